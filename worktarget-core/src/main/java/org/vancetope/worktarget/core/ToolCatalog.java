@@ -1,0 +1,321 @@
+package org.vancetope.worktarget.core;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.vancetope.worktarget.core.internal.Json;
+import org.vancetope.worktarget.core.internal.Schema;
+import org.vancetope.worktarget.spi.ToolLabel;
+import org.vancetope.worktarget.spi.ToolSpec;
+
+/**
+ * The tools of the WorkTarget layer: the 13 generic wrappers an LLM sees ({@code file_read} …
+ * {@code exec_kill}), the two meta-tools {@code work_target_get} / {@code work_target_set}, and the
+ * 26 backend tools they route to ({@code client_*} for CLIENT and DAEMON, {@code work_*} for WORK).
+ *
+ * <p>An engine adds {@link #allowedTools()} to its allowed tools; a recipe removes
+ * {@link #deferredTools()} from the LLM's manifest so the LLM does not see three names for one
+ * operation. {@link #toolDefinitions(Collection)} exports JSON-Schema tool definitions accepted by
+ * OpenAI and Anthropic function calling and by MCP ({@code inputSchema}).
+ *
+ * <pre>{@code
+ * Set<String> allowed = new LinkedHashSet<>(myEngineTools);
+ * allowed.addAll(ToolCatalog.allowedTools());
+ * String manifest = ToolCatalog.manifestJson();   // wrappers + meta-tools
+ * }</pre>
+ *
+ * <p>The catalog is fixed; it does not list tools of integrators' own backends.
+ */
+public final class ToolCatalog {
+
+    /** The name of the meta-tool that reports the current target. */
+    public static final String WORK_TARGET_GET = "work_target_get";
+    /** The name of the meta-tool that switches the target. */
+    public static final String WORK_TARGET_SET = "work_target_set";
+    /** The parameter that names a WORK RootDir. */
+    public static final String DIR_NAME = "dirName";
+    /** The prefix of the backend tools of CLIENT and DAEMON targets. */
+    public static final String CLIENT_PREFIX = "client_";
+    /** The prefix of the backend tools of the WORK target. */
+    public static final String WORK_PREFIX = "work_";
+
+    private static final List<ToolSpec> WRAPPERS;
+    private static final List<ToolSpec> META;
+    private static final Map<String, ToolSpec> BACKENDS;
+    private static final Map<String, ToolSpec> WRAPPER_BY_NAME;
+
+    static {
+        List<ToolSpec> w = new ArrayList<>();
+        String dirDesc = "WORK target only: the RootDir to work in. Normally omitted: the current work target decides.";
+        String pathDesc = "Path relative to the work directory, with '/' separators.";
+        w.add(wrapper("file_read",
+                "Read a text file, or a window of it. Returns content, truncated, totalLines/totalChars and nextStartLine "
+                        + "when more follows; page with startLine.",
+                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                        .string("path", pathDesc, true)
+                        .integer("startLine", "First line to return, 1-based (default 1).", 1L, null, false)
+                        .integer("maxLines", "Most lines to return (default: all that fit in maxChars).", 1L, null, false)
+                        .integer("maxChars", "Most characters to return (default 8000).", 1L, null, false)
+                        .string(DIR_NAME, dirDesc, false)));
+        w.add(wrapper("file_write",
+                "Create or overwrite a text file with the given content. Creates missing parent directories; the write is "
+                        + "atomic and keeps the permissions of a file it replaces.",
+                Set.of(ToolLabel.WRITE), Schema.object()
+                        .string("path", pathDesc, true)
+                        .string("content", "The complete new content of the file.", true)
+                        .string(DIR_NAME, dirDesc, false)));
+        w.add(wrapper("file_edit",
+                "Replace exactly one occurrence of oldText with newText in a file. Fails without changing the file when "
+                        + "oldText is missing or occurs more than once (then add surrounding lines to make it unique). "
+                        + "Returns a short diff.",
+                Set.of(ToolLabel.WRITE), Schema.object()
+                        .string("path", pathDesc, true)
+                        .string("oldText", "The exact text to replace; must occur exactly once.", true)
+                        .string("newText", "The replacement text (may be empty).", true)
+                        .string(DIR_NAME, dirDesc, false)));
+        w.add(wrapper("file_list",
+                "List one directory level, sorted; directories end with '/'.",
+                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                        .string("path", "Directory relative to the work directory (default '.').", false)
+                        .string(DIR_NAME, dirDesc, false)));
+        w.add(wrapper("file_find",
+                "Find files by glob, size and modification time. Generated directories (.git, node_modules, target, "
+                        + "build, .venv, ...) are skipped unless includeGenerated is true.",
+                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                        .string("path", "Directory to search (default '.').", false)
+                        .string("pathGlob", "Glob on the path relative to 'path', e.g. '**/*.java'.", false)
+                        .integer("minSize", "Smallest file size in bytes.", 0L, null, false)
+                        .integer("maxSize", "Largest file size in bytes.", 0L, null, false)
+                        .string("modifiedAfter", "Only files modified after this ISO-8601 instant.", false)
+                        .string("modifiedBefore", "Only files modified before this ISO-8601 instant.", false)
+                        .choice("sortBy", "Sort order of the results (default path).", List.of("path", "mtime", "size"))
+                        .integer("maxDepth", "Deepest directory level to descend (default 12).", 0L, null, false)
+                        .integer("limit", "Most results (default 200, at most 2000).", 1L, 2000L, false)
+                        .bool("includeGenerated", "Also search generated directories (default false).")
+                        .string(DIR_NAME, dirDesc, false)));
+        w.add(wrapper("file_grep",
+                "Search file contents with a Java regular expression. Returns matching lines with path and line number. "
+                        + "Binary, non-UTF-8 and files over 2 MiB are skipped and counted.",
+                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                        .string("pattern", "Java regular expression.", true)
+                        .string("path", "Directory or single file to search (default '.').", false)
+                        .string("pathGlob", "Only files whose relative path matches this glob, e.g. '**/*.md'.", false)
+                        .bool("caseInsensitive", "Ignore case (default false).")
+                        .integer("contextBefore", "Lines of context before each match (default 0).", 0L, 20L, false)
+                        .integer("contextAfter", "Lines of context after each match (default 0).", 0L, 20L, false)
+                        .integer("maxDepth", "Deepest directory level to descend (default 12).", 0L, null, false)
+                        .integer("limit", "Most matches (default 200, at most 1000).", 1L, 1000L, false)
+                        .bool("includeGenerated", "Also search generated directories (default false).")
+                        .string(DIR_NAME, dirDesc, false)));
+        w.add(wrapper("file_head_tail",
+                "Show the first and/or last lines of a file of any size (each at most 5000 lines).",
+                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                        .string("path", pathDesc, true)
+                        .integer("head", "Lines from the start (default 0).", 0L, 5000L, false)
+                        .integer("tail", "Lines from the end (default 0).", 0L, 5000L, false)
+                        .string(DIR_NAME, dirDesc, false)));
+        w.add(wrapper("file_count",
+                "Count lines, characters and bytes of a file or a directory tree, or the lines matching a pattern.",
+                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                        .string("path", "File or directory (default '.').", false)
+                        .string("pathGlob", "In a directory: only files matching this glob.", false)
+                        .integer("maxDepth", "Deepest directory level to descend (default 12).", 0L, null, false)
+                        .string("pattern", "Count only lines matching this Java regular expression.", false)
+                        .bool("includeGenerated", "Also count in generated directories (default false).")
+                        .string(DIR_NAME, dirDesc, false)));
+        w.add(wrapper("file_delete",
+                "Delete one file. Directories are refused. A missing file returns deleted=false.",
+                Set.of(ToolLabel.WRITE), Schema.object()
+                        .string("path", pathDesc, true)
+                        .string(DIR_NAME, dirDesc, false)));
+        w.add(wrapper("exec_run",
+                "Run a shell command (/bin/sh -c) in the work directory. Returns when it exits or after waitMs, whichever "
+                        + "is first; a still-running job keeps its id for exec_status, exec_tail and exec_kill. Long output "
+                        + "is cut to head and tail; the full output stays in stdoutPath/stderrPath.",
+                Set.of(ToolLabel.SIDE_EFFECT), Schema.object()
+                        .string("command", "The shell command.", true)
+                        .integer("waitMs", "How long to wait for the exit, in ms (default 15000).", 0L, null, false)
+                        .integer("deadlineSeconds", "Kill the job (whole process tree) after this many seconds.", 1L, null, false)
+                        .stringMap("env", "Extra environment variables for the job; may override HOME and PATH.")
+                        .string(DIR_NAME, dirDesc, false)));
+        w.add(wrapper("exec_status",
+                "Status and current output of a job started by exec_run.",
+                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                        .string("id", "The job id from exec_run.", true)));
+        w.add(wrapper("exec_tail",
+                "The last n lines (default 10, at most 500) of a job's stdout or stderr.",
+                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                        .string("id", "The job id from exec_run.", true)
+                        .integer("n", "Number of lines (default 10, at most 500).", 1L, 500L, false)
+                        .choice("stream", "Which stream (default stdout).", List.of("stdout", "stderr"))));
+        w.add(wrapper("exec_kill",
+                "Kill a job and its whole process tree. Unknown or finished jobs return killed=false.",
+                Set.of(ToolLabel.SIDE_EFFECT), Schema.object()
+                        .string("id", "The job id from exec_run.", true)));
+        WRAPPERS = List.copyOf(w);
+
+        Map<String, ToolSpec> byName = new LinkedHashMap<>();
+        for (ToolSpec s : WRAPPERS) {
+            byName.put(s.name(), s);
+        }
+        WRAPPER_BY_NAME = Collections.unmodifiableMap(byName);
+
+        META = List.of(
+                new ToolSpec(WORK_TARGET_GET,
+                        "Report where file_* and exec_* tools currently run (the work target) and what else is available: "
+                                + "whether a client is connected, the project's RootDir names and its online daemons.",
+                        false, Set.of(ToolLabel.READ_ONLY), Schema.object().build()),
+                new ToolSpec(WORK_TARGET_SET,
+                        "Switch where file_* and exec_* tools run for this process. kind CLIENT = the user's machine, WORK = a "
+                                + "server workspace RootDir (targetName = RootDir name, omit for a temporary one), DAEMON = a "
+                                + "named daemon (targetName required). Returns the previous and the current target; does not "
+                                + "check reachability.",
+                        false, Set.of(ToolLabel.WRITE), Schema.object()
+                                .choice("kind", "CLIENT, WORK or DAEMON.", List.of("CLIENT", "WORK", "DAEMON"))
+                                .string("targetName", "WORK: RootDir name (optional). DAEMON: daemon name (required).", false)
+                                .build()));
+
+        Map<String, ToolSpec> backends = new LinkedHashMap<>();
+        for (ToolSpec s : WRAPPERS) {
+            ToolSpec client = new ToolSpec(CLIENT_PREFIX + s.name(),
+                    s.description() + " Runs on the client machine, in its work directory.", true, s.labels(),
+                    Schema.without(s.paramsSchema(), DIR_NAME));
+            backends.put(client.name(), client);
+        }
+        for (ToolSpec s : WRAPPERS) {
+            ToolSpec work = new ToolSpec(WORK_PREFIX + s.name(),
+                    s.description() + " Runs in a server workspace RootDir (dirName; default the process's temp RootDir).",
+                    true, s.labels(), s.paramsSchema());
+            backends.put(work.name(), work);
+        }
+        BACKENDS = Collections.unmodifiableMap(backends);
+    }
+
+    private ToolCatalog() {
+    }
+
+    private static ToolSpec wrapper(String name, String description, Set<ToolLabel> labels, Schema schema) {
+        return new ToolSpec(name, description, true, labels, schema.build());
+    }
+
+    /**
+     * The 13 generic wrappers, in manifest order.
+     *
+     * @return the wrapper specs
+     */
+    public static List<ToolSpec> wrappers() {
+        return WRAPPERS;
+    }
+
+    /**
+     * The two meta-tools ({@code primary = false}).
+     *
+     * @return the meta-tool specs
+     */
+    public static List<ToolSpec> metaTools() {
+        return META;
+    }
+
+    /**
+     * The 26 backend tools: the 13 {@code client_*} then the 13 {@code work_*}.
+     *
+     * @return the backend specs
+     */
+    public static List<ToolSpec> backendTools() {
+        return List.copyOf(BACKENDS.values());
+    }
+
+    /**
+     * A wrapper by name.
+     *
+     * @param name e.g. {@code "file_read"}
+     * @return the spec, or empty
+     */
+    public static Optional<ToolSpec> wrapper(String name) {
+        return Optional.ofNullable(WRAPPER_BY_NAME.get(name));
+    }
+
+    /**
+     * A backend tool's standard spec by name.
+     *
+     * @param name e.g. {@code "work_file_read"}
+     * @return the spec, or empty
+     */
+    public static Optional<ToolSpec> backend(String name) {
+        return Optional.ofNullable(BACKENDS.get(name));
+    }
+
+    /**
+     * The backend tool a wrapper routes to for a target kind: {@code client_*} for CLIENT and DAEMON,
+     * {@code work_*} for WORK.
+     *
+     * @param wrapper a wrapper name
+     * @param kind the target kind
+     * @return the backend tool name
+     */
+    public static String backendName(String wrapper, WorkTargetKind kind) {
+        return (kind == WorkTargetKind.WORK ? WORK_PREFIX : CLIENT_PREFIX) + wrapper;
+    }
+
+    /**
+     * What an engine adds to its allowed tools: the 13 wrappers, the 2 meta-tools and the 26 backends.
+     *
+     * @return 41 names, in manifest order
+     */
+    public static Set<String> allowedTools() {
+        Set<String> s = new LinkedHashSet<>();
+        WRAPPERS.forEach(t -> s.add(t.name()));
+        META.forEach(t -> s.add(t.name()));
+        s.addAll(BACKENDS.keySet());
+        return Collections.unmodifiableSet(s);
+    }
+
+    /**
+     * What a recipe defers (hides from the LLM's manifest): the 26 backend names.
+     *
+     * @return the backend names
+     */
+    public static Set<String> deferredTools() {
+        return Collections.unmodifiableSet(new LinkedHashSet<>(BACKENDS.keySet()));
+    }
+
+    /**
+     * Exports tool definitions: {@code name}, {@code description}, {@code inputSchema} (the JSON-Schema
+     * object; OpenAI calls it {@code parameters}, Anthropic {@code input_schema}, MCP
+     * {@code inputSchema}), plus {@code primary} and {@code labels}.
+     *
+     * @param specs the tools to export
+     * @return JSON-shaped definitions
+     */
+    public static List<Map<String, Object>> toolDefinitions(Collection<ToolSpec> specs) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (ToolSpec s : specs) {
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("name", s.name());
+            d.put("description", s.description());
+            d.put("primary", s.primary());
+            d.put("labels", s.labels().stream().sorted().map(ToolLabel::wire).toList());
+            d.put("inputSchema", s.paramsSchema());
+            out.add(d);
+        }
+        return out;
+    }
+
+    /**
+     * The LLM-facing manifest (wrappers and meta-tools) as pretty-printed JSON; pinned by a golden-file
+     * test so that every schema change is deliberate.
+     *
+     * @return the JSON text
+     */
+    public static String manifestJson() {
+        List<ToolSpec> all = new ArrayList<>(WRAPPERS);
+        all.addAll(META);
+        return Json.pretty(toolDefinitions(all));
+    }
+}

@@ -1,0 +1,229 @@
+package org.vancetope.worktarget.core;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.spi.ClientConnectivity;
+import org.vancetope.worktarget.spi.ProcessInfo;
+import org.vancetope.worktarget.spi.ProcessStore;
+
+/**
+ * Reads, defaults, stores and inherits the {@link WorkTarget} of processes.
+ *
+ * <ul>
+ *   <li>{@link #current} — the stored target, or the default when none is stored; a malformed stored
+ *       entry is logged at WARN and ignored.</li>
+ *   <li>{@link #defaultFor} — CLIENT when a client is bound to the process's session, else WORK on
+ *       the temp RootDir.</li>
+ *   <li>{@link #set} — stores a target under {@code engineParams["workTarget"]} with a field-level
+ *       update of the {@link ProcessStore}.</li>
+ *   <li>{@link #resolveSpawnParams} — the engine parameters of a child process: caller parameter over
+ *       recipe default over a copy of the parent's target; without any of them, no entry is written and
+ *       the default is resolved at first use.</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * WorkTargetService targets = WorkTargetService.builder().processStore(store).clientConnectivity(clients).build();
+ * WorkTarget previous = targets.set("proc-1", WorkTarget.daemon("build-box-01"));
+ * }</pre>
+ *
+ * <p>It does not check reachability: a stored DAEMON target may name a daemon that is offline.
+ */
+public final class WorkTargetService {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkTargetService.class);
+
+    private final ProcessStore processStore;
+    private final ClientConnectivity clients;
+
+    private WorkTargetService(Builder b) {
+        this.processStore = Objects.requireNonNull(b.processStore, "processStore is required");
+        this.clients = b.clients;
+    }
+
+    /**
+     * A new builder.
+     *
+     * @return the builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The current target of a process.
+     *
+     * @param processId the process
+     * @return the stored target, or {@link #defaultFor} when none (or a malformed one) is stored
+     * @throws NoSuchElementException when there is no such process
+     */
+    public WorkTarget current(String processId) {
+        return current(find(processId));
+    }
+
+    /**
+     * The current target of a process snapshot.
+     *
+     * @param process the process
+     * @return the stored target, or the default
+     */
+    public WorkTarget current(ProcessInfo process) {
+        return stored(process).orElseGet(() -> defaultFor(process));
+    }
+
+    /**
+     * The stored target, if there is a well-formed one.
+     *
+     * @param process the process
+     * @return the stored target
+     */
+    public Optional<WorkTarget> stored(ProcessInfo process) {
+        Object raw = process.engineParams().get(WorkTarget.ENGINE_PARAM_KEY);
+        if (raw == null) {
+            return Optional.empty();
+        }
+        return parse(raw, "process " + process.id());
+    }
+
+    /**
+     * The default target: CLIENT when a client is bound to the process's session, otherwise WORK on the
+     * process's temp RootDir.
+     *
+     * @param process the process
+     * @return the default
+     */
+    public WorkTarget defaultFor(ProcessInfo process) {
+        if (clients != null && process.sessionId() != null && clients.isBound(process.tenant(), process.sessionId())) {
+            return WorkTarget.CLIENT;
+        }
+        return WorkTarget.WORK_TEMP;
+    }
+
+    /**
+     * Stores a target for a process (a field-level update of {@code engineParams["workTarget"]}).
+     *
+     * @param processId the process
+     * @param target the new target
+     * @return the previous current target (stored or default)
+     * @throws NoSuchElementException when there is no such process
+     */
+    public WorkTarget set(String processId, WorkTarget target) {
+        Objects.requireNonNull(target, "target");
+        WorkTarget previous = current(find(processId));
+        processStore.putEngineParam(processId, WorkTarget.ENGINE_PARAM_KEY, target.toMap());
+        return previous;
+    }
+
+    /**
+     * The engine parameters of a child process being spawned. The work target is taken from the first of:
+     * the caller's parameters, the recipe's defaults, a copy of the parent's stored target. When none
+     * applies, no entry is written: the engine default is resolved at first use. A malformed parent entry
+     * is not inherited (logged at WARN). Other keys are copied from the recipe, overridden by the caller.
+     *
+     * @param callerParams parameters given by the caller of the spawn, may be null
+     * @param recipeParams the recipe's default parameters, may be null
+     * @param parentProcessId the spawning process, or null for a root process
+     * @return a new mutable map of engine parameters for the child
+     * @throws IllegalArgumentException when the caller's or the recipe's {@code workTarget} is malformed
+     */
+    public Map<String, Object> resolveSpawnParams(Map<String, Object> callerParams, Map<String, Object> recipeParams,
+                                                  String parentProcessId) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (recipeParams != null) {
+            out.putAll(recipeParams);
+        }
+        if (callerParams != null) {
+            out.putAll(callerParams);
+        }
+        out.remove(WorkTarget.ENGINE_PARAM_KEY);
+        Object fromCaller = callerParams == null ? null : callerParams.get(WorkTarget.ENGINE_PARAM_KEY);
+        Object fromRecipe = recipeParams == null ? null : recipeParams.get(WorkTarget.ENGINE_PARAM_KEY);
+        if (fromCaller != null) {
+            out.put(WorkTarget.ENGINE_PARAM_KEY, strict(fromCaller, "the caller's workTarget parameter").toMap());
+        } else if (fromRecipe != null) {
+            out.put(WorkTarget.ENGINE_PARAM_KEY, strict(fromRecipe, "the recipe's workTarget default").toMap());
+        } else if (parentProcessId != null) {
+            processStore.find(parentProcessId)
+                    .flatMap(this::stored)
+                    .ifPresent(t -> out.put(WorkTarget.ENGINE_PARAM_KEY, t.toMap()));
+        }
+        return out;
+    }
+
+    private ProcessInfo find(String processId) {
+        return processStore.find(processId)
+                .orElseThrow(() -> new NoSuchElementException("No process '" + processId + "'."));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static WorkTarget strict(Object raw, String what) {
+        if (raw instanceof WorkTarget t) {
+            return t;
+        }
+        if (!(raw instanceof Map<?, ?> m)) {
+            throw new IllegalArgumentException(what + " must be an object with 'kind' and 'targetName'.");
+        }
+        try {
+            return WorkTarget.fromMap((Map<String, ?>) m);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(what + " is invalid: " + e.getMessage(), e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Optional<WorkTarget> parse(Object raw, String owner) {
+        try {
+            if (raw instanceof Map<?, ?> m) {
+                return Optional.of(WorkTarget.fromMap((Map<String, ?>) m));
+            }
+            LOG.warn("Ignoring malformed workTarget of {}: not an object", owner);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("Ignoring malformed workTarget of {}: {}", owner, e.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    /** Builds a {@link WorkTargetService}. */
+    public static final class Builder {
+        private ProcessStore processStore;
+        private ClientConnectivity clients;
+
+        private Builder() {
+        }
+
+        /**
+         * The host's process store (required).
+         *
+         * @param store the store
+         * @return this
+         */
+        public Builder processStore(ProcessStore store) {
+            this.processStore = store;
+            return this;
+        }
+
+        /**
+         * Client connectivity, used by the default resolution (optional: without it no client is ever bound).
+         *
+         * @param connectivity the connectivity
+         * @return this
+         */
+        public Builder clientConnectivity(ClientConnectivity connectivity) {
+            this.clients = connectivity;
+            return this;
+        }
+
+        /**
+         * Builds the service.
+         *
+         * @return the service
+         * @throws NullPointerException when no process store was given
+         */
+        public WorkTargetService build() {
+            return new WorkTargetService(this);
+        }
+    }
+}
