@@ -180,6 +180,11 @@ public final class WorkTargetDispatcher {
         } catch (ToolException e) {
             safeListener(() -> listener.callFailed(started, Duration.ofNanos(System.nanoTime() - start), e));
             throw e;
+        } catch (RuntimeException e) {
+            // A misbehaving interceptor: report the failure so listeners stay balanced, then rethrow the bug.
+            ToolException reported = new ToolException(ErrorCode.INTERNAL, "An interceptor failed: " + e, e);
+            safeListener(() -> listener.callFailed(started, Duration.ofNanos(System.nanoTime() - start), reported));
+            throw e;
         }
     }
 

@@ -61,11 +61,16 @@ public final class RecordingListener implements DispatchListener {
      */
     public void assertBalanced() {
         List<Event> snapshot = events();
-        long started = snapshot.stream().filter(e -> e.kind.equals("started")).count();
-        long ended = snapshot.stream().filter(e -> !e.kind.equals("started") && e.invocation.backendTool() != null
-                && snapshot.stream().anyMatch(s -> s.kind.equals("started") && s.invocation == e.invocation)).count();
-        if (started != ended) {
-            throw new AssertionError((started - ended) + " call(s) started but never ended: " + snapshot);
+        java.util.Set<ToolInvocation> open = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Event e : snapshot) {
+            if (e.kind.equals("started")) {
+                open.add(e.invocation);
+            } else {
+                open.remove(e.invocation);
+            }
+        }
+        if (!open.isEmpty()) {
+            throw new AssertionError(open.size() + " call(s) started but never ended: " + open);
         }
     }
 }

@@ -1,0 +1,96 @@
+package org.vancetope.worktarget.spi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class SpiValuesTest {
+
+    @Test
+    void errorCodesHaveTheWireNamesOfTheProtocol() {
+        assertThat(List.of(ErrorCode.values())).extracting(ErrorCode::wire).containsExactly("bad_frame", "unauthorized",
+                "forbidden", "superseded", "unknown_tool", "invalid_params", "offline", "timeout", "cancelled",
+                "path_escape", "not_found", "exists", "size_limit", "disk_full", "hash_mismatch", "budget_exceeded",
+                "internal");
+    }
+
+    @Test
+    void errorCodesParseFromTheWireAndUnknownOnesAreEmpty() {
+        assertThat(ErrorCode.fromWire(" PATH_ESCAPE ")).contains(ErrorCode.PATH_ESCAPE);
+        assertThat(ErrorCode.fromWire("nope")).isEmpty();
+        assertThat(ErrorCode.fromWire(null)).isEmpty();
+    }
+
+    @Test
+    void labelsHaveHyphenatedWireNames() {
+        assertThat(ToolLabel.READ_ONLY.wire()).isEqualTo("read-only");
+        assertThat(ToolLabel.SIDE_EFFECT.wire()).isEqualTo("side-effect");
+    }
+
+    @Test
+    void aToolSpecNeedsAnObjectSchema() {
+        assertThatThrownBy(() -> new ToolSpec("t", "d", true, Set.of(), Map.of("type", "string")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("type=object");
+    }
+
+    @Test
+    void aToolSpecNeedsANonBlankName() {
+        assertThatThrownBy(() -> new ToolSpec(" ", "d", true, Set.of(), Map.of("type", "object")))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aToolSpecListsItsParametersAndRequiredOnes() {
+        ToolSpec s = new ToolSpec("t", null, true, Set.of(), Map.of("type", "object",
+                "properties", Map.of("a", Map.of("type", "string")), "required", List.of("a")));
+        assertThat(s.parameterNames()).containsExactly("a");
+        assertThat(s.requiredParameters()).containsExactly("a");
+        assertThat(s.description()).isEmpty();
+    }
+
+    @Test
+    void aPrincipalServesOnlyItsTenantAndGrantedProjects() {
+        AuthPrincipal p = new AuthPrincipal("daemon-1", "acme", Set.of("proj"), null);
+        assertThat(p.mayServe("acme", "proj")).isTrue();
+        assertThat(p.mayServe("acme", "other")).isFalse();
+        assertThat(p.mayServe("evil", "proj")).isFalse();
+        assertThat(new AuthPrincipal("all", "acme", Set.of("*"), null).mayServe("acme", "any")).isTrue();
+    }
+
+    @Test
+    void theSettingsCascadeReadsUserThenProjectThenTenant() {
+        List<String> asked = new ArrayList<>();
+        SettingsCascade cascade = (level, tenant, id, key) -> {
+            asked.add(level + ":" + id);
+            return level == SettingLevel.TENANT ? Optional.of("tenant-value") : Optional.empty();
+        };
+        assertThat(cascade.resolve("acme", "proj", "alice", "home-scope")).contains("tenant-value");
+        assertThat(asked).containsExactly("USER:alice", "PROJECT:proj", "TENANT:acme");
+    }
+
+    @Test
+    void theSettingsCascadeSkipsTheUserLevelWithoutAUser() {
+        List<String> asked = new ArrayList<>();
+        SettingsCascade cascade = (level, tenant, id, key) -> {
+            asked.add(level.name());
+            return level == SettingLevel.PROJECT ? Optional.of("p") : Optional.empty();
+        };
+        assertThat(cascade.resolve("acme", "proj", null, "k")).contains("p");
+        assertThat(asked).containsExactly("PROJECT");
+    }
+
+    @Test
+    void processInfoCopiesItsEngineParams() {
+        Map<String, Object> params = new java.util.HashMap<>(Map.of("a", 1));
+        ProcessInfo p = new ProcessInfo("id", null, null, "t", "p", null, params);
+        params.put("b", 2);
+        assertThat(p.engineParams()).containsOnlyKeys("a");
+        assertThatThrownBy(() -> p.engineParams().put("c", 3)).isInstanceOf(UnsupportedOperationException.class);
+    }
+}

@@ -1,0 +1,577 @@
+package org.vancetope.worktarget.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.vancetope.worktarget.core.internal.Schema;
+import org.vancetope.worktarget.spi.BackendTool;
+import org.vancetope.worktarget.spi.BackendToolProvider;
+import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.spi.DaemonStatus;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.spi.ToolLabel;
+import org.vancetope.worktarget.spi.ToolSpec;
+import org.vancetope.worktarget.testkit.FakeClientConnectivity;
+import org.vancetope.worktarget.testkit.FakeDaemonInvoker;
+import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.testkit.RecordingListener;
+
+class WorkTargetDispatcherTest {
+    private static final DaemonKey BOX = new DaemonKey("acme", "proj", "box");
+
+    private InMemoryProcessStore store;
+    private FakeClientConnectivity clients;
+    private FakeDaemonInvoker daemons;
+    private RecordingListener listener;
+    private List<String> workCalls;
+
+    @BeforeEach
+    void setUp() {
+        store = new InMemoryProcessStore();
+        store.add("p1", null, "s1", "acme", "proj", "alice");
+        clients = new FakeClientConnectivity();
+        daemons = new FakeDaemonInvoker();
+        listener = new RecordingListener();
+        workCalls = new ArrayList<>();
+    }
+
+    @AfterEach
+    void noLeaks() {
+        clients.assertNoCallsInFlight();
+        daemons.close();
+        listener.assertBalanced();
+    }
+
+    /** A backend tool with the catalog's spec that echoes what it received. */
+    private static BackendTool echo(String name) {
+        return BackendTool.of(ToolCatalog.backend(name).orElseThrow(), (params, ctx) -> {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("ranAs", name);
+            r.put("params", params);
+            r.put("process", ctx.processId());
+            return r;
+        });
+    }
+
+    private static List<BackendTool> echoes(String prefix) {
+        return ToolCatalog.wrappers().stream().map(w -> echo(prefix + w.name())).toList();
+    }
+
+    private BackendToolProvider workBackend() {
+        List<BackendTool> tools = ToolCatalog.wrappers().stream().map(w -> {
+            BackendTool inner = echo("work_" + w.name());
+            return BackendTool.of(inner.spec(), (p, c) -> {
+                workCalls.add(inner.spec().name());
+                return inner.invoke(p, c);
+            });
+        }).toList();
+        return provider("workspace", tools);
+    }
+
+    private static BackendToolProvider provider(String name, List<BackendTool> tools) {
+        return new BackendToolProvider() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public List<BackendTool> tools() {
+                return tools;
+            }
+        };
+    }
+
+    private WorkTargetDispatcher.Builder builder() {
+        return WorkTargetDispatcher.builder().processStore(store).clientConnectivity(clients).daemonInvoker(daemons)
+                .backend(workBackend()).listener(listener).rootDirCatalog((t, p) -> List.of("docs", "src"));
+    }
+
+    private WorkTargetDispatcher dispatcher() {
+        return builder().build();
+    }
+
+    private void target(WorkTarget t) {
+        store.putEngineParam("p1", WorkTarget.ENGINE_PARAM_KEY, t.toMap());
+    }
+
+    private static void assertCode(ThrowingCallable call, ErrorCode code, String... fragments) {
+        assertThatThrownBy(call).isInstanceOf(ToolException.class)
+                .satisfies(e -> assertThat(((ToolException) e).code()).isEqualTo(code))
+                .satisfies(e -> assertThat(e.getMessage()).contains(fragments));
+    }
+
+    // ---- CLIENT ----
+
+    @Test
+    void clientCallsRunTheClientBackendOfTheSessionsClient() throws ToolException {
+        clients.bind("acme", "s1", echoes("client_"));
+        target(WorkTarget.CLIENT);
+        Map<String, Object> r = dispatcher().invoke("p1", "file_read", Map.of("path", "a.txt"));
+        assertThat(r).containsEntry("ranAs", "client_file_read").containsEntry("process", "p1");
+        assertThat(clients.calls()).singleElement().satisfies(c -> {
+            assertThat(c.sessionId()).isEqualTo("s1");
+            assertThat(c.tool()).isEqualTo("client_file_read");
+        });
+    }
+
+    @Test
+    void clientCallsStripDirName() throws ToolException {
+        clients.bind("acme", "s1", echoes("client_"));
+        target(WorkTarget.CLIENT);
+        dispatcher().invoke("p1", "file_read", Map.of("path", "a.txt", "dirName", "src"));
+        assertThat(clients.calls().get(0).params()).containsOnlyKeys("path");
+    }
+
+    @Test
+    void clientWithoutABoundClientFailsOfflineAndSaysToSwitchOrReconnect() {
+        target(WorkTarget.CLIENT);
+        assertCode(() -> dispatcher().invoke("p1", "file_read", Map.of("path", "a")), ErrorCode.OFFLINE,
+                "work_target_set", "Reconnect");
+    }
+
+    @Test
+    void clientWithoutConnectivityConfiguredFailsOffline() {
+        target(WorkTarget.CLIENT);
+        WorkTargetDispatcher d = WorkTargetDispatcher.builder().processStore(store).build();
+        assertCode(() -> d.invoke("p1", "file_read", Map.of("path", "a")), ErrorCode.OFFLINE, "work_target_set");
+    }
+
+    @Test
+    void theDefaultTargetRoutesToTheClientWhenOneIsBound() throws ToolException {
+        clients.bind("acme", "s1", echoes("client_"));
+        assertThat(dispatcher().invoke("p1", "file_list", Map.of())).containsEntry("ranAs", "client_file_list");
+    }
+
+    @Test
+    void theDefaultTargetRoutesToWorkWhenNoClientIsBound() throws ToolException {
+        assertThat(dispatcher().invoke("p1", "file_list", Map.of())).containsEntry("ranAs", "work_file_list");
+    }
+
+    @Test
+    void clientCallsUseTheConfiguredClientTimeout() throws ToolException {
+        clients.bind("acme", "s1", echoes("client_"));
+        target(WorkTarget.CLIENT);
+        builder().clientTimeout(Duration.ofSeconds(7)).build().invoke("p1", "exec_kill", Map.of("id", "j"));
+        assertThat(clients.calls().get(0).timeout()).isEqualTo(Duration.ofSeconds(7));
+    }
+
+    // ---- DAEMON ----
+
+    @Test
+    void daemonCallsGoToTheNamedDaemonOfTheProcesssProject() throws ToolException {
+        daemons.register(BOX, DaemonStatus.State.ONLINE, echoes("client_"));
+        target(WorkTarget.daemon("box"));
+        Map<String, Object> r = dispatcher().invoke("p1", "exec_run", Map.of("command", "ls"));
+        assertThat(r).containsEntry("ranAs", "client_exec_run");
+        assertThat(daemons.calls()).singleElement().satisfies(c -> {
+            assertThat(c.key()).isEqualTo(BOX);
+            assertThat(c.tool()).isEqualTo("client_exec_run");
+        });
+    }
+
+    @Test
+    void daemonCallsStripDirName() throws ToolException {
+        daemons.register(BOX, DaemonStatus.State.ONLINE, echoes("client_"));
+        target(WorkTarget.daemon("box"));
+        dispatcher().invoke("p1", "file_write", Map.of("path", "a", "content", "x", "dirName", "src"));
+        assertThat(daemons.calls().get(0).params()).containsOnlyKeys("path", "content");
+    }
+
+    @Test
+    void daemonCallsUseTheDefaultTimeoutOfSixtySeconds() throws ToolException {
+        daemons.register(BOX, DaemonStatus.State.ONLINE, echoes("client_"));
+        target(WorkTarget.daemon("box"));
+        dispatcher().invoke("p1", "exec_status", Map.of("id", "j"));
+        assertThat(daemons.calls().get(0).timeout()).isEqualTo(Duration.ofSeconds(60));
+    }
+
+    @Test
+    void anOfflineDaemonFailsOfflineAndListsTheOnlineOnes() {
+        daemons.register(new DaemonKey("acme", "proj", "other"), DaemonStatus.State.ONLINE, echoes("client_"));
+        target(WorkTarget.daemon("box"));
+        assertCode(() -> dispatcher().invoke("p1", "file_list", Map.of()), ErrorCode.OFFLINE,
+                "'box'", "offline", "other", "work_target_set");
+        assertThat(daemons.calls()).isEmpty();
+    }
+
+    @Test
+    void aDaemonOfAnotherProjectIsNotReachable() {
+        daemons.register(new DaemonKey("acme", "other-proj", "box"), DaemonStatus.State.ONLINE, echoes("client_"));
+        target(WorkTarget.daemon("box"));
+        assertCode(() -> dispatcher().invoke("p1", "file_list", Map.of()), ErrorCode.OFFLINE, "offline");
+    }
+
+    @Test
+    void aStaleDaemonFailsWithItsOwnMessage() {
+        daemons.register(BOX, DaemonStatus.State.STALE, echoes("client_"));
+        target(WorkTarget.daemon("box"));
+        assertCode(() -> dispatcher().invoke("p1", "file_list", Map.of()), ErrorCode.OFFLINE, "heartbeats");
+        assertThat(daemons.calls()).isEmpty();
+    }
+
+    @Test
+    void aDaemonThatDoesNotAnswerInTimeFailsWithTimeout() {
+        CountDownLatch never = new CountDownLatch(1);
+        BackendTool slow = BackendTool.of(ToolCatalog.backend("client_exec_run").orElseThrow(), (p, c) -> {
+            try {
+                never.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Map.of();
+        });
+        daemons.register(BOX, DaemonStatus.State.ONLINE, List.of(slow));
+        target(WorkTarget.daemon("box"));
+        WorkTargetDispatcher d = builder().daemonTimeout(Duration.ofMillis(50)).build();
+        assertCode(() -> d.invoke("p1", "exec_run", Map.of("command", "sleep 100")), ErrorCode.TIMEOUT, "box");
+    }
+
+    @Test
+    void aToolMissingFromTheDaemonsManifestIsRefusedBeforeSending() {
+        daemons.register(BOX, DaemonStatus.State.ONLINE, List.of(echo("client_file_read")));
+        target(WorkTarget.daemon("box"));
+        assertCode(() -> dispatcher().invoke("p1", "exec_run", Map.of("command", "ls")), ErrorCode.UNKNOWN_TOOL,
+                "client_exec_run", "client_file_read");
+        assertThat(daemons.calls()).isEmpty();
+    }
+
+    @Test
+    void daemonWithoutAnInvokerConfiguredFailsOffline() {
+        target(WorkTarget.daemon("box"));
+        WorkTargetDispatcher d = WorkTargetDispatcher.builder().processStore(store).build();
+        assertCode(() -> d.invoke("p1", "file_list", Map.of()), ErrorCode.OFFLINE, "work_target_set");
+    }
+
+    @Test
+    void aParameterTheWrapperDeclaresButTheDaemonIgnoresIsRejected() {
+        ToolSpec old = new ToolSpec("client_file_read", "an older daemon", true, java.util.Set.of(ToolLabel.READ_ONLY),
+                Schema.object().string("path", "p", true).build());
+        daemons.register(BOX, DaemonStatus.State.ONLINE, List.of(BackendTool.of(old, (p, c) -> Map.of())));
+        target(WorkTarget.daemon("box"));
+        assertCode(() -> dispatcher().invoke("p1", "file_read", Map.of("path", "a", "maxChars", 10)),
+                ErrorCode.INVALID_PARAMS, "'maxChars'", "not supported", "Accepted here: path");
+        assertThat(daemons.calls()).isEmpty();
+    }
+
+    // ---- WORK ----
+
+    @Test
+    void workInjectsTheTargetNameAsDirName() throws ToolException {
+        target(WorkTarget.work("src"));
+        Map<String, Object> r = dispatcher().invoke("p1", "file_read", Map.of("path", "a"));
+        assertThat(r).containsEntry("ranAs", "work_file_read");
+        assertThat(r.get("params")).isEqualTo(Map.of("path", "a", "dirName", "src"));
+    }
+
+    @Test
+    void workKeepsADirNameTheCallerPassed() throws ToolException {
+        target(WorkTarget.work("src"));
+        Map<String, Object> r = dispatcher().invoke("p1", "file_read", Map.of("path", "a", "dirName", "docs"));
+        assertThat(r.get("params")).isEqualTo(Map.of("path", "a", "dirName", "docs"));
+    }
+
+    @Test
+    void workOnTheTempRootDirPassesNoDirName() throws ToolException {
+        target(WorkTarget.WORK_TEMP);
+        Map<String, Object> r = dispatcher().invoke("p1", "file_read", Map.of("path", "a"));
+        assertThat(r.get("params")).isEqualTo(Map.of("path", "a"));
+    }
+
+    @Test
+    void workDoesNotInjectDirNameIntoToolsThatDoNotTakeIt() throws ToolException {
+        target(WorkTarget.work("src"));
+        Map<String, Object> r = dispatcher().invoke("p1", "exec_status", Map.of("id", "j1"));
+        assertThat(r.get("params")).isEqualTo(Map.of("id", "j1"));
+    }
+
+    @Test
+    void workWithoutAWorkspaceBackendFailsWithUnknownTool() {
+        target(WorkTarget.WORK_TEMP);
+        WorkTargetDispatcher d = WorkTargetDispatcher.builder().processStore(store).build();
+        assertCode(() -> d.invoke("p1", "file_read", Map.of("path", "a")), ErrorCode.UNKNOWN_TOOL,
+                "work_file_read", "work_target_set");
+    }
+
+    // ---- parameter guard and lookups ----
+
+    @Test
+    void anUnknownParameterIsRejectedListingTheAcceptedOnes() {
+        target(WorkTarget.WORK_TEMP);
+        assertCode(() -> dispatcher().invoke("p1", "file_read", Map.of("path", "a", "encoding", "latin1")),
+                ErrorCode.INVALID_PARAMS, "Unknown parameter 'encoding'", "path, startLine, maxLines, maxChars, dirName");
+        assertThat(workCalls).isEmpty();
+    }
+
+    @Test
+    void aMissingRequiredParameterIsRejectedBeforeTheBackendRuns() {
+        target(WorkTarget.WORK_TEMP);
+        assertCode(() -> dispatcher().invoke("p1", "file_edit", Map.of("path", "a", "oldText", "x")),
+                ErrorCode.INVALID_PARAMS, "'newText'");
+        assertThat(workCalls).isEmpty();
+    }
+
+    @Test
+    void anUnknownToolFailsListingTheAvailableTools() {
+        assertCode(() -> dispatcher().invoke("p1", "file_explode", Map.of()), ErrorCode.UNKNOWN_TOOL,
+                "file_explode", "file_read", "work_target_set");
+    }
+
+    @Test
+    void backendNamesAreNotCallableThroughTheDispatcher() {
+        assertCode(() -> dispatcher().invoke("p1", "work_file_read", Map.of("path", "a")), ErrorCode.UNKNOWN_TOOL,
+                "work_file_read");
+    }
+
+    @Test
+    void anUnknownProcessFailsNotFound() {
+        assertCode(() -> dispatcher().invoke("ghost", "file_read", Map.of("path", "a")), ErrorCode.NOT_FOUND, "ghost");
+    }
+
+    @Test
+    void nullParametersMeanNone() throws ToolException {
+        target(WorkTarget.WORK_TEMP);
+        assertThat(dispatcher().invoke("p1", "file_list", null)).containsEntry("ranAs", "work_file_list");
+    }
+
+    @Test
+    void anUnexpectedBackendExceptionBecomesInternal() {
+        BackendTool broken = BackendTool.of(ToolCatalog.backend("work_file_list").orElseThrow(), (p, c) -> {
+            throw new IllegalStateException("boom at /secret/host/path");
+        });
+        WorkTargetDispatcher d = WorkTargetDispatcher.builder().processStore(store)
+                .backend(provider("broken", List.of(broken))).listener(listener).build();
+        assertThatThrownBy(() -> d.invoke("p1", "file_list", Map.of()))
+                .isInstanceOf(ToolException.class)
+                .satisfies(e -> assertThat(((ToolException) e).code()).isEqualTo(ErrorCode.INTERNAL))
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("/secret"));
+    }
+
+    @Test
+    void twoBackendsOfferingTheSameToolFailTheBuildSayingHowToChoose() {
+        assertThatThrownBy(() -> builder().backend(provider("copy", List.of(echo("work_file_read")))).build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("work_file_read").hasMessageContaining("'workspace'").hasMessageContaining("'copy'");
+    }
+
+    @Test
+    void nonPositiveTimeoutsAreRejected() {
+        assertThatThrownBy(() -> builder().daemonTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder().clientTimeout(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    // ---- interceptors and listeners ----
+
+    @Test
+    void interceptorsRunInTheOrderAddedAndTheBackendLast() throws ToolException {
+        List<String> order = new ArrayList<>();
+        WorkTargetDispatcher d = builder()
+                .interceptor(chain -> {
+                    order.add("first");
+                    return chain.proceed(chain.invocation());
+                })
+                .interceptor(chain -> {
+                    order.add("second");
+                    Map<String, Object> r = chain.proceed(chain.invocation());
+                    order.add("backend returned " + r.get("ranAs"));
+                    return r;
+                }).build();
+        d.invoke("p1", "file_list", Map.of());
+        assertThat(order).containsExactly("first", "second", "backend returned work_file_list");
+    }
+
+    @Test
+    void anInterceptorSeesTheRoutedInvocation() throws ToolException {
+        List<ToolInvocation> seen = new ArrayList<>();
+        target(WorkTarget.work("src"));
+        builder().interceptor(chain -> {
+            seen.add(chain.invocation());
+            return chain.proceed(chain.invocation());
+        }).build().invoke("p1", "file_read", Map.of("path", "a"));
+        assertThat(seen).singleElement().satisfies(i -> {
+            assertThat(i.tool()).isEqualTo("file_read");
+            assertThat(i.backendTool()).isEqualTo("work_file_read");
+            assertThat(i.target()).isEqualTo(WorkTarget.work("src"));
+            assertThat(i.params()).containsEntry("dirName", "src");
+            assertThat(i.context().tenant()).isEqualTo("acme");
+        });
+    }
+
+    @Test
+    void anInterceptorMayRewriteParameters() throws ToolException {
+        Map<String, Object> r = builder().interceptor(chain -> chain.proceed(
+                chain.invocation().withParams(Map.of("path", "rewritten")))).build()
+                .invoke("p1", "file_list", Map.of("path", "original"));
+        assertThat(r.get("params")).isEqualTo(Map.of("path", "rewritten"));
+    }
+
+    @Test
+    void anInterceptorMayShortCircuit() throws ToolException {
+        Map<String, Object> r = builder().interceptor(chain -> Map.of("cached", true)).build()
+                .invoke("p1", "file_list", Map.of());
+        assertThat(r).containsEntry("cached", true);
+        assertThat(workCalls).isEmpty();
+    }
+
+    @Test
+    void anInterceptorCannotRerouteACall() {
+        WorkTargetDispatcher d = builder().interceptor(chain -> chain.proceed(new ToolInvocation("file_list",
+                WorkTarget.CLIENT, "client_file_list", Map.of(), chain.invocation().context()))).build();
+        assertThatThrownBy(() -> d.invoke("p1", "file_list", Map.of())).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void theListenerSeesStartAndFinishWithToolTargetAndDuration() throws ToolException {
+        target(WorkTarget.work("src"));
+        dispatcher().invoke("p1", "file_list", Map.of());
+        assertThat(listener.events()).extracting(RecordingListener.Event::kind).containsExactly("started", "finished");
+        RecordingListener.Event finished = listener.events().get(1);
+        assertThat(finished.invocation().tool()).isEqualTo("file_list");
+        assertThat(finished.invocation().target()).isEqualTo(WorkTarget.work("src"));
+        assertThat(finished.duration()).isPositive();
+    }
+
+    @Test
+    void theListenerSeesABackendFailure() {
+        BackendTool failing = BackendTool.of(ToolCatalog.backend("work_file_list").orElseThrow(), (p, c) -> {
+            throw new ToolException(ErrorCode.NOT_FOUND, "no such dir");
+        });
+        WorkTargetDispatcher d = WorkTargetDispatcher.builder().processStore(store)
+                .backend(provider("failing", List.of(failing))).listener(listener).build();
+        assertThatThrownBy(() -> d.invoke("p1", "file_list", Map.of())).isInstanceOf(ToolException.class);
+        assertThat(listener.events()).extracting(RecordingListener.Event::kind).containsExactly("started", "failed");
+        assertThat(listener.events().get(1).failure().code()).isEqualTo(ErrorCode.NOT_FOUND);
+    }
+
+    @Test
+    void theListenerSeesARoutingFailureWithoutAStart() {
+        target(WorkTarget.CLIENT);
+        assertThatThrownBy(() -> dispatcher().invoke("p1", "file_list", Map.of())).isInstanceOf(ToolException.class);
+        assertThat(listener.events()).singleElement().satisfies(e -> {
+            assertThat(e.kind()).isEqualTo("failed");
+            assertThat(e.failure().code()).isEqualTo(ErrorCode.OFFLINE);
+            assertThat(e.invocation().target()).isEqualTo(WorkTarget.CLIENT);
+        });
+    }
+
+    @Test
+    void aThrowingListenerDoesNotBreakTheCall() throws ToolException {
+        DispatchListener throwing = new DispatchListener() {
+            @Override
+            public void callStarted(ToolInvocation invocation) {
+                throw new IllegalStateException("listener bug");
+            }
+
+            @Override
+            public void callFinished(ToolInvocation invocation, Duration duration, Map<String, Object> result) {
+                throw new IllegalStateException("listener bug");
+            }
+        };
+        WorkTargetDispatcher d = builder().listener(throwing).build();
+        assertThat(d.invoke("p1", "file_list", Map.of())).containsEntry("ranAs", "work_file_list");
+    }
+
+    // ---- meta-tools ----
+
+    @Test
+    void workTargetGetReportsTheCurrentTargetAndTheAlternatives() throws ToolException {
+        clients.bind("acme", "s1", echoes("client_"));
+        daemons.register(BOX, DaemonStatus.State.ONLINE, echoes("client_"));
+        daemons.register(new DaemonKey("acme", "proj", "stale"), DaemonStatus.State.STALE, echoes("client_"));
+        Map<String, Object> r = dispatcher().invoke("p1", "work_target_get", Map.of());
+        assertThat(r).containsEntry("current", Map.of("kind", "CLIENT"))
+                .containsEntry("explicit", false)
+                .containsEntry("clientBound", true)
+                .containsEntry("rootDirs", List.of("docs", "src"))
+                .containsEntry("daemons", List.of("box"));
+    }
+
+    @Test
+    void workTargetGetMarksAnExplicitTarget() throws ToolException {
+        target(WorkTarget.work("src"));
+        Map<String, Object> r = dispatcher().invoke("p1", "work_target_get", Map.of());
+        assertThat(r).containsEntry("current", Map.of("kind", "WORK", "targetName", "src")).containsEntry("explicit", true);
+    }
+
+    @Test
+    void workTargetSetStoresTheTargetAndReturnsPreviousAndCurrent() throws ToolException {
+        WorkTargetDispatcher d = dispatcher();
+        Map<String, Object> r = d.invoke("p1", "work_target_set", Map.of("kind", "daemon", "targetName", "box"));
+        assertThat(r).containsEntry("previous", Map.of("kind", "WORK"))
+                .containsEntry("current", Map.of("kind", "DAEMON", "targetName", "box"));
+        assertThat(d.targets().current("p1")).isEqualTo(WorkTarget.daemon("box"));
+    }
+
+    @Test
+    void workTargetSetDoesNotCheckReachability() throws ToolException {
+        Map<String, Object> r = dispatcher().invoke("p1", "work_target_set", Map.of("kind", "DAEMON", "targetName", "off"));
+        assertThat(r).containsEntry("current", Map.of("kind", "DAEMON", "targetName", "off"));
+    }
+
+    @Test
+    void workTargetSetRejectsAnUnknownKindListingTheValidOnes() {
+        assertCode(() -> dispatcher().invoke("p1", "work_target_set", Map.of("kind", "MOON")), ErrorCode.INVALID_PARAMS,
+                "CLIENT, WORK, DAEMON");
+    }
+
+    @Test
+    void workTargetSetRejectsAMissingKind() {
+        assertCode(() -> dispatcher().invoke("p1", "work_target_set", Map.of("targetName", "x")),
+                ErrorCode.INVALID_PARAMS, "'kind'");
+    }
+
+    @Test
+    void workTargetSetRejectsADaemonWithoutName() {
+        assertCode(() -> dispatcher().invoke("p1", "work_target_set", Map.of("kind", "DAEMON")), ErrorCode.INVALID_PARAMS,
+                "targetName");
+    }
+
+    @Test
+    void workTargetSetRejectsAnInvalidDaemonName() {
+        assertCode(() -> dispatcher().invoke("p1", "work_target_set", Map.of("kind", "DAEMON", "targetName", "Box/1")),
+                ErrorCode.INVALID_PARAMS, "a-z, 0-9");
+    }
+
+    @Test
+    void workTargetSetRejectsARootDirNameThatIsAPath() {
+        assertCode(() -> dispatcher().invoke("p1", "work_target_set",
+                Map.of("kind", "WORK", "targetName", "../otherProject/x")), ErrorCode.INVALID_PARAMS, "single name");
+        assertThat(store.find("p1").orElseThrow().engineParams()).doesNotContainKey("workTarget");
+    }
+
+    @Test
+    void workTargetSetRejectsUnknownParameters() {
+        assertCode(() -> dispatcher().invoke("p1", "work_target_set", Map.of("kind", "WORK", "dirName", "x")),
+                ErrorCode.INVALID_PARAMS, "Unknown parameter 'dirName'", "kind, targetName");
+    }
+
+    @Test
+    void workTargetSetForAClientDropsTheName() throws ToolException {
+        Map<String, Object> r = dispatcher().invoke("p1", "work_target_set", Map.of("kind", "CLIENT", "targetName", "x"));
+        assertThat(r).containsEntry("current", Map.of("kind", "CLIENT"));
+    }
+
+    @Test
+    void metaToolsGoThroughTheInterceptorsAndListener() throws ToolException {
+        List<String> seen = new ArrayList<>();
+        builder().interceptor(chain -> {
+            seen.add(chain.invocation().tool());
+            return chain.proceed(chain.invocation());
+        }).build().invoke("p1", "work_target_get", Map.of());
+        assertThat(seen).containsExactly("work_target_get");
+        assertThat(listener.events()).extracting(RecordingListener.Event::kind).containsExactly("started", "finished");
+    }
+}
