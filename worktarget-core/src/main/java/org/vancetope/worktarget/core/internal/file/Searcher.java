@@ -1,0 +1,134 @@
+package org.vancetope.worktarget.core.internal.file;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Finds the lines of a decoded file that match a pattern, searching the whole text at once (a
+ * literal with {@link String#indexOf(String)}, which the JVM vectorises; a regex with one
+ * {@link Matcher} over the text) and only then cutting out lines. A candidate line is confirmed by
+ * matching the pattern against that line alone, so results equal a per-line search.
+ */
+final class Searcher {
+
+    /**
+     * One matching line.
+     *
+     * @param line the 1-based line number
+     * @param start the line's start offset in the text
+     * @param end the line's end offset (before its terminator)
+     */
+    record Hit(int line, int start, int end) {
+    }
+
+    private final Pattern linePattern;
+    private final String literal;
+    private final boolean plain;
+
+    /**
+     * A searcher.
+     *
+     * @param pattern the caller's pattern, already compiled with the caller's flags
+     * @param caseInsensitive whether matching ignores case
+     */
+    Searcher(Pattern pattern, boolean caseInsensitive) {
+        this.plain = !caseInsensitive && TextScan.isPlainLiteral(pattern.pattern());
+        this.literal = caseInsensitive ? null
+                : plain ? pattern.pattern() : TextScan.requiredLiteral(pattern.pattern());
+        this.linePattern = Pattern.compile(pattern.pattern(), pattern.flags() | Pattern.MULTILINE);
+    }
+
+    /**
+     * Whether the text can contain a match at all (a cheap literal pre-check).
+     *
+     * @param text the text
+     * @return false when a required literal is missing
+     */
+    boolean mayMatch(String text) {
+        return literal == null || text.contains(literal);
+    }
+
+    /**
+     * The matching lines.
+     *
+     * @param text the whole text
+     * @param max stop after this many hits
+     * @return the hits in order
+     */
+    List<Hit> search(String text, int max) {
+        List<Hit> hits = new ArrayList<>();
+        if (!mayMatch(text)) {
+            return hits;
+        }
+        int len = text.length();
+        int lineNo = 1;
+        int counted = 0;
+        if (plain) {
+            int idx = text.indexOf(literal);
+            while (idx >= 0 && hits.size() < max) {
+                int ls = text.lastIndexOf('\n', idx - 1) + 1;
+                int le = lineEnd(text, idx);
+                lineNo += countNewlines(text, counted, ls);
+                counted = ls;
+                hits.add(new Hit(lineNo, ls, trimCr(text, ls, le)));
+                if (le >= len) {
+                    break;
+                }
+                idx = text.indexOf(literal, le + 1);
+            }
+            return hits;
+        }
+        Matcher m = linePattern.matcher(text);
+        int pos = 0;
+        while (pos <= len && hits.size() < max && m.find(pos)) {
+            int s = m.start();
+            int ls = text.lastIndexOf('\n', s - 1) + 1;
+            if (s == len && ls == len && len > 0 && text.charAt(len - 1) == '\n') {
+                break; // an empty match after the final newline is not a line
+            }
+            int le = lineEnd(text, s);
+            int contentEnd = trimCr(text, ls, le);
+            m.region(ls, contentEnd);
+            boolean confirmed = m.find();
+            m.reset();
+            lineNo += countNewlines(text, counted, ls);
+            counted = ls;
+            if (confirmed) {
+                hits.add(new Hit(lineNo, ls, contentEnd));
+            }
+            pos = le + 1;
+        }
+        return hits;
+    }
+
+    /**
+     * Whether one line (without its terminator) matches.
+     *
+     * @param line the line
+     * @return true on a match
+     */
+    boolean matchesLine(CharSequence line) {
+        return linePattern.matcher(line).find();
+    }
+
+    private static int lineEnd(String text, int from) {
+        int le = text.indexOf('\n', from);
+        return le < 0 ? text.length() : le;
+    }
+
+    static int trimCr(String text, int ls, int le) {
+        return le > ls && text.charAt(le - 1) == '\r' ? le - 1 : le;
+    }
+
+    private static int countNewlines(String text, int from, int to) {
+        int n = 0;
+        int i = text.indexOf('\n', from);
+        while (i >= 0 && i < to) {
+            n++;
+            i = text.indexOf('\n', i + 1);
+        }
+        return n;
+    }
+}
