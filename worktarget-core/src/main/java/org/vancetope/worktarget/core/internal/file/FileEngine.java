@@ -35,11 +35,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
-import java.util.stream.IntStream;
 import org.vancetope.worktarget.core.FileToolSettings;
 import org.vancetope.worktarget.core.internal.Params;
 import org.vancetope.worktarget.core.internal.path.PathGate;
@@ -63,8 +61,9 @@ import org.vancetope.worktarget.spi.ToolException;
 public final class FileEngine {
     private static final int CHUNK = 64 * 1024;
     private static final int SNIFF = 8 * 1024;
-    private static final int GREP_WAVE = 512;
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final Set<java.nio.file.OpenOption> READ_NOFOLLOW =
+            Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
     private static final String CLIP_MARKER = "…[clipped %d chars]";
 
     private final FileToolSettings settings;
@@ -590,8 +589,8 @@ public final class FileEngine {
                     long t = a.lastModifiedTime().toMillis();
                     return s >= minSize && s <= maxSize && t > after && t < before;
                 };
-        TreeWalker.Result walk = TreeWalker.walk(pool, base, maxDepth, glob,
-                includeGenerated ? null : settings.generatedDirNames(), filter);
+        TreeWalker.Result walk = TreeWalker.walk(pool, new TreeWalker.Spec(base, maxDepth, glob,
+                includeGenerated ? null : settings.generatedDirNames(), filter));
         List<TreeWalker.Entry> files = new ArrayList<>(walk.files());
         if (sortBy.equals("mtime")) {
             files.sort(Comparator.comparingLong(TreeWalker.Entry::mtimeMillis).reversed()
@@ -668,60 +667,43 @@ public final class FileEngine {
         Searcher searcher = new Searcher(pattern, ci);
         Path base = gate.resolve(userPath);
         BasicFileAttributes baseAttrs = attrs(base, userPath);
-        List<TreeWalker.Entry> files;
+        GrepCollector col = new GrepCollector(limit);
         int skippedGenerated = 0;
         if (baseAttrs.isDirectory()) {
-            TreeWalker.Result walk = TreeWalker.walk(pool, base, maxDepth, glob,
+            String prefix = prefix(gate, base);
+            TreeWalker.Spec spec = new TreeWalker.Spec(base, maxDepth, glob,
                     includeGenerated ? null : settings.generatedDirNames(), null);
-            files = walk.files();
-            skippedGenerated = walk.skippedGeneratedDirs();
+            int[] counts = TreeWalker.walk(pool, spec, e -> {
+                if (col.beyondCutoff(e.rel())) {
+                    col.skippedByLimit.incrementAndGet();
+                    return;
+                }
+                List<Map<String, Object>> hits = grepFile(e, prefix, searcher, limit, ctxBefore, ctxAfter, col);
+                if (hits != null && !hits.isEmpty()) {
+                    col.add(e.rel(), hits);
+                }
+            });
+            skippedGenerated = counts[0];
         } else {
-            files = List.of(new TreeWalker.Entry(base.getFileName().toString(), base, baseAttrs.size(),
-                    baseAttrs.lastModifiedTime().toMillis()));
-        }
-        String prefix = baseAttrs.isDirectory() ? prefix(gate, base) : prefixOfParent(gate, base);
-        GrepStats stats = new GrepStats();
-        List<Map<String, Object>> matches = new ArrayList<>();
-        boolean truncated = false;
-        int filesSearched = 0;
-        int filesMatched = 0;
-        for (int waveStart = 0; waveStart < files.size() && !truncated; waveStart += GREP_WAVE) {
-            int waveEnd = Math.min(files.size(), waveStart + GREP_WAVE);
-            int remaining = limit - matches.size();
-            AtomicReferenceArray<List<Map<String, Object>>> results = new AtomicReferenceArray<>(waveEnd - waveStart);
-            int ws = waveStart;
-            Runnable wave = () -> IntStream.range(ws, waveEnd).parallel().forEach(i -> results.set(i - ws,
-                    grepFile(files.get(i), prefix, searcher, remaining + 1, ctxBefore, ctxAfter, stats)));
-            runInPool(wave);
-            for (int i = 0; i < results.length() && !truncated; i++) {
-                List<Map<String, Object>> res = results.get(i);
-                if (res == null) {
-                    continue;
-                }
-                filesSearched++;
-                if (res.isEmpty()) {
-                    continue;
-                }
-                filesMatched++;
-                for (Map<String, Object> m : res) {
-                    if (matches.size() >= limit) {
-                        truncated = true;
-                        break;
-                    }
-                    matches.add(m);
-                }
+            TreeWalker.Entry single = new TreeWalker.Entry(base.getFileName().toString(), base, baseAttrs.size(),
+                    baseAttrs.lastModifiedTime().toMillis());
+            List<Map<String, Object>> hits = grepFile(single, prefixOfParent(gate, base), searcher, limit, ctxBefore,
+                    ctxAfter, col);
+            if (hits != null && !hits.isEmpty()) {
+                col.add(single.rel(), hits);
             }
         }
+        List<Map<String, Object>> matches = col.matches();
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("path", gate.relative(base));
         r.put("matches", matches);
         r.put("count", matches.size());
-        r.put("truncated", truncated);
-        r.put("filesSearched", filesSearched);
-        r.put("filesMatched", filesMatched);
-        r.put("skippedLarge", stats.large.get());
-        r.put("skippedBinary", stats.binary.get());
-        r.put("skippedNonUtf8", stats.nonUtf8.get());
+        r.put("truncated", col.truncated());
+        r.put("filesSearched", col.searched.get());
+        r.put("filesMatched", col.filesMatched());
+        r.put("skippedLarge", col.large.get());
+        r.put("skippedBinary", col.binary.get());
+        r.put("skippedNonUtf8", col.nonUtf8.get());
         r.put("skippedGeneratedDirs", skippedGenerated);
         return r;
     }
@@ -742,23 +724,91 @@ public final class FileEngine {
         }
     }
 
-    private static final class GrepStats {
+    /**
+     * Keeps the first {@code limit} matches in (path, line) order while files are searched in parallel,
+     * and tells the walk which files can no longer contribute (their path sorts after the last kept
+     * match once the limit is reached), so the result is the same whatever order files are searched in.
+     */
+    private static final class GrepCollector {
         final AtomicInteger large = new AtomicInteger();
         final AtomicInteger binary = new AtomicInteger();
         final AtomicInteger nonUtf8 = new AtomicInteger();
+        final AtomicInteger searched = new AtomicInteger();
+        final AtomicInteger skippedByLimit = new AtomicInteger();
+        private final int limit;
+        private final java.util.TreeMap<String, List<Map<String, Object>>> byFile = new java.util.TreeMap<>();
+        private int kept;
+        private int filesMatched;
+        private boolean trimmed;
+        private volatile String cutoff;
+
+        GrepCollector(int limit) {
+            this.limit = limit;
+        }
+
+        boolean beyondCutoff(String rel) {
+            String c = cutoff;
+            return c != null && rel.compareTo(c) > 0;
+        }
+
+        synchronized void add(String rel, List<Map<String, Object>> hits) {
+            filesMatched++;
+            byFile.put(rel, new ArrayList<>(hits));
+            kept += hits.size();
+            while (kept > limit) {
+                Map.Entry<String, List<Map<String, Object>>> last = byFile.lastEntry();
+                List<Map<String, Object>> l = last.getValue();
+                int drop = Math.min(l.size(), kept - limit);
+                l.subList(l.size() - drop, l.size()).clear();
+                kept -= drop;
+                trimmed = true;
+                if (l.isEmpty()) {
+                    byFile.pollLastEntry();
+                }
+            }
+            if (kept == limit) {
+                cutoff = byFile.lastKey();
+            }
+        }
+
+        synchronized List<Map<String, Object>> matches() {
+            List<Map<String, Object>> out = new ArrayList<>(kept);
+            byFile.values().forEach(out::addAll);
+            return out;
+        }
+
+        synchronized boolean truncated() {
+            return trimmed || skippedByLimit.get() > 0;
+        }
+
+        synchronized int filesMatched() {
+            return filesMatched;
+        }
     }
 
     /** Returns null when the file was skipped, else its matches (possibly empty). */
     private List<Map<String, Object>> grepFile(TreeWalker.Entry e, String prefix, Searcher searcher, int max,
-                                               int ctxBefore, int ctxAfter, GrepStats stats) {
+                                               int ctxBefore, int ctxAfter, GrepCollector stats) {
         if (e.size() > settings.grepMaxFileBytes()) {
             stats.large.incrementAndGet();
             return null;
         }
         byte[] buf = buffers.get();
         int n;
-        try (FileChannel ch = FileChannel.open(e.path(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            n = readFully(ch, buf);
+        try (FileChannel ch = FileChannel.open(e.path(), READ_NOFOLLOW)) {
+            // one read for a file that did not change since the walk saw its size; one byte more detects growth
+            int want = (int) Math.min(buf.length, e.size() + 1);
+            ByteBuffer bb = ByteBuffer.wrap(buf, 0, want);
+            int r;
+            while ((r = ch.read(bb)) > 0 && bb.hasRemaining() && bb.position() < e.size()) {
+                // keep reading a file that is delivered in pieces
+            }
+            if (r > 0 && bb.position() > e.size() && bb.position() < buf.length) {
+                while (bb.hasRemaining() && ch.read(bb.limit(buf.length)) > 0) {
+                    // the file grew: read on, up to the limit
+                }
+            }
+            n = bb.position();
         } catch (IOException | UnsupportedOperationException ex) {
             return null;
         }
@@ -766,21 +816,17 @@ public final class FileEngine {
             stats.large.incrementAndGet();
             return null;
         }
-        int cls = TextScan.classify(buf, 0, n);
-        if ((cls & TextScan.BINARY) != 0) {
+        // new String(UTF-8) checks for high bytes with a vectorised intrinsic and copies ASCII as Latin-1
+        String text = new String(buf, 0, n, StandardCharsets.UTF_8);
+        if (text.indexOf('\0') >= 0) {
             stats.binary.incrementAndGet();
             return null;
         }
-        String text;
-        if ((cls & TextScan.NON_ASCII) == 0) {
-            text = new String(buf, 0, n, StandardCharsets.ISO_8859_1);
-        } else {
-            text = TextScan.decodeStrict(decoders.get(), buf, n);
-            if (text == null) {
-                stats.nonUtf8.incrementAndGet();
-                return null;
-            }
+        if (text.indexOf('\uFFFD') >= 0 && TextScan.decodeStrict(decoders.get(), buf, n) == null) {
+            stats.nonUtf8.incrementAndGet();
+            return null;
         }
+        stats.searched.incrementAndGet();
         List<Searcher.Hit> hits = searcher.search(text, max);
         if (hits.isEmpty()) {
             return List.of();
@@ -838,16 +884,6 @@ public final class FileEngine {
             cut--;
         }
         return s.substring(0, cut) + String.format(CLIP_MARKER, s.length() - cut);
-    }
-
-    private static int readFully(SeekableByteChannel ch, byte[] buf) throws IOException {
-        ByteBuffer bb = ByteBuffer.wrap(buf);
-        while (bb.hasRemaining()) {
-            if (ch.read(bb) < 0) {
-                break;
-            }
-        }
-        return bb.position();
     }
 
     private static Pattern compile(String regex, boolean ci) throws ToolException {
@@ -1031,8 +1067,8 @@ public final class FileEngine {
                 throw io(e, userPath, "read");
             }
         } else {
-            TreeWalker.Result walk = TreeWalker.walk(pool, base, maxDepth, glob,
-                    includeGenerated ? null : settings.generatedDirNames(), null);
+            TreeWalker.Result walk = TreeWalker.walk(pool, new TreeWalker.Spec(base, maxDepth, glob,
+                    includeGenerated ? null : settings.generatedDirNames(), null));
             files = walk.files();
             skippedGenerated = walk.skippedGeneratedDirs();
         }

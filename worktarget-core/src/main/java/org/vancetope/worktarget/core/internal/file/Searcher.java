@@ -24,7 +24,7 @@ final class Searcher {
     }
 
     private final Pattern linePattern;
-    private final String literal;
+    private final List<String> literals;
     private final boolean plain;
 
     /**
@@ -35,23 +35,18 @@ final class Searcher {
      */
     Searcher(Pattern pattern, boolean caseInsensitive) {
         this.plain = !caseInsensitive && TextScan.isPlainLiteral(pattern.pattern());
-        this.literal = caseInsensitive ? null
-                : plain ? pattern.pattern() : TextScan.requiredLiteral(pattern.pattern());
+        this.literals = caseInsensitive ? List.of()
+                : plain ? List.of(pattern.pattern()) : List.copyOf(TextScan.requiredLiterals(pattern.pattern()));
         this.linePattern = Pattern.compile(pattern.pattern(), pattern.flags() | Pattern.MULTILINE);
     }
 
     /**
-     * Whether the text can contain a match at all (a cheap literal pre-check).
-     *
-     * @param text the text
-     * @return false when a required literal is missing
-     */
-    boolean mayMatch(String text) {
-        return literal == null || text.contains(literal);
-    }
-
-    /**
      * The matching lines.
+     *
+     * <p>With required literals, every one must occur in the text (a vectorised
+     * {@link String#indexOf(String)} each); the one whose first occurrence comes latest, a cheap sign
+     * of rarity, then guides the search: only lines containing it are matched against the pattern.
+     * Without literals one matcher runs over the whole text and candidate lines are confirmed.
      *
      * @param text the whole text
      * @param max stop after this many hits
@@ -59,27 +54,52 @@ final class Searcher {
      */
     List<Hit> search(String text, int max) {
         List<Hit> hits = new ArrayList<>();
-        if (!mayMatch(text)) {
-            return hits;
+        if (literals.isEmpty()) {
+            return searchRegex(text, max, hits);
+        }
+        String guide = null;
+        int first = -1;
+        for (String lit : literals) {
+            int i = text.indexOf(lit);
+            if (i < 0) {
+                return hits;
+            }
+            if (i > first) {
+                first = i;
+                guide = lit;
+            }
         }
         int len = text.length();
         int lineNo = 1;
         int counted = 0;
-        if (plain) {
-            int idx = text.indexOf(literal);
-            while (idx >= 0 && hits.size() < max) {
-                int ls = text.lastIndexOf('\n', idx - 1) + 1;
-                int le = lineEnd(text, idx);
+        Matcher m = plain ? null : linePattern.matcher(text);
+        int idx = first;
+        while (idx >= 0 && hits.size() < max) {
+            int ls = text.lastIndexOf('\n', idx - 1) + 1;
+            int le = lineEnd(text, idx);
+            int contentEnd = trimCr(text, ls, le);
+            boolean confirmed = true;
+            if (m != null) {
+                m.region(ls, contentEnd);
+                confirmed = m.find();
+            }
+            if (confirmed) {
                 lineNo += countNewlines(text, counted, ls);
                 counted = ls;
-                hits.add(new Hit(lineNo, ls, trimCr(text, ls, le)));
-                if (le >= len) {
-                    break;
-                }
-                idx = text.indexOf(literal, le + 1);
+                hits.add(new Hit(lineNo, ls, contentEnd));
             }
-            return hits;
+            if (le >= len) {
+                break;
+            }
+            idx = text.indexOf(guide, le + 1);
         }
+        return hits;
+    }
+
+    private List<Hit> searchRegex(String text, int max, List<Hit> hits) {
+        int len = text.length();
+        int lineNo = 1;
+        int counted = 0;
         Matcher m = linePattern.matcher(text);
         int pos = 0;
         while (pos <= len && hits.size() < max && m.find(pos)) {

@@ -9,6 +9,8 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Byte-level helpers that let searches skip work before any decoding: classify a buffer (binary,
@@ -155,10 +157,29 @@ final class TextScan {
      * @return a required literal of at least two characters, or null
      */
     static String requiredLiteral(String regex) {
-        if (regex.indexOf('|') >= 0 || regex.contains("(?") || regex.contains("\\Q") || regex.contains("\\E")) {
-            return null;
-        }
+        List<String> all = requiredLiterals(regex);
         String best = null;
+        for (String l : all) {
+            if (best == null || l.length() > best.length()) {
+                best = l;
+            }
+        }
+        return best != null && best.length() >= 2 ? best : null;
+    }
+
+    /**
+     * Every run of literal text that every match of a regular expression must contain (possibly empty).
+     * Conservative: gives up on alternation and inline flags, and only takes text outside groups and
+     * classes that is not made optional by a following quantifier.
+     *
+     * @param regex the source
+     * @return the literal runs, in pattern order
+     */
+    static List<String> requiredLiterals(String regex) {
+        List<String> runs = new ArrayList<>();
+        if (regex.indexOf('|') >= 0 || regex.contains("(?") || regex.contains("\\Q") || regex.contains("\\E")) {
+            return runs;
+        }
         StringBuilder run = new StringBuilder();
         int depth = 0;
         int i = 0;
@@ -175,22 +196,22 @@ final class TextScan {
             } else if (c == '[') {
                 int end = classEnd(regex, i);
                 if (end < 0) {
-                    return null;
+                    return new ArrayList<>();
                 }
-                best = longer(best, run);
+                flush(runs, run);
                 run.setLength(0);
                 i = end + 1;
                 i = skipQuantifier(regex, i);
                 continue;
             } else if (c == '(') {
                 depth++;
-                best = longer(best, run);
+                flush(runs, run);
                 run.setLength(0);
                 i++;
                 continue;
             } else if (c == ')') {
                 depth--;
-                best = longer(best, run);
+                flush(runs, run);
                 run.setLength(0);
                 i = skipQuantifier(regex, i + 1);
                 continue;
@@ -200,7 +221,7 @@ final class TextScan {
                 next = i + 1;
             }
             if (!isLiteral || depth > 0) {
-                best = longer(best, run);
+                flush(runs, run);
                 run.setLength(0);
                 i = next;
                 continue;
@@ -208,29 +229,29 @@ final class TextScan {
             boolean optional = next < regex.length() && "?*{".indexOf(regex.charAt(next)) >= 0;
             boolean repeated = next < regex.length() && regex.charAt(next) == '+';
             if (optional) {
-                best = longer(best, run);
+                flush(runs, run);
                 run.setLength(0);
                 i = skipQuantifier(regex, next);
                 continue;
             }
             run.append(lit);
             if (repeated) {
-                best = longer(best, run);
+                flush(runs, run);
                 run.setLength(0);
                 i = skipQuantifier(regex, next);
                 continue;
             }
             i = next;
         }
-        best = longer(best, run);
-        return best != null && best.length() >= 2 ? best : null;
+        flush(runs, run);
+        return runs;
     }
 
-    private static String longer(String best, StringBuilder run) {
-        if (run.length() > 0 && (best == null || run.length() > best.length())) {
-            return run.toString();
+    private static void flush(List<String> runs, StringBuilder run) {
+        if (run.length() > 0) {
+            runs.add(run.toString());
+            run.setLength(0);
         }
-        return best;
     }
 
     private static int classEnd(String regex, int open) {

@@ -409,6 +409,7 @@ class FileEngineTest {
     @Test
     void requiredLiteralIsConservative() {
         assertThat(TextScan.requiredLiteral("foo\\w+bar")).isEqualTo("foo");
+        assertThat(TextScan.requiredLiterals("fo+ba[rz]_[0-9]+q")).containsExactly("fo", "ba", "_", "q");
         assertThat(TextScan.requiredLiteral("colou?r")).isEqualTo("colo");
         assertThat(TextScan.requiredLiteral("a|bcd")).isNull();
         assertThat(TextScan.requiredLiteral("(?i)hello")).isNull();
