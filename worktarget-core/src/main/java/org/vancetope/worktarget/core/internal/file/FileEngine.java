@@ -816,12 +816,17 @@ public final class FileEngine {
             stats.large.incrementAndGet();
             return null;
         }
-        // new String(UTF-8) checks for high bytes with a vectorised intrinsic and copies ASCII as Latin-1
-        String text = new String(buf, 0, n, StandardCharsets.UTF_8);
-        if (text.indexOf('\0') >= 0) {
+        // one char per byte: a plain copy that lets the vectorised String.indexOf search the raw bytes
+        String bytes = new String(buf, 0, n, StandardCharsets.ISO_8859_1);
+        if (bytes.indexOf(0) >= 0) {
             stats.binary.incrementAndGet();
             return null;
         }
+        if (!searcher.mayMatch(bytes)) {
+            stats.searched.incrementAndGet();
+            return List.of();
+        }
+        String text = new String(buf, 0, n, StandardCharsets.UTF_8);
         if (text.indexOf('\uFFFD') >= 0 && TextScan.decodeStrict(decoders.get(), buf, n) == null) {
             stats.nonUtf8.incrementAndGet();
             return null;

@@ -26,6 +26,7 @@ final class Searcher {
     private final Pattern linePattern;
     private final List<String> literals;
     private final boolean plain;
+    private final String byteNeedle;
 
     /**
      * A searcher.
@@ -38,6 +39,27 @@ final class Searcher {
         this.literals = caseInsensitive ? List.of()
                 : plain ? List.of(pattern.pattern()) : List.copyOf(TextScan.requiredLiterals(pattern.pattern()));
         this.linePattern = Pattern.compile(pattern.pattern(), pattern.flags() | Pattern.MULTILINE);
+        byte[] longest = null;
+        for (String l : literals) {
+            byte[] b = l.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            if (longest == null || b.length > longest.length) {
+                longest = b;
+            }
+        }
+        this.byteNeedle = longest == null ? null : new String(longest, java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * Whether raw bytes can contain a match, decided before decoding: false when the longest required
+     * literal is missing. The bytes are given as a Latin-1 string (one char per byte, a plain copy) so
+     * that the JVM's vectorised {@link String#indexOf(String)} does the byte search; in valid UTF-8 a
+     * literal's bytes occur exactly where the literal occurs in the text.
+     *
+     * @param bytesAsLatin1 the file's bytes, one char per byte
+     * @return false when no line can match
+     */
+    boolean mayMatch(String bytesAsLatin1) {
+        return byteNeedle == null || bytesAsLatin1.contains(byteNeedle);
     }
 
     /**
