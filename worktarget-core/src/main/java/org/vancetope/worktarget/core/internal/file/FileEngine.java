@@ -645,6 +645,15 @@ public final class FileEngine {
     /**
      * {@code file_grep}: lines matching a Java regex in one file or a tree.
      *
+     * <p>Files are searched in parallel while the tree is walked. Each file is read whole (it is at most
+     * {@link FileToolSettings#grepMaxFileBytes()}); its bytes are first searched for the longest literal
+     * the pattern requires, and only a file that may match is decoded as UTF-8 and matched line by line.
+     * Skipped and counted: files over the size limit, binary files (a NUL byte anywhere), and files that
+     * may match but are not valid UTF-8 (a non-UTF-8 file that cannot match is simply not a hit). Matches
+     * are ordered by path and line; once {@code limit} matches are kept, files whose path sorts after the
+     * last kept one are not searched, so the result does not depend on thread timing; then
+     * {@code truncated} is true and {@code filesSearched} counts only the files actually searched.
+     *
      * @param gate the gate
      * @param params pattern, path, pathGlob, caseInsensitive, contextBefore, contextAfter, maxDepth, limit,
      *        includeGenerated

@@ -408,4 +408,40 @@ class PathGateTest {
         Files.createSymbolicLink(root.resolve("sub"), outside);
         assertThatThrownBy(() -> SafeDirectory.open(g, validated).close()).isInstanceOf(IOException.class);
     }
+
+    @Test
+    @EnabledOnOs({OS.LINUX, OS.MAC})
+    void jailbreakParentSwappedAfterOpeningCannotRedirectAWrite(@TempDir Path tmp) throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("ws"));
+        Files.createDirectories(root.resolve("sub"));
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        PathGate g = PathGate.of(root);
+        try (SafeDirectory d = SafeDirectory.open(g, g.resolve("sub"))) {
+            assertThat(d.secure()).isTrue();
+            // attacker moves the directory away and puts a link to the outside in its place
+            Files.move(root.resolve("sub"), root.resolve("sub-old"));
+            Files.createSymbolicLink(root.resolve("sub"), outside);
+            try (var ch = d.newByteChannel("x.txt", java.util.Set.of(java.nio.file.StandardOpenOption.CREATE_NEW,
+                    java.nio.file.StandardOpenOption.WRITE))) {
+                ch.write(java.nio.ByteBuffer.wrap("data".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            }
+        }
+        assertThat(Files.exists(outside.resolve("x.txt"))).isFalse();
+        assertThat(Files.readString(root.resolve("sub-old/x.txt"))).isEqualTo("data");
+    }
+
+    @Test
+    @EnabledOnOs({OS.LINUX, OS.MAC})
+    void jailbreakLastComponentSwappedForALinkIsNotOpened(@TempDir Path tmp) throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("ws"));
+        Files.writeString(root.resolve("f.txt"), "mine");
+        Path outside = Files.writeString(tmp.resolve("secret.txt"), "secret");
+        PathGate g = PathGate.of(root);
+        Path validated = g.resolve("f.txt");
+        Files.delete(validated);
+        Files.createSymbolicLink(validated, outside);
+        try (SafeDirectory d = SafeDirectory.open(g, validated.getParent())) {
+            assertThatThrownBy(() -> d.openRead("f.txt").close()).isInstanceOf(IOException.class);
+        }
+    }
 }
