@@ -1,0 +1,187 @@
+package org.vancetope.worktarget.backend.local;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.vancetope.worktarget.core.FileToolSettings;
+import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.core.internal.file.FileEngine;
+import org.vancetope.worktarget.core.internal.file.FileTools;
+import org.vancetope.worktarget.core.internal.path.PathGate;
+import org.vancetope.worktarget.spi.BackendTool;
+import org.vancetope.worktarget.spi.BackendToolProvider;
+import org.vancetope.worktarget.spi.ClientConnectivity;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.spi.ToolSpec;
+
+/**
+ * The CLIENT backend for an agent that runs in the same JVM as its user's files: the
+ * {@code client_file_*} tools over one work directory, confined to it by the same gate and engine as
+ * the WORK backend. As a {@link ClientConnectivity} it is always bound, so the dispatcher routes CLIENT
+ * calls here ("the client is this machine").
+ *
+ * <pre>{@code
+ * LocalBackend local = LocalBackend.builder().workDirectory(Path.of("/home/me/project")).build();
+ * WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder()
+ *         .processStore(store)
+ *         .clientConnectivity(local)
+ *         .build();
+ * }</pre>
+ *
+ * <p>It does not offer exec tools (yet) and has no notion of sessions: every session sees the same
+ * work directory.
+ */
+public final class LocalBackend implements BackendToolProvider, ClientConnectivity {
+    private final PathGate gate;
+    private final List<BackendTool> tools;
+    private final Map<String, BackendTool> byName;
+
+    private LocalBackend(PathGate gate, FileToolSettings settings) {
+        this.gate = gate;
+        FileEngine engine = new FileEngine(settings);
+        this.tools = FileTools.create(ToolCatalog.CLIENT_PREFIX, engine, (params, ctx) -> gate);
+        Map<String, BackendTool> m = new LinkedHashMap<>();
+        tools.forEach(t -> m.put(t.spec().name(), t));
+        this.byName = Map.copyOf(m);
+    }
+
+    /**
+     * A builder.
+     *
+     * @return the builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The canonical work directory.
+     *
+     * @return the directory every path is relative to
+     */
+    public Path workDirectory() {
+        return gate.root();
+    }
+
+    @Override
+    public String name() {
+        return "local";
+    }
+
+    /**
+     * The nine {@code client_file_*} tools, with the catalog's specs.
+     *
+     * @return the tools
+     */
+    @Override
+    public List<BackendTool> tools() {
+        return tools;
+    }
+
+    /**
+     * Always true: the client is this machine.
+     *
+     * @param tenant ignored
+     * @param sessionId ignored
+     * @return true
+     */
+    @Override
+    public boolean isBound(String tenant, String sessionId) {
+        return true;
+    }
+
+    /**
+     * Runs a {@code client_file_*} tool in this JVM; the timeout is not enforced (the call runs on the
+     * caller's thread).
+     *
+     * @param tenant ignored
+     * @param sessionId ignored
+     * @param tool the backend tool name
+     * @param params the parameters
+     * @param context the calling process
+     * @param timeout ignored
+     * @return the result
+     * @throws ToolException {@code unknown_tool} for a tool this backend does not offer, or the tool's failure
+     */
+    @Override
+    public Map<String, Object> invoke(String tenant, String sessionId, String tool, Map<String, Object> params,
+                                      ToolContext context, Duration timeout) throws ToolException {
+        BackendTool t = byName.get(tool);
+        if (t == null) {
+            throw new ToolException(ErrorCode.UNKNOWN_TOOL, "The local client does not offer '" + tool + "'. It offers: "
+                    + String.join(", ", byName.keySet()) + ".");
+        }
+        return t.invoke(params == null ? Map.of() : params, context);
+    }
+
+    /**
+     * The specs of the tools this backend offers.
+     *
+     * @param tenant ignored
+     * @param sessionId ignored
+     * @return the manifest
+     */
+    @Override
+    public Optional<List<ToolSpec>> manifest(String tenant, String sessionId) {
+        return Optional.of(tools.stream().map(BackendTool::spec).toList());
+    }
+
+    /** Builds a {@link LocalBackend}. */
+    public static final class Builder {
+        private Path workDirectory;
+        private FileToolSettings settings = FileToolSettings.defaults();
+
+        private Builder() {
+        }
+
+        /**
+         * The work directory (required); created when missing, canonicalised once (a symlink or a trailing
+         * separator is fine). Any file system works.
+         *
+         * @param dir the directory
+         * @return this
+         */
+        public Builder workDirectory(Path dir) {
+            this.workDirectory = Objects.requireNonNull(dir, "dir");
+            return this;
+        }
+
+        /**
+         * The limits of the file tools (default {@link FileToolSettings#defaults()}).
+         *
+         * @param settings the limits
+         * @return this
+         */
+        public Builder fileSettings(FileToolSettings settings) {
+            this.settings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /**
+         * Validates and builds.
+         *
+         * @return the backend
+         * @throws IllegalStateException when the work directory is missing or cannot be created
+         */
+        public LocalBackend build() {
+            if (workDirectory == null) {
+                throw new IllegalStateException("workDirectory is required");
+            }
+            try {
+                Files.createDirectories(workDirectory);
+                return new LocalBackend(PathGate.of(workDirectory, settings.maxPathLength(),
+                        settings.maxComponentLength()), settings);
+            } catch (IOException e) {
+                throw new IllegalStateException("the work directory cannot be created or opened", e);
+            }
+        }
+    }
+}

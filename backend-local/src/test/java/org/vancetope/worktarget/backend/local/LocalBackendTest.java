@@ -1,0 +1,92 @@
+package org.vancetope.worktarget.backend.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.common.jimfs.Configuration;
+import com.google.common.jimfs.Jimfs;
+import java.io.IOException;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.vancetope.worktarget.core.WorkTargetDispatcher;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+
+class LocalBackendTest {
+    private static final ToolContext CTX = new ToolContext("p1", null, "acme", "proj", null);
+    private FileSystem fs;
+    private LocalBackend local;
+
+    @BeforeEach
+    void setUp() {
+        fs = Jimfs.newFileSystem(Configuration.unix());
+        local = LocalBackend.builder().workDirectory(fs.getPath("/home/me/work/")).build();
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        fs.close();
+    }
+
+    @Test
+    void offersTheNineClientFileToolsWithoutDirName() {
+        assertThat(local.tools()).extracting(t -> t.spec().name()).containsExactly("client_file_read",
+                "client_file_write", "client_file_edit", "client_file_list", "client_file_find", "client_file_grep",
+                "client_file_head_tail", "client_file_count", "client_file_delete");
+        assertThat(local.tools()).allSatisfy(t -> assertThat(t.spec().parameterNames()).doesNotContain("dirName"));
+    }
+
+    @Test
+    void isAlwaysBoundEvenWithoutASession() {
+        assertThat(local.isBound("acme", null)).isTrue();
+        assertThat(local.isBound("other", "s9")).isTrue();
+    }
+
+    @Test
+    void createsAndCanonicalisesTheWorkDirectory() {
+        assertThat(local.workDirectory()).isEqualTo(fs.getPath("/home/me/work"));
+        assertThat(Files.isDirectory(local.workDirectory())).isTrue();
+    }
+
+    @Test
+    void invokeRunsTheNamedTool() throws Exception {
+        local.invoke("acme", null, "client_file_write", Map.of("path", "a.txt", "content", "x"), CTX, Duration.ZERO);
+        assertThat(Files.readString(fs.getPath("/home/me/work/a.txt"))).isEqualTo("x");
+    }
+
+    @Test
+    void invokeOfAnUnknownToolIsUnknownTool() {
+        assertThatThrownBy(() -> local.invoke("acme", null, "client_exec_run", Map.of(), CTX, Duration.ZERO))
+                .isInstanceOf(ToolException.class)
+                .extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.UNKNOWN_TOOL);
+    }
+
+    @Test
+    void manifestListsTheFileTools() {
+        assertThat(local.manifest("acme", "s1").orElseThrow()).hasSize(9);
+    }
+
+    @Test
+    void missingWorkDirectoryIsRejectedByBuild() {
+        assertThatThrownBy(() -> LocalBackend.builder().build()).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void dispatcherRoutesClientCallsHereByDefault() throws Exception {
+        InMemoryProcessStore store = new InMemoryProcessStore();
+        store.add("p1", null, "s1", "acme", "proj", "me");
+        WorkTargetDispatcher d = WorkTargetDispatcher.builder().processStore(store).clientConnectivity(local).build();
+        d.invoke("p1", "file_write", Map.of("path", "notes.md", "content", "# hi"));
+        Path written = fs.getPath("/home/me/work/notes.md");
+        assertThat(Files.readString(written)).isEqualTo("# hi");
+        assertThat(d.invoke("p1", "file_read", Map.of("path", "notes.md")).get("content")).isEqualTo("# hi");
+    }
+}

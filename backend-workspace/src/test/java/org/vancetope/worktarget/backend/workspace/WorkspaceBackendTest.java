@@ -1,0 +1,320 @@
+package org.vancetope.worktarget.backend.workspace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.common.jimfs.Configuration;
+import com.google.common.jimfs.Jimfs;
+import java.io.IOException;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.vancetope.worktarget.core.WorkTarget;
+import org.vancetope.worktarget.core.WorkTargetDispatcher;
+import org.vancetope.worktarget.spi.BackendTool;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.RootDirHandle;
+import org.vancetope.worktarget.spi.RootDirTypeHandler;
+import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+
+class WorkspaceBackendTest {
+    private static final Instant NOW = Instant.parse("2026-11-30T10:00:00Z");
+    private static final ToolContext P1 = new ToolContext("p1", null, "acme", "proj", "alice");
+    private static final ToolContext P2 = new ToolContext("p2", null, "acme", "proj", "bob");
+
+    private FileSystem fs;
+    private Path root;
+    private WorkspaceBackend work;
+    private final List<String> events = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() {
+        fs = Jimfs.newFileSystem(Configuration.unix());
+        root = fs.getPath("/ws");
+        work = WorkspaceBackend.builder()
+                .workspaceRoot(root)
+                .clock(Clock.fixed(NOW, ZoneOffset.UTC))
+                .listener(new RootDirListener() {
+                    @Override
+                    public void created(RootDirInfo dir) {
+                        events.add("created " + dir.dirName());
+                    }
+
+                    @Override
+                    public void disposing(RootDirInfo dir) {
+                        events.add("disposing " + dir.dirName());
+                    }
+                })
+                .build();
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        fs.close();
+    }
+
+    private Map<String, Object> call(String tool, ToolContext ctx, Object... kv) throws ToolException {
+        Map<String, Object> p = new HashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            p.put((String) kv[i], kv[i + 1]);
+        }
+        BackendTool t = work.tools().stream().filter(x -> x.spec().name().equals(tool)).findFirst().orElseThrow();
+        return t.invoke(p, ctx);
+    }
+
+    @Test
+    void offersTheNineWorkFileToolsWithCatalogSpecs() {
+        assertThat(work.tools()).extracting(t -> t.spec().name()).containsExactly("work_file_read", "work_file_write",
+                "work_file_edit", "work_file_list", "work_file_find", "work_file_grep", "work_file_head_tail",
+                "work_file_count", "work_file_delete");
+        assertThat(work.tools().get(0).spec().parameterNames()).contains("dirName");
+    }
+
+    @Test
+    void aProcessWithoutDirNameWorksInItsLazyTempRootDir() throws Exception {
+        assertThat(work.rootDirNames("acme", "proj")).isEmpty();
+        call("work_file_write", P1, "path", "a.txt", "content", "hi");
+        List<RootDirInfo> dirs = work.rootDirs("acme", "proj");
+        assertThat(dirs).hasSize(1);
+        RootDirInfo temp = dirs.get(0);
+        assertThat(temp.type()).isEqualTo("temp");
+        assertThat(temp.creatorProcessId()).isEqualTo("p1");
+        assertThat(temp.deleteOnCreatorClose()).isTrue();
+        assertThat(temp.createdAt()).isEqualTo(NOW);
+        assertThat(Files.readString(temp.path().resolve("a.txt"))).isEqualTo("hi");
+    }
+
+    @Test
+    void eachProcessGetsItsOwnTempRootDir() throws Exception {
+        call("work_file_write", P1, "path", "a.txt", "content", "one");
+        call("work_file_write", P2, "path", "a.txt", "content", "two");
+        assertThat(work.rootDirNames("acme", "proj")).hasSize(2);
+        assertThat(call("work_file_read", P1, "path", "a.txt").get("content")).isEqualTo("one");
+        assertThat(call("work_file_read", P2, "path", "a.txt").get("content")).isEqualTo("two");
+    }
+
+    @Test
+    void closingAProcessDisposesItsDeleteOnCloseRootDirsOnly() throws Exception {
+        call("work_file_write", P1, "path", "a.txt", "content", "x");
+        String eph = work.createEphemeral(P1, Map.of("purpose", "user-upload"));
+        RootDirInfo kept = work.createRootDir(P1, "src", "temp", "sources", false, null);
+        call("work_file_write", P2, "path", "b.txt", "content", "y");
+        RootDirInfo temp = work.tempRootDir(P1);
+        Path tempPath = temp.path();
+
+        List<RootDirInfo> disposed = work.closeProcess("p1");
+
+        assertThat(disposed).extracting(RootDirInfo::dirName).containsExactlyInAnyOrder(eph, temp.dirName());
+        assertThat(Files.exists(tempPath)).isFalse();
+        assertThat(work.rootDirNames("acme", "proj")).contains("src").doesNotContain(eph);
+        assertThat(Files.isDirectory(kept.path())).isTrue();
+        assertThat(events).contains("disposing " + eph);
+        assertThat(work.rootDirNames("acme", "proj")).hasSize(2);
+    }
+
+    @Test
+    void ephemeralRootDirsCarryMetadataAndResolveByName() throws Exception {
+        String name = work.createEphemeral(P1, Map.of("originatingTransferId", "t-1"));
+        RootDirInfo info = work.rootDir("acme", "proj", name).orElseThrow();
+        assertThat(info.type()).isEqualTo("ephemeral");
+        assertThat(info.metadata()).containsEntry("originatingTransferId", "t-1");
+        assertThat(work.resolveRoot("acme", "proj", name)).isEqualTo(info.path());
+        call("work_file_write", P2, "dirName", name, "path", "upload.bin", "content", "data");
+        assertThat(Files.readString(info.path().resolve("upload.bin"))).isEqualTo("data");
+    }
+
+    @Test
+    void ephemeralContentDoesNotSurviveSuspendAndRecover() throws Exception {
+        String name = work.createEphemeral(P1, null);
+        call("work_file_write", P1, "dirName", name, "path", "f.txt", "content", "x");
+        work.suspendProject("acme", "proj");
+        work.recoverProject("acme", "proj");
+        assertThat(call("work_file_list", P1, "dirName", name).get("entries")).isEqualTo(List.of());
+    }
+
+    @Test
+    void tempContentSurvivesSuspendAndRecover() throws Exception {
+        call("work_file_write", P1, "path", "f.txt", "content", "x");
+        work.suspendProject("acme", "proj");
+        work.recoverProject("acme", "proj");
+        assertThat(call("work_file_read", P1, "path", "f.txt").get("content")).isEqualTo("x");
+    }
+
+    @Test
+    void descriptorsAreReadBackByANewBackendOnTheSameRoot() throws Exception {
+        work.createRootDir(P1, "data", "ephemeral", "my data", false, Map.of("k", "v"));
+        WorkspaceBackend again = WorkspaceBackend.builder().workspaceRoot(root).build();
+        RootDirInfo info = again.rootDir("acme", "proj", "data").orElseThrow();
+        assertThat(info.label()).isEqualTo("my data");
+        assertThat(info.metadata()).isEqualTo(Map.of("k", "v"));
+        assertThat(info.createdAt()).isEqualTo(NOW);
+        assertThat(info.deleteOnCreatorClose()).isFalse();
+    }
+
+    @Test
+    void closeProcessFindsRootDirsCreatedBeforeARestart() throws Exception {
+        String eph = work.createEphemeral(P1, null);
+        WorkspaceBackend again = WorkspaceBackend.builder().workspaceRoot(root).build();
+        assertThat(again.closeProcess("p1")).extracting(RootDirInfo::dirName).containsExactly(eph);
+    }
+
+    @Test
+    void descriptorsAreInvisibleToTheFileTools() throws Exception {
+        work.createRootDir(P1, "src", "temp", null, false, null);
+        assertThat(call("work_file_list", P1, "dirName", "src").get("entries")).isEqualTo(List.of());
+        assertThat(work.rootDirNames("acme", "proj")).containsExactly("src");
+    }
+
+    @Test
+    void unknownDirNameIsNotFoundAndListsTheExistingOnes() throws Exception {
+        work.createRootDir(P1, "src", "temp", null, false, null);
+        ToolException e = org.junit.jupiter.api.Assertions.assertThrows(ToolException.class,
+                () -> call("work_file_list", P1, "dirName", "docs"));
+        assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(e.getMessage()).contains("Existing: src");
+    }
+
+    @Test
+    void jailbreakDirNameWithTraversalIsRefusedBeforeAnyLookup() {
+        for (String bad : new String[] {"../otherProject/x", "..", ".", "a/b", "a\\b", "x\0y", ""}) {
+            ToolException e = org.junit.jupiter.api.Assertions.assertThrows(ToolException.class,
+                    () -> call("work_file_list", P1, "dirName", bad));
+            assertThat(e.code()).as(bad).isIn(ErrorCode.PATH_ESCAPE, ErrorCode.INVALID_PARAMS);
+        }
+        assertThat(Files.exists(root.resolve("acme"))).isFalse();
+    }
+
+    @Test
+    void jailbreakTenantOrProjectWithTraversalIsRefused() {
+        ToolContext evil = new ToolContext("p9", null, "acme", "../other", null);
+        ToolException e = org.junit.jupiter.api.Assertions.assertThrows(ToolException.class,
+                () -> call("work_file_list", evil));
+        assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(work.rootDirNames("acme", "../other")).isEmpty();
+    }
+
+    @Test
+    void jailbreakOneProjectCannotReachAnotherProjectsRootDir() throws Exception {
+        work.createRootDir(new ToolContext("p1", null, "acme", "other", null), "secret", "temp", null, false, null);
+        ToolException e = org.junit.jupiter.api.Assertions.assertThrows(ToolException.class,
+                () -> call("work_file_list", P1, "dirName", "secret"));
+        assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        ToolException up = org.junit.jupiter.api.Assertions.assertThrows(ToolException.class,
+                () -> call("work_file_read", P1, "path", "../../other/secret/x"));
+        assertThat(up.code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+    }
+
+    @Test
+    void jailbreakRootDirReplacedByALinkIsRefused() throws Exception {
+        RootDirInfo info = work.createRootDir(P1, "src", "temp", null, false, null);
+        Files.delete(info.path());
+        Files.createDirectories(fs.getPath("/elsewhere"));
+        Files.createSymbolicLink(info.path(), fs.getPath("/elsewhere"));
+        ToolException e = org.junit.jupiter.api.Assertions.assertThrows(ToolException.class,
+                () -> call("work_file_list", P1, "dirName", "src"));
+        assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+    }
+
+    @Test
+    void dirNamesStartingWithADotAreRefused() {
+        assertThatThrownBy(() -> work.createRootDir(P1, ".rootdirs", "temp", null, false, null))
+                .isInstanceOf(ToolException.class);
+    }
+
+    @Test
+    void creatingAnExistingNameIsExists() throws Exception {
+        work.createRootDir(P1, "src", "temp", null, false, null);
+        ToolException e = org.junit.jupiter.api.Assertions.assertThrows(ToolException.class,
+                () -> work.createRootDir(P2, "src", "temp", null, false, null));
+        assertThat(e.code()).isEqualTo(ErrorCode.EXISTS);
+    }
+
+    @Test
+    void unknownTypeIsInvalidParams() {
+        ToolException e = org.junit.jupiter.api.Assertions.assertThrows(ToolException.class,
+                () -> work.createRootDir(P1, "x", "git", null, false, null));
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("ephemeral").contains("temp");
+    }
+
+    @Test
+    void customTypesGetTheFullLifecycle() throws Exception {
+        List<String> calls = new ArrayList<>();
+        RootDirTypeHandler custom = new RootDirTypeHandler() {
+            @Override
+            public String type() {
+                return "custom";
+            }
+
+            @Override
+            public void init(RootDirHandle dir) throws IOException {
+                Files.createDirectories(dir.path());
+                calls.add("init " + dir.dirName());
+            }
+
+            @Override
+            public void suspend(RootDirHandle dir) {
+                calls.add("suspend");
+            }
+
+            @Override
+            public void recover(RootDirHandle dir) {
+                calls.add("recover");
+            }
+
+            @Override
+            public void close(RootDirHandle dir) {
+                calls.add("close");
+            }
+        };
+        WorkspaceBackend w = WorkspaceBackend.builder().workspaceRoot(fs.getPath("/ws2"))
+                .rootDirType(custom, true).build();
+        w.createRootDir(P1, "c", "custom", null, null, null);
+        w.suspendProject("acme", "proj");
+        w.recoverProject("acme", "proj");
+        w.closeProcess("p1");
+        assertThat(calls).containsExactly("init c", "suspend", "recover", "close");
+    }
+
+    @Test
+    void listenersHearCreationAndDisposalAndAThrowingListenerIsIgnored() throws Exception {
+        work.addListener(new RootDirListener() {
+            @Override
+            public void disposing(RootDirInfo dir) {
+                throw new IllegalStateException("boom");
+            }
+        });
+        String eph = work.createEphemeral(P1, null);
+        assertThat(work.deleteRootDir("acme", "proj", eph)).isTrue();
+        assertThat(events).containsExactly("created " + eph, "disposing " + eph);
+        assertThat(work.deleteRootDir("acme", "proj", eph)).isFalse();
+    }
+
+    @Test
+    void dispatcherRoutesWorkCallsWithTheTargetDirName() throws Exception {
+        InMemoryProcessStore store = new InMemoryProcessStore();
+        store.add("p1", null, null, "acme", "proj", "alice");
+        work.createRootDir(P1, "src", "temp", null, false, null);
+        store.putEngineParam("p1", WorkTarget.ENGINE_PARAM_KEY, WorkTarget.work("src").toMap());
+        WorkTargetDispatcher d = WorkTargetDispatcher.builder().processStore(store).backend(work)
+                .rootDirCatalog(work).build();
+        d.invoke("p1", "file_write", Map.of("path", "Main.java", "content", "class Main {}"));
+        assertThat(Files.readString(work.resolveRoot("acme", "proj", "src").resolve("Main.java")))
+                .isEqualTo("class Main {}");
+        @SuppressWarnings("unchecked")
+        List<String> names = (List<String>) d.invoke("p1", "work_target_get", Map.of()).get("rootDirs");
+        assertThat(names).containsExactly("src");
+    }
+}

@@ -1,0 +1,176 @@
+package org.vancetope.worktarget.core.internal.file;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Finds the lines of a decoded file that match a pattern, searching the whole text at once (a
+ * literal with {@link String#indexOf(String)}, which the JVM vectorises; a regex with one
+ * {@link Matcher} over the text) and only then cutting out lines. A candidate line is confirmed by
+ * matching the pattern against that line alone, so results equal a per-line search.
+ */
+final class Searcher {
+
+    /**
+     * One matching line.
+     *
+     * @param line the 1-based line number
+     * @param start the line's start offset in the text
+     * @param end the line's end offset (before its terminator)
+     */
+    record Hit(int line, int start, int end) {
+    }
+
+    private final Pattern linePattern;
+    private final List<String> literals;
+    private final boolean plain;
+    private final String byteNeedle;
+
+    /**
+     * A searcher.
+     *
+     * @param pattern the caller's pattern, already compiled with the caller's flags
+     * @param caseInsensitive whether matching ignores case
+     */
+    Searcher(Pattern pattern, boolean caseInsensitive) {
+        this.plain = !caseInsensitive && TextScan.isPlainLiteral(pattern.pattern());
+        this.literals = caseInsensitive ? List.of()
+                : plain ? List.of(pattern.pattern()) : List.copyOf(TextScan.requiredLiterals(pattern.pattern()));
+        this.linePattern = Pattern.compile(pattern.pattern(), pattern.flags() | Pattern.MULTILINE);
+        byte[] longest = null;
+        for (String l : literals) {
+            byte[] b = l.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            if (longest == null || b.length > longest.length) {
+                longest = b;
+            }
+        }
+        this.byteNeedle = longest == null ? null : new String(longest, java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * Whether raw bytes can contain a match, decided before decoding: false when the longest required
+     * literal is missing. The bytes are given as a Latin-1 string (one char per byte, a plain copy) so
+     * that the JVM's vectorised {@link String#indexOf(String)} does the byte search; in valid UTF-8 a
+     * literal's bytes occur exactly where the literal occurs in the text.
+     *
+     * @param bytesAsLatin1 the file's bytes, one char per byte
+     * @return false when no line can match
+     */
+    boolean mayMatch(String bytesAsLatin1) {
+        return byteNeedle == null || bytesAsLatin1.contains(byteNeedle);
+    }
+
+    /**
+     * The matching lines.
+     *
+     * <p>With required literals, every one must occur in the text (a vectorised
+     * {@link String#indexOf(String)} each); the one whose first occurrence comes latest, a cheap sign
+     * of rarity, then guides the search: only lines containing it are matched against the pattern.
+     * Without literals one matcher runs over the whole text and candidate lines are confirmed.
+     *
+     * @param text the whole text
+     * @param max stop after this many hits
+     * @return the hits in order
+     */
+    List<Hit> search(String text, int max) {
+        List<Hit> hits = new ArrayList<>();
+        if (literals.isEmpty()) {
+            return searchRegex(text, max, hits);
+        }
+        String guide = null;
+        int first = -1;
+        for (String lit : literals) {
+            int i = text.indexOf(lit);
+            if (i < 0) {
+                return hits;
+            }
+            if (i > first) {
+                first = i;
+                guide = lit;
+            }
+        }
+        int len = text.length();
+        int lineNo = 1;
+        int counted = 0;
+        Matcher m = plain ? null : linePattern.matcher(text);
+        int idx = first;
+        while (idx >= 0 && hits.size() < max) {
+            int ls = text.lastIndexOf('\n', idx - 1) + 1;
+            int le = lineEnd(text, idx);
+            int contentEnd = trimCr(text, ls, le);
+            boolean confirmed = true;
+            if (m != null) {
+                m.region(ls, contentEnd);
+                confirmed = m.find();
+            }
+            if (confirmed) {
+                lineNo += countNewlines(text, counted, ls);
+                counted = ls;
+                hits.add(new Hit(lineNo, ls, contentEnd));
+            }
+            if (le >= len) {
+                break;
+            }
+            idx = text.indexOf(guide, le + 1);
+        }
+        return hits;
+    }
+
+    private List<Hit> searchRegex(String text, int max, List<Hit> hits) {
+        int len = text.length();
+        int lineNo = 1;
+        int counted = 0;
+        Matcher m = linePattern.matcher(text);
+        int pos = 0;
+        while (pos <= len && hits.size() < max && m.find(pos)) {
+            int s = m.start();
+            int ls = text.lastIndexOf('\n', s - 1) + 1;
+            if (s == len && ls == len && len > 0 && text.charAt(len - 1) == '\n') {
+                break; // an empty match after the final newline is not a line
+            }
+            int le = lineEnd(text, s);
+            int contentEnd = trimCr(text, ls, le);
+            m.region(ls, contentEnd);
+            boolean confirmed = m.find();
+            m.reset();
+            lineNo += countNewlines(text, counted, ls);
+            counted = ls;
+            if (confirmed) {
+                hits.add(new Hit(lineNo, ls, contentEnd));
+            }
+            pos = le + 1;
+        }
+        return hits;
+    }
+
+    /**
+     * Whether one line (without its terminator) matches.
+     *
+     * @param line the line
+     * @return true on a match
+     */
+    boolean matchesLine(CharSequence line) {
+        return linePattern.matcher(line).find();
+    }
+
+    private static int lineEnd(String text, int from) {
+        int le = text.indexOf('\n', from);
+        return le < 0 ? text.length() : le;
+    }
+
+    static int trimCr(String text, int ls, int le) {
+        return le > ls && text.charAt(le - 1) == '\r' ? le - 1 : le;
+    }
+
+    private static int countNewlines(String text, int from, int to) {
+        int n = 0;
+        int i = text.indexOf('\n', from);
+        while (i >= 0 && i < to) {
+            n++;
+            i = text.indexOf('\n', i + 1);
+        }
+        return n;
+    }
+}

@@ -1,0 +1,210 @@
+package org.vancetope.worktarget.core.internal.file;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RecursiveAction;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
+
+/**
+ * A parallel directory walk that never follows links: each directory is one fork/join task, entries
+ * are examined with {@code lstat} ({@link LinkOption#NOFOLLOW_LINKS}); links, FIFOs, sockets and
+ * devices are never opened or descended into. Generated directories are pruned while walking, not
+ * filtered afterwards. Matching files go to a sink in chunks that run in parallel too.
+ *
+ * <p>On Linux's default file system a directory's link count tells how many subdirectories it has
+ * ({@code 2 + n}); once that many were seen, entries whose names the glob rejects are skipped without
+ * an {@code lstat} (the classic "leaf" optimisation of {@code find}). A link count below 2 (btrfs,
+ * overlayfs merged directories) means "unknown" and every entry is examined.
+ */
+final class TreeWalker {
+    private static final int FILE_CHUNK = 48;
+    private static final boolean LEAF_OPTIMISATION =
+            System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux");
+
+    /**
+     * One regular file found.
+     *
+     * @param rel the path relative to the walk base, {@code '/'}-separated
+     * @param path the file
+     * @param size its size in bytes
+     * @param mtimeMillis its modification time
+     */
+    record Entry(String rel, Path path, long size, long mtimeMillis) {
+    }
+
+    /**
+     * The walk's outcome.
+     *
+     * @param files the files, sorted by {@link Entry#rel()}
+     * @param skippedGeneratedDirs generated directories pruned
+     * @param unreadableDirs directories that could not be listed
+     */
+    record Result(List<Entry> files, int skippedGeneratedDirs, int unreadableDirs) {
+    }
+
+    /** Receives matching files, from several threads at once. */
+    @FunctionalInterface
+    interface Sink {
+        /**
+         * One matching regular file.
+         *
+         * @param e the file
+         */
+        void accept(Entry e);
+    }
+
+    /**
+     * What to walk.
+     *
+     * @param base the directory (validated, not a link)
+     * @param maxDepth how many directory levels below {@code base} to descend (0 = only {@code base})
+     * @param glob a glob on the path relative to {@code base}, or null
+     * @param prune directory names to skip, or null
+     * @param filter a filter on the attributes of regular files, or null
+     */
+    record Spec(Path base, int maxDepth, Glob glob, Set<String> prune, Predicate<BasicFileAttributes> filter) {
+    }
+
+    private TreeWalker() {
+    }
+
+    /**
+     * Walks and collects the matching files, sorted by relative path.
+     *
+     * @param pool the pool to run on
+     * @param spec what to walk
+     * @return the files and counts
+     */
+    static Result walk(ForkJoinPool pool, Spec spec) {
+        ConcurrentLinkedQueue<Entry> out = new ConcurrentLinkedQueue<>();
+        int[] counts = walk(pool, spec, out::add);
+        List<Entry> files = new ArrayList<>(out);
+        files.sort(Comparator.comparing(Entry::rel));
+        return new Result(files, counts[0], counts[1]);
+    }
+
+    /**
+     * Walks and hands every matching file to a sink (concurrently, in no particular order).
+     *
+     * @param pool the pool to run on
+     * @param spec what to walk
+     * @param sink the receiver
+     * @return {@code [skippedGeneratedDirs, unreadableDirs]}
+     */
+    static int[] walk(ForkJoinPool pool, Spec spec, Sink sink) {
+        LongAdder skipped = new LongAdder();
+        LongAdder unreadable = new LongAdder();
+        boolean leaf = LEAF_OPTIMISATION && spec.base().getFileSystem() == FileSystems.getDefault();
+        pool.invoke(new DirTask(spec.base(), "", 0, new Shared(spec, sink, skipped, unreadable, leaf)));
+        return new int[] {skipped.intValue(), unreadable.intValue()};
+    }
+
+    private record Shared(Spec spec, Sink sink, LongAdder skipped, LongAdder unreadable, boolean leaf) {
+    }
+
+    private static int subdirectories(Path dir) {
+        try {
+            Object n = Files.getAttribute(dir, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+            int links = n instanceof Integer i ? i : -1;
+            return links >= 2 ? links - 2 : -1;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private static final class DirTask extends RecursiveAction {
+        private static final long serialVersionUID = 1L;
+        private final transient Path dir;
+        private final String rel;
+        private final int depth;
+        private final transient Shared shared;
+
+        DirTask(Path dir, String rel, int depth, Shared shared) {
+            this.dir = dir;
+            this.rel = rel;
+            this.depth = depth;
+            this.shared = shared;
+        }
+
+        @Override
+        protected void compute() {
+            Spec spec = shared.spec();
+            List<RecursiveAction> tasks = new ArrayList<>();
+            List<Entry> files = new ArrayList<>();
+            int subdirsLeft = shared.leaf() && spec.glob() != null ? subdirectories(dir) : -1;
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+                for (Path p : ds) {
+                    String name = p.getFileName().toString();
+                    String r = rel.isEmpty() ? name : rel + '/' + name;
+                    boolean nameMatches = spec.glob() == null || spec.glob().matches(r, name);
+                    if (subdirsLeft == 0 && !nameMatches) {
+                        continue; // every subdirectory was seen: this is a non-matching non-directory
+                    }
+                    BasicFileAttributes a;
+                    try {
+                        a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                    } catch (IOException e) {
+                        continue;
+                    }
+                    if (a.isDirectory()) {
+                        if (subdirsLeft > 0) {
+                            subdirsLeft--;
+                        }
+                        if (depth >= spec.maxDepth()) {
+                            continue;
+                        }
+                        if (spec.prune() != null && spec.prune().contains(name)) {
+                            shared.skipped().increment();
+                            continue;
+                        }
+                        tasks.add(new DirTask(p, r, depth + 1, shared));
+                    } else if (a.isRegularFile() && nameMatches
+                            && (spec.filter() == null || spec.filter().test(a))) {
+                        files.add(new Entry(r, p, a.size(), a.lastModifiedTime().toMillis()));
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                shared.unreadable().increment();
+            }
+            for (int i = 0; i < files.size(); i += FILE_CHUNK) {
+                tasks.add(new FileChunk(files.subList(i, Math.min(files.size(), i + FILE_CHUNK)), shared.sink()));
+            }
+            if (tasks.size() == 1) {
+                tasks.get(0).invoke();
+            } else if (!tasks.isEmpty()) {
+                invokeAll(tasks);
+            }
+        }
+    }
+
+    private static final class FileChunk extends RecursiveAction {
+        private static final long serialVersionUID = 1L;
+        private final transient List<Entry> files;
+        private final transient Sink sink;
+
+        FileChunk(List<Entry> files, Sink sink) {
+            this.files = files;
+            this.sink = sink;
+        }
+
+        @Override
+        protected void compute() {
+            for (Entry e : files) {
+                sink.accept(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,447 @@
+package org.vancetope.worktarget.core.internal.path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.common.jimfs.Configuration;
+import com.google.common.jimfs.Jimfs;
+import java.io.IOException;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolException;
+
+class PathGateTest {
+    private FileSystem fs;
+    private Path ws;
+    private PathGate gate;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        fs = Jimfs.newFileSystem(Configuration.unix());
+        ws = Files.createDirectories(fs.getPath("/ws"));
+        Files.createDirectories(ws.resolve("src/main"));
+        Files.writeString(ws.resolve("src/main/A.java"), "class A {}");
+        Files.createDirectories(fs.getPath("/outside"));
+        Files.writeString(fs.getPath("/outside/secret.txt"), "secret");
+        gate = PathGate.of(ws);
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        fs.close();
+    }
+
+    private static ToolException refused(PathGate g, String path) {
+        try {
+            g.resolve(path);
+        } catch (ToolException e) {
+            return e;
+        }
+        throw new AssertionError("expected a refusal of " + path);
+    }
+
+    private static void assertEscape(PathGate g, String path) {
+        ToolException e = refused(g, path);
+        assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+    }
+
+    @Test
+    void resolvesARelativePathInsideTheRoot() throws ToolException {
+        assertThat(gate.resolve("src/main/A.java")).isEqualTo(ws.resolve("src/main/A.java"));
+    }
+
+    @Test
+    void dotIsTheRoot() throws ToolException {
+        assertThat(gate.resolve(".")).isEqualTo(ws);
+        assertThat(gate.relative(gate.resolve("."))).isEqualTo(".");
+    }
+
+    @Test
+    void dotDotThatStaysInsideIsAllowed() throws ToolException {
+        assertThat(gate.resolve("src/main/../main/./A.java")).isEqualTo(ws.resolve("src/main/A.java"));
+    }
+
+    @Test
+    void notYetExistingTargetsResolve() throws ToolException {
+        assertThat(gate.resolve("new/dir/file.txt")).isEqualTo(ws.resolve("new/dir/file.txt"));
+    }
+
+    @Test
+    void relativeRendersWithSlashes() throws ToolException {
+        assertThat(gate.relative(gate.resolve("src//main/A.java"))).isEqualTo("src/main/A.java");
+    }
+
+    @Test
+    void jailbreakDotDotAtTheStartIsRefused() {
+        assertEscape(gate, "../outside/secret.txt");
+    }
+
+    @Test
+    void jailbreakDotDotInTheMiddleIsRefused() {
+        assertEscape(gate, "src/../../outside/secret.txt");
+    }
+
+    @Test
+    void jailbreakDotDotAtTheEndIsRefused() {
+        assertEscape(gate, "src/main/../../..");
+    }
+
+    @Test
+    void jailbreakLoneDotDotIsRefused() {
+        assertEscape(gate, "..");
+    }
+
+    @Test
+    void jailbreakAbsolutePathIsRefused() {
+        assertEscape(gate, "/outside/secret.txt");
+    }
+
+    @Test
+    void jailbreakAbsolutePathInsideTheRootIsAlsoRefused() {
+        assertEscape(gate, "/ws/src/main/A.java");
+    }
+
+    @Test
+    void jailbreakTildeIsRefused() {
+        assertEscape(gate, "~/.ssh/id_rsa");
+        assertEscape(gate, "~root");
+    }
+
+    @Test
+    void tildeInsideANameIsAllowed() throws ToolException {
+        assertThat(gate.resolve("src/A.java~")).isEqualTo(ws.resolve("src/A.java~"));
+    }
+
+    @Test
+    void jailbreakNulByteIsRefused() {
+        ToolException e = refused(gate, "src/A.java\0.txt");
+        assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(e.getMessage()).contains("NUL").doesNotContain("\0");
+    }
+
+    @Test
+    void jailbreakBackslashIsRefused() {
+        assertEscape(gate, "..\\outside\\secret.txt");
+        assertEscape(gate, "src\\main");
+    }
+
+    @Test
+    void jailbreakDriveLetterIsRefused() {
+        assertEscape(gate, "C:/Windows");
+    }
+
+    @Test
+    void jailbreakEmptyPathIsRefused() {
+        assertEscape(gate, "");
+        assertEscape(gate, null);
+    }
+
+    @Test
+    void jailbreakOverLongPathIsRefused() {
+        assertEscape(gate, "a/".repeat(3000));
+    }
+
+    @Test
+    void jailbreakOverLongComponentIsRefused() {
+        assertEscape(gate, "x".repeat(300));
+    }
+
+    @Test
+    void jailbreakControlCharacterIsRefused() {
+        assertEscape(gate, "src/\nA.java");
+    }
+
+    @Test
+    void jailbreakSiblingSharingThePrefixIsRefused() throws IOException {
+        for (String sibling : new String[] {"/ws_evil", "/ws2", "/ws.bak"}) {
+            Files.createDirectories(fs.getPath(sibling));
+            Files.writeString(fs.getPath(sibling, "x.txt"), "x");
+            assertEscape(gate, "../" + sibling.substring(1) + "/x.txt");
+        }
+    }
+
+    @Test
+    void jailbreakSiblingPrefixThroughALinkIsRefused() throws IOException {
+        Files.createDirectories(fs.getPath("/ws_evil"));
+        Files.createSymbolicLink(ws.resolve("evil"), fs.getPath("/ws_evil"));
+        assertEscape(gate, "evil");
+        assertEscape(gate, "evil/new.txt");
+    }
+
+    @Test
+    void jailbreakFileLinkPointingOutAbsoluteIsRefused() throws IOException {
+        Files.createSymbolicLink(ws.resolve("s.txt"), fs.getPath("/outside/secret.txt"));
+        assertEscape(gate, "s.txt");
+    }
+
+    @Test
+    void jailbreakFileLinkPointingOutRelativeIsRefused() throws IOException {
+        Files.createSymbolicLink(ws.resolve("src/s.txt"), fs.getPath("../../outside/secret.txt"));
+        assertEscape(gate, "src/s.txt");
+    }
+
+    @Test
+    void jailbreakDirectoryLinkPointingOutIsRefused() throws IOException {
+        Files.createSymbolicLink(ws.resolve("out"), fs.getPath("/outside"));
+        assertEscape(gate, "out/secret.txt");
+        assertEscape(gate, "out");
+    }
+
+    @Test
+    void jailbreakSymlinkedParentOfANewFileIsRefused() throws IOException {
+        Files.createSymbolicLink(ws.resolve("out"), fs.getPath("/outside"));
+        assertEscape(gate, "out/new/file.txt");
+    }
+
+    @Test
+    void jailbreakDotDotAfterASymlinkStaysLexicalAndInside() throws IOException, ToolException {
+        Files.createDirectories(fs.getPath("/outside/deep"));
+        Files.createSymbolicLink(ws.resolve("out"), fs.getPath("/outside/deep"));
+        // "out/.." is the root itself, never /outside
+        assertThat(gate.resolve("out/../src/main/A.java")).isEqualTo(ws.resolve("src/main/A.java"));
+        assertEscape(gate, "out/../../outside/secret.txt");
+    }
+
+    @Test
+    void jailbreakLinkChainEndingOutsideIsRefused() throws IOException {
+        Files.createSymbolicLink(ws.resolve("c3"), fs.getPath("/outside/secret.txt"));
+        Files.createSymbolicLink(ws.resolve("c2"), ws.resolve("c3"));
+        Files.createSymbolicLink(ws.resolve("c1"), fs.getPath("c2"));
+        assertEscape(gate, "c1");
+    }
+
+    @Test
+    void jailbreakLinkLoopIsRefused() throws IOException {
+        Files.createSymbolicLink(ws.resolve("loopA"), fs.getPath("loopB"));
+        Files.createSymbolicLink(ws.resolve("loopB"), fs.getPath("loopA"));
+        assertEscape(gate, "loopA");
+        assertEscape(gate, "loopA/x.txt");
+    }
+
+    @Test
+    void jailbreakDanglingLinkIsRefused() throws IOException {
+        Files.createSymbolicLink(ws.resolve("dangling"), fs.getPath("/nowhere/file"));
+        assertEscape(gate, "dangling");
+    }
+
+    @Test
+    void jailbreakDanglingLinkInsideTheRootIsAlsoRefused() throws IOException {
+        Files.createSymbolicLink(ws.resolve("dangling"), fs.getPath("not-yet.txt"));
+        assertEscape(gate, "dangling");
+    }
+
+    @Test
+    void linkStayingInsideTheRootIsAllowedAndResolvedToItsTarget() throws IOException, ToolException {
+        Files.createSymbolicLink(ws.resolve("alias"), fs.getPath("src/main"));
+        assertThat(gate.resolve("alias/A.java")).isEqualTo(ws.resolve("src/main/A.java"));
+        assertThat(gate.relative(gate.resolve("alias/A.java"))).isEqualTo("src/main/A.java");
+    }
+
+    @Test
+    void linkChainStayingInsideIsAllowed() throws IOException, ToolException {
+        Files.createSymbolicLink(ws.resolve("l2"), fs.getPath("src/main/A.java"));
+        Files.createSymbolicLink(ws.resolve("l1"), fs.getPath("l2"));
+        assertThat(gate.resolve("l1")).isEqualTo(ws.resolve("src/main/A.java"));
+    }
+
+    @Test
+    void resolveEntryKeepsTheLastLinkUnfollowed() throws IOException, ToolException {
+        Files.createSymbolicLink(ws.resolve("s.txt"), fs.getPath("/outside/secret.txt"));
+        assertThat(gate.resolveEntry("s.txt")).isEqualTo(ws.resolve("s.txt"));
+    }
+
+    @Test
+    void jailbreakResolveEntryOfTheRootIsRefused() {
+        assertThatThrownBy(() -> gate.resolveEntry("."))
+                .isInstanceOf(ToolException.class)
+                .extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+    }
+
+    @Test
+    void jailbreakResolveEntryThroughALinkedParentIsRefused() throws IOException {
+        Files.createSymbolicLink(ws.resolve("out"), fs.getPath("/outside"));
+        assertThatThrownBy(() -> gate.resolveEntry("out/secret.txt")).isInstanceOf(ToolException.class);
+    }
+
+    @Test
+    void jailbreakMessageIsTheSameWhetherOrNotTheOutsideFileExists() {
+        String existing = refused(gate, "../outside/secret.txt").getMessage();
+        String missing = refused(gate, "../outside/nothing.txt").getMessage();
+        assertThat(existing.replace("secret", "X")).isEqualTo(missing.replace("nothing", "X"));
+    }
+
+    @Test
+    void jailbreakMessageThroughLinksIsTheSameWhetherOrNotTheTargetExists() throws IOException {
+        Files.createSymbolicLink(ws.resolve("a"), fs.getPath("/outside/secret.txt"));
+        Files.createSymbolicLink(ws.resolve("b"), fs.getPath("/outside/nothing.txt"));
+        assertThat(refused(gate, "a").getMessage().replace("'a'", "X"))
+                .isEqualTo(refused(gate, "b").getMessage().replace("'b'", "X"));
+    }
+
+    @Test
+    void jailbreakMessageNeverShowsTheHostRootOrTheLinkTarget() throws IOException {
+        Files.createSymbolicLink(ws.resolve("a"), fs.getPath("/outside/secret.txt"));
+        assertThat(refused(gate, "a").getMessage()).doesNotContain("/ws").doesNotContain("/outside");
+        assertThat(refused(gate, "../x").getMessage()).doesNotContain("/ws");
+    }
+
+    @Test
+    void rootGivenWithTrailingSlashIsCanonicalised() throws IOException, ToolException {
+        PathGate g = PathGate.of(fs.getPath("/ws/"));
+        assertThat(g.root()).isEqualTo(ws);
+        assertThat(g.resolve("src")).isEqualTo(ws.resolve("src"));
+    }
+
+    @Test
+    void rootGivenThroughASymlinkIsCanonicalised() throws IOException, ToolException {
+        Path link = Files.createSymbolicLink(fs.getPath("/wslink"), ws);
+        PathGate g = PathGate.of(link);
+        assertThat(g.root()).isEqualTo(ws);
+        assertThat(g.resolve("src/main/A.java")).isEqualTo(ws.resolve("src/main/A.java"));
+        assertEscape(g, "../outside/secret.txt");
+    }
+
+    @Test
+    void missingRootIsRejectedAtConstruction() {
+        assertThatThrownBy(() -> PathGate.of(fs.getPath("/nope"))).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void worksOnAWindowsFileSystem() throws IOException, ToolException {
+        try (FileSystem win = Jimfs.newFileSystem(Configuration.windows())) {
+            Path root = Files.createDirectories(win.getPath("C:\\work"));
+            Files.createDirectories(win.getPath("C:\\work_evil"));
+            PathGate g = PathGate.of(root);
+            assertThat(g.resolve("a/b.txt")).isEqualTo(root.resolve("a").resolve("b.txt"));
+            assertThat(g.relative(g.resolve("a/b.txt"))).isEqualTo("a/b.txt");
+            assertEscape(g, "../work_evil");
+            assertEscape(g, "a\\..\\..\\x");
+            assertEscape(g, "C:/x");
+            assertEscape(g, "a/b<c");
+        }
+    }
+
+    @Test
+    void secureDirectoryOpensValidatedDirectoriesWithoutFollowingLinks() throws IOException, ToolException {
+        Files.createSymbolicLink(ws.resolve("alias"), fs.getPath("src"));
+        try (SafeDirectory d = SafeDirectory.open(gate, gate.resolve("src/main"))) {
+            assertThat(d.names()).containsExactly("A.java");
+        }
+        assertThatThrownBy(() -> SafeDirectory.open(gate, ws.resolve("alias/main"))).isInstanceOf(IOException.class);
+    }
+
+    // ------------------------------------------------------------------ real file system
+
+    @Test
+    @EnabledOnOs({OS.LINUX, OS.MAC})
+    void jailbreakRealLinkPointingOutIsRefused(@TempDir Path tmp) throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("ws"));
+        Path outside = Files.writeString(tmp.resolve("secret.txt"), "secret");
+        Files.createSymbolicLink(root.resolve("s"), outside);
+        assertEscape(PathGate.of(root), "s");
+    }
+
+    @Test
+    @EnabledOnOs(OS.LINUX)
+    void jailbreakLinkIntoProcSelfIsRefused(@TempDir Path tmp) throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("ws"));
+        Files.createSymbolicLink(root.resolve("procroot"), Paths.get("/proc/self/root"));
+        Files.createSymbolicLink(root.resolve("proccwd"), Paths.get("/proc/self/cwd"));
+        Files.createSymbolicLink(root.resolve("fd"), Paths.get("/proc/self/fd/0"));
+        PathGate g = PathGate.of(root);
+        assertEscape(g, "procroot/etc/passwd");
+        assertEscape(g, "proccwd");
+        assertEscape(g, "fd");
+    }
+
+    @Test
+    @EnabledOnOs({OS.LINUX, OS.MAC})
+    void jailbreakRealRootThroughASymlinkStillConfines(@TempDir Path tmp) throws IOException, ToolException {
+        Path root = Files.createDirectories(tmp.resolve("ws"));
+        Files.createDirectories(tmp.resolve("ws_evil"));
+        Path link = Files.createSymbolicLink(tmp.resolve("wslink"), root);
+        PathGate g = PathGate.of(Paths.get(link + "/"));
+        assertThat(g.root()).isEqualTo(root.toRealPath());
+        assertEscape(g, "../ws_evil");
+    }
+
+    @Test
+    @EnabledOnOs({OS.LINUX, OS.MAC})
+    void jailbreakFifoIsRefusedBeforeOpening(@TempDir Path tmp) throws IOException, InterruptedException {
+        Path root = Files.createDirectories(tmp.resolve("ws"));
+        Process p = new ProcessBuilder("mkfifo", root.resolve("pipe").toString()).start();
+        assertThat(p.waitFor()).isZero();
+        ToolException e = refused(PathGate.of(root), "pipe");
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("special file");
+    }
+
+    @Test
+    @EnabledOnOs(OS.LINUX)
+    void jailbreakDeviceIsRefused(@TempDir Path tmp) throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("ws"));
+        Files.createSymbolicLink(root.resolve("null"), Paths.get("/dev/null"));
+        // a link to a device outside is an escape; the device itself is never opened
+        assertEscape(PathGate.of(root), "null");
+    }
+
+    @Test
+    @EnabledOnOs({OS.LINUX, OS.MAC})
+    void jailbreakSwappedComponentIsNotFollowedBySafeDirectory(@TempDir Path tmp) throws IOException, ToolException {
+        Path root = Files.createDirectories(tmp.resolve("ws"));
+        Files.createDirectories(root.resolve("sub"));
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        Files.writeString(outside.resolve("f.txt"), "secret");
+        PathGate g = PathGate.of(root);
+        Path validated = g.resolve("sub");
+        // attacker swaps the checked directory for a link after the check
+        Files.delete(root.resolve("sub"));
+        Files.createSymbolicLink(root.resolve("sub"), outside);
+        assertThatThrownBy(() -> SafeDirectory.open(g, validated).close()).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    @EnabledOnOs({OS.LINUX, OS.MAC})
+    void jailbreakParentSwappedAfterOpeningCannotRedirectAWrite(@TempDir Path tmp) throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("ws"));
+        Files.createDirectories(root.resolve("sub"));
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        PathGate g = PathGate.of(root);
+        try (SafeDirectory d = SafeDirectory.open(g, g.resolve("sub"))) {
+            assertThat(d.secure()).isTrue();
+            // attacker moves the directory away and puts a link to the outside in its place
+            Files.move(root.resolve("sub"), root.resolve("sub-old"));
+            Files.createSymbolicLink(root.resolve("sub"), outside);
+            try (var ch = d.newByteChannel("x.txt", java.util.Set.of(java.nio.file.StandardOpenOption.CREATE_NEW,
+                    java.nio.file.StandardOpenOption.WRITE))) {
+                ch.write(java.nio.ByteBuffer.wrap("data".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            }
+        }
+        assertThat(Files.exists(outside.resolve("x.txt"))).isFalse();
+        assertThat(Files.readString(root.resolve("sub-old/x.txt"))).isEqualTo("data");
+    }
+
+    @Test
+    @EnabledOnOs({OS.LINUX, OS.MAC})
+    void jailbreakLastComponentSwappedForALinkIsNotOpened(@TempDir Path tmp) throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("ws"));
+        Files.writeString(root.resolve("f.txt"), "mine");
+        Path outside = Files.writeString(tmp.resolve("secret.txt"), "secret");
+        PathGate g = PathGate.of(root);
+        Path validated = g.resolve("f.txt");
+        Files.delete(validated);
+        Files.createSymbolicLink(validated, outside);
+        try (SafeDirectory d = SafeDirectory.open(g, validated.getParent())) {
+            assertThatThrownBy(() -> d.openRead("f.txt").close()).isInstanceOf(IOException.class);
+        }
+    }
+}

@@ -1,0 +1,444 @@
+package org.vancetope.worktarget.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.google.common.jimfs.Configuration;
+import com.google.common.jimfs.Jimfs;
+import java.io.IOException;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolException;
+
+/**
+ * The behaviour of the nine file tools, written once and run by every backend on every file system
+ * flavour: Jimfs (unix and windows) and the real disk. A backend test extends this class (typically
+ * as three {@code @Nested} classes, one per {@link Flavour}) and supplies one factory method.
+ *
+ * <pre>{@code
+ * class LocalBackendContractTest {
+ *     @Nested class JimfsUnix extends FileToolsContract {
+ *         protected Flavour flavour() { return Flavour.JIMFS_UNIX; }
+ *         protected FileToolsFixture createFixture(Path base) {
+ *             LocalBackend b = LocalBackend.builder().workDirectory(base).build();
+ *             return FileToolsFixture.of(b.tools(), b.workDirectory(), CTX);
+ *         }
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Cases that need the operating system (FIFOs) run only on {@link Flavour#REAL_DISK}; they are
+ * reported as skipped elsewhere.
+ */
+public abstract class FileToolsContract {
+
+    /** Where the contract runs. */
+    public enum Flavour {
+        /** Jimfs with a unix configuration (POSIX permissions, symlinks). */
+        JIMFS_UNIX,
+        /** Jimfs with a windows configuration ({@code C:\}, case-insensitive). */
+        JIMFS_WINDOWS,
+        /** The real disk, in a JUnit {@code @TempDir}. */
+        REAL_DISK
+    }
+
+    @TempDir
+    Path tempDir;
+
+    private FileSystem jimfs;
+    /** The fixture of the current test. */
+    protected FileToolsFixture f;
+    /** A directory outside the work directory, holding {@code secret.txt}. */
+    protected Path outside;
+
+    /**
+     * The flavour this class runs on.
+     *
+     * @return the flavour
+     */
+    protected abstract Flavour flavour();
+
+    /**
+     * Builds the backend under test.
+     *
+     * @param base an empty directory on the flavour's file system; the backend's work directory (or its
+     *        workspace root) goes here
+     * @return the fixture: the tools, the directory they see as {@code "."}, and the caller
+     * @throws Exception when the backend cannot be built
+     */
+    protected abstract FileToolsFixture createFixture(Path base) throws Exception;
+
+    @BeforeEach
+    void setUpContract() throws Exception {
+        Path top;
+        switch (flavour()) {
+            case JIMFS_UNIX -> {
+                jimfs = Jimfs.newFileSystem(Configuration.unix().toBuilder()
+                        .setAttributeViews("basic", "owner", "posix", "unix").build());
+                top = Files.createDirectories(jimfs.getPath("/contract"));
+            }
+            case JIMFS_WINDOWS -> {
+                jimfs = Jimfs.newFileSystem(Configuration.windows());
+                top = Files.createDirectories(jimfs.getPath("C:\\contract"));
+            }
+            default -> top = tempDir;
+        }
+        outside = Files.createDirectories(top.resolve("outside"));
+        Files.writeString(outside.resolve("secret.txt"), "TOP SECRET\n");
+        f = createFixture(Files.createDirectories(top.resolve("base")));
+    }
+
+    @AfterEach
+    void tearDownContract() throws IOException {
+        if (jimfs != null) {
+            jimfs.close();
+        }
+    }
+
+    /**
+     * Whether the test runs on the real disk.
+     *
+     * @return true for {@link Flavour#REAL_DISK}
+     */
+    protected boolean realDisk() {
+        return flavour() == Flavour.REAL_DISK;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> list(Object o) {
+        return (List<Map<String, Object>>) o;
+    }
+
+    private static List<Object> paths(Object files) {
+        return list(files).stream().map(m -> m.get("path")).toList();
+    }
+
+    private void assertOutsideUntouched() throws IOException {
+        try (Stream<Path> s = Files.list(outside)) {
+            assertThat(s.map(p -> p.getFileName().toString()).toList()).containsExactly("secret.txt");
+        }
+        assertThat(Files.readString(outside.resolve("secret.txt"))).isEqualTo("TOP SECRET\n");
+    }
+
+    // ================================================================== read / write / edit
+
+    @Test
+    void writeThenReadRoundTrips() throws Exception {
+        Map<String, Object> w = f.call("file_write", "path", "notes/a.txt", "content", "héllo\nwörld\n");
+        assertThat(w.get("path")).isEqualTo("notes/a.txt");
+        assertThat(w.get("created")).isEqualTo(true);
+        Map<String, Object> r = f.call("file_read", "path", "notes/a.txt");
+        assertThat(r.get("content")).isEqualTo("héllo\nwörld\n");
+        assertThat(r.get("totalLines")).isEqualTo(2L);
+    }
+
+    @Test
+    void writeCreatesMissingParents() throws Exception {
+        f.call("file_write", "path", "a/b/c/d.txt", "content", "x");
+        assertThat(f.read("a/b/c/d.txt")).isEqualTo("x");
+    }
+
+    @Test
+    void writeReplacesWithoutLeavingTempFiles() throws Exception {
+        f.write("d/x.txt", "old content that is longer");
+        Map<String, Object> w = f.call("file_write", "path", "d/x.txt", "content", "new");
+        assertThat(w.get("created")).isEqualTo(false);
+        assertThat(f.read("d/x.txt")).isEqualTo("new");
+        assertThat(f.call("file_list", "path", "d").get("entries")).isEqualTo(List.of("x.txt"));
+    }
+
+    @Test
+    void writeKeepsPermissionsOfTheReplacedFile() throws Exception {
+        assumeTrue(f.workDir().getFileSystem().supportedFileAttributeViews().contains("posix"));
+        Path p = f.write("run.sh", "echo old");
+        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-x---"));
+        f.call("file_write", "path", "run.sh", "content", "echo new");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(p))).isEqualTo("rwxr-x---");
+    }
+
+    @Test
+    void writeOntoADirectoryIsRefused() throws Exception {
+        f.mkdir("dir");
+        assertThat(f.failure("file_write", "path", "dir", "content", "x").code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+    }
+
+    @Test
+    void readOfAMissingFileIsNotFound() {
+        ToolException e = f.failure("file_read", "path", "nope.txt");
+        assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(e.getMessage()).contains("'nope.txt'");
+    }
+
+    @Test
+    void readOfADirectorySuggestsFileList() throws Exception {
+        f.mkdir("dir");
+        ToolException e = f.failure("file_read", "path", "dir");
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("file_list");
+    }
+
+    @Test
+    void readPagesAndSaysWhereTheNextPageStarts() throws Exception {
+        f.write("p.txt", "1\n2\n3\n4\n5\n");
+        Map<String, Object> r = f.call("file_read", "path", "p.txt", "startLine", 2, "maxLines", 2);
+        assertThat(r.get("content")).isEqualTo("2\n3\n");
+        assertThat(r.get("truncated")).isEqualTo(true);
+        assertThat(r.get("nextStartLine")).isEqualTo(4);
+    }
+
+    @Test
+    void editReplacesTheOneOccurrenceAndShowsADiff() throws Exception {
+        f.write("e.txt", "alpha\nbeta\ngamma\n");
+        Map<String, Object> r = f.call("file_edit", "path", "e.txt", "oldText", "beta", "newText", "BETA");
+        assertThat(f.read("e.txt")).isEqualTo("alpha\nBETA\ngamma\n");
+        assertThat((String) r.get("diff")).contains("-beta").contains("+BETA");
+    }
+
+    @Test
+    void editNotFoundLeavesTheFileUntouched() throws Exception {
+        f.write("e.txt", "alpha\n");
+        ToolException e = f.failure("file_edit", "path", "e.txt", "oldText", "omega", "newText", "x");
+        assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(e.getMessage()).contains("file_read");
+        assertThat(f.read("e.txt")).isEqualTo("alpha\n");
+    }
+
+    @Test
+    void editAmbiguousLeavesTheFileUntouchedAndSaysHowToFix() throws Exception {
+        f.write("e.txt", "x\nx\n");
+        ToolException e = f.failure("file_edit", "path", "e.txt", "oldText", "x", "newText", "y");
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("2 times").contains("surrounding");
+        assertThat(f.read("e.txt")).isEqualTo("x\nx\n");
+    }
+
+    // ================================================================== list / find
+
+    @Test
+    void listIsSortedWithDirectoriesMarkedAndEmptyDirectoriesShown() throws Exception {
+        f.write("b.txt", "");
+        f.write("a/x.txt", "");
+        f.mkdir("empty");
+        assertThat(f.call("file_list").get("entries")).isEqualTo(List.of("a/", "b.txt", "empty/"));
+        assertThat(f.call("file_list", "path", "empty").get("entries")).isEqualTo(List.of());
+    }
+
+    @Test
+    void listOfAMissingDirectoryIsNotFound() {
+        assertThat(f.failure("file_list", "path", "nope").code()).isEqualTo(ErrorCode.NOT_FOUND);
+    }
+
+    @Test
+    void listOfAFileSuggestsFileRead() throws Exception {
+        f.write("a.txt", "");
+        ToolException e = f.failure("file_list", "path", "a.txt");
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("file_read");
+    }
+
+    @Test
+    void findDoubleStarGlobAlsoMatchesAtTheWalkRoot() throws Exception {
+        f.write("pom.xml", "");
+        f.write("mod/pom.xml", "");
+        f.write("mod/src/Main.java", "");
+        assertThat(paths(f.call("file_find", "pathGlob", "**/pom.xml").get("files")))
+                .containsExactly("mod/pom.xml", "pom.xml");
+    }
+
+    @Test
+    void findPrunesGeneratedDirectoriesAndCountsThem() throws Exception {
+        f.write("src/A.java", "");
+        f.write("target/classes/A.class", "");
+        f.write("node_modules/x/index.js", "");
+        Map<String, Object> r = f.call("file_find");
+        assertThat(paths(r.get("files"))).containsExactly("src/A.java");
+        assertThat(r.get("skippedGeneratedDirs")).isEqualTo(2);
+        assertThat(paths(f.call("file_find", "includeGenerated", true).get("files"))).hasSize(3);
+    }
+
+    @Test
+    void findLimitTruncates() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            f.write("f" + i + ".txt", "");
+        }
+        Map<String, Object> r = f.call("file_find", "limit", 2);
+        assertThat(paths(r.get("files"))).containsExactly("f0.txt", "f1.txt");
+        assertThat(r.get("truncated")).isEqualTo(true);
+        assertThat(r.get("totalMatches")).isEqualTo(5);
+    }
+
+    // ================================================================== grep / head_tail / count / delete
+
+    @Test
+    void grepReportsRootRelativePathsAndLineNumbers() throws Exception {
+        f.write("src/a/A.java", "class A {\n  // TODO fix\n}\n");
+        f.write("src/B.java", "class B {}\n");
+        List<Map<String, Object>> m = list(f.call("file_grep", "pattern", "TODO\\s+\\w+", "path", "src").get("matches"));
+        assertThat(m).containsExactly(Map.of("path", "src/a/A.java", "line", 2, "text", "  // TODO fix"));
+    }
+
+    @Test
+    void grepOfABadPatternIsInvalidParams() {
+        assertThat(f.failure("file_grep", "pattern", "(unclosed").code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+    }
+
+    @Test
+    void grepSkipsAndCountsBinaryFiles() throws Exception {
+        f.write("bin.dat", new byte[] {'h', 'i', 0, 1});
+        f.write("t.txt", "hi\n");
+        Map<String, Object> r = f.call("file_grep", "pattern", "hi");
+        assertThat(list(r.get("matches"))).hasSize(1);
+        assertThat(r.get("skippedBinary")).isEqualTo(1);
+    }
+
+    @Test
+    void headTailShowsBothEnds() throws Exception {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= 100; i++) {
+            sb.append(i).append('\n');
+        }
+        f.write("log.txt", sb.toString());
+        Map<String, Object> r = f.call("file_head_tail", "path", "log.txt", "head", 2, "tail", 2);
+        assertThat(r.get("head")).isEqualTo("1\n2\n");
+        assertThat(r.get("tail")).isEqualTo("99\n100\n");
+    }
+
+    @Test
+    void countsLinesCharsAndBytesOfATree() throws Exception {
+        f.write("a.txt", "one\ntwo\n");
+        f.write("d/b.txt", "three");
+        Map<String, Object> r = f.call("file_count");
+        assertThat(r.get("files")).isEqualTo(2);
+        assertThat(r.get("lines")).isEqualTo(3L);
+        assertThat(r.get("bytes")).isEqualTo(13L);
+    }
+
+    @Test
+    void deleteRemovesAFile() throws Exception {
+        f.write("gone.txt", "x");
+        assertThat(f.call("file_delete", "path", "gone.txt").get("deleted")).isEqualTo(true);
+        assertThat(Files.exists(f.path("gone.txt"))).isFalse();
+    }
+
+    @Test
+    void deleteOfAMissingFileReturnsFalse() throws Exception {
+        assertThat(f.call("file_delete", "path", "never.txt").get("deleted")).isEqualTo(false);
+    }
+
+    @Test
+    void deleteOfADirectoryIsRefused() throws Exception {
+        f.mkdir("keep");
+        assertThat(f.failure("file_delete", "path", "keep").code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(Files.isDirectory(f.path("keep"))).isTrue();
+    }
+
+    @Test
+    void unknownParameterIsRefused() {
+        assertThat(f.failure("file_read", "path", "a.txt", "encoding", "latin1").code())
+                .isEqualTo(ErrorCode.INVALID_PARAMS);
+    }
+
+    // ================================================================== jailbreaks through the tools
+
+    @Test
+    void jailbreakReadWithDotDotIsRefused() {
+        assertThat(f.failure("file_read", "path", "../outside/secret.txt").code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+    }
+
+    @Test
+    void jailbreakReadOfAnAbsolutePathIsRefused() {
+        ToolException e = f.failure("file_read", "path", outside.resolve("secret.txt").toString());
+        assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+    }
+
+    @Test
+    void jailbreakWriteOutsideCreatesNothing() throws IOException {
+        for (String p : new String[] {"../outside/new.txt", "../../outside/new.txt", "a/../../outside/new.txt"}) {
+            assertThat(f.failure("file_write", "path", p, "content", "x").code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        }
+        assertOutsideUntouched();
+    }
+
+    @Test
+    void jailbreakSymlinkToAnOutsideFileCannotBeRead() throws IOException {
+        Files.createSymbolicLink(f.path("link.txt"), outside.resolve("secret.txt"));
+        ToolException e = f.failure("file_read", "path", "link.txt");
+        assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(e.getMessage()).doesNotContain("TOP SECRET").doesNotContain(outside.toString());
+    }
+
+    @Test
+    void jailbreakSymlinkedDirectoryCannotBeWrittenThrough() throws IOException {
+        Files.createSymbolicLink(f.path("out"), outside);
+        assertThat(f.failure("file_write", "path", "out/new.txt", "content", "x").code())
+                .isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(f.failure("file_edit", "path", "out/secret.txt", "oldText", "TOP", "newText", "NO").code())
+                .isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertOutsideUntouched();
+    }
+
+    @Test
+    void jailbreakDeleteOfAnOutsideLinkRemovesOnlyTheLink() throws IOException, ToolException {
+        Files.createSymbolicLink(f.path("link.txt"), outside.resolve("secret.txt"));
+        assertThat(f.call("file_delete", "path", "link.txt").get("deleted")).isEqualTo(true);
+        assertThat(Files.exists(f.path("link.txt"), LinkOption.NOFOLLOW_LINKS)).isFalse();
+        assertOutsideUntouched();
+    }
+
+    @Test
+    void jailbreakWalksNeverFollowLinksOut() throws IOException, ToolException {
+        Files.createSymbolicLink(f.path("out"), outside);
+        Files.createSymbolicLink(f.path("s.txt"), outside.resolve("secret.txt"));
+        f.write("in.txt", "nothing here\n");
+        assertThat(list(f.call("file_grep", "pattern", "SECRET").get("matches"))).isEmpty();
+        assertThat(paths(f.call("file_find").get("files"))).containsExactly("in.txt");
+        assertThat(f.call("file_count").get("files")).isEqualTo(1);
+    }
+
+    @Test
+    void jailbreakListThroughAnOutsideLinkIsRefused() throws IOException {
+        Files.createSymbolicLink(f.path("out"), outside);
+        assertThat(f.failure("file_list", "path", "out").code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(f.failure("file_grep", "pattern", "x", "path", "out").code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+    }
+
+    @Test
+    void jailbreakMessagesReadTheSameWhetherOrNotTheOutsideFileExists() {
+        String exists = f.failure("file_read", "path", "../outside/secret.txt").getMessage();
+        String missing = f.failure("file_read", "path", "../outside/absent.txt").getMessage();
+        assertThat(exists.replace("secret", "X")).isEqualTo(missing.replace("absent", "X"));
+    }
+
+    @Test
+    void jailbreakResultsNeverContainHostPaths() throws Exception {
+        f.write("src/a.txt", "hit\n");
+        String host = f.workDir().toString();
+        assertThat(f.call("file_grep", "pattern", "hit").toString()).doesNotContain(host);
+        assertThat(f.call("file_find").toString()).doesNotContain(host);
+        assertThat(f.call("file_write", "path", "b.txt", "content", "x").toString()).doesNotContain(host);
+    }
+
+    @Test
+    void jailbreakFifoIsRefusedWithoutHanging() throws Exception {
+        assumeTrue(realDisk() && !System.getProperty("os.name", "").startsWith("Windows"));
+        Process p = new ProcessBuilder("mkfifo", f.path("pipe").toString()).start();
+        assertThat(p.waitFor()).isZero();
+        assertThat(f.failure("file_read", "path", "pipe").getMessage()).contains("special file");
+        assertThat(f.failure("file_head_tail", "path", "pipe", "head", 1).getMessage()).contains("special file");
+        assertThat(f.failure("file_write", "path", "pipe", "content", "x").getMessage()).contains("special file");
+        // walks skip it instead of opening it
+        assertThat(f.call("file_grep", "pattern", "x").get("matches")).isEqualTo(List.of());
+        assertThat(f.call("file_list").get("entries")).isEqualTo(List.of("pipe"));
+    }
+}
