@@ -109,6 +109,21 @@ public final class ExecEnvPolicy {
             env.put("XDG_CACHE_HOME", scopedHome.resolve(".cache").toString());
             env.put("XDG_CONFIG_HOME", scopedHome.resolve(".config").toString());
         }
+        return withExtras(env, extras);
+    }
+
+    /**
+     * Applies caller extras on top of an environment: the last step of the build order, where extras
+     * may override anything, {@code HOME} and {@code PATH} included.
+     *
+     * @param env the environment so far
+     * @param extras the caller's extras
+     * @return a new map: {@code env} overridden by {@code extras}
+     * @throws ToolException {@code invalid_params} for an extra whose name is empty or holds {@code =} or
+     *                       NUL, or whose value holds NUL
+     */
+    public static Map<String, String> withExtras(Map<String, String> env, Map<String, String> extras) throws ToolException {
+        Map<String, String> out = new LinkedHashMap<>(env);
         for (Map.Entry<String, String> e : extras.entrySet()) {
             String k = e.getKey();
             String v = e.getValue();
@@ -120,9 +135,9 @@ public final class ExecEnvPolicy {
                 throw new ToolException(ErrorCode.INVALID_PARAMS, "The value of environment variable '" + k
                         + "' must be a string without NUL characters.");
             }
-            env.put(k, v);
+            out.put(k, v);
         }
-        return env;
+        return out;
     }
 
     private boolean allowed(String name) {
