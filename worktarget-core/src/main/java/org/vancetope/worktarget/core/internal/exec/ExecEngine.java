@@ -478,29 +478,59 @@ public final class ExecEngine implements AutoCloseable {
         CompletableFuture<Void> pumps = CompletableFuture.allOf(
                 CompletableFuture.runAsync(() -> job.stdout.pump(p.getInputStream()), io),
                 CompletableFuture.runAsync(() -> job.stderr.pump(p.getErrorStream()), io));
-        p.onExit().whenComplete((ph, t) -> {
-            job.exited(p.exitValue(), System.nanoTime());
-            if (pumps.isDone()) {
-                job.finish();
-                return;
+        job.pumps(pumps);
+        // One waiter per job; it hands the exit straight to the job without an extra executor hop.
+        io.execute(() -> {
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    p.waitFor();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
-            pumps.whenComplete((v, e) -> job.finish());
-            try {
-                scheduler.schedule(job::finish, outputDrainMs, TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException e) {
-                job.finish();
+            onExit(job);
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         });
     }
 
-    private static void await(Job job, long waitMs) {
+    /** The shell exited: finish now if the output is drained, else when it is or when the drain time is up. */
+    private void onExit(Job job) {
+        if (!job.exited(job.process.exitValue(), System.nanoTime())) {
+            return;
+        }
+        CompletableFuture<Void> pumps = job.pumps();
+        if (pumps.isDone()) {
+            job.finish();
+            return;
+        }
+        pumps.whenComplete((v, e) -> job.finish());
+        try {
+            scheduler.schedule(job::finish, outputDrainMs, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            job.finish();
+        }
+    }
+
+    /** Waits in the caller's thread (woken by the JDK's own reaper), then for the output to be drained. */
+    private void await(Job job, long waitMs) {
         if (waitMs <= 0) {
             return;
         }
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
         try {
-            job.done.get(waitMs, TimeUnit.MILLISECONDS);
+            if (job.process.waitFor(waitMs, TimeUnit.MILLISECONDS)) {
+                onExit(job);
+                long left = end - System.nanoTime();
+                if (left > 0) {
+                    job.done.get(left, TimeUnit.NANOSECONDS);
+                }
+            }
         } catch (TimeoutException e) {
-            // still running: the caller gets the id and the output so far
+            // still draining: the caller gets the output so far
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {

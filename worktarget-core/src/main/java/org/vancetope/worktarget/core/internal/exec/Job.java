@@ -26,6 +26,7 @@ final class Job {
     private Integer exitCode;
     private long endNanos;
     private ScheduledFuture<?> deadline;
+    private CompletableFuture<Void> pumps;
 
     Job(String id, String scope, String cookie, Path cwd, Path displayBase, Process process, StreamCapture stdout,
         StreamCapture stderr, long startNanos, long sequence) {
@@ -75,12 +76,26 @@ final class Job {
         return true;
     }
 
-    /** Records the shell's exit. */
-    synchronized void exited(int code, long nanos) {
-        if (exitCode == null) {
-            exitCode = code;
-            endNanos = nanos;
+    /**
+     * Records the shell's exit.
+     *
+     * @return true for the first call
+     */
+    synchronized boolean exited(int code, long nanos) {
+        if (exitCode != null) {
+            return false;
         }
+        exitCode = code;
+        endNanos = nanos;
+        return true;
+    }
+
+    synchronized void pumps(CompletableFuture<Void> f) {
+        this.pumps = f;
+    }
+
+    synchronized CompletableFuture<Void> pumps() {
+        return pumps;
     }
 
     /** Ends the job: the shell exited and its output was drained (or the drain time passed). */

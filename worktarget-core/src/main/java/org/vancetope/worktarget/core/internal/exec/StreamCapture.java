@@ -28,8 +28,11 @@ final class StreamCapture {
     private final Path file;
     private final long fileCap;
     private final Clock clock;
-    private final char[] head;
-    private final char[] ring;
+    private final int charCap;
+    /** The first characters, grown up to charCap as output arrives (most jobs print little). */
+    private char[] head;
+    /** The last charCap characters, allocated when the output first exceeds charCap. */
+    private char[] ring;
     private int headLen;
     private int ringPos;
     private long totalChars;
@@ -51,8 +54,8 @@ final class StreamCapture {
         this.file = file;
         this.fileCap = fileCap;
         this.clock = clock;
-        this.head = new char[charCap];
-        this.ring = new char[charCap];
+        this.charCap = charCap;
+        this.head = new char[Math.min(charCap, 256)];
         this.out = Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     }
 
@@ -129,11 +132,19 @@ final class StreamCapture {
     private synchronized void append(CharBuffer cb) {
         while (cb.hasRemaining()) {
             char c = cb.get();
-            if (headLen < head.length) {
+            if (headLen < charCap) {
+                if (headLen == head.length) {
+                    head = java.util.Arrays.copyOf(head, Math.min(charCap, head.length * 2));
+                }
                 head[headLen++] = c;
+            } else {
+                if (ring == null) {
+                    ring = java.util.Arrays.copyOf(head, charCap); // the head is the tail so far
+                    ringPos = 0;
+                }
+                ring[ringPos] = c;
+                ringPos = ringPos + 1 == ring.length ? 0 : ringPos + 1;
             }
-            ring[ringPos] = c;
-            ringPos = ringPos + 1 == ring.length ? 0 : ringPos + 1;
             totalChars++;
         }
     }
@@ -185,7 +196,7 @@ final class StreamCapture {
             from = nl;
             found++;
         }
-        boolean truncated = found < n && totalChars > ring.length;
+        boolean truncated = found < n && totalChars > charCap;
         String window = found == n ? text.substring(from + 1) : text.substring(from);
         java.util.List<String> lines = new java.util.ArrayList<>(java.util.Arrays.asList(window.split("\n", -1)));
         lines.replaceAll(l -> l.endsWith("\r") ? l.substring(0, l.length() - 1) : l);
@@ -193,6 +204,9 @@ final class StreamCapture {
     }
 
     private String tailText() {
+        if (ring == null) {
+            return new String(head, 0, headLen);
+        }
         int tailLen = (int) Math.min(totalChars, ring.length);
         char[] tail = new char[tailLen];
         int start = ringPos - tailLen;
