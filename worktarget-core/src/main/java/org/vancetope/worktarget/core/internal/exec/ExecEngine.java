@@ -548,13 +548,16 @@ public final class ExecEngine implements AutoCloseable {
 
     private int dispose(List<Job> jobs) {
         int killed = 0;
+        List<ProcessTree.Target> trees = new ArrayList<>();
         for (Job j : jobs) {
-            if (end(j, JobStatus.KILLED)) {
+            // Running jobs are marked killed; finished ones may have left background children ("server &").
+            if (j.markEnding(JobStatus.KILLED)) {
                 killed++;
-            } else {
-                // Finished, but background children may remain (e.g. "server &"): end them too.
-                tree.terminate(j.process.toHandle(), j.cookie);
             }
+            trees.add(new ProcessTree.Target(j.process.toHandle(), j.cookie));
+        }
+        tree.terminateAll(trees);
+        for (Job j : jobs) {
             ids.remove(j.id);
             deleteOutputs(j);
         }

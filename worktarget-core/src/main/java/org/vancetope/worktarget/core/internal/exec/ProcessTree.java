@@ -7,9 +7,11 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +35,7 @@ final class ProcessTree {
     private static final Logger LOG = LoggerFactory.getLogger(ProcessTree.class);
     private static final Path PROC = Path.of("/proc");
     private static final int KILL_ROUNDS = 5;
+    private static final byte[] PREFIX = (COOKIE_VAR + "=").getBytes(StandardCharsets.US_ASCII);
 
     private final ScheduledExecutorService scheduler;
     private final Duration grace;
@@ -44,6 +47,10 @@ final class ProcessTree {
         this.procAvailable = Files.isDirectory(PROC.resolve("self"));
     }
 
+    /** One job's tree: its top process and its environment cookie. */
+    record Target(ProcessHandle root, String cookie) {
+    }
+
     /**
      * Sends SIGTERM to the tree now and schedules SIGKILL for survivors after the grace period.
      *
@@ -51,52 +58,73 @@ final class ProcessTree {
      * @param cookie the job's environment cookie
      */
     void terminate(ProcessHandle root, String cookie) {
-        Map<Long, ProcessHandle> tree = snapshot(root, cookie);
-        LOG.debug("SIGTERM to {} processes of job tree {}", tree.size(), root.pid());
-        tree.values().forEach(ProcessHandle::destroy);
+        terminateAll(List.of(new Target(root, cookie)));
+    }
+
+    /**
+     * Like {@link #terminate} for many trees at once, with one pass over {@code /proc} per round.
+     *
+     * @param targets the trees
+     */
+    void terminateAll(List<Target> targets) {
+        if (targets.isEmpty()) {
+            return;
+        }
+        Map<Long, ProcessHandle> all = snapshotAll(targets);
+        LOG.debug("SIGTERM to {} processes of {} job trees", all.size(), targets.size());
+        all.values().forEach(ProcessHandle::destroy);
+        List<Target> copy = List.copyOf(targets);
         try {
-            scheduler.schedule(() -> killSurvivors(root, cookie), grace.toMillis(), TimeUnit.MILLISECONDS);
+            scheduler.schedule(() -> killSurvivors(copy), grace.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
-            // The scheduler is gone (engine closed): do not leave the tree behind.
-            killSurvivors(root, cookie);
+            // The scheduler is gone (engine closed): do not leave the trees behind.
+            killSurvivors(copy);
         }
     }
 
     /**
-     * Sends SIGKILL to everything of the tree that is still alive, in rounds until none is found, so
+     * Sends SIGKILL to everything of the trees that is still alive, in rounds until none is found, so
      * that children forked between the snapshot and the signal are caught too.
      *
-     * @param root the job's top process
-     * @param cookie the job's environment cookie
+     * @param targets the trees
      */
-    void killSurvivors(ProcessHandle root, String cookie) {
+    void killSurvivors(List<Target> targets) {
         for (int round = 0; round < KILL_ROUNDS; round++) {
-            Map<Long, ProcessHandle> tree = snapshot(root, cookie);
+            Map<Long, ProcessHandle> tree = snapshotAll(targets);
             tree.values().removeIf(p -> !p.isAlive());
             if (tree.isEmpty()) {
                 return;
             }
-            LOG.debug("SIGKILL to {} surviving processes of job tree {}", tree.size(), root.pid());
+            LOG.debug("SIGKILL to {} surviving processes of {} job trees", tree.size(), targets.size());
             tree.values().forEach(ProcessHandle::destroyForcibly);
         }
     }
 
     /**
-     * The live processes of the tree: the root, its descendants and every process carrying the cookie.
+     * The live processes of one tree: the root, its descendants and every process carrying the cookie.
      *
      * @param root the job's top process
      * @param cookie the cookie
      * @return processes by pid
      */
     Map<Long, ProcessHandle> snapshot(ProcessHandle root, String cookie) {
+        return snapshotAll(List.of(new Target(root, cookie)));
+    }
+
+    private Map<Long, ProcessHandle> snapshotAll(List<Target> targets) {
         Map<Long, ProcessHandle> out = new LinkedHashMap<>();
         long self = ProcessHandle.current().pid();
-        if (root.isAlive()) {
-            out.put(root.pid(), root);
+        Set<String> cookies = new HashSet<>();
+        for (Target t : targets) {
+            if (t.root().isAlive()) {
+                out.put(t.root().pid(), t.root());
+            }
+            t.root().descendants().forEach(p -> out.put(p.pid(), p));
+            if (t.cookie() != null) {
+                cookies.add(t.cookie());
+            }
         }
-        root.descendants().forEach(p -> out.put(p.pid(), p));
-        if (procAvailable && cookie != null) {
-            byte[] needle = (COOKIE_VAR + "=" + cookie).getBytes(StandardCharsets.US_ASCII);
+        if (procAvailable && !cookies.isEmpty()) {
             try (DirectoryStream<Path> dir = Files.newDirectoryStream(PROC)) {
                 for (Path p : dir) {
                     String name = p.getFileName().toString();
@@ -112,9 +140,9 @@ final class ProcessTree {
                     if (pid == self || out.containsKey(pid)) {
                         continue;
                     }
-                    if (environContains(p.resolve("environ"), needle)) {
-                        Optional<ProcessHandle> h = ProcessHandle.of(pid);
-                        h.ifPresent(ph -> out.put(pid, ph));
+                    String cookie = cookieOf(p.resolve("environ"));
+                    if (cookie != null && cookies.contains(cookie)) {
+                        ProcessHandle.of(pid).ifPresent(ph -> out.put(pid, ph));
                     }
                 }
             } catch (IOException e) {
@@ -125,33 +153,22 @@ final class ProcessTree {
         return out;
     }
 
-    /**
-     * Whether any process of the tree is alive.
-     *
-     * @param root the job's top process
-     * @param cookie the cookie
-     * @return true when some process of the tree lives
-     */
-    boolean anyAlive(ProcessHandle root, String cookie) {
-        return snapshot(root, cookie).values().stream().anyMatch(ProcessHandle::isAlive);
-    }
-
-    private static boolean environContains(Path environ, byte[] needle) {
-        // Entries are NUL-separated "KEY=VALUE"; match a whole entry.
+    /** The value of the cookie variable in a NUL-separated environ file, or null. */
+    private static String cookieOf(Path environ) {
         try (InputStream in = Files.newInputStream(environ)) {
             byte[] data = in.readAllBytes();
             int start = 0;
             for (int i = 0; i <= data.length; i++) {
                 if (i == data.length || data[i] == 0) {
-                    if (i - start == needle.length && regionEquals(data, start, needle)) {
-                        return true;
+                    if (i - start > PREFIX.length && regionEquals(data, start, PREFIX)) {
+                        return new String(data, start + PREFIX.length, i - start - PREFIX.length, StandardCharsets.US_ASCII);
                     }
                     start = i + 1;
                 }
             }
-            return false;
+            return null;
         } catch (IOException | SecurityException e) {
-            return false; // gone, or not ours to read
+            return null; // gone, or not ours to read
         }
     }
 
