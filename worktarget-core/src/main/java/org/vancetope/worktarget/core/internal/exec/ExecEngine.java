@@ -176,7 +176,11 @@ public final class ExecEngine implements AutoCloseable {
             throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'command' must not be blank.");
         }
         Path cwd = req.cwd();
-        if (cwd.getFileSystem() != FileSystems.getDefault() || !Files.isDirectory(cwd)) {
+        if (cwd.getFileSystem() != FileSystems.getDefault()) {
+            throw new ToolException(ErrorCode.INVALID_PARAMS, "exec needs a working directory on the default file "
+                    + "system; this backend's root is virtual, so it cannot run commands.");
+        }
+        if (!Files.isDirectory(cwd)) {
             throw new ToolException(ErrorCode.NOT_FOUND, "The working directory of the job does not exist (any more). "
                     + "Check the work target with work_target_get.");
         }

@@ -20,13 +20,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Ends the whole process tree of a job (spec §8 "Kill/Deadline"): a snapshot of the job's shell,
- * its descendants and — on Linux — every process that still carries the job's environment cookie
- * (which finds children that re-parented themselves by double-forking and {@code setsid}), then
+ * its descendants and — on Linux — every process of the job's session or process group and every
+ * process that still carries the job's environment cookie (which finds children that re-parented
+ * themselves by double-forking, with or without their own {@code setsid}), then
  * SIGTERM to all of them, then after the grace period SIGKILL to whatever is left, scheduled on the
  * watchdog scheduler so the caller never blocks.
  *
- * <p>It does not follow a process that cleared its own environment and escaped its parent; the
- * isolation wrapper's PID namespace is the answer to that.
+ * <p>It does not follow a process that cleared its own environment, left the job's session and
+ * escaped its parent all at once; the isolation wrapper's PID namespace is the answer to that.
  */
 final class ProcessTree {
     /** The environment variable that marks every process of a job. */
@@ -115,7 +116,9 @@ final class ProcessTree {
         Map<Long, ProcessHandle> out = new LinkedHashMap<>();
         long self = ProcessHandle.current().pid();
         Set<String> cookies = new HashSet<>();
+        Set<Long> leaders = new HashSet<>();
         for (Target t : targets) {
+            leaders.add(t.root().pid());
             if (t.root().isAlive()) {
                 out.put(t.root().pid(), t.root());
             }
@@ -124,7 +127,7 @@ final class ProcessTree {
                 cookies.add(t.cookie());
             }
         }
-        if (procAvailable && !cookies.isEmpty()) {
+        if (procAvailable) {
             try (DirectoryStream<Path> dir = Files.newDirectoryStream(PROC)) {
                 for (Path p : dir) {
                     String name = p.getFileName().toString();
@@ -140,8 +143,8 @@ final class ProcessTree {
                     if (pid == self || out.containsKey(pid)) {
                         continue;
                     }
-                    String cookie = cookieOf(p.resolve("environ"));
-                    if (cookie != null && cookies.contains(cookie)) {
+                    String cookie = cookies.isEmpty() ? null : cookieOf(p.resolve("environ"));
+                    if (cookie != null && cookies.contains(cookie) || inSessionOrGroupOf(p.resolve("stat"), leaders)) {
                         ProcessHandle.of(pid).ifPresent(ph -> out.put(pid, ph));
                     }
                 }
@@ -151,6 +154,22 @@ final class ProcessTree {
         }
         out.remove(self);
         return out;
+    }
+
+    /**
+     * Whether a process belongs to the session or process group led by one of the job shells (they run
+     * as session leaders through setsid): finds children that cleared their environment and were
+     * re-parented, but stayed in the job's session.
+     */
+    private static boolean inSessionOrGroupOf(Path stat, Set<Long> leaders) {
+        try {
+            String line = Files.readString(stat, StandardCharsets.US_ASCII);
+            // "pid (comm) state ppid pgrp session ..." — comm may hold blanks and parentheses.
+            String[] f = line.substring(line.lastIndexOf(')') + 2).split(" ");
+            return f.length > 3 && (leaders.contains(Long.parseLong(f[2])) || leaders.contains(Long.parseLong(f[3])));
+        } catch (IOException | RuntimeException e) {
+            return false; // gone or unreadable
+        }
     }
 
     /** The value of the cookie variable in a NUL-separated environ file, or null. */

@@ -154,6 +154,24 @@ class ProcessTreeKillTest {
     }
 
     @Test
+    void killEndsAReparentedGrandchildThatClearedItsEnvironment() throws Exception {
+        ExecResult r = engine.run(new ExecRequest("s", "sh -c 'env -i /bin/sh -c \"echo \\$\\$ > clean.pid; exec sleep 1000\" &'; "
+                + "while [ ! -s clean.pid ]; do sleep 0.01; done; echo ready; sleep 1000", dir, ENV, 0L, null, null, null));
+        Await.until("ready", () -> {
+            try {
+                return engine.status("s", r.id()).stdout().contains("ready");
+            } catch (ToolException e) {
+                throw new AssertionError(e);
+            }
+        });
+        long clean = Long.parseLong(Files.readString(dir.resolve("clean.pid")).strip());
+        assertThat(ProcessHandle.of(clean).map(ProcessHandle::isAlive)).contains(true);
+        assertThat(Files.readString(Path.of("/proc/" + clean + "/environ"))).doesNotContain(ProcessTree.COOKIE_VAR);
+        assertThat(engine.kill("s", r.id())).isTrue();
+        Await.processGone(clean);
+    }
+
+    @Test
     void jobRunsInItsOwnSession() throws Exception {
         ExecResult r = engine.run(new ExecRequest("s", "cut -d' ' -f6 /proc/$$/stat; echo $$", dir, ENV, 30_000L, null, null, null));
         String[] lines = r.stdout().strip().split("\\s+");
