@@ -307,6 +307,19 @@ class ExecEngineTest {
     }
 
     @Test
+    void workingDirectoryOnAVirtualFileSystemIsRefusedClearly() throws IOException {
+        try (java.nio.file.FileSystem fs = com.google.common.jimfs.Jimfs.newFileSystem(
+                com.google.common.jimfs.Configuration.unix())) {
+            Path virtual = Files.createDirectories(fs.getPath("/work"));
+            assertThatThrownBy(() -> engine.run(ExecRequest.of("s1", "true", virtual, ENV)))
+                    .isInstanceOfSatisfying(ToolException.class, e -> {
+                        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+                        assertThat(e.getMessage()).contains("default file system");
+                    });
+        }
+    }
+
+    @Test
     void blankCommandIsInvalid() {
         assertThatThrownBy(() -> run("  ")).isInstanceOfSatisfying(ToolException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS));
