@@ -1,0 +1,910 @@
+package org.vancetope.worktarget.core.internal.exec;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolException;
+
+/**
+ * The exec engine behind {@code client_exec_*} and {@code work_exec_*}: runs each job as
+ * {@code /bin/sh -c <command>} in its own session (through {@code setsid} where available, optionally
+ * inside an {@link Isolation} wrapper), streams stdout and stderr in full to two files while keeping
+ * only their true start and end in memory, and ends jobs by killing their whole process tree.
+ *
+ * <pre>{@code
+ * try (ExecEngine engine = ExecEngine.builder().build()) {
+ *     ExecResult r = engine.run(ExecRequest.of("acme/proj/s1", "make test", workDir, env));
+ *     if (r.status() == JobStatus.RUNNING) {
+ *         r = engine.status("acme/proj/s1", r.id());
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Jobs are kept per scope; a job of one scope is invisible to every other scope. The engine does
+ * not check paths or build environments: the caller passes a working directory its confinement gate
+ * has validated and a complete, sealed environment. Thread-safe.
+ */
+public final class ExecEngine implements AutoCloseable {
+    /** Default of {@code inlineOutputCharCap}: characters of each stream returned inline. */
+    public static final int DEFAULT_INLINE_OUTPUT_CHAR_CAP = 8_000;
+    /** Default of {@code defaultWaitMs}: how long {@code exec_run} waits for the exit. */
+    public static final long DEFAULT_WAIT_MS = 15_000;
+    /** Default of {@code maxWaitMs}: the cap on a caller's {@code waitMs}. */
+    public static final long DEFAULT_MAX_WAIT_MS = 300_000;
+    /** Default of {@code killGraceMs}: time between SIGTERM and SIGKILL (spec §8). */
+    public static final long DEFAULT_KILL_GRACE_MS = 10_000;
+    /** Default of {@code maxJobsPerScope}. */
+    public static final int DEFAULT_MAX_JOBS_PER_SCOPE = 32;
+    /** Default of {@code outputFileMaxBytes}: the most bytes kept in each stream's file. */
+    public static final long DEFAULT_OUTPUT_FILE_MAX_BYTES = 64L * 1024 * 1024;
+    /** Default of {@code outputDrainMs}: how long output pipes may stay open after the shell exits. */
+    public static final long DEFAULT_OUTPUT_DRAIN_MS = 1_000;
+    /** Default number of lines of {@code exec_tail}. */
+    public static final int DEFAULT_TAIL_LINES = 10;
+    /** The most lines {@code exec_tail} returns. */
+    public static final int MAX_TAIL_LINES = 500;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ExecEngine.class);
+    private static final File DEV_NULL = new File("/dev/null");
+
+    private final int inlineOutputCharCap;
+    private final long defaultWaitMs;
+    private final long maxWaitMs;
+    private final long killGraceMs;
+    private final int maxJobsPerScope;
+    private final long outputFileMaxBytes;
+    private final long outputDrainMs;
+    private final Isolation isolation;
+    private final Path outputRoot;
+    private final Clock clock;
+    private final ScheduledExecutorService scheduler;
+    private final boolean ownsScheduler;
+    private final ExecutorService io;
+    private final Random random;
+    private final String shell;
+    private final String setsid;
+    private final ProcessTree tree;
+
+    private final ConcurrentHashMap<String, ScopeTable> scopes = new ConcurrentHashMap<>();
+    private final Set<String> ids = ConcurrentHashMap.newKeySet();
+    private final AtomicLong sequence = new AtomicLong();
+    private volatile boolean closed;
+
+    /** The jobs of one scope, plus slots reserved by starts in progress. */
+    private static final class ScopeTable {
+        final LinkedHashMap<String, Job> jobs = new LinkedHashMap<>();
+        int pending;
+    }
+
+    private ExecEngine(Builder b, Path outputRoot, String setsid) {
+        this.inlineOutputCharCap = b.inlineOutputCharCap;
+        this.defaultWaitMs = b.defaultWaitMs;
+        this.maxWaitMs = b.maxWaitMs;
+        this.killGraceMs = b.killGraceMs;
+        this.maxJobsPerScope = b.maxJobsPerScope;
+        this.outputFileMaxBytes = b.outputFileMaxBytes;
+        this.outputDrainMs = b.outputDrainMs;
+        this.isolation = b.isolation;
+        this.outputRoot = outputRoot;
+        this.clock = b.clock;
+        this.ownsScheduler = b.scheduler == null;
+        if (ownsScheduler) {
+            ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, daemonThreads("worktarget-exec-watchdog"));
+            s.setRemoveOnCancelPolicy(true);
+            this.scheduler = s;
+        } else {
+            this.scheduler = b.scheduler;
+        }
+        this.io = Executors.newCachedThreadPool(daemonThreads("worktarget-exec-io"));
+        this.random = b.random;
+        this.shell = b.shell;
+        this.setsid = setsid;
+        this.tree = new ProcessTree(scheduler, Duration.ofMillis(killGraceMs));
+    }
+
+    /**
+     * A builder with the spec defaults.
+     *
+     * @return the builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The inline cap of each stream.
+     *
+     * @return {@code inlineOutputCharCap}
+     */
+    public int inlineOutputCharCap() {
+        return inlineOutputCharCap;
+    }
+
+    /**
+     * The isolation jobs run in.
+     *
+     * @return the isolation
+     */
+    public Isolation isolation() {
+        return isolation;
+    }
+
+    /**
+     * Starts a job and waits for its exit or for {@code waitMs}, whichever comes first.
+     *
+     * @param req the request
+     * @return the job's state: finished, or {@link JobStatus#RUNNING} with its id for later calls
+     * @throws ToolException {@code not_found} when the working directory is missing, {@code size_limit}
+     *                       when the scope already has {@code maxJobsPerScope} running jobs,
+     *                       {@code internal} when the shell cannot be started
+     */
+    public ExecResult run(ExecRequest req) throws ToolException {
+        Objects.requireNonNull(req, "req");
+        ensureOpen();
+        if (req.command().isBlank()) {
+            throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'command' must not be blank.");
+        }
+        Path cwd = req.cwd();
+        if (cwd.getFileSystem() != FileSystems.getDefault()) {
+            throw new ToolException(ErrorCode.INVALID_PARAMS, "exec needs a working directory on the default file "
+                    + "system; this backend's root is virtual, so it cannot run commands.");
+        }
+        if (!Files.isDirectory(cwd)) {
+            throw new ToolException(ErrorCode.NOT_FOUND, "The working directory of the job does not exist (any more). "
+                    + "Check the work target with work_target_get.");
+        }
+        long wait = req.waitMs() == null ? defaultWaitMs : Math.max(0, Math.min(req.waitMs(), maxWaitMs));
+        if (req.deadlineSeconds() != null && req.deadlineSeconds() < 1) {
+            throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'deadlineSeconds' must be at least 1.");
+        }
+        ScopeTable table = reserve(req.scope());
+        String id = newId();
+        Job job;
+        try {
+            job = start(req, id);
+        } catch (ToolException | RuntimeException e) {
+            ids.remove(id);
+            synchronized (table) {
+                table.pending--;
+            }
+            throw e;
+        }
+        synchronized (table) {
+            table.pending--;
+            table.jobs.put(id, job);
+        }
+        if (closed) {
+            end(job, JobStatus.KILLED);
+        }
+        if (req.deadlineSeconds() != null) {
+            try {
+                job.deadline(scheduler.schedule(() -> end(job, JobStatus.TIMED_OUT), req.deadlineSeconds(), TimeUnit.SECONDS));
+            } catch (RejectedExecutionException e) {
+                end(job, JobStatus.KILLED);
+            }
+        }
+        await(job, wait);
+        return result(job);
+    }
+
+    /**
+     * The current state and output of a job.
+     *
+     * @param scope the caller's scope
+     * @param id the job id
+     * @return the state
+     * @throws ToolException {@code not_found} when no job of that id exists in this scope
+     */
+    public ExecResult status(String scope, String id) throws ToolException {
+        return result(require(scope, id));
+    }
+
+    /**
+     * Waits until a job ends or the wait passes, without starting anything.
+     *
+     * @param scope the caller's scope
+     * @param id the job id
+     * @param waitMs the most milliseconds to wait (capped by {@code maxWaitMs})
+     * @return the state
+     * @throws ToolException {@code not_found} when no job of that id exists in this scope
+     */
+    public ExecResult await(String scope, String id, long waitMs) throws ToolException {
+        Job job = require(scope, id);
+        await(job, Math.max(0, Math.min(waitMs, maxWaitMs)));
+        return result(job);
+    }
+
+    /**
+     * The last lines of one stream, read from the end of its file (or, when the file reached its cap,
+     * from the in-memory tail, which is the true end).
+     *
+     * @param scope the caller's scope
+     * @param id the job id
+     * @param n how many lines, 1 to {@value #MAX_TAIL_LINES}
+     * @param stderr true for stderr, false for stdout
+     * @return the lines
+     * @throws ToolException {@code not_found} for an unknown job, {@code invalid_params} for a bad n
+     */
+    public ExecTailResult tail(String scope, String id, int n, boolean stderr) throws ToolException {
+        if (n < 1 || n > MAX_TAIL_LINES) {
+            throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'n' must be between 1 and " + MAX_TAIL_LINES
+                    + ", got " + n + ".");
+        }
+        Job job = require(scope, id);
+        StreamCapture capture = stderr ? job.stderr : job.stdout;
+        int maxBytes = inlineOutputCharCap * 4;
+        TailReader.Tail t;
+        if (capture.fileCapped()) {
+            t = capture.tailLines(n);
+        } else {
+            try {
+                t = TailReader.lastLines(capture.file(), n, maxBytes);
+            } catch (IOException e) {
+                throw new ToolException(ErrorCode.INTERNAL, "The output file of job " + id + " could not be read: "
+                        + e.getClass().getSimpleName() + ". Try exec_status.", e);
+            }
+        }
+        return new ExecTailResult(job.id, job.status(), stderr ? "stderr" : "stdout", display(job, capture.file()),
+                t.lines(), t.truncated());
+    }
+
+    /**
+     * Kills a running job and its whole process tree: SIGTERM now, SIGKILL to survivors after
+     * {@code killGraceMs}. Returns at once.
+     *
+     * @param scope the caller's scope
+     * @param id the job id
+     * @return true when a running job was told to end; false for unknown or finished jobs
+     */
+    public boolean kill(String scope, String id) {
+        Job job = find(scope, id);
+        return job != null && end(job, JobStatus.KILLED);
+    }
+
+    /**
+     * Kills every job of a scope (running ones and what finished ones left behind) and forgets them,
+     * removing their output files. For when a session, process or project closes.
+     *
+     * @param scope the scope
+     * @return how many running jobs were killed
+     */
+    public int closeScope(String scope) {
+        ScopeTable table = scopes.remove(scope);
+        if (table == null) {
+            return 0;
+        }
+        List<Job> jobs;
+        synchronized (table) {
+            jobs = new ArrayList<>(table.jobs.values());
+            table.jobs.clear();
+        }
+        return dispose(jobs);
+    }
+
+    /**
+     * Kills every job whose working directory lies in a root, and forgets them. For when a RootDir is
+     * disposed or a backend over that root closes.
+     *
+     * @param root the root directory
+     * @return how many running jobs were killed
+     */
+    public int closeRoot(Path root) {
+        Path norm = root.toAbsolutePath().normalize();
+        List<Job> jobs = new ArrayList<>();
+        for (ScopeTable table : scopes.values()) {
+            synchronized (table) {
+                for (Iterator<Job> it = table.jobs.values().iterator(); it.hasNext(); ) {
+                    Job j = it.next();
+                    if (j.cwd.toAbsolutePath().normalize().startsWith(norm)) {
+                        jobs.add(j);
+                        it.remove();
+                    }
+                }
+            }
+        }
+        return dispose(jobs);
+    }
+
+    /**
+     * How many jobs a scope holds (running and finished).
+     *
+     * @param scope the scope
+     * @return the count
+     */
+    public int jobCount(String scope) {
+        ScopeTable table = scopes.get(scope);
+        if (table == null) {
+            return 0;
+        }
+        synchronized (table) {
+            return table.jobs.size();
+        }
+    }
+
+    /**
+     * Kills all jobs (SIGTERM now; SIGKILL to survivors after the grace period, on the watchdog
+     * scheduler), removes their output files and stops the engine's threads. Does not wait.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        for (String scope : new ArrayList<>(scopes.keySet())) {
+            closeScope(scope);
+        }
+        io.shutdown();
+        if (ownsScheduler) {
+            // Delayed SIGKILL tasks still run after shutdown (the executor's default policy).
+            scheduler.shutdown();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+
+    private void ensureOpen() throws ToolException {
+        if (closed) {
+            throw new ToolException(ErrorCode.INTERNAL, "The exec engine is closed; no new jobs can start.");
+        }
+    }
+
+    private ScopeTable reserve(String scope) throws ToolException {
+        while (true) {
+            ScopeTable table = scopes.computeIfAbsent(scope, s -> new ScopeTable());
+            Job evicted = null;
+            synchronized (table) {
+                if (scopes.get(scope) != table) {
+                    continue; // closed concurrently; take the new table
+                }
+                if (table.jobs.size() + table.pending >= maxJobsPerScope) {
+                    for (Job j : table.jobs.values()) {
+                        if (j.status().finished()) {
+                            evicted = j;
+                            break;
+                        }
+                    }
+                    if (evicted == null) {
+                        throw new ToolException(ErrorCode.SIZE_LIMIT, "This scope already has " + maxJobsPerScope
+                                + " running jobs (maxJobsPerScope). End one with exec_kill or wait for one to finish, "
+                                + "then run again.");
+                    }
+                    table.jobs.remove(evicted.id);
+                }
+                table.pending++;
+            }
+            if (evicted != null) {
+                forget(evicted);
+            }
+            return table;
+        }
+    }
+
+    private String newId() {
+        byte[] b = new byte[10];
+        while (true) {
+            synchronized (random) {
+                random.nextBytes(b);
+            }
+            String id = "j" + HexFormat.of().formatHex(b);
+            if (ids.add(id)) {
+                return id;
+            }
+            LOG.warn("exec job id collision on {}; drawing another", id);
+        }
+    }
+
+    private String newCookie() {
+        byte[] b = new byte[16];
+        synchronized (random) {
+            random.nextBytes(b);
+        }
+        return HexFormat.of().formatHex(b);
+    }
+
+    private Job start(ExecRequest req, String id) throws ToolException {
+        Path outDir = req.outputDir() != null ? req.outputDir() : outputRoot;
+        Path outFile = outDir.resolve(id + ".stdout");
+        Path errFile = outDir.resolve(id + ".stderr");
+        StreamCapture out = null;
+        StreamCapture err = null;
+        try {
+            Files.createDirectories(outDir);
+            out = new StreamCapture(outFile, outputFileMaxBytes, inlineOutputCharCap, clock);
+            err = new StreamCapture(errFile, outputFileMaxBytes, inlineOutputCharCap, clock);
+            String cookie = newCookie();
+            Map<String, String> env = new LinkedHashMap<>(req.env());
+            env.put(ProcessTree.COOKIE_VAR, cookie);
+            List<String> argv = new ArrayList<>();
+            if (setsid != null) {
+                argv.add(setsid);
+            }
+            argv.addAll(isolation.argv(shell, req.command(), req.cwd(), req.home(), env));
+            ProcessBuilder pb = new ProcessBuilder(argv);
+            pb.directory(req.cwd().toFile());
+            pb.environment().clear();
+            pb.environment().putAll(env);
+            pb.redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));
+            long startNanos = System.nanoTime();
+            Process p = pb.start();
+            Job job = new Job(id, req.scope(), cookie, req.cwd(), req.cwd(), p, out, err, startNanos,
+                    sequence.incrementAndGet());
+            wire(job);
+            return job;
+        } catch (IOException | RuntimeException e) {
+            if (out != null) {
+                out.closeFile();
+            }
+            if (err != null) {
+                err.closeFile();
+            }
+            deleteQuietly(outFile);
+            deleteQuietly(errFile);
+            if (e instanceof RuntimeException re && !(e instanceof RejectedExecutionException)) {
+                throw re;
+            }
+            LOG.warn("exec job could not start: {}", e.toString());
+            throw new ToolException(ErrorCode.INTERNAL, "The job could not be started (" + e.getClass().getSimpleName()
+                    + "). Check that the work directory is writable and try again.", e);
+        }
+    }
+
+    private void wire(Job job) {
+        Process p = job.process;
+        CompletableFuture<Void> pumps = CompletableFuture.allOf(
+                CompletableFuture.runAsync(() -> job.stdout.pump(p.getInputStream()), io),
+                CompletableFuture.runAsync(() -> job.stderr.pump(p.getErrorStream()), io));
+        job.pumps(pumps);
+        // One waiter per job; it hands the exit straight to the job without an extra executor hop.
+        io.execute(() -> {
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    p.waitFor();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            onExit(job);
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    /** The shell exited: finish now if the output is drained, else when it is or when the drain time is up. */
+    private void onExit(Job job) {
+        if (!job.exited(job.process.exitValue(), System.nanoTime())) {
+            return;
+        }
+        CompletableFuture<Void> pumps = job.pumps();
+        if (pumps.isDone()) {
+            job.finish();
+            return;
+        }
+        pumps.whenComplete((v, e) -> job.finish());
+        try {
+            scheduler.schedule(job::finish, outputDrainMs, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            job.finish();
+        }
+    }
+
+    /** Waits in the caller's thread (woken by the JDK's own reaper), then for the output to be drained. */
+    private void await(Job job, long waitMs) {
+        if (waitMs <= 0) {
+            return;
+        }
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
+        try {
+            if (job.process.waitFor(waitMs, TimeUnit.MILLISECONDS)) {
+                onExit(job);
+                long left = end - System.nanoTime();
+                if (left > 0) {
+                    job.done.get(left, TimeUnit.NANOSECONDS);
+                }
+            }
+        } catch (TimeoutException e) {
+            // still draining: the caller gets the output so far
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            LOG.warn("exec job {} ended abnormally: {}", job.id, e.getCause().toString());
+        }
+    }
+
+    private boolean end(Job job, JobStatus reason) {
+        if (!job.markEnding(reason)) {
+            return false;
+        }
+        tree.terminate(job.process.toHandle(), job.cookie);
+        return true;
+    }
+
+    private int dispose(List<Job> jobs) {
+        int killed = 0;
+        List<ProcessTree.Target> trees = new ArrayList<>();
+        for (Job j : jobs) {
+            // Running jobs are marked killed; finished ones may have left background children ("server &").
+            if (j.markEnding(JobStatus.KILLED)) {
+                killed++;
+            }
+            trees.add(new ProcessTree.Target(j.process.toHandle(), j.cookie));
+        }
+        tree.terminateAll(trees);
+        for (Job j : jobs) {
+            ids.remove(j.id);
+            deleteOutputs(j);
+        }
+        return killed;
+    }
+
+    private void forget(Job j) {
+        ids.remove(j.id);
+        try {
+            io.execute(() -> deleteOutputs(j));
+        } catch (RejectedExecutionException e) {
+            deleteOutputs(j);
+        }
+    }
+
+    private static void deleteOutputs(Job j) {
+        j.stdout.closeFile();
+        j.stderr.closeFile();
+        deleteQuietly(j.stdout.file());
+        deleteQuietly(j.stderr.file());
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException e) {
+            LOG.warn("could not delete exec output file {}: {}", p.getFileName(), e.toString());
+        }
+    }
+
+    private Job find(String scope, String id) {
+        if (scope == null || id == null) {
+            return null;
+        }
+        ScopeTable table = scopes.get(scope);
+        if (table == null) {
+            return null;
+        }
+        synchronized (table) {
+            return table.jobs.get(id);
+        }
+    }
+
+    private Job require(String scope, String id) throws ToolException {
+        Job job = find(scope, id);
+        if (job == null) {
+            throw new ToolException(ErrorCode.NOT_FOUND, "No job with id '" + id + "' here. Job ids come from exec_run; "
+                    + "the oldest finished jobs are forgotten after " + maxJobsPerScope + " newer ones.");
+        }
+        return job;
+    }
+
+    private ExecResult result(Job job) {
+        JobStatus status = job.status();
+        Integer exit = job.exitCode();
+        HeadTail.Rendered out = job.stdout.render(inlineOutputCharCap);
+        HeadTail.Rendered err = job.stderr.render(inlineOutputCharCap);
+        boolean fileCut = job.stdout.fileCapped() || job.stderr.fileCapped();
+        boolean truncated = out.truncated() || err.truncated() || fileCut;
+        String outPath = display(job, job.stdout.file());
+        String errPath = display(job, job.stderr.file());
+        String hint = null;
+        if (truncated) {
+            String path = out.truncated() || !err.truncated() ? outPath : errPath;
+            hint = "Output was cut to its head and tail. The full output is in stdoutPath (" + outPath
+                    + ") and stderrPath (" + errPath + "); page it with bounded commands in exec_run, e.g. 'tail -n 200 "
+                    + path + "', 'head -n 200 " + path + "', \"sed -n '200,400p' " + path + "\" or \"grep -n -m 20 'error' "
+                    + path + "\".";
+            if (fileCut) {
+                hint += " The file stopped growing at " + outputFileMaxBytes + " bytes (outputFileMaxBytes); the inline "
+                        + "tail is still the true end of the output.";
+            }
+        }
+        Instant a = job.stdout.lastOutputAt();
+        Instant b = job.stderr.lastOutputAt();
+        Instant last = a == null ? b : b == null ? a : a.isAfter(b) ? a : b;
+        return new ExecResult(job.id, status, status.finished() ? exit : null, job.durationMs(System.nanoTime()), last,
+                outPath, errPath, out.text(), err.text(), truncated, hint);
+    }
+
+    private static String display(Job job, Path file) {
+        Path base = job.displayBase.toAbsolutePath().normalize();
+        Path abs = file.toAbsolutePath().normalize();
+        return abs.startsWith(base) ? base.relativize(abs).toString() : abs.toString();
+    }
+
+    private static ThreadFactory daemonThreads(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    private static String findSetsid() {
+        for (String p : List.of("/usr/bin/setsid", "/bin/setsid")) {
+            if (Files.isExecutable(Path.of(p))) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Builds an {@link ExecEngine}; every limit has the spec default.
+     */
+    public static final class Builder {
+        private int inlineOutputCharCap = DEFAULT_INLINE_OUTPUT_CHAR_CAP;
+        private long defaultWaitMs = DEFAULT_WAIT_MS;
+        private long maxWaitMs = DEFAULT_MAX_WAIT_MS;
+        private long killGraceMs = DEFAULT_KILL_GRACE_MS;
+        private int maxJobsPerScope = DEFAULT_MAX_JOBS_PER_SCOPE;
+        private long outputFileMaxBytes = DEFAULT_OUTPUT_FILE_MAX_BYTES;
+        private long outputDrainMs = DEFAULT_OUTPUT_DRAIN_MS;
+        private Isolation isolation = Isolation.none();
+        private Path outputRoot;
+        private Clock clock = Clock.systemUTC();
+        private ScheduledExecutorService scheduler;
+        private Random random;
+        private String shell = "/bin/sh";
+        private boolean useSetsid = true;
+
+        private Builder() {
+        }
+
+        /**
+         * {@code inlineOutputCharCap}: characters of each stream returned inline (default 8,000).
+         *
+         * @param chars the cap, at least {@link HeadTail#MIN_CAP}
+         * @return this
+         */
+        public Builder inlineOutputCharCap(int chars) {
+            this.inlineOutputCharCap = chars;
+            return this;
+        }
+
+        /**
+         * {@code defaultWaitMs}: how long {@code exec_run} waits when the caller gives no {@code waitMs}
+         * (default 15,000).
+         *
+         * @param ms milliseconds, 0 or more
+         * @return this
+         */
+        public Builder defaultWaitMs(long ms) {
+            this.defaultWaitMs = ms;
+            return this;
+        }
+
+        /**
+         * {@code maxWaitMs}: the cap on a caller's {@code waitMs} (default 300,000); longer waits are
+         * shortened to it and the job keeps running.
+         *
+         * @param ms milliseconds, at least {@code defaultWaitMs}
+         * @return this
+         */
+        public Builder maxWaitMs(long ms) {
+            this.maxWaitMs = ms;
+            return this;
+        }
+
+        /**
+         * {@code killGraceMs}: time between SIGTERM and SIGKILL when a tree is killed (default 10,000).
+         *
+         * @param ms milliseconds, 0 or more
+         * @return this
+         */
+        public Builder killGraceMs(long ms) {
+            this.killGraceMs = ms;
+            return this;
+        }
+
+        /**
+         * {@code maxJobsPerScope}: jobs kept per scope (default 32); the oldest finished job is forgotten
+         * (and its files removed) to make room, and a start is refused when all are running.
+         *
+         * @param max at least 1
+         * @return this
+         */
+        public Builder maxJobsPerScope(int max) {
+            this.maxJobsPerScope = max;
+            return this;
+        }
+
+        /**
+         * {@code outputFileMaxBytes}: the most bytes kept in each stream's file (default 64 MiB); the
+         * in-memory head and tail stay true beyond it.
+         *
+         * @param bytes at least 1
+         * @return this
+         */
+        public Builder outputFileMaxBytes(long bytes) {
+            this.outputFileMaxBytes = bytes;
+            return this;
+        }
+
+        /**
+         * {@code outputDrainMs}: after the shell exits, how long the engine waits for its output pipes
+         * to close before reporting the job as ended (background children may hold them open;
+         * default 1,000).
+         *
+         * @param ms milliseconds, 0 or more
+         * @return this
+         */
+        public Builder outputDrainMs(long ms) {
+            this.outputDrainMs = ms;
+            return this;
+        }
+
+        /**
+         * The isolation wrapper (default {@link Isolation#none()}).
+         *
+         * @param isolation the isolation
+         * @return this
+         */
+        public Builder isolation(Isolation isolation) {
+            this.isolation = Objects.requireNonNull(isolation, "isolation");
+            return this;
+        }
+
+        /**
+         * Where output files go when a request names no output directory (default: a new temporary
+         * directory).
+         *
+         * @param dir a directory on the default file system
+         * @return this
+         */
+        public Builder outputRoot(Path dir) {
+            this.outputRoot = dir;
+            return this;
+        }
+
+        /**
+         * The clock for {@code lastOutputAt} (default UTC system clock).
+         *
+         * @param clock the clock
+         * @return this
+         */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * The scheduler for deadlines, SIGKILL after the grace period and output drains (default: an
+         * engine-owned single daemon thread). A given scheduler is not shut down by {@link #close()}.
+         *
+         * @param scheduler the scheduler
+         * @return this
+         */
+        public Builder scheduler(ScheduledExecutorService scheduler) {
+            this.scheduler = scheduler;
+            return this;
+        }
+
+        /**
+         * The randomness for job ids (default a {@link SecureRandom}); tests may pass a seeded one to
+         * provoke collisions.
+         *
+         * @param random the source
+         * @return this
+         */
+        public Builder random(Random random) {
+            this.random = Objects.requireNonNull(random, "random");
+            return this;
+        }
+
+        /**
+         * The shell (default {@code /bin/sh}).
+         *
+         * @param shell an absolute path
+         * @return this
+         */
+        public Builder shell(String shell) {
+            this.shell = Objects.requireNonNull(shell, "shell");
+            return this;
+        }
+
+        /**
+         * Whether jobs start in their own session through {@code setsid} when it is installed
+         * (default true).
+         *
+         * @param use whether to use it
+         * @return this
+         */
+        public Builder useSetsid(boolean use) {
+            this.useSetsid = use;
+            return this;
+        }
+
+        /**
+         * Validates and builds.
+         *
+         * @return the engine
+         * @throws IllegalArgumentException when a setting is out of range, with the setting's name
+         * @throws IllegalStateException when the output root cannot be created
+         */
+        public ExecEngine build() {
+            if (inlineOutputCharCap < HeadTail.MIN_CAP) {
+                throw new IllegalArgumentException("inlineOutputCharCap must be at least " + HeadTail.MIN_CAP
+                        + ", got " + inlineOutputCharCap);
+            }
+            if (defaultWaitMs < 0 || maxWaitMs < defaultWaitMs) {
+                throw new IllegalArgumentException("defaultWaitMs must be 0 or more and maxWaitMs at least defaultWaitMs, got "
+                        + defaultWaitMs + " and " + maxWaitMs);
+            }
+            if (killGraceMs < 0) {
+                throw new IllegalArgumentException("killGraceMs must be 0 or more, got " + killGraceMs);
+            }
+            if (maxJobsPerScope < 1) {
+                throw new IllegalArgumentException("maxJobsPerScope must be at least 1, got " + maxJobsPerScope);
+            }
+            if (outputFileMaxBytes < 1) {
+                throw new IllegalArgumentException("outputFileMaxBytes must be at least 1, got " + outputFileMaxBytes);
+            }
+            if (outputDrainMs < 0) {
+                throw new IllegalArgumentException("outputDrainMs must be 0 or more, got " + outputDrainMs);
+            }
+            if (!Files.isExecutable(Path.of(shell))) {
+                throw new IllegalArgumentException("shell " + shell + " is not an executable file");
+            }
+            Path root = outputRoot;
+            try {
+                if (root == null) {
+                    root = Files.createTempDirectory("worktarget-exec");
+                } else {
+                    if (root.getFileSystem() != FileSystems.getDefault()) {
+                        throw new IllegalArgumentException("outputRoot must be on the default file system: processes write there");
+                    }
+                    Files.createDirectories(root);
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException("exec output root could not be created: " + e, e);
+            }
+            if (random == null) {
+                random = new SecureRandom();
+            }
+            String s = useSetsid ? findSetsid() : null;
+            if (useSetsid && s == null) {
+                LOG.warn("setsid is not installed: exec jobs share the JVM's session; tree kill still follows "
+                        + "descendants and the job cookie");
+            }
+            return new ExecEngine(this, root, s);
+        }
+    }
+}

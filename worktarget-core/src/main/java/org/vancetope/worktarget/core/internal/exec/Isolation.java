@@ -1,0 +1,303 @@
+package org.vancetope.worktarget.core.internal.exec;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
+
+/**
+ * Opt-in OS isolation of exec jobs (spec §8 "Exec — opt-in OS-Isolation"): mode {@code none} runs
+ * {@code /bin/sh -c <cmd>} directly; mode {@code custom} wraps it in a tool such as bubblewrap, built
+ * from a template whose placeholders are replaced inside argv elements — the template is split into
+ * argv once, at build time, and never passes through a shell.
+ *
+ * <p>Placeholders: {@code {workdir}} (the job's working directory), {@code {home}} (the job's scoped
+ * HOME, or the working directory when it has none), {@code {cmd}} (the command, exactly one whole
+ * argv element, required) and {@code {env}} (optional, a whole element: expands to
+ * {@code --setenv KEY VALUE} for every variable of the sealed environment, for wrappers that clear
+ * the environment). Tokens are separated by blanks; single or double quotes group a token
+ * literally (no escapes, no expansions).
+ *
+ * <pre>{@code
+ * Isolation iso = Isolation.fromConfig("custom", Isolation.defaultBubblewrapTemplate(), System::getenv);
+ * }</pre>
+ *
+ * <p>An invalid configuration fails in {@link #fromConfig} with a message saying what to fix; it
+ * never falls back to no isolation. This class does not check that the wrapper actually isolates.
+ */
+public final class Isolation {
+    /** The environment variable that overrides the configured mode. */
+    public static final String MODE_ENV = "VANCE_EXEC_ISOLATION_MODE";
+    /** The placeholder for the working directory. */
+    public static final String WORKDIR = "{workdir}";
+    /** The placeholder for the scoped HOME. */
+    public static final String HOME = "{home}";
+    /** The placeholder for the command. */
+    public static final String CMD = "{cmd}";
+    /** The placeholder for the sealed environment as {@code --setenv} triples. */
+    public static final String ENV = "{env}";
+
+    /** The isolation modes. */
+    public enum Mode {
+        /** No wrapper: {@code /bin/sh -c <cmd>}. */
+        NONE,
+        /** The configured wrapper template. */
+        CUSTOM
+    }
+
+    private static final Isolation NONE = new Isolation(Mode.NONE, List.of(), "");
+
+    private final Mode mode;
+    private final List<String> template;
+    private final String source;
+
+    private Isolation(Mode mode, List<String> template, String source) {
+        this.mode = mode;
+        this.template = template;
+        this.source = source;
+    }
+
+    /**
+     * No isolation.
+     *
+     * @return the instance
+     */
+    public static Isolation none() {
+        return NONE;
+    }
+
+    /**
+     * Isolation by a wrapper template.
+     *
+     * @param wrapper the template, e.g. {@code "bwrap --bind {workdir} {workdir} --chdir {workdir} /bin/sh -c {cmd}"}
+     * @return the isolation
+     * @throws IllegalArgumentException when the template is invalid; the message says what to fix
+     */
+    public static Isolation custom(String wrapper) {
+        if (wrapper == null || wrapper.isBlank()) {
+            throw new IllegalArgumentException("exec isolation mode 'custom' needs a wrapper template with a "
+                    + CMD + " placeholder, e.g. " + defaultBubblewrapTemplate() + "; or set mode 'none'.");
+        }
+        List<String> tokens = tokenize(wrapper);
+        int cmds = 0;
+        int envs = 0;
+        for (String t : tokens) {
+            if (t.equals(CMD)) {
+                cmds++;
+            } else if (t.contains(CMD)) {
+                throw new IllegalArgumentException("exec isolation wrapper: " + CMD + " must be a whole argument on its "
+                        + "own (it becomes exactly one argv element), not part of '" + t + "'.");
+            }
+            if (t.equals(ENV)) {
+                envs++;
+            } else if (t.contains(ENV)) {
+                throw new IllegalArgumentException("exec isolation wrapper: " + ENV + " must be a whole argument on its "
+                        + "own, not part of '" + t + "'.");
+            }
+            String rest = t.replace(CMD, "").replace(ENV, "").replace(WORKDIR, "").replace(HOME, "");
+            int open = rest.indexOf('{');
+            if (open >= 0 && rest.indexOf('}', open) > open) {
+                throw new IllegalArgumentException("exec isolation wrapper: unknown placeholder in '" + t
+                        + "'; known are " + WORKDIR + ", " + HOME + ", " + CMD + " and " + ENV + ".");
+            }
+        }
+        if (cmds != 1) {
+            throw new IllegalArgumentException("exec isolation wrapper must contain the placeholder " + CMD
+                    + " exactly once as its own argument, found " + cmds + " in: " + wrapper);
+        }
+        if (envs > 1) {
+            throw new IllegalArgumentException("exec isolation wrapper may contain " + ENV + " at most once.");
+        }
+        if (tokens.get(0).startsWith("{")) {
+            throw new IllegalArgumentException("exec isolation wrapper must start with the wrapper program, not a "
+                    + "placeholder: " + wrapper);
+        }
+        return new Isolation(Mode.CUSTOM, List.copyOf(tokens), wrapper);
+    }
+
+    /**
+     * Builds the isolation from configuration, with the mode overridable by the environment variable
+     * {@value #MODE_ENV}.
+     *
+     * @param mode the configured mode, {@code none} or {@code custom}; null or blank means {@code none}
+     * @param wrapper the wrapper template (used by {@code custom})
+     * @param envLookup reads a host environment variable, e.g. {@code System::getenv}
+     * @return the isolation
+     * @throws IllegalArgumentException when the mode is unknown or the template is invalid
+     */
+    public static Isolation fromConfig(String mode, String wrapper, UnaryOperator<String> envLookup) {
+        Objects.requireNonNull(envLookup, "envLookup");
+        String override = envLookup.apply(MODE_ENV);
+        String effective = override != null && !override.isBlank() ? override : mode;
+        String origin = override != null && !override.isBlank() ? "environment variable " + MODE_ENV : "configuration";
+        if (effective == null || effective.isBlank()) {
+            return NONE;
+        }
+        switch (effective.strip().toLowerCase(Locale.ROOT)) {
+            case "none":
+                return NONE;
+            case "custom":
+                return custom(wrapper).withResolvedProgram(envLookup.apply("PATH"));
+            default:
+                throw new IllegalArgumentException("exec isolation mode '" + effective + "' from " + origin
+                        + " is unknown; use 'none' or 'custom'.");
+        }
+    }
+
+    /**
+     * The shipped bubblewrap template: read-only {@code /usr}, {@code /bin}, {@code /lib} (and
+     * {@code /lib64}, {@code /etc/ssl} where present), a private {@code /dev}, {@code /proc} and
+     * {@code /tmp}, the job's HOME and working directory read-write, no network, a new session and PID
+     * namespace, death with the parent, and a cleared environment with only the sealed one set.
+     *
+     * @return the template
+     */
+    public static String defaultBubblewrapTemplate() {
+        return defaultBubblewrapTemplate(p -> Files.exists(Path.of(p)));
+    }
+
+    static String defaultBubblewrapTemplate(Predicate<String> exists) {
+        StringBuilder sb = new StringBuilder("bwrap --die-with-parent --new-session --unshare-pid --unshare-net");
+        for (String dir : List.of("/usr", "/bin", "/lib", "/lib64", "/etc/ssl")) {
+            if (dir.equals("/usr") || dir.equals("/bin") || dir.equals("/lib") || exists.test(dir)) {
+                sb.append(" --ro-bind ").append(dir).append(' ').append(dir);
+            }
+        }
+        sb.append(" --dev /dev --proc /proc --tmpfs /tmp");
+        sb.append(" --bind ").append(HOME).append(' ').append(HOME);
+        sb.append(" --bind ").append(WORKDIR).append(' ').append(WORKDIR);
+        sb.append(" --chdir ").append(WORKDIR);
+        sb.append(" --clearenv ").append(ENV);
+        sb.append(" /bin/sh -c ").append(CMD);
+        return sb.toString();
+    }
+
+    private Isolation withResolvedProgram(String path) {
+        String program = template.get(0);
+        if (program.contains("/")) {
+            if (!Files.isExecutable(Path.of(program))) {
+                throw new IllegalArgumentException("exec isolation wrapper program " + program
+                        + " does not exist or is not executable; install it or set the isolation mode to 'none'.");
+            }
+            return this;
+        }
+        if (path != null) {
+            for (String dir : path.split(":")) {
+                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
+                    List<String> resolved = new ArrayList<>(template);
+                    resolved.set(0, Path.of(dir, program).toString());
+                    return new Isolation(mode, List.copyOf(resolved), source);
+                }
+            }
+        }
+        throw new IllegalArgumentException("exec isolation wrapper program '" + program + "' is not on the PATH; "
+                + "install it (for bubblewrap: the 'bubblewrap' package) or set the isolation mode to 'none'.");
+    }
+
+    /**
+     * The mode.
+     *
+     * @return the mode
+     */
+    public Mode mode() {
+        return mode;
+    }
+
+    /**
+     * Whether commands are wrapped.
+     *
+     * @return true for {@link Mode#CUSTOM}
+     */
+    public boolean active() {
+        return mode == Mode.CUSTOM;
+    }
+
+    /**
+     * The argv of a job.
+     *
+     * @param shell the shell, e.g. {@code /bin/sh}
+     * @param command the command
+     * @param workdir the working directory
+     * @param home the scoped HOME, or null
+     * @param env the sealed environment
+     * @return the argv
+     */
+    public List<String> argv(String shell, String command, Path workdir, Path home, Map<String, String> env) {
+        if (!active()) {
+            return List.of(shell, "-c", command);
+        }
+        String wd = workdir.toString();
+        String hm = home == null ? wd : home.toString();
+        List<String> out = new ArrayList<>(template.size() + env.size() * 3);
+        for (String t : template) {
+            if (t.equals(CMD)) {
+                out.add(command);
+            } else if (t.equals(ENV)) {
+                env.forEach((k, v) -> {
+                    out.add("--setenv");
+                    out.add(k);
+                    out.add(v);
+                });
+            } else {
+                out.add(t.replace(WORKDIR, wd).replace(HOME, hm));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Splits a template into tokens: blanks separate, quotes group literally.
+     *
+     * @param template the template
+     * @return the tokens
+     * @throws IllegalArgumentException on an unterminated quote or an empty template
+     */
+    static List<String> tokenize(String template) {
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        boolean inToken = false;
+        char quote = 0;
+        for (int i = 0; i < template.length(); i++) {
+            char c = template.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                } else {
+                    cur.append(c);
+                }
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+                inToken = true;
+            } else if (Character.isWhitespace(c)) {
+                if (inToken) {
+                    out.add(cur.toString());
+                    cur.setLength(0);
+                    inToken = false;
+                }
+            } else {
+                cur.append(c);
+                inToken = true;
+            }
+        }
+        if (quote != 0) {
+            throw new IllegalArgumentException("exec isolation wrapper has an unterminated " + quote + " quote: " + template);
+        }
+        if (inToken) {
+            out.add(cur.toString());
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("exec isolation wrapper template is empty");
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return active() ? "Isolation[custom: " + source + "]" : "Isolation[none]";
+    }
+}

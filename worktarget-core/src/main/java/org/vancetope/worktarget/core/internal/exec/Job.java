@@ -1,0 +1,118 @@
+package org.vancetope.worktarget.core.internal.exec;
+
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+
+/**
+ * One running or finished job: its process, its two captures and its end state. State changes are
+ * guarded by the job's monitor; {@link #done} completes once, when the status leaves RUNNING.
+ */
+final class Job {
+    final String id;
+    final String scope;
+    final String cookie;
+    final Path cwd;
+    final Path displayBase;
+    final Process process;
+    final StreamCapture stdout;
+    final StreamCapture stderr;
+    final long startNanos;
+    final long sequence;
+    final CompletableFuture<Void> done = new CompletableFuture<>();
+
+    private JobStatus status = JobStatus.RUNNING;
+    private JobStatus endReason;
+    private Integer exitCode;
+    private long endNanos;
+    private ScheduledFuture<?> deadline;
+    private CompletableFuture<Void> pumps;
+
+    Job(String id, String scope, String cookie, Path cwd, Path displayBase, Process process, StreamCapture stdout,
+        StreamCapture stderr, long startNanos, long sequence) {
+        this.id = id;
+        this.scope = scope;
+        this.cookie = cookie;
+        this.cwd = cwd;
+        this.displayBase = displayBase;
+        this.process = process;
+        this.stdout = stdout;
+        this.stderr = stderr;
+        this.startNanos = startNanos;
+        this.sequence = sequence;
+    }
+
+    synchronized JobStatus status() {
+        return status;
+    }
+
+    synchronized Integer exitCode() {
+        return exitCode;
+    }
+
+    synchronized long durationMs(long nowNanos) {
+        long end = status.finished() || exitCode != null ? endNanos : nowNanos;
+        return Math.max(0, (end - startNanos) / 1_000_000L);
+    }
+
+    synchronized void deadline(ScheduledFuture<?> f) {
+        this.deadline = f;
+        if (status.finished()) {
+            f.cancel(false);
+        }
+    }
+
+    /**
+     * Marks the job as being ended from outside, unless it already ended.
+     *
+     * @param reason KILLED or TIMED_OUT
+     * @return true when this call set the reason (the job was still running)
+     */
+    synchronized boolean markEnding(JobStatus reason) {
+        if (status.finished() || endReason != null) {
+            return false;
+        }
+        endReason = reason;
+        return true;
+    }
+
+    /**
+     * Records the shell's exit.
+     *
+     * @return true for the first call
+     */
+    synchronized boolean exited(int code, long nanos) {
+        if (exitCode != null) {
+            return false;
+        }
+        exitCode = code;
+        endNanos = nanos;
+        return true;
+    }
+
+    synchronized void pumps(CompletableFuture<Void> f) {
+        this.pumps = f;
+    }
+
+    synchronized CompletableFuture<Void> pumps() {
+        return pumps;
+    }
+
+    /** Ends the job: the shell exited and its output was drained (or the drain time passed). */
+    void finish() {
+        synchronized (this) {
+            if (status.finished()) {
+                return;
+            }
+            if (endReason != null) {
+                status = endReason;
+            } else {
+                status = exitCode != null && exitCode == 0 ? JobStatus.EXITED : JobStatus.FAILED;
+            }
+            if (deadline != null) {
+                deadline.cancel(false);
+            }
+        }
+        done.complete(null);
+    }
+}

@@ -1,0 +1,202 @@
+package org.vancetope.worktarget.core.internal.exec;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Ends the whole process tree of a job (spec §8 "Kill/Deadline"): a snapshot of the job's shell,
+ * its descendants and — on Linux — every process of the job's session or process group and every
+ * process that still carries the job's environment cookie (which finds children that re-parented
+ * themselves by double-forking, with or without their own {@code setsid}), then
+ * SIGTERM to all of them, then after the grace period SIGKILL to whatever is left, scheduled on the
+ * watchdog scheduler so the caller never blocks.
+ *
+ * <p>It does not follow a process that cleared its own environment, left the job's session and
+ * escaped its parent all at once; the isolation wrapper's PID namespace is the answer to that.
+ */
+final class ProcessTree {
+    /** The environment variable that marks every process of a job. */
+    static final String COOKIE_VAR = "WORKTARGET_EXEC_JOB";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessTree.class);
+    private static final Path PROC = Path.of("/proc");
+    private static final int KILL_ROUNDS = 5;
+    private static final byte[] PREFIX = (COOKIE_VAR + "=").getBytes(StandardCharsets.US_ASCII);
+
+    private final ScheduledExecutorService scheduler;
+    private final Duration grace;
+    private final boolean procAvailable;
+
+    ProcessTree(ScheduledExecutorService scheduler, Duration grace) {
+        this.scheduler = scheduler;
+        this.grace = grace;
+        this.procAvailable = Files.isDirectory(PROC.resolve("self"));
+    }
+
+    /** One job's tree: its top process and its environment cookie. */
+    record Target(ProcessHandle root, String cookie) {
+    }
+
+    /**
+     * Sends SIGTERM to the tree now and schedules SIGKILL for survivors after the grace period.
+     *
+     * @param root the job's top process
+     * @param cookie the job's environment cookie
+     */
+    void terminate(ProcessHandle root, String cookie) {
+        terminateAll(List.of(new Target(root, cookie)));
+    }
+
+    /**
+     * Like {@link #terminate} for many trees at once, with one pass over {@code /proc} per round.
+     *
+     * @param targets the trees
+     */
+    void terminateAll(List<Target> targets) {
+        if (targets.isEmpty()) {
+            return;
+        }
+        Map<Long, ProcessHandle> all = snapshotAll(targets);
+        LOG.debug("SIGTERM to {} processes of {} job trees", all.size(), targets.size());
+        all.values().forEach(ProcessHandle::destroy);
+        List<Target> copy = List.copyOf(targets);
+        try {
+            scheduler.schedule(() -> killSurvivors(copy), grace.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // The scheduler is gone (engine closed): do not leave the trees behind.
+            killSurvivors(copy);
+        }
+    }
+
+    /**
+     * Sends SIGKILL to everything of the trees that is still alive, in rounds until none is found, so
+     * that children forked between the snapshot and the signal are caught too.
+     *
+     * @param targets the trees
+     */
+    void killSurvivors(List<Target> targets) {
+        for (int round = 0; round < KILL_ROUNDS; round++) {
+            Map<Long, ProcessHandle> tree = snapshotAll(targets);
+            tree.values().removeIf(p -> !p.isAlive());
+            if (tree.isEmpty()) {
+                return;
+            }
+            LOG.debug("SIGKILL to {} surviving processes of {} job trees", tree.size(), targets.size());
+            tree.values().forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /**
+     * The live processes of one tree: the root, its descendants and every process carrying the cookie.
+     *
+     * @param root the job's top process
+     * @param cookie the cookie
+     * @return processes by pid
+     */
+    Map<Long, ProcessHandle> snapshot(ProcessHandle root, String cookie) {
+        return snapshotAll(List.of(new Target(root, cookie)));
+    }
+
+    private Map<Long, ProcessHandle> snapshotAll(List<Target> targets) {
+        Map<Long, ProcessHandle> out = new LinkedHashMap<>();
+        long self = ProcessHandle.current().pid();
+        Set<String> cookies = new HashSet<>();
+        Set<Long> leaders = new HashSet<>();
+        for (Target t : targets) {
+            leaders.add(t.root().pid());
+            if (t.root().isAlive()) {
+                out.put(t.root().pid(), t.root());
+            }
+            t.root().descendants().forEach(p -> out.put(p.pid(), p));
+            if (t.cookie() != null) {
+                cookies.add(t.cookie());
+            }
+        }
+        if (procAvailable) {
+            try (DirectoryStream<Path> dir = Files.newDirectoryStream(PROC)) {
+                for (Path p : dir) {
+                    String name = p.getFileName().toString();
+                    if (name.isEmpty() || !Character.isDigit(name.charAt(0))) {
+                        continue;
+                    }
+                    long pid;
+                    try {
+                        pid = Long.parseLong(name);
+                    } catch (NumberFormatException e) {
+                        continue;
+                    }
+                    if (pid == self || out.containsKey(pid)) {
+                        continue;
+                    }
+                    String cookie = cookies.isEmpty() ? null : cookieOf(p.resolve("environ"));
+                    if (cookie != null && cookies.contains(cookie) || inSessionOrGroupOf(p.resolve("stat"), leaders)) {
+                        ProcessHandle.of(pid).ifPresent(ph -> out.put(pid, ph));
+                    }
+                }
+            } catch (IOException e) {
+                LOG.debug("listing /proc failed, killing by descendants only: {}", e.toString());
+            }
+        }
+        out.remove(self);
+        return out;
+    }
+
+    /**
+     * Whether a process belongs to the session or process group led by one of the job shells (they run
+     * as session leaders through setsid): finds children that cleared their environment and were
+     * re-parented, but stayed in the job's session.
+     */
+    private static boolean inSessionOrGroupOf(Path stat, Set<Long> leaders) {
+        try {
+            String line = Files.readString(stat, StandardCharsets.US_ASCII);
+            // "pid (comm) state ppid pgrp session ..." — comm may hold blanks and parentheses.
+            String[] f = line.substring(line.lastIndexOf(')') + 2).split(" ");
+            return f.length > 3 && (leaders.contains(Long.parseLong(f[2])) || leaders.contains(Long.parseLong(f[3])));
+        } catch (IOException | RuntimeException e) {
+            return false; // gone or unreadable
+        }
+    }
+
+    /** The value of the cookie variable in a NUL-separated environ file, or null. */
+    private static String cookieOf(Path environ) {
+        try (InputStream in = Files.newInputStream(environ)) {
+            byte[] data = in.readAllBytes();
+            int start = 0;
+            for (int i = 0; i <= data.length; i++) {
+                if (i == data.length || data[i] == 0) {
+                    if (i - start > PREFIX.length && regionEquals(data, start, PREFIX)) {
+                        return new String(data, start + PREFIX.length, i - start - PREFIX.length, StandardCharsets.US_ASCII);
+                    }
+                    start = i + 1;
+                }
+            }
+            return null;
+        } catch (IOException | SecurityException e) {
+            return null; // gone, or not ours to read
+        }
+    }
+
+    private static boolean regionEquals(byte[] data, int from, byte[] needle) {
+        for (int j = 0; j < needle.length; j++) {
+            if (data[from + j] != needle[j]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

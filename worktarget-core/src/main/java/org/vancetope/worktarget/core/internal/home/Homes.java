@@ -1,0 +1,455 @@
+package org.vancetope.worktarget.core.internal.home;
+
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.internal.Segments;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.SettingsCascade;
+import org.vancetope.worktarget.spi.ToolException;
+
+/**
+ * Per-scope HOME directories for agent subprocesses (spec 003): which scope a call gets (the
+ * {@code home-scope} setting, read user → project → tenant, never from a process-scoped setting),
+ * where its HOME lies ({@code <homesRoot>/<tenant>/<scopeKey>}), whether it is over its size budget,
+ * and what project and user deletes and renames do to the tree.
+ *
+ * <pre>{@code
+ * Homes homes = Homes.builder().workspaceRoot(workspace).settings(cascade).build();
+ * Home home = homes.prepare("acme", "shop", "alice");   // creates it, checks the budget
+ * Map<String, String> env = ExecEnvPolicy.work(System.getenv()).environment(home.dir(), extras);
+ * }</pre>
+ *
+ * <p>It does not clean a home up: the home belongs to the agent. Homes are disposable state, not a
+ * place for the only copy of anything.
+ */
+public final class Homes {
+    /** Default of {@code maxBytes}: 2 GiB per home; 0 turns the budget off. */
+    public static final long DEFAULT_MAX_BYTES = 2L * 1024 * 1024 * 1024;
+    /** Default of {@code measureInterval}: a home is measured at most once per 5 minutes. */
+    public static final Duration DEFAULT_MEASURE_INTERVAL = Duration.ofMinutes(5);
+
+    private static final Logger LOG = LoggerFactory.getLogger(Homes.class);
+
+    private final Path root;
+    private final SettingsCascade settings;
+    private final long maxBytes;
+    private final Duration measureInterval;
+    private final Clock clock;
+    private final Map<Path, Measurement> measurements = new ConcurrentHashMap<>();
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
+
+    private record Measurement(Instant at, long bytes) {
+    }
+
+    private Homes(Builder b, Path root) {
+        this.root = root;
+        this.settings = b.settings;
+        this.maxBytes = b.maxBytes;
+        this.measureInterval = b.measureInterval;
+        this.clock = b.clock;
+    }
+
+    /**
+     * A builder.
+     *
+     * @return the builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The root of the homes tree.
+     *
+     * @return the root
+     */
+    public Path root() {
+        return root;
+    }
+
+    /**
+     * The scope of a call: the {@code home-scope} setting, read user → project → tenant; missing or
+     * unparseable → PROJECT with a WARN; USER without a user → PROJECT.
+     *
+     * @param tenant the tenant
+     * @param project the project
+     * @param user the user login, or null
+     * @return the scope
+     */
+    public HomeScope scope(String tenant, String project, String user) {
+        Optional<String> raw = settings.resolve(tenant, project, user, HomeScope.SETTING);
+        Optional<HomeScope> parsed = raw.flatMap(HomeScope::parse);
+        if (parsed.isEmpty()) {
+            String what = raw.map(v -> "unparseable value '" + v + "'").orElse("no value");
+            if (warned.add(tenant + "/" + project + "/" + raw.orElse(""))) {
+                LOG.warn("{} has {} for setting {}; using the narrowest scope 'project'. Set it to project, tenant or user.",
+                        tenant + "/" + project, what, HomeScope.SETTING);
+            }
+            return HomeScope.PROJECT;
+        }
+        if (parsed.get() == HomeScope.USER && (user == null || user.isEmpty())) {
+            return HomeScope.PROJECT;
+        }
+        return parsed.get();
+    }
+
+    /**
+     * Resolves the home of a call without touching the file system.
+     *
+     * @param tenant the tenant
+     * @param project the project
+     * @param user the user login, or null
+     * @return the home
+     * @throws ToolException {@code path_escape} when the tenant or scope key is not a safe path segment,
+     *                       {@code invalid_params} for a project name starting with {@code _} (reserved)
+     */
+    public Home resolve(String tenant, String project, String user) throws ToolException {
+        HomeScope scope = scope(tenant, project, user);
+        Segments.require("tenant", tenant);
+        if (scope == HomeScope.PROJECT) {
+            requireProjectKey(project);
+        }
+        String key = Segments.require("home scope key", scope.key(project, user));
+        return new Home(scope, tenant, key, root.resolve(tenant).resolve(key));
+    }
+
+    /**
+     * Resolves the home, creates it if needed and checks its budget: the step before a job starts.
+     *
+     * @param tenant the tenant
+     * @param project the project
+     * @param user the user login, or null
+     * @return the home, existing
+     * @throws ToolException {@code budget_exceeded} when the home is over budget (the job must not
+     *                       start), {@code internal} when it cannot be created, or as {@link #resolve}
+     */
+    public Home prepare(String tenant, String project, String user) throws ToolException {
+        Home home = resolve(tenant, project, user);
+        try {
+            Files.createDirectories(home.dir());
+        } catch (IOException e) {
+            throw new ToolException(ErrorCode.INTERNAL, "The HOME of this " + home.scope().wire()
+                    + " scope could not be created (" + e.getClass().getSimpleName() + "); ask the operator to check the "
+                    + "homes root.", e);
+        }
+        checkBudget(home);
+        return home;
+    }
+
+    /**
+     * Checks a home against the budget, measuring its size at most once per measure interval.
+     *
+     * @param home the home
+     * @throws ToolException {@code budget_exceeded} stating size, budget and the three options
+     */
+    public void checkBudget(Home home) throws ToolException {
+        if (maxBytes == 0) {
+            return;
+        }
+        Instant now = clock.instant();
+        Measurement m = measurements.compute(home.dir(), (dir, old) ->
+                old != null && Duration.between(old.at(), now).compareTo(measureInterval) < 0 ? old
+                        : new Measurement(now, measure(dir)));
+        if (m.bytes() > maxBytes) {
+            throw new ToolException(ErrorCode.BUDGET_EXCEEDED, "The HOME of this " + home.scope().wire() + " scope ('"
+                    + home.key() + "') holds " + human(m.bytes()) + ", over its budget of " + human(maxBytes)
+                    + ", so the job was not started. Options: (1) clean up HOME (caches such as ~/.cache, ~/.m2, ~/.npm), "
+                    + "(2) ask the operator to raise the homes budget (max-bytes), or (3) set the budget to 0 to turn the "
+                    + "check off. The size is measured at most every " + measureInterval.toMinutes() + " minutes.");
+        }
+    }
+
+    /**
+     * Project delete: deletes the project-scoped home {@code <tenant>/<project>} if it exists. When the
+     * project's scope is tenant or user, the shared home stays and the result says so.
+     *
+     * @param tenant the tenant
+     * @param project the project
+     * @return what happened
+     * @throws IOException when the home cannot be deleted
+     */
+    public MaintenanceResult deleteProject(String tenant, String project) throws IOException {
+        requireSafe("tenant", tenant);
+        requireSafe("project", project);
+        requireProjectName(project);
+        boolean deleted = deleteTree(root.resolve(tenant).resolve(project));
+        HomeScope scope = scope(tenant, project, null);
+        if (scope != HomeScope.PROJECT) {
+            String note = "home-scope of project '" + project + "' is " + scope.wire() + ": its HOME is shared ('"
+                    + scope.key(project, null) + "' or per user) and stays.";
+            return new MaintenanceResult(deleted, note, null);
+        }
+        return deleted ? MaintenanceResult.done() : MaintenanceResult.nothing();
+    }
+
+    /**
+     * User delete: deletes {@code <tenant>/_user_<login>}.
+     *
+     * @param tenant the tenant
+     * @param login the user login
+     * @return what happened
+     * @throws IOException when the home cannot be deleted
+     */
+    public MaintenanceResult deleteUser(String tenant, String login) throws IOException {
+        requireSafe("tenant", tenant);
+        String key = requireSafe("user home key", HomeScope.USER.key(null, login));
+        return deleteTree(root.resolve(tenant).resolve(key)) ? MaintenanceResult.done() : MaintenanceResult.nothing();
+    }
+
+    /**
+     * Project rename: moves {@code <tenant>/<from>} to {@code <tenant>/<to>}; blocked (nothing moved, not
+     * merged) when the target exists.
+     *
+     * @param tenant the tenant
+     * @param from the old project name
+     * @param to the new project name
+     * @return what happened
+     * @throws IOException when the move fails
+     */
+    public MaintenanceResult renameProject(String tenant, String from, String to) throws IOException {
+        requireSafe("tenant", tenant);
+        requireProjectName(requireSafe("project", from));
+        requireProjectName(requireSafe("project", to));
+        return move(root.resolve(tenant), from, to);
+    }
+
+    /**
+     * User rename: moves {@code <tenant>/_user_<from>} to {@code <tenant>/_user_<to>}; blocked when the
+     * target exists.
+     *
+     * @param tenant the tenant
+     * @param from the old login
+     * @param to the new login
+     * @return what happened
+     * @throws IOException when the move fails
+     */
+    public MaintenanceResult renameUser(String tenant, String from, String to) throws IOException {
+        requireSafe("tenant", tenant);
+        return move(root.resolve(tenant), requireSafe("user home key", HomeScope.USER.key(null, from)),
+                requireSafe("user home key", HomeScope.USER.key(null, to)));
+    }
+
+    // ---------------------------------------------------------------------------------------------
+
+    private MaintenanceResult move(Path tenantDir, String from, String to) throws IOException {
+        Path src = tenantDir.resolve(from);
+        Path dst = tenantDir.resolve(to);
+        if (!Files.exists(src, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return MaintenanceResult.nothing();
+        }
+        if (Files.exists(dst, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return new MaintenanceResult(false, null, "A HOME named '" + to + "' already exists; homes are not merged. "
+                    + "Delete or move it first, then rename again.");
+        }
+        Files.move(src, dst);
+        measurements.remove(src);
+        return MaintenanceResult.done();
+    }
+
+    private boolean deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.delete(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
+                if (exc != null) {
+                    throw exc;
+                }
+                Files.delete(d);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        measurements.remove(dir);
+        return true;
+    }
+
+    private static long measure(Path dir) {
+        AtomicLong total = new AtomicLong();
+        try {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                    total.addAndGet(attrs.size());
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException exc) {
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (NoSuchFileException e) {
+            return 0;
+        } catch (IOException e) {
+            LOG.warn("measuring a home failed, counting what was seen: {}", e.toString());
+        }
+        return total.get();
+    }
+
+    private static void requireProjectKey(String project) throws ToolException {
+        Segments.require("project", project);
+        if (project.startsWith("_")) {
+            throw new ToolException(ErrorCode.INVALID_PARAMS, "Project names starting with '_' are reserved for shared "
+                    + "homes ('_tenant', '_user_<login>'); rename the project or set home-scope to tenant or user.");
+        }
+    }
+
+    private static void requireProjectName(String project) {
+        if (project.startsWith("_")) {
+            throw new IllegalArgumentException("project names starting with '_' are reserved for shared homes");
+        }
+    }
+
+    private static String requireSafe(String what, String name) {
+        if (!Segments.isSafe(name)) {
+            throw new IllegalArgumentException(what + " is not a safe single path segment");
+        }
+        return name;
+    }
+
+    static String human(long bytes) {
+        if (bytes < 1024) {
+            return bytes + " bytes";
+        }
+        String[] units = {"KiB", "MiB", "GiB", "TiB"};
+        double v = bytes;
+        int u = -1;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return String.format(Locale.ROOT, "%.1f %s (%d bytes)", v, units[u], bytes);
+    }
+
+    /**
+     * Builds {@link Homes}.
+     */
+    public static final class Builder {
+        private Path homesRoot;
+        private Path workspaceRoot;
+        private SettingsCascade settings = SettingsCascade.EMPTY;
+        private long maxBytes = DEFAULT_MAX_BYTES;
+        private Duration measureInterval = DEFAULT_MEASURE_INTERVAL;
+        private Clock clock = Clock.systemUTC();
+
+        private Builder() {
+        }
+
+        /**
+         * {@code homesRoot}: the root of the homes tree (default {@code <workspaceRoot>/../homes}).
+         *
+         * @param root the root
+         * @return this
+         */
+        public Builder homesRoot(Path root) {
+            this.homesRoot = root;
+            return this;
+        }
+
+        /**
+         * The workspace root, from which the default homes root is derived as its sibling {@code homes}.
+         *
+         * @param workspace the workspace root
+         * @return this
+         */
+        public Builder workspaceRoot(Path workspace) {
+            this.workspaceRoot = workspace;
+            return this;
+        }
+
+        /**
+         * The settings cascade that holds {@code home-scope} (default: empty, so every home is per project).
+         *
+         * @param settings the cascade
+         * @return this
+         */
+        public Builder settings(SettingsCascade settings) {
+            this.settings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /**
+         * {@code maxBytes}: the size budget per home (default 2 GiB; 0 = off).
+         *
+         * @param bytes 0 or more
+         * @return this
+         */
+        public Builder maxBytes(long bytes) {
+            this.maxBytes = bytes;
+            return this;
+        }
+
+        /**
+         * {@code measureInterval}: how often a home's size is measured at most (default 5 minutes).
+         *
+         * @param interval a positive duration
+         * @return this
+         */
+        public Builder measureInterval(Duration interval) {
+            this.measureInterval = Objects.requireNonNull(interval, "interval");
+            return this;
+        }
+
+        /**
+         * The clock for the measure interval (default UTC system clock).
+         *
+         * @param clock the clock
+         * @return this
+         */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Validates and builds.
+         *
+         * @return the homes
+         * @throws IllegalArgumentException when neither root is set or a limit is out of range
+         */
+        public Homes build() {
+            if (maxBytes < 0) {
+                throw new IllegalArgumentException("homes maxBytes must be 0 (off) or more, got " + maxBytes);
+            }
+            if (measureInterval.isNegative() || measureInterval.isZero()) {
+                throw new IllegalArgumentException("homes measureInterval must be positive, got " + measureInterval);
+            }
+            Path root = homesRoot;
+            if (root == null) {
+                if (workspaceRoot == null) {
+                    throw new IllegalArgumentException("set homesRoot or workspaceRoot (homes default to <workspace>/../homes)");
+                }
+                Path ws = workspaceRoot.toAbsolutePath().normalize();
+                if (ws.getParent() == null) {
+                    throw new IllegalArgumentException("the workspace root has no parent for the default homes root; set homesRoot");
+                }
+                root = ws.resolveSibling("homes");
+            }
+            return new Homes(this, root.toAbsolutePath().normalize());
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package org.vancetope.worktarget.core.internal.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.spi.ToolException;
+
+/**
+ * The shipped bubblewrap template on real bwrap. Skipped where bwrap cannot run, unless
+ * {@code WORKTARGET_REQUIRE_BWRAP=true} (as in CI), where a missing bwrap fails loudly.
+ */
+class BubblewrapIsolationTest {
+    static final Map<String, String> ENV = Map.of("PATH", "/usr/bin:/bin", "HOME", "/nowhere");
+
+    @TempDir
+    Path base;
+    Path root;
+    ExecEngine engine;
+
+    static boolean bwrapWorks() {
+        try {
+            Process p = new ProcessBuilder("bwrap", "--ro-bind", "/", "/", "--unshare-net", "--unshare-pid", "/bin/true")
+                    .redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @BeforeEach
+    void setUp() throws IOException {
+        boolean works = bwrapWorks();
+        if ("true".equalsIgnoreCase(System.getenv("WORKTARGET_REQUIRE_BWRAP"))) {
+            assertThat(works).as("WORKTARGET_REQUIRE_BWRAP=true but bwrap is missing or cannot create namespaces "
+                    + "(install the bubblewrap package)").isTrue();
+        }
+        Assumptions.assumeTrue(works, "bwrap is not usable here");
+        root = Files.createDirectories(base.resolve("root"));
+        Isolation iso = Isolation.fromConfig("custom", Isolation.defaultBubblewrapTemplate(), System::getenv);
+        engine = ExecEngine.builder().isolation(iso).killGraceMs(300).build();
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (engine != null) {
+            engine.close();
+        }
+    }
+
+    private ExecResult run(String command) throws ToolException {
+        return engine.run(new ExecRequest("s", command, root, ENV, 30_000L, null, null, root.resolve(".exec")));
+    }
+
+    @Test
+    void jobWorksInsideItsRootDir() throws Exception {
+        ExecResult r = run("pwd; echo made > made.txt; cat made.txt");
+        assertThat(r.status()).isEqualTo(JobStatus.EXITED);
+        assertThat(r.stdout()).isEqualTo(root + "\nmade\n");
+        assertThat(root.resolve("made.txt")).hasContent("made");
+    }
+
+    @Test
+    void jobCannotReadAFileOutsideItsRootDir() throws Exception {
+        Path secret = Files.writeString(base.resolve("secret.txt"), "top-secret");
+        try (ExecEngine plain = ExecEngine.builder().build()) {
+            ExecResult control = plain.run(new ExecRequest("s", "cat " + secret, root, ENV, 30_000L, null, null, null));
+            assertThat(control.stdout()).contains("top-secret");
+        }
+        ExecResult r = run("cat " + secret);
+        assertThat(r.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(r.stdout()).doesNotContain("top-secret");
+    }
+
+    @Test
+    void jobCannotOpenANetworkConnection() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            String connect = "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + server.getLocalPort() + "' && echo CONNECTED";
+            try (ExecEngine plain = ExecEngine.builder().build()) {
+                ExecResult control = plain.run(new ExecRequest("s", connect, root, ENV, 30_000L, null, null, null));
+                assertThat(control.stdout()).contains("CONNECTED");
+            }
+            ExecResult r = run(connect);
+            assertThat(r.stdout()).doesNotContain("CONNECTED");
+            assertThat(r.status()).isEqualTo(JobStatus.FAILED);
+        }
+    }
+
+    @Test
+    void jobSeesOnlyTheSealedEnvironment() throws Exception {
+        ExecResult r = run("env | sort");
+        List<String> names = r.stdout().lines().map(l -> l.substring(0, l.indexOf('='))).toList();
+        assertThat(names).containsExactlyInAnyOrder("HOME", "PATH", "PWD", ProcessTree.COOKIE_VAR);
+    }
+
+    @Test
+    void jobDiesWithItsKill() throws Exception {
+        ExecResult r = engine.run(new ExecRequest("s", "sleep 1000 & sh -c 'trap \"\" TERM; exec sleep 1000' & echo ready; wait",
+                root, ENV, 0L, null, null, root.resolve(".exec")));
+        Await.until("ready", () -> {
+            try {
+                return engine.status("s", r.id()).stdout().contains("ready");
+            } catch (ToolException e) {
+                throw new AssertionError(e);
+            }
+        });
+        List<ProcessHandle> tree = ProcessHandle.current().descendants()
+                .filter(p -> p.info().command().map(c -> c.endsWith("sleep") || c.endsWith("bwrap") || c.endsWith("sh"))
+                        .orElse(false))
+                .toList();
+        assertThat(tree.stream().filter(p -> p.info().command().orElse("").endsWith("sleep"))).hasSize(2);
+        assertThat(engine.kill("s", r.id())).isTrue();
+        for (ProcessHandle p : tree) {
+            Await.processGone(p.pid());
+        }
+        assertThat(engine.await("s", r.id(), 30_000).status()).isEqualTo(JobStatus.KILLED);
+    }
+}

@@ -1,0 +1,363 @@
+package org.vancetope.worktarget.core.internal.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolException;
+
+class ExecEngineTest {
+    static final Map<String, String> ENV = Map.of("PATH", "/usr/bin:/bin");
+
+    @TempDir
+    Path dir;
+    @TempDir
+    Path out;
+    ExecEngine engine;
+
+    @BeforeEach
+    void setUp() {
+        engine = ExecEngine.builder().outputRoot(out).killGraceMs(200).inlineOutputCharCap(200).build();
+    }
+
+    @AfterEach
+    void tearDown() {
+        engine.close();
+    }
+
+    private ExecResult run(String scope, String command, Long waitMs, Long deadline) throws ToolException {
+        return engine.run(new ExecRequest(scope, command, dir, ENV, waitMs, deadline, null, null));
+    }
+
+    private ExecResult run(String command) throws ToolException {
+        return run("s1", command, 30_000L, null);
+    }
+
+    @Test
+    void successfulCommandExitsWithCodeZeroAndOutput() throws ToolException {
+        ExecResult r = run("echo hello; echo oops >&2");
+        assertThat(r.status()).isEqualTo(JobStatus.EXITED);
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.stdout()).isEqualTo("hello\n");
+        assertThat(r.stderr()).isEqualTo("oops\n");
+        assertThat(r.truncated()).isFalse();
+        assertThat(r.hint()).isNull();
+        assertThat(r.lastOutputAt()).isNotNull();
+    }
+
+    @Test
+    void nonZeroExitIsFailedWithItsCode() throws ToolException {
+        ExecResult r = run("exit 3");
+        assertThat(r.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(r.exitCode()).isEqualTo(3);
+        assertThat(r.lastOutputAt()).isNull();
+    }
+
+    @Test
+    void commandRunsInTheGivenDirectory() throws ToolException {
+        assertThat(run("pwd").stdout().strip()).isEqualTo(dir.toAbsolutePath().toString());
+    }
+
+    @Test
+    void environmentIsExactlyTheGivenOnePlusTheJobCookie() throws ToolException {
+        ExecResult r = engine.run(new ExecRequest("s1", "env", dir, Map.of("PATH", "/usr/bin:/bin", "FOO", "bar"),
+                30_000L, null, null, null));
+        Set<String> names = new HashSet<>();
+        for (String line : r.stdout().split("\n")) {
+            names.add(line.substring(0, line.indexOf('=')));
+        }
+        names.remove("PWD"); // the shell sets it
+        assertThat(names).containsExactlyInAnyOrder("PATH", "FOO", ProcessTree.COOKIE_VAR);
+    }
+
+    @Test
+    void stdinIsEmpty() throws ToolException {
+        assertThat(run("cat; echo done").stdout()).isEqualTo("done\n");
+    }
+
+    @Test
+    void waitShorterThanTheJobReturnsRunningWithId() throws ToolException {
+        ExecResult r = run("s1", "echo started; sleep 1000", 0L, null);
+        assertThat(r.status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(r.exitCode()).isNull();
+        assertThat(engine.kill("s1", r.id())).isTrue();
+    }
+
+    @Test
+    void statusReportsTheEndOfAJobThatOutlivedItsWait() throws ToolException {
+        ExecResult r = run("s1", "read x < /dev/null; echo late", 0L, null);
+        ExecResult done = engine.await("s1", r.id(), 30_000);
+        assertThat(done.status()).isEqualTo(JobStatus.EXITED);
+        assertThat(engine.status("s1", r.id()).stdout()).isEqualTo("late\n");
+    }
+
+    @Test
+    void fullOutputGoesToFilesWhileInlineIsHeadTail() throws ToolException, IOException {
+        ExecResult r = run("i=0; while [ $i -lt 2000 ]; do echo line$i; i=$((i+1)); done");
+        assertThat(r.truncated()).isTrue();
+        assertThat(r.stdout()).startsWith("line0\n").endsWith("line1999\n").contains("…[truncated, ");
+        assertThat(r.stdout().length()).isLessThanOrEqualTo(200);
+        Path file = out.resolve(r.stdoutPath());
+        assertThat(Files.readAllLines(file)).hasSize(2000).endsWith("line1999");
+        String full = Files.readString(file);
+        assertThat(r.stdout()).isEqualTo(HeadTail.render(full, 200).text());
+        assertThat(r.hint()).contains("tail -n", "head -n", "sed -n", "grep -n -m", r.stdoutPath());
+    }
+
+    @Test
+    void outputPathsInsideTheWorkingDirectoryAreShownRelative() throws ToolException {
+        ExecResult r = engine.run(new ExecRequest("s1", "echo x", dir, ENV, 30_000L, null, null, dir.resolve(".exec")));
+        assertThat(r.stdoutPath()).isEqualTo(".exec/" + r.id() + ".stdout");
+        assertThat(r.stderrPath()).isEqualTo(".exec/" + r.id() + ".stderr");
+        assertThat(dir.resolve(r.stdoutPath())).hasContent("x");
+    }
+
+    @Test
+    void outputFileStopsAtItsCapButInlineTailStaysTrue() throws ToolException, IOException {
+        try (ExecEngine small = ExecEngine.builder().outputRoot(out).outputFileMaxBytes(1_000)
+                .inlineOutputCharCap(200).build()) {
+            ExecResult r = small.run(new ExecRequest("s1", "i=0; while [ $i -lt 1000 ]; do echo line$i; i=$((i+1)); done",
+                    dir, ENV, 30_000L, null, null, null));
+            assertThat(Files.size(Path.of(r.stdoutPath()))).isEqualTo(1_000);
+            assertThat(r.stdout()).endsWith("line999\n");
+            assertThat(r.truncated()).isTrue();
+            assertThat(r.hint()).contains("outputFileMaxBytes");
+            assertThat(small.tail("s1", r.id(), 2, false).lines()).containsExactly("line998", "line999");
+        }
+    }
+
+    @Test
+    void tailReadsTheLastLinesOfAStream() throws ToolException {
+        ExecResult r = run("seq 1 100; echo e1 >&2; echo e2 >&2");
+        assertThat(engine.tail("s1", r.id(), 3, false).lines()).containsExactly("98", "99", "100");
+        ExecTailResult err = engine.tail("s1", r.id(), 10, true);
+        assertThat(err.lines()).containsExactly("e1", "e2");
+        assertThat(err.stream()).isEqualTo("stderr");
+    }
+
+    @Test
+    void tailOutsideItsBoundsIsRefused() throws ToolException {
+        ExecResult r = run("true");
+        assertThatThrownBy(() -> engine.tail("s1", r.id(), 501, false))
+                .isInstanceOf(ToolException.class).hasMessageContaining("between 1 and 500");
+        assertThatThrownBy(() -> engine.tail("s1", r.id(), 0, false)).isInstanceOf(ToolException.class);
+    }
+
+    @Test
+    void jobsOfOneScopeAreInvisibleToAnother() throws ToolException {
+        ExecResult r = run("s1", "sleep 1000", 0L, null);
+        assertThatThrownBy(() -> engine.status("s2", r.id()))
+                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+        assertThatThrownBy(() -> engine.tail("s2", r.id(), 1, false)).isInstanceOf(ToolException.class);
+        assertThat(engine.kill("s2", r.id())).isFalse();
+        assertThat(engine.status("s1", r.id()).status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(engine.kill("s1", r.id())).isTrue();
+    }
+
+    @Test
+    void unknownJobStatusIsNotFoundWithAHint() {
+        assertThatThrownBy(() -> engine.status("s1", "j0000"))
+                .isInstanceOfSatisfying(ToolException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+                    assertThat(e.getMessage()).contains("exec_run");
+                });
+    }
+
+    @Test
+    void killOfUnknownOrFinishedJobIsFalse() throws ToolException {
+        assertThat(engine.kill("s1", "nope")).isFalse();
+        ExecResult r = run("true");
+        assertThat(engine.kill("s1", r.id())).isFalse();
+    }
+
+    @Test
+    void killedJobReportsKilled() throws ToolException {
+        ExecResult r = run("s1", "sleep 1000", 0L, null);
+        assertThat(engine.kill("s1", r.id())).isTrue();
+        ExecResult done = engine.await("s1", r.id(), 30_000);
+        assertThat(done.status()).isEqualTo(JobStatus.KILLED);
+        assertThat(engine.kill("s1", r.id())).isFalse();
+    }
+
+    @Test
+    void deadlineEndsTheJobAsTimedOut() throws ToolException {
+        ExecResult r = run("s1", "sleep 1000", 30_000L, 1L);
+        assertThat(r.status()).isEqualTo(JobStatus.TIMED_OUT);
+    }
+
+    @Test
+    void waitIsCappedByMaxWaitMs() throws ToolException {
+        try (ExecEngine capped = ExecEngine.builder().outputRoot(out).defaultWaitMs(0).maxWaitMs(0).build()) {
+            ExecResult r = capped.run(new ExecRequest("s1", "sleep 1000", dir, ENV, 3_600_000L, null, null, null));
+            assertThat(r.status()).isEqualTo(JobStatus.RUNNING);
+        }
+    }
+
+    @Test
+    void jobIdsAreLongRandomAndDistinct() throws ToolException {
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < 10; i++) {
+            ids.add(run("true").id());
+        }
+        assertThat(ids).hasSize(10).allSatisfy(id -> assertThat(id).matches("j[0-9a-f]{20}"));
+    }
+
+    @Test
+    void idCollisionDrawsAnotherId() throws ToolException {
+        // Two engines' worth of ids from the same seed: the second draw repeats the first.
+        try (ExecEngine seeded = ExecEngine.builder().outputRoot(out).random(new RepeatingRandom()).build()) {
+            ExecResult a = seeded.run(new ExecRequest("s1", "true", dir, ENV, 30_000L, null, null, null));
+            ExecResult b = seeded.run(new ExecRequest("s1", "true", dir, ENV, 30_000L, null, null, null));
+            assertThat(a.id()).isNotEqualTo(b.id());
+        }
+    }
+
+    /** Yields the same bytes for the first two id draws (cookies in between), then fresh ones. */
+    static final class RepeatingRandom extends Random {
+        private static final long serialVersionUID = 1L;
+        private int calls;
+
+        @Override
+        public void nextBytes(byte[] bytes) {
+            calls++;
+            if (bytes.length == 10 && calls <= 3) {
+                java.util.Arrays.fill(bytes, (byte) 7);
+            } else {
+                super.nextBytes(bytes);
+            }
+        }
+    }
+
+    @Test
+    void oldestFinishedJobIsForgottenWithItsFilesWhenTheScopeIsFull() throws ToolException {
+        try (ExecEngine two = ExecEngine.builder().outputRoot(out).maxJobsPerScope(2).build()) {
+            ExecResult first = two.run(new ExecRequest("s1", "echo 1", dir, ENV, 30_000L, null, null, null));
+            two.run(new ExecRequest("s1", "echo 2", dir, ENV, 30_000L, null, null, null));
+            two.run(new ExecRequest("s1", "echo 3", dir, ENV, 30_000L, null, null, null));
+            assertThat(two.jobCount("s1")).isEqualTo(2);
+            assertThatThrownBy(() -> two.status("s1", first.id())).isInstanceOf(ToolException.class);
+            Await.until("evicted files deleted", () -> !Files.exists(Path.of(first.stdoutPath())));
+        }
+    }
+
+    @Test
+    void fullScopeOfRunningJobsRefusesANewOneNamingTheLimit() throws ToolException {
+        try (ExecEngine two = ExecEngine.builder().outputRoot(out).maxJobsPerScope(2).killGraceMs(100).build()) {
+            two.run(new ExecRequest("s1", "sleep 1000", dir, ENV, 0L, null, null, null));
+            two.run(new ExecRequest("s1", "sleep 1000", dir, ENV, 0L, null, null, null));
+            assertThatThrownBy(() -> two.run(new ExecRequest("s1", "true", dir, ENV, 0L, null, null, null)))
+                    .isInstanceOfSatisfying(ToolException.class, e -> {
+                        assertThat(e.code()).isEqualTo(ErrorCode.SIZE_LIMIT);
+                        assertThat(e.getMessage()).contains("maxJobsPerScope", "exec_kill");
+                    });
+            assertThat(two.run(new ExecRequest("s2", "true", dir, ENV, 30_000L, null, null, null)).status())
+                    .isEqualTo(JobStatus.EXITED);
+        }
+    }
+
+    @Test
+    void closeScopeKillsItsJobsAndRemovesTheirFiles() throws ToolException {
+        ExecResult r = run("s1", "sleep 1000", 0L, null);
+        ExecResult other = run("s2", "sleep 1000", 0L, null);
+        assertThat(engine.closeScope("s1")).isEqualTo(1);
+        assertThat(Path.of(r.stdoutPath())).doesNotExist();
+        assertThatThrownBy(() -> engine.status("s1", r.id())).isInstanceOf(ToolException.class);
+        assertThat(engine.status("s2", other.id()).status()).isEqualTo(JobStatus.RUNNING);
+    }
+
+    @Test
+    void closeRootKillsJobsUnderThatRootOnly(@TempDir Path elsewhere) throws ToolException {
+        ExecResult inRoot = run("s1", "sleep 1000", 0L, null);
+        ExecResult outside = engine.run(new ExecRequest("s1", "sleep 1000", elsewhere, ENV, 0L, null, null, null));
+        assertThat(engine.closeRoot(dir)).isEqualTo(1);
+        assertThatThrownBy(() -> engine.status("s1", inRoot.id())).isInstanceOf(ToolException.class);
+        assertThat(engine.status("s1", outside.id()).status()).isEqualTo(JobStatus.RUNNING);
+    }
+
+    @Test
+    void closedEngineRefusesNewJobs() {
+        engine.close();
+        assertThatThrownBy(() -> run("true")).isInstanceOfSatisfying(ToolException.class,
+                e -> assertThat(e.getMessage()).contains("closed"));
+    }
+
+    @Test
+    void missingWorkingDirectoryIsNotFoundWithoutLeakingThePath() {
+        Path gone = dir.resolve("gone");
+        assertThatThrownBy(() -> engine.run(ExecRequest.of("s1", "true", gone, ENV)))
+                .isInstanceOfSatisfying(ToolException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+                    assertThat(e.getMessage()).doesNotContain(gone.toString());
+                });
+        assertThat(engine.jobCount("s1")).isZero();
+    }
+
+    @Test
+    void workingDirectoryOnAVirtualFileSystemIsRefusedClearly() throws IOException {
+        try (java.nio.file.FileSystem fs = com.google.common.jimfs.Jimfs.newFileSystem(
+                com.google.common.jimfs.Configuration.unix())) {
+            Path virtual = Files.createDirectories(fs.getPath("/work"));
+            assertThatThrownBy(() -> engine.run(ExecRequest.of("s1", "true", virtual, ENV)))
+                    .isInstanceOfSatisfying(ToolException.class, e -> {
+                        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+                        assertThat(e.getMessage()).contains("default file system");
+                    });
+        }
+    }
+
+    @Test
+    void blankCommandIsInvalid() {
+        assertThatThrownBy(() -> run("  ")).isInstanceOfSatisfying(ToolException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS));
+    }
+
+    @Test
+    void lastOutputAtComesFromTheInjectedClock() throws ToolException {
+        Instant fixed = Instant.parse("2030-01-02T03:04:05Z");
+        try (ExecEngine clocked = ExecEngine.builder().outputRoot(out).clock(Clock.fixed(fixed, ZoneOffset.UTC)).build()) {
+            ExecResult r = clocked.run(new ExecRequest("s1", "echo x", dir, ENV, 30_000L, null, null, null));
+            assertThat(r.lastOutputAt()).isEqualTo(fixed);
+            assertThat(r.toMap()).containsEntry("lastOutputAt", "2030-01-02T03:04:05Z");
+        }
+    }
+
+    @Test
+    void invalidSettingsFailAtBuildNamingTheSetting() {
+        assertThatThrownBy(() -> ExecEngine.builder().inlineOutputCharCap(10).build())
+                .hasMessageContaining("inlineOutputCharCap");
+        assertThatThrownBy(() -> ExecEngine.builder().maxJobsPerScope(0).build()).hasMessageContaining("maxJobsPerScope");
+        assertThatThrownBy(() -> ExecEngine.builder().killGraceMs(-1).build()).hasMessageContaining("killGraceMs");
+        assertThatThrownBy(() -> ExecEngine.builder().defaultWaitMs(10).maxWaitMs(5).build()).hasMessageContaining("maxWaitMs");
+        assertThatThrownBy(() -> ExecEngine.builder().outputFileMaxBytes(0).build()).hasMessageContaining("outputFileMaxBytes");
+    }
+
+    @Test
+    void resultMapHasTheDocumentedFields() throws ToolException {
+        Map<String, Object> m = run("echo hi").toMap();
+        assertThat(m).containsOnlyKeys("id", "status", "exitCode", "durationMs", "lastOutputAt", "stdoutPath",
+                "stderrPath", "stdout", "stderr", "truncated");
+        assertThat(m).containsEntry("status", "exited").containsEntry("exitCode", 0).containsEntry("truncated", false);
+    }
+
+    @Test
+    void backgroundChildHoldingThePipeDoesNotBlockTheResultBeyondTheDrain() throws ToolException {
+        ExecResult r = run("sleep 1000 & echo parent-done");
+        assertThat(r.status()).isEqualTo(JobStatus.EXITED);
+        assertThat(r.stdout()).isEqualTo("parent-done\n");
+        engine.closeScope("s1");
+    }
+}

@@ -1,0 +1,180 @@
+package org.vancetope.worktarget.core.internal.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.spi.ToolException;
+
+/**
+ * Kill, deadline and close end the whole tree, proven on real processes: background children, a
+ * grandchild that ignores SIGTERM and a grandchild that daemonises itself (double fork + setsid).
+ */
+class ProcessTreeKillTest {
+    static final Map<String, String> ENV = Map.of("PATH", "/usr/bin:/bin");
+
+    /**
+     * Starts: a plain background child, a grandchild ignoring SIGTERM, and a double-forked daemon in its
+     * own session; each writes its pid to a file; the shell prints "ready" when all three are known.
+     */
+    static final String TREE = "sleep 1000 & echo $! > bg.pid; "
+            + "sh -c 'sh -c \"trap \\\"\\\" TERM; echo \\$\\$ > ign.pid; exec sleep 1000\" & wait' & "
+            + "sh -c 'setsid sh -c \"echo \\$\\$ > daemon.pid; exec sleep 1000\" &' ; "
+            + "while [ ! -s ign.pid ] || [ ! -s daemon.pid ]; do sleep 0.01; done; echo ready; wait";
+
+    @TempDir
+    Path dir;
+    ExecEngine engine;
+
+    @BeforeEach
+    void setUp() {
+        engine = ExecEngine.builder().killGraceMs(300).build();
+    }
+
+    @AfterEach
+    void tearDown() {
+        engine.close();
+    }
+
+    private ExecResult startTree(Long deadline) throws ToolException {
+        ExecResult r = engine.run(new ExecRequest("s", TREE, dir, ENV, 0L, deadline, null, null));
+        Await.until("tree ready", () -> {
+            try {
+                return engine.status("s", r.id()).stdout().contains("ready");
+            } catch (ToolException e) {
+                throw new AssertionError(e);
+            }
+        });
+        return r;
+    }
+
+    private List<Long> treePids() throws IOException {
+        List<Long> pids = new ArrayList<>();
+        for (String f : List.of("bg.pid", "ign.pid", "daemon.pid")) {
+            pids.add(Long.parseLong(Files.readString(dir.resolve(f)).strip()));
+        }
+        return pids;
+    }
+
+    private static void assertAllAlive(List<Long> pids) {
+        for (long pid : pids) {
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).as("pid %d alive", pid).contains(true);
+        }
+    }
+
+    @Test
+    void daemonisedGrandchildIsOutsideTheShellsDescendants() throws Exception {
+        ExecResult r = startTree(null);
+        long daemon = treePids().get(2);
+        long shell = shellPid();
+        assertThat(ProcessHandle.of(shell).orElseThrow().descendants().map(ProcessHandle::pid)).doesNotContain(daemon);
+        engine.kill("s", r.id());
+        Await.processGone(daemon);
+    }
+
+    private long shellPid() {
+        return ProcessHandle.current().children()
+                .filter(p -> p.info().arguments().map(a -> a.length > 1 && a[a.length - 1].equals(TREE)).orElse(false))
+                .findFirst().orElseThrow().pid();
+    }
+
+    @Test
+    void killEndsTheWholeTreeIncludingTermIgnoringAndDaemonisedGrandchildren() throws Exception {
+        ExecResult r = startTree(null);
+        List<Long> pids = treePids();
+        long shell = shellPid();
+        assertAllAlive(pids);
+        assertThat(engine.kill("s", r.id())).isTrue();
+        Await.processGone(shell);
+        for (long pid : pids) {
+            Await.processGone(pid);
+        }
+        assertThat(engine.await("s", r.id(), 30_000).status()).isEqualTo(JobStatus.KILLED);
+    }
+
+    @Test
+    void killReturnsBeforeTheGracePeriodEnds() throws Exception {
+        try (ExecEngine slow = ExecEngine.builder().killGraceMs(3_600_000).build()) {
+            ExecResult r = slow.run(new ExecRequest("s", "trap '' TERM; echo $$ > shell.pid; echo ready; while :; do sleep 1; done", dir, ENV,
+                    0L, null, null, null));
+            Await.until("ready", () -> {
+                try {
+                    return slow.status("s", r.id()).stdout().contains("ready");
+                } catch (ToolException e) {
+                    throw new AssertionError(e);
+                }
+            });
+            // Returning at all proves the caller does not wait out an hour of grace.
+            assertThat(slow.kill("s", r.id())).isTrue();
+            assertThat(slow.status("s", r.id()).status()).isEqualTo(JobStatus.RUNNING);
+            long shell = Long.parseLong(Files.readString(dir.resolve("shell.pid")).strip());
+            ProcessHandle.of(shell).ifPresent(ProcessHandle::destroyForcibly);
+            Await.processGone(shell);
+        }
+    }
+
+    @Test
+    void deadlineEndsTheWholeTree() throws Exception {
+        ExecResult r = startTree(2L);
+        List<Long> pids = treePids();
+        for (long pid : pids) {
+            Await.processGone(pid);
+        }
+        assertThat(engine.await("s", r.id(), 30_000).status()).isEqualTo(JobStatus.TIMED_OUT);
+    }
+
+    @Test
+    void closingTheEngineEndsEveryTree() throws Exception {
+        startTree(null);
+        List<Long> pids = treePids();
+        engine.close();
+        for (long pid : pids) {
+            Await.processGone(pid);
+        }
+    }
+
+    @Test
+    void closingTheScopeEndsTreesLeftBehindByAFinishedJob() throws Exception {
+        ExecResult r = engine.run(new ExecRequest("s", "sh -c 'setsid sleep 1000 & echo $! > left.pid'", dir, ENV,
+                30_000L, null, null, null));
+        assertThat(r.status()).isEqualTo(JobStatus.EXITED);
+        long left = Long.parseLong(Files.readString(dir.resolve("left.pid")).strip());
+        assertThat(ProcessHandle.of(left).map(ProcessHandle::isAlive)).contains(true);
+        assertThat(engine.kill("s", r.id())).isFalse();
+        engine.closeScope("s");
+        Await.processGone(left);
+    }
+
+    @Test
+    void killEndsAReparentedGrandchildThatClearedItsEnvironment() throws Exception {
+        ExecResult r = engine.run(new ExecRequest("s", "sh -c 'env -i /bin/sh -c \"echo \\$\\$ > clean.pid; exec sleep 1000\" &'; "
+                + "while [ ! -s clean.pid ]; do sleep 0.01; done; echo ready; sleep 1000", dir, ENV, 0L, null, null, null));
+        Await.until("ready", () -> {
+            try {
+                return engine.status("s", r.id()).stdout().contains("ready");
+            } catch (ToolException e) {
+                throw new AssertionError(e);
+            }
+        });
+        long clean = Long.parseLong(Files.readString(dir.resolve("clean.pid")).strip());
+        assertThat(ProcessHandle.of(clean).map(ProcessHandle::isAlive)).contains(true);
+        assertThat(Files.readString(Path.of("/proc/" + clean + "/environ"))).doesNotContain(ProcessTree.COOKIE_VAR);
+        assertThat(engine.kill("s", r.id())).isTrue();
+        Await.processGone(clean);
+    }
+
+    @Test
+    void jobRunsInItsOwnSession() throws Exception {
+        ExecResult r = engine.run(new ExecRequest("s", "cut -d' ' -f6 /proc/$$/stat; echo $$", dir, ENV, 30_000L, null, null, null));
+        String[] lines = r.stdout().strip().split("\\s+");
+        assertThat(lines[0]).isEqualTo(lines[1]);
+    }
+}

@@ -1,0 +1,289 @@
+package org.vancetope.worktarget.core.internal.home;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.SettingLevel;
+import org.vancetope.worktarget.spi.SettingsCascade;
+import org.vancetope.worktarget.spi.ToolException;
+
+class HomesTest {
+    @TempDir
+    Path base;
+
+    /** A cascade backed by a map keyed "LEVEL/id". */
+    static final class MapSettings implements SettingsCascade {
+        final Map<String, String> values = new HashMap<>();
+
+        MapSettings set(SettingLevel level, String id, String value) {
+            values.put(level + "/" + id, value);
+            return this;
+        }
+
+        @Override
+        public Optional<String> lookup(SettingLevel level, String tenant, String id, String key) {
+            return key.equals(HomeScope.SETTING) ? Optional.ofNullable(values.get(level + "/" + id)) : Optional.empty();
+        }
+    }
+
+    /** A clock a test moves by hand. */
+    static final class MutableClock extends Clock {
+        Instant now = Instant.parse("2030-01-01T00:00:00Z");
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    private Homes homes(SettingsCascade settings) {
+        return Homes.builder().homesRoot(base.resolve("homes")).settings(settings).build();
+    }
+
+    @Test
+    void defaultScopeIsProjectWithTheProjectNameAsKey() throws ToolException {
+        Home h = homes(SettingsCascade.EMPTY).resolve("acme", "shop", "alice");
+        assertThat(h.scope()).isEqualTo(HomeScope.PROJECT);
+        assertThat(h.dir()).isEqualTo(base.resolve("homes/acme/shop"));
+    }
+
+    @Test
+    void tenantScopeUsesTheTenantKey() throws ToolException {
+        MapSettings s = new MapSettings().set(SettingLevel.TENANT, "acme", "tenant");
+        assertThat(homes(s).resolve("acme", "shop", "alice").dir()).isEqualTo(base.resolve("homes/acme/_tenant"));
+    }
+
+    @Test
+    void userScopeUsesTheUserKey() throws ToolException {
+        MapSettings s = new MapSettings().set(SettingLevel.PROJECT, "shop", "user");
+        assertThat(homes(s).resolve("acme", "shop", "alice").dir()).isEqualTo(base.resolve("homes/acme/_user_alice"));
+    }
+
+    @Test
+    void userScopeWithoutAUserFallsBackToProject() throws ToolException {
+        MapSettings s = new MapSettings().set(SettingLevel.PROJECT, "shop", "user");
+        Home h = homes(s).resolve("acme", "shop", null);
+        assertThat(h.scope()).isEqualTo(HomeScope.PROJECT);
+        assertThat(h.key()).isEqualTo("shop");
+    }
+
+    @Test
+    void userSettingWinsOverProjectWhichWinsOverTenant() {
+        MapSettings s = new MapSettings().set(SettingLevel.TENANT, "acme", "tenant").set(SettingLevel.PROJECT, "shop", "user");
+        assertThat(homes(s).scope("acme", "shop", "alice")).isEqualTo(HomeScope.USER);
+        s.set(SettingLevel.USER, "alice", "project");
+        assertThat(homes(s).scope("acme", "shop", "alice")).isEqualTo(HomeScope.PROJECT);
+        assertThat(homes(s).scope("acme", "other", "bob")).isEqualTo(HomeScope.TENANT);
+    }
+
+    @Test
+    void unparseableSettingFallsBackToProject() {
+        MapSettings s = new MapSettings().set(SettingLevel.TENANT, "acme", "tenat");
+        assertThat(homes(s).scope("acme", "shop", "alice")).isEqualTo(HomeScope.PROJECT);
+    }
+
+    @Test
+    void settingTextNeverBecomesTheDirectoryName() throws ToolException {
+        MapSettings s = new MapSettings().set(SettingLevel.TENANT, "acme", " TENANT ");
+        Home h = homes(s).resolve("acme", "shop", "alice");
+        assertThat(h.key()).isEqualTo("_tenant");
+    }
+
+    @Test
+    void defaultHomesRootIsASiblingOfTheWorkspace() {
+        Homes h = Homes.builder().workspaceRoot(base.resolve("workspace")).build();
+        assertThat(h.root()).isEqualTo(base.resolve("homes"));
+    }
+
+    @Test
+    void missingRootsFailAtBuild() {
+        assertThatThrownBy(() -> Homes.builder().build()).hasMessageContaining("homesRoot");
+        assertThatThrownBy(() -> Homes.builder().homesRoot(base).maxBytes(-1).build()).hasMessageContaining("maxBytes");
+    }
+
+    @Test
+    void unsafeTenantIsRefused() {
+        assertThatThrownBy(() -> homes(SettingsCascade.EMPTY).resolve("..", "shop", "alice"))
+                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE));
+    }
+
+    @Test
+    void unsafeProjectIsRefused() {
+        assertThatThrownBy(() -> homes(SettingsCascade.EMPTY).resolve("acme", "a/../../b", "alice"))
+                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE));
+    }
+
+    @Test
+    void unsafeUserLoginIsRefused() {
+        MapSettings s = new MapSettings().set(SettingLevel.TENANT, "acme", "user");
+        assertThatThrownBy(() -> homes(s).resolve("acme", "shop", "x/../../etc"))
+                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE));
+    }
+
+    @Test
+    void projectNamedLikeASharedKeyIsRefused() {
+        assertThatThrownBy(() -> homes(SettingsCascade.EMPTY).resolve("acme", "_tenant", "alice"))
+                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.getMessage()).contains("reserved"));
+    }
+
+    @Test
+    void prepareCreatesTheHome() throws ToolException {
+        Home h = homes(SettingsCascade.EMPTY).prepare("acme", "shop", null);
+        assertThat(h.dir()).isDirectory();
+    }
+
+    @Test
+    void overBudgetRefusesWithSizeBudgetAndTheThreeOptions() throws Exception {
+        Homes homes = Homes.builder().homesRoot(base).maxBytes(1_000).build();
+        Home h = homes.resolve("acme", "shop", null);
+        Files.createDirectories(h.dir());
+        Files.write(h.dir().resolve("cache.bin"), new byte[2_000]);
+        assertThatThrownBy(() -> homes.prepare("acme", "shop", null)).isInstanceOfSatisfying(ToolException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.BUDGET_EXCEEDED);
+            assertThat(e.getMessage()).contains("2000 bytes", "1000 bytes", "clean up", "raise", "to 0")
+                    .doesNotContain(base.toString());
+        });
+    }
+
+    @Test
+    void sizeIsMeasuredAtMostOncePerInterval() throws Exception {
+        MutableClock clock = new MutableClock();
+        Homes homes = Homes.builder().homesRoot(base).maxBytes(1_000).clock(clock).build();
+        Home h = homes.prepare("acme", "shop", null);
+        Files.write(h.dir().resolve("cache.bin"), new byte[2_000]);
+        clock.now = clock.now.plus(Duration.ofMinutes(4));
+        homes.checkBudget(h); // still the first measurement (empty)
+        clock.now = clock.now.plus(Duration.ofMinutes(1));
+        assertThatThrownBy(() -> homes.checkBudget(h)).isInstanceOf(ToolException.class);
+        Files.delete(h.dir().resolve("cache.bin"));
+        assertThatThrownBy(() -> homes.checkBudget(h)).isInstanceOf(ToolException.class);
+        clock.now = clock.now.plus(Duration.ofMinutes(5));
+        homes.checkBudget(h);
+    }
+
+    @Test
+    void zeroBudgetTurnsTheCheckOff() throws Exception {
+        Homes homes = Homes.builder().homesRoot(base).maxBytes(0).build();
+        Home h = homes.prepare("acme", "shop", null);
+        Files.write(h.dir().resolve("cache.bin"), new byte[2_000]);
+        homes.checkBudget(h);
+    }
+
+    @Test
+    void projectDeleteDeletesTheProjectHome() throws Exception {
+        Homes homes = homes(SettingsCascade.EMPTY);
+        Home h = homes.prepare("acme", "shop", null);
+        Files.createDirectories(h.dir().resolve(".cache/x"));
+        Files.writeString(h.dir().resolve(".cache/x/f"), "data");
+        MaintenanceResult r = homes.deleteProject("acme", "shop");
+        assertThat(r.changed()).isTrue();
+        assertThat(r.deleteNote()).isNull();
+        assertThat(h.dir()).doesNotExist();
+    }
+
+    @Test
+    void projectDeleteUnderTenantScopeKeepsTheSharedHomeAndSaysSo() throws Exception {
+        MapSettings s = new MapSettings().set(SettingLevel.TENANT, "acme", "tenant");
+        Homes homes = homes(s);
+        Home shared = homes.prepare("acme", "shop", null);
+        MaintenanceResult r = homes.deleteProject("acme", "shop");
+        assertThat(r.changed()).isFalse();
+        assertThat(r.deleteNote()).contains("tenant", "stays");
+        assertThat(shared.dir()).isDirectory();
+    }
+
+    @Test
+    void projectDeleteStillRemovesALeftoverProjectHomeAfterAScopeChange() throws Exception {
+        MapSettings s = new MapSettings();
+        Homes homes = homes(s);
+        Home old = homes.prepare("acme", "shop", null);
+        s.set(SettingLevel.TENANT, "acme", "tenant");
+        MaintenanceResult r = homes.deleteProject("acme", "shop");
+        assertThat(old.dir()).doesNotExist();
+        assertThat(r.changed()).isTrue();
+        assertThat(r.deleteNote()).isNotNull();
+    }
+
+    @Test
+    void userDeleteDeletesTheUserHomeOnly() throws Exception {
+        MapSettings s = new MapSettings().set(SettingLevel.TENANT, "acme", "user");
+        Homes homes = homes(s);
+        Home alice = homes.prepare("acme", "shop", "alice");
+        Home bob = homes.prepare("acme", "shop", "bob");
+        assertThat(homes.deleteUser("acme", "alice").changed()).isTrue();
+        assertThat(alice.dir()).doesNotExist();
+        assertThat(bob.dir()).isDirectory();
+        assertThat(homes.deleteUser("acme", "alice").changed()).isFalse();
+    }
+
+    @Test
+    void projectRenameMovesTheHome() throws Exception {
+        Homes homes = homes(SettingsCascade.EMPTY);
+        Home h = homes.prepare("acme", "shop", null);
+        Files.writeString(h.dir().resolve("f"), "kept");
+        assertThat(homes.renameProject("acme", "shop", "store").changed()).isTrue();
+        assertThat(base.resolve("homes/acme/store/f")).hasContent("kept");
+        assertThat(h.dir()).doesNotExist();
+    }
+
+    @Test
+    void renameOntoAnExistingHomeIsBlockedNotMerged() throws Exception {
+        Homes homes = homes(SettingsCascade.EMPTY);
+        Home a = homes.prepare("acme", "shop", null);
+        Home b = homes.prepare("acme", "store", null);
+        Files.writeString(a.dir().resolve("a"), "a");
+        Files.writeString(b.dir().resolve("b"), "b");
+        MaintenanceResult r = homes.renameProject("acme", "shop", "store");
+        assertThat(r.changed()).isFalse();
+        assertThat(r.renameBlocker()).contains("already exists", "not merged");
+        assertThat(a.dir().resolve("a")).exists();
+        assertThat(b.dir().resolve("a")).doesNotExist();
+    }
+
+    @Test
+    void userRenameMovesTheUserHome() throws Exception {
+        MapSettings s = new MapSettings().set(SettingLevel.TENANT, "acme", "user");
+        Homes homes = homes(s);
+        homes.prepare("acme", "shop", "alice");
+        assertThat(homes.renameUser("acme", "alice", "alicia").changed()).isTrue();
+        assertThat(base.resolve("homes/acme/_user_alicia")).isDirectory();
+    }
+
+    @Test
+    void maintenanceRefusesUnsafeSegments() {
+        Homes homes = homes(SettingsCascade.EMPTY);
+        assertThatThrownBy(() -> homes.deleteProject("acme", "..")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> homes.deleteUser("a/b", "alice")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> homes.renameProject("acme", "shop", "../x")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> homes.renameUser("acme", "alice", "x\0y")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void projectDeleteWithNoHomeChangesNothing() throws IOException {
+        assertThat(homes(SettingsCascade.EMPTY).deleteProject("acme", "none")).isEqualTo(new MaintenanceResult(false, null, null));
+    }
+}

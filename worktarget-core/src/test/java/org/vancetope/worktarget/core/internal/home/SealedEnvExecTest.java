@@ -1,0 +1,84 @@
+package org.vancetope.worktarget.core.internal.home;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.core.internal.exec.ExecEngine;
+import org.vancetope.worktarget.core.internal.exec.ExecRequest;
+import org.vancetope.worktarget.core.internal.exec.ExecResult;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.SettingsCascade;
+import org.vancetope.worktarget.spi.ToolException;
+
+/** The sealed environment and scoped HOME as a real job sees them. */
+class SealedEnvExecTest {
+    @TempDir
+    Path base;
+    final ExecEngine engine = ExecEngine.builder().build();
+
+    @AfterEach
+    void tearDown() {
+        engine.close();
+    }
+
+    private Map<String, String> hostWithSecret() {
+        Map<String, String> host = new HashMap<>(System.getenv());
+        host.put("BRAIN_DB_PASSWORD", "hunter2");
+        return host;
+    }
+
+    private String runEnv(Map<String, String> env, Path cwd) throws ToolException {
+        ExecResult r = engine.run(new ExecRequest("s", "env", cwd, env, 30_000L, null, null, null));
+        return r.stdout();
+    }
+
+    @Test
+    void workJobSeesNoHostSecretAndItsScopedHome() throws Exception {
+        Homes homes = Homes.builder().workspaceRoot(base.resolve("ws")).build();
+        Files.createDirectories(base.resolve("ws"));
+        Home home = homes.prepare("acme", "shop", "alice");
+        String out = runEnv(ExecEnvPolicy.work(hostWithSecret()).environment(home.dir(), Map.of()), base.resolve("ws"));
+        assertThat(out).doesNotContain("hunter2").doesNotContain("BRAIN_DB_PASSWORD")
+                .contains("HOME=" + base.resolve("homes/acme/shop"));
+        String hostHome = System.getenv("HOME");
+        if (hostHome != null) {
+            assertThat(out).doesNotContain("HOME=" + hostHome + "\n");
+        }
+    }
+
+    @Test
+    void callerExtrasOverrideTheScopedHome() throws Exception {
+        Homes homes = Homes.builder().homesRoot(base.resolve("homes")).build();
+        Home home = homes.prepare("acme", "shop", null);
+        String out = runEnv(ExecEnvPolicy.work(hostWithSecret()).environment(home.dir(), Map.of("HOME", "/pinned")), base);
+        assertThat(out).contains("HOME=/pinned\n");
+    }
+
+    @Test
+    void jobInScopedHomeWritesItsCachesThere() throws Exception {
+        Homes homes = Homes.builder().homesRoot(base.resolve("homes")).settings(SettingsCascade.EMPTY).build();
+        Home home = homes.prepare("acme", "shop", null);
+        engine.run(new ExecRequest("s", "mkdir -p \"$XDG_CACHE_HOME\" && echo x > \"$XDG_CACHE_HOME/c\" && echo y > ~/.rc",
+                base, ExecEnvPolicy.work(System.getenv()).environment(home.dir(), Map.of()), 30_000L, null, null, null));
+        assertThat(home.dir().resolve(".cache/c")).hasContent("x");
+        assertThat(home.dir().resolve(".rc")).hasContent("y");
+    }
+
+    @Test
+    void overBudgetHomeStopsTheJobBeforeItStarts() throws Exception {
+        Homes homes = Homes.builder().homesRoot(base.resolve("homes")).maxBytes(10).build();
+        Path dir = homes.resolve("acme", "shop", null).dir();
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("big"), "more than ten bytes");
+        assertThatThrownBy(() -> homes.prepare("acme", "shop", null))
+                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BUDGET_EXCEEDED));
+        assertThat(engine.jobCount("s")).isZero();
+    }
+}

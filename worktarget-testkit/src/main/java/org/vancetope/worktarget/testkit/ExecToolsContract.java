@@ -1,0 +1,292 @@
+package org.vancetope.worktarget.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.spi.BackendTool;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.spi.ToolException;
+
+/**
+ * The behaviour of the four exec tools ({@code *_exec_run}, {@code *_exec_status}, {@code *_exec_tail},
+ * {@code *_exec_kill}), written once and run against every backend through {@link BackendTool}.
+ *
+ * <pre>{@code
+ * class MyExecToolsTest extends ExecToolsContract {
+ *     protected List<BackendTool> createExecTools(Path workDir) {
+ *         return ExecTools.create(engine, "client_", ExecResolvers.client(workDir, policy));
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>The backend must run jobs in {@code workDir}, scope jobs at least by session, and use an inline
+ * cap of at least 1,000 characters. Every test kills the jobs it leaves running; the subclass closes
+ * its engine (e.g. in an {@code @AfterEach}). It does not test isolation or HOME.
+ */
+public abstract class ExecToolsContract {
+    private static final Duration LIMIT = Duration.ofSeconds(30);
+    private static final Pattern SENTINEL = Pattern.compile("\n…\\[truncated, (\\d+) chars omitted]\n");
+
+    /** The work directory the tools must run in. */
+    @TempDir
+    protected Path workDir;
+
+    private Map<String, BackendTool> tools;
+    private final List<String> started = new ArrayList<>();
+
+    /**
+     * Creates the backend's exec tools, running jobs in {@code workDir}.
+     *
+     * @param workDir the directory jobs must run in
+     * @return the four tools (any prefix)
+     * @throws Exception when the backend cannot be set up
+     */
+    protected abstract List<BackendTool> createExecTools(Path workDir) throws Exception;
+
+    /**
+     * The caller of most tests.
+     *
+     * @return a context
+     */
+    protected ToolContext context() {
+        return new ToolContext("p-contract", "s-contract", "acme", "shop", "alice");
+    }
+
+    /**
+     * A caller of another session, which must not see the first one's jobs.
+     *
+     * @return a context
+     */
+    protected ToolContext otherSession() {
+        return new ToolContext("p-other", "s-other", "acme", "shop", "alice");
+    }
+
+    @BeforeEach
+    final void createTools() throws Exception {
+        tools = new HashMap<>();
+        for (BackendTool t : createExecTools(workDir)) {
+            String name = t.spec().name();
+            tools.put(name.substring(name.indexOf("exec_")), t);
+        }
+        assertThat(tools).containsOnlyKeys("exec_run", "exec_status", "exec_tail", "exec_kill");
+    }
+
+    @AfterEach
+    final void killLeftovers() throws ToolException {
+        for (String id : started) {
+            call("exec_kill", Map.of("id", id));
+        }
+    }
+
+    /**
+     * Calls a tool as {@link #context()}.
+     *
+     * @param tool e.g. {@code "exec_run"}
+     * @param params the parameters
+     * @return the result
+     * @throws ToolException as the tool throws
+     */
+    protected final Map<String, Object> call(String tool, Map<String, Object> params) throws ToolException {
+        return tools.get(tool).invoke(params, context());
+    }
+
+    private Map<String, Object> run(String command, Map<String, Object> more) throws ToolException {
+        Map<String, Object> p = new HashMap<>(more);
+        p.put("command", command);
+        Map<String, Object> r = call("exec_run", p);
+        if ("running".equals(r.get("status"))) {
+            started.add((String) r.get("id"));
+        }
+        return r;
+    }
+
+    private Map<String, Object> run(String command) throws ToolException {
+        return run(command, Map.of("waitMs", 30_000));
+    }
+
+    private Map<String, Object> awaitStatus(String id, String wanted) throws ToolException {
+        long end = System.nanoTime() + LIMIT.toNanos();
+        while (true) {
+            Map<String, Object> s = call("exec_status", Map.of("id", id));
+            if (wanted.equals(s.get("status"))) {
+                return s;
+            }
+            if (System.nanoTime() > end) {
+                throw new AssertionError("job " + id + " did not reach " + wanted + " within " + LIMIT + ": " + s);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+    }
+
+    private static ErrorCode code(Throwable t) {
+        return ((ToolException) t).code();
+    }
+
+    @Test
+    public void toolSpecsComeFromTheCatalog() {
+        for (BackendTool t : tools.values()) {
+            assertThat(ToolCatalog.backend(t.spec().name())).contains(t.spec());
+        }
+    }
+
+    @Test
+    public void runReturnsExitCodeAndBothStreams() throws ToolException {
+        Map<String, Object> r = run("echo out; echo err >&2");
+        assertThat(r).containsEntry("status", "exited").containsEntry("exitCode", 0)
+                .containsEntry("stdout", "out\n").containsEntry("stderr", "err\n").containsEntry("truncated", false);
+        assertThat(r).containsKeys("id", "durationMs", "lastOutputAt", "stdoutPath", "stderrPath").doesNotContainKey("hint");
+    }
+
+    @Test
+    public void nonZeroExitIsFailed() throws ToolException {
+        assertThat(run("exit 7")).containsEntry("status", "failed").containsEntry("exitCode", 7);
+    }
+
+    @Test
+    public void jobRunsInTheWorkDirectory() throws Exception {
+        assertThat(((String) run("pwd -P").get("stdout")).strip()).isEqualTo(workDir.toRealPath().toString());
+    }
+
+    @Test
+    public void envExtrasReachTheJob() throws ToolException {
+        assertThat(run("echo \"$GREETING\"", Map.of("waitMs", 30_000, "env", Map.of("GREETING", "hello")))
+                .get("stdout")).isEqualTo("hello\n");
+    }
+
+    @Test
+    public void longOutputIsHeadTailWithTheExactOmittedCount() throws ToolException {
+        Map<String, Object> r = run("i=0; while [ $i -lt 5000 ]; do echo \"line $i\"; i=$((i+1)); done");
+        String out = (String) r.get("stdout");
+        assertThat(r).containsEntry("truncated", true).containsKey("hint");
+        assertThat(out).startsWith("line 0\n").endsWith("line 4999\n");
+        Matcher m = SENTINEL.matcher(out);
+        assertThat(m.find()).isTrue();
+        long total = 0;
+        for (int i = 0; i < 5000; i++) {
+            total += ("line " + i + "\n").length();
+        }
+        long kept = out.length() - m.group().length();
+        assertThat(kept + Long.parseLong(m.group(1))).isEqualTo(total);
+        assertThat((String) r.get("hint")).contains((String) r.get("stdoutPath"));
+    }
+
+    @Test
+    public void fullOutputCanBePagedFromTheFileWithBoundedCommands() throws ToolException {
+        Map<String, Object> r = run("i=0; while [ $i -lt 5000 ]; do echo \"line $i\"; i=$((i+1)); done");
+        String path = (String) r.get("stdoutPath");
+        assertThat(run("wc -l < '" + path + "'").get("stdout").toString().strip()).isEqualTo("5000");
+        assertThat(run("sed -n '2500,2501p' '" + path + "'").get("stdout")).isEqualTo("line 2499\nline 2500\n");
+    }
+
+    @Test
+    public void shortWaitReturnsRunningAndStatusSeesTheEnd() throws ToolException {
+        Map<String, Object> r = run("sleep 1; echo done", Map.of("waitMs", 0));
+        assertThat(r).containsEntry("status", "running").containsEntry("exitCode", null);
+        Map<String, Object> s = awaitStatus((String) r.get("id"), "exited");
+        assertThat(s).containsEntry("stdout", "done\n").containsEntry("exitCode", 0);
+    }
+
+    @Test
+    public void tailReturnsTheLastLinesOfTheChosenStream() throws ToolException {
+        Map<String, Object> r = run("seq 1 50; seq 101 103 >&2");
+        String id = (String) r.get("id");
+        Map<String, Object> t = call("exec_tail", Map.of("id", id));
+        assertThat(t.get("lines")).isEqualTo(List.of("41", "42", "43", "44", "45", "46", "47", "48", "49", "50"));
+        Map<String, Object> e = call("exec_tail", Map.of("id", id, "n", 2, "stream", "stderr"));
+        assertThat(e.get("lines")).isEqualTo(List.of("102", "103"));
+        assertThat(e).containsEntry("stream", "stderr");
+    }
+
+    @Test
+    public void tailOfMoreThan500LinesIsInvalid() throws ToolException {
+        String id = (String) run("true").get("id");
+        assertThatThrownBy(() -> call("exec_tail", Map.of("id", id, "n", 501)))
+                .isInstanceOf(ToolException.class).satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
+    }
+
+    @Test
+    public void tailOfAnUnknownStreamIsInvalid() throws ToolException {
+        String id = (String) run("true").get("id");
+        assertThatThrownBy(() -> call("exec_tail", Map.of("id", id, "stream", "stdin")))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
+    }
+
+    @Test
+    public void killEndsARunningJob() throws ToolException {
+        String id = (String) run("sleep 1000", Map.of("waitMs", 0)).get("id");
+        assertThat(call("exec_kill", Map.of("id", id))).containsEntry("id", id).containsEntry("killed", true);
+        awaitStatus(id, "killed");
+    }
+
+    @Test
+    public void killOfAFinishedJobIsFalse() throws ToolException {
+        String id = (String) run("true").get("id");
+        assertThat(call("exec_kill", Map.of("id", id))).containsEntry("killed", false);
+    }
+
+    @Test
+    public void killOfAnUnknownJobIsFalseNotAnError() throws ToolException {
+        assertThat(call("exec_kill", Map.of("id", "j00000000000000000000"))).containsEntry("killed", false);
+    }
+
+    @Test
+    public void statusOfAnUnknownJobIsNotFound() {
+        assertThatThrownBy(() -> call("exec_status", Map.of("id", "j00000000000000000000")))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.NOT_FOUND));
+    }
+
+    @Test
+    public void anotherSessionCannotSeeOrKillTheJob() throws ToolException {
+        String id = (String) run("sleep 1000", Map.of("waitMs", 0)).get("id");
+        assertThatThrownBy(() -> tools.get("exec_status").invoke(Map.of("id", id), otherSession()))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.NOT_FOUND));
+        assertThat(tools.get("exec_kill").invoke(Map.of("id", id), otherSession())).containsEntry("killed", false);
+        assertThat(call("exec_status", Map.of("id", id))).containsEntry("status", "running");
+    }
+
+    @Test
+    public void deadlineEndsTheJobAsTimedOut() throws ToolException {
+        Map<String, Object> r = run("sleep 1000", Map.of("waitMs", 30_000, "deadlineSeconds", 1));
+        assertThat(r).containsEntry("status", "timed_out");
+    }
+
+    @Test
+    public void missingCommandIsInvalid() {
+        assertThatThrownBy(() -> call("exec_run", Map.of()))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
+    }
+
+    @Test
+    public void negativeWaitIsInvalid() {
+        assertThatThrownBy(() -> call("exec_run", Map.of("command", "true", "waitMs", -1)))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
+    }
+
+    @Test
+    public void zeroDeadlineIsInvalid() {
+        assertThatThrownBy(() -> call("exec_run", Map.of("command", "true", "deadlineSeconds", 0)))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
+    }
+
+    @Test
+    public void envWithANonStringValueIsInvalid() {
+        assertThatThrownBy(() -> call("exec_run", Map.of("command", "true", "env", Map.of("A", 1))))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
+    }
+}

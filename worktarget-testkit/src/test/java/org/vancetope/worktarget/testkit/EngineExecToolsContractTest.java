@@ -1,0 +1,28 @@
+package org.vancetope.worktarget.testkit;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.core.internal.exec.ExecEngine;
+import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
+import org.vancetope.worktarget.core.internal.exec.ExecTools;
+import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
+import org.vancetope.worktarget.spi.BackendTool;
+
+/** The exec contract on the bare engine bound as CLIENT tools over a plain temporary directory. */
+class EngineExecToolsContractTest extends ExecToolsContract {
+    private ExecEngine engine;
+
+    @Override
+    protected List<BackendTool> createExecTools(Path workDir) {
+        engine = ExecEngine.builder().killGraceMs(500).build();
+        return ExecTools.create(engine, ToolCatalog.CLIENT_PREFIX,
+                ExecResolvers.client(workDir, ExecEnvPolicy.client(System.getenv())));
+    }
+
+    @AfterEach
+    void closeEngine() {
+        engine.close();
+    }
+}

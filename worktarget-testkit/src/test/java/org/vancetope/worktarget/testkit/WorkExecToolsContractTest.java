@@ -1,0 +1,30 @@
+package org.vancetope.worktarget.testkit;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.core.internal.exec.ExecEngine;
+import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
+import org.vancetope.worktarget.core.internal.exec.ExecTools;
+import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
+import org.vancetope.worktarget.core.internal.home.Homes;
+import org.vancetope.worktarget.spi.BackendTool;
+
+/** The exec contract on the engine bound as WORK tools: scoped HOME, sealed env, outputs in the root. */
+class WorkExecToolsContractTest extends ExecToolsContract {
+    private ExecEngine engine;
+
+    @Override
+    protected List<BackendTool> createExecTools(Path workDir) {
+        engine = ExecEngine.builder().killGraceMs(500).build();
+        Homes homes = Homes.builder().homesRoot(workDir.resolve(".homes")).build();
+        return ExecTools.create(engine, ToolCatalog.WORK_PREFIX,
+                ExecResolvers.work((params, ctx) -> workDir, homes, ExecEnvPolicy.work(System.getenv())));
+    }
+
+    @AfterEach
+    void closeEngine() {
+        engine.close();
+    }
+}
