@@ -67,6 +67,11 @@ final class TransferFixture implements AutoCloseable {
     }
 
     TransferFixture(Configuration config, TransferSettings settings, int highWaterMark) throws IOException {
+        this(config, settings, highWaterMark, false);
+    }
+
+    TransferFixture(Configuration config, TransferSettings settings, int highWaterMark, boolean threaded)
+            throws IOException {
         fs = Jimfs.newFileSystem(config.toBuilder().setAttributeViews("basic", "owner", "posix", "unix").build());
         brainWorkspace = Files.createDirectories(fs.getPath("/brain/ws"));
         footRoot = fs.getPath("/home/u/.vancetope/foot");
@@ -85,8 +90,9 @@ final class TransferFixture implements AutoCloseable {
         foot = TransferEndpoint.builder(TransferSide.FOOT).settings(settings)
                 .resolver(FootTargetResolver.at(footRoot))
                 .clock(time.clock()).scheduler(time.scheduler()).listener(listener).build();
-        pair = InMemoryFramePair.<TransferFrame>builder().highWaterMark(highWaterMark)
-                .wire(codec::encode, this::decode).build();
+        InMemoryFramePair.Builder<TransferFrame> b = InMemoryFramePair.<TransferFrame>builder()
+                .highWaterMark(highWaterMark).wire(codec::encode, this::decode);
+        pair = (threaded ? b.threaded() : b).build();
         brainConn = brain.attach(pair.left(), SCOPE);
         footConn = foot.attach(pair.right(), SCOPE);
         pair.left().onReceive(brainConn::onFrame).onClose(brainConn::onClose);
