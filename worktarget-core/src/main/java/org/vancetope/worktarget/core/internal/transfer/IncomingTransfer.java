@@ -190,7 +190,9 @@ final class IncomingTransfer {
     // ---------------------------------------------------------------- chunks
 
     synchronized void onChunk(TransferChunk c) {
-        move(ReceiverState.RECEIVING);
+        if (state != ReceiverState.RECEIVING) {
+            throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, ReceiverState.RECEIVING);
+        }
         touch();
         byte[] bytes = c.bytes();
         if (c.seq() != expectedSeq) {

@@ -162,6 +162,11 @@ final class OutgoingTransfer {
                     pumping = false;
                     return;
                 }
+                if (!channel.isOpen()) {
+                    pumping = false;
+                    finish(false, "connection closed", 0);
+                    return;
+                }
                 if (!channel.isWritable()) {
                     pumping = false;
                     if (!waitingWritable) {

@@ -15,11 +15,14 @@ public enum ReceiverState {
     /** Removed from the pending map. */
     CLOSED;
 
-    /** The allowed transitions. */
+    /**
+     * The allowed transitions. A chunk keeps a transfer in {@link #RECEIVING} and is legal only there;
+     * there are no self-loops, so a repeated {@code transfer_init} is an illegal transition.
+     */
     public static final Transitions<ReceiverState> TABLE = Transitions.of(ReceiverState.class)
             .allow(NEW, RECEIVING, FAILED, CLOSED)
             .allow(AWAITING_INIT, RECEIVING, FAILED, CLOSED)
-            .allow(RECEIVING, RECEIVING, VERIFIED, FAILED, CLOSED)
+            .allow(RECEIVING, VERIFIED, FAILED, CLOSED)
             .allow(VERIFIED, CLOSED)
             .allow(FAILED, CLOSED)
             .build();

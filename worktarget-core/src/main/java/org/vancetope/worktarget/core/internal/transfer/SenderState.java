@@ -17,7 +17,7 @@ public enum SenderState {
     public static final Transitions<SenderState> TABLE = Transitions.of(SenderState.class)
             .allow(PREPARING, AWAITING_INIT_RESPONSE, FINISHED)
             .allow(AWAITING_INIT_RESPONSE, STREAMING, FINISHED)
-            .allow(STREAMING, STREAMING, AWAITING_COMPLETE, FINISHED)
+            .allow(STREAMING, AWAITING_COMPLETE, FINISHED)
             .allow(AWAITING_COMPLETE, FINISHED)
             .build();
 }
