@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -44,6 +45,12 @@ import org.vancetope.worktarget.core.transfer.UploadRequest;
  */
 public final class TransferCodec {
     private static final Base64Variant BASE64 = Base64Variants.MIME_NO_LINEFEEDS;
+    private static final JsonStringEncoder QUOTER = JsonStringEncoder.getInstance();
+    private static final byte[] CHUNK_HEAD = ascii("{\"type\":\"transfer_chunk\",\"transferId\":\"");
+    private static final byte[] SEQ = ascii("\",\"seq\":");
+    private static final byte[] BYTES = ascii(",\"bytes\":\"");
+    private static final byte[] LAST_TRUE = ascii("\",\"last\":true}");
+    private static final byte[] LAST_FALSE = ascii("\",\"last\":false}");
     private static final String BAD_BASE64 = "Field 'bytes' is not valid base64 (standard alphabet, with padding).";
 
     private final JsonFactory factory;
@@ -68,14 +75,42 @@ public final class TransferCodec {
      * @return the JSON bytes
      */
     public byte[] encode(TransferFrame frame) {
-        int estimate = frame instanceof TransferChunk c ? (c.bytes().length + 2) / 3 * 4 + 160 : 256;
-        Buffer out = new Buffer(estimate);
+        if (frame instanceof TransferChunk c) {
+            return encodeChunk(c);
+        }
+        Buffer out = new Buffer(256);
         try {
             encode(frame, out);
         } catch (IOException e) {
             throw new UncheckedIOException("writing to memory failed", e);
         }
         return out.toByteArray();
+    }
+
+    /**
+     * The hot path: a chunk frame written straight into one exactly sized array, the payload by the
+     * JDK's base64 encoder. Produces the same JSON as the generator path.
+     */
+    private static byte[] encodeChunk(TransferChunk c) {
+        byte[] id = QUOTER.quoteAsUTF8(c.transferId());
+        byte[] seq = Long.toString(c.seq()).getBytes(StandardCharsets.US_ASCII);
+        byte[] tail = c.last() ? LAST_TRUE : LAST_FALSE;
+        byte[] payload = Base64.getEncoder().encode(c.bytes());
+        byte[] out = new byte[CHUNK_HEAD.length + id.length + SEQ.length + seq.length + BYTES.length + payload.length
+                + tail.length];
+        int pos = put(out, 0, CHUNK_HEAD);
+        pos = put(out, pos, id);
+        pos = put(out, pos, SEQ);
+        pos = put(out, pos, seq);
+        pos = put(out, pos, BYTES);
+        pos = put(out, pos, payload);
+        put(out, pos, tail);
+        return out;
+    }
+
+    private static int put(byte[] out, int pos, byte[] part) {
+        System.arraycopy(part, 0, out, pos, part.length);
+        return pos + part.length;
     }
 
     /**
@@ -96,17 +131,16 @@ public final class TransferCodec {
      * @throws IOException when the stream fails
      */
     public void encode(TransferFrame frame, OutputStream out) throws IOException {
+        if (frame instanceof TransferChunk c) {
+            out.write(encodeChunk(c));
+            return;
+        }
         try (JsonGenerator g = factory.createGenerator(out)) {
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             g.writeStartObject();
             g.writeStringField("type", frame.type());
             g.writeStringField("transferId", frame.transferId());
-            if (frame instanceof TransferChunk c) {
-                g.writeNumberField("seq", c.seq());
-                g.writeFieldName("bytes");
-                g.writeBinary(BASE64, c.bytes(), 0, c.bytes().length);
-                g.writeBooleanField("last", c.last());
-            } else if (frame instanceof TransferInit i) {
+            if (frame instanceof TransferInit i) {
                 optString(g, "source", i.source());
                 g.writeStringField("target", i.target());
                 optString(g, "dirName", i.dirName());
@@ -132,6 +166,10 @@ public final class TransferCodec {
             }
             g.writeEndObject();
         }
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
     }
 
     private static void optString(JsonGenerator g, String name, String value) throws IOException {
@@ -183,6 +221,10 @@ public final class TransferCodec {
      * @throws FrameDecodeException when the bytes are not a valid transfer frame
      */
     public TransferFrame decode(byte[] json, int offset, int length) throws FrameDecodeException {
+        TransferChunk canonical = canonicalChunk(json, offset, length);
+        if (canonical != null) {
+            return canonical;
+        }
         Fields f = new Fields();
         try (JsonParser p = factory.createParser(json, offset, length)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
@@ -206,6 +248,80 @@ public final class TransferCodec {
             throw f.fail(FrameDecodeException.Reason.MALFORMED_JSON, "Unreadable frame: " + e, e);
         }
         return f.build();
+    }
+
+    /**
+     * The hot path of decoding: a chunk frame in exactly the canonical form {@link #encode} writes
+     * (field order, no whitespace, ASCII id without escapes) is cut apart without a JSON parser and its
+     * payload decoded by the JDK's strict base64 decoder straight into the chunk's array. Anything
+     * else returns null and takes the general streaming parse, so the result is the same either way.
+     */
+    private static TransferChunk canonicalChunk(byte[] b, int off, int len) {
+        int end = off + len;
+        if (off < 0 || len < 0 || end > b.length || !matches(b, off, end, CHUNK_HEAD)) {
+            return null;
+        }
+        int p = off + CHUNK_HEAD.length;
+        int idStart = p;
+        while (p < end && b[p] != '"') {
+            if (b[p] == '\\' || b[p] < 0x20) {     // escapes, control and non-ASCII bytes: general path
+                return null;
+            }
+            p++;
+        }
+        if (p == idStart || !matches(b, p, end, SEQ)) {
+            return null;
+        }
+        String id = new String(b, idStart, p - idStart, StandardCharsets.US_ASCII);
+        p += SEQ.length;
+        int digits = p;
+        long seq = 0;
+        while (p < end && b[p] >= '0' && b[p] <= '9' && p - digits < 18) {
+            seq = seq * 10 + (b[p] - '0');
+            p++;
+        }
+        if (p == digits || (b[digits] == '0' && p - digits > 1) || !matches(b, p, end, BYTES)) {
+            return null;
+        }
+        p += BYTES.length;
+        boolean last;
+        int payloadEnd;
+        if (end - p >= LAST_TRUE.length && matches(b, end - LAST_TRUE.length, end, LAST_TRUE)) {
+            last = true;
+            payloadEnd = end - LAST_TRUE.length;
+        } else if (end - p >= LAST_FALSE.length && matches(b, end - LAST_FALSE.length, end, LAST_FALSE)) {
+            last = false;
+            payloadEnd = end - LAST_FALSE.length;
+        } else {
+            return null;
+        }
+        int payloadLength = payloadEnd - p;
+        if (payloadLength % 4 != 0) {
+            return null;
+        }
+        // A payload that is not pure base64 (bad characters, or more fields hiding a '"') is left to the
+        // general parse, which reports a real base64 error precisely.
+        try {
+            ByteBuffer decoded = Base64.getDecoder().decode(ByteBuffer.wrap(b, p, payloadLength));
+            byte[] array = decoded.array();
+            byte[] bytes = decoded.remaining() == array.length ? array
+                    : Arrays.copyOfRange(array, decoded.position(), decoded.limit());
+            return new TransferChunk(id, seq, bytes, last);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static boolean matches(byte[] b, int pos, int end, byte[] expected) {
+        if (end - pos < expected.length) {
+            return false;
+        }
+        for (int i = 0; i < expected.length; i++) {
+            if (b[pos + i] != expected[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void readField(JsonParser p, String name, JsonToken v, Fields f, byte[] json, int offset, int length)

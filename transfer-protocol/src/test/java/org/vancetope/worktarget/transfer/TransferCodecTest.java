@@ -269,6 +269,39 @@ class TransferCodecTest {
     }
 
     @Test
+    void chunkWithAnExtraFieldAfterTheBytesIsNotMistakenForCanonical() throws Exception {
+        String json = "{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":1,\"bytes\":\"AQID\",\"x\":\"y\","
+                + "\"last\":true}";
+        assertThat(codec.decode(json)).isEqualTo(new TransferChunk("t", 1, new byte[] {1, 2, 3}, true));
+    }
+
+    @Test
+    void chunkWithARepeatedLastFieldTakesTheLastValue() throws Exception {
+        String json = "{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":1,\"bytes\":\"AQID\",\"last\":true,"
+                + "\"last\":false}";
+        assertThat(codec.decode(json)).isEqualTo(new TransferChunk("t", 1, new byte[] {1, 2, 3}, false));
+    }
+
+    @Test
+    void chunkWithANonAsciiOrEscapedIdDecodesThroughTheGeneralPath() throws Exception {
+        TransferChunk c = new TransferChunk("id-\u00e9-\"q\"", 3, new byte[] {9}, false);
+        assertThat(codec.decode(codec.encode(c))).isEqualTo(c);
+    }
+
+    @Test
+    void canonicalChunkWithBadBase64IsStillABase64Error() {
+        FrameDecodeException e = decodeFails("{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":0,"
+                + "\"bytes\":\"AQ*D\",\"last\":false}");
+        assertThat(e.reason()).isEqualTo(FrameDecodeException.Reason.BAD_BASE64);
+    }
+
+    @Test
+    void chunkWithLeadingZeroSeqIsMalformed() {
+        assertThat(decodeFails("{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":01,\"bytes\":\"\","
+                + "\"last\":false}").reason()).isEqualTo(FrameDecodeException.Reason.MALFORMED_JSON);
+    }
+
+    @Test
     void attrsWithOnlyOneFieldAndUnknownFieldsDecode() throws Exception {
         TransferInit init = (TransferInit) codec.decode("{\"type\":\"transfer_init\",\"transferId\":\"t\",\"target\":\"a\","
                 + "\"totalSize\":1,\"hash\":\"h\",\"attrs\":{\"owner\":\"root\",\"mtime\":\"2026-05-01T14:23:11Z\"}}");
