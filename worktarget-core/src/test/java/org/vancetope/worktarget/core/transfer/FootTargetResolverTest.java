@@ -119,6 +119,21 @@ class FootTargetResolverTest {
     }
 
     @Test
+    void jailbreakOnWindowsDriveAndBackslashTraversalAreRefused() throws Exception {
+        try (FileSystem win = Jimfs.newFileSystem(Configuration.windows())) {
+            FootTargetResolver r = FootTargetResolver.at(win.getPath("C:\\Users\\u\\.vancetope\\foot"));
+            Files.createDirectories(win.getPath("C:\\Users\\u\\.vancetope\\foot\\acme\\proj-research"));
+            assertThat(r.resolve(SCOPE, null, "C:\\Windows\\x.dll", TargetResolver.Access.WRITE).error())
+                    .isEqualTo(FootTargetResolver.ESCAPE);
+            assertThat(r.resolve(SCOPE, null, "\\Windows\\x.dll", TargetResolver.Access.WRITE).ok()).isFalse();
+            assertThat(r.resolve(SCOPE, null, "..\\..\\x.txt", TargetResolver.Access.WRITE).error())
+                    .isEqualTo(FootTargetResolver.ESCAPE);
+            assertThat(r.resolve(SCOPE, null, "docs\\a.txt", TargetResolver.Access.WRITE).path())
+                    .isEqualTo(win.getPath("C:\\Users\\u\\.vancetope\\foot\\acme\\proj-research\\docs\\a.txt"));
+        }
+    }
+
+    @Test
     void writeBelowARegularFileIsRefused() throws Exception {
         Files.write(project.resolve("file"), new byte[1]);
         assertThat(write("file/child").error()).contains("is not a directory");

@@ -59,7 +59,12 @@ public final class Sha256 {
         return sb.toString();
     }
 
-    /** A file's size and hash, read in one pass. */
+    /**
+     * A file's size and hash, read in one pass.
+     *
+     * @param size the bytes hashed
+     * @param hash {@code sha256:<hex>}
+     */
     public record Summary(long size, String hash) {
     }
 
