@@ -1,0 +1,550 @@
+package org.vancetope.worktarget.transfer;
+
+import com.fasterxml.jackson.core.Base64Variant;
+import com.fasterxml.jackson.core.Base64Variants;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
+import org.vancetope.worktarget.core.transfer.TransferAttrs;
+import org.vancetope.worktarget.core.transfer.TransferChunk;
+import org.vancetope.worktarget.core.transfer.TransferComplete;
+import org.vancetope.worktarget.core.transfer.TransferFinish;
+import org.vancetope.worktarget.core.transfer.TransferFrame;
+import org.vancetope.worktarget.core.transfer.TransferInit;
+import org.vancetope.worktarget.core.transfer.TransferInitResponse;
+import org.vancetope.worktarget.core.transfer.UploadRequest;
+
+/**
+ * The JSON codec of the transfer frames (spec 002 §4, PROTOCOL.md §6): one UTF-8 JSON object per
+ * frame, chunk bytes as standard base64 with padding.
+ *
+ * <p>Decoding is a streaming parse: fields may come in any order, unknown fields are skipped, and
+ * the base64 of a chunk is decoded straight from the input bytes into the chunk's array, without an
+ * intermediate {@code String}, by the JDK's strict decoder. Every failure is a {@link FrameDecodeException}; no other exception
+ * leaves {@link #decode(byte[], int, int)}. Instances are immutable and thread-safe.
+ *
+ * <pre>{@code
+ * TransferCodec codec = TransferCodec.create();
+ * byte[] json = codec.encode(new TransferFinish(id, true, null));
+ * TransferFrame back = codec.decode(json);
+ * }</pre>
+ *
+ * <p>It does not check protocol rules (hash format, sizes, sequence numbers): the state machines do.
+ */
+public final class TransferCodec {
+    private static final Base64Variant BASE64 = Base64Variants.MIME_NO_LINEFEEDS;
+    private static final JsonStringEncoder QUOTER = JsonStringEncoder.getInstance();
+    private static final byte[] CHUNK_HEAD = ascii("{\"type\":\"transfer_chunk\",\"transferId\":\"");
+    private static final byte[] SEQ = ascii("\",\"seq\":");
+    private static final byte[] BYTES = ascii(",\"bytes\":\"");
+    private static final byte[] LAST_TRUE = ascii("\",\"last\":true}");
+    private static final byte[] LAST_FALSE = ascii("\",\"last\":false}");
+    private static final String BAD_BASE64 = "Field 'bytes' is not valid base64 (standard alphabet, with padding).";
+
+    private final JsonFactory factory;
+
+    private TransferCodec(JsonFactory factory) {
+        this.factory = factory;
+    }
+
+    /**
+     * A codec with Jackson's default stream limits.
+     *
+     * @return the codec
+     */
+    public static TransferCodec create() {
+        return new TransferCodec(JsonFactory.builder().build());
+    }
+
+    /**
+     * Encodes a frame as UTF-8 JSON.
+     *
+     * @param frame the frame
+     * @return the JSON bytes
+     */
+    public byte[] encode(TransferFrame frame) {
+        if (frame instanceof TransferChunk c) {
+            return encodeChunk(c);
+        }
+        Buffer out = new Buffer(256);
+        try {
+            encode(frame, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to memory failed", e);
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * The hot path: a chunk frame written straight into one exactly sized array, the payload by the
+     * JDK's base64 encoder. Produces the same JSON as the generator path.
+     */
+    private static byte[] encodeChunk(TransferChunk c) {
+        byte[] id = QUOTER.quoteAsUTF8(c.transferId());
+        byte[] seq = Long.toString(c.seq()).getBytes(StandardCharsets.US_ASCII);
+        byte[] tail = c.last() ? LAST_TRUE : LAST_FALSE;
+        byte[] payload = Base64.getEncoder().encode(c.bytes());
+        byte[] out = new byte[CHUNK_HEAD.length + id.length + SEQ.length + seq.length + BYTES.length + payload.length
+                + tail.length];
+        int pos = put(out, 0, CHUNK_HEAD);
+        pos = put(out, pos, id);
+        pos = put(out, pos, SEQ);
+        pos = put(out, pos, seq);
+        pos = put(out, pos, BYTES);
+        pos = put(out, pos, payload);
+        put(out, pos, tail);
+        return out;
+    }
+
+    private static int put(byte[] out, int pos, byte[] part) {
+        System.arraycopy(part, 0, out, pos, part.length);
+        return pos + part.length;
+    }
+
+    /**
+     * Encodes a frame as a JSON string (for transports that take text).
+     *
+     * @param frame the frame
+     * @return the JSON text
+     */
+    public String encodeToString(TransferFrame frame) {
+        return new String(encode(frame), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Encodes a frame as UTF-8 JSON into a stream (for example a Netty {@code ByteBufOutputStream}).
+     *
+     * @param frame the frame
+     * @param out the stream; not closed
+     * @throws IOException when the stream fails
+     */
+    public void encode(TransferFrame frame, OutputStream out) throws IOException {
+        if (frame instanceof TransferChunk c) {
+            out.write(encodeChunk(c));
+            return;
+        }
+        try (JsonGenerator g = factory.createGenerator(out)) {
+            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            g.writeStartObject();
+            g.writeStringField("type", frame.type());
+            g.writeStringField("transferId", frame.transferId());
+            if (frame instanceof TransferInit i) {
+                optString(g, "source", i.source());
+                g.writeStringField("target", i.target());
+                optString(g, "dirName", i.dirName());
+                g.writeNumberField("totalSize", i.totalSize());
+                g.writeStringField("hash", i.hash());
+                attrs(g, i.attrs());
+            } else if (frame instanceof TransferInitResponse r) {
+                g.writeBooleanField("ok", r.ok());
+                g.writeStringField("error", r.error());
+            } else if (frame instanceof TransferComplete c) {
+                g.writeBooleanField("ok", c.ok());
+                g.writeStringField("error", c.error());
+                g.writeNumberField("bytesWritten", c.bytesWritten());
+                g.writeStringField("hashCheck", c.hashCheck());
+            } else if (frame instanceof TransferFinish f) {
+                g.writeBooleanField("ok", f.ok());
+                optString(g, "error", f.error());
+            } else if (frame instanceof UploadRequest u) {
+                g.writeStringField("localPath", u.localPath());
+                g.writeStringField("dirName", u.dirName());
+                g.writeStringField("remotePath", u.remotePath());
+                attrs(g, u.attrs());
+            }
+            g.writeEndObject();
+        }
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static void optString(JsonGenerator g, String name, String value) throws IOException {
+        if (value != null) {
+            g.writeStringField(name, value);
+        }
+    }
+
+    private static void attrs(JsonGenerator g, TransferAttrs attrs) throws IOException {
+        if (attrs == null) {
+            return;
+        }
+        g.writeObjectFieldStart("attrs");
+        optString(g, "mode", attrs.mode());
+        optString(g, "mtime", attrs.mtime());
+        g.writeEndObject();
+    }
+
+    /**
+     * Decodes a UTF-8 JSON frame.
+     *
+     * @param json the bytes of exactly one JSON object
+     * @return the frame
+     * @throws FrameDecodeException when the bytes are not a valid transfer frame
+     */
+    public TransferFrame decode(byte[] json) throws FrameDecodeException {
+        return decode(json, 0, json.length);
+    }
+
+    /**
+     * Decodes a JSON frame given as text.
+     *
+     * @param json one JSON object
+     * @return the frame
+     * @throws FrameDecodeException when the text is not a valid transfer frame
+     */
+    public TransferFrame decode(String json) throws FrameDecodeException {
+        byte[] b = json.getBytes(StandardCharsets.UTF_8);
+        return decode(b, 0, b.length);
+    }
+
+    /**
+     * Decodes a UTF-8 JSON frame from a slice of an array.
+     *
+     * @param json the array
+     * @param offset where the frame starts
+     * @param length the frame's length in bytes
+     * @return the frame
+     * @throws FrameDecodeException when the bytes are not a valid transfer frame
+     */
+    public TransferFrame decode(byte[] json, int offset, int length) throws FrameDecodeException {
+        TransferChunk canonical = canonicalChunk(json, offset, length);
+        if (canonical != null) {
+            return canonical;
+        }
+        Fields f = new Fields();
+        try (JsonParser p = factory.createParser(json, offset, length)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw f.fail(FrameDecodeException.Reason.MALFORMED_JSON, "A transfer frame must be one JSON object.", null);
+            }
+            JsonToken t;
+            while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken v = p.nextToken();
+                readField(p, name, v, f, json, offset, length);
+            }
+            if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
+                throw f.fail(FrameDecodeException.Reason.MALFORMED_JSON,
+                        "A transfer frame must be exactly one JSON object, without trailing content.", null);
+            }
+        } catch (JsonProcessingException e) {
+            throw f.fail(FrameDecodeException.Reason.MALFORMED_JSON, "Malformed JSON: " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw f.fail(FrameDecodeException.Reason.MALFORMED_JSON, "Unreadable frame: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw f.fail(FrameDecodeException.Reason.MALFORMED_JSON, "Unreadable frame: " + e, e);
+        }
+        return f.build();
+    }
+
+    /**
+     * The hot path of decoding: a chunk frame in exactly the canonical form {@link #encode} writes
+     * (field order, no whitespace, ASCII id without escapes) is cut apart without a JSON parser and its
+     * payload decoded by the JDK's strict base64 decoder straight into the chunk's array. Anything
+     * else returns null and takes the general streaming parse, so the result is the same either way.
+     */
+    private static TransferChunk canonicalChunk(byte[] b, int off, int len) {
+        int end = off + len;
+        if (off < 0 || len < 0 || end > b.length || !matches(b, off, end, CHUNK_HEAD)) {
+            return null;
+        }
+        int p = off + CHUNK_HEAD.length;
+        int idStart = p;
+        while (p < end && b[p] != '"') {
+            if (b[p] == '\\' || b[p] < 0x20) {     // escapes, control and non-ASCII bytes: general path
+                return null;
+            }
+            p++;
+        }
+        if (p == idStart || !matches(b, p, end, SEQ)) {
+            return null;
+        }
+        String id = new String(b, idStart, p - idStart, StandardCharsets.US_ASCII);
+        p += SEQ.length;
+        int digits = p;
+        long seq = 0;
+        while (p < end && b[p] >= '0' && b[p] <= '9' && p - digits < 18) {
+            seq = seq * 10 + (b[p] - '0');
+            p++;
+        }
+        if (p == digits || (b[digits] == '0' && p - digits > 1) || !matches(b, p, end, BYTES)) {
+            return null;
+        }
+        p += BYTES.length;
+        boolean last;
+        int payloadEnd;
+        if (end - p >= LAST_TRUE.length && matches(b, end - LAST_TRUE.length, end, LAST_TRUE)) {
+            last = true;
+            payloadEnd = end - LAST_TRUE.length;
+        } else if (end - p >= LAST_FALSE.length && matches(b, end - LAST_FALSE.length, end, LAST_FALSE)) {
+            last = false;
+            payloadEnd = end - LAST_FALSE.length;
+        } else {
+            return null;
+        }
+        int payloadLength = payloadEnd - p;
+        if (payloadLength % 4 != 0) {
+            return null;
+        }
+        // A payload that is not pure base64 (bad characters, or more fields hiding a '"') is left to the
+        // general parse, which reports a real base64 error precisely.
+        try {
+            ByteBuffer decoded = Base64.getDecoder().decode(ByteBuffer.wrap(b, p, payloadLength));
+            byte[] array = decoded.array();
+            byte[] bytes = decoded.remaining() == array.length ? array
+                    : Arrays.copyOfRange(array, decoded.position(), decoded.limit());
+            return new TransferChunk(id, seq, bytes, last);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static boolean matches(byte[] b, int pos, int end, byte[] expected) {
+        if (end - pos < expected.length) {
+            return false;
+        }
+        for (int i = 0; i < expected.length; i++) {
+            if (b[pos + i] != expected[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void readField(JsonParser p, String name, JsonToken v, Fields f, byte[] json, int offset, int length)
+            throws IOException, FrameDecodeException {
+        switch (name) {
+            case "type" -> f.type = string(p, v, name, f);
+            case "transferId" -> f.transferId = string(p, v, name, f);
+            case "source" -> f.source = string(p, v, name, f);
+            case "target" -> f.target = string(p, v, name, f);
+            case "dirName" -> f.dirName = string(p, v, name, f);
+            case "hash" -> f.hash = string(p, v, name, f);
+            case "error" -> f.error = string(p, v, name, f);
+            case "hashCheck" -> f.hashCheck = string(p, v, name, f);
+            case "localPath" -> f.localPath = string(p, v, name, f);
+            case "remotePath" -> f.remotePath = string(p, v, name, f);
+            case "totalSize" -> f.totalSize = count(p, v, name, f);
+            case "seq" -> f.seq = count(p, v, name, f);
+            case "bytesWritten" -> f.bytesWritten = count(p, v, name, f);
+            case "ok" -> f.ok = bool(p, v, name, f);
+            case "last" -> f.last = bool(p, v, name, f);
+            case "attrs" -> f.attrs = attrs(p, v, f);
+            case "bytes" -> f.bytes = base64(p, v, f, json, offset, length);
+            default -> p.skipChildren();
+        }
+    }
+
+    private static String string(JsonParser p, JsonToken v, String name, Fields f) throws IOException, FrameDecodeException {
+        if (v == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        if (v != JsonToken.VALUE_STRING) {
+            throw f.fail(FrameDecodeException.Reason.BAD_FIELD, "Field '" + name + "' must be a string.", null);
+        }
+        return p.getText();
+    }
+
+    private static Long count(JsonParser p, JsonToken v, String name, Fields f) throws IOException, FrameDecodeException {
+        if (v == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        if (v != JsonToken.VALUE_NUMBER_INT) {
+            throw f.fail(FrameDecodeException.Reason.BAD_FIELD, "Field '" + name + "' must be a whole number.", null);
+        }
+        long value;
+        try {
+            value = p.getLongValue();
+        } catch (InputCoercionException e) {
+            throw f.fail(FrameDecodeException.Reason.BAD_FIELD, "Field '" + name + "' is out of range.", e);
+        }
+        if (value < 0) {
+            throw f.fail(FrameDecodeException.Reason.BAD_FIELD, "Field '" + name + "' must not be negative.", null);
+        }
+        return value;
+    }
+
+    private static Boolean bool(JsonParser p, JsonToken v, String name, Fields f) throws FrameDecodeException {
+        if (v == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        if (v != JsonToken.VALUE_TRUE && v != JsonToken.VALUE_FALSE) {
+            throw f.fail(FrameDecodeException.Reason.BAD_FIELD, "Field '" + name + "' must be true or false.", null);
+        }
+        return v == JsonToken.VALUE_TRUE;
+    }
+
+    private static TransferAttrs attrs(JsonParser p, JsonToken v, Fields f) throws IOException, FrameDecodeException {
+        if (v == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        if (v != JsonToken.START_OBJECT) {
+            throw f.fail(FrameDecodeException.Reason.BAD_FIELD, "Field 'attrs' must be an object.", null);
+        }
+        String mode = null;
+        String mtime = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken t = p.nextToken();
+            switch (name) {
+                case "mode" -> mode = string(p, t, "attrs.mode", f);
+                case "mtime" -> mtime = string(p, t, "attrs.mtime", f);
+                default -> p.skipChildren();
+            }
+        }
+        return new TransferAttrs(mode, mtime);
+    }
+
+    /**
+     * Decodes the chunk's base64. Fast path: the token is located in the input array and handed to the
+     * JDK's strict decoder, which allocates the exact result; the parser then skips the token without
+     * building a {@code String}. A string with JSON escapes (legal, though no encoder writes them)
+     * takes Jackson's own decoder.
+     */
+    private static byte[] base64(JsonParser p, JsonToken v, Fields f, byte[] json, int offset, int length)
+            throws IOException, FrameDecodeException {
+        if (v == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        if (v != JsonToken.VALUE_STRING) {
+            throw f.fail(FrameDecodeException.Reason.BAD_FIELD, "Field 'bytes' must be a base64 string.", null);
+        }
+        long rel = p.currentTokenLocation().getByteOffset();
+        int quote = rel < 0 ? -1 : (int) (offset + rel);
+        if (quote >= offset && quote < offset + length && json[quote] == '"') {
+            int end = offset + length;
+            int i = quote + 1;
+            while (i < end && json[i] != '"' && json[i] != '\\') {
+                i++;
+            }
+            if (i < end && json[i] == '"') {
+                if ((i - quote - 1) % 4 != 0) {
+                    throw f.fail(FrameDecodeException.Reason.BAD_BASE64, BAD_BASE64, null);
+                }
+                try {
+                    ByteBuffer decoded = Base64.getDecoder().decode(ByteBuffer.wrap(json, quote + 1, i - quote - 1));
+                    byte[] array = decoded.array();
+                    return decoded.remaining() == array.length ? array
+                            : Arrays.copyOfRange(array, decoded.position(), decoded.limit());
+                } catch (IllegalArgumentException e) {
+                    throw f.fail(FrameDecodeException.Reason.BAD_BASE64, BAD_BASE64, e);
+                }
+            }
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            p.readBinaryValue(BASE64, out);
+        } catch (IOException | IllegalArgumentException e) {
+            throw f.fail(FrameDecodeException.Reason.BAD_BASE64, BAD_BASE64, e);
+        }
+        return out.toByteArray();
+    }
+
+    /** The fields read so far, and the frame they make. */
+    private static final class Fields {
+        String type;
+        String transferId;
+        String source;
+        String target;
+        String dirName;
+        String hash;
+        String error;
+        String hashCheck;
+        String localPath;
+        String remotePath;
+        Long totalSize;
+        Long seq;
+        Long bytesWritten;
+        Boolean ok;
+        Boolean last;
+        TransferAttrs attrs;
+        byte[] bytes;
+
+        FrameDecodeException fail(FrameDecodeException.Reason reason, String message, Throwable cause) {
+            return new FrameDecodeException(reason, message, type, transferId, cause);
+        }
+
+        private <T> T require(T value, String name) throws FrameDecodeException {
+            if (value == null) {
+                throw fail(FrameDecodeException.Reason.MISSING_FIELD,
+                        "A " + type + " frame needs the field '" + name + "'.", null);
+            }
+            return value;
+        }
+
+        TransferFrame build() throws FrameDecodeException {
+            if (type == null) {
+                throw fail(FrameDecodeException.Reason.MISSING_TYPE, "The frame has no 'type' field.", null);
+            }
+            switch (type) {
+                case TransferInit.TYPE, TransferInitResponse.TYPE, TransferChunk.TYPE, TransferComplete.TYPE,
+                        TransferFinish.TYPE, UploadRequest.TYPE -> { }
+                default -> throw fail(FrameDecodeException.Reason.UNKNOWN_TYPE,
+                        "Unknown frame type '" + type + "'.", null);
+            }
+            require(transferId, "transferId");
+            if (transferId.isEmpty()) {
+                throw fail(FrameDecodeException.Reason.BAD_FIELD, "Field 'transferId' must not be empty.", null);
+            }
+            return switch (type) {
+                case TransferInit.TYPE -> new TransferInit(transferId, source, require(target, "target"), dirName,
+                        require(totalSize, "totalSize"), require(hash, "hash"), attrs);
+                case TransferInitResponse.TYPE -> new TransferInitResponse(transferId, require(ok, "ok"), error);
+                case TransferChunk.TYPE -> new TransferChunk(transferId, require(seq, "seq"), require(bytes, "bytes"),
+                        require(last, "last"));
+                case TransferComplete.TYPE -> new TransferComplete(transferId, require(ok, "ok"), error,
+                        bytesWritten == null ? 0L : bytesWritten, hashCheck);
+                case TransferFinish.TYPE -> new TransferFinish(transferId, require(ok, "ok"), error);
+                default -> new UploadRequest(transferId, require(localPath, "localPath"), require(dirName, "dirName"),
+                        require(remotePath, "remotePath"), attrs);
+            };
+        }
+    }
+
+    /** A growable byte sink that hands out its array without a copy when it is exactly full. */
+    private static final class Buffer extends OutputStream {
+        private byte[] buf;
+        private int count;
+
+        Buffer(int capacity) {
+            buf = new byte[Math.max(16, capacity)];
+        }
+
+        private void ensure(int extra) {
+            int need = count + extra;
+            if (need > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(need, buf.length * 2));
+            }
+        }
+
+        @Override
+        public void write(int b) {
+            ensure(1);
+            buf[count++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            ensure(len);
+            System.arraycopy(b, off, buf, count, len);
+            count += len;
+        }
+
+        byte[] toByteArray() {
+            return count == buf.length ? buf : Arrays.copyOf(buf, count);
+        }
+    }
+}

@@ -1,0 +1,310 @@
+package org.vancetope.worktarget.transfer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.vancetope.worktarget.core.transfer.TransferAttrs;
+import org.vancetope.worktarget.core.transfer.TransferChunk;
+import org.vancetope.worktarget.core.transfer.TransferComplete;
+import org.vancetope.worktarget.core.transfer.TransferFinish;
+import org.vancetope.worktarget.core.transfer.TransferFrame;
+import org.vancetope.worktarget.core.transfer.TransferInit;
+import org.vancetope.worktarget.core.transfer.TransferInitResponse;
+import org.vancetope.worktarget.core.transfer.UploadRequest;
+import org.vancetope.worktarget.spi.ErrorCode;
+
+class TransferCodecTest {
+    private final TransferCodec codec = TransferCodec.create();
+
+    // Literal frames of spec 002 §4 (comments removed, "..." ids kept as they are).
+    private static final String SPEC_INIT = """
+            {
+              "type": "transfer_init",
+              "transferId": "01J...",
+              "source": "/Users/hummel/sounds/test.wav",
+              "target": "soundfiles/test.wav",
+              "dirName": "user-upload-2026-05-01",
+              "totalSize": 12345678,
+              "hash": "sha256:8f3c...",
+              "attrs": {
+                "mode": "0755",
+                "mtime": "2026-05-01T14:23:11Z"
+              }
+            }""";
+    private static final String SPEC_INIT_RESPONSE = """
+            {
+              "type": "transfer_init_response",
+              "transferId": "01J...",
+              "ok": true,
+              "error": null
+            }""";
+    private static final String SPEC_CHUNK = """
+            {
+              "type": "transfer_chunk",
+              "transferId": "01J...",
+              "seq": 0,
+              "bytes": "aGVsbG8gd29ybGQ=",
+              "last": false
+            }""";
+    private static final String SPEC_COMPLETE = """
+            {
+              "type": "transfer_complete",
+              "transferId": "01J...",
+              "ok": true,
+              "error": null,
+              "bytesWritten": 12345678,
+              "hashCheck": "ok"
+            }""";
+    private static final String SPEC_FINISH = """
+            {
+              "type": "transfer_finish",
+              "transferId": "01J...",
+              "ok": true
+            }""";
+    private static final String SPEC_UPLOAD_REQUEST = """
+            {
+              "type": "client.file.upload.request",
+              "transferId": "01J...",
+              "localPath": "/Users/hummel/sounds/test.wav",
+              "dirName": "user-upload-2026-05-01",
+              "remotePath": "test.wav",
+              "attrs": {
+                "mode": "0644",
+                "mtime": "2026-05-01T14:23:11Z"
+              }
+            }""";
+
+    private TransferFrame roundTrip(String json) throws FrameDecodeException {
+        TransferFrame decoded = codec.decode(json);
+        assertThat(codec.decode(codec.encode(decoded))).isEqualTo(decoded);
+        assertThat(codec.decode(codec.encodeToString(decoded))).isEqualTo(decoded);
+        return decoded;
+    }
+
+    @Test
+    void specTransferInitDecodesAndRoundTrips() throws Exception {
+        assertThat(roundTrip(SPEC_INIT)).isEqualTo(new TransferInit("01J...", "/Users/hummel/sounds/test.wav",
+                "soundfiles/test.wav", "user-upload-2026-05-01", 12345678L, "sha256:8f3c...",
+                new TransferAttrs("0755", "2026-05-01T14:23:11Z")));
+    }
+
+    @Test
+    void specTransferInitResponseDecodesAndRoundTrips() throws Exception {
+        assertThat(roundTrip(SPEC_INIT_RESPONSE)).isEqualTo(new TransferInitResponse("01J...", true, null));
+    }
+
+    @Test
+    void specTransferChunkDecodesBase64AndRoundTrips() throws Exception {
+        assertThat(roundTrip(SPEC_CHUNK)).isEqualTo(
+                new TransferChunk("01J...", 0, "hello world".getBytes(StandardCharsets.US_ASCII), false));
+    }
+
+    @Test
+    void specTransferCompleteDecodesAndRoundTrips() throws Exception {
+        assertThat(roundTrip(SPEC_COMPLETE)).isEqualTo(new TransferComplete("01J...", true, null, 12345678L, "ok"));
+    }
+
+    @Test
+    void specTransferFinishDecodesAndRoundTrips() throws Exception {
+        assertThat(roundTrip(SPEC_FINISH)).isEqualTo(new TransferFinish("01J...", true, null));
+    }
+
+    @Test
+    void specUploadRequestDecodesAndRoundTrips() throws Exception {
+        assertThat(roundTrip(SPEC_UPLOAD_REQUEST)).isEqualTo(new UploadRequest("01J...",
+                "/Users/hummel/sounds/test.wav", "user-upload-2026-05-01", "test.wav",
+                new TransferAttrs("0644", "2026-05-01T14:23:11Z")));
+    }
+
+    @Test
+    void finishWithLocalErrorRoundTrips() throws Exception {
+        TransferFinish f = new TransferFinish("t1", false, "file not found: a.wav");
+        assertThat(codec.decode(codec.encode(f))).isEqualTo(f);
+    }
+
+    @Test
+    void initResponseIsEncodedWithExplicitNullErrorLikeTheSpec() {
+        assertThat(codec.encodeToString(new TransferInitResponse("t1", true, null)))
+                .isEqualTo("{\"type\":\"transfer_init_response\",\"transferId\":\"t1\",\"ok\":true,\"error\":null}");
+    }
+
+    @Test
+    void chunkIsEncodedAsPaddedStandardBase64() {
+        assertThat(codec.encodeToString(new TransferChunk("t1", 3, new byte[] {(byte) 0xfb, (byte) 0xff}, true)))
+                .isEqualTo("{\"type\":\"transfer_chunk\",\"transferId\":\"t1\",\"seq\":3,\"bytes\":\"+/8=\",\"last\":true}");
+    }
+
+    @Test
+    void initWithoutOptionalFieldsOmitsThem() throws Exception {
+        TransferInit init = new TransferInit("t1", null, "a.txt", null, 0, "sha256:00", null);
+        String json = codec.encodeToString(init);
+        assertThat(json).doesNotContain("dirName", "source", "attrs");
+        assertThat(codec.decode(json)).isEqualTo(init);
+    }
+
+    @Test
+    void emptyChunkOfAnEmptyFileRoundTrips() throws Exception {
+        TransferChunk c = new TransferChunk("t1", 0, new byte[0], true);
+        assertThat(codec.decode(codec.encode(c))).isEqualTo(c);
+        assertThat(((TransferChunk) codec.decode(
+                "{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":0,\"bytes\":\"\",\"last\":true}")).bytes())
+                .isEmpty();
+    }
+
+    @Test
+    void largeChunkRoundTripsByteForByte() throws Exception {
+        byte[] data = new byte[1024 * 1024];
+        new Random(7).nextBytes(data);
+        TransferChunk c = new TransferChunk("t1", 42, data, false);
+        TransferChunk back = (TransferChunk) codec.decode(codec.encode(c));
+        assertThat(back.bytes()).isEqualTo(data);
+        assertThat(back.seq()).isEqualTo(42);
+    }
+
+    @Test
+    void fieldsMayComeInAnyOrderAndUnknownFieldsAreIgnored() throws Exception {
+        String json = "{\"last\":true,\"extra\":{\"nested\":[1,2,{\"x\":null}]},\"bytes\":\""
+                + Base64.getEncoder().encodeToString(new byte[] {1, 2, 3}) + "\",\"seq\":7,\"transferId\":\"t9\","
+                + "\"type\":\"transfer_chunk\"}";
+        assertThat(codec.decode(json)).isEqualTo(new TransferChunk("t9", 7, new byte[] {1, 2, 3}, true));
+    }
+
+    @Test
+    void decodesFromASliceOfALargerArray() throws Exception {
+        byte[] frame = codec.encode(new TransferFinish("t1", true, null));
+        byte[] padded = new byte[frame.length + 10];
+        System.arraycopy(frame, 0, padded, 5, frame.length);
+        assertThat(codec.decode(padded, 5, frame.length)).isEqualTo(new TransferFinish("t1", true, null));
+    }
+
+    private FrameDecodeException decodeFails(String json) {
+        return (FrameDecodeException) org.assertj.core.api.Assertions.catchThrowable(() -> codec.decode(json));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "   ", "{", "{\"type\":", "{\"type\":\"transfer_finish\",}", "not json", "[1,2]",
+            "\"transfer_finish\"", "{\"type\":\"transfer_finish\",\"transferId\":\"t\",\"ok\":true}{}",
+            "{\"type\":\"transfer_finish\",\"transferId\":\"t\",\"ok\":true} x"})
+    void malformedJsonIsATypedDecodeError(String json) {
+        FrameDecodeException e = decodeFails(json);
+        assertThat(e).isNotNull();
+        assertThat(e.reason()).isEqualTo(FrameDecodeException.Reason.MALFORMED_JSON);
+        assertThat(e.code()).isEqualTo(ErrorCode.BAD_FRAME);
+    }
+
+    @Test
+    void invalidUtf8IsATypedDecodeError() {
+        byte[] bad = {'{', '"', 't', 'y', 'p', 'e', '"', ':', '"', (byte) 0xc3, (byte) 0x28, '"', '}'};
+        assertThatThrownBy(() -> codec.decode(bad)).isInstanceOf(FrameDecodeException.class)
+                .extracting(e -> ((FrameDecodeException) e).reason()).isEqualTo(FrameDecodeException.Reason.MALFORMED_JSON);
+    }
+
+    @Test
+    void missingTypeIsReported() {
+        assertThat(decodeFails("{\"transferId\":\"t\",\"ok\":true}").reason())
+                .isEqualTo(FrameDecodeException.Reason.MISSING_TYPE);
+    }
+
+    @Test
+    void unknownTypeIsReportedWithTheTypeAndId() {
+        FrameDecodeException e = decodeFails("{\"type\":\"transfer_resume\",\"transferId\":\"t7\"}");
+        assertThat(e.reason()).isEqualTo(FrameDecodeException.Reason.UNKNOWN_TYPE);
+        assertThat(e.frameType()).contains("transfer_resume");
+        assertThat(e.transferId()).contains("t7");
+        assertThat(e.getMessage()).contains("transfer_resume");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "{\"type\":\"transfer_finish\",\"ok\":true}",
+            "{\"type\":\"transfer_finish\",\"transferId\":null,\"ok\":true}",
+            "{\"type\":\"transfer_finish\",\"transferId\":\"t\"}",
+            "{\"type\":\"transfer_init_response\",\"transferId\":\"t\",\"error\":null}",
+            "{\"type\":\"transfer_complete\",\"transferId\":\"t\",\"bytesWritten\":3}",
+            "{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"bytes\":\"\",\"last\":true}",
+            "{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":0,\"last\":true}",
+            "{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":0,\"bytes\":\"\"}",
+            "{\"type\":\"transfer_init\",\"transferId\":\"t\",\"totalSize\":1,\"hash\":\"sha256:00\"}",
+            "{\"type\":\"transfer_init\",\"transferId\":\"t\",\"target\":\"a\",\"hash\":\"sha256:00\"}",
+            "{\"type\":\"transfer_init\",\"transferId\":\"t\",\"target\":\"a\",\"totalSize\":1}",
+            "{\"type\":\"client.file.upload.request\",\"transferId\":\"t\",\"dirName\":\"d\",\"remotePath\":\"r\"}",
+            "{\"type\":\"client.file.upload.request\",\"transferId\":\"t\",\"localPath\":\"l\",\"remotePath\":\"r\"}",
+            "{\"type\":\"client.file.upload.request\",\"transferId\":\"t\",\"localPath\":\"l\",\"dirName\":\"d\"}"})
+    void missingRequiredFieldIsReported(String json) {
+        FrameDecodeException e = decodeFails(json);
+        assertThat(e.reason()).isEqualTo(FrameDecodeException.Reason.MISSING_FIELD);
+        assertThat(e.getMessage()).contains("needs the field");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "{\"type\":\"transfer_finish\",\"transferId\":\"\",\"ok\":true}",
+            "{\"type\":\"transfer_finish\",\"transferId\":7,\"ok\":true}",
+            "{\"type\":\"transfer_finish\",\"transferId\":\"t\",\"ok\":\"yes\"}",
+            "{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":-1,\"bytes\":\"\",\"last\":true}",
+            "{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":1.5,\"bytes\":\"\",\"last\":true}",
+            "{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":99999999999999999999999,\"bytes\":\"\",\"last\":true}",
+            "{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":0,\"bytes\":[1,2],\"last\":true}",
+            "{\"type\":\"transfer_init\",\"transferId\":\"t\",\"target\":\"a\",\"totalSize\":\"12\",\"hash\":\"h\"}",
+            "{\"type\":\"transfer_init\",\"transferId\":\"t\",\"target\":\"a\",\"totalSize\":1,\"hash\":\"h\",\"attrs\":7}",
+            "{\"type\":\"transfer_init\",\"transferId\":\"t\",\"target\":\"a\",\"totalSize\":1,\"hash\":\"h\",\"attrs\":{\"mode\":755}}",
+            "{\"type\":[],\"transferId\":\"t\"}"})
+    void mistypedFieldIsReported(String json) {
+        assertThat(decodeFails(json).reason()).isEqualTo(FrameDecodeException.Reason.BAD_FIELD);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"@@@@", "aGVsbG8", "aGV=sbG8", "a", "aGVsbG8gd29ybGQ=="})
+    void badBase64IsReportedWithTheTransferId(String b64) {
+        FrameDecodeException e = decodeFails("{\"type\":\"transfer_chunk\",\"transferId\":\"t5\",\"seq\":0,\"bytes\":\""
+                + b64 + "\",\"last\":false}");
+        assertThat(e.reason()).isEqualTo(FrameDecodeException.Reason.BAD_BASE64);
+        assertThat(e.transferId()).contains("t5");
+    }
+
+    @Test
+    void chunkWithAnExtraFieldAfterTheBytesIsNotMistakenForCanonical() throws Exception {
+        String json = "{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":1,\"bytes\":\"AQID\",\"x\":\"y\","
+                + "\"last\":true}";
+        assertThat(codec.decode(json)).isEqualTo(new TransferChunk("t", 1, new byte[] {1, 2, 3}, true));
+    }
+
+    @Test
+    void chunkWithARepeatedLastFieldTakesTheLastValue() throws Exception {
+        String json = "{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":1,\"bytes\":\"AQID\",\"last\":true,"
+                + "\"last\":false}";
+        assertThat(codec.decode(json)).isEqualTo(new TransferChunk("t", 1, new byte[] {1, 2, 3}, false));
+    }
+
+    @Test
+    void chunkWithANonAsciiOrEscapedIdDecodesThroughTheGeneralPath() throws Exception {
+        TransferChunk c = new TransferChunk("id-\u00e9-\"q\"", 3, new byte[] {9}, false);
+        assertThat(codec.decode(codec.encode(c))).isEqualTo(c);
+    }
+
+    @Test
+    void canonicalChunkWithBadBase64IsStillABase64Error() {
+        FrameDecodeException e = decodeFails("{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":0,"
+                + "\"bytes\":\"AQ*D\",\"last\":false}");
+        assertThat(e.reason()).isEqualTo(FrameDecodeException.Reason.BAD_BASE64);
+    }
+
+    @Test
+    void chunkWithLeadingZeroSeqIsMalformed() {
+        assertThat(decodeFails("{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":01,\"bytes\":\"\","
+                + "\"last\":false}").reason()).isEqualTo(FrameDecodeException.Reason.MALFORMED_JSON);
+    }
+
+    @Test
+    void attrsWithOnlyOneFieldAndUnknownFieldsDecode() throws Exception {
+        TransferInit init = (TransferInit) codec.decode("{\"type\":\"transfer_init\",\"transferId\":\"t\",\"target\":\"a\","
+                + "\"totalSize\":1,\"hash\":\"h\",\"attrs\":{\"owner\":\"root\",\"mtime\":\"2026-05-01T14:23:11Z\"}}");
+        assertThat(init.attrs()).isEqualTo(new TransferAttrs(null, "2026-05-01T14:23:11Z"));
+    }
+}

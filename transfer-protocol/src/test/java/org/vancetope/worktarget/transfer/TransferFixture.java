@@ -1,0 +1,184 @@
+package org.vancetope.worktarget.transfer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.common.jimfs.Configuration;
+import com.google.common.jimfs.Jimfs;
+import java.io.IOException;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.vancetope.worktarget.core.transfer.FootTargetResolver;
+import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
+import org.vancetope.worktarget.core.transfer.TransferConnection;
+import org.vancetope.worktarget.core.transfer.TransferEndpoint;
+import org.vancetope.worktarget.core.transfer.TransferFrame;
+import org.vancetope.worktarget.core.transfer.TransferListener;
+import org.vancetope.worktarget.core.transfer.TransferResult;
+import org.vancetope.worktarget.core.transfer.TransferScope;
+import org.vancetope.worktarget.core.transfer.TransferSettings;
+import org.vancetope.worktarget.core.transfer.TransferSide;
+import org.vancetope.worktarget.testkit.InMemoryFramePair;
+import org.vancetope.worktarget.testkit.ManualTime;
+
+/**
+ * A Brain and a Foot endpoint on one Jimfs file system, connected by a manual in-memory pair (Brain
+ * on the left, Foot on the right), with the JSON codec on the wire. Every frame each side sent is
+ * recorded.
+ */
+final class TransferFixture implements AutoCloseable {
+    static final TransferScope SCOPE = new TransferScope("acme", "proj");
+
+    final FileSystem fs;
+    final ManualTime time = new ManualTime();
+    final Path brainWorkspace;
+    final Path footRoot;
+    final Path footProject;
+    final Map<String, Path> rootDirs = new ConcurrentHashMap<>();
+    final TransferEndpoint brain;
+    final TransferEndpoint foot;
+    final InMemoryFramePair<TransferFrame> pair;
+    final TransferConnection brainConn;
+    final TransferConnection footConn;
+    final List<TransferFrame> sentByBrain = Collections.synchronizedList(new ArrayList<>());
+    final List<TransferFrame> sentByFoot = Collections.synchronizedList(new ArrayList<>());
+    final List<String> progress = Collections.synchronizedList(new ArrayList<>());
+    private final TransferCodec codec = TransferCodec.create();
+    /** When set, frames reaching the Foot are only recorded (the test plays the Foot). */
+    volatile boolean footSilent;
+    /** When set, frames reaching the Brain are only recorded (the test plays the Brain). */
+    volatile boolean brainSilent;
+
+    TransferFixture() throws IOException {
+        this(Configuration.unix(), TransferSettings.defaults(), 16);
+    }
+
+    TransferFixture(TransferSettings settings) throws IOException {
+        this(Configuration.unix(), settings, 16);
+    }
+
+    TransferFixture(Configuration config, TransferSettings settings, int highWaterMark) throws IOException {
+        this(config, settings, highWaterMark, false);
+    }
+
+    TransferFixture(Configuration config, TransferSettings settings, int highWaterMark, boolean threaded)
+            throws IOException {
+        fs = Jimfs.newFileSystem(config.toBuilder().setAttributeViews("basic", "owner", "posix", "unix").build());
+        brainWorkspace = Files.createDirectories(fs.getPath("/brain/ws"));
+        footRoot = fs.getPath("/home/u/.vancetope/foot");
+        footProject = Files.createDirectories(footRoot.resolve("acme/proj"));
+        rootDirs.put("uploads", Files.createDirectories(brainWorkspace.resolve("uploads")));
+        rootDirs.put("reports", Files.createDirectories(brainWorkspace.resolve("reports")));
+        TransferListener listener = new TransferListener() {
+            @Override
+            public void onProgress(String transferId, Role role, long bytesDone, long totalBytes) {
+                progress.add(role + ":" + bytesDone + "/" + totalBytes);
+            }
+        };
+        brain = TransferEndpoint.builder(TransferSide.BRAIN).settings(settings)
+                .resolver(new RootDirTargetResolver((scope, dir) -> Optional.ofNullable(rootDirs.get(dir))))
+                .clock(time.clock()).scheduler(time.scheduler()).listener(listener).build();
+        foot = TransferEndpoint.builder(TransferSide.FOOT).settings(settings)
+                .resolver(FootTargetResolver.at(footRoot))
+                .clock(time.clock()).scheduler(time.scheduler()).listener(listener).build();
+        InMemoryFramePair.Builder<TransferFrame> b = InMemoryFramePair.<TransferFrame>builder()
+                .highWaterMark(highWaterMark).wire(codec::encode, this::decode);
+        pair = (threaded ? b.threaded() : b).build();
+        brainConn = brain.attach(pair.left(), SCOPE);
+        footConn = foot.attach(pair.right(), SCOPE);
+        pair.left().onReceive(brainConn::onFrame).onClose(brainConn::onClose);
+        pair.right().onReceive(footConn::onFrame).onClose(footConn::onClose);
+        // Record what each side sends by wrapping delivery.
+        pair.left().onReceive(f -> {
+            sentByFoot.add(f);
+            if (!brainSilent) {
+                brainConn.onFrame(f);
+            }
+        });
+        pair.right().onReceive(f -> {
+            sentByBrain.add(f);
+            if (!footSilent) {
+                footConn.onFrame(f);
+            }
+        });
+    }
+
+    private TransferFrame decode(byte[] json) {
+        try {
+            return codec.decode(json);
+        } catch (FrameDecodeException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static byte[] randomBytes(int n, long seed) {
+        byte[] b = new byte[n];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    Path brainFile(String dir, String rel, byte[] content) throws IOException {
+        Path p = rootDirs.get(dir).resolve(rel);
+        Files.createDirectories(p.getParent());
+        return Files.write(p, content);
+    }
+
+    Path footFile(String rel, byte[] content) throws IOException {
+        Path p = footProject.resolve(rel);
+        Files.createDirectories(p.getParent());
+        return Files.write(p, content);
+    }
+
+    void deliverAll() {
+        pair.deliverAll();
+    }
+
+    void advance(Duration d) {
+        time.advance(d);
+        pair.deliverAll();
+    }
+
+    /** Every file whose name marks it as a staging file, anywhere. */
+    List<Path> stagingFiles() throws IOException {
+        try (Stream<Path> s = Files.walk(fs.getPath("/"))) {
+            return s.filter(p -> p.getFileName() != null && p.getFileName().toString().endsWith(".part")).toList();
+        }
+    }
+
+    void assertClean() throws IOException {
+        assertThat(brain.pendingSends()).as("brain pending sends").isZero();
+        assertThat(brain.pendingReceives()).as("brain pending receives").isZero();
+        assertThat(foot.pendingSends()).as("foot pending sends").isZero();
+        assertThat(foot.pendingReceives()).as("foot pending receives").isZero();
+        assertThat(stagingFiles()).as("staging files").isEmpty();
+        assertThat(pair.failures()).as("exceptions escaping to the transport").isEmpty();
+    }
+
+    <T extends TransferFrame> List<T> framesOf(List<TransferFrame> frames, Class<T> type) {
+        synchronized (frames) {
+            return frames.stream().filter(type::isInstance).map(type::cast).toList();
+        }
+    }
+
+    static TransferResult done(java.util.concurrent.CompletableFuture<TransferResult> f) {
+        assertThat(f).as("transfer result").isDone();
+        return f.join();
+    }
+
+    @Override
+    public void close() throws IOException {
+        pair.close();
+        brain.close();
+        foot.close();
+        fs.close();
+    }
+}

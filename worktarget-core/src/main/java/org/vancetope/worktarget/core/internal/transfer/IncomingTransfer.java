@@ -1,0 +1,376 @@
+package org.vancetope.worktarget.core.internal.transfer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.transfer.TargetResolution;
+import org.vancetope.worktarget.core.transfer.TargetResolver;
+import org.vancetope.worktarget.core.transfer.TransferChunk;
+import org.vancetope.worktarget.core.transfer.TransferComplete;
+import org.vancetope.worktarget.core.transfer.TransferFinish;
+import org.vancetope.worktarget.core.transfer.TransferFrame;
+import org.vancetope.worktarget.core.transfer.TransferInit;
+import org.vancetope.worktarget.core.transfer.TransferInitResponse;
+import org.vancetope.worktarget.core.transfer.TransferListener;
+import org.vancetope.worktarget.core.transfer.TransferResult;
+import org.vancetope.worktarget.core.transfer.TransferScheduler;
+import org.vancetope.worktarget.core.transfer.TransferScope;
+import org.vancetope.worktarget.core.transfer.UploadRequest;
+import org.vancetope.worktarget.spi.FrameChannel;
+
+/**
+ * The receiver of one transfer: validates {@code transfer_init}, appends chunks to a staging file
+ * beside the target while hashing them, verifies, renames atomically onto the target, applies
+ * attributes, and waits for {@code transfer_finish}. Every failure deletes the staging file and
+ * leaves an existing target untouched. All methods are synchronized on the instance.
+ */
+final class IncomingTransfer {
+    private static final Logger LOG = LoggerFactory.getLogger(IncomingTransfer.class);
+
+    final TransferEngine engine;
+    final FrameChannel<TransferFrame> channel;
+    final String id;
+    final CompletableFuture<TransferResult> result = new CompletableFuture<>();
+    private final TransferScope scope;
+    private final UploadRequest request;
+    private ReceiverState state;
+
+    private String hash;
+    private long totalSize;
+    private Path target;
+    private Path staging;
+    private FileChannel out;
+    private MessageDigest digest;
+    private Integer mode;
+    private Instant mtime;
+    private long expectedSeq;
+    private long received;
+    private TransferResult outcome;
+
+    private long deadline;
+    private long lastActivity;
+    private TransferScheduler.Cancellable timer;
+
+    IncomingTransfer(TransferEngine engine, FrameChannel<TransferFrame> channel, TransferScope scope, String id,
+                     UploadRequest request, ReceiverState initial) {
+        this.engine = engine;
+        this.channel = channel;
+        this.scope = scope;
+        this.id = id;
+        this.request = request;
+        this.state = initial;
+        this.lastActivity = engine.now();
+        this.deadline = lastActivity + engine.phaseTimeout().toMillis();
+    }
+
+    private void move(ReceiverState to) {
+        state = ReceiverState.TABLE.check(state, to);
+    }
+
+    synchronized long lastActivity() {
+        return lastActivity;
+    }
+
+    synchronized ReceiverState state() {
+        return state;
+    }
+
+    private void touch() {
+        lastActivity = engine.now();
+        deadline = lastActivity + engine.phaseTimeout().toMillis();
+    }
+
+    synchronized void armTimer() {
+        if (timer != null) {
+            timer.cancel();
+        }
+        long delay = Math.max(0, deadline - engine.now());
+        timer = engine.scheduler.schedule(java.time.Duration.ofMillis(delay), this::onTimer);
+    }
+
+    // ---------------------------------------------------------------- init
+
+    synchronized void onInit(TransferInit init) {
+        if (!ReceiverState.TABLE.allows(state, ReceiverState.RECEIVING)) {
+            throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, ReceiverState.RECEIVING);
+        }
+        touch();
+        this.hash = init.hash();
+        this.totalSize = init.totalSize();
+        String refusal = validate(init);
+        if (refusal != null) {
+            deleteStaging();
+            outcome = new TransferResult(id, false, 0, hash, refusal);
+            move(ReceiverState.FAILED);
+            channel.send(new TransferInitResponse(id, false, refusal));
+        } else {
+            move(ReceiverState.RECEIVING);
+            channel.send(new TransferInitResponse(id, true, null));
+            engine.notifyProgress(id, TransferListener.Role.RECEIVER, 0, totalSize);
+        }
+        armTimer();
+    }
+
+    /** Checks the init and opens the staging file; returns a refusal or null. */
+    private String validate(TransferInit init) {
+        if (request != null && (!request.dirName().equals(init.dirName()) || !request.remotePath().equals(init.target()))) {
+            return "transfer_init does not match the upload request (dirName and target must be the requested ones)";
+        }
+        if (!Sha256.isWellFormed(init.hash())) {
+            return "hash must be \"sha256:\" followed by 64 hex digits";
+        }
+        long limit = engine.side.receiveLimit(engine.settings);
+        if (init.totalSize() > limit) {
+            return TransferEngine.sizeLimitError(init.totalSize(), limit, engine.side.receiveLimitName());
+        }
+        if (init.attrs() != null) {
+            try {
+                Optional<Integer> bits = init.attrs().modeBits();
+                mode = bits.map(b -> b & engine.side.modeMask(engine.settings)).orElse(null);
+                mtime = init.attrs().mtimeInstant().orElse(null);
+            } catch (IllegalArgumentException e) {
+                return "invalid attrs: " + e.getMessage();
+            }
+        }
+        TargetResolution r = engine.resolver.resolve(scope, init.dirName(), init.target(), TargetResolver.Access.WRITE);
+        if (!r.ok()) {
+            return r.error();
+        }
+        Path parent = r.path().getParent();
+        try {
+            Files.createDirectories(parent);
+        } catch (IOException e) {
+            return "cannot create the target directory: " + e.getClass().getSimpleName();
+        }
+        // Resolve again now that the parents exist: a link that appeared meanwhile is refused.
+        TargetResolution again = engine.resolver.resolve(scope, init.dirName(), init.target(), TargetResolver.Access.WRITE);
+        if (!again.ok() || !again.path().equals(r.path())) {
+            return again.ok() ? "target changed while it was checked" : again.error();
+        }
+        target = r.path();
+        try {
+            long usable = Files.getFileStore(parent).getUsableSpace();
+            if (usable < init.totalSize()) {
+                return "insufficient disk space (" + init.totalSize() + " bytes needed, " + usable + " available)";
+            }
+        } catch (IOException e) {
+            return "cannot check disk space: " + e.getClass().getSimpleName();
+        }
+        try {
+            String suffix = Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
+            staging = parent.resolve("." + target.getFileName() + "." + suffix + ".part");
+            out = FileChannel.open(staging, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS));
+        } catch (IOException e) {
+            staging = null;
+            return "cannot create the staging file: " + e.getClass().getSimpleName();
+        }
+        digest = Sha256.newDigest();
+        return null;
+    }
+
+    // ---------------------------------------------------------------- chunks
+
+    synchronized void onChunk(TransferChunk c) {
+        if (state != ReceiverState.RECEIVING) {
+            throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, ReceiverState.RECEIVING);
+        }
+        touch();
+        byte[] bytes = c.bytes();
+        if (c.seq() != expectedSeq) {
+            fail("chunk out of order: expected seq " + expectedSeq + ", got " + c.seq(), null);
+            return;
+        }
+        if (bytes.length > engine.settings.chunkSize()) {
+            fail("chunk of " + bytes.length + " bytes exceeds the chunk size " + engine.settings.chunkSize(), null);
+            return;
+        }
+        if (received + bytes.length > totalSize) {
+            fail("more bytes than the announced totalSize " + totalSize, null);
+            return;
+        }
+        if (c.last() && received + bytes.length != totalSize) {
+            fail("last chunk arrived after " + (received + bytes.length) + " of " + totalSize + " bytes", null);
+            return;
+        }
+        try {
+            ByteBuffer buf = ByteBuffer.wrap(bytes);
+            while (buf.hasRemaining()) {
+                out.write(buf);
+            }
+        } catch (IOException e) {
+            String msg = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+            fail(msg.contains("space") || msg.contains("quota") ? "disk full" : "write failed: "
+                    + e.getClass().getSimpleName(), null);
+            return;
+        }
+        digest.update(bytes);
+        received += bytes.length;
+        expectedSeq++;
+        engine.notifyProgress(id, TransferListener.Role.RECEIVER, received, totalSize);
+        if (c.last()) {
+            verify();
+        }
+    }
+
+    private void verify() {
+        try {
+            out.force(false);
+            out.close();
+        } catch (IOException e) {
+            fail("write failed: " + e.getClass().getSimpleName(), null);
+            return;
+        }
+        out = null;
+        String actual = Sha256.format(digest.digest());
+        if (!actual.equalsIgnoreCase(hash)) {
+            fail("hash mismatch", TransferComplete.HASH_MISMATCH);
+            return;
+        }
+        try {
+            if (mode != null) {
+                PosixFileAttributeView posix = Files.getFileAttributeView(staging, PosixFileAttributeView.class,
+                        LinkOption.NOFOLLOW_LINKS);
+                if (posix != null) {
+                    posix.setPermissions(TransferEngine.Modes.fromBits(mode));
+                }
+            }
+            if (mtime != null) {
+                Files.getFileAttributeView(staging, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                        .setTimes(FileTime.from(mtime), null, null);
+            }
+            try {
+                Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(staging, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            fail("cannot move the verified file onto the target: " + e.getClass().getSimpleName(), TransferComplete.HASH_OK);
+            return;
+        }
+        staging = null;
+        outcome = new TransferResult(id, true, received, hash, null);
+        move(ReceiverState.VERIFIED);
+        channel.send(new TransferComplete(id, true, null, received, TransferComplete.HASH_OK));
+    }
+
+    /** Mid-stream failure: delete staging, tell the sender with an early transfer_complete. */
+    private void fail(String error, String hashCheck) {
+        deleteStaging();
+        outcome = new TransferResult(id, false, received, hash, error);
+        move(ReceiverState.FAILED);
+        channel.send(new TransferComplete(id, false, error, received, hashCheck));
+    }
+
+    // ---------------------------------------------------------------- end
+
+    synchronized void onFinish(TransferFinish f) {
+        move(ReceiverState.CLOSED);
+        if (outcome == null) {
+            String error = f.error() != null ? f.error()
+                    : request != null && hash == null ? "the client did not start the upload" : "sender aborted the transfer";
+            outcome = new TransferResult(id, false, received, hash, error);
+        }
+        deleteStaging();
+        close();
+    }
+
+    private void onTimer() {
+        synchronized (this) {
+            if (state == ReceiverState.CLOSED) {
+                return;
+            }
+            long now = engine.now();
+            if (now < deadline) {
+                armTimer();
+                return;
+            }
+            switch (state) {
+                case AWAITING_INIT, NEW -> {
+                    outcome = new TransferResult(id, false, 0, null, "init timeout");
+                    move(ReceiverState.CLOSED);
+                    close();
+                }
+                case RECEIVING -> {
+                    fail("chunk timeout", null);
+                    touch();
+                    armTimer();
+                }
+                default -> {
+                    // VERIFIED or FAILED: the sender already has its status; clean up without transfer_finish.
+                    move(ReceiverState.CLOSED);
+                    close();
+                }
+            }
+        }
+    }
+
+    /** Ends the transfer at once (channel closed, endpoint closed): no frames, staging deleted. */
+    synchronized void abort(String reason) {
+        if (state == ReceiverState.CLOSED) {
+            return;
+        }
+        if (outcome == null || state == ReceiverState.RECEIVING) {
+            outcome = new TransferResult(id, false, received, hash, reason);
+        }
+        deleteStaging();
+        move(ReceiverState.CLOSED);
+        close();
+    }
+
+    /** The sweep found no activity: tell a sender still streaming, then end. */
+    synchronized void expire(String reason) {
+        if (state == ReceiverState.RECEIVING && channel.isOpen()) {
+            fail(reason, null);
+        }
+        abort(reason);
+    }
+
+    private void deleteStaging() {
+        if (out != null) {
+            try {
+                out.close();
+            } catch (IOException e) {
+                LOG.debug("Closing staging file of transfer {} failed", id, e);
+            }
+            out = null;
+        }
+        if (staging != null) {
+            try {
+                Files.deleteIfExists(staging);
+            } catch (IOException e) {
+                LOG.warn("Cannot delete staging file of transfer {}: {}", id, e.toString());
+            }
+            staging = null;
+        }
+    }
+
+    private void close() {
+        if (timer != null) {
+            timer.cancel();
+            timer = null;
+        }
+        engine.receivers.remove(id, this);
+        TransferResult r = outcome != null ? outcome : TransferResult.failed(id, "transfer ended");
+        result.complete(r);
+        engine.notifyFinished(TransferListener.Role.RECEIVER, r);
+    }
+}

@@ -1,0 +1,301 @@
+package org.vancetope.worktarget.core.internal.transfer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.transfer.TransferAttrs;
+import org.vancetope.worktarget.core.transfer.TransferChunk;
+import org.vancetope.worktarget.core.transfer.TransferComplete;
+import org.vancetope.worktarget.core.transfer.TransferFinish;
+import org.vancetope.worktarget.core.transfer.TransferFrame;
+import org.vancetope.worktarget.core.transfer.TransferInit;
+import org.vancetope.worktarget.core.transfer.TransferInitResponse;
+import org.vancetope.worktarget.core.transfer.TransferListener;
+import org.vancetope.worktarget.core.transfer.TransferResult;
+import org.vancetope.worktarget.core.transfer.TransferScheduler;
+import org.vancetope.worktarget.spi.FrameChannel;
+
+/**
+ * The sender of one transfer: announces the file, streams it chunk by chunk with at most
+ * {@code maxChunksInFlight} chunks handed to the channel and not yet written, pauses while the
+ * channel is not writable, and stops as soon as a {@code transfer_complete} arrives, early or not.
+ * State changes are synchronized on the instance; frames are sent outside the lock where they
+ * could re-enter.
+ */
+final class OutgoingTransfer {
+    private static final Logger LOG = LoggerFactory.getLogger(OutgoingTransfer.class);
+
+    final TransferEngine engine;
+    final FrameChannel<TransferFrame> channel;
+    final String id;
+    final CompletableFuture<TransferResult> result = new CompletableFuture<>();
+    private final Path source;
+    private final String sourceName;
+    private final String target;
+    private final String dirName;
+    private final long totalSize;
+    private final String hash;
+    private final TransferAttrs attrs;
+
+    private SenderState state = SenderState.PREPARING;
+    private SeekableByteChannel in;
+    private long sent;
+    private long seq;
+    private int inFlight;
+    private boolean pumping;
+    private boolean waitingWritable;
+    private long deadline;
+    private long lastActivity;
+    private TransferScheduler.Cancellable timer;
+
+    OutgoingTransfer(TransferEngine engine, FrameChannel<TransferFrame> channel, String id, Path source, String sourceName,
+                     String target, String dirName, long totalSize, String hash, TransferAttrs attrs) {
+        this.engine = engine;
+        this.channel = channel;
+        this.id = id;
+        this.source = source;
+        this.sourceName = sourceName;
+        this.target = target;
+        this.dirName = dirName;
+        this.totalSize = totalSize;
+        this.hash = hash;
+        this.attrs = attrs;
+        this.lastActivity = engine.now();
+    }
+
+    private void move(SenderState to) {
+        state = SenderState.TABLE.check(state, to);
+    }
+
+    synchronized long lastActivity() {
+        return lastActivity;
+    }
+
+    synchronized SenderState state() {
+        return state;
+    }
+
+    private void armTimer() {
+        lastActivity = engine.now();
+        deadline = lastActivity + engine.phaseTimeout().toMillis();
+        if (timer != null) {
+            timer.cancel();
+        }
+        timer = engine.scheduler.schedule(engine.phaseTimeout(), this::onTimer);
+    }
+
+    void start() {
+        TransferInit init;
+        synchronized (this) {
+            move(SenderState.AWAITING_INIT_RESPONSE);
+            armTimer();
+            init = new TransferInit(id, sourceName, target, dirName, totalSize, hash, attrs);
+        }
+        channel.send(init).whenComplete((v, err) -> {
+            if (err != null) {
+                abort("connection closed");
+            }
+        });
+    }
+
+    void onInitResponse(TransferInitResponse r) {
+        synchronized (this) {
+            if (!r.ok()) {
+                finish(false, r.error() == null ? "receiver refused the transfer" : r.error(), 0);
+                return;
+            }
+            move(SenderState.STREAMING);
+            lastActivity = engine.now();
+            if (timer != null) {
+                timer.cancel();
+                timer = null;
+            }
+            try {
+                in = Files.newByteChannel(source, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
+            } catch (IOException e) {
+                finish(false, "cannot read the source file: " + e.getClass().getSimpleName(), 0);
+                return;
+            }
+        }
+        schedulePump();
+    }
+
+    synchronized void onComplete(TransferComplete c) {
+        if (state == SenderState.AWAITING_INIT_RESPONSE) {
+            throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, SenderState.STREAMING);
+        }
+        String error = c.ok() ? null : c.error() == null ? "receiver failed" : c.error();
+        finish(c.ok(), error, c.bytesWritten());
+    }
+
+    private void schedulePump() {
+        try {
+            engine.executor.execute(this::pump);
+        } catch (RuntimeException e) {
+            abort("cannot schedule the sender: " + e.getClass().getSimpleName());
+        }
+    }
+
+    /** Sends chunks while allowed; re-entered from write completions and writability callbacks. */
+    private void pump() {
+        synchronized (this) {
+            if (pumping) {
+                return;
+            }
+            pumping = true;
+        }
+        while (true) {
+            TransferChunk chunk;
+            boolean registerWritable = false;
+            synchronized (this) {
+                if (state != SenderState.STREAMING || inFlight >= engine.settings.maxChunksInFlight()) {
+                    pumping = false;
+                    return;
+                }
+                if (!channel.isOpen()) {
+                    pumping = false;
+                    finish(false, "connection closed", 0);
+                    return;
+                }
+                if (!channel.isWritable()) {
+                    pumping = false;
+                    if (!waitingWritable) {
+                        waitingWritable = true;
+                        registerWritable = true;
+                    }
+                    chunk = null;
+                } else {
+                    chunk = readChunk();
+                    if (chunk == null) {
+                        pumping = false;
+                        return;
+                    }
+                    inFlight++;
+                    sent += chunk.bytes().length;
+                    seq++;
+                    lastActivity = engine.now();
+                    if (chunk.last()) {
+                        move(SenderState.AWAITING_COMPLETE);
+                        closeSource();
+                        armTimer();
+                    }
+                }
+            }
+            if (chunk == null) {
+                if (registerWritable) {
+                    channel.whenWritable(this::onWritable);
+                }
+                return;
+            }
+            long done = sent;
+            CompletionStage<Void> written = channel.send(chunk);
+            engine.notifyProgress(id, TransferListener.Role.SENDER, done, totalSize);
+            written.whenComplete((v, err) -> onWritten(err));
+        }
+    }
+
+    private void onWritable() {
+        synchronized (this) {
+            waitingWritable = false;
+        }
+        schedulePump();
+    }
+
+    private void onWritten(Throwable err) {
+        boolean more;
+        synchronized (this) {
+            inFlight--;
+            if (err != null) {
+                if (state != SenderState.FINISHED) {
+                    finish(false, "connection closed while sending", sent);
+                }
+                return;
+            }
+            more = state == SenderState.STREAMING && !pumping;
+        }
+        if (more) {
+            schedulePump();
+        }
+    }
+
+    /** Reads the next chunk; on failure finishes the transfer and returns null. */
+    private TransferChunk readChunk() {
+        int len = (int) Math.min(engine.settings.chunkSize(), totalSize - sent);
+        byte[] bytes = new byte[len];
+        ByteBuffer buf = ByteBuffer.wrap(bytes);
+        try {
+            while (buf.hasRemaining()) {
+                if (in.read(buf) < 0) {
+                    finish(false, "source file changed during the transfer (it is shorter than announced)", sent);
+                    return null;
+                }
+            }
+        } catch (IOException e) {
+            finish(false, "cannot read the source file: " + e.getClass().getSimpleName(), sent);
+            return null;
+        }
+        return new TransferChunk(id, seq, bytes, sent + len == totalSize);
+    }
+
+    private void onTimer() {
+        synchronized (this) {
+            if (state == SenderState.FINISHED) {
+                return;
+            }
+            if (engine.now() < deadline) {
+                timer = engine.scheduler.schedule(Duration.ofMillis(deadline - engine.now()), this::onTimer);
+                return;
+            }
+            if (state == SenderState.AWAITING_INIT_RESPONSE) {
+                finish(false, "init timeout", 0);
+            } else if (state == SenderState.AWAITING_COMPLETE) {
+                finish(false, "complete timeout", sent);
+            }
+        }
+    }
+
+    /** Ends the transfer without waiting (channel or endpoint closed, sweep). */
+    synchronized void abort(String reason) {
+        if (state != SenderState.FINISHED) {
+            finish(false, reason, 0);
+        }
+    }
+
+    /** Sends transfer_finish, resolves the result, removes the pending entry. Caller holds the lock. */
+    private void finish(boolean ok, String error, long bytesWritten) {
+        move(SenderState.FINISHED);
+        if (timer != null) {
+            timer.cancel();
+            timer = null;
+        }
+        closeSource();
+        engine.senders.remove(id, this);
+        if (channel.isOpen()) {
+            channel.send(new TransferFinish(id, ok, null));
+        }
+        TransferResult r = new TransferResult(id, ok, bytesWritten, hash, error);
+        result.complete(r);
+        engine.notifyFinished(TransferListener.Role.SENDER, r);
+    }
+
+    private void closeSource() {
+        if (in != null) {
+            try {
+                in.close();
+            } catch (IOException e) {
+                LOG.debug("Closing source of transfer {} failed", id, e);
+            }
+            in = null;
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package org.vancetope.worktarget.core.internal.transfer;
+
+/** The states of a receiving transfer (spec 002 §5). */
+public enum ReceiverState {
+    /** Created by an unsolicited {@code transfer_init}; about to validate it. */
+    NEW,
+    /** The Brain sent {@code client.file.upload.request}; waiting for the client's {@code transfer_init}. */
+    AWAITING_INIT,
+    /** Init accepted, staging file open; appending chunks. */
+    RECEIVING,
+    /** The file is verified and renamed onto the target; waiting for {@code transfer_finish}. */
+    VERIFIED,
+    /** Refused or failed, staging file deleted, the peer told; waiting for {@code transfer_finish}. */
+    FAILED,
+    /** Removed from the pending map. */
+    CLOSED;
+
+    /**
+     * The allowed transitions. A chunk keeps a transfer in {@link #RECEIVING} and is legal only there;
+     * there are no self-loops, so a repeated {@code transfer_init} is an illegal transition.
+     */
+    public static final Transitions<ReceiverState> TABLE = Transitions.of(ReceiverState.class)
+            .allow(NEW, RECEIVING, FAILED, CLOSED)
+            .allow(AWAITING_INIT, RECEIVING, FAILED, CLOSED)
+            .allow(RECEIVING, VERIFIED, FAILED, CLOSED)
+            .allow(VERIFIED, CLOSED)
+            .allow(FAILED, CLOSED)
+            .build();
+}

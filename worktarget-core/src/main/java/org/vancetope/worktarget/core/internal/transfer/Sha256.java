@@ -1,0 +1,94 @@
+package org.vancetope.worktarget.core.internal.transfer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** SHA-256 in the {@code sha256:<hex>} form of spec 002 §4.2. */
+public final class Sha256 {
+    /** The prefix of a hash. */
+    public static final String PREFIX = "sha256:";
+    private static final Pattern FORMAT = Pattern.compile("sha256:[0-9a-fA-F]{64}");
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    private Sha256() {
+    }
+
+    /**
+     * A new digest.
+     *
+     * @return a SHA-256 digest
+     */
+    public static MessageDigest newDigest() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
+
+    /**
+     * Whether a string is a well-formed {@code sha256:<64 hex digits>}.
+     *
+     * @param hash the string
+     * @return true when well-formed
+     */
+    public static boolean isWellFormed(String hash) {
+        return hash != null && FORMAT.matcher(hash).matches();
+    }
+
+    /**
+     * Formats a digest.
+     *
+     * @param digest 32 bytes
+     * @return {@code sha256:<lower-case hex>}
+     */
+    public static String format(byte[] digest) {
+        StringBuilder sb = new StringBuilder(PREFIX.length() + digest.length * 2).append(PREFIX);
+        for (byte b : digest) {
+            sb.append(HEX[(b >> 4) & 0xf]).append(HEX[b & 0xf]);
+        }
+        return sb.toString();
+    }
+
+    /**
+     * A file's size and hash, read in one pass.
+     *
+     * @param size the bytes hashed
+     * @param hash {@code sha256:<hex>}
+     */
+    public record Summary(long size, String hash) {
+    }
+
+    /**
+     * Hashes a file in one pass without following a symbolic link.
+     *
+     * @param file the file
+     * @return its size and hash
+     * @throws IOException when it cannot be read
+     */
+    public static Summary of(Path file) throws IOException {
+        MessageDigest d = newDigest();
+        long size = 0;
+        ByteBuffer buf = ByteBuffer.allocate(256 * 1024);
+        try (SeekableByteChannel in = Files.newByteChannel(file, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
+            int n;
+            while ((n = in.read(buf)) >= 0) {
+                if (n > 0) {
+                    d.update(buf.array(), 0, buf.position());
+                    size += buf.position();
+                    buf.clear();
+                }
+            }
+        }
+        return new Summary(size, format(d.digest()));
+    }
+}

@@ -1,0 +1,476 @@
+package org.vancetope.worktarget.core.internal.transfer;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.transfer.IllegalTransitionException;
+import org.vancetope.worktarget.core.transfer.TargetResolution;
+import org.vancetope.worktarget.core.transfer.TargetResolver;
+import org.vancetope.worktarget.core.transfer.TransferAttrs;
+import org.vancetope.worktarget.core.transfer.TransferChunk;
+import org.vancetope.worktarget.core.transfer.TransferComplete;
+import org.vancetope.worktarget.core.transfer.TransferFinish;
+import org.vancetope.worktarget.core.transfer.TransferFrame;
+import org.vancetope.worktarget.core.transfer.TransferInit;
+import org.vancetope.worktarget.core.transfer.TransferInitResponse;
+import org.vancetope.worktarget.core.transfer.TransferListener;
+import org.vancetope.worktarget.core.transfer.TransferResult;
+import org.vancetope.worktarget.core.transfer.TransferScheduler;
+import org.vancetope.worktarget.core.transfer.TransferScope;
+import org.vancetope.worktarget.core.transfer.TransferSettings;
+import org.vancetope.worktarget.core.transfer.TransferSide;
+import org.vancetope.worktarget.core.transfer.UploadRequest;
+import org.vancetope.worktarget.spi.FrameChannel;
+
+/**
+ * The shared state of one endpoint: the pending maps of senders and receivers, time, and routing of
+ * inbound frames to the transfer they belong to. One instance serves all channels of a side.
+ */
+public final class TransferEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(TransferEngine.class);
+
+    final TransferSide side;
+    final TransferSettings settings;
+    final TargetResolver resolver;
+    final Clock clock;
+    final TransferScheduler scheduler;
+    final Executor executor;
+    private final TransferListener listener;
+    private final Supplier<String> ids;
+    final Map<String, OutgoingTransfer> senders = new ConcurrentHashMap<>();
+    final Map<String, IncomingTransfer> receivers = new ConcurrentHashMap<>();
+    private volatile TransferScheduler.Cancellable sweep;
+    private volatile boolean closed;
+
+    /**
+     * Creates an engine and starts its cleanup sweep.
+     *
+     * @param side which end this is
+     * @param settings limits and timeouts
+     * @param resolver target resolution
+     * @param clock time
+     * @param scheduler timers
+     * @param executor runs file reads of senders
+     * @param listener progress
+     * @param ids new transfer ids
+     */
+    public TransferEngine(TransferSide side, TransferSettings settings, TargetResolver resolver, Clock clock,
+                          TransferScheduler scheduler, Executor executor, TransferListener listener, Supplier<String> ids) {
+        this.side = Objects.requireNonNull(side, "side");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.resolver = Objects.requireNonNull(resolver, "resolver");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        this.executor = Objects.requireNonNull(executor, "executor");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.ids = Objects.requireNonNull(ids, "ids");
+        scheduleSweep();
+    }
+
+    long now() {
+        return clock.millis();
+    }
+
+    // ---------------------------------------------------------------- inbound
+
+    /**
+     * Routes one inbound frame. Never throws.
+     *
+     * @param channel the channel it arrived on
+     * @param scope the channel's tenant and project
+     * @param frame the frame
+     */
+    public void onFrame(FrameChannel<TransferFrame> channel, TransferScope scope, TransferFrame frame) {
+        try {
+            if (frame instanceof TransferChunk c) {
+                IncomingTransfer r = receiver(channel, c);
+                if (r != null) {
+                    r.onChunk(c);
+                }
+            } else if (frame instanceof TransferInit i) {
+                onInit(channel, scope, i);
+            } else if (frame instanceof TransferFinish f) {
+                IncomingTransfer r = receiver(channel, f);
+                if (r != null) {
+                    r.onFinish(f);
+                }
+            } else if (frame instanceof TransferInitResponse resp) {
+                OutgoingTransfer s = sender(channel, resp);
+                if (s != null) {
+                    s.onInitResponse(resp);
+                }
+            } else if (frame instanceof TransferComplete c) {
+                OutgoingTransfer s = sender(channel, c);
+                if (s != null) {
+                    s.onComplete(c);
+                }
+            } else if (frame instanceof UploadRequest u) {
+                onUploadRequest(channel, scope, u);
+            }
+        } catch (IllegalTransitionException e) {
+            LOG.debug("Dropped {} for transfer {}: not expected in state {}", frame.type(), frame.transferId(), e.from());
+        } catch (RuntimeException e) {
+            LOG.error("Transfer {} failed on {}; aborting it", frame.transferId(), frame.type(), e);
+            abortById(frame.transferId(), channel, "internal error: " + e.getClass().getSimpleName());
+        }
+    }
+
+    private IncomingTransfer receiver(FrameChannel<TransferFrame> channel, TransferFrame f) {
+        IncomingTransfer r = receivers.get(f.transferId());
+        if (r == null) {
+            LOG.debug("Dropped {} for unknown transfer {}", f.type(), f.transferId());
+            return null;
+        }
+        if (!r.channel.id().equals(channel.id())) {
+            LOG.warn("Ignored {} for transfer {} from channel {}: it belongs to channel {}", f.type(), f.transferId(),
+                    channel.id(), r.channel.id());
+            return null;
+        }
+        return r;
+    }
+
+    private OutgoingTransfer sender(FrameChannel<TransferFrame> channel, TransferFrame f) {
+        OutgoingTransfer s = senders.get(f.transferId());
+        if (s == null) {
+            LOG.debug("Dropped {} for unknown transfer {}", f.type(), f.transferId());
+            return null;
+        }
+        if (!s.channel.id().equals(channel.id())) {
+            LOG.warn("Ignored {} for transfer {} from channel {}: it belongs to channel {}", f.type(), f.transferId(),
+                    channel.id(), s.channel.id());
+            return null;
+        }
+        return s;
+    }
+
+    private void onInit(FrameChannel<TransferFrame> channel, TransferScope scope, TransferInit init) {
+        IncomingTransfer existing = receivers.get(init.transferId());
+        if (existing != null) {
+            if (!existing.channel.id().equals(channel.id())) {
+                LOG.warn("Ignored transfer_init for transfer {} from channel {}: it belongs to channel {}",
+                        init.transferId(), channel.id(), existing.channel.id());
+                return;
+            }
+            existing.onInit(init);
+            return;
+        }
+        if (closed) {
+            channel.send(new TransferInitResponse(init.transferId(), false, "receiver is shutting down"));
+            return;
+        }
+        if (side == TransferSide.BRAIN) {
+            LOG.warn("Refused unsolicited transfer_init {} on channel {}", init.transferId(), channel.id());
+            channel.send(new TransferInitResponse(init.transferId(), false,
+                    "no upload was requested with this transferId; uploads start with client_file_upload"));
+            return;
+        }
+        IncomingTransfer r = new IncomingTransfer(this, channel, scope, init.transferId(), null, ReceiverState.NEW);
+        if (receivers.putIfAbsent(init.transferId(), r) != null) {
+            LOG.debug("Dropped concurrent duplicate transfer_init {}", init.transferId());
+            return;
+        }
+        r.onInit(init);
+    }
+
+    private void onUploadRequest(FrameChannel<TransferFrame> channel, TransferScope scope, UploadRequest u) {
+        if (side != TransferSide.FOOT) {
+            LOG.warn("Dropped client.file.upload.request {}: only a client sends files on request", u.transferId());
+            return;
+        }
+        if (senders.containsKey(u.transferId())) {
+            LOG.debug("Dropped duplicate client.file.upload.request {}", u.transferId());
+            return;
+        }
+        executor.execute(() -> {
+            try {
+                TargetResolution r = resolver.resolve(scope, null, u.localPath(), TargetResolver.Access.READ);
+                if (!r.ok()) {
+                    channel.send(new TransferFinish(u.transferId(), false, r.error()));
+                    notifyFinished(TransferListener.Role.SENDER, TransferResult.failed(u.transferId(), r.error()));
+                    return;
+                }
+                startSend(channel, u.transferId(), r.path(), u.localPath(), u.remotePath(), u.dirName(), u.attrs(), true);
+            } catch (RuntimeException e) {
+                LOG.error("Upload request {} failed", u.transferId(), e);
+                channel.send(new TransferFinish(u.transferId(), false, "internal error on the client"));
+            }
+        });
+    }
+
+    // ---------------------------------------------------------------- outbound
+
+    /**
+     * Hashes a validated file and starts sending it.
+     *
+     * @param channel the channel
+     * @param transferId the id, or null for a new one
+     * @param source the validated file
+     * @param sourceName the informative {@code source} field
+     * @param target the receiver-relative target
+     * @param dirName the Brain RootDir, or null
+     * @param attrsOverride overrides of the file's own mode and mtime, or null
+     * @param requested whether a {@code client.file.upload.request} asked for it (local failures are
+     *                  then answered with {@code transfer_finish {ok:false, error}})
+     * @return completes with the outcome; never exceptionally
+     */
+    public CompletableFuture<TransferResult> startSend(FrameChannel<TransferFrame> channel, String transferId, Path source,
+                                                       String sourceName, String target, String dirName,
+                                                       TransferAttrs attrsOverride, boolean requested) {
+        String id = transferId == null ? ids.get() : transferId;
+        String error = null;
+        Sha256.Summary summary = null;
+        TransferAttrs attrs = null;
+        if (closed) {
+            error = "transfer endpoint is closed";
+        } else if (!channel.isOpen()) {
+            error = "connection closed";
+        } else {
+            try {
+                BasicFileAttributes a = Files.readAttributes(source, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                if (!a.isRegularFile()) {
+                    error = "not a regular file: " + sourceName;
+                } else if (a.size() > side.sendLimit(settings)) {
+                    error = sizeLimitError(a.size(), side.sendLimit(settings), side.sendLimitName());
+                } else {
+                    summary = Sha256.of(source);
+                    if (summary.size() > side.sendLimit(settings)) {
+                        error = sizeLimitError(summary.size(), side.sendLimit(settings), side.sendLimitName());
+                    }
+                    attrs = ownAttrs(source, a).overriddenBy(attrsOverride);
+                }
+            } catch (IOException e) {
+                error = "cannot read the source file: " + e.getClass().getSimpleName();
+            }
+        }
+        if (error != null) {
+            if (requested) {
+                channel.send(new TransferFinish(id, false, error));
+            }
+            TransferResult failed = TransferResult.failed(id, error);
+            notifyFinished(TransferListener.Role.SENDER, failed);
+            return CompletableFuture.completedFuture(failed);
+        }
+        OutgoingTransfer s = new OutgoingTransfer(this, channel, id, source, sourceName, target, dirName,
+                summary.size(), summary.hash(), attrs.isEmpty() ? null : attrs);
+        if (senders.putIfAbsent(id, s) != null) {
+            TransferResult failed = TransferResult.failed(id, "transfer id already in use");
+            return CompletableFuture.completedFuture(failed);
+        }
+        s.start();
+        return s.result;
+    }
+
+    /**
+     * Sends {@code client.file.upload.request} and prepares to receive the file (Brain side).
+     *
+     * @param channel the client's channel
+     * @param scope where {@code dirName} is looked up
+     * @param localPath the file on the client
+     * @param dirName the RootDir
+     * @param remotePath the path in the RootDir
+     * @param attrs overrides, or null
+     * @return completes with the outcome when {@code transfer_finish} arrives or a timeout ends it
+     */
+    public CompletableFuture<TransferResult> requestUpload(FrameChannel<TransferFrame> channel, TransferScope scope,
+                                                           String localPath, String dirName, String remotePath,
+                                                           TransferAttrs attrs) {
+        String id = ids.get();
+        if (closed || !channel.isOpen()) {
+            return CompletableFuture.completedFuture(TransferResult.failed(id, closed ? "transfer endpoint is closed"
+                    : "connection closed"));
+        }
+        UploadRequest request = new UploadRequest(id, localPath, dirName, remotePath, attrs);
+        IncomingTransfer r = new IncomingTransfer(this, channel, scope, id, request, ReceiverState.AWAITING_INIT);
+        receivers.put(id, r);
+        r.armTimer();
+        channel.send(request).whenComplete((v, err) -> {
+            if (err != null) {
+                r.abort("connection closed");
+            }
+        });
+        return r.result;
+    }
+
+    static String sizeLimitError(long size, long limit, String settingName) {
+        return "exceeds size limit (" + size + " bytes > " + settingName + " " + limit + " bytes)";
+    }
+
+    private static TransferAttrs ownAttrs(Path file, BasicFileAttributes a) {
+        String mode = null;
+        PosixFileAttributeView posix = Files.getFileAttributeView(file, PosixFileAttributeView.class,
+                LinkOption.NOFOLLOW_LINKS);
+        if (posix != null) {
+            try {
+                mode = String.format("%04o", Modes.toBits(posix.readAttributes().permissions()));
+            } catch (IOException e) {
+                LOG.debug("Cannot read permissions of a file to send", e);
+            }
+        }
+        Instant mtime = a.lastModifiedTime().toInstant();
+        return new TransferAttrs(mode, mtime.toString());
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    /**
+     * Aborts every transfer on a channel (it closed): receivers delete staging files, senders fail.
+     *
+     * @param channel the channel
+     */
+    public void onClose(FrameChannel<TransferFrame> channel) {
+        for (IncomingTransfer r : List.copyOf(receivers.values())) {
+            if (r.channel.id().equals(channel.id())) {
+                r.abort("connection closed");
+            }
+        }
+        for (OutgoingTransfer s : List.copyOf(senders.values())) {
+            if (s.channel.id().equals(channel.id())) {
+                s.abort("connection closed");
+            }
+        }
+    }
+
+    private void abortById(String transferId, FrameChannel<TransferFrame> channel, String reason) {
+        IncomingTransfer r = receivers.get(transferId);
+        if (r != null && r.channel.id().equals(channel.id())) {
+            r.abort(reason);
+        }
+        OutgoingTransfer s = senders.get(transferId);
+        if (s != null && s.channel.id().equals(channel.id())) {
+            s.abort(reason);
+        }
+    }
+
+    /** Aborts everything and stops the sweep. */
+    public void close() {
+        closed = true;
+        TransferScheduler.Cancellable s = sweep;
+        if (s != null) {
+            s.cancel();
+        }
+        List.copyOf(receivers.values()).forEach(r -> r.abort("transfer endpoint closed"));
+        List.copyOf(senders.values()).forEach(o -> o.abort("transfer endpoint closed"));
+    }
+
+    private void scheduleSweep() {
+        if (!closed) {
+            sweep = scheduler.schedule(settings.cleanupInterval(), this::sweepNow);
+        }
+    }
+
+    /** Removes transfers without activity for a cleanup interval, then schedules the next sweep. */
+    void sweepNow() {
+        try {
+            long cutoff = now() - settings.cleanupInterval().toMillis();
+            List<IncomingTransfer> staleIn = new ArrayList<>();
+            receivers.values().forEach(r -> {
+                if (r.lastActivity() <= cutoff) {
+                    staleIn.add(r);
+                }
+            });
+            List<OutgoingTransfer> staleOut = new ArrayList<>();
+            senders.values().forEach(s -> {
+                if (s.lastActivity() <= cutoff) {
+                    staleOut.add(s);
+                }
+            });
+            String reason = "transfer expired: no activity for " + settings.cleanupInterval().toSeconds()
+                    + " s (cleanupInterval)";
+            staleIn.forEach(r -> r.expire(reason));
+            staleOut.forEach(s -> s.abort(reason));
+        } catch (RuntimeException e) {
+            LOG.error("Transfer sweep failed", e);
+        } finally {
+            scheduleSweep();
+        }
+    }
+
+    /**
+     * The number of pending sending transfers.
+     *
+     * @return the size of the sender map
+     */
+    public int pendingSends() {
+        return senders.size();
+    }
+
+    /**
+     * The number of pending receiving transfers.
+     *
+     * @return the size of the receiver map
+     */
+    public int pendingReceives() {
+        return receivers.size();
+    }
+
+    // ---------------------------------------------------------------- listener
+
+    void notifyProgress(String id, TransferListener.Role role, long done, long total) {
+        try {
+            listener.onProgress(id, role, done, total);
+        } catch (RuntimeException e) {
+            LOG.warn("Transfer listener failed on progress", e);
+        }
+    }
+
+    void notifyFinished(TransferListener.Role role, TransferResult result) {
+        try {
+            listener.onFinished(role, result);
+        } catch (RuntimeException e) {
+            LOG.warn("Transfer listener failed on finish", e);
+        }
+    }
+
+    Duration phaseTimeout() {
+        return settings.phaseTimeout();
+    }
+
+    /** POSIX permission bits. */
+    static final class Modes {
+        private static final PosixFilePermission[] ORDER = {
+            PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
+            PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
+            PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ};
+
+        private Modes() {
+        }
+
+        static int toBits(Set<PosixFilePermission> perms) {
+            int bits = 0;
+            for (int i = 0; i < ORDER.length; i++) {
+                if (perms.contains(ORDER[i])) {
+                    bits |= 1 << i;
+                }
+            }
+            return bits;
+        }
+
+        static Set<PosixFilePermission> fromBits(int bits) {
+            Set<PosixFilePermission> perms = java.util.EnumSet.noneOf(PosixFilePermission.class);
+            for (int i = 0; i < ORDER.length; i++) {
+                if ((bits & (1 << i)) != 0) {
+                    perms.add(ORDER[i]);
+                }
+            }
+            return perms;
+        }
+    }
+}

@@ -1,0 +1,254 @@
+package org.vancetope.worktarget.core.transfer;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+import org.vancetope.worktarget.core.internal.Params;
+import org.vancetope.worktarget.core.internal.Schema;
+import org.vancetope.worktarget.spi.BackendTool;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.spi.ToolLabel;
+import org.vancetope.worktarget.spi.ToolSpec;
+
+/**
+ * The Brain's transfer tools (spec 002 §6): {@code client_file_upload} copies a file from the
+ * client into a RootDir, {@code client_file_download} copies a RootDir file to the client. Both
+ * block until the transfer ended and return {@code ok}, {@code bytesWritten}, {@code hash} and, when
+ * not ok, {@code error}. Also builds {@code workspace_create_ephemeral_dir} around an
+ * {@link EphemeralDirCreator}.
+ *
+ * <pre>{@code
+ * FileTransferTools transfer = new FileTransferTools(
+ *         new RootDirTargetResolver((scope, dir) -> workspace.rootDir(scope, dir)),
+ *         ctx -> sessions.transferConnection(ctx.sessionId()));
+ * List<BackendTool> tools = transfer.tools();
+ * TransferResult r = transfer.download(ctx, "reports", "2026-q2.pdf", "reports/2026-q2.pdf", null);
+ * }</pre>
+ *
+ * <p>Transfer failures (missing RootDir, refused path, hash mismatch, timeouts) are results with
+ * {@code ok:false}; only bad parameters ({@code invalid_params}) and a missing client
+ * ({@code offline}) are thrown. It does not create RootDirs or retry.
+ */
+public final class FileTransferTools {
+    /** The upload tool's name. */
+    public static final String UPLOAD = "client_file_upload";
+    /** The download tool's name. */
+    public static final String DOWNLOAD = "client_file_download";
+    /** The ephemeral RootDir tool's name. */
+    public static final String CREATE_EPHEMERAL_DIR = "workspace_create_ephemeral_dir";
+
+    private static final Map<String, Object> ATTRS_SCHEMA = attrsSchema();
+
+    /** The spec of {@code client_file_upload}. */
+    public static final ToolSpec UPLOAD_SPEC = new ToolSpec(UPLOAD,
+            "Copy a file from the user's machine (the client's workspace) into a server RootDir. The RootDir must exist "
+                    + "(create one with workspace_create_ephemeral_dir). Returns ok, bytesWritten, hash (sha256) and error.",
+            true, Set.of(ToolLabel.WRITE, ToolLabel.SIDE_EFFECT), Schema.object()
+                    .string("localPath", "Path of the file on the client, relative to its workspace.", true)
+                    .string("dirName", "The server RootDir to write into; must exist.", true)
+                    .string("remotePath", "Path relative to the RootDir; missing directories are created.", true)
+                    .prop("attrs", ATTRS_SCHEMA, false)
+                    .build());
+
+    /** The spec of {@code client_file_download}. */
+    public static final ToolSpec DOWNLOAD_SPEC = new ToolSpec(DOWNLOAD,
+            "Copy a file from a server RootDir to the user's machine (the client's workspace). Returns ok, bytesWritten, "
+                    + "hash (sha256) and error.",
+            true, Set.of(ToolLabel.WRITE, ToolLabel.SIDE_EFFECT), Schema.object()
+                    .string("dirName", "The server RootDir the file is in.", true)
+                    .string("remotePath", "Path of the file relative to the RootDir.", true)
+                    .string("localPath", "Where to write it on the client, relative to its workspace; missing "
+                            + "directories are created and an existing file is replaced.", true)
+                    .prop("attrs", ATTRS_SCHEMA, false)
+                    .build());
+
+    /** The spec of {@code workspace_create_ephemeral_dir}. */
+    public static final ToolSpec CREATE_EPHEMERAL_DIR_SPEC = new ToolSpec(CREATE_EPHEMERAL_DIR,
+            "Create an empty, temporary server RootDir for a file transfer (a drop box). Returns its dirName. Its content "
+                    + "does not survive a suspend and is deleted when this process closes unless deleteOnCreatorClose is false.",
+            true, Set.of(ToolLabel.WRITE), Schema.object()
+                    .string("purpose", "What the RootDir is for, e.g. 'user-upload' (kept as metadata).", false)
+                    .bool("deleteOnCreatorClose", "Delete the RootDir when this process closes (default true).")
+                    .build());
+
+    private final RootDirTargetResolver roots;
+    private final Function<ToolContext, Optional<TransferConnection>> connections;
+
+    /**
+     * Creates the tools.
+     *
+     * @param roots the Brain's RootDirs (the same resolver the Brain's {@link TransferEndpoint} uses)
+     * @param connections the transfer connection of the client bound to a calling process, empty when
+     *                    none is connected
+     */
+    public FileTransferTools(RootDirTargetResolver roots, Function<ToolContext, Optional<TransferConnection>> connections) {
+        this.roots = Objects.requireNonNull(roots, "roots");
+        this.connections = Objects.requireNonNull(connections, "connections");
+    }
+
+    private static Map<String, Object> attrsSchema() {
+        Map<String, Object> mode = new LinkedHashMap<>();
+        mode.put("type", "string");
+        mode.put("description", "POSIX permission bits in octal, e.g. '0644'. Masked by the receiver.");
+        mode.put("pattern", "^0?[0-7]{1,4}$");
+        Map<String, Object> mtime = new LinkedHashMap<>();
+        mtime.put("type", "string");
+        mtime.put("description", "Modification time as an ISO-8601 instant, e.g. '2026-05-01T14:23:11Z'.");
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put("mode", mode);
+        props.put("mtime", mtime);
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("type", "object");
+        attrs.put("description", "Optional overrides of the file's mode and modification time.");
+        attrs.put("properties", props);
+        attrs.put("additionalProperties", false);
+        return attrs;
+    }
+
+    /**
+     * {@code client_file_upload} and {@code client_file_download} as backend tools.
+     *
+     * @return the two tools
+     */
+    public List<BackendTool> tools() {
+        return List.of(
+                BackendTool.of(UPLOAD_SPEC, (p, ctx) -> upload(ctx, Params.requireString(p, "localPath"),
+                        Params.requireString(p, "dirName"), Params.requireString(p, "remotePath"), attrs(p))
+                        .toToolResult()),
+                BackendTool.of(DOWNLOAD_SPEC, (p, ctx) -> download(ctx, Params.requireString(p, "dirName"),
+                        Params.requireString(p, "remotePath"), Params.requireString(p, "localPath"), attrs(p))
+                        .toToolResult()));
+    }
+
+    /**
+     * {@code workspace_create_ephemeral_dir} around a creator.
+     *
+     * @param creator creates the RootDir (the workspace backend)
+     * @return the tool; its result is {@code {"dirName": "..."}}
+     */
+    public static BackendTool ephemeralDirTool(EphemeralDirCreator creator) {
+        Objects.requireNonNull(creator, "creator");
+        return BackendTool.of(CREATE_EPHEMERAL_DIR_SPEC, (p, ctx) -> {
+            String dirName = creator.create(ctx, Params.optString(p, "purpose", null),
+                    Params.optBoolean(p, "deleteOnCreatorClose", true));
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("dirName", dirName);
+            return result;
+        });
+    }
+
+    /**
+     * Copies a client file into a RootDir. A missing RootDir or a refused {@code remotePath} fails
+     * before anything is sent to the client.
+     *
+     * @param context the calling process
+     * @param localPath the file on the client
+     * @param dirName the RootDir
+     * @param remotePath the path in the RootDir
+     * @param attrs overrides, or null
+     * @return the outcome
+     * @throws ToolException {@code offline} when no client is connected, {@code cancelled} when interrupted
+     */
+    public TransferResult upload(ToolContext context, String localPath, String dirName, String remotePath,
+                                 TransferAttrs attrs) throws ToolException {
+        TransferScope scope = new TransferScope(context.tenant(), context.project());
+        Optional<Path> root = roots.root(scope, dirName);
+        if (root.isEmpty()) {
+            return TransferResult.failed(null, RootDirTargetResolver.DIR_NOT_FOUND);
+        }
+        if (!Files.isWritable(root.get())) {
+            return TransferResult.failed(null, "dirName is not writable");
+        }
+        TargetResolution target = roots.resolve(scope, dirName, remotePath, TargetResolver.Access.WRITE);
+        if (!target.ok()) {
+            return TransferResult.failed(null, target.error());
+        }
+        TransferConnection conn = connection(context);
+        return await(conn.requestUpload(scope, localPath, dirName, remotePath, attrs));
+    }
+
+    /**
+     * Copies a RootDir file to the client.
+     *
+     * @param context the calling process
+     * @param dirName the RootDir
+     * @param remotePath the file in the RootDir
+     * @param localPath where to write it on the client
+     * @param attrs overrides of the file's own mode and mtime, or null
+     * @return the outcome
+     * @throws ToolException {@code offline} when no client is connected, {@code cancelled} when interrupted
+     */
+    public TransferResult download(ToolContext context, String dirName, String remotePath, String localPath,
+                                   TransferAttrs attrs) throws ToolException {
+        TransferScope scope = new TransferScope(context.tenant(), context.project());
+        if (roots.root(scope, dirName).isEmpty()) {
+            return TransferResult.failed(null, RootDirTargetResolver.DIR_NOT_FOUND);
+        }
+        TargetResolution source = roots.resolve(scope, dirName, remotePath, TargetResolver.Access.READ);
+        if (!source.ok()) {
+            return TransferResult.failed(null, source.error());
+        }
+        TransferConnection conn = connection(context);
+        return await(conn.send(source.path(), localPath, null, attrs));
+    }
+
+    private TransferConnection connection(ToolContext context) throws ToolException {
+        Optional<TransferConnection> conn = connections.apply(context);
+        if (conn == null || conn.isEmpty()) {
+            throw new ToolException(ErrorCode.OFFLINE, "No client is connected to this session, so no file can be "
+                    + "transferred. Ask the user to start the client and try again.");
+        }
+        return conn.get();
+    }
+
+    private static TransferResult await(CompletableFuture<TransferResult> future) throws ToolException {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ToolException(ErrorCode.CANCELLED, "Interrupted while the file was being transferred; the "
+                    + "transfer ends on its own (timeouts). Call the tool again to retry.");
+        } catch (ExecutionException e) {
+            throw new ToolException(ErrorCode.INTERNAL, "The transfer failed unexpectedly: " + e.getCause(), e.getCause());
+        }
+    }
+
+    private static TransferAttrs attrs(Map<String, Object> params) throws ToolException {
+        Object v = params.get("attrs");
+        if (v == null) {
+            return null;
+        }
+        if (!(v instanceof Map<?, ?> m)) {
+            throw Params.invalid("Parameter 'attrs' must be an object with optional 'mode' and 'mtime' strings.");
+        }
+        for (Object key : m.keySet()) {
+            if (!"mode".equals(key) && !"mtime".equals(key)) {
+                throw Params.invalid("Parameter 'attrs' accepts only 'mode' and 'mtime', got '" + key + "'.");
+            }
+        }
+        Object mode = m.get("mode");
+        Object mtime = m.get("mtime");
+        if ((mode != null && !(mode instanceof String)) || (mtime != null && !(mtime instanceof String))) {
+            throw Params.invalid("attrs.mode and attrs.mtime must be strings, e.g. {\"mode\":\"0644\","
+                    + "\"mtime\":\"2026-05-01T14:23:11Z\"}.");
+        }
+        TransferAttrs attrs = new TransferAttrs((String) mode, (String) mtime);
+        try {
+            attrs.modeBits();
+            attrs.mtimeInstant();
+        } catch (IllegalArgumentException e) {
+            throw Params.invalid(e.getMessage() + ".");
+        }
+        return attrs;
+    }
+}

@@ -1,0 +1,62 @@
+package org.vancetope.worktarget.core.transfer;
+
+import java.util.Arrays;
+
+/**
+ * {@code transfer_chunk}, sender → receiver (spec 002 §4.4): raw bytes of the file in order.
+ * On the wire the bytes are base64; here they are raw. The array is owned by the frame: neither the
+ * sender nor the receiver modifies it after construction.
+ *
+ * <pre>{@code
+ * new TransferChunk(id, 0, new byte[0], true);   // the single chunk of an empty file
+ * }</pre>
+ *
+ * @param transferId the correlation id
+ * @param seq the chunk number, from 0, exactly one more per chunk
+ * @param bytes the raw chunk data (not copied)
+ * @param last whether this is the final chunk
+ */
+public record TransferChunk(String transferId, long seq, byte[] bytes, boolean last) implements TransferFrame {
+
+    /** The wire type. */
+    public static final String TYPE = "transfer_chunk";
+
+    /** Validates the fields. */
+    public TransferChunk {
+        TransferFrame.requireId(transferId);
+        if (seq < 0) {
+            throw new IllegalArgumentException("seq must not be negative");
+        }
+        if (bytes == null) {
+            throw new IllegalArgumentException("bytes must not be null (use an empty array)");
+        }
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    /**
+     * Compares by content, including the bytes.
+     *
+     * @param o the other object
+     * @return true when equal
+     */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TransferChunk c && c.seq == seq && c.last == last && c.transferId.equals(transferId)
+                && Arrays.equals(c.bytes, bytes);
+    }
+
+    @Override
+    public int hashCode() {
+        return (transferId.hashCode() * 31 + Long.hashCode(seq)) * 31 + Arrays.hashCode(bytes) + (last ? 1 : 0);
+    }
+
+    @Override
+    public String toString() {
+        return "TransferChunk[transferId=" + transferId + ", seq=" + seq + ", bytes=" + bytes.length + " bytes, last="
+                + last + "]";
+    }
+}

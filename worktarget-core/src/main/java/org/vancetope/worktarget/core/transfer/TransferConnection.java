@@ -1,0 +1,96 @@
+package org.vancetope.worktarget.core.transfer;
+
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import org.vancetope.worktarget.core.internal.transfer.TransferEngine;
+import org.vancetope.worktarget.spi.FrameChannel;
+
+/**
+ * One channel attached to a {@link TransferEndpoint}: the transport feeds it inbound frames and its
+ * close; callers start transfers on it.
+ *
+ * <pre>{@code
+ * TransferConnection conn = brain.attach(channel, scope);
+ * TransferResult down = conn.send(file, "reports/q2.pdf", null, null).join();       // Brain -> Foot
+ * TransferResult up = conn.requestUpload(scope, "sounds/a.wav", "uploads", "a.wav", null).join(); // Foot -> Brain
+ * }</pre>
+ *
+ * <p>It does not decode frames and does not validate the source path of {@link #send}: the caller
+ * passes a path it already confined.
+ */
+public final class TransferConnection {
+    private final TransferEngine engine;
+    private final FrameChannel<TransferFrame> channel;
+    private final TransferScope scope;
+
+    TransferConnection(TransferEngine engine, FrameChannel<TransferFrame> channel, TransferScope scope) {
+        this.engine = engine;
+        this.channel = channel;
+        this.scope = scope;
+    }
+
+    /**
+     * The channel.
+     *
+     * @return the channel
+     */
+    public FrameChannel<TransferFrame> channel() {
+        return channel;
+    }
+
+    /**
+     * The connection's tenant and project.
+     *
+     * @return the scope
+     */
+    public TransferScope scope() {
+        return scope;
+    }
+
+    /**
+     * Handles one inbound frame. Never throws: frames for unknown transfers, frames from the wrong
+     * channel and frames a transfer's state does not expect are dropped and logged. May block on
+     * disk I/O (chunk writes, hashing).
+     *
+     * @param frame the decoded frame
+     */
+    public void onFrame(TransferFrame frame) {
+        engine.onFrame(channel, scope, frame);
+    }
+
+    /** The channel closed: every transfer on it is aborted at once (staging deleted, results failed). */
+    public void onClose() {
+        engine.onClose(channel);
+    }
+
+    /**
+     * Sends a file: hashes it (on the calling thread), announces it with {@code transfer_init} and
+     * streams it once the receiver accepts.
+     *
+     * @param source the validated file to send (not a symbolic link)
+     * @param target the path relative to the receiver's root
+     * @param dirName the Brain RootDir when the Brain receives, else null
+     * @param attrs overrides of the file's own mode and mtime, or null
+     * @return completes with the outcome (never exceptionally) once {@code transfer_finish} is sent
+     */
+    public CompletableFuture<TransferResult> send(Path source, String target, String dirName, TransferAttrs attrs) {
+        return engine.startSend(channel, null, source, String.valueOf(source.getFileName()), target, dirName, attrs, false);
+    }
+
+    /**
+     * Asks the client to upload one of its files (Brain side, spec 002 §6.1): sends
+     * {@code client.file.upload.request} and receives the file into {@code dirName}.
+     *
+     * @param uploadScope the tenant and project whose RootDir {@code dirName} is
+     * @param localPath the file on the client, relative to its workspace
+     * @param dirName the RootDir to write into
+     * @param remotePath the path relative to the RootDir
+     * @param attrs overrides of mode and mtime, or null
+     * @return completes with the outcome (never exceptionally) once {@code transfer_finish} arrived
+     *         or a timeout ended the transfer
+     */
+    public CompletableFuture<TransferResult> requestUpload(TransferScope uploadScope, String localPath, String dirName,
+                                                           String remotePath, TransferAttrs attrs) {
+        return engine.requestUpload(channel, uploadScope, localPath, dirName, remotePath, attrs);
+    }
+}

@@ -1,0 +1,212 @@
+package org.vancetope.worktarget.core.transfer;
+
+import java.time.Clock;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.function.Supplier;
+import org.vancetope.worktarget.core.internal.transfer.TransferEngine;
+import org.vancetope.worktarget.spi.FrameChannel;
+
+/**
+ * One side (Brain or Foot) of file transfer: runs the sender and receiver state machines of spec
+ * 002 §5 for every channel {@linkplain #attach attached} to it. The same implementation serves both
+ * sides; {@link TransferSide} only picks limits, mode mask and whether unsolicited
+ * {@code transfer_init}s are accepted (the Foot accepts downloads; the Brain accepts only uploads it
+ * requested).
+ *
+ * <pre>{@code
+ * TransferEndpoint foot = TransferEndpoint.builder(TransferSide.FOOT)
+ *         .resolver(FootTargetResolver.fromEnvironment(FileSystems.getDefault(), System::getenv, home))
+ *         .build();
+ * TransferConnection conn = foot.attach(channel, new TransferScope("acme", "proj-research"));
+ * // transport: for every decoded frame  conn.onFrame(frame);   when the socket closes  conn.onClose();
+ * }</pre>
+ *
+ * <p>Timeouts per phase and the cleanup sweep keep the pending maps bounded: after every outcome
+ * both sides' maps end empty. It does not decode frames (see {@code transfer-protocol}) and does not
+ * resume interrupted transfers (V2).
+ */
+public final class TransferEndpoint implements AutoCloseable {
+    private final TransferEngine engine;
+    private final ScheduledExecutorService ownedScheduler;
+
+    private TransferEndpoint(TransferEngine engine, ScheduledExecutorService ownedScheduler) {
+        this.engine = engine;
+        this.ownedScheduler = ownedScheduler;
+    }
+
+    /**
+     * Starts a builder.
+     *
+     * @param side which end this endpoint is
+     * @return the builder
+     */
+    public static Builder builder(TransferSide side) {
+        return new Builder(side);
+    }
+
+    /**
+     * Binds a channel to this endpoint. Transfers belong to the channel they started on.
+     *
+     * @param channel the channel (one connection)
+     * @param scope the tenant and project of the connection
+     * @return the connection handle the transport feeds frames into
+     */
+    public TransferConnection attach(FrameChannel<TransferFrame> channel, TransferScope scope) {
+        return new TransferConnection(engine, Objects.requireNonNull(channel, "channel"), Objects.requireNonNull(scope, "scope"));
+    }
+
+    /**
+     * The number of transfers this endpoint is sending right now.
+     *
+     * @return pending senders
+     */
+    public int pendingSends() {
+        return engine.pendingSends();
+    }
+
+    /**
+     * The number of transfers this endpoint is receiving (or awaiting {@code transfer_finish} for).
+     *
+     * @return pending receivers
+     */
+    public int pendingReceives() {
+        return engine.pendingReceives();
+    }
+
+    /** Aborts every transfer (staging files deleted, results failed) and stops the sweep. */
+    @Override
+    public void close() {
+        engine.close();
+        if (ownedScheduler != null) {
+            ownedScheduler.shutdownNow();
+        }
+    }
+
+    /** Builds a {@link TransferEndpoint}. */
+    public static final class Builder {
+        private final TransferSide side;
+        private TransferSettings settings = TransferSettings.defaults();
+        private TargetResolver resolver;
+        private Clock clock = Clock.systemUTC();
+        private TransferScheduler scheduler;
+        private Executor executor = Runnable::run;
+        private TransferListener listener = TransferListener.NONE;
+        private Supplier<String> ids = () -> UUID.randomUUID().toString();
+
+        private Builder(TransferSide side) {
+            this.side = Objects.requireNonNull(side, "side");
+        }
+
+        /**
+         * Limits and timeouts (default {@link TransferSettings#defaults()}).
+         *
+         * @param settings the settings
+         * @return this
+         */
+        public Builder settings(TransferSettings settings) {
+            this.settings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /**
+         * Where received files go and sent files come from (required): a {@link FootTargetResolver}
+         * on the Foot, a {@link RootDirTargetResolver} on the Brain.
+         *
+         * @param resolver the resolver
+         * @return this
+         */
+        public Builder resolver(TargetResolver resolver) {
+            this.resolver = Objects.requireNonNull(resolver, "resolver");
+            return this;
+        }
+
+        /**
+         * The clock of timeouts (default UTC system clock).
+         *
+         * @param clock the clock
+         * @return this
+         */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * The scheduler of timeouts and the sweep (default: a daemon thread owned and stopped by
+         * {@link #close()}).
+         *
+         * @param scheduler the scheduler
+         * @return this
+         */
+        public Builder scheduler(TransferScheduler scheduler) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /**
+         * Runs the senders' file reads and the handling of upload requests (default: inline, on the
+         * thread that delivered the frame or completed the write). A transport on an event loop
+         * should pass an executor that may block on disk I/O.
+         *
+         * @param executor the executor
+         * @return this
+         */
+        public Builder executor(Executor executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
+        /**
+         * Progress and outcome events (default none).
+         *
+         * @param listener the listener
+         * @return this
+         */
+        public Builder listener(TransferListener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * New transfer ids (default random UUIDs).
+         *
+         * @param ids the generator
+         * @return this
+         */
+        public Builder ids(Supplier<String> ids) {
+            this.ids = Objects.requireNonNull(ids, "ids");
+            return this;
+        }
+
+        /**
+         * Validates and builds; starts the cleanup sweep.
+         *
+         * @return the endpoint
+         * @throws IllegalStateException when no resolver was set
+         */
+        public TransferEndpoint build() {
+            if (resolver == null) {
+                throw new IllegalStateException("a TransferEndpoint needs a resolver: FootTargetResolver on the client, "
+                        + "RootDirTargetResolver on the server");
+            }
+            ScheduledExecutorService owned = null;
+            TransferScheduler s = scheduler;
+            if (s == null) {
+                ScheduledThreadPoolExecutor exec = new ScheduledThreadPoolExecutor(1, r -> {
+                    Thread t = new Thread(r, "worktarget-transfer-timer");
+                    t.setDaemon(true);
+                    return t;
+                });
+                exec.setRemoveOnCancelPolicy(true);
+                owned = exec;
+                s = TransferScheduler.of(exec);
+            }
+            return new TransferEndpoint(new TransferEngine(side, settings, resolver, clock, s, executor, listener, ids),
+                    owned);
+        }
+    }
+}

@@ -1,0 +1,304 @@
+package org.vancetope.worktarget.core.transfer;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The limits and timeouts of file transfer (spec 002 §4.4, §5.5, §5.6, §7.2, §7.3), each a named
+ * setting with the spec's default. Immutable; build with {@link #builder()} or start from
+ * {@link #defaults()} and {@link #toBuilder()}.
+ *
+ * <pre>{@code
+ * TransferSettings s = TransferSettings.defaults().toBuilder()
+ *         .maxUploadSize(500L * 1024 * 1024)
+ *         .phaseTimeout(Duration.ofSeconds(60))
+ *         .build();
+ * }</pre>
+ *
+ * <p>It does not read system properties or environment variables: the host maps its own settings
+ * (e.g. {@code vance.transfer.chunk-size}) onto the builder.
+ */
+public final class TransferSettings {
+    /** The hard upper limit of a chunk's raw size (spec 002 §4.4): 1 MiB. */
+    public static final int HARD_MAX_CHUNK_BYTES = 1024 * 1024;
+
+    private static final TransferSettings DEFAULTS = new Builder().build();
+
+    private final int chunkSize;
+    private final long maxUploadSize;
+    private final long maxDownloadSize;
+    private final int brainModeMask;
+    private final int footModeMask;
+    private final Duration phaseTimeout;
+    private final Duration cleanupInterval;
+    private final int maxChunksInFlight;
+
+    private TransferSettings(Builder b) {
+        this.chunkSize = b.chunkSize;
+        this.maxUploadSize = b.maxUploadSize;
+        this.maxDownloadSize = b.maxDownloadSize;
+        this.brainModeMask = b.brainModeMask;
+        this.footModeMask = b.footModeMask;
+        this.phaseTimeout = b.phaseTimeout;
+        this.cleanupInterval = b.cleanupInterval;
+        this.maxChunksInFlight = b.maxChunksInFlight;
+    }
+
+    /**
+     * The spec defaults.
+     *
+     * @return the default settings
+     */
+    public static TransferSettings defaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * A builder starting from the spec defaults.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * A builder starting from these settings.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.chunkSize = chunkSize;
+        b.maxUploadSize = maxUploadSize;
+        b.maxDownloadSize = maxDownloadSize;
+        b.brainModeMask = brainModeMask;
+        b.footModeMask = footModeMask;
+        b.phaseTimeout = phaseTimeout;
+        b.cleanupInterval = cleanupInterval;
+        b.maxChunksInFlight = maxChunksInFlight;
+        return b;
+    }
+
+    /**
+     * The negotiated chunk size ({@code vance.transfer.chunk-size}, default 64 KiB, at most
+     * {@link #HARD_MAX_CHUNK_BYTES}): the raw size of the chunks a sender cuts, and the largest
+     * chunk a receiver accepts.
+     *
+     * @return bytes per chunk
+     */
+    public int chunkSize() {
+        return chunkSize;
+    }
+
+    /**
+     * The largest file the Brain accepts from a client ({@code vance.transfer.max-upload-size},
+     * default 100 MiB).
+     *
+     * @return bytes
+     */
+    public long maxUploadSize() {
+        return maxUploadSize;
+    }
+
+    /**
+     * The largest file a client accepts from the Brain ({@code vance.transfer.max-download-size},
+     * default 100 MiB).
+     *
+     * @return bytes
+     */
+    public long maxDownloadSize() {
+        return maxDownloadSize;
+    }
+
+    /**
+     * The mask applied to {@code attrs.mode} when the Brain receives
+     * ({@code vance.transfer.brain-mode-mask}, default {@code 0644}).
+     *
+     * @return permission bits
+     */
+    public int brainModeMask() {
+        return brainModeMask;
+    }
+
+    /**
+     * The mask applied to {@code attrs.mode} when a client receives
+     * ({@code vance.transfer.foot-mode-mask}, default {@code 0755}).
+     *
+     * @return permission bits
+     */
+    public int footModeMask() {
+        return footModeMask;
+    }
+
+    /**
+     * The timeout of each waiting phase ({@code vance.transfer.phase-timeout}, default 30 s): for the
+     * init response, between chunks, for {@code transfer_complete}, for {@code transfer_finish}, and
+     * for the client's answer to an upload request.
+     *
+     * @return the timeout
+     */
+    public Duration phaseTimeout() {
+        return phaseTimeout;
+    }
+
+    /**
+     * How often the sweep removes transfers without activity for this long
+     * ({@code vance.transfer.cleanup-interval}, default 5 min).
+     *
+     * @return the interval
+     */
+    public Duration cleanupInterval() {
+        return cleanupInterval;
+    }
+
+    /**
+     * The most chunks a sender has handed to the channel and not yet seen written (default 8): the
+     * sender's memory bound under back-pressure.
+     *
+     * @return chunks
+     */
+    public int maxChunksInFlight() {
+        return maxChunksInFlight;
+    }
+
+    @Override
+    public String toString() {
+        return "TransferSettings[chunkSize=" + chunkSize + ", maxUploadSize=" + maxUploadSize + ", maxDownloadSize="
+                + maxDownloadSize + ", brainModeMask=0" + Integer.toOctalString(brainModeMask) + ", footModeMask=0"
+                + Integer.toOctalString(footModeMask) + ", phaseTimeout=" + phaseTimeout + ", cleanupInterval="
+                + cleanupInterval + ", maxChunksInFlight=" + maxChunksInFlight + "]";
+    }
+
+    /** Builds {@link TransferSettings}; every setting starts at the spec default. */
+    public static final class Builder {
+        private int chunkSize = 64 * 1024;
+        private long maxUploadSize = 100L * 1024 * 1024;
+        private long maxDownloadSize = 100L * 1024 * 1024;
+        private int brainModeMask = 0644;
+        private int footModeMask = 0755;
+        private Duration phaseTimeout = Duration.ofSeconds(30);
+        private Duration cleanupInterval = Duration.ofMinutes(5);
+        private int maxChunksInFlight = 8;
+
+        private Builder() {
+        }
+
+        /**
+         * Sets {@link TransferSettings#chunkSize()}.
+         *
+         * @param bytes 1 to {@link #HARD_MAX_CHUNK_BYTES}
+         * @return this
+         */
+        public Builder chunkSize(int bytes) {
+            this.chunkSize = bytes;
+            return this;
+        }
+
+        /**
+         * Sets {@link TransferSettings#maxUploadSize()}.
+         *
+         * @param bytes not negative
+         * @return this
+         */
+        public Builder maxUploadSize(long bytes) {
+            this.maxUploadSize = bytes;
+            return this;
+        }
+
+        /**
+         * Sets {@link TransferSettings#maxDownloadSize()}.
+         *
+         * @param bytes not negative
+         * @return this
+         */
+        public Builder maxDownloadSize(long bytes) {
+            this.maxDownloadSize = bytes;
+            return this;
+        }
+
+        /**
+         * Sets {@link TransferSettings#brainModeMask()}.
+         *
+         * @param bits 0 to 0777
+         * @return this
+         */
+        public Builder brainModeMask(int bits) {
+            this.brainModeMask = bits;
+            return this;
+        }
+
+        /**
+         * Sets {@link TransferSettings#footModeMask()}.
+         *
+         * @param bits 0 to 0777
+         * @return this
+         */
+        public Builder footModeMask(int bits) {
+            this.footModeMask = bits;
+            return this;
+        }
+
+        /**
+         * Sets {@link TransferSettings#phaseTimeout()}.
+         *
+         * @param timeout positive
+         * @return this
+         */
+        public Builder phaseTimeout(Duration timeout) {
+            this.phaseTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * Sets {@link TransferSettings#cleanupInterval()}.
+         *
+         * @param interval positive
+         * @return this
+         */
+        public Builder cleanupInterval(Duration interval) {
+            this.cleanupInterval = Objects.requireNonNull(interval, "interval");
+            return this;
+        }
+
+        /**
+         * Sets {@link TransferSettings#maxChunksInFlight()}.
+         *
+         * @param chunks at least 1
+         * @return this
+         */
+        public Builder maxChunksInFlight(int chunks) {
+            this.maxChunksInFlight = chunks;
+            return this;
+        }
+
+        /**
+         * Validates and builds.
+         *
+         * @return the settings
+         * @throws IllegalArgumentException naming the first invalid setting
+         */
+        public TransferSettings build() {
+            if (chunkSize < 1 || chunkSize > HARD_MAX_CHUNK_BYTES) {
+                throw new IllegalArgumentException("chunkSize must be between 1 and " + HARD_MAX_CHUNK_BYTES + " bytes, got "
+                        + chunkSize);
+            }
+            if (maxUploadSize < 0 || maxDownloadSize < 0) {
+                throw new IllegalArgumentException("maxUploadSize and maxDownloadSize must not be negative");
+            }
+            if ((brainModeMask & ~0777) != 0 || brainModeMask < 0 || (footModeMask & ~0777) != 0 || footModeMask < 0) {
+                throw new IllegalArgumentException("brainModeMask and footModeMask must be permission bits within 0777");
+            }
+            if (phaseTimeout.isNegative() || phaseTimeout.isZero()) {
+                throw new IllegalArgumentException("phaseTimeout must be positive, got " + phaseTimeout);
+            }
+            if (cleanupInterval.isNegative() || cleanupInterval.isZero()) {
+                throw new IllegalArgumentException("cleanupInterval must be positive, got " + cleanupInterval);
+            }
+            if (maxChunksInFlight < 1) {
+                throw new IllegalArgumentException("maxChunksInFlight must be at least 1, got " + maxChunksInFlight);
+            }
+            return new TransferSettings(this);
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package org.vancetope.worktarget.core.transfer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class TransferSettingsTest {
+
+    @Test
+    void defaultsAreTheSpecValues() {
+        TransferSettings s = TransferSettings.defaults();
+        assertThat(s.chunkSize()).isEqualTo(64 * 1024);
+        assertThat(s.maxUploadSize()).isEqualTo(100L * 1024 * 1024);
+        assertThat(s.maxDownloadSize()).isEqualTo(100L * 1024 * 1024);
+        assertThat(s.brainModeMask()).isEqualTo(0644);
+        assertThat(s.footModeMask()).isEqualTo(0755);
+        assertThat(s.phaseTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(s.cleanupInterval()).isEqualTo(Duration.ofMinutes(5));
+    }
+
+    @Test
+    void chunkSizeAboveTheHardLimitIsRejected() {
+        assertThatThrownBy(() -> TransferSettings.builder().chunkSize(TransferSettings.HARD_MAX_CHUNK_BYTES + 1).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("chunkSize");
+    }
+
+    @Test
+    void modeMaskWithSpecialBitsIsRejected() {
+        assertThatThrownBy(() -> TransferSettings.builder().footModeMask(04755).build())
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void zeroTimeoutIsRejected() {
+        assertThatThrownBy(() -> TransferSettings.builder().phaseTimeout(Duration.ZERO).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("phaseTimeout");
+    }
+
+    @Test
+    void toBuilderKeepsEverySetting() {
+        TransferSettings s = TransferSettings.builder().chunkSize(1000).maxUploadSize(5).maxDownloadSize(6)
+                .brainModeMask(0600).footModeMask(0700).phaseTimeout(Duration.ofSeconds(3))
+                .cleanupInterval(Duration.ofSeconds(4)).maxChunksInFlight(2).build();
+        assertThat(s.toBuilder().build().toString()).isEqualTo(s.toString());
+    }
+
+    @Test
+    void sidePicksLimitAndMask() {
+        TransferSettings s = TransferSettings.builder().maxUploadSize(1).maxDownloadSize(2).build();
+        assertThat(TransferSide.BRAIN.receiveLimit(s)).isEqualTo(1);
+        assertThat(TransferSide.FOOT.receiveLimit(s)).isEqualTo(2);
+        assertThat(TransferSide.BRAIN.modeMask(s)).isEqualTo(0644);
+        assertThat(TransferSide.FOOT.modeMask(s)).isEqualTo(0755);
+    }
+
+    @Test
+    void attrsParseOctalModeAndInstant() {
+        TransferAttrs a = new TransferAttrs("0755", "2026-05-01T14:23:11Z");
+        assertThat(a.modeBits()).contains(0755);
+        assertThat(a.mtimeInstant()).isPresent();
+        assertThatThrownBy(() -> new TransferAttrs("0999", null).modeBits()).isInstanceOf(IllegalArgumentException.class);
+        assertThat(new TransferAttrs("0644", null).overriddenBy(new TransferAttrs(null, "x")))
+                .isEqualTo(new TransferAttrs("0644", "x"));
+    }
+}
