@@ -179,14 +179,16 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
         String id = core.ids().next("c-");
         connection = new ServerConnection(new NettyFrameChannel(ctx.channel(), id), h, principal,
                 caps.contains(Wire.CAP_INVOKE_CONTEXT), core.ids());
-        ctx.writeAndFlush(new TextWebSocketFrame(Wire.encode(new Message.Welcome(Wire.PROTOCOL_VERSION, id, caps,
-                settings.limits()), ctx.alloc())));
         state = State.OPEN;
+        // register first: invokes from other threads are queued behind this task, so welcome still goes first,
+        // and a client that saw welcome always finds itself registered
         if (daemon) {
             core.daemons().register(connection);
         } else {
             core.sessions().register(connection);
         }
+        ctx.writeAndFlush(new TextWebSocketFrame(Wire.encode(new Message.Welcome(Wire.PROTOCOL_VERSION, id, caps,
+                settings.limits()), ctx.alloc())));
         LOG.info("Accepted {} {} of {} (subject {}) as connection {}", profile,
                 daemon ? DaemonRegistry.keyOf(connection) : "session " + h.sessionId(), ctx.channel().remoteAddress(),
                 principal.subject(), id);
