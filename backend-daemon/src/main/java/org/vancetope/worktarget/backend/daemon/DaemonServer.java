@@ -119,8 +119,9 @@ public final class DaemonServer implements AutoCloseable {
             close();
             throw new IOException("Could not bind " + config.host + ":" + config.port + ": " + e.getMessage(), e);
         }
-        LOG.info("WorkTarget server listening on {}://{}{}", config.sslContext == null ? "ws" : "wss",
-                serverChannel.localAddress(), config.path);
+        InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
+        LOG.info("WorkTarget server listening on {}://{}:{}{}", config.sslContext == null ? "ws" : "wss",
+                bound.getHostString(), bound.getPort(), config.path);
         return this;
     }
 
