@@ -5,11 +5,15 @@ import java.security.SecureRandom;
 
 /**
  * Unguessable ids: a prefix plus 128 bits from a {@link SecureRandom}, hex-encoded. A peer that sees
- * its own ids learns nothing about the ids of other connections.
+ * its own ids learns nothing about the ids of other connections. Random bytes are drawn in blocks of
+ * 4 KiB (each byte used once), so an id costs a fraction of a {@code SecureRandom} call. Thread-safe.
  */
 public final class Ids {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private static final int BLOCK = 4096;
     private final SecureRandom random;
+    private final byte[] block = new byte[BLOCK];
+    private int used = BLOCK;
 
     /** An id source on the platform's DRBG (or the default {@link SecureRandom} where there is none). */
     public Ids() {
@@ -30,7 +34,15 @@ public final class Ids {
      */
     public String next(String prefix) {
         byte[] b = new byte[16];
-        random.nextBytes(b);
+        synchronized (block) {
+            if (used == BLOCK) {
+                random.nextBytes(block);
+                used = 0;
+            }
+            System.arraycopy(block, used, b, 0, 16);
+            java.util.Arrays.fill(block, used, used + 16, (byte) 0);
+            used += 16;
+        }
         char[] out = new char[prefix.length() + 32];
         prefix.getChars(0, prefix.length(), out, 0);
         int j = prefix.length();

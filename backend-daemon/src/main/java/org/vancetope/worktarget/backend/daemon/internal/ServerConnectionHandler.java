@@ -3,10 +3,10 @@ package org.vancetope.worktarget.backend.daemon.internal;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
 import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
@@ -42,6 +42,7 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
     private State state = State.HANDSHAKE;
     private ScheduledFuture<?> helloTimer;
     private ServerConnection connection;
+    private boolean detached;
     private int silent;
 
     /**
@@ -238,7 +239,33 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
 
     private void close(ChannelHandlerContext ctx, int code, String reason) {
         state = State.CLOSING;
+        detach();   // offline before the peer can see the close frame; pending calls fail now
         ctx.writeAndFlush(new CloseWebSocketFrame(code, reason)).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** Takes the connection out of service once: fails its pending calls, unregisters it, tells the extension. */
+    private void detach() {
+        ServerConnection c = connection;
+        if (c == null || detached) {
+            return;
+        }
+        detached = true;
+        c.failAll(ErrorCode.OFFLINE, "The connection to the " + c.hello().profile() + " closed before it answered; "
+                + "the call may or may not have run there. Reconnect it, or call work_target_set to switch targets.");
+        if (Wire.PROFILE_DAEMON.equals(c.hello().profile())) {
+            core.daemons().unregister(c);
+        } else {
+            core.sessions().unregister(c);
+        }
+        c.frames().writabilityChanged();
+        FrameExtension ext = settings.extension();
+        if (ext != null) {
+            try {
+                ext.onClose(c.frames());
+            } catch (RuntimeException e) {
+                LOG.warn("The frame extension failed on close of connection {}", c.id(), e);
+            }
+        }
     }
 
     @Override
@@ -255,38 +282,25 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
         if (helloTimer != null) {
             helloTimer.cancel(false);
         }
-        if (connection != null) {
-            ServerConnection c = connection;
-            c.failAll(ErrorCode.OFFLINE, "The connection to the " + c.hello().profile() + " closed before it answered; "
-                    + "the call may or may not have run there. Reconnect it, or call work_target_set to switch targets.");
-            if (Wire.PROFILE_DAEMON.equals(c.hello().profile())) {
-                core.daemons().unregister(c);
-            } else {
-                core.sessions().unregister(c);
-            }
-            c.frames().writabilityChanged();
-            FrameExtension ext = settings.extension();
-            if (ext != null) {
-                try {
-                    ext.onClose(c.frames());
-                } catch (RuntimeException e) {
-                    LOG.warn("The frame extension failed on close of connection {}", c.id(), e);
-                }
-            }
-        }
+        detach();
         super.channelInactive(ctx);
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof TooLongFrameException) {
+        if (state == State.CLOSING) {
+            LOG.debug("Ignoring a failure of closing {}: {}", ctx.channel(), cause.toString());
+        } else if (cause instanceof CorruptedWebSocketFrameException c) {
+            // e.g. a frame over maxFrameBytes: 1009; the decoder discards the rest of the stream
+            LOG.info("Closing {}: {}", ctx.channel(), c.getMessage());
+            close(ctx, c.closeStatus().code(), c.closeStatus().reasonText());
+        } else if (cause instanceof TooLongFrameException) {
             LOG.info("Closing {}: a message exceeded {} bytes", ctx.channel(), settings.maxFrameBytes());
             close(ctx, Wire.CLOSE_TOO_BIG, "frame too big");
-        } else if (cause instanceof CorruptedFrameException) {
-            // the WebSocket decoder already answered with a close frame (e.g. 1009 for an oversize frame)
-            LOG.info("Closed {}: {}", ctx.channel(), cause.getMessage());
         } else {
             LOG.warn("Closing {} after an unexpected failure", ctx.channel(), cause);
+            state = State.CLOSING;
+            detach();
             ctx.close();
         }
     }

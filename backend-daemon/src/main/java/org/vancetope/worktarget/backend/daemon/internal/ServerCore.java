@@ -64,7 +64,7 @@ public final class ServerCore {
                 .maxFramePayloadLength(settings.maxFrameBytes())
                 .handshakeTimeoutMillis(settings.helloTimeout().toMillis())
                 .dropPongFrames(false)              // pongs are inbound traffic for the liveness check
-                .closeOnProtocolViolation(true)     // oversize frame -> close 1009
+                .closeOnProtocolViolation(false)    // the frame handler closes (1009 for an oversize frame)
                 .allowExtensions(false)
                 .build();
         long pingMillis = settings.pingInterval().toMillis();

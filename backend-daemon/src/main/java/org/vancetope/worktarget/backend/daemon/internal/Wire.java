@@ -3,7 +3,6 @@ package org.vancetope.worktarget.backend.daemon.internal;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -88,7 +87,6 @@ public final class Wire {
     private static final Set<String> OWN_TYPES = Set.of(HELLO, WELCOME, ERROR, TOOL_MANIFEST, INVOKE, RESULT, CANCEL);
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
     private static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.USE_LONG_FOR_INTS);
     private static final JsonFactory FACTORY = MAPPER.getFactory();
 
@@ -117,7 +115,9 @@ public final class Wire {
     // ------------------------------------------------------------------ decoding
 
     /**
-     * Decodes a text frame's payload; the buffer is not released.
+     * Decodes a text frame's payload in one streaming pass; the buffer is not released. A frame of a
+     * type this module does not handle is returned as {@link Message.Other} as soon as its
+     * {@code type} is read, without parsing the rest.
      *
      * @param content the UTF-8 payload
      * @return the message
@@ -125,19 +125,11 @@ public final class Wire {
      *         or one of this module's frames has a malformed field
      */
     public static Message decode(ByteBuf content) throws BadFrameException {
-        String type;
-        try (InputStream in = new ByteBufInputStream(content.duplicate())) {
-            type = sniffType(in);
+        try (InputStream in = new ByteBufInputStream(content.duplicate());
+             JsonParser p = FACTORY.createParser(in)) {
+            return decode(p, () -> content.toString(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new BadFrameException("The frame is not valid JSON (" + shortReason(e) + "). Send one JSON object per text frame.");
-        }
-        if (!OWN_TYPES.contains(type)) {
-            return new Message.Other(type, content.toString(StandardCharsets.UTF_8));
-        }
-        try (InputStream in = new ByteBufInputStream(content.duplicate())) {
-            return fromTree(type, MAPPER.readTree(in));
-        } catch (IOException e) {
-            throw new BadFrameException("The frame is not valid JSON (" + shortReason(e) + "). Send one JSON object per text frame.");
+            throw notJson(e);
         }
     }
 
@@ -149,105 +141,216 @@ public final class Wire {
      * @throws BadFrameException as {@link #decode(ByteBuf)}
      */
     public static Message decode(String text) throws BadFrameException {
-        String type;
         try (JsonParser p = FACTORY.createParser(text)) {
-            type = sniffType(p);
+            return decode(p, () -> text);
         } catch (IOException e) {
-            throw new BadFrameException("The frame is not valid JSON (" + shortReason(e) + "). Send one JSON object per text frame.");
-        }
-        if (!OWN_TYPES.contains(type)) {
-            return new Message.Other(type, text);
-        }
-        try {
-            return fromTree(type, MAPPER.readTree(text));
-        } catch (JsonProcessingException e) {
-            throw new BadFrameException("The frame is not valid JSON (" + shortReason(e) + "). Send one JSON object per text frame.");
+            throw notJson(e);
         }
     }
 
-    private static String sniffType(InputStream in) throws IOException, BadFrameException {
-        try (JsonParser p = FACTORY.createParser(in)) {
-            return sniffType(p);
-        }
-    }
-
-    /** Reads top-level fields until {@code type}, skipping other values without building them. */
-    private static String sniffType(JsonParser p) throws IOException, BadFrameException {
-        if (p.nextToken() != JsonToken.START_OBJECT) {
-            throw new BadFrameException("A frame must be a JSON object with a string field 'type'.");
-        }
-        JsonToken t;
-        while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            JsonToken value = p.nextToken();
-            if ("type".equals(field)) {
-                if (value != JsonToken.VALUE_STRING) {
-                    throw new BadFrameException("The field 'type' must be a string.");
-                }
-                return p.getText();
-            }
-            p.skipChildren();
-        }
-        if (t != JsonToken.END_OBJECT) {
-            throw new BadFrameException("The frame is not valid JSON. Send one JSON object per text frame.");
-        }
-        throw new BadFrameException("The frame has no field 'type'. Every frame needs a string field 'type'.");
-    }
-
-    private static String shortReason(IOException e) {
+    private static BadFrameException notJson(IOException e) {
         String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         int nl = m.indexOf('\n');
         m = nl < 0 ? m : m.substring(0, nl);
-        return m.length() > 160 ? m.substring(0, 160) + "…" : m;
+        m = m.length() > 160 ? m.substring(0, 160) + "…" : m;
+        return new BadFrameException("The frame is not valid JSON (" + m + "). Send one JSON object per text frame.");
     }
 
-    private static Message fromTree(String type, JsonNode n) throws BadFrameException {
-        return switch (type) {
-            case HELLO -> new Message.Hello(intField(n, "protocolVersion", -1), str(n, "profile"), str(n, "tenant"),
-                    str(n, "project"), str(n, "daemonName"), str(n, "sessionId"), str(n, "clientName"),
-                    strings(n, "capabilities"), tools(n.get("tools")));
-            case WELCOME -> new Message.Welcome(intField(n, "protocolVersion", -1), str(n, "connectionId"),
-                    strings(n, "capabilities"), map(n.get("limits")));
-            case ERROR -> new Message.ErrorFrame(requireStr(n, "code"), str(n, "message"));
-            case TOOL_MANIFEST -> new Message.ToolManifest(tools(n.get("tools")));
-            case INVOKE -> new Message.Invoke(requireStr(n, "correlationId"), requireStr(n, "name"),
-                    map(n.get("params")), longField(n, "timeoutMs", 0L), context(n.get("context")));
-            case RESULT -> result(n);
-            case CANCEL -> new Message.Cancel(requireStr(n, "correlationId"));
-            default -> throw new IllegalStateException(type);
-        };
+    /** Marks a field whose value this decoder skipped (an object or array it has no use for). */
+    private static final Object SKIPPED = new Object();
+    /** Marks a field whose value was JSON null. */
+    private static final Object NULL = new Object();
+    private static final Set<String> MAP_FIELDS = Set.of("params", "result", "limits", "context", "error");
+    private static final Set<String> TREE_FIELDS = Set.of("tools", "capabilities");
+
+    private static Message decode(JsonParser p, java.util.function.Supplier<String> text)
+            throws IOException, BadFrameException {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+            throw new BadFrameException("A frame must be a JSON object with a string field 'type'.");
+        }
+        Map<String, Object> fields = new java.util.HashMap<>();
+        String type = null;
+        JsonToken t;
+        while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken v = p.nextToken();
+            if ("type".equals(name)) {
+                if (v != JsonToken.VALUE_STRING) {
+                    throw new BadFrameException("The field 'type' must be a string.");
+                }
+                type = p.getText();
+                if (!OWN_TYPES.contains(type)) {
+                    return new Message.Other(type, text.get());
+                }
+                continue;
+            }
+            fields.put(name, readValue(p, name, v));
+        }
+        if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
+            throw new BadFrameException("The frame is not valid JSON. Send one JSON object per text frame.");
+        }
+        if (type == null) {
+            throw new BadFrameException("The frame has no field 'type'. Every frame needs a string field 'type'.");
+        }
+        return build(type, new Fields(type, fields));
     }
 
-    private static Message.Result result(JsonNode n) throws BadFrameException {
-        String id = requireStr(n, "correlationId");
-        JsonNode ok = n.get("ok");
-        if (ok == null || !ok.isBoolean()) {
+    private static Object readValue(JsonParser p, String name, JsonToken v) throws IOException {
+        switch (v) {
+            case VALUE_STRING:
+                return p.getText();
+            case VALUE_NUMBER_INT:
+            case VALUE_NUMBER_FLOAT:
+                return p.getNumberValue();
+            case VALUE_TRUE:
+                return Boolean.TRUE;
+            case VALUE_FALSE:
+                return Boolean.FALSE;
+            case VALUE_NULL:
+                return NULL;
+            case START_OBJECT:
+                if (MAP_FIELDS.contains(name)) {
+                    return MAPPER.readValue(p, MAP);
+                }
+                if (TREE_FIELDS.contains(name)) {
+                    return MAPPER.readTree(p);
+                }
+                p.skipChildren();
+                return SKIPPED;
+            case START_ARRAY:
+                if (TREE_FIELDS.contains(name)) {
+                    return MAPPER.readTree(p);
+                }
+                p.skipChildren();
+                return SKIPPED;
+            default:
+                p.skipChildren();
+                return SKIPPED;
+        }
+    }
+
+    /** Typed access to the fields of one decoded frame, with errors naming the field. */
+    private record Fields(String type, Map<String, Object> raw) {
+        String str(String field) throws BadFrameException {
+            Object v = raw.get(field);
+            if (v == null || v == NULL) {
+                return null;
+            }
+            if (!(v instanceof String s)) {
+                throw new BadFrameException("The field '" + field + "' of '" + type + "' must be a string.");
+            }
+            return s;
+        }
+
+        String requireStr(String field) throws BadFrameException {
+            String s = str(field);
+            if (s == null || s.isEmpty()) {
+                throw new BadFrameException("The frame '" + type + "' needs a non-empty string field '" + field + "'.");
+            }
+            return s;
+        }
+
+        long integer(String field, long absent) throws BadFrameException {
+            Object v = raw.get(field);
+            if (v == null || v == NULL) {
+                return absent;
+            }
+            if (!(v instanceof Integer || v instanceof Long)) {
+                throw new BadFrameException("The field '" + field + "' of '" + type + "' must be an integer.");
+            }
+            return ((Number) v).longValue();
+        }
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> map(String field) throws BadFrameException {
+            Object v = raw.get(field);
+            if (v == null || v == NULL) {
+                return Map.of();
+            }
+            if (!(v instanceof Map<?, ?>)) {
+                throw new BadFrameException("The field '" + field + "' of '" + type + "' must be a JSON object.");
+            }
+            return (Map<String, Object>) v;
+        }
+
+        JsonNode tree(String field) {
+            Object v = raw.get(field);
+            return v instanceof JsonNode n ? n : null;
+        }
+
+        boolean has(String field) {
+            return raw.containsKey(field) && raw.get(field) != NULL;
+        }
+    }
+
+    private static Message build(String type, Fields f) throws BadFrameException {
+        switch (type) {
+            case HELLO: {
+                long version = f.integer("protocolVersion", -1);
+                return new Message.Hello(version > Integer.MAX_VALUE || version < Integer.MIN_VALUE ? -1 : (int) version,
+                        f.str("profile"), f.str("tenant"), f.str("project"), f.str("daemonName"), f.str("sessionId"),
+                        f.str("clientName"), stringsOf(f, "capabilities"), tools(treeOrSkipped(f, "tools")));
+            }
+            case WELCOME:
+                return new Message.Welcome((int) f.integer("protocolVersion", -1), f.str("connectionId"),
+                        stringsOf(f, "capabilities"), f.map("limits"));
+            case ERROR:
+                return new Message.ErrorFrame(f.requireStr("code"), f.str("message"));
+            case TOOL_MANIFEST:
+                return new Message.ToolManifest(tools(treeOrSkipped(f, "tools")));
+            case INVOKE:
+                return new Message.Invoke(f.requireStr("correlationId"), f.requireStr("name"), f.map("params"),
+                        f.integer("timeoutMs", 0L), context(f));
+            case RESULT:
+                return result(f);
+            case CANCEL:
+                return new Message.Cancel(f.requireStr("correlationId"));
+            default:
+                throw new IllegalStateException(type);
+        }
+    }
+
+    private static JsonNode treeOrSkipped(Fields f, String field) throws BadFrameException {
+        if (f.has(field) && f.tree(field) == null) {
+            throw new BadFrameException("The field '" + field + "' must be an array.");
+        }
+        return f.tree(field);
+    }
+
+    private static Set<String> stringsOf(Fields f, String field) throws BadFrameException {
+        return stringArray(treeOrSkipped(f, field), field);
+    }
+
+    private static Message.Result result(Fields f) throws BadFrameException {
+        String id = f.requireStr("correlationId");
+        Object ok = f.raw().get("ok");
+        if (!(ok instanceof Boolean)) {
             throw new BadFrameException("client_tool_result needs a boolean field 'ok'.");
         }
-        if (ok.booleanValue()) {
-            return new Message.Result(id, true, map(n.get("result")), null, null);
+        if ((Boolean) ok) {
+            return new Message.Result(id, true, f.map("result"), null, null);
         }
-        JsonNode err = n.get("error");
-        String code = err != null && err.isObject() ? str(err, "code") : null;
-        String message = err != null && err.isObject() ? str(err, "message") : null;
-        return new Message.Result(id, false, null, code == null ? "internal" : code,
-                message == null ? "The client reported a failure without a message." : message);
+        Map<String, Object> err = f.has("error") ? f.map("error") : Map.of();
+        Object code = err.get("code");
+        Object message = err.get("message");
+        return new Message.Result(id, false, null, code instanceof String c ? c : "internal",
+                message instanceof String m ? m : "The client reported a failure without a message.");
     }
 
-    private static ToolContext context(JsonNode n) throws BadFrameException {
-        if (n == null || n.isNull()) {
+    private static ToolContext context(Fields f) throws BadFrameException {
+        if (!f.has("context")) {
             return null;
         }
-        if (!n.isObject()) {
-            throw new BadFrameException("The field 'context' must be an object.");
+        Map<String, Object> c = f.map("context");
+        Object processId = c.get("processId");
+        Object tenant = c.get("tenant");
+        Object project = c.get("project");
+        if (!(processId instanceof String pid) || !(tenant instanceof String ten) || !(project instanceof String pro)) {
+            throw new BadFrameException("The field 'context' needs string fields processId, tenant and project.");
         }
-        String processId = str(n, "processId");
-        String tenant = str(n, "tenant");
-        String project = str(n, "project");
-        if (processId == null || tenant == null || project == null) {
-            throw new BadFrameException("The field 'context' needs processId, tenant and project.");
-        }
-        return new ToolContext(processId, str(n, "sessionId"), tenant, project, str(n, "user"));
+        Object session = c.get("sessionId");
+        Object user = c.get("user");
+        return new ToolContext(pid, session instanceof String s ? s : null, ten, pro, user instanceof String u ? u : null);
     }
 
     private static String str(JsonNode n, String field) throws BadFrameException {
@@ -270,30 +373,9 @@ public final class Wire {
         return s;
     }
 
-    private static int intField(JsonNode n, String field, int absent) throws BadFrameException {
-        JsonNode v = n.get(field);
-        if (v == null || v.isNull()) {
-            return absent;
-        }
-        if (!v.canConvertToInt() || !v.isIntegralNumber()) {
-            throw new BadFrameException("The field '" + field + "' must be an integer.");
-        }
-        return v.intValue();
-    }
 
-    private static long longField(JsonNode n, String field, long absent) throws BadFrameException {
-        JsonNode v = n.get(field);
-        if (v == null || v.isNull()) {
-            return absent;
-        }
-        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
-            throw new BadFrameException("The field '" + field + "' must be an integer.");
-        }
-        return v.longValue();
-    }
 
-    private static Set<String> strings(JsonNode n, String field) throws BadFrameException {
-        JsonNode v = n.get(field);
+    private static Set<String> stringArray(JsonNode v, String field) throws BadFrameException {
         if (v == null || v.isNull()) {
             return Set.of();
         }
@@ -336,7 +418,7 @@ public final class Wire {
             String name = requireStr(t, "name");
             JsonNode primary = t.get("primary");
             Set<ToolLabel> labels = EnumSet.noneOf(ToolLabel.class);
-            for (String l : strings(t, "labels")) {
+            for (String l : stringArray(t.get("labels"), "labels")) {
                 for (ToolLabel known : ToolLabel.values()) {
                     if (known.wire().equals(l)) {
                         labels.add(known);

@@ -8,9 +8,11 @@ import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
 import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.time.Duration;
@@ -327,6 +329,15 @@ class ServerConnectionHandlerTest {
         assertThat(core.daemons().status(key).state()).isEqualTo(DaemonStatus.State.STALE);
         ch.writeInbound(new PongWebSocketFrame());
         assertThat(core.daemons().status(key).state()).isEqualTo(DaemonStatus.State.ONLINE);
+    }
+
+    @Test
+    void oversizeFrameReportedByTheDecoderCloses1009AndTakesTheDaemonOffline() {
+        EmbeddedChannel ch = welcomed();
+        ch.pipeline().fireExceptionCaught(new CorruptedWebSocketFrameException(WebSocketCloseStatus.MESSAGE_TOO_BIG,
+                "Max frame length of 2097152 has been exceeded."));
+        assertThat(closeCode(ch)).isEqualTo(1009);
+        assertThat(core.daemons().status(new DaemonKey("acme", "proj", "box-1"))).isEqualTo(DaemonStatus.OFFLINE);
     }
 
     @Test
