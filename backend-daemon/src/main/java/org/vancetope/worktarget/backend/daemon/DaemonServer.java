@@ -1,0 +1,477 @@
+package org.vancetope.worktarget.backend.daemon;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.daemon.internal.ServerConnection;
+import org.vancetope.worktarget.backend.daemon.internal.ServerCore;
+import org.vancetope.worktarget.backend.daemon.internal.ServerSettings;
+import org.vancetope.worktarget.backend.daemon.internal.Wire;
+import org.vancetope.worktarget.spi.Authenticator;
+import org.vancetope.worktarget.spi.ClientConnectivity;
+import org.vancetope.worktarget.spi.DaemonInvoker;
+import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.spi.FrameChannel;
+
+/**
+ * The server end of the wire protocol (the "Brain" side, PROTOCOL.md): a Netty WebSocket endpoint
+ * that authenticates clients, keeps the session-bound foots (CLIENT target) and the named daemons
+ * (DAEMON target), and runs {@code client_*} tools on them.
+ *
+ * <pre>{@code
+ * DaemonServer server = DaemonServer.builder()
+ *         .port(7070)
+ *         .authenticator(TokenAuthenticator.fromJson(Path.of("tokens.json")))
+ *         .build()
+ *         .start();
+ * WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder()
+ *         .processStore(store)
+ *         .clientConnectivity(server.clients())
+ *         .daemonInvoker(server.daemons())
+ *         .build();
+ * // ...
+ * server.close();
+ * }</pre>
+ *
+ * <p>Calls through {@link #clients()} and {@link #daemons()} block the calling thread until the
+ * result, the timeout ({@code timeout} plus a {@code client_tool_cancel} to the peer) or the peer's
+ * disconnect ({@code offline}, at once). They must not be made on a Netty I/O thread. The server
+ * runs no tools itself and does not implement file transfers: frames of other types go to the
+ * {@link FrameExtension} given to the builder.
+ */
+public final class DaemonServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DaemonServer.class);
+
+    private final Builder config;
+    private final ServerCore core;
+    private EventLoopGroup boss;
+    private EventLoopGroup workers;
+    private Channel serverChannel;
+    private boolean closed;
+
+    private DaemonServer(Builder b) {
+        this.config = b;
+        Map<String, Object> limits = new LinkedHashMap<>();
+        limits.put("maxChunkBytes", b.maxChunkBytes);
+        limits.put("maxUploadSize", b.maxUploadSize);
+        limits.put("maxDownloadSize", b.maxDownloadSize);
+        limits.put("phaseTimeoutMs", b.phaseTimeout.toMillis());
+        this.core = new ServerCore(new ServerSettings(b.path, b.maxFrameBytes, b.maxHandshakeBytes, b.pingInterval,
+                b.silentIntervalsBeforeClose, b.helloTimeout, b.protocolErrorLimit, b.protocolErrorWindow,
+                b.capabilities, limits, b.authenticator, b.extension, System::nanoTime));
+    }
+
+    /**
+     * A new builder with the defaults of PROTOCOL.md.
+     *
+     * @return the builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Binds the port and starts accepting connections.
+     *
+     * @return this
+     * @throws IOException when the address cannot be bound
+     * @throws IllegalStateException when already started
+     */
+    public synchronized DaemonServer start() throws IOException {
+        if (boss != null || closed) {
+            throw new IllegalStateException("The server was already started (or closed); build a new one.");
+        }
+        boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("worktarget-accept", true),
+                NioIoHandler.newFactory());
+        workers = new MultiThreadIoEventLoopGroup(config.ioThreads, new DefaultThreadFactory("worktarget-io", true),
+                NioIoHandler.newFactory());
+        ServerBootstrap b = new ServerBootstrap()
+                .group(boss, workers)
+                .channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        new WriteBufferWaterMark(config.lowWaterMark, config.highWaterMark))
+                .childHandler(core.initializer(config.sslContext));
+        try {
+            serverChannel = b.bind(config.host, config.port).syncUninterruptibly().channel();
+        } catch (RuntimeException e) {
+            close();
+            throw new IOException("Could not bind " + config.host + ":" + config.port + ": " + e.getMessage(), e);
+        }
+        InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
+        LOG.info("WorkTarget server listening on {}://{}:{}{}", config.sslContext == null ? "ws" : "wss",
+                bound.getHostString(), bound.getPort(), config.path);
+        return this;
+    }
+
+    /**
+     * The bound address.
+     *
+     * @return the address
+     * @throws IllegalStateException before {@link #start()}
+     */
+    public InetSocketAddress address() {
+        if (serverChannel == null) {
+            throw new IllegalStateException("The server is not started.");
+        }
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /**
+     * The bound port (useful with port 0).
+     *
+     * @return the port
+     */
+    public int port() {
+        return address().getPort();
+    }
+
+    /**
+     * The session-bound clients, for {@code WorkTargetDispatcher.Builder.clientConnectivity}.
+     *
+     * @return the CLIENT seam
+     */
+    public ClientConnectivity clients() {
+        return core.sessions();
+    }
+
+    /**
+     * The named daemons, for {@code WorkTargetDispatcher.Builder.daemonInvoker}.
+     *
+     * @return the DAEMON seam
+     */
+    public DaemonInvoker daemons() {
+        return core.daemons();
+    }
+
+    /**
+     * The connected clients, foots first, then daemons.
+     *
+     * @return snapshots
+     */
+    public List<ConnectionInfo> connections() {
+        List<ConnectionInfo> out = new ArrayList<>();
+        core.sessions().all().forEach(c -> out.add(c.info()));
+        core.daemons().all().forEach(c -> out.add(c.info()));
+        return out;
+    }
+
+    /**
+     * The frame channel of a session's foot, for starting transfers on it.
+     *
+     * @param tenant the tenant
+     * @param sessionId the session
+     * @return the channel, if a foot is connected
+     */
+    public Optional<FrameChannel<String>> clientChannel(String tenant, String sessionId) {
+        return core.sessions().find(tenant, sessionId).map(ServerConnection::frames);
+    }
+
+    /**
+     * The frame channel of a daemon, for starting transfers on it.
+     *
+     * @param key the daemon
+     * @return the channel, if the daemon is connected
+     */
+    public Optional<FrameChannel<String>> daemonChannel(DaemonKey key) {
+        return core.daemons().find(key).map(ServerConnection::frames);
+    }
+
+    /**
+     * Stops accepting, closes every connection (their pending calls fail {@code offline}) and
+     * releases the threads. Idempotent.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (serverChannel != null) {
+            serverChannel.close().syncUninterruptibly();
+        }
+        if (boss != null) {
+            boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    /**
+     * Settings of a {@link DaemonServer}; every limit has the default of PROTOCOL.md.
+     */
+    public static final class Builder {
+        private String host = "127.0.0.1";
+        private int port = 0;
+        private String path = "/worktarget/v1";
+        private Authenticator authenticator;
+        private SslContext sslContext;
+        private int maxFrameBytes = 2 * 1024 * 1024;
+        private int maxHandshakeBytes = 64 * 1024;
+        private Duration pingInterval = Duration.ofSeconds(15);
+        private int silentIntervalsBeforeClose = 3;
+        private Duration helloTimeout = Duration.ofSeconds(10);
+        private int protocolErrorLimit = 3;
+        private Duration protocolErrorWindow = Duration.ofSeconds(10);
+        private int lowWaterMark = 256 * 1024;
+        private int highWaterMark = 1024 * 1024;
+        private Set<String> capabilities = Set.of(Wire.CAP_INVOKE_CONTEXT);
+        private int maxChunkBytes = 1024 * 1024;
+        private long maxUploadSize = 100L * 1024 * 1024;
+        private long maxDownloadSize = 100L * 1024 * 1024;
+        private Duration phaseTimeout = Duration.ofSeconds(30);
+        private FrameExtension extension;
+        private int ioThreads = 0;
+
+        private Builder() {
+        }
+
+        /**
+         * The interface to bind (default {@code 127.0.0.1}; use {@code 0.0.0.0} to accept remote clients).
+         *
+         * @param host a host name or address
+         * @return this
+         */
+        public Builder host(String host) {
+            this.host = Objects.requireNonNull(host, "host");
+            return this;
+        }
+
+        /**
+         * The port (default 0: an ephemeral port, see {@link DaemonServer#port()}).
+         *
+         * @param port 0 to 65535
+         * @return this
+         */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        /**
+         * The WebSocket path (default {@code /worktarget/v1}).
+         *
+         * @param path an absolute path
+         * @return this
+         */
+        public Builder path(String path) {
+            this.path = Objects.requireNonNull(path, "path");
+            return this;
+        }
+
+        /**
+         * Checks the bearer token of every upgrade request (required). It runs on an I/O thread: keep it fast.
+         *
+         * @param authenticator the authenticator
+         * @return this
+         */
+        public Builder authenticator(Authenticator authenticator) {
+            this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
+            return this;
+        }
+
+        /**
+         * Serves {@code wss://} with this TLS context (default: plain {@code ws://}).
+         *
+         * @param sslContext a server context, or null
+         * @return this
+         */
+        public Builder sslContext(SslContext sslContext) {
+            this.sslContext = sslContext;
+            return this;
+        }
+
+        /**
+         * The largest frame payload (default 2 MiB, PROTOCOL.md §1); larger frames close the connection with 1009.
+         *
+         * @param bytes at least 64 KiB
+         * @return this
+         */
+        public Builder maxFrameBytes(int bytes) {
+            this.maxFrameBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The largest upgrade request (default 64 KiB); larger ones get HTTP 413.
+         *
+         * @param bytes at least 1 KiB
+         * @return this
+         */
+        public Builder maxHandshakeBytes(int bytes) {
+            this.maxHandshakeBytes = bytes;
+            return this;
+        }
+
+        /**
+         * How often a silent connection is pinged (default 15 s, PROTOCOL.md §1).
+         *
+         * @param interval a positive duration
+         * @return this
+         */
+        public Builder pingInterval(Duration interval) {
+            this.pingInterval = Objects.requireNonNull(interval, "interval");
+            return this;
+        }
+
+        /**
+         * After how many ping intervals without inbound traffic a connection is closed (default 3). After
+         * two it is reported {@code STALE}.
+         *
+         * @param intervals at least 2
+         * @return this
+         */
+        public Builder silentIntervalsBeforeClose(int intervals) {
+            this.silentIntervalsBeforeClose = intervals;
+            return this;
+        }
+
+        /**
+         * How long a connection may take to send {@code hello} after the upgrade (default 10 s); then close 4408.
+         *
+         * @param timeout a positive duration
+         * @return this
+         */
+        public Builder helloTimeout(Duration timeout) {
+            this.helloTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * How many protocol errors within {@code window} close a connection with 1008 (default 3 within 10 s).
+         *
+         * @param limit at least 1
+         * @param window a positive duration
+         * @return this
+         */
+        public Builder protocolErrorLimit(int limit, Duration window) {
+            this.protocolErrorLimit = limit;
+            this.protocolErrorWindow = Objects.requireNonNull(window, "window");
+            return this;
+        }
+
+        /**
+         * The per-connection write-buffer watermarks (default 256 KiB / 1 MiB): above {@code high} a
+         * connection is not writable and senders wait until it drained below {@code low}.
+         *
+         * @param low the low watermark in bytes
+         * @param high the high watermark in bytes
+         * @return this
+         */
+        public Builder writeBufferWaterMark(int low, int high) {
+            this.lowWaterMark = low;
+            this.highWaterMark = high;
+            return this;
+        }
+
+        /**
+         * The capabilities this server supports (default {@code invoke.context}); {@code welcome}
+         * confirms the intersection with the client's list.
+         *
+         * @param capabilities the names
+         * @return this
+         */
+        public Builder capabilities(Set<String> capabilities) {
+            this.capabilities = new LinkedHashSet<>(capabilities);
+            return this;
+        }
+
+        /**
+         * The transfer limits announced in {@code welcome} (defaults 1 MiB chunks, 100 MiB upload and
+         * download, 30 s per phase, from the file-transfer spec). Enforcing them is the transfer
+         * extension's job.
+         *
+         * @param maxChunkBytes raw bytes per chunk
+         * @param maxUploadSize bytes per upload
+         * @param maxDownloadSize bytes per download
+         * @param phaseTimeout timeout of each transfer phase
+         * @return this
+         */
+        public Builder transferLimits(int maxChunkBytes, long maxUploadSize, long maxDownloadSize, Duration phaseTimeout) {
+            this.maxChunkBytes = maxChunkBytes;
+            this.maxUploadSize = maxUploadSize;
+            this.maxDownloadSize = maxDownloadSize;
+            this.phaseTimeout = Objects.requireNonNull(phaseTimeout, "phaseTimeout");
+            return this;
+        }
+
+        /**
+         * Handles frame types beyond the base protocol (default none: they are {@code bad_frame}).
+         *
+         * @param extension the extension, or null
+         * @return this
+         */
+        public Builder frameExtension(FrameExtension extension) {
+            this.extension = extension;
+            return this;
+        }
+
+        /**
+         * The number of I/O threads (default 0: Netty's default, twice the cores).
+         *
+         * @param threads 0 or more
+         * @return this
+         */
+        public Builder ioThreads(int threads) {
+            this.ioThreads = threads;
+            return this;
+        }
+
+        /**
+         * Validates the settings and builds a server (not yet started).
+         *
+         * @return the server
+         * @throws IllegalStateException without an authenticator
+         * @throws IllegalArgumentException for an out-of-range setting, naming it
+         */
+        public DaemonServer build() {
+            if (authenticator == null) {
+                throw new IllegalStateException("An authenticator is required, e.g. TokenAuthenticator.fromJson(file).");
+            }
+            require(port >= 0 && port <= 65535, "port must be 0..65535, got " + port);
+            require(path.startsWith("/"), "path must start with '/', got " + path);
+            require(maxFrameBytes >= 64 * 1024, "maxFrameBytes must be at least 64 KiB, got " + maxFrameBytes);
+            require(maxHandshakeBytes >= 1024, "maxHandshakeBytes must be at least 1 KiB, got " + maxHandshakeBytes);
+            require(positive(pingInterval), "pingInterval must be positive, got " + pingInterval);
+            require(silentIntervalsBeforeClose >= 2, "silentIntervalsBeforeClose must be at least 2");
+            require(positive(helloTimeout), "helloTimeout must be positive, got " + helloTimeout);
+            require(protocolErrorLimit >= 1 && positive(protocolErrorWindow), "protocolErrorLimit must be >= 1 "
+                    + "within a positive window");
+            require(lowWaterMark > 0 && highWaterMark >= lowWaterMark, "writeBufferWaterMark needs 0 < low <= high");
+            require(maxChunkBytes > 0 && maxUploadSize > 0 && maxDownloadSize > 0 && positive(phaseTimeout),
+                    "transferLimits must be positive");
+            require(ioThreads >= 0, "ioThreads must be >= 0");
+            return new DaemonServer(this);
+        }
+
+        private static boolean positive(Duration d) {
+            return !d.isNegative() && !d.isZero();
+        }
+
+        private static void require(boolean ok, String message) {
+            if (!ok) {
+                throw new IllegalArgumentException(message);
+            }
+        }
+    }
+}

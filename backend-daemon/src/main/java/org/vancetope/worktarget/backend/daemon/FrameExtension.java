@@ -1,0 +1,50 @@
+package org.vancetope.worktarget.backend.daemon;
+
+import org.vancetope.worktarget.spi.FrameChannel;
+
+/**
+ * A handler for frame types beyond the base protocol of PROTOCOL.md §2–§5, for example the transfer
+ * frames ({@code transfer_*}) of §6. The server and the client connector hand every text frame whose
+ * {@code type} this extension {@link #handles(String) handles} to it, with the connection as a
+ * {@link FrameChannel} whose writability follows the connection's write-buffer watermarks.
+ *
+ * <pre>{@code
+ * FrameExtension transfers = new FrameExtension() {
+ *     public boolean handles(String type) { return type.startsWith("transfer_"); }
+ *     public void onFrame(FrameChannel<String> channel, String type, String frame) { engine.feed(channel, frame); }
+ *     public void onClose(FrameChannel<String> channel) { engine.abortAll(channel); }
+ * };
+ * }</pre>
+ *
+ * <p>Callbacks run on the connection's I/O thread: they must be fast and must not block (hand work
+ * to your own executor). An exception thrown from them is logged and counted as a protocol error of
+ * the connection. The extension does not see the frames of the base protocol.
+ */
+public interface FrameExtension {
+
+    /**
+     * Whether this extension serves frames of a type.
+     *
+     * @param type the frame's {@code type}; never one of the base protocol's types
+     * @return true to receive such frames; false makes them {@code bad_frame} errors
+     */
+    boolean handles(String type);
+
+    /**
+     * A frame arrived.
+     *
+     * @param channel the connection it arrived on; send answers through it
+     * @param type the frame's type
+     * @param frame the whole frame, a JSON object as text
+     */
+    void onFrame(FrameChannel<String> channel, String type, String frame);
+
+    /**
+     * The connection closed; abort whatever runs on it. Called once per connection that completed
+     * its hello, whether or not a frame reached this extension.
+     *
+     * @param channel the connection
+     */
+    default void onClose(FrameChannel<String> channel) {
+    }
+}

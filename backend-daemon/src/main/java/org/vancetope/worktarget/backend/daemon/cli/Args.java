@@ -1,0 +1,101 @@
+package org.vancetope.worktarget.backend.daemon.cli;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** A tiny command-line parser: {@code --name value} options, {@code --flag}s, and positional words. */
+final class Args {
+    /** Thrown for a usage error; the message says what to pass instead. */
+    static final class UsageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    private final Map<String, String> options = new LinkedHashMap<>();
+    private final List<String> positional = new ArrayList<>();
+    private final Set<String> flags;
+
+    private Args(Set<String> flags) {
+        this.flags = flags;
+    }
+
+    /**
+     * Parses arguments.
+     *
+     * @param argv the arguments after the command name
+     * @param known the option names accepted (without {@code --})
+     * @param flags the options that take no value
+     * @return the parsed arguments
+     * @throws UsageException for an unknown option or a missing value
+     */
+    static Args parse(List<String> argv, Set<String> known, Set<String> flags) throws UsageException {
+        Args a = new Args(flags);
+        for (int i = 0; i < argv.size(); i++) {
+            String s = argv.get(i);
+            if (s.startsWith("--") && s.length() > 2) {
+                String name = s.substring(2);
+                String value = null;
+                int eq = name.indexOf('=');
+                if (eq >= 0) {
+                    value = name.substring(eq + 1);
+                    name = name.substring(0, eq);
+                }
+                if (!known.contains(name) && !flags.contains(name)) {
+                    throw new UsageException("Unknown option --" + name + ".");
+                }
+                if (flags.contains(name)) {
+                    a.options.put(name, "true");
+                    continue;
+                }
+                if (value == null) {
+                    if (i + 1 >= argv.size()) {
+                        throw new UsageException("Option --" + name + " needs a value.");
+                    }
+                    value = argv.get(++i);
+                }
+                a.options.put(name, value);
+            } else {
+                a.positional.add(s);
+            }
+        }
+        return a;
+    }
+
+    boolean flag(String name) {
+        return flags.contains(name) && options.containsKey(name);
+    }
+
+    String get(String name, String fallback) {
+        return options.getOrDefault(name, fallback);
+    }
+
+    String require(String name) throws UsageException {
+        String v = options.get(name);
+        if (v == null || v.isBlank()) {
+            throw new UsageException("Missing --" + name + ".");
+        }
+        return v;
+    }
+
+    int intOption(String name, int fallback) throws UsageException {
+        String v = options.get(name);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new UsageException("--" + name + " must be a number, got '" + v + "'.");
+        }
+    }
+
+    List<String> positional() {
+        return positional;
+    }
+}

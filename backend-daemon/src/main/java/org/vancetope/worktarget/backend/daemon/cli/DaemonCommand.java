@@ -1,0 +1,103 @@
+package org.vancetope.worktarget.backend.daemon.cli;
+
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.daemon.DaemonClient;
+import org.vancetope.worktarget.backend.daemon.ServerRefusedException;
+import org.vancetope.worktarget.spi.BackendTool;
+
+/** {@code daemon}: a {@code profile=daemon} client serving this machine's client tools until stopped. */
+final class DaemonCommand {
+    private static final Logger LOG = LoggerFactory.getLogger(DaemonCommand.class);
+    static final String HELP = String.join("\n",
+            "Usage: daemon --connect ws://HOST:PORT/worktarget/v1 --token TOKEN --tenant T --project P --name NAME",
+            "              [--workdir DIR] [--workers N]",
+            "",
+            "Connects to a WorkTarget server as the daemon NAME of project P and serves the client_* tools",
+            "on DIR (default: the current directory). Reconnects with back-off after drops; stops on SIGTERM/Ctrl-C",
+            "(running calls are cancelled) or when the server refuses it for good.",
+            "",
+            "  --connect URL   the server endpoint (ws:// or wss://)",
+            "  --token TOKEN   the bearer token (default: $WORKTARGET_TOKEN)",
+            "  --tenant T      the tenant the token grants",
+            "  --project P     the project the token grants",
+            "  --name NAME     the daemon name, [a-z0-9][a-z0-9_-]{0,63}",
+            "  --workdir DIR   the directory the tools work in (default .)",
+            "  --workers N     calls run at once (default 16)",
+            "",
+            "Exit codes: 0 stopped, 2 usage, 3 refused (token, grants, superseded), 4 unreachable at start.");
+
+    private DaemonCommand() {
+    }
+
+    static int run(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
+        Args a = Args.parse(argv, Set.of("connect", "token", "tenant", "project", "name", "workdir", "workers"),
+                Set.of("help"));
+        if (a.flag("help")) {
+            out.println(HELP);
+            return Main.OK;
+        }
+        URI uri;
+        try {
+            uri = URI.create(a.require("connect"));
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException("--connect is not a URI: " + e.getMessage());
+        }
+        String token = a.get("token", System.getenv("WORKTARGET_TOKEN"));
+        if (token == null || token.isBlank()) {
+            throw new Args.UsageException("Missing --token (or $WORKTARGET_TOKEN).");
+        }
+        Path workdir = Path.of(a.get("workdir", ".")).toAbsolutePath().normalize();
+        if (!Files.isDirectory(workdir)) {
+            throw new Args.UsageException("--workdir " + workdir + " is not a directory.");
+        }
+        List<BackendTool> tools = Backends.clientTools(workdir);
+        DaemonClient client;
+        try {
+            client = DaemonClient.builder().uri(uri).token(token)
+                    .daemon(a.require("tenant"), a.require("project"), a.require("name"))
+                    .clientName("worktarget-daemon/" + Runtime.version().feature())
+                    .workerThreads(a.intOption("workers", 16))
+                    .tools(tools)
+                    .build();
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException(e.getMessage() + ".");
+        }
+        Thread hook = new Thread(client::close, "worktarget-daemon-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        client.start();
+        LOG.info("Daemon '{}' serving {} tools from {}", a.require("name"), tools.size(), workdir);
+        try {
+            if (!client.awaitConnected(Duration.ofSeconds(30)) && !client.terminated().isDone()) {
+                LOG.warn("Not connected after 30 s; still trying {}", uri);
+            }
+            client.terminated().get();
+            return Main.OK;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ServerRefusedException r) {
+                err.println("Refused: " + r.getMessage());
+                return Main.REFUSED;
+            }
+            err.println("Stopped: " + e.getCause());
+            return Main.FAILED;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            client.close();
+            return Main.OK;
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                LOG.debug("JVM is shutting down; the hook closes the client");
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package org.vancetope.worktarget.backend.daemon.cli;
+
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.daemon.DaemonServer;
+import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
+import org.vancetope.worktarget.backend.daemon.internal.Ids;
+import org.vancetope.worktarget.core.WorkTargetDispatcher;
+import org.vancetope.worktarget.spi.BackendToolProvider;
+
+/** {@code serve}: a standalone server with a WORK backend and the loopback admin API. */
+final class ServeCommand {
+    private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+    static final String HELP = String.join("\n",
+            "Usage: serve --workspace DIR --tokens FILE [--port 7070] [--bind 127.0.0.1]",
+            "             [--admin-port PORT+1] [--admin-token TOKEN] [--tls-cert PEM --tls-key PEM]",
+            "",
+            "Runs a WorkTarget server: foots and daemons connect to ws://BIND:PORT/worktarget/v1 with a token",
+            "from FILE; WORK calls run in DIR. An admin HTTP API listens on 127.0.0.1:ADMIN-PORT:",
+            "  GET  /admin/v1/connections   connected foots and daemons",
+            "  POST /admin/v1/call          {tenant, project, processId?, sessionId?, target, tool, params}",
+            "",
+            "  --workspace DIR     the WORK workspace directory",
+            "  --tokens FILE       {\"tokens\":[{\"token\",\"subject\",\"tenant\",\"projects\":[…],\"user\"}]}",
+            "  --port PORT         the WebSocket port (default 7070)",
+            "  --bind HOST         the interface (default 127.0.0.1; 0.0.0.0 for remote daemons)",
+            "  --admin-port PORT   the admin API port on 127.0.0.1 (default PORT+1)",
+            "  --admin-token T     the admin token (default: $WORKTARGET_ADMIN_TOKEN, else generated and logged)",
+            "  --tls-cert/--tls-key  serve wss:// with this PEM certificate chain and key",
+            "",
+            "Stops on SIGTERM/Ctrl-C. Exit codes: 0 stopped, 2 usage, 4 cannot bind.");
+
+    private ServeCommand() {
+    }
+
+    static int run(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
+        Args a = Args.parse(argv, Set.of("workspace", "tokens", "port", "bind", "admin-port", "admin-token", "tls-cert",
+                "tls-key"), Set.of("help"));
+        if (a.flag("help")) {
+            out.println(HELP);
+            return Main.OK;
+        }
+        Path workspace = Path.of(a.require("workspace")).toAbsolutePath().normalize();
+        if (!Files.isDirectory(workspace)) {
+            throw new Args.UsageException("--workspace " + workspace + " is not a directory.");
+        }
+        TokenAuthenticator auth;
+        try {
+            auth = TokenAuthenticator.fromJson(Path.of(a.require("tokens")));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new Args.UsageException("Cannot read --tokens: " + e.getMessage());
+        }
+        int port = a.intOption("port", 7070);
+        int adminPort = a.intOption("admin-port", port == 0 ? 0 : port + 1);
+        String adminToken = a.get("admin-token", System.getenv("WORKTARGET_ADMIN_TOKEN"));
+        boolean generated = adminToken == null || adminToken.isBlank();
+        if (generated) {
+            adminToken = new Ids().next("adm-");
+        }
+        SslContext ssl = null;
+        if (a.get("tls-cert", null) != null || a.get("tls-key", null) != null) {
+            try (InputStream cert = Files.newInputStream(Path.of(a.require("tls-cert")));
+                 InputStream key = Files.newInputStream(Path.of(a.require("tls-key")))) {
+                ssl = SslContextBuilder.forServer(cert, key).build();
+            } catch (IOException | IllegalArgumentException e) {
+                throw new Args.UsageException("Cannot load the TLS certificate or key: " + e.getMessage());
+            }
+        }
+        DaemonServer server;
+        try {
+            server = DaemonServer.builder().host(a.get("bind", "127.0.0.1")).port(port).authenticator(auth)
+                    .sslContext(ssl).build().start();
+        } catch (IOException e) {
+            err.println(e.getMessage());
+            return Main.UNREACHABLE;
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException(e.getMessage() + ".");
+        }
+        AdminProcessStore store = new AdminProcessStore();
+        WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store)
+                .clientConnectivity(server.clients()).daemonInvoker(server.daemons());
+        for (BackendToolProvider p : Backends.workBackends(workspace)) {
+            db.backend(p);
+        }
+        AdminServer admin;
+        try {
+            admin = new AdminServer(server, db.build(), store, adminToken).start("127.0.0.1", adminPort);
+        } catch (IOException e) {
+            server.close();
+            err.println(e.getMessage());
+            return Main.UNREACHABLE;
+        }
+        LOG.info("Admin API on http://127.0.0.1:{}/admin/v1/ ({})", admin.address().getPort(),
+                generated ? "generated admin token: " + adminToken : "admin token as given");
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("Shutting down");
+            admin.close();
+            server.close();
+            stopped.countDown();
+        }, "worktarget-serve-shutdown"));
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return Main.OK;
+    }
+}

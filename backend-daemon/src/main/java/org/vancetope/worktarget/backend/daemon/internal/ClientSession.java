@@ -1,0 +1,524 @@
+package org.vancetope.worktarget.backend.daemon.internal;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketClientHandshakeException;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.timeout.IdleState;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.daemon.CancelledCall;
+import org.vancetope.worktarget.backend.daemon.FrameExtension;
+import org.vancetope.worktarget.backend.daemon.ServerRefusedException;
+import org.vancetope.worktarget.spi.BackendTool;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.spi.ToolSpec;
+
+/**
+ * The client connector's engine: connects, says hello, answers invocations on a worker pool (never
+ * on the I/O thread), honours cancels, and reconnects with exponential back-off and full jitter
+ * until closed or refused for good.
+ */
+public final class ClientSession {
+    private static final Logger LOG = LoggerFactory.getLogger(ClientSession.class);
+    private static final Set<Integer> FINAL_CLOSE_CODES = Set.of(Wire.CLOSE_BAD_FRAME, Wire.CLOSE_UNAUTHORIZED,
+            Wire.CLOSE_FORBIDDEN, Wire.CLOSE_SUPERSEDED, Wire.CLOSE_UNSUPPORTED_VERSION);
+
+    private final ClientSettings settings;
+    private final Map<String, BackendTool> tools;
+    private final ToolContext fallbackContext;
+    private final EventLoopGroup group;
+    private final ThreadPoolExecutor workers;
+    private final SslContext ssl;
+    private final String host;
+    private final int port;
+    private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+    private final AtomicInteger attempts = new AtomicInteger();
+    private final Object connectedLock = new Object();
+    private volatile Connection current;
+    private volatile boolean closing;
+
+    /**
+     * Creates the session (not yet connecting).
+     *
+     * @param settings the settings
+     * @throws IllegalArgumentException when a {@code wss://} URI needs a TLS context that cannot be built
+     */
+    public ClientSession(ClientSettings settings) {
+        this.settings = settings;
+        Map<String, BackendTool> byName = new LinkedHashMap<>();
+        for (BackendTool t : settings.tools()) {
+            if (byName.putIfAbsent(t.spec().name(), t) != null) {
+                throw new IllegalArgumentException("Two tools are named '" + t.spec().name() + "'; serve only one.");
+            }
+        }
+        this.tools = Map.copyOf(byName);
+        this.fallbackContext = new ToolContext("remote", settings.sessionId(), settings.tenant(),
+                settings.project() == null ? "" : settings.project(), null);
+        boolean tls = "wss".equalsIgnoreCase(settings.uri().getScheme());
+        this.host = settings.uri().getHost();
+        this.port = settings.uri().getPort() > 0 ? settings.uri().getPort() : tls ? 443 : 80;
+        try {
+            this.ssl = !tls ? null : settings.sslContext() != null ? settings.sslContext()
+                    : SslContextBuilder.forClient().build();
+        } catch (SSLException e) {
+            throw new IllegalArgumentException("Cannot build a TLS context for " + settings.uri() + ": " + e.getMessage(), e);
+        }
+        this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("worktarget-client-io", true),
+                NioIoHandler.newFactory());
+        this.workers = new ThreadPoolExecutor(settings.workerThreads(), settings.workerThreads(), 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), new DefaultThreadFactory("worktarget-client-worker", true));
+        this.workers.allowCoreThreadTimeOut(true);
+    }
+
+    /** Starts the first connection attempt. */
+    public void start() {
+        connect();
+    }
+
+    /** @return completes on {@link #close()}, or exceptionally with a {@link ServerRefusedException} */
+    public CompletableFuture<Void> terminated() {
+        return terminated;
+    }
+
+    /** @return whether a welcome was received on the current connection */
+    public boolean isConnected() {
+        Connection c = current;
+        return c != null && c.welcomed && c.channel.isActive();
+    }
+
+    /**
+     * Waits until connected.
+     *
+     * @param timeout the longest wait
+     * @return true when connected, false on timeout or when the session terminated
+     * @throws InterruptedException when interrupted
+     */
+    public boolean awaitConnected(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (connectedLock) {
+            while (!isConnected() && !terminated.isDone()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(connectedLock, left);
+            }
+        }
+        return isConnected();
+    }
+
+    /** @return the number of calls running on the worker pool */
+    public int runningCalls() {
+        Connection c = current;
+        return c == null ? 0 : c.running.size();
+    }
+
+    /**
+     * Closes the connection with 1000, cancels running calls, stops reconnecting and releases the
+     * threads. Idempotent.
+     */
+    public void close() {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        Connection c = current;
+        if (c != null && c.channel.isActive()) {
+            c.channel.writeAndFlush(new CloseWebSocketFrame(1000, "client shutdown"))
+                    .addListener(ChannelFutureListener.CLOSE);
+            c.channel.closeFuture().awaitUninterruptibly(2, TimeUnit.SECONDS);
+            c.channel.close();
+        }
+        workers.shutdownNow();
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        try {
+            workers.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        terminated.complete(null);
+        signalConnected();
+    }
+
+    private void signalConnected() {
+        synchronized (connectedLock) {
+            connectedLock.notifyAll();
+        }
+    }
+
+    private void connect() {
+        if (closing || terminated.isDone()) {
+            return;
+        }
+        HttpHeaders headers = new DefaultHttpHeaders()
+                .set(HttpHeaderNames.AUTHORIZATION, "Bearer " + settings.token())
+                .set(Wire.PROFILE_HEADER, settings.profile());
+        WebSocketClientProtocolConfig ws = WebSocketClientProtocolConfig.newBuilder()
+                .webSocketUri(settings.uri())
+                .customHeaders(headers)
+                .maxFramePayloadLength(settings.maxFrameBytes())
+                .handshakeTimeoutMillis(settings.handshakeTimeout().toMillis())
+                .handleCloseFrames(false)
+                .dropPongFrames(false)
+                .build();
+        long pingMillis = settings.pingInterval().toMillis();
+        Bootstrap b = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) settings.handshakeTimeout().toMillis())
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ChannelPipeline p = ch.pipeline();
+                        if (ssl != null) {
+                            p.addLast("tls", ssl.newHandler(ch.alloc(), host, port));
+                        }
+                        p.addLast("http", new HttpClientCodec());
+                        p.addLast("http-aggregator", new HttpObjectAggregator(64 * 1024));
+                        p.addLast("websocket", new WebSocketClientProtocolHandler(ws));
+                        p.addLast("ws-aggregator", new WebSocketFrameAggregator(settings.maxFrameBytes()));
+                        p.addLast("liveness", new IdleStateHandler(pingMillis, 0, 0, TimeUnit.MILLISECONDS));
+                        p.addLast("frames", new Connection(ch));
+                    }
+                });
+        b.connect(host, port).addListener((ChannelFutureListener) f -> {
+            if (!f.isSuccess()) {
+                LOG.info("Could not connect to {}: {}", settings.uri(), f.cause().getMessage());
+                retryLater();
+            }
+        });
+    }
+
+    private void retryLater() {
+        if (closing || terminated.isDone()) {
+            return;
+        }
+        int n = Math.min(attempts.getAndIncrement(), 30);
+        long initial = settings.initialBackoff().toMillis();
+        long max = settings.maxBackoff().toMillis();
+        long base = Math.min(max, initial << Math.min(n, 20));
+        long delay = base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1);
+        LOG.info("Reconnecting to {} in {} ms", settings.uri(), delay);
+        try {
+            group.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("Not reconnecting: the client is shutting down");
+        }
+    }
+
+    private void refused(ServerRefusedException e) {
+        LOG.error("The server refused this client for good: {}", e.getMessage());
+        terminated.completeExceptionally(e);
+        signalConnected();
+    }
+
+    private static final class Running {
+        final Message.Invoke invoke;
+        final ToolContext context;
+        final AtomicBoolean started = new AtomicBoolean();
+        volatile Future<?> future;
+
+        Running(Message.Invoke invoke, ToolContext context) {
+            this.invoke = invoke;
+            this.context = context;
+        }
+    }
+
+    /** The handler of one connection attempt, last in the pipeline. */
+    private final class Connection extends ChannelInboundHandlerAdapter {
+        final Channel channel;
+        final Map<String, Running> running = new ConcurrentHashMap<>();
+        volatile boolean welcomed;
+        boolean sendsContext;
+        int closeCode = -1;
+        String closeReason = "";
+        Message.ErrorFrame lastError;
+        ServerRefusedException refusal;
+        NettyFrameChannel frames;
+        int silent;
+
+        Connection(Channel channel) {
+            this.channel = channel;
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+            if (evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_COMPLETE) {
+                List<ToolSpec> specs = tools.values().stream().map(BackendTool::spec).toList();
+                Message.Hello hello = new Message.Hello(Wire.PROTOCOL_VERSION, settings.profile(), settings.tenant(),
+                        settings.project(), settings.daemonName(), settings.sessionId(), settings.clientName(),
+                        settings.capabilities(), specs);
+                ctx.writeAndFlush(new TextWebSocketFrame(Wire.encode(hello, ctx.alloc())));
+            } else if (evt instanceof IdleStateEvent e && e.state() == IdleState.READER_IDLE && welcomed) {
+                silent++;
+                if (silent >= settings.silentIntervalsBeforeClose()) {
+                    LOG.warn("No traffic from {} for {} intervals; reconnecting", settings.uri(), silent);
+                    ctx.close();
+                } else {
+                    ctx.writeAndFlush(new PingWebSocketFrame());
+                }
+            } else {
+                super.userEventTriggered(ctx, evt);
+            }
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            silent = 0;
+            if (!(msg instanceof WebSocketFrame frame)) {
+                ReferenceCountUtil.release(msg);
+                return;
+            }
+            try {
+                if (frame instanceof TextWebSocketFrame text) {
+                    onText(ctx, text);
+                } else if (frame instanceof CloseWebSocketFrame close) {
+                    closeCode = close.statusCode();
+                    closeReason = close.reasonText();
+                    ctx.writeAndFlush(new CloseWebSocketFrame(closeCode == -1 ? 1000 : closeCode, ""))
+                            .addListener(ChannelFutureListener.CLOSE);
+                } else if (frame instanceof BinaryWebSocketFrame) {
+                    sendError(ctx, "Binary frames were not negotiated.");
+                }
+            } finally {
+                frame.release();
+            }
+        }
+
+        private void onText(ChannelHandlerContext ctx, TextWebSocketFrame text) {
+            Message m;
+            try {
+                m = Wire.decode(text.content());
+            } catch (BadFrameException e) {
+                LOG.warn("Bad frame from the server: {}", e.getMessage());
+                sendError(ctx, e.getMessage());
+                return;
+            }
+            if (m instanceof Message.Welcome w) {
+                welcomed = true;
+                sendsContext = w.capabilities().contains(Wire.CAP_INVOKE_CONTEXT);
+                frames = new NettyFrameChannel(channel, w.connectionId());
+                attempts.set(0);
+                current = this;
+                LOG.info("Connected to {} as {} (connection {})", settings.uri(), describe(), w.connectionId());
+                signalConnected();
+            } else if (m instanceof Message.Invoke inv) {
+                onInvoke(ctx, inv);
+            } else if (m instanceof Message.Cancel c) {
+                onCancel(c.correlationId());
+            } else if (m instanceof Message.ErrorFrame e) {
+                lastError = e;
+                LOG.warn("The server reported {}: {}", e.code(), e.message());
+            } else if (m instanceof Message.Other o && welcomed && settings.extension() != null
+                    && settings.extension().handles(o.type())) {
+                FrameExtension ext = settings.extension();
+                try {
+                    ext.onFrame(frames, o.type(), o.text());
+                } catch (RuntimeException e) {
+                    LOG.warn("The frame extension failed on a '{}' frame", o.type(), e);
+                }
+            } else {
+                sendError(ctx, "Unexpected frame type '" + m.type() + "' for a client.");
+            }
+        }
+
+        private void sendError(ChannelHandlerContext ctx, String message) {
+            ctx.writeAndFlush(new TextWebSocketFrame(Wire.encode(
+                    new Message.ErrorFrame(ErrorCode.BAD_FRAME.wire(), message), ctx.alloc())));
+        }
+
+        private void onInvoke(ChannelHandlerContext ctx, Message.Invoke inv) {
+            BackendTool tool = tools.get(inv.name());
+            if (tool == null) {
+                send(new Message.Result(inv.correlationId(), false, null, ErrorCode.UNKNOWN_TOOL.wire(),
+                        "This " + settings.profile() + " does not offer the tool '" + inv.name() + "'. It offers: "
+                                + String.join(", ", tools.keySet()) + ". Call work_target_get and pick another target."));
+                return;
+            }
+            ToolContext context = sendsContext && inv.context() != null ? inv.context() : fallbackContext;
+            Running r = new Running(inv, context);
+            running.put(inv.correlationId(), r);
+            try {
+                r.future = workers.submit(() -> run(r, tool));
+            } catch (RejectedExecutionException e) {
+                running.remove(inv.correlationId());
+                send(new Message.Result(inv.correlationId(), false, null, ErrorCode.OFFLINE.wire(),
+                        "The " + settings.profile() + " is shutting down; retry when it is back."));
+            }
+        }
+
+        private void run(Running r, BackendTool tool) {
+            if (!r.started.compareAndSet(false, true)) {
+                return;
+            }
+            Message.Invoke inv = r.invoke;
+            Message.Result result;
+            try {
+                Map<String, Object> out = tool.invoke(inv.params(), r.context);
+                result = new Message.Result(inv.correlationId(), true, out == null ? Map.of() : out, null, null);
+            } catch (ToolException e) {
+                result = new Message.Result(inv.correlationId(), false, null, e.code().wire(), e.getMessage());
+            } catch (RuntimeException e) {
+                LOG.error("Tool {} failed unexpectedly", inv.name(), e);
+                result = new Message.Result(inv.correlationId(), false, null, ErrorCode.INTERNAL.wire(), "The tool "
+                        + inv.name() + " failed unexpectedly (" + e.getClass().getSimpleName() + "). See the "
+                        + settings.profile() + "'s log; retrying may not help.");
+            } finally {
+                running.remove(inv.correlationId());
+            }
+            send(result);
+        }
+
+        private void onCancel(String correlationId) {
+            Running r = running.remove(correlationId);
+            if (r == null) {
+                LOG.debug("Cancel for {} which is not running (finished or unknown)", correlationId);
+                return;
+            }
+            cancel(r, true);
+        }
+
+        private void cancel(Running r, boolean answer) {
+            Message.Invoke inv = r.invoke;
+            LOG.info("Cancelling {} ({})", inv.correlationId(), inv.name());
+            boolean notStarted = r.started.compareAndSet(false, true);
+            Future<?> f = r.future;
+            if (f != null) {
+                f.cancel(true);
+            }
+            if (settings.cancelHook() != null) {
+                try {
+                    settings.cancelHook().accept(new CancelledCall(inv.correlationId(), inv.name(), inv.params(),
+                            r.context));
+                } catch (RuntimeException e) {
+                    LOG.warn("The cancel hook failed for {}", inv.correlationId(), e);
+                }
+            }
+            if (notStarted && answer) {
+                send(new Message.Result(inv.correlationId(), false, null, ErrorCode.CANCELLED.wire(),
+                        "The call was cancelled before it started."));
+            }
+        }
+
+        private void send(Message message) {
+            if (channel.isActive()) {
+                channel.writeAndFlush(new TextWebSocketFrame(Wire.encode(message, channel.alloc())));
+            }
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+            if (frames != null) {
+                frames.writabilityChanged();
+            }
+            super.channelWritabilityChanged(ctx);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (cause instanceof WebSocketClientHandshakeException h && h.response() != null
+                    && h.response().status().code() >= 400 && h.response().status().code() < 500) {
+                int status = h.response().status().code();
+                refusal = new ServerRefusedException(status, "The server refused the upgrade with HTTP " + status
+                        + (status == 401 ? ": the token is missing or was rejected. Check --token." : "."));
+            } else if (cause instanceof TooLongFrameException) {
+                LOG.warn("The server sent a frame over {} bytes; reconnecting", settings.maxFrameBytes());
+            } else {
+                LOG.warn("Connection to {} failed: {}", settings.uri(), cause.toString());
+            }
+            ctx.close();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            if (current == this) {
+                current = null;
+            }
+            for (Running r : running.values()) {
+                cancel(r, false);
+            }
+            running.clear();
+            if (frames != null) {
+                frames.writabilityChanged();
+                if (settings.extension() != null) {
+                    try {
+                        settings.extension().onClose(frames);
+                    } catch (RuntimeException e) {
+                        LOG.warn("The frame extension failed on close", e);
+                    }
+                }
+            }
+            signalConnected();
+            if (refusal == null && FINAL_CLOSE_CODES.contains(closeCode)) {
+                String said = lastError != null ? lastError.code() + ": " + lastError.message() : closeReason;
+                refusal = new ServerRefusedException(closeCode, "The server closed the connection with " + closeCode
+                        + " (" + said + ").");
+            }
+            if (closing) {
+                LOG.info("Disconnected from {}", settings.uri());
+            } else if (refusal != null) {
+                refused(refusal);
+            } else {
+                LOG.info("Disconnected from {}{}", settings.uri(), closeCode > 0 ? " (close " + closeCode + ")" : "");
+                retryLater();
+            }
+            super.channelInactive(ctx);
+        }
+    }
+
+    private String describe() {
+        return Wire.PROFILE_DAEMON.equals(settings.profile())
+                ? "daemon " + settings.tenant() + "/" + settings.project() + "/" + settings.daemonName()
+                : "foot of session " + settings.sessionId();
+    }
+}

@@ -1,0 +1,126 @@
+package org.vancetope.worktarget.backend.daemon.internal;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.spi.ToolSpec;
+
+/**
+ * The frames of the wire protocol (PROTOCOL.md §2–§5) that this module handles itself, as plain
+ * values. Frames of other types (the transfer frames) are carried as {@link Other} with their raw
+ * text, for a pluggable handler.
+ */
+public sealed interface Message {
+
+    /** The frame's {@code type} field. */
+    String type();
+
+    /** Client → server, first frame. */
+    record Hello(int protocolVersion, String profile, String tenant, String project, String daemonName,
+                 String sessionId, String clientName, Set<String> capabilities, List<ToolSpec> tools) implements Message {
+        /** Copies the collections. */
+        public Hello {
+            capabilities = Set.copyOf(capabilities);
+            tools = List.copyOf(tools);
+        }
+
+        @Override
+        public String type() {
+            return Wire.HELLO;
+        }
+    }
+
+    /** Server → client, answer to a valid hello. */
+    record Welcome(int protocolVersion, String connectionId, Set<String> capabilities, Map<String, Object> limits)
+            implements Message {
+        /** Copies the collections. */
+        public Welcome {
+            capabilities = Set.copyOf(capabilities);
+            limits = Map.copyOf(limits);
+        }
+
+        @Override
+        public String type() {
+            return Wire.WELCOME;
+        }
+    }
+
+    /** Either direction: a failure of the connection or of a frame ({@code code} per PROTOCOL.md §7). */
+    record ErrorFrame(String code, String message) implements Message {
+        /** Validates. */
+        public ErrorFrame {
+            Objects.requireNonNull(code, "code");
+            message = message == null ? "" : message;
+        }
+
+        @Override
+        public String type() {
+            return Wire.ERROR;
+        }
+    }
+
+    /** Client → server: replaces the manifest. */
+    record ToolManifest(List<ToolSpec> tools) implements Message {
+        /** Copies. */
+        public ToolManifest {
+            tools = List.copyOf(tools);
+        }
+
+        @Override
+        public String type() {
+            return Wire.TOOL_MANIFEST;
+        }
+    }
+
+    /**
+     * Server → client: run a tool. {@code context} travels only when the {@code invoke.context}
+     * capability was negotiated; it is null otherwise.
+     */
+    record Invoke(String correlationId, String name, Map<String, Object> params, long timeoutMs, ToolContext context)
+            implements Message {
+        /** Validates. */
+        public Invoke {
+            Objects.requireNonNull(correlationId, "correlationId");
+            Objects.requireNonNull(name, "name");
+            params = params == null ? Map.of() : params;
+        }
+
+        @Override
+        public String type() {
+            return Wire.INVOKE;
+        }
+    }
+
+    /** Client → server: the one answer to an invoke; {@code result} when ok, else {@code errorCode}/{@code errorMessage}. */
+    record Result(String correlationId, boolean ok, Map<String, Object> result, String errorCode, String errorMessage)
+            implements Message {
+        /** Validates. */
+        public Result {
+            Objects.requireNonNull(correlationId, "correlationId");
+        }
+
+        @Override
+        public String type() {
+            return Wire.RESULT;
+        }
+    }
+
+    /** Server → client: stop the work of an invoke. */
+    record Cancel(String correlationId) implements Message {
+        /** Validates. */
+        public Cancel {
+            Objects.requireNonNull(correlationId, "correlationId");
+        }
+
+        @Override
+        public String type() {
+            return Wire.CANCEL;
+        }
+    }
+
+    /** A frame of a type this module does not handle itself; {@code text} is the whole frame. */
+    record Other(String type, String text) implements Message {
+    }
+}

@@ -1,0 +1,115 @@
+package org.vancetope.worktarget.backend.daemon.internal;
+
+import io.netty.channel.Channel;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.spi.FrameChannel;
+
+/**
+ * A {@link FrameChannel} of JSON text frames over one WebSocket connection. Writability is Netty's:
+ * it turns false above the channel's high write-buffer watermark and true again below the low one,
+ * so a sender that waits for {@link #whenWritable(Runnable)} never queues without bound.
+ */
+public final class NettyFrameChannel implements FrameChannel<String> {
+    private static final Logger LOG = LoggerFactory.getLogger(NettyFrameChannel.class);
+    private final Channel channel;
+    private final String id;
+    private final List<Runnable> waiting = new ArrayList<>();
+
+    /**
+     * Wraps a channel.
+     *
+     * @param channel the WebSocket channel (after the upgrade)
+     * @param id the connection id
+     */
+    public NettyFrameChannel(Channel channel, String id) {
+        this.channel = channel;
+        this.id = id;
+        channel.closeFuture().addListener(f -> writabilityChanged());
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return channel.isActive();
+    }
+
+    @Override
+    public CompletionStage<Void> send(String frame) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        TextWebSocketFrame f = new TextWebSocketFrame(channel.alloc().buffer(frame.length())
+                .writeBytes(frame.getBytes(StandardCharsets.UTF_8)));
+        channel.writeAndFlush(f).addListener(w -> {
+            if (w.isSuccess()) {
+                done.complete(null);
+            } else {
+                done.completeExceptionally(w.cause());
+            }
+        });
+        return done;
+    }
+
+    @Override
+    public boolean isWritable() {
+        return channel.isWritable();
+    }
+
+    @Override
+    public void whenWritable(Runnable callback) {
+        synchronized (waiting) {
+            if (channel.isActive() && !channel.isWritable()) {
+                waiting.add(callback);
+                return;
+            }
+        }
+        run(callback);
+    }
+
+    /**
+     * Called by the connection's handler when Netty's writability changed or the channel closed;
+     * runs the waiting callbacks when the channel is writable or gone.
+     */
+    public void writabilityChanged() {
+        List<Runnable> ready;
+        synchronized (waiting) {
+            if (waiting.isEmpty() || (channel.isActive() && !channel.isWritable())) {
+                return;
+            }
+            ready = new ArrayList<>(waiting);
+            waiting.clear();
+        }
+        ready.forEach(NettyFrameChannel::run);
+    }
+
+    private static void run(Runnable r) {
+        try {
+            r.run();
+        } catch (RuntimeException e) {
+            LOG.warn("A writability callback failed", e);
+        }
+    }
+
+    /**
+     * The underlying channel.
+     *
+     * @return the channel
+     */
+    public Channel channel() {
+        return channel;
+    }
+
+    @Override
+    public String toString() {
+        return "FrameChannel[" + id + "]";
+    }
+}

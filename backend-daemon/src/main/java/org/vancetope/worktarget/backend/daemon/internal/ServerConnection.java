@@ -1,0 +1,308 @@
+package org.vancetope.worktarget.backend.daemon.internal;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.daemon.ConnectionInfo;
+import org.vancetope.worktarget.spi.AuthPrincipal;
+import org.vancetope.worktarget.spi.DaemonStatus;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.spi.ToolSpec;
+
+/**
+ * One client connection after its {@code hello} was accepted: who it is, its manifest, and the
+ * invocations sent on it. A result is matched only against this connection's pending calls, so a
+ * result arriving on another connection can never complete a call. Thread-safe.
+ */
+public final class ServerConnection {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerConnection.class);
+
+    private final NettyFrameChannel frames;
+    private final Message.Hello hello;
+    private final AuthPrincipal principal;
+    private final Instant connectedAt;
+    private final boolean sendContext;
+    private final Ids ids;
+    private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+    private volatile List<ToolSpec> manifest;
+    private volatile boolean closed;
+    private volatile int silentIntervals;
+
+    private static final class Pending {
+        final CompletableFuture<Map<String, Object>> future = new CompletableFuture<>();
+        final String tool;
+        volatile ScheduledFuture<?> timer;
+
+        Pending(String tool) {
+            this.tool = tool;
+        }
+    }
+
+    /**
+     * Creates the connection state.
+     *
+     * @param frames the channel
+     * @param hello the accepted hello
+     * @param principal the authenticated principal
+     * @param sendContext whether {@code invoke.context} was negotiated
+     * @param ids the id source
+     */
+    public ServerConnection(NettyFrameChannel frames, Message.Hello hello, AuthPrincipal principal, boolean sendContext,
+                            Ids ids) {
+        this.frames = frames;
+        this.hello = hello;
+        this.principal = principal;
+        this.sendContext = sendContext;
+        this.ids = ids;
+        this.manifest = hello.tools();
+        this.connectedAt = Instant.now();
+    }
+
+    /** @return the connection id */
+    public String id() {
+        return frames.id();
+    }
+
+    /** @return the frame channel */
+    public NettyFrameChannel frames() {
+        return frames;
+    }
+
+    /** @return the accepted hello */
+    public Message.Hello hello() {
+        return hello;
+    }
+
+    /** @return the current manifest */
+    public List<ToolSpec> manifest() {
+        return manifest;
+    }
+
+    /**
+     * Replaces the manifest (PROTOCOL.md §4).
+     *
+     * @param tools the new manifest
+     */
+    public void replaceManifest(List<ToolSpec> tools) {
+        this.manifest = List.copyOf(tools);
+    }
+
+    /**
+     * Records the liveness state: the number of ping intervals without any inbound traffic.
+     *
+     * @param intervals 0 after traffic arrived
+     */
+    public void silentIntervals(int intervals) {
+        this.silentIntervals = intervals;
+    }
+
+    /** @return ONLINE, or STALE after two silent intervals (a ping went unanswered for a whole interval) */
+    public DaemonStatus.State state() {
+        if (closed) {
+            return DaemonStatus.State.OFFLINE;
+        }
+        return silentIntervals >= 2 ? DaemonStatus.State.STALE : DaemonStatus.State.ONLINE;
+    }
+
+    /** @return whether the connection is closed or closing */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** @return a snapshot for listings */
+    public ConnectionInfo info() {
+        return new ConnectionInfo(id(), hello.profile(), hello.tenant(), hello.project(), hello.daemonName(),
+                hello.sessionId(), hello.clientName(), principal.subject(),
+                String.valueOf(frames.channel().remoteAddress()), connectedAt, state(), pending.size(),
+                manifest.stream().map(ToolSpec::name).toList());
+    }
+
+    /**
+     * Sends an invocation and waits for its result. Runs on the caller's thread, never on the I/O
+     * thread.
+     *
+     * @param prefix {@code "ct-"} or {@code "dt-"}
+     * @param peer how to name the peer in messages, e.g. {@code "daemon 'build-box-01'"}
+     * @param tool the tool name
+     * @param params the parameters
+     * @param context the calling process
+     * @param timeout how long to wait
+     * @return the result
+     * @throws ToolException {@code offline} when the connection is or becomes closed, {@code timeout},
+     *         {@code cancelled} when the calling thread is interrupted, or the tool's own failure
+     */
+    public Map<String, Object> invoke(String prefix, String peer, String tool, Map<String, Object> params,
+                                      ToolContext context, Duration timeout) throws ToolException {
+        if (frames.channel().eventLoop().inEventLoop()) {
+            throw new IllegalStateException("invoke must not be called on an I/O thread; it blocks");
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        if (closed) {
+            throw offline(peer);
+        }
+        awaitWritable(peer, tool, deadline);
+        String id = ids.next(prefix);
+        Pending call = new Pending(tool);
+        pending.put(id, call);
+        if (closed) {
+            pending.remove(id);
+            throw offline(peer);
+        }
+        Channel ch = frames.channel();
+        long remaining = Math.max(1, deadline - System.nanoTime());
+        call.timer = ch.eventLoop().schedule(() -> timedOut(id, peer, timeout), remaining, TimeUnit.NANOSECONDS);
+        Message.Invoke invoke = new Message.Invoke(id, tool, params, Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)),
+                sendContext ? context : null);
+        ch.writeAndFlush(new TextWebSocketFrame(Wire.encode(invoke, ch.alloc()))).addListener(f -> {
+            if (!f.isSuccess()) {
+                fail(id, new ToolException(ErrorCode.OFFLINE, "Could not send " + tool + " to " + peer
+                        + ": the connection failed. Retry when it is back, or switch the work target."));
+            }
+        });
+        try {
+            return call.future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            if (pending.remove(id) != null) {
+                cancelTimer(call);
+                sendCancel(id);
+            }
+            throw new ToolException(ErrorCode.CANCELLED, "The call of " + tool + " on " + peer
+                    + " was cancelled because the calling thread was interrupted; the peer was asked to stop it.");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ToolException te) {
+                throw te;
+            }
+            throw new ToolException(ErrorCode.INTERNAL, "The call of " + tool + " on " + peer + " failed unexpectedly.",
+                    e.getCause());
+        }
+    }
+
+    private void awaitWritable(String peer, String tool, long deadline) throws ToolException {
+        if (frames.isWritable() || !frames.isOpen()) {
+            return;
+        }
+        CompletableFuture<Void> writable = new CompletableFuture<>();
+        frames.whenWritable(() -> writable.complete(null));
+        try {
+            writable.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ToolException(ErrorCode.CANCELLED, "The call of " + tool + " on " + peer
+                    + " was cancelled before it was sent: the calling thread was interrupted.");
+        } catch (TimeoutException e) {
+            throw new ToolException(ErrorCode.TIMEOUT, "The connection to " + peer + " stayed congested, so " + tool
+                    + " could not even be sent before its timeout. Retry later.");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void timedOut(String id, String peer, Duration timeout) {
+        Pending call = pending.remove(id);
+        if (call == null) {
+            return;
+        }
+        sendCancel(id);
+        call.future.completeExceptionally(new ToolException(ErrorCode.TIMEOUT, "The call of " + call.tool + " on " + peer
+                + " did not finish within " + timeout.toMillis() + " ms; it was cancelled on the peer. For long-running "
+                + "commands start a background job and poll it, or retry with a smaller request."));
+    }
+
+    private void sendCancel(String id) {
+        if (!closed) {
+            Channel ch = frames.channel();
+            ch.writeAndFlush(new TextWebSocketFrame(Wire.encode(new Message.Cancel(id), ch.alloc())));
+        }
+    }
+
+    private void fail(String id, ToolException e) {
+        Pending call = pending.remove(id);
+        if (call != null) {
+            cancelTimer(call);
+            call.future.completeExceptionally(e);
+        }
+    }
+
+    private static void cancelTimer(Pending call) {
+        ScheduledFuture<?> t = call.timer;
+        if (t != null) {
+            t.cancel(false);
+        }
+    }
+
+    /**
+     * Completes the pending call a result belongs to; a result for an unknown (late, cancelled or
+     * foreign) id is dropped and logged.
+     *
+     * @param result the result frame
+     */
+    public void complete(Message.Result result) {
+        Pending call = pending.remove(result.correlationId());
+        if (call == null) {
+            LOG.info("Dropped a late or unknown client_tool_result {} on connection {}", result.correlationId(), id());
+            return;
+        }
+        cancelTimer(call);
+        if (result.ok()) {
+            call.future.complete(result.result());
+        } else {
+            ErrorCode code = ErrorCode.fromWire(result.errorCode()).orElse(ErrorCode.INTERNAL);
+            call.future.completeExceptionally(new ToolException(code, result.errorMessage()));
+        }
+    }
+
+    /**
+     * Marks the connection closed and fails every pending call at once.
+     *
+     * @param code the code the calls fail with
+     * @param message the message they fail with
+     */
+    public void failAll(ErrorCode code, String message) {
+        closed = true;
+        for (String id : new ArrayList<>(pending.keySet())) {
+            fail(id, new ToolException(code, message));
+        }
+    }
+
+    /**
+     * Tells the peer it was replaced and closes it (PROTOCOL.md §2); pending calls fail at once.
+     *
+     * @param peer how to name the peer in messages
+     */
+    public void supersede(String peer) {
+        failAll(ErrorCode.SUPERSEDED, "A newer connection of " + peer + " replaced the one this call ran on; the call "
+                + "may or may not have run there. Check its effect, then retry.");
+        Channel ch = frames.channel();
+        ch.write(new TextWebSocketFrame(Wire.encode(new Message.ErrorFrame(ErrorCode.SUPERSEDED.wire(),
+                "A newer connection with the same name took over; this one is closed."), ch.alloc())));
+        ch.writeAndFlush(new CloseWebSocketFrame(Wire.CLOSE_SUPERSEDED, "superseded"))
+                .addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** @return the number of calls waiting for a result */
+    public int pendingCalls() {
+        return pending.size();
+    }
+
+    private static ToolException offline(String peer) {
+        return new ToolException(ErrorCode.OFFLINE, "The connection to " + peer + " closed; the call did not run. "
+                + "Reconnect it, or call work_target_set to switch to another target.");
+    }
+}

@@ -1,0 +1,307 @@
+package org.vancetope.worktarget.backend.daemon.internal;
+
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.netty.handler.timeout.IdleState;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.daemon.FrameExtension;
+import org.vancetope.worktarget.spi.AuthPrincipal;
+import org.vancetope.worktarget.spi.ErrorCode;
+
+/**
+ * The server's per-connection frame handler, last in the pipeline: waits for {@code hello} (10 s),
+ * validates it against the authenticated principal, answers {@code welcome}, registers the
+ * connection, then routes results, manifests and extension frames. Every malformed frame is
+ * answered with {@code error bad_frame} and counted; the limit within the window closes with 1008.
+ * It runs on the I/O thread and never runs tool work.
+ */
+public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerConnectionHandler.class);
+
+    private enum State { HANDSHAKE, AWAITING_HELLO, OPEN, CLOSING }
+
+    private final ServerCore core;
+    private final ServerSettings settings;
+    private final ProtocolErrorBudget budget;
+    private State state = State.HANDSHAKE;
+    private ScheduledFuture<?> helloTimer;
+    private ServerConnection connection;
+    private boolean detached;
+    private int silent;
+
+    /**
+     * Creates the handler of one connection.
+     *
+     * @param core the server core
+     */
+    public ServerConnectionHandler(ServerCore core) {
+        this.core = core;
+        this.settings = core.settings();
+        this.budget = new ProtocolErrorBudget(settings.protocolErrorLimit(), settings.protocolErrorWindow().toNanos(),
+                settings.nanoClock());
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof WebSocketServerProtocolHandler.HandshakeComplete) {
+            state = State.AWAITING_HELLO;
+            helloTimer = ctx.executor().schedule(() -> helloTimedOut(ctx), settings.helloTimeout().toNanos(),
+                    TimeUnit.NANOSECONDS);
+        } else if (evt instanceof IdleStateEvent e && e.state() == IdleState.READER_IDLE) {
+            silentInterval(ctx);
+        } else {
+            super.userEventTriggered(ctx, evt);
+        }
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        silent = 0;
+        if (connection != null) {
+            connection.silentIntervals(0);
+        }
+        if (!(msg instanceof WebSocketFrame frame)) {
+            LOG.debug("Ignoring {} on {}", msg.getClass().getSimpleName(), ctx.channel());
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        try {
+            if (state == State.CLOSING) {
+                return;
+            }
+            if (frame instanceof TextWebSocketFrame text) {
+                onText(ctx, text);
+            } else if (frame instanceof BinaryWebSocketFrame) {
+                protocolError(ctx, "Binary frames are only allowed after the capability 'transfer.binary' was "
+                        + "negotiated, and it was not. Send JSON text frames.");
+            }
+            // pong (and ping/close, answered by the protocol handler) only count as traffic
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void onText(ChannelHandlerContext ctx, TextWebSocketFrame text) {
+        Message m;
+        try {
+            m = Wire.decode(text.content());
+        } catch (BadFrameException e) {
+            protocolError(ctx, e.getMessage());
+            return;
+        }
+        if (state == State.AWAITING_HELLO) {
+            if (m instanceof Message.Hello h) {
+                onHello(ctx, h);
+            } else {
+                refuse(ctx, ErrorCode.BAD_FRAME, "The first frame must be 'hello', got '" + m.type() + "'.",
+                        Wire.CLOSE_BAD_FRAME);
+            }
+            return;
+        }
+        if (m instanceof Message.Result r) {
+            connection.complete(r);
+        } else if (m instanceof Message.ToolManifest t) {
+            connection.replaceManifest(t.tools());
+            LOG.info("Connection {} replaced its manifest ({} tools)", connection.id(), t.tools().size());
+        } else if (m instanceof Message.ErrorFrame e) {
+            LOG.info("Connection {} reported an error: {} {}", connection.id(), e.code(), e.message());
+        } else if (m instanceof Message.Other o) {
+            FrameExtension ext = settings.extension();
+            if (ext == null || !ext.handles(o.type())) {
+                protocolError(ctx, "Unknown frame type '" + o.type() + "'.");
+                return;
+            }
+            try {
+                ext.onFrame(connection.frames(), o.type(), o.text());
+            } catch (RuntimeException e) {
+                LOG.warn("The frame extension failed on a '{}' frame of connection {}", o.type(), connection.id(), e);
+                protocolError(ctx, "The '" + o.type() + "' frame could not be handled.");
+            }
+        } else {
+            protocolError(ctx, "A client must not send '" + m.type() + "' frames"
+                    + (m instanceof Message.Hello ? " after welcome." : "."));
+        }
+    }
+
+    private void onHello(ChannelHandlerContext ctx, Message.Hello h) {
+        if (helloTimer != null) {
+            helloTimer.cancel(false);
+        }
+        AuthPrincipal principal = ctx.channel().attr(HandshakeAuthHandler.PRINCIPAL).get();
+        String profile = ctx.channel().attr(HandshakeAuthHandler.PROFILE).get();
+        if (h.protocolVersion() != Wire.PROTOCOL_VERSION) {
+            refuse(ctx, ErrorCode.BAD_FRAME, "Protocol version " + h.protocolVersion() + " is not supported; this "
+                    + "server speaks version " + Wire.PROTOCOL_VERSION + ".", Wire.CLOSE_UNSUPPORTED_VERSION);
+            return;
+        }
+        if (!profile.equals(h.profile())) {
+            refuse(ctx, ErrorCode.BAD_FRAME, "hello.profile '" + h.profile() + "' does not match the header "
+                    + Wire.PROFILE_HEADER + " '" + profile + "'.", Wire.CLOSE_BAD_FRAME);
+            return;
+        }
+        boolean daemon = Wire.PROFILE_DAEMON.equals(profile);
+        String missing = h.tenant() == null || h.tenant().isBlank() ? "tenant"
+                : daemon && (h.project() == null || h.project().isBlank()) ? "project"
+                : daemon && h.daemonName() == null ? "daemonName"
+                : !daemon && (h.sessionId() == null || h.sessionId().isBlank()) ? "sessionId" : null;
+        if (missing != null) {
+            refuse(ctx, ErrorCode.BAD_FRAME, "hello of a " + profile + " needs '" + missing + "'.", Wire.CLOSE_BAD_FRAME);
+            return;
+        }
+        if (daemon && !Wire.DAEMON_NAME.matcher(h.daemonName()).matches()) {
+            refuse(ctx, ErrorCode.BAD_FRAME, "Daemon names are 1 to 64 characters of a-z, 0-9, '_' and '-', starting "
+                    + "with a letter or digit; got '" + h.daemonName() + "'.", Wire.CLOSE_BAD_FRAME);
+            return;
+        }
+        if (!principal.mayServe(h.tenant(), h.project())) {
+            refuse(ctx, ErrorCode.FORBIDDEN, "The token of '" + principal.subject() + "' does not grant "
+                    + (h.project() == null ? "tenant '" + h.tenant() + "'" : "project '" + h.project() + "' of tenant '"
+                    + h.tenant() + "'") + ".", Wire.CLOSE_FORBIDDEN);
+            return;
+        }
+        Set<String> caps = new LinkedHashSet<>(h.capabilities());
+        caps.retainAll(settings.capabilities());
+        String id = core.ids().next("c-");
+        connection = new ServerConnection(new NettyFrameChannel(ctx.channel(), id), h, principal,
+                caps.contains(Wire.CAP_INVOKE_CONTEXT), core.ids());
+        state = State.OPEN;
+        // register first: invokes from other threads are queued behind this task, so welcome still goes first,
+        // and a client that saw welcome always finds itself registered
+        if (daemon) {
+            core.daemons().register(connection);
+        } else {
+            core.sessions().register(connection);
+        }
+        ctx.writeAndFlush(new TextWebSocketFrame(Wire.encode(new Message.Welcome(Wire.PROTOCOL_VERSION, id, caps,
+                settings.limits()), ctx.alloc())));
+        LOG.info("Accepted {} {} of {} (subject {}) as connection {}", profile,
+                daemon ? DaemonRegistry.keyOf(connection) : "session " + h.sessionId(), ctx.channel().remoteAddress(),
+                principal.subject(), id);
+    }
+
+    private void helloTimedOut(ChannelHandlerContext ctx) {
+        if (state == State.AWAITING_HELLO) {
+            refuse(ctx, ErrorCode.BAD_FRAME, "No hello within " + settings.helloTimeout().toMillis() + " ms.",
+                    Wire.CLOSE_HELLO_TIMEOUT);
+        }
+    }
+
+    private void silentInterval(ChannelHandlerContext ctx) {
+        if (state == State.HANDSHAKE || state == State.CLOSING) {
+            return;
+        }
+        silent++;
+        if (connection != null) {
+            connection.silentIntervals(silent);
+        }
+        if (silent >= settings.silentIntervalsBeforeClose()) {
+            LOG.info("Closing {}: no traffic for {} ping intervals", ctx.channel(), silent);
+            close(ctx, Wire.CLOSE_GOING_AWAY, "no traffic");
+        } else {
+            ctx.writeAndFlush(new PingWebSocketFrame());
+        }
+    }
+
+    private void protocolError(ChannelHandlerContext ctx, String message) {
+        LOG.debug("Protocol error on {}: {}", ctx.channel(), message);
+        ctx.write(new TextWebSocketFrame(Wire.encode(new Message.ErrorFrame(ErrorCode.BAD_FRAME.wire(), message),
+                ctx.alloc())));
+        if (budget.record()) {
+            LOG.info("Closing {}: {} protocol errors within {} ms", ctx.channel(), settings.protocolErrorLimit(),
+                    settings.protocolErrorWindow().toMillis());
+            close(ctx, Wire.CLOSE_POLICY, "too many protocol errors");
+        } else {
+            ctx.flush();
+        }
+    }
+
+    private void refuse(ChannelHandlerContext ctx, ErrorCode code, String message, int closeCode) {
+        LOG.info("Refusing {}: {} {}", ctx.channel(), code.wire(), message);
+        ctx.write(new TextWebSocketFrame(Wire.encode(new Message.ErrorFrame(code.wire(), message), ctx.alloc())));
+        close(ctx, closeCode, code.wire());
+    }
+
+    private void close(ChannelHandlerContext ctx, int code, String reason) {
+        state = State.CLOSING;
+        detach();   // offline before the peer can see the close frame; pending calls fail now
+        ctx.writeAndFlush(new CloseWebSocketFrame(code, reason)).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** Takes the connection out of service once: fails its pending calls, unregisters it, tells the extension. */
+    private void detach() {
+        ServerConnection c = connection;
+        if (c == null || detached) {
+            return;
+        }
+        detached = true;
+        c.failAll(ErrorCode.OFFLINE, "The connection to the " + c.hello().profile() + " closed before it answered; "
+                + "the call may or may not have run there. Reconnect it, or call work_target_set to switch targets.");
+        if (Wire.PROFILE_DAEMON.equals(c.hello().profile())) {
+            core.daemons().unregister(c);
+        } else {
+            core.sessions().unregister(c);
+        }
+        c.frames().writabilityChanged();
+        FrameExtension ext = settings.extension();
+        if (ext != null) {
+            try {
+                ext.onClose(c.frames());
+            } catch (RuntimeException e) {
+                LOG.warn("The frame extension failed on close of connection {}", c.id(), e);
+            }
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (connection != null) {
+            connection.frames().writabilityChanged();
+        }
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        state = State.CLOSING;
+        if (helloTimer != null) {
+            helloTimer.cancel(false);
+        }
+        detach();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (state == State.CLOSING) {
+            LOG.debug("Ignoring a failure of closing {}: {}", ctx.channel(), cause.toString());
+        } else if (cause instanceof CorruptedWebSocketFrameException c) {
+            // e.g. a frame over maxFrameBytes: 1009; the decoder discards the rest of the stream
+            LOG.info("Closing {}: {}", ctx.channel(), c.getMessage());
+            close(ctx, c.closeStatus().code(), c.closeStatus().reasonText());
+        } else if (cause instanceof TooLongFrameException) {
+            LOG.info("Closing {}: a message exceeded {} bytes", ctx.channel(), settings.maxFrameBytes());
+            close(ctx, Wire.CLOSE_TOO_BIG, "frame too big");
+        } else {
+            LOG.warn("Closing {} after an unexpected failure", ctx.channel(), cause);
+            state = State.CLOSING;
+            detach();
+            ctx.close();
+        }
+    }
+}

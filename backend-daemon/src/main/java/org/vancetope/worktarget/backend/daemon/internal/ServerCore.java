@@ -1,0 +1,88 @@
+package org.vancetope.worktarget.backend.daemon.internal;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The server's shared state (settings, the two registries, the id source) and the one pipeline
+ * every connection gets.
+ */
+public final class ServerCore {
+    private final ServerSettings settings;
+    private final SessionRegistry sessions = new SessionRegistry();
+    private final DaemonRegistry daemons = new DaemonRegistry();
+    private final Ids ids = new Ids();
+
+    /**
+     * Creates the core.
+     *
+     * @param settings the settings
+     */
+    public ServerCore(ServerSettings settings) {
+        this.settings = settings;
+    }
+
+    /** @return the settings */
+    public ServerSettings settings() {
+        return settings;
+    }
+
+    /** @return the foot registry (CLIENT) */
+    public SessionRegistry sessions() {
+        return sessions;
+    }
+
+    /** @return the daemon registry (DAEMON) */
+    public DaemonRegistry daemons() {
+        return daemons;
+    }
+
+    /** @return the id source */
+    public Ids ids() {
+        return ids;
+    }
+
+    /**
+     * The channel initializer of accepted connections.
+     *
+     * @param ssl TLS, or null for plain {@code ws://}
+     * @return the initializer
+     */
+    public ChannelInitializer<SocketChannel> initializer(SslContext ssl) {
+        WebSocketServerProtocolConfig ws = WebSocketServerProtocolConfig.newBuilder()
+                .websocketPath(settings.path())
+                .checkStartsWith(false)
+                .maxFramePayloadLength(settings.maxFrameBytes())
+                .handshakeTimeoutMillis(settings.helloTimeout().toMillis())
+                .dropPongFrames(false)              // pongs are inbound traffic for the liveness check
+                .closeOnProtocolViolation(false)    // the frame handler closes (1009 for an oversize frame)
+                .allowExtensions(false)
+                .build();
+        long pingMillis = settings.pingInterval().toMillis();
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                ChannelPipeline p = ch.pipeline();
+                if (ssl != null) {
+                    p.addLast("tls", ssl.newHandler(ch.alloc()));
+                }
+                p.addLast("http", new HttpServerCodec());
+                p.addLast("http-aggregator", new HttpObjectAggregator(settings.maxHandshakeBytes()));
+                p.addLast("auth", new HandshakeAuthHandler(settings.path(), settings.authenticator()));
+                p.addLast("websocket", new WebSocketServerProtocolHandler(ws));
+                p.addLast("ws-aggregator", new WebSocketFrameAggregator(settings.maxFrameBytes()));
+                p.addLast("liveness", new IdleStateHandler(pingMillis, 0, 0, TimeUnit.MILLISECONDS));
+                p.addLast("frames", new ServerConnectionHandler(ServerCore.this));
+            }
+        };
+    }
+}

@@ -1,0 +1,36 @@
+package org.vancetope.worktarget.backend.daemon.internal;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import org.vancetope.worktarget.backend.daemon.FrameExtension;
+import org.vancetope.worktarget.spi.Authenticator;
+
+/**
+ * The validated settings the server's handlers run with (built by {@code DaemonServer.Builder}).
+ *
+ * @param path the WebSocket path
+ * @param maxFrameBytes largest frame payload
+ * @param maxHandshakeBytes largest upgrade request
+ * @param pingInterval ping period of the liveness check
+ * @param silentIntervalsBeforeClose silent intervals after which a connection is closed
+ * @param helloTimeout how long a new connection may take to send hello
+ * @param protocolErrorLimit protocol errors that close a connection …
+ * @param protocolErrorWindow … when they fall within this window
+ * @param capabilities the capabilities the server supports
+ * @param limits the {@code limits} object of {@code welcome}
+ * @param authenticator checks tokens
+ * @param extension handles other frame types, or null
+ * @param nanoClock the clock of the error window
+ */
+public record ServerSettings(String path, int maxFrameBytes, int maxHandshakeBytes, Duration pingInterval,
+                             int silentIntervalsBeforeClose, Duration helloTimeout, int protocolErrorLimit,
+                             Duration protocolErrorWindow, Set<String> capabilities, Map<String, Object> limits,
+                             Authenticator authenticator, FrameExtension extension, LongSupplier nanoClock) {
+    /** Copies the collections. */
+    public ServerSettings {
+        capabilities = Set.copyOf(capabilities);
+        limits = Map.copyOf(limits);
+    }
+}

@@ -1,0 +1,573 @@
+package org.vancetope.worktarget.backend.daemon.internal;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.buffer.ByteBufOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.spi.ToolLabel;
+import org.vancetope.worktarget.spi.ToolSpec;
+
+/**
+ * The JSON form of the protocol frames (PROTOCOL.md §1–§5, §7): constants, decoding with the
+ * forward-compatibility rules (unknown fields ignored, unknown types handed on as {@link Message.Other})
+ * and encoding straight into Netty buffers.
+ */
+public final class Wire {
+    /** The protocol version this module speaks. */
+    public static final int PROTOCOL_VERSION = 1;
+    /** The upgrade header naming the client profile. */
+    public static final String PROFILE_HEADER = "X-WorkTarget-Profile";
+    /** Profile of a session-bound client. */
+    public static final String PROFILE_FOOT = "foot";
+    /** Profile of a named daemon. */
+    public static final String PROFILE_DAEMON = "daemon";
+    /** The negotiated extension that adds the calling process's context to invokes. */
+    public static final String CAP_INVOKE_CONTEXT = "invoke.context";
+    /** Daemon names (PROTOCOL.md §2). */
+    public static final Pattern DAEMON_NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
+
+    /** Frame type {@code hello}. */
+    public static final String HELLO = "hello";
+    /** Frame type {@code welcome}. */
+    public static final String WELCOME = "welcome";
+    /** Frame type {@code error}. */
+    public static final String ERROR = "error";
+    /** Frame type {@code tool_manifest}. */
+    public static final String TOOL_MANIFEST = "tool_manifest";
+    /** Frame type {@code client_tool_invoke}. */
+    public static final String INVOKE = "client_tool_invoke";
+    /** Frame type {@code client_tool_result}. */
+    public static final String RESULT = "client_tool_result";
+    /** Frame type {@code client_tool_cancel}. */
+    public static final String CANCEL = "client_tool_cancel";
+
+    /** Close: protocol violation (too many bad frames). */
+    public static final int CLOSE_POLICY = 1008;
+    /** Close: frame too big. */
+    public static final int CLOSE_TOO_BIG = 1009;
+    /** Close: going away (liveness lost, shutdown). */
+    public static final int CLOSE_GOING_AWAY = 1001;
+    /** Close: a bad hello or a frame before welcome. */
+    public static final int CLOSE_BAD_FRAME = 4400;
+    /** Close: unauthorized. */
+    public static final int CLOSE_UNAUTHORIZED = 4401;
+    /** Close: forbidden tenant or project. */
+    public static final int CLOSE_FORBIDDEN = 4403;
+    /** Close: no hello in time. */
+    public static final int CLOSE_HELLO_TIMEOUT = 4408;
+    /** Close: a newer connection took over. */
+    public static final int CLOSE_SUPERSEDED = 4409;
+    /** Close: unsupported protocol version. */
+    public static final int CLOSE_UNSUPPORTED_VERSION = 4426;
+
+    private static final Set<String> OWN_TYPES = Set.of(HELLO, WELCOME, ERROR, TOOL_MANIFEST, INVOKE, RESULT, CANCEL);
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(DeserializationFeature.USE_LONG_FOR_INTS);
+    private static final JsonFactory FACTORY = MAPPER.getFactory();
+
+    private Wire() {
+    }
+
+    /**
+     * The shared object mapper (thread-safe, configured for the protocol).
+     *
+     * @return the mapper
+     */
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    /**
+     * Whether a frame type is one of the frames this module handles itself.
+     *
+     * @param type the type
+     * @return true for hello, welcome, error, tool_manifest and the three invocation frames
+     */
+    public static boolean isOwnType(String type) {
+        return OWN_TYPES.contains(type);
+    }
+
+    // ------------------------------------------------------------------ decoding
+
+    /**
+     * Decodes a text frame's payload in one streaming pass; the buffer is not released. A frame of a
+     * type this module does not handle is returned as {@link Message.Other} as soon as its
+     * {@code type} is read, without parsing the rest.
+     *
+     * @param content the UTF-8 payload
+     * @return the message
+     * @throws BadFrameException when the frame is not valid JSON, not an object, lacks {@code type},
+     *         or one of this module's frames has a malformed field
+     */
+    public static Message decode(ByteBuf content) throws BadFrameException {
+        try (InputStream in = new ByteBufInputStream(content.duplicate());
+             JsonParser p = FACTORY.createParser(in)) {
+            return decode(p, () -> content.toString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw notJson(e);
+        }
+    }
+
+    /**
+     * Decodes a frame given as text.
+     *
+     * @param text the frame
+     * @return the message
+     * @throws BadFrameException as {@link #decode(ByteBuf)}
+     */
+    public static Message decode(String text) throws BadFrameException {
+        try (JsonParser p = FACTORY.createParser(text)) {
+            return decode(p, () -> text);
+        } catch (IOException e) {
+            throw notJson(e);
+        }
+    }
+
+    private static BadFrameException notJson(IOException e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        int nl = m.indexOf('\n');
+        m = nl < 0 ? m : m.substring(0, nl);
+        m = m.length() > 160 ? m.substring(0, 160) + "…" : m;
+        return new BadFrameException("The frame is not valid JSON (" + m + "). Send one JSON object per text frame.");
+    }
+
+    /** Marks a field whose value this decoder skipped (an object or array it has no use for). */
+    private static final Object SKIPPED = new Object();
+    /** Marks a field whose value was JSON null. */
+    private static final Object NULL = new Object();
+    private static final Set<String> MAP_FIELDS = Set.of("params", "result", "limits", "context", "error");
+    private static final Set<String> TREE_FIELDS = Set.of("tools", "capabilities");
+
+    private static Message decode(JsonParser p, java.util.function.Supplier<String> text)
+            throws IOException, BadFrameException {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+            throw new BadFrameException("A frame must be a JSON object with a string field 'type'.");
+        }
+        Map<String, Object> fields = new java.util.HashMap<>();
+        String type = null;
+        JsonToken t;
+        while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken v = p.nextToken();
+            if ("type".equals(name)) {
+                if (v != JsonToken.VALUE_STRING) {
+                    throw new BadFrameException("The field 'type' must be a string.");
+                }
+                type = p.getText();
+                if (!OWN_TYPES.contains(type)) {
+                    return new Message.Other(type, text.get());
+                }
+                continue;
+            }
+            fields.put(name, readValue(p, name, v));
+        }
+        if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
+            throw new BadFrameException("The frame is not valid JSON. Send one JSON object per text frame.");
+        }
+        if (type == null) {
+            throw new BadFrameException("The frame has no field 'type'. Every frame needs a string field 'type'.");
+        }
+        return build(type, new Fields(type, fields));
+    }
+
+    private static Object readValue(JsonParser p, String name, JsonToken v) throws IOException {
+        switch (v) {
+            case VALUE_STRING:
+                return p.getText();
+            case VALUE_NUMBER_INT:
+            case VALUE_NUMBER_FLOAT:
+                return p.getNumberValue();
+            case VALUE_TRUE:
+                return Boolean.TRUE;
+            case VALUE_FALSE:
+                return Boolean.FALSE;
+            case VALUE_NULL:
+                return NULL;
+            case START_OBJECT:
+                if (MAP_FIELDS.contains(name)) {
+                    return MAPPER.readValue(p, MAP);
+                }
+                if (TREE_FIELDS.contains(name)) {
+                    return MAPPER.readTree(p);
+                }
+                p.skipChildren();
+                return SKIPPED;
+            case START_ARRAY:
+                if (TREE_FIELDS.contains(name)) {
+                    return MAPPER.readTree(p);
+                }
+                p.skipChildren();
+                return SKIPPED;
+            default:
+                p.skipChildren();
+                return SKIPPED;
+        }
+    }
+
+    /** Typed access to the fields of one decoded frame, with errors naming the field. */
+    private record Fields(String type, Map<String, Object> raw) {
+        String str(String field) throws BadFrameException {
+            Object v = raw.get(field);
+            if (v == null || v == NULL) {
+                return null;
+            }
+            if (!(v instanceof String s)) {
+                throw new BadFrameException("The field '" + field + "' of '" + type + "' must be a string.");
+            }
+            return s;
+        }
+
+        String requireStr(String field) throws BadFrameException {
+            String s = str(field);
+            if (s == null || s.isEmpty()) {
+                throw new BadFrameException("The frame '" + type + "' needs a non-empty string field '" + field + "'.");
+            }
+            return s;
+        }
+
+        long integer(String field, long absent) throws BadFrameException {
+            Object v = raw.get(field);
+            if (v == null || v == NULL) {
+                return absent;
+            }
+            if (!(v instanceof Integer || v instanceof Long)) {
+                throw new BadFrameException("The field '" + field + "' of '" + type + "' must be an integer.");
+            }
+            return ((Number) v).longValue();
+        }
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> map(String field) throws BadFrameException {
+            Object v = raw.get(field);
+            if (v == null || v == NULL) {
+                return Map.of();
+            }
+            if (!(v instanceof Map<?, ?>)) {
+                throw new BadFrameException("The field '" + field + "' of '" + type + "' must be a JSON object.");
+            }
+            return (Map<String, Object>) v;
+        }
+
+        JsonNode tree(String field) {
+            Object v = raw.get(field);
+            return v instanceof JsonNode n ? n : null;
+        }
+
+        boolean has(String field) {
+            return raw.containsKey(field) && raw.get(field) != NULL;
+        }
+    }
+
+    private static Message build(String type, Fields f) throws BadFrameException {
+        switch (type) {
+            case HELLO: {
+                long version = f.integer("protocolVersion", -1);
+                return new Message.Hello(version > Integer.MAX_VALUE || version < Integer.MIN_VALUE ? -1 : (int) version,
+                        f.str("profile"), f.str("tenant"), f.str("project"), f.str("daemonName"), f.str("sessionId"),
+                        f.str("clientName"), stringsOf(f, "capabilities"), tools(treeOrSkipped(f, "tools")));
+            }
+            case WELCOME:
+                return new Message.Welcome((int) f.integer("protocolVersion", -1), f.str("connectionId"),
+                        stringsOf(f, "capabilities"), f.map("limits"));
+            case ERROR:
+                return new Message.ErrorFrame(f.requireStr("code"), f.str("message"));
+            case TOOL_MANIFEST:
+                return new Message.ToolManifest(tools(treeOrSkipped(f, "tools")));
+            case INVOKE:
+                return new Message.Invoke(f.requireStr("correlationId"), f.requireStr("name"), f.map("params"),
+                        f.integer("timeoutMs", 0L), context(f));
+            case RESULT:
+                return result(f);
+            case CANCEL:
+                return new Message.Cancel(f.requireStr("correlationId"));
+            default:
+                throw new IllegalStateException(type);
+        }
+    }
+
+    private static JsonNode treeOrSkipped(Fields f, String field) throws BadFrameException {
+        if (f.has(field) && f.tree(field) == null) {
+            throw new BadFrameException("The field '" + field + "' must be an array.");
+        }
+        return f.tree(field);
+    }
+
+    private static Set<String> stringsOf(Fields f, String field) throws BadFrameException {
+        return stringArray(treeOrSkipped(f, field), field);
+    }
+
+    private static Message.Result result(Fields f) throws BadFrameException {
+        String id = f.requireStr("correlationId");
+        Object ok = f.raw().get("ok");
+        if (!(ok instanceof Boolean)) {
+            throw new BadFrameException("client_tool_result needs a boolean field 'ok'.");
+        }
+        if ((Boolean) ok) {
+            return new Message.Result(id, true, f.map("result"), null, null);
+        }
+        Map<String, Object> err = f.has("error") ? f.map("error") : Map.of();
+        Object code = err.get("code");
+        Object message = err.get("message");
+        return new Message.Result(id, false, null, code instanceof String c ? c : "internal",
+                message instanceof String m ? m : "The client reported a failure without a message.");
+    }
+
+    private static ToolContext context(Fields f) throws BadFrameException {
+        if (!f.has("context")) {
+            return null;
+        }
+        Map<String, Object> c = f.map("context");
+        Object processId = c.get("processId");
+        Object tenant = c.get("tenant");
+        Object project = c.get("project");
+        if (!(processId instanceof String pid) || !(tenant instanceof String ten) || !(project instanceof String pro)) {
+            throw new BadFrameException("The field 'context' needs string fields processId, tenant and project.");
+        }
+        Object session = c.get("sessionId");
+        Object user = c.get("user");
+        return new ToolContext(pid, session instanceof String s ? s : null, ten, pro, user instanceof String u ? u : null);
+    }
+
+    private static String str(JsonNode n, String field) throws BadFrameException {
+        JsonNode v = n.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw new BadFrameException("The field '" + field + "' must be a string.");
+        }
+        return v.textValue();
+    }
+
+    private static String requireStr(JsonNode n, String field) throws BadFrameException {
+        String s = str(n, field);
+        if (s == null || s.isEmpty()) {
+            throw new BadFrameException("The frame '" + n.path("type").asText() + "' needs a non-empty string field '"
+                    + field + "'.");
+        }
+        return s;
+    }
+
+
+
+    private static Set<String> stringArray(JsonNode v, String field) throws BadFrameException {
+        if (v == null || v.isNull()) {
+            return Set.of();
+        }
+        if (!v.isArray()) {
+            throw new BadFrameException("The field '" + field + "' must be an array of strings.");
+        }
+        Set<String> out = new LinkedHashSet<>();
+        for (JsonNode e : v) {
+            if (!e.isTextual()) {
+                throw new BadFrameException("The field '" + field + "' must be an array of strings.");
+            }
+            out.add(e.textValue());
+        }
+        return out;
+    }
+
+    private static Map<String, Object> map(JsonNode n) throws BadFrameException {
+        if (n == null || n.isNull()) {
+            return Map.of();
+        }
+        if (!n.isObject()) {
+            throw new BadFrameException("Expected a JSON object, got " + n.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + ".");
+        }
+        return MAPPER.convertValue(n, MAP);
+    }
+
+    private static List<ToolSpec> tools(JsonNode n) throws BadFrameException {
+        if (n == null || n.isNull()) {
+            return List.of();
+        }
+        if (!n.isArray()) {
+            throw new BadFrameException("The field 'tools' must be an array of tool specs.");
+        }
+        List<ToolSpec> out = new ArrayList<>();
+        Set<String> names = new LinkedHashSet<>();
+        for (JsonNode t : n) {
+            if (!t.isObject()) {
+                throw new BadFrameException("Every entry of 'tools' must be an object.");
+            }
+            String name = requireStr(t, "name");
+            JsonNode primary = t.get("primary");
+            Set<ToolLabel> labels = EnumSet.noneOf(ToolLabel.class);
+            for (String l : stringArray(t.get("labels"), "labels")) {
+                for (ToolLabel known : ToolLabel.values()) {
+                    if (known.wire().equals(l)) {
+                        labels.add(known);
+                    }
+                }
+            }
+            JsonNode schema = t.get("paramsSchema");
+            try {
+                out.add(new ToolSpec(name, str(t, "description"), primary != null && primary.asBoolean(false), labels,
+                        map(schema == null ? MAPPER.createObjectNode().put("type", "object") : schema)));
+            } catch (IllegalArgumentException e) {
+                throw new BadFrameException("Tool spec '" + name + "' is invalid: " + e.getMessage());
+            }
+            if (!names.add(name)) {
+                throw new BadFrameException("The manifest names the tool '" + name + "' twice.");
+            }
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ encoding
+
+    /**
+     * Encodes a message into a new buffer.
+     *
+     * @param message the message ({@link Message.Other} is written as its text)
+     * @param alloc the allocator
+     * @return the UTF-8 payload of a text frame
+     */
+    public static ByteBuf encode(Message message, ByteBufAllocator alloc) {
+        ByteBuf buf = alloc.buffer(256);
+        boolean done = false;
+        try {
+            if (message instanceof Message.Other o) {
+                buf.writeCharSequence(o.text(), StandardCharsets.UTF_8);
+            } else {
+                try (OutputStream out = new ByteBufOutputStream(buf);
+                     JsonGenerator g = FACTORY.createGenerator(out)) {
+                    write(g, message);
+                }
+            }
+            done = true;
+            return buf;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not encode a " + message.type() + " frame", e);
+        } finally {
+            if (!done) {
+                buf.release();
+            }
+        }
+    }
+
+    /**
+     * Encodes a message as text.
+     *
+     * @param message the message
+     * @return the JSON text
+     */
+    public static String encodeToString(Message message) {
+        if (message instanceof Message.Other o) {
+            return o.text();
+        }
+        Writer w = new StringWriter(256);
+        try (JsonGenerator g = FACTORY.createGenerator(w)) {
+            write(g, message);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not encode a " + message.type() + " frame", e);
+        }
+        return w.toString();
+    }
+
+    private static void write(JsonGenerator g, Message message) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("type", message.type());
+        if (message instanceof Message.Hello h) {
+            g.writeNumberField("protocolVersion", h.protocolVersion());
+            g.writeStringField("profile", h.profile());
+            g.writeStringField("tenant", h.tenant());
+            g.writeStringField("project", h.project());
+            g.writeStringField("daemonName", h.daemonName());
+            g.writeStringField("sessionId", h.sessionId());
+            g.writeStringField("clientName", h.clientName());
+            g.writeObjectField("capabilities", h.capabilities());
+            writeTools(g, h.tools());
+        } else if (message instanceof Message.Welcome w) {
+            g.writeNumberField("protocolVersion", w.protocolVersion());
+            g.writeStringField("connectionId", w.connectionId());
+            g.writeObjectField("capabilities", w.capabilities());
+            g.writeObjectField("limits", w.limits());
+        } else if (message instanceof Message.ErrorFrame e) {
+            g.writeStringField("code", e.code());
+            g.writeStringField("message", e.message());
+        } else if (message instanceof Message.ToolManifest m) {
+            writeTools(g, m.tools());
+        } else if (message instanceof Message.Invoke i) {
+            g.writeStringField("correlationId", i.correlationId());
+            g.writeStringField("name", i.name());
+            g.writeObjectField("params", i.params());
+            g.writeNumberField("timeoutMs", i.timeoutMs());
+            if (i.context() != null) {
+                ToolContext c = i.context();
+                g.writeObjectFieldStart("context");
+                g.writeStringField("processId", c.processId());
+                g.writeStringField("sessionId", c.sessionId());
+                g.writeStringField("tenant", c.tenant());
+                g.writeStringField("project", c.project());
+                g.writeStringField("user", c.user());
+                g.writeEndObject();
+            }
+        } else if (message instanceof Message.Result r) {
+            g.writeStringField("correlationId", r.correlationId());
+            g.writeBooleanField("ok", r.ok());
+            if (r.ok()) {
+                g.writeObjectField("result", r.result() == null ? Map.of() : r.result());
+            } else {
+                g.writeObjectFieldStart("error");
+                g.writeStringField("code", r.errorCode());
+                g.writeStringField("message", r.errorMessage());
+                g.writeEndObject();
+            }
+        } else if (message instanceof Message.Cancel c) {
+            g.writeStringField("correlationId", c.correlationId());
+        } else if (message instanceof Message.Other o) {
+            throw new IllegalStateException("Other frames are written as text: " + o.type());
+        }
+        g.writeEndObject();
+    }
+
+    private static void writeTools(JsonGenerator g, List<ToolSpec> tools) throws IOException {
+        g.writeArrayFieldStart("tools");
+        for (ToolSpec s : tools) {
+            g.writeObject(specToMap(s));
+        }
+        g.writeEndArray();
+    }
+
+    /**
+     * The wire form of a tool spec (PROTOCOL.md §4).
+     *
+     * @param spec the spec
+     * @return a JSON-shaped map
+     */
+    public static Map<String, Object> specToMap(ToolSpec spec) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", spec.name());
+        m.put("description", spec.description());
+        m.put("primary", spec.primary());
+        m.put("labels", spec.labels().stream().map(ToolLabel::wire).sorted().toList());
+        m.put("paramsSchema", spec.paramsSchema());
+        return m;
+    }
+}

@@ -1,0 +1,86 @@
+package org.vancetope.worktarget.backend.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.spi.AuthPrincipal;
+import org.vancetope.worktarget.spi.BackendTool;
+import org.vancetope.worktarget.spi.ToolContext;
+
+/** A real server on a loopback port with three tokens, plus helpers to connect clients to it. */
+final class TestServer implements AutoCloseable {
+    static final String DAEMON_TOKEN = "daemon-token-acme-proj";
+    static final String FOOT_TOKEN = "foot-token-acme-alice";
+    static final String OTHER_TOKEN = "daemon-token-acme-other";
+    static final Duration WAIT = Duration.ofSeconds(10);
+
+    final DaemonServer server;
+    private final List<DaemonClient> clients = new ArrayList<>();
+
+    TestServer() throws IOException {
+        this(b -> b);
+    }
+
+    TestServer(UnaryOperator<DaemonServer.Builder> tweak) throws IOException {
+        TokenAuthenticator auth = TokenAuthenticator.builder()
+                .token(DAEMON_TOKEN, new AuthPrincipal("box", "acme", Set.of("proj"), null))
+                .token(FOOT_TOKEN, new AuthPrincipal("alice", "acme", Set.of("*"), "alice"))
+                .token(OTHER_TOKEN, new AuthPrincipal("other", "acme", Set.of("other"), null))
+                .build();
+        this.server = tweak.apply(DaemonServer.builder().authenticator(auth)).build().start();
+    }
+
+    URI uri() {
+        return URI.create("ws://127.0.0.1:" + server.port() + "/worktarget/v1");
+    }
+
+    DaemonClient.Builder daemonBuilder(String name, List<BackendTool> tools) {
+        return DaemonClient.builder().uri(uri()).token(DAEMON_TOKEN).daemon("acme", "proj", name).tools(tools)
+                .reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200));
+    }
+
+    DaemonClient started(DaemonClient.Builder builder) throws InterruptedException {
+        DaemonClient c = builder.build();
+        clients.add(c);
+        c.start();
+        assertThat(c.awaitConnected(WAIT)).as("client connected").isTrue();
+        return c;
+    }
+
+    DaemonClient daemon(String name, List<BackendTool> tools) throws InterruptedException {
+        return started(daemonBuilder(name, tools));
+    }
+
+    DaemonClient track(DaemonClient c) {
+        clients.add(c);
+        return c;
+    }
+
+    static BackendTool tool(String name, BackendTool.Body body) {
+        return BackendTool.of(ToolCatalog.backend(name).orElseThrow(), body);
+    }
+
+    /** client_file_read answering {@code content = "<prefix>:<path>"} and the calling process id. */
+    static BackendTool echoRead(String prefix) {
+        return tool("client_file_read", (p, ctx) -> Map.of("content", prefix + ":" + p.get("path"),
+                "processId", ctx.processId()));
+    }
+
+    static ToolContext ctx() {
+        return new ToolContext("proc-1", "s-1", "acme", "proj", "alice");
+    }
+
+    @Override
+    public void close() {
+        clients.forEach(DaemonClient::close);
+        server.close();
+    }
+}

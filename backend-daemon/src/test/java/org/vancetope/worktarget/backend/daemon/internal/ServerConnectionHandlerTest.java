@@ -1,0 +1,360 @@
+package org.vancetope.worktarget.backend.daemon.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.netty.handler.timeout.IdleStateEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.vancetope.worktarget.backend.daemon.FrameExtension;
+import org.vancetope.worktarget.spi.AuthPrincipal;
+import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.spi.DaemonStatus;
+import org.vancetope.worktarget.spi.FrameChannel;
+
+class ServerConnectionHandlerTest {
+    private static final AuthPrincipal BOX = new AuthPrincipal("box", "acme", Set.of("proj"), null);
+    private static final String HELLO = "{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"daemon\",\"tenant\":\"acme\","
+            + "\"project\":\"proj\",\"daemonName\":\"box-1\",\"capabilities\":[\"invoke.context\",\"x.unknown\"],"
+            + "\"tools\":[{\"name\":\"client_file_read\",\"paramsSchema\":{\"type\":\"object\"}}]}";
+
+    private final AtomicLong now = new AtomicLong();
+    private final List<String> extensionFrames = new ArrayList<>();
+    private final List<String> extensionClosed = new ArrayList<>();
+    private final ServerCore core = new ServerCore(new ServerSettings("/worktarget/v1", 2 << 20, 65536,
+            Duration.ofSeconds(15), 3, Duration.ofSeconds(10), 3, Duration.ofSeconds(10),
+            Set.of(Wire.CAP_INVOKE_CONTEXT), Map.of("maxChunkBytes", 1048576), token -> Optional.empty(),
+            new FrameExtension() {
+                @Override
+                public boolean handles(String type) {
+                    return type.startsWith("transfer_");
+                }
+
+                @Override
+                public void onFrame(FrameChannel<String> channel, String type, String frame) {
+                    extensionFrames.add(channel.id() + " " + frame);
+                }
+
+                @Override
+                public void onClose(FrameChannel<String> channel) {
+                    extensionClosed.add(channel.id());
+                }
+            }, now::get));
+    private final List<EmbeddedChannel> channels = new ArrayList<>();
+
+    private EmbeddedChannel connect(AuthPrincipal principal, String profile) {
+        EmbeddedChannel ch = new EmbeddedChannel();
+        ch.attr(HandshakeAuthHandler.PRINCIPAL).set(principal);
+        ch.attr(HandshakeAuthHandler.PROFILE).set(profile);
+        ch.pipeline().addLast(new ServerConnectionHandler(core));
+        ch.pipeline().fireUserEventTriggered(
+                new WebSocketServerProtocolHandler.HandshakeComplete("/worktarget/v1", new DefaultHttpHeaders(), null));
+        channels.add(ch);
+        return ch;
+    }
+
+    private EmbeddedChannel welcomed() {
+        EmbeddedChannel ch = connect(BOX, "daemon");
+        ch.writeInbound(new TextWebSocketFrame(HELLO));
+        assertThat(nextText(ch)).contains("\"type\":\"welcome\"");
+        return ch;
+    }
+
+    private static String nextText(EmbeddedChannel ch) {
+        Object o = ch.readOutbound();
+        assertThat(o).isInstanceOf(TextWebSocketFrame.class);
+        TextWebSocketFrame f = (TextWebSocketFrame) o;
+        try {
+            return f.text();
+        } finally {
+            f.release();
+        }
+    }
+
+    private static Object outbound(EmbeddedChannel ch) {
+        return ch.readOutbound();
+    }
+
+    private static int closeCode(EmbeddedChannel ch) {
+        Object o = ch.readOutbound();
+        assertThat(o).isInstanceOf(CloseWebSocketFrame.class);
+        CloseWebSocketFrame f = (CloseWebSocketFrame) o;
+        try {
+            return f.statusCode();
+        } finally {
+            f.release();
+        }
+    }
+
+    @AfterEach
+    void closeChannels() {
+        channels.forEach(EmbeddedChannel::finishAndReleaseAll);
+    }
+
+    @Test
+    void helloIsAnsweredWithWelcomeAndRegistersTheDaemon() {
+        EmbeddedChannel ch = connect(BOX, "daemon");
+        ch.writeInbound(new TextWebSocketFrame(HELLO));
+        String welcome = nextText(ch);
+        assertThat(welcome).contains("\"protocolVersion\":1", "\"connectionId\":\"c-", "\"maxChunkBytes\":1048576");
+        DaemonStatus status = core.daemons().status(new DaemonKey("acme", "proj", "box-1"));
+        assertThat(status.state()).isEqualTo(DaemonStatus.State.ONLINE);
+        assertThat(status.manifest()).extracting(s -> s.name()).containsExactly("client_file_read");
+    }
+
+    @Test
+    void welcomeConfirmsOnlyTheCapabilitiesBothSidesSupport() {
+        EmbeddedChannel ch = connect(BOX, "daemon");
+        ch.writeInbound(new TextWebSocketFrame(HELLO));
+        assertThat(nextText(ch)).contains("\"capabilities\":[\"invoke.context\"]");
+    }
+
+    @Test
+    void closingTheChannelTakesTheDaemonOfflineAndTellsTheExtension() {
+        EmbeddedChannel ch = welcomed();
+        ch.close();
+        assertThat(core.daemons().status(new DaemonKey("acme", "proj", "box-1"))).isEqualTo(DaemonStatus.OFFLINE);
+        assertThat(extensionClosed).hasSize(1);
+    }
+
+    @Test
+    void badJsonIsAnsweredWithBadFrameAndTheConnectionStaysOpen() {
+        EmbeddedChannel ch = welcomed();
+        ch.writeInbound(new TextWebSocketFrame("{not json"));
+        assertThat(nextText(ch)).contains("\"code\":\"bad_frame\"", "not valid JSON");
+        assertThat(ch.isOpen()).isTrue();
+    }
+
+    @Test
+    void frameWithoutTypeIsAnsweredWithBadFrame() {
+        EmbeddedChannel ch = welcomed();
+        ch.writeInbound(new TextWebSocketFrame("{\"correlationId\":\"dt-1\"}"));
+        assertThat(nextText(ch)).contains("\"code\":\"bad_frame\"", "'type'");
+        assertThat(ch.isOpen()).isTrue();
+    }
+
+    @Test
+    void unknownTypeIsAnsweredWithBadFrame() {
+        EmbeddedChannel ch = welcomed();
+        ch.writeInbound(new TextWebSocketFrame("{\"type\":\"make_coffee\"}"));
+        assertThat(nextText(ch)).contains("\"code\":\"bad_frame\"", "make_coffee");
+        assertThat(ch.isOpen()).isTrue();
+    }
+
+    @Test
+    void binaryFrameIsAProtocolError() {
+        EmbeddedChannel ch = welcomed();
+        ch.writeInbound(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(new byte[] {1, 2, 3})));
+        assertThat(nextText(ch)).contains("\"code\":\"bad_frame\"", "transfer.binary");
+        assertThat(ch.isOpen()).isTrue();
+    }
+
+    @Test
+    void threeProtocolErrorsWithinTheWindowClose1008() {
+        EmbeddedChannel ch = welcomed();
+        for (int i = 0; i < 3; i++) {
+            now.addAndGet(TimeUnit.SECONDS.toNanos(3));
+            ch.writeInbound(new TextWebSocketFrame("nope"));
+            assertThat(nextText(ch)).contains("bad_frame");
+        }
+        assertThat(closeCode(ch)).isEqualTo(1008);
+        assertThat(ch.isOpen()).isFalse();
+    }
+
+    @Test
+    void protocolErrorsSpreadBeyondTheWindowKeepTheConnection() {
+        EmbeddedChannel ch = welcomed();
+        for (int i = 0; i < 5; i++) {
+            now.addAndGet(TimeUnit.SECONDS.toNanos(6));
+            ch.writeInbound(new TextWebSocketFrame("nope"));
+            assertThat(nextText(ch)).contains("bad_frame");
+        }
+        assertThat(ch.isOpen()).isTrue();
+    }
+
+    @Test
+    void frameBeforeHelloCloses4400() {
+        EmbeddedChannel ch = connect(BOX, "daemon");
+        ch.writeInbound(new TextWebSocketFrame("{\"type\":\"tool_manifest\",\"tools\":[]}"));
+        assertThat(nextText(ch)).contains("bad_frame", "first frame must be 'hello'");
+        assertThat(closeCode(ch)).isEqualTo(4400);
+    }
+
+    @Test
+    void noHelloWithinTheTimeoutCloses4408() {
+        EmbeddedChannel ch = connect(BOX, "daemon");
+        ch.advanceTimeBy(9, TimeUnit.SECONDS);
+        ch.runScheduledPendingTasks();
+        assertThat(outbound(ch)).isNull();
+        ch.advanceTimeBy(1, TimeUnit.SECONDS);
+        ch.runScheduledPendingTasks();
+        assertThat(nextText(ch)).contains("No hello");
+        assertThat(closeCode(ch)).isEqualTo(4408);
+    }
+
+    @Test
+    void unsupportedProtocolVersionCloses4426() {
+        EmbeddedChannel ch = connect(BOX, "daemon");
+        ch.writeInbound(new TextWebSocketFrame(HELLO.replace("\"protocolVersion\":1", "\"protocolVersion\":2")));
+        assertThat(nextText(ch)).contains("version 2 is not supported");
+        assertThat(closeCode(ch)).isEqualTo(4426);
+    }
+
+    @Test
+    void helloForAProjectTheTokenDoesNotGrantIsForbidden() {
+        EmbeddedChannel ch = connect(BOX, "daemon");
+        ch.writeInbound(new TextWebSocketFrame(HELLO.replace("\"project\":\"proj\"", "\"project\":\"other\"")));
+        assertThat(nextText(ch)).contains("\"code\":\"forbidden\"", "project 'other'");
+        assertThat(closeCode(ch)).isEqualTo(4403);
+        assertThat(core.daemons().onlineDaemons("acme", "other")).isEmpty();
+    }
+
+    @Test
+    void helloForAnotherTenantIsForbidden() {
+        EmbeddedChannel ch = connect(BOX, "daemon");
+        ch.writeInbound(new TextWebSocketFrame(HELLO.replace("\"tenant\":\"acme\"", "\"tenant\":\"globex\"")));
+        assertThat(nextText(ch)).contains("\"code\":\"forbidden\"");
+        assertThat(closeCode(ch)).isEqualTo(4403);
+    }
+
+    @Test
+    void daemonNameOutsideThePatternIsRefused() {
+        EmbeddedChannel ch = connect(BOX, "daemon");
+        ch.writeInbound(new TextWebSocketFrame(HELLO.replace("box-1", "Box One")));
+        assertThat(nextText(ch)).contains("Daemon names");
+        assertThat(closeCode(ch)).isEqualTo(4400);
+    }
+
+    @Test
+    void footHelloWithoutSessionIsRefused() {
+        EmbeddedChannel ch = connect(BOX, "foot");
+        ch.writeInbound(new TextWebSocketFrame("{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"foot\","
+                + "\"tenant\":\"acme\"}"));
+        assertThat(nextText(ch)).contains("needs 'sessionId'");
+        assertThat(closeCode(ch)).isEqualTo(4400);
+    }
+
+    @Test
+    void footHelloBindsTheSession() {
+        EmbeddedChannel ch = connect(BOX, "foot");
+        ch.writeInbound(new TextWebSocketFrame("{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"foot\","
+                + "\"tenant\":\"acme\",\"sessionId\":\"s-1\"}"));
+        assertThat(nextText(ch)).contains("welcome");
+        assertThat(core.sessions().isBound("acme", "s-1")).isTrue();
+        assertThat(core.sessions().isBound("globex", "s-1")).isFalse();
+    }
+
+    @Test
+    void helloProfileMustMatchTheUpgradeHeader() {
+        EmbeddedChannel ch = connect(BOX, "foot");
+        ch.writeInbound(new TextWebSocketFrame(HELLO));
+        assertThat(nextText(ch)).contains("does not match");
+        assertThat(closeCode(ch)).isEqualTo(4400);
+    }
+
+    @Test
+    void secondHelloIsAProtocolError() {
+        EmbeddedChannel ch = welcomed();
+        ch.writeInbound(new TextWebSocketFrame(HELLO));
+        assertThat(nextText(ch)).contains("bad_frame", "after welcome");
+        assertThat(ch.isOpen()).isTrue();
+    }
+
+    @Test
+    void toolManifestReplacesTheManifestInPlace() {
+        EmbeddedChannel ch = welcomed();
+        ch.writeInbound(new TextWebSocketFrame("{\"type\":\"tool_manifest\",\"tools\":[{\"name\":\"client_exec_run\","
+                + "\"paramsSchema\":{\"type\":\"object\"}}]}"));
+        assertThat(core.daemons().status(new DaemonKey("acme", "proj", "box-1")).manifest())
+                .extracting(s -> s.name()).containsExactly("client_exec_run");
+    }
+
+    @Test
+    void extensionFramesReachTheExtensionWithTheirConnection() {
+        EmbeddedChannel ch = welcomed();
+        String frame = "{\"type\":\"transfer_init\",\"transferId\":\"t-1\"}";
+        ch.writeInbound(new TextWebSocketFrame(frame));
+        assertThat(extensionFrames).singleElement().asString().startsWith("c-").endsWith(frame);
+        assertThat(outbound(ch)).isNull();
+    }
+
+    @Test
+    void lateResultIsDroppedWithoutAnError() {
+        EmbeddedChannel ch = welcomed();
+        ch.writeInbound(new TextWebSocketFrame("{\"type\":\"client_tool_result\",\"correlationId\":\"dt-gone\",\"ok\":true}"));
+        assertThat(outbound(ch)).isNull();
+        assertThat(ch.isOpen()).isTrue();
+    }
+
+    @Test
+    void silentIntervalsSendPingsThenCloseAfterThree() {
+        EmbeddedChannel ch = welcomed();
+        DaemonKey key = new DaemonKey("acme", "proj", "box-1");
+        ch.pipeline().fireUserEventTriggered(IdleStateEvent.FIRST_READER_IDLE_STATE_EVENT);
+        assertThat(outbound(ch)).isInstanceOf(PingWebSocketFrame.class);
+        assertThat(core.daemons().status(key).state()).isEqualTo(DaemonStatus.State.ONLINE);
+        ch.pipeline().fireUserEventTriggered(IdleStateEvent.READER_IDLE_STATE_EVENT);
+        assertThat(outbound(ch)).isInstanceOf(PingWebSocketFrame.class);
+        assertThat(core.daemons().status(key).state()).isEqualTo(DaemonStatus.State.STALE);
+        ch.pipeline().fireUserEventTriggered(IdleStateEvent.READER_IDLE_STATE_EVENT);
+        assertThat(closeCode(ch)).isEqualTo(1001);
+        assertThat(core.daemons().status(key)).isEqualTo(DaemonStatus.OFFLINE);
+    }
+
+    @Test
+    void aPongMakesAStaleDaemonOnlineAgain() {
+        EmbeddedChannel ch = welcomed();
+        DaemonKey key = new DaemonKey("acme", "proj", "box-1");
+        ch.pipeline().fireUserEventTriggered(IdleStateEvent.FIRST_READER_IDLE_STATE_EVENT);
+        ch.pipeline().fireUserEventTriggered(IdleStateEvent.READER_IDLE_STATE_EVENT);
+        assertThat(core.daemons().status(key).state()).isEqualTo(DaemonStatus.State.STALE);
+        ch.writeInbound(new PongWebSocketFrame());
+        assertThat(core.daemons().status(key).state()).isEqualTo(DaemonStatus.State.ONLINE);
+    }
+
+    @Test
+    void oversizeFrameReportedByTheDecoderCloses1009AndTakesTheDaemonOffline() {
+        EmbeddedChannel ch = welcomed();
+        ch.pipeline().fireExceptionCaught(new CorruptedWebSocketFrameException(WebSocketCloseStatus.MESSAGE_TOO_BIG,
+                "Max frame length of 2097152 has been exceeded."));
+        assertThat(closeCode(ch)).isEqualTo(1009);
+        assertThat(core.daemons().status(new DaemonKey("acme", "proj", "box-1"))).isEqualTo(DaemonStatus.OFFLINE);
+    }
+
+    @Test
+    void tooLongMessageCloses1009() {
+        EmbeddedChannel ch = welcomed();
+        ch.pipeline().fireExceptionCaught(new TooLongFrameException("too long"));
+        assertThat(closeCode(ch)).isEqualTo(1009);
+    }
+
+    @Test
+    void secondDaemonWithTheSameKeySupersedesTheFirst() {
+        EmbeddedChannel first = welcomed();
+        EmbeddedChannel second = welcomed();
+        assertThat(nextText(first)).contains("\"code\":\"superseded\"");
+        assertThat(closeCode(first)).isEqualTo(4409);
+        assertThat(second.isOpen()).isTrue();
+        assertThat(core.daemons().status(new DaemonKey("acme", "proj", "box-1")).state())
+                .isEqualTo(DaemonStatus.State.ONLINE);
+    }
+}

@@ -1,0 +1,284 @@
+package org.vancetope.worktarget.benchmarks;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.vancetope.worktarget.backend.daemon.DaemonClient;
+import org.vancetope.worktarget.backend.daemon.DaemonServer;
+import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
+import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.core.WorkTarget;
+import org.vancetope.worktarget.core.WorkTargetDispatcher;
+import org.vancetope.worktarget.spi.AuthPrincipal;
+import org.vancetope.worktarget.spi.BackendTool;
+import org.vancetope.worktarget.spi.ProcessInfo;
+import org.vancetope.worktarget.spi.ProcessStore;
+
+/**
+ * A tiny tool invocation's round trip over loopback WebSocket through the whole stack
+ * ({@code WorkTargetDispatcher} → DAEMON target → {@code DaemonServer} → {@code DaemonClient} → a
+ * {@code client_file_read} that returns a constant), beside a plain Netty WebSocket request/response
+ * harness (the client sends a small text frame, the server echoes it) in the same run. Both use
+ * blocking callers: one caller (1 in flight) and 16 concurrent callers (16 in flight).
+ *
+ * <pre>{@code
+ * mvn -B -q -pl benchmarks -am package -DskipTests
+ * java -Xms512m -Xmx512m -XX:+AlwaysPreTouch \
+ *      -cp "$(cat benchmarks/target/classpath.txt):benchmarks/target/classes" \
+ *      org.vancetope.worktarget.benchmarks.InvocationBenchmark [callsPerRound]
+ * }</pre>
+ *
+ * <p>Targets (PERFORMANCE.md): p50 ≤ 2 × plain, calls/s with 16 in flight ≥ 0.5 × plain.
+ */
+public final class InvocationBenchmark {
+    private static final String TOKEN = "benchmark-daemon-token";
+
+    private InvocationBenchmark() {
+    }
+
+    /** One way to make a blocking call. */
+    @FunctionalInterface
+    private interface Caller {
+        void call() throws Exception;
+    }
+
+    /** Latencies and throughput of one round. */
+    private record Result(long p50Nanos, long p99Nanos, double callsPerSecond) {
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "p50 %7.1f µs  p99 %8.1f µs  %9.0f calls/s", p50Nanos / 1e3,
+                    p99Nanos / 1e3, callsPerSecond);
+        }
+    }
+
+    /**
+     * Runs the benchmark.
+     *
+     * @param args optional: calls per measured round (default 20000)
+     * @throws Exception on failure
+     */
+    public static void main(String[] args) throws Exception {
+        int calls = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
+        try (PlainHarness plain = new PlainHarness(); StackHarness stack = new StackHarness()) {
+            Result[][] results = new Result[2][2];
+            for (int round = 0; round < 3; round++) {       // round 0 is warm-up
+                for (int h = 0; h < 2; h++) {
+                    Caller c = h == 0 ? plain::call : stack::call;
+                    Result one = measure(c, 1, calls);
+                    Result sixteen = measure(c, 16, calls);
+                    if (round > 0) {
+                        results[h][0] = best(results[h][0], one);
+                        results[h][1] = best(results[h][1], sixteen);
+                    }
+                }
+            }
+            System.out.println("Tiny invocation round trip over loopback WebSocket (" + calls + " calls per round, best of 2)");
+            System.out.println("  plain Netty, 1 in flight:   " + results[0][0]);
+            System.out.println("  WorkTarget,  1 in flight:   " + results[1][0]);
+            System.out.println("  plain Netty, 16 in flight:  " + results[0][1]);
+            System.out.println("  WorkTarget,  16 in flight:  " + results[1][1]);
+            System.out.printf(Locale.ROOT, "  p50 ratio (1 in flight)      %.2f × plain (target ≤ 2.0)%n",
+                    (double) results[1][0].p50Nanos() / results[0][0].p50Nanos());
+            System.out.printf(Locale.ROOT, "  calls/s ratio (16 in flight) %.2f × plain (target ≥ 0.5)%n",
+                    results[1][1].callsPerSecond() / results[0][1].callsPerSecond());
+        }
+    }
+
+    private static Result best(Result a, Result b) {
+        return a == null || b.p50Nanos() < a.p50Nanos() ? b : a;
+    }
+
+    private static Result measure(Caller caller, int inFlight, int calls) throws Exception {
+        int perThread = calls / inFlight;
+        long[] latencies = new long[perThread * inFlight];
+        CountDownLatch start = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(inFlight);
+        AtomicLong failures = new AtomicLong();
+        Thread[] threads = new Thread[inFlight];
+        for (int t = 0; t < inFlight; t++) {
+            int offset = t * perThread;
+            threads[t] = new Thread(() -> {
+                try {
+                    start.await();
+                    for (int i = 0; i < perThread; i++) {
+                        long s = System.nanoTime();
+                        caller.call();
+                        latencies[offset + i] = System.nanoTime() - s;
+                    }
+                } catch (Exception e) {
+                    failures.incrementAndGet();
+                    e.printStackTrace();
+                } finally {
+                    done.countDown();
+                }
+            }, "caller-" + t);
+            threads[t].start();
+        }
+        long begin = System.nanoTime();
+        start.countDown();
+        done.await();
+        long elapsed = System.nanoTime() - begin;
+        if (failures.get() > 0) {
+            throw new IllegalStateException(failures.get() + " callers failed");
+        }
+        Arrays.sort(latencies);
+        return new Result(latencies[latencies.length / 2], latencies[(int) (latencies.length * 0.99)],
+                latencies.length / (elapsed / 1e9));
+    }
+
+    /** The whole stack: dispatcher → DAEMON → server → client connector → tool. */
+    private static final class StackHarness implements AutoCloseable {
+        private final DaemonServer server;
+        private final DaemonClient daemon;
+        private final WorkTargetDispatcher dispatcher;
+        private final Map<String, Object> params = Map.of("path", "README.md");
+
+        StackHarness() throws Exception {
+            server = DaemonServer.builder().authenticator(TokenAuthenticator.builder()
+                    .token(TOKEN, new AuthPrincipal("bench", "acme", Set.of("proj"), null)).build()).build().start();
+            BackendTool read = BackendTool.of(ToolCatalog.backend("client_file_read").orElseThrow(),
+                    (p, ctx) -> Map.of("content", "hello", "totalLines", 1));
+            daemon = DaemonClient.builder().uri(URI.create("ws://127.0.0.1:" + server.port() + "/worktarget/v1"))
+                    .token(TOKEN).daemon("acme", "proj", "bench").tools(List.of(read)).build().start();
+            if (!daemon.awaitConnected(Duration.ofSeconds(10))) {
+                throw new IllegalStateException("daemon did not connect");
+            }
+            ProcessInfo process = new ProcessInfo("p-1", null, null, "acme", "proj", null,
+                    Map.of(WorkTarget.ENGINE_PARAM_KEY, WorkTarget.daemon("bench").toMap()));
+            ProcessStore store = new ProcessStore() {
+                @Override
+                public Optional<ProcessInfo> find(String processId) {
+                    return "p-1".equals(processId) ? Optional.of(process) : Optional.empty();
+                }
+
+                @Override
+                public void putEngineParam(String processId, String key, Object value) {
+                    throw new UnsupportedOperationException("read-only benchmark store");
+                }
+            };
+            dispatcher = WorkTargetDispatcher.builder().processStore(store).daemonInvoker(server.daemons()).build();
+        }
+
+        void call() throws Exception {
+            dispatcher.invoke("p-1", "file_read", params);
+        }
+
+        @Override
+        public void close() {
+            daemon.close();
+            server.close();
+        }
+    }
+
+    /** Plain Netty: the client sends a small text frame, the server echoes it on its I/O thread. */
+    private static final class PlainHarness implements AutoCloseable {
+        private final EventLoopGroup serverGroup = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+        private final EventLoopGroup clientGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        private final Map<Long, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
+        private final AtomicLong ids = new AtomicLong();
+        private final Channel client;
+        private final Channel serverChannel;
+
+        PlainHarness() throws Exception {
+            serverChannel = new ServerBootstrap().group(serverGroup).channel(NioServerSocketChannel.class)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(65536),
+                                    new WebSocketServerProtocolHandler("/plain", null, false, 2 << 20),
+                                    new SimpleChannelInboundHandler<TextWebSocketFrame>() {
+                                        @Override
+                                        protected void channelRead0(ChannelHandlerContext ctx, TextWebSocketFrame f) {
+                                            ctx.writeAndFlush(new TextWebSocketFrame(f.content().retain()));
+                                        }
+                                    });
+                        }
+                    }).bind("127.0.0.1", 0).sync().channel();
+            int port = ((java.net.InetSocketAddress) serverChannel.localAddress()).getPort();
+            CompletableFuture<Void> ready = new CompletableFuture<>();
+            WebSocketClientProtocolConfig ws = WebSocketClientProtocolConfig.newBuilder()
+                    .webSocketUri(URI.create("ws://127.0.0.1:" + port + "/plain")).build();
+            client = new Bootstrap().group(clientGroup).channel(NioSocketChannel.class)
+                    .option(ChannelOption.TCP_NODELAY, true)
+                    .handler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(65536),
+                                    new WebSocketClientProtocolHandler(ws),
+                                    new SimpleChannelInboundHandler<TextWebSocketFrame>() {
+                                        @Override
+                                        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+                                            if (evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent
+                                                    .HANDSHAKE_COMPLETE) {
+                                                ready.complete(null);
+                                            }
+                                        }
+
+                                        @Override
+                                        protected void channelRead0(ChannelHandlerContext ctx, TextWebSocketFrame f) {
+                                            ByteBuf c = f.content();
+                                            long id = Long.parseLong(c.toString(c.readerIndex(), 16,
+                                                    StandardCharsets.US_ASCII), 16);
+                                            CompletableFuture<Void> p = pending.remove(id);
+                                            if (p != null) {
+                                                p.complete(null);
+                                            }
+                                        }
+                                    });
+                        }
+                    }).connect("127.0.0.1", port).sync().channel();
+            ready.get(10, TimeUnit.SECONDS);
+        }
+
+        void call() throws Exception {
+            long id = ids.incrementAndGet();
+            CompletableFuture<Void> f = new CompletableFuture<>();
+            pending.put(id, f);
+            String text = String.format(Locale.ROOT, "%016x", id)
+                    + "{\"name\":\"client_file_read\",\"params\":{\"path\":\"README.md\"}}";
+            client.writeAndFlush(new TextWebSocketFrame(text));
+            f.get(10, TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void close() {
+            client.close().syncUninterruptibly();
+            serverChannel.close().syncUninterruptibly();
+            clientGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            serverGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+}
