@@ -47,7 +47,8 @@ import org.vancetope.worktarget.spi.ToolSpec;
  * declare — whether unknown altogether or declared by the wrapper but ignored by this backend — and
  * lists what is accepted. Interceptors run next (in the order added), the backend call last; a
  * {@link DispatchListener} observes every call. The meta-tools {@code work_target_get} and
- * {@code work_target_set} are served by the dispatcher itself.
+ * {@code work_target_set} are served by the dispatcher itself; host tools
+ * ({@link Builder#hostTool}) run as they are, whatever the target.
  *
  * <pre>{@code
  * WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder()
@@ -77,6 +78,7 @@ public final class WorkTargetDispatcher {
     private final DaemonInvoker daemons;
     private final RootDirCatalog rootDirs;
     private final Map<String, BackendTool> localTools;
+    private final Map<String, BackendTool> hostTools;
     private final List<ToolInterceptor> interceptors;
     private final DispatchListener listener;
     private final Duration daemonTimeout;
@@ -103,6 +105,16 @@ public final class WorkTargetDispatcher {
             }
         }
         this.localTools = Map.copyOf(tools);
+        Map<String, BackendTool> host = new HashMap<>();
+        for (BackendTool t : b.hostTools) {
+            String name = t.spec().name();
+            if (ToolCatalog.wrapper(name).isPresent() || ToolCatalog.WORK_TARGET_GET.equals(name)
+                    || ToolCatalog.WORK_TARGET_SET.equals(name) || host.putIfAbsent(name, t) != null) {
+                throw new IllegalStateException("The host tool '" + name + "' clashes with a wrapper, a meta-tool or "
+                        + "another host tool of the same name. Give it another name.");
+            }
+        }
+        this.hostTools = Map.copyOf(host);
         this.interceptors = List.copyOf(b.interceptors);
         this.listener = b.listener;
         this.daemonTimeout = b.daemonTimeout;
@@ -149,7 +161,12 @@ public final class WorkTargetDispatcher {
         ToolInvocation invocation;
         Link terminal;
         try {
-            if (ToolCatalog.WORK_TARGET_GET.equals(tool) || ToolCatalog.WORK_TARGET_SET.equals(tool)) {
+            BackendTool hostTool = hostTools.get(tool);
+            if (hostTool != null) {
+                guard(hostTool.spec(), hostTool.spec(), p, "the host");
+                invocation = new ToolInvocation(tool, target, tool, p, ctx);
+                terminal = inv -> hostTool.invoke(inv.params(), inv.context());
+            } else if (ToolCatalog.WORK_TARGET_GET.equals(tool) || ToolCatalog.WORK_TARGET_SET.equals(tool)) {
                 ToolSpec meta = ToolCatalog.metaTools().stream().filter(s -> s.name().equals(tool)).findFirst().orElseThrow();
                 guard(meta, meta, p, "the dispatcher");
                 invocation = new ToolInvocation(tool, target, tool, p, ctx);
@@ -192,6 +209,7 @@ public final class WorkTargetDispatcher {
         List<String> names = new ArrayList<>();
         ToolCatalog.wrappers().forEach(s -> names.add(s.name()));
         ToolCatalog.metaTools().forEach(s -> names.add(s.name()));
+        names.addAll(new java.util.TreeSet<>(hostTools.keySet()));
         return String.join(", ", names);
     }
 
@@ -399,6 +417,7 @@ public final class WorkTargetDispatcher {
         private RootDirCatalog rootDirs;
         private final List<BackendToolProvider> providers = new ArrayList<>();
         private final List<ToolInterceptor> interceptors = new ArrayList<>();
+        private final List<BackendTool> hostTools = new ArrayList<>();
         private DispatchListener listener = DispatchListener.NONE;
         private Duration daemonTimeout = DEFAULT_DAEMON_TIMEOUT;
         private Duration clientTimeout = DEFAULT_CLIENT_TIMEOUT;
@@ -470,6 +489,20 @@ public final class WorkTargetDispatcher {
          */
         public Builder discoverBackends() {
             this.providers.addAll(Discovery.backendProviders(null));
+            return this;
+        }
+
+        /**
+         * Adds a host tool: a tool the dispatcher runs as it is, whatever the target, with the same
+         * parameter guard, interceptors and listener as the wrappers. For tools that are not per-target
+         * operations, such as {@code client_file_upload}, {@code client_file_download} and
+         * {@code workspace_create_ephemeral_dir}.
+         *
+         * @param tool the tool; its name must not be a wrapper's or a meta-tool's
+         * @return this
+         */
+        public Builder hostTool(BackendTool tool) {
+            this.hostTools.add(Objects.requireNonNull(tool, "tool"));
             return this;
         }
 

@@ -60,6 +60,17 @@ public abstract class ExecToolsContract {
     protected abstract List<BackendTool> createExecTools(Path workDir) throws Exception;
 
     /**
+     * Where jobs of {@link #context()} must run; by default the real path of {@code workDir}. A backend
+     * that runs jobs in a directory of its own (a workspace RootDir) returns that one.
+     *
+     * @return the expected working directory, canonical
+     * @throws java.io.IOException when it cannot be resolved
+     */
+    protected Path expectedWorkingDirectory() throws java.io.IOException {
+        return workDir.toRealPath();
+    }
+
+    /**
      * The caller of most tests.
      *
      * @return a context
@@ -160,7 +171,7 @@ public abstract class ExecToolsContract {
 
     @Test
     public void jobRunsInTheWorkDirectory() throws Exception {
-        assertThat(((String) run("pwd -P").get("stdout")).strip()).isEqualTo(workDir.toRealPath().toString());
+        assertThat(((String) run("pwd -P").get("stdout")).strip()).isEqualTo(expectedWorkingDirectory().toString());
     }
 
     @Test

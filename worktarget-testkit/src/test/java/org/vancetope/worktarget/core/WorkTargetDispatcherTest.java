@@ -574,4 +574,58 @@ class WorkTargetDispatcherTest {
         assertThat(seen).containsExactly("work_target_get");
         assertThat(listener.events()).extracting(RecordingListener.Event::kind).containsExactly("started", "finished");
     }
+
+    // ---- host tools ----
+
+    private static BackendTool hostTool(String name) {
+        ToolSpec spec = new ToolSpec(name, "a host tool", true, java.util.Set.of(ToolLabel.SIDE_EFFECT),
+                Schema.object().string("what", "w", true).build());
+        return BackendTool.of(spec, (p, c) -> Map.of("host", name, "what", p.get("what"), "process", c.processId()));
+    }
+
+    @Test
+    void aHostToolRunsAsItIsWhateverTheTarget() throws ToolException {
+        target(WorkTarget.daemon("box"));
+        Map<String, Object> r = builder().hostTool(hostTool("client_file_upload")).build()
+                .invoke("p1", "client_file_upload", Map.of("what", "x"));
+        assertThat(r).containsEntry("host", "client_file_upload").containsEntry("process", "p1");
+        assertThat(daemons.calls()).isEmpty();
+    }
+
+    @Test
+    void aHostToolsParametersAreGuardedByItsOwnSpec() {
+        WorkTargetDispatcher d = builder().hostTool(hostTool("client_file_upload")).build();
+        assertCode(() -> d.invoke("p1", "client_file_upload", Map.of("what", "x", "extra", 1)), ErrorCode.INVALID_PARAMS,
+                "Unknown parameter 'extra'", "Accepted: what");
+        assertCode(() -> d.invoke("p1", "client_file_upload", Map.of()), ErrorCode.INVALID_PARAMS, "'what'");
+    }
+
+    @Test
+    void aHostToolGoesThroughTheInterceptorsAndTheListener() throws ToolException {
+        List<String> seen = new ArrayList<>();
+        builder().hostTool(hostTool("client_file_upload")).interceptor(chain -> {
+            seen.add(chain.invocation().backendTool());
+            return chain.proceed(chain.invocation());
+        }).build().invoke("p1", "client_file_upload", Map.of("what", "x"));
+        assertThat(seen).containsExactly("client_file_upload");
+        assertThat(listener.events()).extracting(RecordingListener.Event::kind).containsExactly("started", "finished");
+    }
+
+    @Test
+    void aHostToolNamedLikeAWrapperFailsTheBuild() {
+        assertThatThrownBy(() -> builder().hostTool(hostTool("file_read")).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("file_read");
+    }
+
+    @Test
+    void twoHostToolsOfTheSameNameFailTheBuild() {
+        assertThatThrownBy(() -> builder().hostTool(hostTool("x_tool")).hostTool(hostTool("x_tool")).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("x_tool");
+    }
+
+    @Test
+    void unknownToolMessagesListTheHostTools() {
+        WorkTargetDispatcher d = builder().hostTool(hostTool("client_file_upload")).build();
+        assertCode(() -> d.invoke("p1", "nope", Map.of()), ErrorCode.UNKNOWN_TOOL, "client_file_upload");
+    }
 }

@@ -9,10 +9,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.FileToolSettings;
 import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.core.internal.exec.ExecEngine;
+import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
+import org.vancetope.worktarget.core.internal.exec.ExecSetup;
+import org.vancetope.worktarget.core.internal.exec.ExecTools;
 import org.vancetope.worktarget.core.internal.file.FileEngine;
 import org.vancetope.worktarget.core.internal.file.FileTools;
+import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
 import org.vancetope.worktarget.core.internal.path.PathGate;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.BackendToolProvider;
@@ -24,8 +30,9 @@ import org.vancetope.worktarget.spi.ToolSpec;
 
 /**
  * The CLIENT backend for an agent that runs in the same JVM as its user's files: the
- * {@code client_file_*} tools over one work directory, confined to it by the same gate and engine as
- * the WORK backend. As a {@link ClientConnectivity} it is always bound, so the dispatcher routes CLIENT
+ * {@code client_file_*} and {@code client_exec_*} tools over one work directory, confined to it by the
+ * same gate and engines as the WORK backend. Jobs run as the user, with the user's HOME (spec 003 §4),
+ * in the work directory. As a {@link ClientConnectivity} it is always bound, so the dispatcher routes CLIENT
  * calls here ("the client is this machine").
  *
  * <pre>{@code
@@ -36,18 +43,24 @@ import org.vancetope.worktarget.spi.ToolSpec;
  *         .build();
  * }</pre>
  *
- * <p>It does not offer exec tools (yet) and has no notion of sessions: every session sees the same
- * work directory.
+ * <p>It has no notion of sessions: every session sees the same work directory. {@link #close()} kills
+ * the jobs it started (whole process trees).
  */
-public final class LocalBackend implements BackendToolProvider, ClientConnectivity {
+public final class LocalBackend implements BackendToolProvider, ClientConnectivity, AutoCloseable {
     private final PathGate gate;
+    private final ExecEngine exec;
     private final List<BackendTool> tools;
     private final Map<String, BackendTool> byName;
 
-    private LocalBackend(PathGate gate, FileToolSettings settings) {
+    private LocalBackend(PathGate gate, Builder b) {
         this.gate = gate;
-        FileEngine engine = new FileEngine(settings);
-        this.tools = FileTools.create(ToolCatalog.CLIENT_PREFIX, engine, (params, ctx) -> gate);
+        FileEngine engine = new FileEngine(b.settings);
+        this.exec = ExecSetup.engine(b.execSettings, b.hostEnv, false);
+        List<BackendTool> all = new java.util.ArrayList<>(
+                FileTools.create(ToolCatalog.CLIENT_PREFIX, engine, (params, ctx) -> gate));
+        all.addAll(ExecTools.create(exec, ToolCatalog.CLIENT_PREFIX,
+                ExecResolvers.client(gate.root(), ExecEnvPolicy.client(b.hostEnv))));
+        this.tools = List.copyOf(all);
         Map<String, BackendTool> m = new LinkedHashMap<>();
         tools.forEach(t -> m.put(t.spec().name(), t));
         this.byName = Map.copyOf(m);
@@ -77,7 +90,16 @@ public final class LocalBackend implements BackendToolProvider, ClientConnectivi
     }
 
     /**
-     * The nine {@code client_file_*} tools, with the catalog's specs.
+     * Kills every job this backend started (SIGTERM to each process tree, SIGKILL after the grace period)
+     * and releases the exec engine.
+     */
+    @Override
+    public void close() {
+        exec.close();
+    }
+
+    /**
+     * The thirteen {@code client_*} tools (nine file, four exec), with the catalog's specs.
      *
      * @return the tools
      */
@@ -138,8 +160,34 @@ public final class LocalBackend implements BackendToolProvider, ClientConnectivi
     public static final class Builder {
         private Path workDirectory;
         private FileToolSettings settings = FileToolSettings.defaults();
+        private ExecSettings execSettings = ExecSettings.defaults();
+        private Map<String, String> hostEnv = System.getenv();
 
         private Builder() {
+        }
+
+        /**
+         * The limits of the exec tools (default {@link ExecSettings#defaults()}). Isolation settings do not
+         * apply: CLIENT jobs run as the user.
+         *
+         * @param settings the limits
+         * @return this
+         */
+        public Builder execSettings(ExecSettings settings) {
+            this.execSettings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /**
+         * The environment jobs start from (default: this process's environment; CLIENT keeps the user's
+         * HOME and identity variables).
+         *
+         * @param env the host environment
+         * @return this
+         */
+        public Builder hostEnvironment(Map<String, String> env) {
+            this.hostEnv = Map.copyOf(Objects.requireNonNull(env, "env"));
+            return this;
         }
 
         /**
@@ -178,7 +226,7 @@ public final class LocalBackend implements BackendToolProvider, ClientConnectivi
             try {
                 Files.createDirectories(workDirectory);
                 return new LocalBackend(PathGate.of(workDirectory, settings.maxPathLength(),
-                        settings.maxComponentLength()), settings);
+                        settings.maxComponentLength()), this);
             } catch (IOException e) {
                 throw new IllegalStateException("the work directory cannot be created or opened", e);
             }

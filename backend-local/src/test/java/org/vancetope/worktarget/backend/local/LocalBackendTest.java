@@ -33,14 +33,16 @@ class LocalBackendTest {
 
     @AfterEach
     void tearDown() throws IOException {
+        local.close();
         fs.close();
     }
 
     @Test
-    void offersTheNineClientFileToolsWithoutDirName() {
+    void offersTheThirteenClientToolsWithoutDirName() {
         assertThat(local.tools()).extracting(t -> t.spec().name()).containsExactly("client_file_read",
                 "client_file_write", "client_file_edit", "client_file_list", "client_file_find", "client_file_grep",
-                "client_file_head_tail", "client_file_count", "client_file_delete");
+                "client_file_head_tail", "client_file_count", "client_file_delete", "client_exec_run",
+                "client_exec_status", "client_exec_tail", "client_exec_kill");
         assertThat(local.tools()).allSatisfy(t -> assertThat(t.spec().parameterNames()).doesNotContain("dirName"));
     }
 
@@ -64,14 +66,16 @@ class LocalBackendTest {
 
     @Test
     void invokeOfAnUnknownToolIsUnknownTool() {
-        assertThatThrownBy(() -> local.invoke("acme", null, "client_exec_run", Map.of(), CTX, Duration.ZERO))
+        assertThatThrownBy(() -> local.invoke("acme", null, "client_file_upload", Map.of(), CTX, Duration.ZERO))
                 .isInstanceOf(ToolException.class)
                 .extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.UNKNOWN_TOOL);
     }
 
     @Test
-    void manifestListsTheFileTools() {
-        assertThat(local.manifest("acme", "s1").orElseThrow()).hasSize(9);
+    void manifestListsTheThirteenClientTools() {
+        assertThat(local.manifest("acme", "s1").orElseThrow()).extracting(org.vancetope.worktarget.spi.ToolSpec::name)
+                .containsExactlyElementsOf(org.vancetope.worktarget.core.ToolCatalog.backendTools().stream()
+                        .map(org.vancetope.worktarget.spi.ToolSpec::name).filter(n -> n.startsWith("client_")).toList());
     }
 
     @Test

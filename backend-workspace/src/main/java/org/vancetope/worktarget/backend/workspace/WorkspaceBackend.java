@@ -25,18 +25,27 @@ import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.workspace.internal.Descriptors;
 import org.vancetope.worktarget.backend.workspace.internal.EphemeralRootDirType;
 import org.vancetope.worktarget.backend.workspace.internal.TempRootDirType;
+import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.FileToolSettings;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.internal.Params;
 import org.vancetope.worktarget.core.internal.Segments;
+import org.vancetope.worktarget.core.internal.exec.ExecEngine;
+import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
+import org.vancetope.worktarget.core.internal.exec.ExecSetup;
+import org.vancetope.worktarget.core.internal.exec.ExecTools;
+import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
+import org.vancetope.worktarget.core.internal.home.Homes;
 import org.vancetope.worktarget.core.internal.file.FileEngine;
 import org.vancetope.worktarget.core.internal.file.FileTools;
 import org.vancetope.worktarget.core.internal.path.PathGate;
+import org.vancetope.worktarget.core.transfer.EphemeralDirCreator;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.BackendToolProvider;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.RootDirCatalog;
 import org.vancetope.worktarget.spi.RootDirTypeHandler;
+import org.vancetope.worktarget.spi.SettingsCascade;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
 
@@ -62,12 +71,12 @@ import org.vancetope.worktarget.spi.ToolException;
  * Path where = work.resolveRoot(ctx.tenant(), ctx.project(), drop);
  * }</pre>
  *
- * <p>It does not run commands ({@code work_exec_*} come from the exec engine, which can use
- * {@link #resolveRoot(ToolContext, String)} for its working directory and a {@link RootDirListener} to
- * kill jobs of a disposed RootDir), and it does not persist RootDir content across a suspend beyond
- * what the type handlers do.
+ * <p>The {@code work_exec_*} tools run jobs in the RootDir with a sealed environment and the scoped
+ * HOME of the caller's project, tenant or user ({@link #homes()}); disposing a RootDir kills its jobs,
+ * {@link #close()} kills them all. It does not persist RootDir content across a suspend beyond what
+ * the type handlers do.
  */
-public final class WorkspaceBackend implements BackendToolProvider, RootDirCatalog {
+public final class WorkspaceBackend implements BackendToolProvider, RootDirCatalog, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WorkspaceBackend.class);
     /** The name of the built-in per-process scratch type. */
     public static final String TEMP = TempRootDirType.TYPE;
@@ -78,6 +87,8 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
     private final Map<String, RootDirTypeHandler> handlers;
     private final Map<String, Boolean> deleteDefaults;
     private final FileEngine engine;
+    private final ExecEngine exec;
+    private final Homes homes;
     private final List<BackendTool> tools;
     private final Clock clock;
     private final List<RootDirListener> listeners = new CopyOnWriteArrayList<>();
@@ -93,10 +104,43 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         this.engine = new FileEngine(b.settings);
         this.clock = b.clock;
         this.listeners.addAll(b.listeners);
-        this.tools = FileTools.create(ToolCatalog.WORK_PREFIX, engine, (params, ctx) -> {
+        this.homes = Homes.builder().workspaceRoot(root).homesRoot(b.homesRoot).settings(b.settingsCascade)
+                .maxBytes(b.homeMaxBytes).clock(b.clock).build();
+        this.exec = ExecSetup.engine(b.execSettings, b.hostEnv, true);
+        List<BackendTool> all = new ArrayList<>(FileTools.create(ToolCatalog.WORK_PREFIX, engine, (params, ctx) -> {
             String dirName = Params.optString(params, ToolCatalog.DIR_NAME, null);
             return gate(resolveRoot(ctx, dirName));
+        }));
+        all.addAll(ExecTools.create(exec, ToolCatalog.WORK_PREFIX, ExecResolvers.work(
+                (params, ctx) -> resolveRoot(ctx, Params.optString(params, ToolCatalog.DIR_NAME, null)),
+                homes, ExecEnvPolicy.work(b.hostEnv))));
+        this.tools = List.copyOf(all);
+        // Jobs never outlive the RootDir they run in.
+        this.listeners.add(new RootDirListener() {
+            @Override
+            public void disposing(RootDirInfo dir) {
+                exec.closeRoot(dir.path());
+            }
         });
+    }
+
+    /**
+     * The per-scope homes of this workspace's jobs (spec 003), for maintenance on project or user
+     * delete and rename.
+     *
+     * @return the homes
+     */
+    public Homes homes() {
+        return homes;
+    }
+
+    /**
+     * Kills every job of this backend (whole process trees: SIGTERM, SIGKILL after the grace period) and
+     * releases the exec engine. RootDirs stay on disk.
+     */
+    @Override
+    public void close() {
+        exec.close();
     }
 
     /**
@@ -114,7 +158,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
     }
 
     /**
-     * The nine {@code work_file_*} tools, with the catalog's specs.
+     * The thirteen {@code work_*} tools (nine file, four exec), with the catalog's specs.
      *
      * @return the tools
      */
@@ -229,6 +273,33 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
                     + ". Omit dirName to work in the process's temporary RootDir.");
         }
         return checkedDir(info);
+    }
+
+    /**
+     * The directory of a named RootDir, or empty when the name is unsafe or unknown (for the transfer
+     * receiver's {@code RootDirTargetResolver}).
+     *
+     * @param tenant the tenant
+     * @param project the project
+     * @param dirName the RootDir name
+     * @return the canonical directory
+     */
+    public Optional<Path> findRoot(String tenant, String project, String dirName) {
+        try {
+            return Optional.of(resolveRoot(tenant, project, dirName));
+        } catch (ToolException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Creates {@code ephemeral} RootDirs for {@code workspace_create_ephemeral_dir} (spec 002 §2, §6.1).
+     *
+     * @return the creator
+     */
+    public EphemeralDirCreator ephemeralDirs() {
+        return (ctx, purpose, deleteOnCreatorClose) -> createRootDir(ctx, null, EPHEMERAL, purpose, deleteOnCreatorClose,
+                purpose == null ? Map.of() : Map.of("purpose", purpose)).dirName();
     }
 
     private Path checkedDir(RootDirInfo info) throws ToolException {
@@ -568,6 +639,11 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         private FileToolSettings settings = FileToolSettings.defaults();
         private Clock clock = Clock.systemUTC();
         private final List<RootDirListener> listeners = new ArrayList<>();
+        private ExecSettings execSettings = ExecSettings.defaults();
+        private Map<String, String> hostEnv = System.getenv();
+        private Path homesRoot;
+        private long homeMaxBytes = Homes.DEFAULT_MAX_BYTES;
+        private SettingsCascade settingsCascade = SettingsCascade.EMPTY;
 
         private Builder() {
             rootDirType(new TempRootDirType(), true);
@@ -618,6 +694,65 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
          */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * The limits and isolation of the exec tools (default {@link ExecSettings#defaults()}: no isolation).
+         *
+         * @param settings the settings
+         * @return this
+         */
+        public Builder execSettings(ExecSettings settings) {
+            this.execSettings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /**
+         * The host environment (default: this process's): the sealed job environment takes only its
+         * allow-listed variables (PATH, LANG, LC_*, TZ, TERM, …), and {@code VANCE_EXEC_ISOLATION_MODE} in it
+         * overrides the configured isolation mode.
+         *
+         * @param env the host environment
+         * @return this
+         */
+        public Builder hostEnvironment(Map<String, String> env) {
+            this.hostEnv = Map.copyOf(Objects.requireNonNull(env, "env"));
+            return this;
+        }
+
+        /**
+         * {@code homes.root}: where the per-scope HOMEs of jobs live (default: {@code <workspaceRoot>/../homes}).
+         *
+         * @param root the directory
+         * @return this
+         */
+        public Builder homesRoot(Path root) {
+            this.homesRoot = root;
+            return this;
+        }
+
+        /**
+         * {@code homes.max-bytes}: the size budget of one HOME (default 2 GiB; 0 = off). Over budget, a job
+         * does not start.
+         *
+         * @param bytes the budget
+         * @return this
+         */
+        public Builder homeMaxBytes(long bytes) {
+            this.homeMaxBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The settings cascade that holds {@code home-scope} (project, tenant or user; default: empty, so
+         * every project has its own HOME).
+         *
+         * @param settings the cascade
+         * @return this
+         */
+        public Builder settings(SettingsCascade settings) {
+            this.settingsCascade = Objects.requireNonNull(settings, "settings");
             return this;
         }
 

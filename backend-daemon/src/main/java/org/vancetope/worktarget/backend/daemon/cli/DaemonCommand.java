@@ -12,6 +12,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.DaemonClient;
 import org.vancetope.worktarget.backend.daemon.ServerRefusedException;
+import org.vancetope.worktarget.backend.daemon.ClientTransfers;
+import org.vancetope.worktarget.backend.local.LocalBackend;
+import org.vancetope.worktarget.core.transfer.FootTargetResolver;
+import org.vancetope.worktarget.core.transfer.TransferListener;
+import org.vancetope.worktarget.core.transfer.TransferScope;
+import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.BackendTool;
 
 /** {@code daemon}: a {@code profile=daemon} client serving this machine's client tools until stopped. */
@@ -19,7 +25,7 @@ final class DaemonCommand {
     private static final Logger LOG = LoggerFactory.getLogger(DaemonCommand.class);
     static final String HELP = String.join("\n",
             "Usage: daemon --connect ws://HOST:PORT/worktarget/v1 --token TOKEN --tenant T --project P --name NAME",
-            "              [--workdir DIR] [--workers N]",
+            "              [--workdir DIR] [--workers N] [--foot-root DIR]",
             "",
             "Connects to a WorkTarget server as the daemon NAME of project P and serves the client_* tools",
             "on DIR (default: the current directory). Reconnects with back-off after drops; stops on SIGTERM/Ctrl-C",
@@ -32,6 +38,8 @@ final class DaemonCommand {
             "  --name NAME     the daemon name, [a-z0-9][a-z0-9_-]{0,63}",
             "  --workdir DIR   the directory the tools work in (default .)",
             "  --workers N     calls run at once (default 16)",
+            "  --foot-root DIR where file transfers land and come from: DIR/<tenant>/<project>/",
+            "                  (default: $VANCE_FOOT_WORKSPACE_ROOT, else ~/.vancetope/foot)",
             "",
             "Exit codes: 0 stopped, 2 usage, 3 refused (token, grants, superseded), 4 unreachable at start.");
 
@@ -39,7 +47,7 @@ final class DaemonCommand {
     }
 
     static int run(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
-        Args a = Args.parse(argv, Set.of("connect", "token", "tenant", "project", "name", "workdir", "workers"),
+        Args a = Args.parse(argv, Set.of("connect", "token", "tenant", "project", "name", "workdir", "workers", "foot-root"),
                 Set.of("help"));
         if (a.flag("help")) {
             out.println(HELP);
@@ -59,7 +67,14 @@ final class DaemonCommand {
         if (!Files.isDirectory(workdir)) {
             throw new Args.UsageException("--workdir " + workdir + " is not a directory.");
         }
-        List<BackendTool> tools = Backends.clientTools(workdir);
+        String footRoot = a.get("foot-root", null);
+        FootTargetResolver feet = footRoot != null ? FootTargetResolver.at(Path.of(footRoot).toAbsolutePath())
+                : ClientTransfers.footRootFromEnvironment();
+        LocalBackend local = Backends.local(workdir);
+        List<BackendTool> tools = local.tools();
+        ClientTransfers transfers = ClientTransfers.create(feet,
+                new TransferScope(a.require("tenant"), a.require("project")), TransferSettings.defaults(),
+                TransferListener.NONE);
         DaemonClient client;
         try {
             client = DaemonClient.builder().uri(uri).token(token)
@@ -67,14 +82,22 @@ final class DaemonCommand {
                     .clientName("worktarget-daemon/" + Runtime.version().feature())
                     .workerThreads(a.intOption("workers", 16))
                     .tools(tools)
+                    .frameExtension(transfers.extension())
                     .build();
         } catch (IllegalArgumentException e) {
+            transfers.close();
+            local.close();
             throw new Args.UsageException(e.getMessage() + ".");
         }
-        Thread hook = new Thread(client::close, "worktarget-daemon-shutdown");
+        Thread hook = new Thread(() -> {
+            client.close();
+            transfers.close();
+            local.close();
+        }, "worktarget-daemon-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         client.start();
-        LOG.info("Daemon '{}' serving {} tools from {}", a.require("name"), tools.size(), workdir);
+        LOG.info("Daemon '{}' serving {} tools from {}; transfers under {}", a.require("name"), tools.size(), workdir,
+                feet.footRoot());
         try {
             if (!client.awaitConnected(Duration.ofSeconds(30)) && !client.terminated().isDone()) {
                 LOG.warn("Not connected after 30 s; still trying {}", uri);
@@ -95,8 +118,10 @@ final class DaemonCommand {
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
+                transfers.close();
+                local.close();
             } catch (IllegalStateException shuttingDown) {
-                LOG.debug("JVM is shutting down; the hook closes the client");
+                LOG.debug("JVM is shutting down; the hook closes the client and kills the jobs");
             }
         }
     }

@@ -13,10 +13,14 @@ import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.DaemonServer;
+import org.vancetope.worktarget.backend.daemon.ServerTransfers;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.daemon.internal.Ids;
+import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
-import org.vancetope.worktarget.spi.BackendToolProvider;
+import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
+import org.vancetope.worktarget.core.transfer.TransferListener;
+import org.vancetope.worktarget.core.transfer.TransferSettings;
 
 /** {@code serve}: a standalone server with a WORK backend and the loopback admin API. */
 final class ServeCommand {
@@ -76,27 +80,38 @@ final class ServeCommand {
                 throw new Args.UsageException("Cannot load the TLS certificate or key: " + e.getMessage());
             }
         }
+        WorkspaceBackend work = Backends.workspace(workspace);
+        ServerTransfers transfers = ServerTransfers.create(
+                new RootDirTargetResolver((scope, dirName) -> work.findRoot(scope.tenant(), scope.project(), dirName)),
+                TransferSettings.defaults(), TransferListener.NONE);
         DaemonServer server;
         try {
             server = DaemonServer.builder().host(a.get("bind", "127.0.0.1")).port(port).authenticator(auth)
-                    .sslContext(ssl).build().start();
+                    .sslContext(ssl).frameExtension(transfers.extension()).build().start();
         } catch (IOException e) {
+            transfers.close();
+            work.close();
             err.println(e.getMessage());
             return Main.UNREACHABLE;
         } catch (IllegalArgumentException e) {
+            transfers.close();
+            work.close();
             throw new Args.UsageException(e.getMessage() + ".");
         }
         AdminProcessStore store = new AdminProcessStore();
         WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store)
                 .clientConnectivity(server.clients()).daemonInvoker(server.daemons());
-        for (BackendToolProvider p : Backends.workBackends(workspace)) {
-            db.backend(p);
-        }
+        db.backend(work).rootDirCatalog(work);
+        transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
         AdminServer admin;
         try {
-            admin = new AdminServer(server, db.build(), store, adminToken).start("127.0.0.1", adminPort);
+            WorkTargetDispatcher dispatcher = db.build();
+            transfers.bind(server, dispatcher.targets());
+            admin = new AdminServer(server, dispatcher, store, adminToken).start("127.0.0.1", adminPort);
         } catch (IOException e) {
             server.close();
+            transfers.close();
+            work.close();
             err.println(e.getMessage());
             return Main.UNREACHABLE;
         }
@@ -107,6 +122,8 @@ final class ServeCommand {
             LOG.info("Shutting down");
             admin.close();
             server.close();
+            transfers.close();
+            work.close();
             stopped.countDown();
         }, "worktarget-serve-shutdown"));
         try {

@@ -1,0 +1,166 @@
+package org.vancetope.worktarget.backend.daemon;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.daemon.internal.SerialExecutor;
+import org.vancetope.worktarget.core.transfer.TransferConnection;
+import org.vancetope.worktarget.core.transfer.TransferEndpoint;
+import org.vancetope.worktarget.core.transfer.TransferFrame;
+import org.vancetope.worktarget.core.transfer.TransferScope;
+import org.vancetope.worktarget.spi.FrameChannel;
+import org.vancetope.worktarget.transfer.FrameDecodeException;
+import org.vancetope.worktarget.transfer.TransferCodec;
+
+/**
+ * Carries file transfers over WebSocket connections (PROTOCOL.md §6): a {@link FrameExtension} that
+ * decodes the transfer frames of a connection with the JSON codec and feeds them, in order, to a
+ * {@link TransferEndpoint}, and that aborts every transfer of a connection the moment it closes.
+ * The same class serves the server (Brain) and the client connector (Foot, daemon).
+ *
+ * <pre>{@code
+ * TransferEndpoint brain = TransferEndpoint.builder(TransferSide.BRAIN).resolver(roots).build();
+ * TransferBridge transfers = new TransferBridge(brain, channel -> new TransferScope("acme", "proj"));
+ * DaemonServer server = DaemonServer.builder().frameExtension(transfers)...build().start();
+ * TransferConnection conn = transfers.connection(server.daemonChannel(key).orElseThrow());
+ * }</pre>
+ *
+ * <p>Frames are handled off the I/O thread, on a worker pool, one connection at a time in arrival
+ * order (disk writes and hashing may block). A frame that cannot be decoded is dropped and counted as
+ * a protocol error of the connection. It does not own the endpoint: close that yourself.
+ */
+public final class TransferBridge implements FrameExtension, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TransferBridge.class);
+    private static final Set<String> TYPES = Set.of("transfer_init", "transfer_init_response", "transfer_chunk",
+            "transfer_complete", "transfer_finish", "client.file.upload.request");
+
+    private final TransferEndpoint endpoint;
+    private final Function<FrameChannel<String>, TransferScope> scopes;
+    private final TransferCodec codec = TransferCodec.create();
+    private final ExecutorService workers;
+    private final Map<String, Attached> attached = new ConcurrentHashMap<>();
+
+    private record Attached(TransferConnection connection, SerialExecutor lane) {
+    }
+
+    /**
+     * Creates a bridge.
+     *
+     * @param endpoint the endpoint that runs the transfers
+     * @param scopes the tenant and project of a connection (the Foot's receive root, the Brain's default)
+     */
+    public TransferBridge(TransferEndpoint endpoint, Function<FrameChannel<String>, TransferScope> scopes) {
+        this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+        this.scopes = Objects.requireNonNull(scopes, "scopes");
+        this.workers = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "worktarget-transfer-io");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @Override
+    public boolean handles(String type) {
+        return TYPES.contains(type);
+    }
+
+    @Override
+    public void onFrame(FrameChannel<String> channel, String type, String frame) {
+        TransferFrame decoded;
+        try {
+            decoded = codec.decode(frame);
+        } catch (FrameDecodeException e) {
+            throw new IllegalArgumentException("undecodable " + type + " frame: " + e.getMessage(), e);
+        }
+        Attached a = attach(channel);
+        a.lane.execute(() -> a.connection.onFrame(decoded));
+    }
+
+    @Override
+    public void onClose(FrameChannel<String> channel) {
+        Attached a = attached.remove(channel.id());
+        if (a != null) {
+            a.lane.execute(a.connection::onClose);
+        }
+    }
+
+    /**
+     * The transfer connection of a WebSocket connection, to start a download or request an upload on it.
+     *
+     * @param channel the connection, e.g. from {@link DaemonServer#daemonChannel}
+     * @return the transfer connection; empty when the channel is closed
+     */
+    public Optional<TransferConnection> connection(FrameChannel<String> channel) {
+        if (!channel.isOpen()) {
+            return Optional.empty();
+        }
+        return Optional.of(attach(channel).connection);
+    }
+
+    private Attached attach(FrameChannel<String> channel) {
+        return attached.computeIfAbsent(channel.id(), id -> new Attached(
+                endpoint.attach(new Encoding(channel, codec), scopes.apply(channel)), new SerialExecutor(workers)));
+    }
+
+    /**
+     * Aborts the transfers of every attached connection and stops the worker threads.
+     */
+    @Override
+    public void close() {
+        for (String id : Set.copyOf(attached.keySet())) {
+            Attached a = attached.remove(id);
+            if (a != null) {
+                try {
+                    a.connection.onClose();
+                } catch (RuntimeException e) {
+                    LOG.warn("Aborting the transfers of connection {} failed", id, e);
+                }
+            }
+        }
+        workers.shutdown();
+    }
+
+    /** A channel of transfer frames over a channel of JSON text frames. */
+    private static final class Encoding implements FrameChannel<TransferFrame> {
+        private final FrameChannel<String> text;
+        private final TransferCodec codec;
+
+        Encoding(FrameChannel<String> text, TransferCodec codec) {
+            this.text = text;
+            this.codec = codec;
+        }
+
+        @Override
+        public String id() {
+            return text.id();
+        }
+
+        @Override
+        public boolean isOpen() {
+            return text.isOpen();
+        }
+
+        @Override
+        public CompletionStage<Void> send(TransferFrame frame) {
+            return text.send(codec.encodeToString(frame));
+        }
+
+        @Override
+        public boolean isWritable() {
+            return text.isWritable();
+        }
+
+        @Override
+        public void whenWritable(Runnable callback) {
+            text.whenWritable(callback);
+        }
+    }
+}

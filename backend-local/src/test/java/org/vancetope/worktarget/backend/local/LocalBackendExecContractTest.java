@@ -1,0 +1,25 @@
+package org.vancetope.worktarget.backend.local;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.vancetope.worktarget.core.ExecSettings;
+import org.vancetope.worktarget.spi.BackendTool;
+import org.vancetope.worktarget.testkit.ExecToolsContract;
+
+/** Runs the exec-tools contract on the CLIENT backend's client_exec_* tools. */
+class LocalBackendExecContractTest extends ExecToolsContract {
+    private LocalBackend local;
+
+    @Override
+    protected List<BackendTool> createExecTools(Path workDir) {
+        local = LocalBackend.builder().workDirectory(workDir)
+                .execSettings(ExecSettings.builder().killGraceMs(500).build()).build();
+        return local.tools().stream().filter(t -> t.spec().name().startsWith("client_exec_")).toList();
+    }
+
+    @AfterEach
+    void closeBackend() {
+        local.close();
+    }
+}
