@@ -93,6 +93,18 @@ class InvocationTest {
     }
 
     @Test
+    void replacedToolsAreAnnouncedAndServed() throws Exception {
+        DaemonClient box = t.daemon("box", List.of(TestServer.echoRead("box")));
+        box.replaceTools(List.of(TestServer.tool("client_file_count", (p, c) -> Map.of("files", 7L))));
+        // the manifest frame precedes the result on the same connection, so the server has it once the call returns
+        assertThat(call(BOX, "client_file_count", Map.of(), LONG)).containsEntry("files", 7L);
+        assertThat(t.server.daemons().status(BOX).manifest()).extracting(s -> s.name())
+                .containsExactly("client_file_count");
+        assertThatThrownBy(() -> call(BOX, "client_file_read", Map.of("path", "a"), LONG))
+                .extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.UNKNOWN_TOOL);
+    }
+
+    @Test
     void callToAnUnknownDaemonFailsOffline() {
         assertThatThrownBy(() -> call(new DaemonKey("acme", "proj", "nobody"), "client_file_read", Map.of(), LONG))
                 .isInstanceOf(ToolException.class).hasMessageContaining("nobody")
