@@ -64,8 +64,8 @@ import org.vancetope.worktarget.spi.ToolSpec;
 
 /**
  * The client connector's engine: connects, says hello, answers invocations on a worker pool (never
- * on the I/O thread), honours cancels, and reconnects with exponential back-off and full jitter
- * until closed or refused for good.
+ * on the I/O thread), honours cancels, and reconnects with exponential back-off (each delay drawn at
+ * random from the upper half of the current step) until closed or refused for good.
  */
 public final class ClientSession {
     private static final Logger LOG = LoggerFactory.getLogger(ClientSession.class);
@@ -331,6 +331,13 @@ public final class ClientSession {
                         settings.project(), settings.daemonName(), settings.sessionId(), settings.clientName(),
                         settings.capabilities(), specs);
                 ctx.writeAndFlush(new TextWebSocketFrame(Wire.encode(hello, ctx.alloc())));
+                ctx.executor().schedule(() -> {
+                    if (!welcomed && ctx.channel().isActive()) {
+                        LOG.warn("No welcome from {} within {} ms; reconnecting", settings.uri(),
+                                settings.handshakeTimeout().toMillis());
+                        ctx.close();
+                    }
+                }, settings.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS);
             } else if (evt instanceof IdleStateEvent e && e.state() == IdleState.READER_IDLE && welcomed) {
                 silent++;
                 if (silent >= settings.silentIntervalsBeforeClose()) {
