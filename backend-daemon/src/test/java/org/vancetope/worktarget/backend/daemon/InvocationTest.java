@@ -251,6 +251,25 @@ class InvocationTest {
     }
 
     @Test
+    void serverShutdownFailsPendingCallsAtOnceWithOffline() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        t.daemon("box", List.of(TestServer.tool("client_file_read", (p, c) -> {
+            running.countDown();
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Map.of();
+        })));
+        Future<Map<String, Object>> f = callAsync(BOX, LONG);
+        assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+        t.server.close();
+        assertThat(failure(f).code()).isEqualTo(ErrorCode.OFFLINE);
+    }
+
+    @Test
     void clientReconnectsAfterTheServerRestarts() throws Exception {
         DaemonClient box = t.daemon("box", List.of(TestServer.echoRead("box")));
         int port = t.server.port();

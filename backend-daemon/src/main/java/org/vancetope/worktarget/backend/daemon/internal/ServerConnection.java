@@ -325,6 +325,22 @@ public final class ServerConnection {
     }
 
     /**
+     * Closes the connection because the server shuts down: pending calls fail {@code offline} at once,
+     * the peer gets close 1001 and may reconnect to another server.
+     *
+     * @return completes when the channel is closed
+     */
+    public io.netty.channel.ChannelFuture goAway() {
+        failAll(ErrorCode.OFFLINE, "The server shut down while the call ran on " + hello.profile() + " "
+                + (hello.daemonName() != null ? "'" + hello.daemonName() + "'" : "of session '" + hello.sessionId() + "'")
+                + "; the call may or may not have run there. Retry when the server is back.");
+        Channel ch = frames.channel();
+        ch.writeAndFlush(new CloseWebSocketFrame(Wire.CLOSE_GOING_AWAY, "server shutdown"))
+                .addListener(ChannelFutureListener.CLOSE);
+        return ch.closeFuture();
+    }
+
+    /**
      * The number of calls waiting for a result.
      *
      * @return the number of calls waiting for a result
