@@ -33,6 +33,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.vancetope.worktarget.backend.daemon.DaemonClient;
@@ -50,14 +52,15 @@ import org.vancetope.worktarget.spi.ProcessStore;
  * A tiny tool invocation's round trip over loopback WebSocket through the whole stack
  * ({@code WorkTargetDispatcher} → DAEMON target → {@code DaemonServer} → {@code DaemonClient} → a
  * {@code client_file_read} that returns a constant), beside a plain Netty WebSocket request/response
- * harness (the client sends a small text frame, the server echoes it) in the same run. Both use
- * blocking callers: one caller (1 in flight) and 16 concurrent callers (16 in flight).
+ * harness (the client sends a small text frame, the server echoes it) in the same run, and the same
+ * harness with the echo sent from a worker thread. All use blocking callers: one caller (1 in
+ * flight) and 16 concurrent callers (16 in flight). Figures are medians of interleaved rounds.
  *
  * <pre>{@code
  * mvn -B -q -pl benchmarks -am package -DskipTests
  * java -Xms512m -Xmx512m -XX:+AlwaysPreTouch \
  *      -cp "$(cat benchmarks/target/classpath.txt):benchmarks/target/classes" \
- *      org.vancetope.worktarget.benchmarks.InvocationBenchmark [callsPerRound]
+ *      org.vancetope.worktarget.benchmarks.InvocationBenchmark [callsPerRound [rounds]]
  * }</pre>
  *
  * <p>Targets (PERFORMANCE.md): p50 ≤ 2 × plain, calls/s with 16 in flight ≥ 0.5 × plain.
@@ -86,38 +89,51 @@ public final class InvocationBenchmark {
     /**
      * Runs the benchmark.
      *
-     * @param args optional: calls per measured round (default 20000)
+     * @param args optional: calls per measured round (default 20000) and rounds (default 5)
      * @throws Exception on failure
      */
     public static void main(String[] args) throws Exception {
         int calls = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
-        try (PlainHarness plain = new PlainHarness(); StackHarness stack = new StackHarness()) {
-            Result[][] results = new Result[2][2];
-            for (int round = 0; round < 3; round++) {       // round 0 is warm-up
-                for (int h = 0; h < 2; h++) {
-                    Caller c = h == 0 ? plain::call : stack::call;
-                    Result one = measure(c, 1, calls);
-                    Result sixteen = measure(c, 16, calls);
-                    if (round > 0) {
-                        results[h][0] = best(results[h][0], one);
-                        results[h][1] = best(results[h][1], sixteen);
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        try (PlainHarness plain = new PlainHarness(false); PlainHarness plainWorker = new PlainHarness(true);
+             StackHarness stack = new StackHarness()) {
+            String[] names = {"plain Netty", "plain + worker hop", "WorkTarget"};
+            Caller[] callers = {plain::call, plainWorker::call, stack::call};
+            Result[][][] results = new Result[callers.length][2][rounds];
+            for (int round = -1; round < rounds; round++) {      // round -1 warms up
+                for (int h = 0; h < callers.length; h++) {
+                    Result one = measure(callers[h], 1, calls);
+                    Result sixteen = measure(callers[h], 16, calls);
+                    if (round >= 0) {
+                        results[h][0][round] = one;
+                        results[h][1][round] = sixteen;
                     }
                 }
             }
-            System.out.println("Tiny invocation round trip over loopback WebSocket (" + calls + " calls per round, best of 2)");
-            System.out.println("  plain Netty, 1 in flight:   " + results[0][0]);
-            System.out.println("  WorkTarget,  1 in flight:   " + results[1][0]);
-            System.out.println("  plain Netty, 16 in flight:  " + results[0][1]);
-            System.out.println("  WorkTarget,  16 in flight:  " + results[1][1]);
-            System.out.printf(Locale.ROOT, "  p50 ratio (1 in flight)      %.2f × plain (target ≤ 2.0)%n",
-                    (double) results[1][0].p50Nanos() / results[0][0].p50Nanos());
-            System.out.printf(Locale.ROOT, "  calls/s ratio (16 in flight) %.2f × plain (target ≥ 0.5)%n",
-                    results[1][1].callsPerSecond() / results[0][1].callsPerSecond());
+            System.out.println("Tiny invocation round trip over loopback WebSocket: " + calls + " calls per round, median of "
+                    + rounds + " interleaved rounds, " + Runtime.getRuntime().availableProcessors() + " CPUs");
+            Result[][] median = new Result[callers.length][2];
+            for (int inFlight = 0; inFlight < 2; inFlight++) {
+                for (int h = 0; h < callers.length; h++) {
+                    median[h][inFlight] = median(results[h][inFlight]);
+                    System.out.printf(Locale.ROOT, "  %-19s %2d in flight: %s%n", names[h], inFlight == 0 ? 1 : 16,
+                            median[h][inFlight]);
+                }
+            }
+            System.out.printf(Locale.ROOT, "  p50 ratio, 1 in flight:       %.2f x plain (target <= 2.0); %.2f x plain + worker hop%n",
+                    (double) median[2][0].p50Nanos() / median[0][0].p50Nanos(),
+                    (double) median[2][0].p50Nanos() / median[1][0].p50Nanos());
+            System.out.printf(Locale.ROOT, "  calls/s ratio, 16 in flight:  %.2f x plain (target >= 0.5); %.2f x plain + worker hop%n",
+                    median[2][1].callsPerSecond() / median[0][1].callsPerSecond(),
+                    median[2][1].callsPerSecond() / median[1][1].callsPerSecond());
         }
     }
 
-    private static Result best(Result a, Result b) {
-        return a == null || b.p50Nanos() < a.p50Nanos() ? b : a;
+    private static Result median(Result[] rs) {
+        long[] p50 = Arrays.stream(rs).mapToLong(Result::p50Nanos).sorted().toArray();
+        long[] p99 = Arrays.stream(rs).mapToLong(Result::p99Nanos).sorted().toArray();
+        double[] cps = Arrays.stream(rs).mapToDouble(Result::callsPerSecond).sorted().toArray();
+        return new Result(p50[p50.length / 2], p99[p99.length / 2], cps[cps.length / 2]);
     }
 
     private static Result measure(Caller caller, int inFlight, int calls) throws Exception {
@@ -202,8 +218,13 @@ public final class InvocationBenchmark {
         }
     }
 
-    /** Plain Netty: the client sends a small text frame, the server echoes it on its I/O thread. */
+    /**
+     * Plain Netty: the client sends a small text frame, the server echoes it, on its I/O thread or
+     * (with {@code workerHop}) from a worker pool thread, the minimum any responder pays that must not
+     * run tool work on an I/O thread.
+     */
     private static final class PlainHarness implements AutoCloseable {
+        private final ExecutorService workers = Executors.newFixedThreadPool(16);
         private final EventLoopGroup serverGroup = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
         private final EventLoopGroup clientGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         private final Map<Long, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
@@ -211,7 +232,7 @@ public final class InvocationBenchmark {
         private final Channel client;
         private final Channel serverChannel;
 
-        PlainHarness() throws Exception {
+        PlainHarness(boolean workerHop) throws Exception {
             serverChannel = new ServerBootstrap().group(serverGroup).channel(NioServerSocketChannel.class)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -222,7 +243,12 @@ public final class InvocationBenchmark {
                                     new SimpleChannelInboundHandler<TextWebSocketFrame>() {
                                         @Override
                                         protected void channelRead0(ChannelHandlerContext ctx, TextWebSocketFrame f) {
-                                            ctx.writeAndFlush(new TextWebSocketFrame(f.content().retain()));
+                                            TextWebSocketFrame echo = new TextWebSocketFrame(f.content().retain());
+                                            if (workerHop) {
+                                                workers.execute(() -> ctx.writeAndFlush(echo));
+                                            } else {
+                                                ctx.writeAndFlush(echo);
+                                            }
                                         }
                                     });
                         }
@@ -277,6 +303,7 @@ public final class InvocationBenchmark {
         public void close() {
             client.close().syncUninterruptibly();
             serverChannel.close().syncUninterruptibly();
+            workers.shutdownNow();
             clientGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
             serverGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }

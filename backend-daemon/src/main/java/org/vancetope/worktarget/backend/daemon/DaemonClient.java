@@ -90,6 +90,17 @@ public final class DaemonClient implements AutoCloseable {
     }
 
     /**
+     * Replaces the tools this client serves and sends the new manifest to the server at once (and in
+     * every later {@code hello}).
+     *
+     * @param tools the new tools
+     * @throws IllegalArgumentException when two tools share a name
+     */
+    public void replaceTools(List<BackendTool> tools) {
+        session.replaceTools(tools);
+    }
+
+    /**
      * The number of invocations running now.
      *
      * @return the count

@@ -211,6 +211,17 @@ public final class DaemonServer implements AutoCloseable {
         if (serverChannel != null) {
             serverChannel.close().syncUninterruptibly();
         }
+        // tell connected clients we are going away (1001, they reconnect later); pending calls fail offline
+        List<io.netty.channel.ChannelFuture> closing = new ArrayList<>();
+        for (ServerConnection c : core.sessions().all()) {
+            closing.add(c.goAway());
+        }
+        for (ServerConnection c : core.daemons().all()) {
+            closing.add(c.goAway());
+        }
+        for (io.netty.channel.ChannelFuture f : closing) {
+            f.awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
         if (boss != null) {
             boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

@@ -93,6 +93,18 @@ class InvocationTest {
     }
 
     @Test
+    void replacedToolsAreAnnouncedAndServed() throws Exception {
+        DaemonClient box = t.daemon("box", List.of(TestServer.echoRead("box")));
+        box.replaceTools(List.of(TestServer.tool("client_file_count", (p, c) -> Map.of("files", 7L))));
+        // the manifest frame precedes the result on the same connection, so the server has it once the call returns
+        assertThat(call(BOX, "client_file_count", Map.of(), LONG)).containsEntry("files", 7L);
+        assertThat(t.server.daemons().status(BOX).manifest()).extracting(s -> s.name())
+                .containsExactly("client_file_count");
+        assertThatThrownBy(() -> call(BOX, "client_file_read", Map.of("path", "a"), LONG))
+                .extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.UNKNOWN_TOOL);
+    }
+
+    @Test
     void callToAnUnknownDaemonFailsOffline() {
         assertThatThrownBy(() -> call(new DaemonKey("acme", "proj", "nobody"), "client_file_read", Map.of(), LONG))
                 .isInstanceOf(ToolException.class).hasMessageContaining("nobody")
@@ -236,6 +248,25 @@ class InvocationTest {
                 .containsEntry("content", "foot:p");
         assertThatThrownBy(() -> t.server.clients().invoke("acme", "s-2", "client_file_read", Map.of(), TestServer.ctx(),
                 LONG)).extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.OFFLINE);
+    }
+
+    @Test
+    void serverShutdownFailsPendingCallsAtOnceWithOffline() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        t.daemon("box", List.of(TestServer.tool("client_file_read", (p, c) -> {
+            running.countDown();
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Map.of();
+        })));
+        Future<Map<String, Object>> f = callAsync(BOX, LONG);
+        assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+        t.server.close();
+        assertThat(failure(f).code()).isEqualTo(ErrorCode.OFFLINE);
     }
 
     @Test

@@ -64,8 +64,8 @@ import org.vancetope.worktarget.spi.ToolSpec;
 
 /**
  * The client connector's engine: connects, says hello, answers invocations on a worker pool (never
- * on the I/O thread), honours cancels, and reconnects with exponential back-off and full jitter
- * until closed or refused for good.
+ * on the I/O thread), honours cancels, and reconnects with exponential back-off (each delay drawn at
+ * random from the upper half of the current step) until closed or refused for good.
  */
 public final class ClientSession {
     private static final Logger LOG = LoggerFactory.getLogger(ClientSession.class);
@@ -73,7 +73,7 @@ public final class ClientSession {
             Wire.CLOSE_FORBIDDEN, Wire.CLOSE_SUPERSEDED, Wire.CLOSE_UNSUPPORTED_VERSION);
 
     private final ClientSettings settings;
-    private final Map<String, BackendTool> tools;
+    private volatile Map<String, BackendTool> tools;
     private final ToolContext fallbackContext;
     private final EventLoopGroup group;
     private final ThreadPoolExecutor workers;
@@ -94,13 +94,7 @@ public final class ClientSession {
      */
     public ClientSession(ClientSettings settings) {
         this.settings = settings;
-        Map<String, BackendTool> byName = new LinkedHashMap<>();
-        for (BackendTool t : settings.tools()) {
-            if (byName.putIfAbsent(t.spec().name(), t) != null) {
-                throw new IllegalArgumentException("Two tools are named '" + t.spec().name() + "'; serve only one.");
-            }
-        }
-        this.tools = Map.copyOf(byName);
+        this.tools = byName(settings.tools());
         this.fallbackContext = new ToolContext("remote", settings.sessionId(), settings.tenant(),
                 settings.project() == null ? "" : settings.project(), null);
         boolean tls = "wss".equalsIgnoreCase(settings.uri().getScheme());
@@ -119,17 +113,51 @@ public final class ClientSession {
         this.workers.allowCoreThreadTimeOut(true);
     }
 
+    private static Map<String, BackendTool> byName(List<BackendTool> list) {
+        Map<String, BackendTool> byName = new LinkedHashMap<>();
+        for (BackendTool t : list) {
+            if (byName.putIfAbsent(t.spec().name(), t) != null) {
+                throw new IllegalArgumentException("Two tools are named '" + t.spec().name() + "'; serve only one.");
+            }
+        }
+        return java.util.Collections.unmodifiableMap(byName);
+    }
+
+    /**
+     * Replaces the tools served and, when connected, sends the new manifest ({@code tool_manifest},
+     * PROTOCOL.md §4). Calls already running finish with the tool they started with.
+     *
+     * @param list the new tools
+     * @throws IllegalArgumentException when two tools share a name
+     */
+    public void replaceTools(List<BackendTool> list) {
+        Map<String, BackendTool> next = byName(list);
+        this.tools = next;
+        Connection c = current;
+        if (c != null && c.welcomed) {
+            c.send(new Message.ToolManifest(next.values().stream().map(BackendTool::spec).toList()));
+        }
+    }
+
     /** Starts the first connection attempt. */
     public void start() {
         connect();
     }
 
-    /** @return completes on {@link #close()}, or exceptionally with a {@link ServerRefusedException} */
+    /**
+     * Completes on {@link #close()}, or exceptionally with a {@link ServerRefusedException}.
+     *
+     * @return completes on {@link #close()}, or exceptionally with a {@link ServerRefusedException}
+     */
     public CompletableFuture<Void> terminated() {
         return terminated;
     }
 
-    /** @return whether a welcome was received on the current connection */
+    /**
+     * Whether a welcome was received on the current connection.
+     *
+     * @return whether a welcome was received on the current connection
+     */
     public boolean isConnected() {
         Connection c = current;
         return c != null && c.welcomed && c.channel.isActive();
@@ -156,7 +184,11 @@ public final class ClientSession {
         return isConnected();
     }
 
-    /** @return the number of calls running on the worker pool */
+    /**
+     * The number of calls running on the worker pool.
+     *
+     * @return the number of calls running on the worker pool
+     */
     public int runningCalls() {
         Connection c = current;
         return c == null ? 0 : c.running.size();
@@ -299,6 +331,13 @@ public final class ClientSession {
                         settings.project(), settings.daemonName(), settings.sessionId(), settings.clientName(),
                         settings.capabilities(), specs);
                 ctx.writeAndFlush(new TextWebSocketFrame(Wire.encode(hello, ctx.alloc())));
+                ctx.executor().schedule(() -> {
+                    if (!welcomed && ctx.channel().isActive()) {
+                        LOG.warn("No welcome from {} within {} ms; reconnecting", settings.uri(),
+                                settings.handshakeTimeout().toMillis());
+                        ctx.close();
+                    }
+                }, settings.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS);
             } else if (evt instanceof IdleStateEvent e && e.state() == IdleState.READER_IDLE && welcomed) {
                 silent++;
                 if (silent >= settings.silentIntervalsBeforeClose()) {

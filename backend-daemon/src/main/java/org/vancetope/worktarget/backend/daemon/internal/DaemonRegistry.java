@@ -71,7 +71,11 @@ public final class DaemonRegistry implements DaemonInvoker {
         return c == null || c.isClosed() ? Optional.empty() : Optional.of(c);
     }
 
-    /** @return every registered connection */
+    /**
+     * Every registered connection.
+     *
+     * @return every registered connection
+     */
     public List<ServerConnection> all() {
         return List.copyOf(daemons.values());
     }

@@ -74,22 +74,38 @@ public final class ServerConnection {
         this.connectedAt = Instant.now();
     }
 
-    /** @return the connection id */
+    /**
+     * The connection id.
+     *
+     * @return the connection id
+     */
     public String id() {
         return frames.id();
     }
 
-    /** @return the frame channel */
+    /**
+     * The frame channel.
+     *
+     * @return the frame channel
+     */
     public NettyFrameChannel frames() {
         return frames;
     }
 
-    /** @return the accepted hello */
+    /**
+     * The accepted hello.
+     *
+     * @return the accepted hello
+     */
     public Message.Hello hello() {
         return hello;
     }
 
-    /** @return the current manifest */
+    /**
+     * The current manifest.
+     *
+     * @return the current manifest
+     */
     public List<ToolSpec> manifest() {
         return manifest;
     }
@@ -112,7 +128,11 @@ public final class ServerConnection {
         this.silentIntervals = intervals;
     }
 
-    /** @return ONLINE, or STALE after two silent intervals (a ping went unanswered for a whole interval) */
+    /**
+     * ONLINE, or STALE after two silent intervals (a ping went unanswered for a whole interval).
+     *
+     * @return ONLINE, or STALE after two silent intervals (a ping went unanswered for a whole interval)
+     */
     public DaemonStatus.State state() {
         if (closed) {
             return DaemonStatus.State.OFFLINE;
@@ -120,12 +140,20 @@ public final class ServerConnection {
         return silentIntervals >= 2 ? DaemonStatus.State.STALE : DaemonStatus.State.ONLINE;
     }
 
-    /** @return whether the connection is closed or closing */
+    /**
+     * Whether the connection is closed or closing.
+     *
+     * @return whether the connection is closed or closing
+     */
     public boolean isClosed() {
         return closed;
     }
 
-    /** @return a snapshot for listings */
+    /**
+     * A snapshot for listings.
+     *
+     * @return a snapshot for listings
+     */
     public ConnectionInfo info() {
         return new ConnectionInfo(id(), hello.profile(), hello.tenant(), hello.project(), hello.daemonName(),
                 hello.sessionId(), hello.clientName(), principal.subject(),
@@ -296,7 +324,27 @@ public final class ServerConnection {
                 .addListener(ChannelFutureListener.CLOSE);
     }
 
-    /** @return the number of calls waiting for a result */
+    /**
+     * Closes the connection because the server shuts down: pending calls fail {@code offline} at once,
+     * the peer gets close 1001 and may reconnect to another server.
+     *
+     * @return completes when the channel is closed
+     */
+    public io.netty.channel.ChannelFuture goAway() {
+        failAll(ErrorCode.OFFLINE, "The server shut down while the call ran on " + hello.profile() + " "
+                + (hello.daemonName() != null ? "'" + hello.daemonName() + "'" : "of session '" + hello.sessionId() + "'")
+                + "; the call may or may not have run there. Retry when the server is back.");
+        Channel ch = frames.channel();
+        ch.writeAndFlush(new CloseWebSocketFrame(Wire.CLOSE_GOING_AWAY, "server shutdown"))
+                .addListener(ChannelFutureListener.CLOSE);
+        return ch.closeFuture();
+    }
+
+    /**
+     * The number of calls waiting for a result.
+     *
+     * @return the number of calls waiting for a result
+     */
     public int pendingCalls() {
         return pending.size();
     }

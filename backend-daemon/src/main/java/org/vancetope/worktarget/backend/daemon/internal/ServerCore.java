@@ -31,22 +31,38 @@ public final class ServerCore {
         this.settings = settings;
     }
 
-    /** @return the settings */
+    /**
+     * The settings.
+     *
+     * @return the settings
+     */
     public ServerSettings settings() {
         return settings;
     }
 
-    /** @return the foot registry (CLIENT) */
+    /**
+     * The foot registry (CLIENT).
+     *
+     * @return the foot registry (CLIENT)
+     */
     public SessionRegistry sessions() {
         return sessions;
     }
 
-    /** @return the daemon registry (DAEMON) */
+    /**
+     * The daemon registry (DAEMON).
+     *
+     * @return the daemon registry (DAEMON)
+     */
     public DaemonRegistry daemons() {
         return daemons;
     }
 
-    /** @return the id source */
+    /**
+     * The id source.
+     *
+     * @return the id source
+     */
     public Ids ids() {
         return ids;
     }

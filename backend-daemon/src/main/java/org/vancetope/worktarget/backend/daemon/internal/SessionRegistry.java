@@ -64,7 +64,11 @@ public final class SessionRegistry implements ClientConnectivity {
         return c == null || c.isClosed() ? Optional.empty() : Optional.of(c);
     }
 
-    /** @return every registered connection */
+    /**
+     * Every registered connection.
+     *
+     * @return every registered connection
+     */
     public List<ServerConnection> all() {
         return List.copyOf(sessions.values());
     }

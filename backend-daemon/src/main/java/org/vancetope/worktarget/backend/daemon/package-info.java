@@ -1,0 +1,15 @@
+/**
+ * The wire backend of WorkTarget (PROTOCOL.md): {@link org.vancetope.worktarget.backend.daemon.DaemonServer}
+ * is the server end that backs the CLIENT and DAEMON targets for the dispatcher,
+ * {@link org.vancetope.worktarget.backend.daemon.DaemonClient} the client end that serves a machine's
+ * {@code client_*} tools, and {@link org.vancetope.worktarget.backend.daemon.TokenAuthenticator} a
+ * default token check. Frame types beyond the base protocol (the transfers) plug in through
+ * {@link org.vancetope.worktarget.backend.daemon.FrameExtension}.
+ *
+ * <pre>{@code
+ * DaemonServer server = DaemonServer.builder().port(7070).authenticator(auth).build().start();
+ * WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store)
+ *         .clientConnectivity(server.clients()).daemonInvoker(server.daemons()).build();
+ * }</pre>
+ */
+package org.vancetope.worktarget.backend.daemon;

@@ -1,0 +1,76 @@
+package org.vancetope.worktarget.backend.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.spi.DaemonKey;
+
+/** wss:// end to end with a certificate made by the JDK's keytool. */
+class TlsTest {
+    private static final char[] PASSWORD = "changeit-tls".toCharArray();
+
+    private static KeyStore keyStore(Path dir) throws Exception {
+        Path file = dir.resolve("server.p12");
+        Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+        Process p = new ProcessBuilder(keytool.toString(), "-genkeypair", "-keystore", file.toString(), "-storetype",
+                "PKCS12", "-storepass", new String(PASSWORD), "-keypass", new String(PASSWORD), "-alias", "server",
+                "-keyalg", "EC", "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "2")
+                .redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(output).isZero();
+        KeyStore ks = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(file)) {
+            ks.load(in, PASSWORD);
+        }
+        return ks;
+    }
+
+    @Test
+    void daemonConnectsAndAnswersOverWss(@TempDir Path dir) throws Exception {
+        KeyStore ks = keyStore(dir);
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(ks, PASSWORD);
+        SslContext serverTls = SslContextBuilder.forServer(kmf).build();
+        SslContext clientTls = SslContextBuilder.forClient()
+                .trustManager((X509Certificate) ks.getCertificate("server")).build();
+        try (TestServer t = new TestServer(b -> b.sslContext(serverTls))) {
+            URI wss = URI.create("wss://127.0.0.1:" + t.server.port() + "/worktarget/v1");
+            t.started(DaemonClient.builder().uri(wss).token(TestServer.DAEMON_TOKEN).daemon("acme", "proj", "box")
+                    .sslContext(clientTls).tools(List.of(TestServer.echoRead("tls"))));
+            assertThat(t.server.daemons().invoke(new DaemonKey("acme", "proj", "box"), "client_file_read",
+                    Map.of("path", "secret.txt"), TestServer.ctx(), Duration.ofSeconds(10)))
+                    .containsEntry("content", "tls:secret.txt");
+        }
+    }
+
+    @Test
+    void clientThatDoesNotTrustTheCertificateNeverConnects(@TempDir Path dir) throws Exception {
+        KeyStore ks = keyStore(dir);
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(ks, PASSWORD);
+        SslContext serverTls = SslContextBuilder.forServer(kmf).build();
+        try (TestServer t = new TestServer(b -> b.sslContext(serverTls))) {
+            URI wss = URI.create("wss://127.0.0.1:" + t.server.port() + "/worktarget/v1");
+            DaemonClient c = t.track(DaemonClient.builder().uri(wss).token(TestServer.DAEMON_TOKEN)
+                    .daemon("acme", "proj", "box").reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(100))
+                    .build().start());
+            assertThat(c.awaitConnected(Duration.ofSeconds(1))).isFalse();
+            assertThat(t.server.daemons().onlineDaemons("acme", "proj")).isEmpty();
+        }
+    }
+}
