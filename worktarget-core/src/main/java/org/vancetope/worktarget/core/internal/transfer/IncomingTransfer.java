@@ -155,6 +155,19 @@ final class IncomingTransfer {
             return r.error();
         }
         Path parent = r.path().getParent();
+        // Space first, on the deepest existing ancestor, so a refused transfer creates no directories.
+        Path existing = parent;
+        while (existing != null && !Files.isDirectory(existing, LinkOption.NOFOLLOW_LINKS)) {
+            existing = existing.getParent();
+        }
+        try {
+            long usable = existing == null ? 0 : Files.getFileStore(existing).getUsableSpace();
+            if (usable < init.totalSize()) {
+                return "insufficient disk space (" + init.totalSize() + " bytes needed, " + usable + " available)";
+            }
+        } catch (IOException e) {
+            return "cannot check disk space: " + e.getClass().getSimpleName();
+        }
         try {
             Files.createDirectories(parent);
         } catch (IOException e) {
@@ -166,14 +179,6 @@ final class IncomingTransfer {
             return again.ok() ? "target changed while it was checked" : again.error();
         }
         target = r.path();
-        try {
-            long usable = Files.getFileStore(parent).getUsableSpace();
-            if (usable < init.totalSize()) {
-                return "insufficient disk space (" + init.totalSize() + " bytes needed, " + usable + " available)";
-            }
-        } catch (IOException e) {
-            return "cannot check disk space: " + e.getClass().getSimpleName();
-        }
         try {
             String suffix = Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
             staging = parent.resolve("." + target.getFileName() + "." + suffix + ".part");
