@@ -178,6 +178,16 @@ class ReceiverGuardsTest {
     }
 
     @Test
+    void refusedTransferCreatesNoDirectories() throws Exception {
+        fx.close();
+        start(new TransferFixture(Configuration.unix().toBuilder().setMaxSize(1024 * 1024).build(),
+                TransferSettings.defaults(), 16));
+        refusedAtInit(new TransferInit("x", null, "new/deep/t.bin", null, 2 * 1024 * 1024, sha(new byte[1]), null),
+                "insufficient disk space");
+        assertThat(fx.footProject.resolve("new")).doesNotExist();
+    }
+
+    @Test
     void invalidModeIsRefused() throws Exception {
         refusedAtInit(new TransferInit("x", null, "t.bin", null, 1, sha(new byte[1]), new TransferAttrs("rwx", null)),
                 "invalid attrs");

@@ -160,7 +160,7 @@ final class TransferFixture implements AutoCloseable {
         assertThat(foot.pendingSends()).as("foot pending sends").isZero();
         assertThat(foot.pendingReceives()).as("foot pending receives").isZero();
         assertThat(stagingFiles()).as("staging files").isEmpty();
-        assertThat(pair.failures()).as("exceptions escaping to the transport").isEmpty();
+        pair.assertNoFailures();
     }
 
     <T extends TransferFrame> List<T> framesOf(List<TransferFrame> frames, Class<T> type) {

@@ -166,6 +166,20 @@ public final class InMemoryFramePair<F> implements AutoCloseable {
     }
 
     /**
+     * Fails when a receive handler or the wire hop threw: call it at teardown.
+     *
+     * @throws AssertionError listing the exceptions
+     */
+    public void assertNoFailures() {
+        List<Throwable> f = failures();
+        if (!f.isEmpty()) {
+            AssertionError e = new AssertionError(f.size() + " exception(s) reached the in-memory transport: " + f);
+            f.forEach(e::addSuppressed);
+            throw e;
+        }
+    }
+
+    /**
      * Whether the pair is closed.
      *
      * @return true after {@link #close()}

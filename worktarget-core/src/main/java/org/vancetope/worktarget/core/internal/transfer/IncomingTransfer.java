@@ -1,24 +1,14 @@
 package org.vancetope.worktarget.core.internal.transfer;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributeView;
-import java.nio.file.attribute.FileTime;
-import java.nio.file.attribute.PosixFileAttributeView;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.transfer.TargetResolution;
@@ -55,9 +45,7 @@ final class IncomingTransfer {
 
     private String hash;
     private long totalSize;
-    private Path target;
-    private Path staging;
-    private FileChannel out;
+    private StagingFile staging;
     private MessageDigest digest;
     private Integer mode;
     private Instant mtime;
@@ -155,6 +143,19 @@ final class IncomingTransfer {
             return r.error();
         }
         Path parent = r.path().getParent();
+        // Space first, on the deepest existing ancestor, so a refused transfer creates no directories.
+        Path existing = parent;
+        while (existing != null && !Files.isDirectory(existing, LinkOption.NOFOLLOW_LINKS)) {
+            existing = existing.getParent();
+        }
+        try {
+            long usable = existing == null ? 0 : Files.getFileStore(existing).getUsableSpace();
+            if (usable < init.totalSize()) {
+                return "insufficient disk space (" + init.totalSize() + " bytes needed, " + usable + " available)";
+            }
+        } catch (IOException e) {
+            return "cannot check disk space: " + e.getClass().getSimpleName();
+        }
         try {
             Files.createDirectories(parent);
         } catch (IOException e) {
@@ -165,20 +166,8 @@ final class IncomingTransfer {
         if (!again.ok() || !again.path().equals(r.path())) {
             return again.ok() ? "target changed while it was checked" : again.error();
         }
-        target = r.path();
         try {
-            long usable = Files.getFileStore(parent).getUsableSpace();
-            if (usable < init.totalSize()) {
-                return "insufficient disk space (" + init.totalSize() + " bytes needed, " + usable + " available)";
-            }
-        } catch (IOException e) {
-            return "cannot check disk space: " + e.getClass().getSimpleName();
-        }
-        try {
-            String suffix = Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
-            staging = parent.resolve("." + target.getFileName() + "." + suffix + ".part");
-            out = FileChannel.open(staging, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                    LinkOption.NOFOLLOW_LINKS));
+            staging = StagingFile.create(r.path());
         } catch (IOException e) {
             staging = null;
             return "cannot create the staging file: " + e.getClass().getSimpleName();
@@ -212,10 +201,7 @@ final class IncomingTransfer {
             return;
         }
         try {
-            ByteBuffer buf = ByteBuffer.wrap(bytes);
-            while (buf.hasRemaining()) {
-                out.write(buf);
-            }
+            staging.write(bytes);
         } catch (IOException e) {
             String msg = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
             fail(msg.contains("space") || msg.contains("quota") ? "disk full" : "write failed: "
@@ -233,35 +219,20 @@ final class IncomingTransfer {
 
     private void verify() {
         try {
-            out.force(false);
-            out.close();
+            staging.finishWriting();
         } catch (IOException e) {
             fail("write failed: " + e.getClass().getSimpleName(), null);
             return;
         }
-        out = null;
         String actual = Sha256.format(digest.digest());
         if (!actual.equalsIgnoreCase(hash)) {
             fail("hash mismatch", TransferComplete.HASH_MISMATCH);
             return;
         }
         try {
-            if (mode != null) {
-                PosixFileAttributeView posix = Files.getFileAttributeView(staging, PosixFileAttributeView.class,
-                        LinkOption.NOFOLLOW_LINKS);
-                if (posix != null) {
-                    posix.setPermissions(TransferEngine.Modes.fromBits(mode));
-                }
-            }
-            if (mtime != null) {
-                Files.getFileAttributeView(staging, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-                        .setTimes(FileTime.from(mtime), null, null);
-            }
-            try {
-                Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(staging, target, StandardCopyOption.REPLACE_EXISTING);
-            }
+            staging.applyAttributes(mode, mtime);
+            staging.commit();
+            staging.close();
         } catch (IOException e) {
             fail("cannot move the verified file onto the target: " + e.getClass().getSimpleName(), TransferComplete.HASH_OK);
             return;
@@ -345,17 +316,9 @@ final class IncomingTransfer {
     }
 
     private void deleteStaging() {
-        if (out != null) {
-            try {
-                out.close();
-            } catch (IOException e) {
-                LOG.debug("Closing staging file of transfer {} failed", id, e);
-            }
-            out = null;
-        }
         if (staging != null) {
             try {
-                Files.deleteIfExists(staging);
+                staging.close();
             } catch (IOException e) {
                 LOG.warn("Cannot delete staging file of transfer {}: {}", id, e.toString());
             }

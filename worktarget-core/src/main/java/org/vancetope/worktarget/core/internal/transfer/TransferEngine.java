@@ -99,6 +99,10 @@ public final class TransferEngine {
      * @param frame the frame
      */
     public void onFrame(FrameChannel<TransferFrame> channel, TransferScope scope, TransferFrame frame) {
+        if (frame == null) {
+            LOG.warn("Dropped a null frame on channel {}", channel.id());
+            return;
+        }
         try {
             if (frame instanceof TransferChunk c) {
                 IncomingTransfer r = receiver(channel, c);
