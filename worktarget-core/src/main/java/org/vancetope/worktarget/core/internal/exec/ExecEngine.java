@@ -215,6 +215,11 @@ public final class ExecEngine implements AutoCloseable {
             }
         }
         await(job, wait);
+        if (Thread.currentThread().isInterrupted()) {
+            // The call was cancelled while it waited (client_tool_cancel, a closed connection, an interrupted
+            // caller): the job it started goes with it, whole tree.
+            end(job, JobStatus.KILLED);
+        }
         return result(job);
     }
 

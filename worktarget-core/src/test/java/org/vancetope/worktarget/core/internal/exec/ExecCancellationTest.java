@@ -1,0 +1,66 @@
+package org.vancetope.worktarget.core.internal.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A caller interrupted while exec_run waits (a cancelled remote call) takes its job with it. */
+class ExecCancellationTest {
+    @TempDir
+    Path dir;
+
+    private final ExecEngine engine = ExecEngine.builder().killGraceMs(500).build();
+
+    @AfterEach
+    void close() {
+        engine.close();
+    }
+
+    @Test
+    void interruptingTheWaitingCallerKillsTheJobItStarted() throws Exception {
+        AtomicReference<Thread> caller = new AtomicReference<>();
+        CompletableFuture<ExecResult> result = CompletableFuture.supplyAsync(() -> {
+            caller.set(Thread.currentThread());
+            try {
+                return engine.run(new ExecRequest("s", "echo $$ > job.pid; exec sleep 1000", dir, Map.of(), 60_000L,
+                        null, null, null));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Path pidFile = dir.resolve("job.pid");
+        Await.until("the job wrote its pid", () -> {
+            try {
+                return Files.exists(pidFile) && !Files.readString(pidFile).isBlank();
+            } catch (java.io.IOException e) {
+                return false;
+            }
+        });
+        long pid = Long.parseLong(Files.readString(pidFile).strip());
+        caller.get().interrupt();
+        ExecResult r = result.get(30, TimeUnit.SECONDS);
+        Await.processGone(pid);
+        Await.until("the job is reported killed", () -> {
+            try {
+                return engine.status("s", r.id()).status() == JobStatus.KILLED;
+            } catch (org.vancetope.worktarget.spi.ToolException e) {
+                return false;
+            }
+        });
+    }
+
+    @Test
+    void aCallerThatIsNotInterruptedLeavesALongJobRunning() throws Exception {
+        ExecResult r = engine.run(new ExecRequest("s", "exec sleep 1000", dir, Map.of(), 50L, null, null, null));
+        assertThat(r.status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(engine.kill("s", r.id())).isTrue();
+    }
+}
