@@ -62,8 +62,6 @@ public final class FileEngine {
     private static final int CHUNK = 64 * 1024;
     private static final int SNIFF = 8 * 1024;
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final Set<java.nio.file.OpenOption> READ_NOFOLLOW =
-            Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
     private static final String CLIP_MARKER = "…[clipped %d chars]";
 
     private final FileToolSettings settings;
@@ -589,8 +587,13 @@ public final class FileEngine {
                     long t = a.lastModifiedTime().toMillis();
                     return s >= minSize && s <= maxSize && t > after && t < before;
                 };
-        TreeWalker.Result walk = TreeWalker.walk(pool, new TreeWalker.Spec(base, maxDepth, glob,
-                includeGenerated ? null : settings.generatedDirNames(), filter));
+        TreeWalker.Result walk;
+        try (SafeDirectory dir = SafeDirectory.open(gate, base)) {
+            walk = TreeWalker.walk(pool, new TreeWalker.Spec(dir, maxDepth, glob,
+                    includeGenerated ? null : settings.generatedDirNames(), filter));
+        } catch (IOException e) {
+            throw io(e, userPath, "list");
+        }
         List<TreeWalker.Entry> files = new ArrayList<>(walk.files());
         if (sortBy.equals("mtime")) {
             files.sort(Comparator.comparingLong(TreeWalker.Entry::mtimeMillis).reversed()
@@ -680,26 +683,35 @@ public final class FileEngine {
         int skippedGenerated = 0;
         if (baseAttrs.isDirectory()) {
             String prefix = prefix(gate, base);
-            TreeWalker.Spec spec = new TreeWalker.Spec(base, maxDepth, glob,
-                    includeGenerated ? null : settings.generatedDirNames(), null);
-            int[] counts = TreeWalker.walk(pool, spec, e -> {
-                if (col.beyondCutoff(e.rel())) {
-                    col.skippedByLimit.incrementAndGet();
-                    return;
-                }
-                List<Map<String, Object>> hits = grepFile(e, prefix, searcher, limit, ctxBefore, ctxAfter, col);
-                if (hits != null && !hits.isEmpty()) {
-                    col.add(e.rel(), hits);
-                }
-            });
-            skippedGenerated = counts[0];
+            try (SafeDirectory dir = SafeDirectory.open(gate, base)) {
+                TreeWalker.Spec spec = new TreeWalker.Spec(dir, maxDepth, glob,
+                        includeGenerated ? null : settings.generatedDirNames(), null);
+                int[] counts = TreeWalker.walk(pool, spec, e -> {
+                    if (col.beyondCutoff(e.rel())) {
+                        col.skippedByLimit.incrementAndGet();
+                        return;
+                    }
+                    List<Map<String, Object>> hits = grepFile(e, prefix, searcher, limit, ctxBefore, ctxAfter, col);
+                    if (hits != null && !hits.isEmpty()) {
+                        col.add(e.rel(), hits);
+                    }
+                });
+                skippedGenerated = counts[0];
+            } catch (IOException e) {
+                throw io(e, userPath, "list");
+            }
         } else {
-            TreeWalker.Entry single = new TreeWalker.Entry(base.getFileName().toString(), base, baseAttrs.size(),
-                    baseAttrs.lastModifiedTime().toMillis());
-            List<Map<String, Object>> hits = grepFile(single, prefixOfParent(gate, base), searcher, limit, ctxBefore,
-                    ctxAfter, col);
-            if (hits != null && !hits.isEmpty()) {
-                col.add(single.rel(), hits);
+            try (SafeDirectory dir = SafeDirectory.open(gate, base.getParent())) {
+                String name = base.getFileName().toString();
+                TreeWalker.Entry single = new TreeWalker.Entry(name, base, baseAttrs.size(),
+                        baseAttrs.lastModifiedTime().toMillis(), dir, name);
+                List<Map<String, Object>> hits = grepFile(single, prefixOfParent(gate, base), searcher, limit,
+                        ctxBefore, ctxAfter, col);
+                if (hits != null && !hits.isEmpty()) {
+                    col.add(single.rel(), hits);
+                }
+            } catch (IOException e) {
+                throw io(e, userPath, "read");
             }
         }
         List<Map<String, Object>> matches = col.matches();
@@ -804,7 +816,7 @@ public final class FileEngine {
         }
         byte[] buf = buffers.get();
         int n;
-        try (FileChannel ch = FileChannel.open(e.path(), READ_NOFOLLOW)) {
+        try (SeekableByteChannel ch = e.open()) {
             // one read for a file that did not change since the walk saw its size; one byte more detects growth
             int want = (int) Math.min(buf.length, e.size() + 1);
             ByteBuffer bb = ByteBuffer.wrap(buf, 0, want);
@@ -1071,21 +1083,8 @@ public final class FileEngine {
         Searcher searcher = regex == null ? null : new Searcher(compile(regex, false), false);
         Path base = gate.resolve(userPath);
         BasicFileAttributes baseAttrs = attrs(base, userPath);
-        List<TreeWalker.Entry> files;
         int skippedGenerated = 0;
         boolean single = !baseAttrs.isDirectory();
-        if (single) {
-            try (SeekableByteChannel ch = openFile(gate, base, userPath)) {
-                files = List.of(new TreeWalker.Entry(base.getFileName().toString(), base, ch.size(), 0));
-            } catch (IOException e) {
-                throw io(e, userPath, "read");
-            }
-        } else {
-            TreeWalker.Result walk = TreeWalker.walk(pool, new TreeWalker.Spec(base, maxDepth, glob,
-                    includeGenerated ? null : settings.generatedDirNames(), null));
-            files = walk.files();
-            skippedGenerated = walk.skippedGeneratedDirs();
-        }
         AtomicLong lines = new AtomicLong();
         AtomicLong chars = new AtomicLong();
         AtomicLong bytes = new AtomicLong();
@@ -1094,9 +1093,9 @@ public final class FileEngine {
         AtomicInteger binary = new AtomicInteger();
         AtomicInteger nonUtf8 = new AtomicInteger();
         AtomicInteger unreadable = new AtomicInteger();
-        runInPool(() -> files.parallelStream().forEach(e -> {
-            try {
-                CountResult c = countFile(e.path(), searcher, single);
+        TreeWalker.Sink sink = e -> {
+            try (SeekableByteChannel ch = e.open()) {
+                CountResult c = countFile(ch, searcher, single);
                 switch (c.status) {
                     case OK -> {
                         counted.incrementAndGet();
@@ -1113,7 +1112,23 @@ public final class FileEngine {
             } catch (IOException ex) {
                 unreadable.incrementAndGet();
             }
-        }));
+        };
+        try (SafeDirectory dir = SafeDirectory.open(gate, single ? base.getParent() : base)) {
+            if (single) {
+                String name = base.getFileName().toString();
+                BasicFileAttributes a = dir.attributes(name);
+                if (!a.isRegularFile()) {
+                    throw PathGate.escape(userPath);
+                }
+                sink.accept(new TreeWalker.Entry(name, base, a.size(), 0, dir, name));
+            } else {
+                int[] c = TreeWalker.walk(pool, new TreeWalker.Spec(dir, maxDepth, glob,
+                        includeGenerated ? null : settings.generatedDirNames(), null), sink);
+                skippedGenerated = c[0];
+            }
+        } catch (IOException e) {
+            throw io(e, userPath, "read");
+        }
         if (single && unreadable.get() > 0) {
             throw new ToolException(ErrorCode.INTERNAL, "Could not read " + PathGate.quote(userPath) + ".");
         }
@@ -1140,50 +1155,48 @@ public final class FileEngine {
     private record CountResult(CountStatus status, long lines, long chars, long bytes) {
     }
 
-    private CountResult countFile(Path file, Searcher searcher, boolean single) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            ByteBuffer bb = ByteBuffer.allocate(CHUNK);
-            byte[] a = bb.array();
-            int n = fill(ch, bb);
-            if (!single && (TextScan.classify(a, 0, Math.min(n, SNIFF)) & TextScan.BINARY) != 0) {
-                return new CountResult(CountStatus.BINARY, 0, 0, 0);
-            }
-            if (searcher != null) {
-                ch.position(0);
-                Reader reader = Channels.newReader(ch, TextScan.strictUtf8(), CHUNK);
-                char[] cbuf = new char[CHUNK];
-                StringBuilder line = new StringBuilder();
-                long matching = 0;
-                int k;
-                try {
-                    while ((k = reader.read(cbuf)) >= 0) {
-                        matching += feed(cbuf, k, line, searcher);
-                    }
-                } catch (java.nio.charset.CharacterCodingException e) {
-                    return new CountResult(CountStatus.NON_UTF8, 0, 0, 0);
-                }
-                if (line.length() > 0 && searcher.matchesLine(line)) {
-                    matching++;
-                }
-                return new CountResult(CountStatus.OK, matching, 0, ch.size());
-            }
-            long lines = 0;
-            long chars = 0;
-            long bytes = 0;
-            byte last = '\n';
-            while (n > 0) {
-                bytes += n;
-                lines += TextScan.newlines(a, 0, n);
-                chars += TextScan.utf16Chars(a, 0, n);
-                last = a[n - 1];
-                bb.clear();
-                n = fill(ch, bb);
-            }
-            if (bytes > 0 && last != '\n') {
-                lines++;
-            }
-            return new CountResult(CountStatus.OK, lines, chars, bytes);
+    private CountResult countFile(SeekableByteChannel ch, Searcher searcher, boolean single) throws IOException {
+        ByteBuffer bb = ByteBuffer.allocate(CHUNK);
+        byte[] a = bb.array();
+        int n = fill(ch, bb);
+        if (!single && (TextScan.classify(a, 0, Math.min(n, SNIFF)) & TextScan.BINARY) != 0) {
+            return new CountResult(CountStatus.BINARY, 0, 0, 0);
         }
+        if (searcher != null) {
+            ch.position(0);
+            Reader reader = Channels.newReader(ch, TextScan.strictUtf8(), CHUNK);
+            char[] cbuf = new char[CHUNK];
+            StringBuilder line = new StringBuilder();
+            long matching = 0;
+            int k;
+            try {
+                while ((k = reader.read(cbuf)) >= 0) {
+                    matching += feed(cbuf, k, line, searcher);
+                }
+            } catch (java.nio.charset.CharacterCodingException e) {
+                return new CountResult(CountStatus.NON_UTF8, 0, 0, 0);
+            }
+            if (line.length() > 0 && searcher.matchesLine(line)) {
+                matching++;
+            }
+            return new CountResult(CountStatus.OK, matching, 0, ch.size());
+        }
+        long lines = 0;
+        long chars = 0;
+        long bytes = 0;
+        byte last = '\n';
+        while (n > 0) {
+            bytes += n;
+            lines += TextScan.newlines(a, 0, n);
+            chars += TextScan.utf16Chars(a, 0, n);
+            last = a[n - 1];
+            bb.clear();
+            n = fill(ch, bb);
+        }
+        if (bytes > 0 && last != '\n') {
+            lines++;
+        }
+        return new CountResult(CountStatus.OK, lines, chars, bytes);
     }
 
     private static int fill(SeekableByteChannel ch, ByteBuffer bb) throws IOException {
