@@ -64,10 +64,14 @@ public final class FileEngine {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final String CLIP_MARKER = "…[clipped %d chars]";
 
+    /** Walks and searches of all engines share one pool, sized to the machine, unless settings ask otherwise. */
+    private static final ForkJoinPool SHARED_POOL = new ForkJoinPool(Runtime.getRuntime().availableProcessors());
+    /** One read buffer per thread, grown to the largest file read so far (at most the grep size limit + 1). */
+    private static final ThreadLocal<byte[]> BUFFERS = ThreadLocal.withInitial(() -> new byte[CHUNK]);
+    private static final ThreadLocal<CharsetDecoder> DECODERS = ThreadLocal.withInitial(TextScan::strictUtf8);
+
     private final FileToolSettings settings;
     private final ForkJoinPool pool;
-    private final ThreadLocal<byte[]> buffers;
-    private final ThreadLocal<CharsetDecoder> decoders = ThreadLocal.withInitial(TextScan::strictUtf8);
 
     /**
      * An engine with the given limits.
@@ -76,9 +80,8 @@ public final class FileEngine {
      */
     public FileEngine(FileToolSettings settings) {
         this.settings = settings;
-        this.pool = new ForkJoinPool(settings.parallelism());
-        int bufSize = (int) settings.grepMaxFileBytes() + 1;
-        this.buffers = ThreadLocal.withInitial(() -> new byte[bufSize]);
+        this.pool = settings.parallelism() == SHARED_POOL.getParallelism() ? SHARED_POOL
+                : new ForkJoinPool(settings.parallelism());
     }
 
     /**
@@ -651,8 +654,9 @@ public final class FileEngine {
      * <p>Files are searched in parallel while the tree is walked. Each file is read whole (it is at most
      * {@link FileToolSettings#grepMaxFileBytes()}); its bytes are first searched for the longest literal
      * the pattern requires, and only a file that may match is decoded as UTF-8 and matched line by line.
-     * Skipped and counted: files over the size limit, binary files (a NUL byte anywhere), and files that
-     * may match but are not valid UTF-8 (a non-UTF-8 file that cannot match is simply not a hit). Matches
+     * Skipped and counted: files over the size limit, binary files (a NUL byte in the first 8 KiB, or
+     * anywhere in a file that may match), and files that may match but are not valid UTF-8 (a non-UTF-8
+     * file that cannot match is simply not a hit). Matches
      * are ordered by path and line; once {@code limit} matches are kept, files whose path sorts after the
      * last kept one are not searched, so the result does not depend on thread timing; then
      * {@code truncated} is true and {@code filesSearched} counts only the files actually searched.
@@ -807,6 +811,23 @@ public final class FileEngine {
         }
     }
 
+    /** The thread's read buffer with at least {@code size} bytes, keeping the first {@code keep} bytes of {@code old}. */
+    private static byte[] buffer(int size, int keep, byte[] old) {
+        byte[] b = BUFFERS.get();
+        if (b.length < size) {
+            byte[] grown = new byte[(int) Math.max(size, Math.min(Integer.MAX_VALUE - 16, b.length * 2L))];
+            if (old != null && keep > 0) {
+                System.arraycopy(old, 0, grown, 0, keep);
+            }
+            BUFFERS.set(grown);
+            return grown;
+        }
+        if (old != null && old != b && keep > 0) {
+            System.arraycopy(old, 0, b, 0, keep);
+        }
+        return b;
+    }
+
     /** Returns null when the file was skipped, else its matches (possibly empty). */
     private List<Map<String, Object>> grepFile(TreeWalker.Entry e, String prefix, Searcher searcher, int max,
                                                int ctxBefore, int ctxAfter, GrepCollector stats) {
@@ -814,19 +835,23 @@ public final class FileEngine {
             stats.large.incrementAndGet();
             return null;
         }
-        byte[] buf = buffers.get();
+        int limit = (int) settings.grepMaxFileBytes();
+        byte[] buf = buffer((int) Math.min(limit + 1L, e.size() + 1), 0, null);
         int n;
         try (SeekableByteChannel ch = e.open()) {
             // one read for a file that did not change since the walk saw its size; one byte more detects growth
-            int want = (int) Math.min(buf.length, e.size() + 1);
-            ByteBuffer bb = ByteBuffer.wrap(buf, 0, want);
+            ByteBuffer bb = ByteBuffer.wrap(buf, 0, (int) Math.min(limit + 1L, e.size() + 1));
             int r;
             while ((r = ch.read(bb)) > 0 && bb.hasRemaining() && bb.position() < e.size()) {
                 // keep reading a file that is delivered in pieces
             }
-            if (r > 0 && bb.position() > e.size() && bb.position() < buf.length) {
-                while (bb.hasRemaining() && ch.read(bb.limit(buf.length)) > 0) {
-                    // the file grew: read on, up to the limit
+            if (r > 0 && bb.position() > e.size() && bb.position() <= limit) {
+                int pos = bb.position();
+                buf = buffer(limit + 1, pos, buf);
+                bb = ByteBuffer.wrap(buf);
+                bb.position(pos);
+                while (bb.hasRemaining() && ch.read(bb) > 0) {
+                    // the file grew since the walk: read on, up to the limit
                 }
             }
             n = bb.position();
@@ -839,16 +864,21 @@ public final class FileEngine {
         }
         // one char per byte: a plain copy that lets the vectorised String.indexOf search the raw bytes
         String bytes = new String(buf, 0, n, StandardCharsets.ISO_8859_1);
+        if (!searcher.mayMatch(bytes)) {
+            // cannot match: like git, only the first 8 KiB decide whether it counts as binary
+            if ((n <= SNIFF ? bytes : bytes.substring(0, SNIFF)).indexOf(0) >= 0) {
+                stats.binary.incrementAndGet();
+                return null;
+            }
+            stats.searched.incrementAndGet();
+            return List.of();
+        }
         if (bytes.indexOf(0) >= 0) {
             stats.binary.incrementAndGet();
             return null;
         }
-        if (!searcher.mayMatch(bytes)) {
-            stats.searched.incrementAndGet();
-            return List.of();
-        }
         String text = new String(buf, 0, n, StandardCharsets.UTF_8);
-        if (text.indexOf('\uFFFD') >= 0 && TextScan.decodeStrict(decoders.get(), buf, n) == null) {
+        if (text.indexOf('\uFFFD') >= 0 && TextScan.decodeStrict(DECODERS.get(), buf, n) == null) {
             stats.nonUtf8.incrementAndGet();
             return null;
         }
