@@ -62,14 +62,16 @@ public final class FileEngine {
     private static final int CHUNK = 64 * 1024;
     private static final int SNIFF = 8 * 1024;
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final Set<java.nio.file.OpenOption> READ_NOFOLLOW =
-            Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
     private static final String CLIP_MARKER = "…[clipped %d chars]";
+
+    /** Walks and searches of all engines share one pool, sized to the machine, unless settings ask otherwise. */
+    private static final ForkJoinPool SHARED_POOL = new ForkJoinPool(Runtime.getRuntime().availableProcessors());
+    /** One read buffer per thread, grown to the largest file read so far (at most the grep size limit + 1). */
+    private static final ThreadLocal<byte[]> BUFFERS = ThreadLocal.withInitial(() -> new byte[CHUNK]);
+    private static final ThreadLocal<CharsetDecoder> DECODERS = ThreadLocal.withInitial(TextScan::strictUtf8);
 
     private final FileToolSettings settings;
     private final ForkJoinPool pool;
-    private final ThreadLocal<byte[]> buffers;
-    private final ThreadLocal<CharsetDecoder> decoders = ThreadLocal.withInitial(TextScan::strictUtf8);
 
     /**
      * An engine with the given limits.
@@ -78,9 +80,8 @@ public final class FileEngine {
      */
     public FileEngine(FileToolSettings settings) {
         this.settings = settings;
-        this.pool = new ForkJoinPool(settings.parallelism());
-        int bufSize = (int) settings.grepMaxFileBytes() + 1;
-        this.buffers = ThreadLocal.withInitial(() -> new byte[bufSize]);
+        this.pool = settings.parallelism() == SHARED_POOL.getParallelism() ? SHARED_POOL
+                : new ForkJoinPool(settings.parallelism());
     }
 
     /**
@@ -589,8 +590,13 @@ public final class FileEngine {
                     long t = a.lastModifiedTime().toMillis();
                     return s >= minSize && s <= maxSize && t > after && t < before;
                 };
-        TreeWalker.Result walk = TreeWalker.walk(pool, new TreeWalker.Spec(base, maxDepth, glob,
-                includeGenerated ? null : settings.generatedDirNames(), filter));
+        TreeWalker.Result walk;
+        try (SafeDirectory dir = SafeDirectory.open(gate, base)) {
+            walk = TreeWalker.walk(pool, new TreeWalker.Spec(dir, maxDepth, glob,
+                    includeGenerated ? null : settings.generatedDirNames(), filter));
+        } catch (IOException e) {
+            throw io(e, userPath, "list");
+        }
         List<TreeWalker.Entry> files = new ArrayList<>(walk.files());
         if (sortBy.equals("mtime")) {
             files.sort(Comparator.comparingLong(TreeWalker.Entry::mtimeMillis).reversed()
@@ -648,8 +654,9 @@ public final class FileEngine {
      * <p>Files are searched in parallel while the tree is walked. Each file is read whole (it is at most
      * {@link FileToolSettings#grepMaxFileBytes()}); its bytes are first searched for the longest literal
      * the pattern requires, and only a file that may match is decoded as UTF-8 and matched line by line.
-     * Skipped and counted: files over the size limit, binary files (a NUL byte anywhere), and files that
-     * may match but are not valid UTF-8 (a non-UTF-8 file that cannot match is simply not a hit). Matches
+     * Skipped and counted: files over the size limit, binary files (a NUL byte in the first 8 KiB, or
+     * anywhere in a file that may match), and files that may match but are not valid UTF-8 (a non-UTF-8
+     * file that cannot match is simply not a hit). Matches
      * are ordered by path and line; once {@code limit} matches are kept, files whose path sorts after the
      * last kept one are not searched, so the result does not depend on thread timing; then
      * {@code truncated} is true and {@code filesSearched} counts only the files actually searched.
@@ -680,26 +687,35 @@ public final class FileEngine {
         int skippedGenerated = 0;
         if (baseAttrs.isDirectory()) {
             String prefix = prefix(gate, base);
-            TreeWalker.Spec spec = new TreeWalker.Spec(base, maxDepth, glob,
-                    includeGenerated ? null : settings.generatedDirNames(), null);
-            int[] counts = TreeWalker.walk(pool, spec, e -> {
-                if (col.beyondCutoff(e.rel())) {
-                    col.skippedByLimit.incrementAndGet();
-                    return;
-                }
-                List<Map<String, Object>> hits = grepFile(e, prefix, searcher, limit, ctxBefore, ctxAfter, col);
-                if (hits != null && !hits.isEmpty()) {
-                    col.add(e.rel(), hits);
-                }
-            });
-            skippedGenerated = counts[0];
+            try (SafeDirectory dir = SafeDirectory.open(gate, base)) {
+                TreeWalker.Spec spec = new TreeWalker.Spec(dir, maxDepth, glob,
+                        includeGenerated ? null : settings.generatedDirNames(), null);
+                int[] counts = TreeWalker.walk(pool, spec, e -> {
+                    if (col.beyondCutoff(e.rel())) {
+                        col.skippedByLimit.incrementAndGet();
+                        return;
+                    }
+                    List<Map<String, Object>> hits = grepFile(e, prefix, searcher, limit, ctxBefore, ctxAfter, col);
+                    if (hits != null && !hits.isEmpty()) {
+                        col.add(e.rel(), hits);
+                    }
+                });
+                skippedGenerated = counts[0];
+            } catch (IOException e) {
+                throw io(e, userPath, "list");
+            }
         } else {
-            TreeWalker.Entry single = new TreeWalker.Entry(base.getFileName().toString(), base, baseAttrs.size(),
-                    baseAttrs.lastModifiedTime().toMillis());
-            List<Map<String, Object>> hits = grepFile(single, prefixOfParent(gate, base), searcher, limit, ctxBefore,
-                    ctxAfter, col);
-            if (hits != null && !hits.isEmpty()) {
-                col.add(single.rel(), hits);
+            try (SafeDirectory dir = SafeDirectory.open(gate, base.getParent())) {
+                String name = base.getFileName().toString();
+                TreeWalker.Entry single = new TreeWalker.Entry(name, base, baseAttrs.size(),
+                        baseAttrs.lastModifiedTime().toMillis(), dir, name);
+                List<Map<String, Object>> hits = grepFile(single, prefixOfParent(gate, base), searcher, limit,
+                        ctxBefore, ctxAfter, col);
+                if (hits != null && !hits.isEmpty()) {
+                    col.add(single.rel(), hits);
+                }
+            } catch (IOException e) {
+                throw io(e, userPath, "read");
             }
         }
         List<Map<String, Object>> matches = col.matches();
@@ -795,6 +811,23 @@ public final class FileEngine {
         }
     }
 
+    /** The thread's read buffer with at least {@code size} bytes, keeping the first {@code keep} bytes of {@code old}. */
+    private static byte[] buffer(int size, int keep, byte[] old) {
+        byte[] b = BUFFERS.get();
+        if (b.length < size) {
+            byte[] grown = new byte[(int) Math.max(size, Math.min(Integer.MAX_VALUE - 16, b.length * 2L))];
+            if (old != null && keep > 0) {
+                System.arraycopy(old, 0, grown, 0, keep);
+            }
+            BUFFERS.set(grown);
+            return grown;
+        }
+        if (old != null && old != b && keep > 0) {
+            System.arraycopy(old, 0, b, 0, keep);
+        }
+        return b;
+    }
+
     /** Returns null when the file was skipped, else its matches (possibly empty). */
     private List<Map<String, Object>> grepFile(TreeWalker.Entry e, String prefix, Searcher searcher, int max,
                                                int ctxBefore, int ctxAfter, GrepCollector stats) {
@@ -802,19 +835,23 @@ public final class FileEngine {
             stats.large.incrementAndGet();
             return null;
         }
-        byte[] buf = buffers.get();
+        int limit = (int) settings.grepMaxFileBytes();
+        byte[] buf = buffer((int) Math.min(limit + 1L, e.size() + 1), 0, null);
         int n;
-        try (FileChannel ch = FileChannel.open(e.path(), READ_NOFOLLOW)) {
+        try (SeekableByteChannel ch = e.open()) {
             // one read for a file that did not change since the walk saw its size; one byte more detects growth
-            int want = (int) Math.min(buf.length, e.size() + 1);
-            ByteBuffer bb = ByteBuffer.wrap(buf, 0, want);
+            ByteBuffer bb = ByteBuffer.wrap(buf, 0, (int) Math.min(limit + 1L, e.size() + 1));
             int r;
             while ((r = ch.read(bb)) > 0 && bb.hasRemaining() && bb.position() < e.size()) {
                 // keep reading a file that is delivered in pieces
             }
-            if (r > 0 && bb.position() > e.size() && bb.position() < buf.length) {
-                while (bb.hasRemaining() && ch.read(bb.limit(buf.length)) > 0) {
-                    // the file grew: read on, up to the limit
+            if (r > 0 && bb.position() > e.size() && bb.position() <= limit) {
+                int pos = bb.position();
+                buf = buffer(limit + 1, pos, buf);
+                bb = ByteBuffer.wrap(buf);
+                bb.position(pos);
+                while (bb.hasRemaining() && ch.read(bb) > 0) {
+                    // the file grew since the walk: read on, up to the limit
                 }
             }
             n = bb.position();
@@ -827,16 +864,21 @@ public final class FileEngine {
         }
         // one char per byte: a plain copy that lets the vectorised String.indexOf search the raw bytes
         String bytes = new String(buf, 0, n, StandardCharsets.ISO_8859_1);
+        if (!searcher.mayMatch(bytes)) {
+            // cannot match: like git, only the first 8 KiB decide whether it counts as binary
+            if ((n <= SNIFF ? bytes : bytes.substring(0, SNIFF)).indexOf(0) >= 0) {
+                stats.binary.incrementAndGet();
+                return null;
+            }
+            stats.searched.incrementAndGet();
+            return List.of();
+        }
         if (bytes.indexOf(0) >= 0) {
             stats.binary.incrementAndGet();
             return null;
         }
-        if (!searcher.mayMatch(bytes)) {
-            stats.searched.incrementAndGet();
-            return List.of();
-        }
         String text = new String(buf, 0, n, StandardCharsets.UTF_8);
-        if (text.indexOf('\uFFFD') >= 0 && TextScan.decodeStrict(decoders.get(), buf, n) == null) {
+        if (text.indexOf('\uFFFD') >= 0 && TextScan.decodeStrict(DECODERS.get(), buf, n) == null) {
             stats.nonUtf8.incrementAndGet();
             return null;
         }
@@ -1071,21 +1113,8 @@ public final class FileEngine {
         Searcher searcher = regex == null ? null : new Searcher(compile(regex, false), false);
         Path base = gate.resolve(userPath);
         BasicFileAttributes baseAttrs = attrs(base, userPath);
-        List<TreeWalker.Entry> files;
         int skippedGenerated = 0;
         boolean single = !baseAttrs.isDirectory();
-        if (single) {
-            try (SeekableByteChannel ch = openFile(gate, base, userPath)) {
-                files = List.of(new TreeWalker.Entry(base.getFileName().toString(), base, ch.size(), 0));
-            } catch (IOException e) {
-                throw io(e, userPath, "read");
-            }
-        } else {
-            TreeWalker.Result walk = TreeWalker.walk(pool, new TreeWalker.Spec(base, maxDepth, glob,
-                    includeGenerated ? null : settings.generatedDirNames(), null));
-            files = walk.files();
-            skippedGenerated = walk.skippedGeneratedDirs();
-        }
         AtomicLong lines = new AtomicLong();
         AtomicLong chars = new AtomicLong();
         AtomicLong bytes = new AtomicLong();
@@ -1094,9 +1123,9 @@ public final class FileEngine {
         AtomicInteger binary = new AtomicInteger();
         AtomicInteger nonUtf8 = new AtomicInteger();
         AtomicInteger unreadable = new AtomicInteger();
-        runInPool(() -> files.parallelStream().forEach(e -> {
-            try {
-                CountResult c = countFile(e.path(), searcher, single);
+        TreeWalker.Sink sink = e -> {
+            try (SeekableByteChannel ch = e.open()) {
+                CountResult c = countFile(ch, searcher, single);
                 switch (c.status) {
                     case OK -> {
                         counted.incrementAndGet();
@@ -1113,7 +1142,23 @@ public final class FileEngine {
             } catch (IOException ex) {
                 unreadable.incrementAndGet();
             }
-        }));
+        };
+        try (SafeDirectory dir = SafeDirectory.open(gate, single ? base.getParent() : base)) {
+            if (single) {
+                String name = base.getFileName().toString();
+                BasicFileAttributes a = dir.attributes(name);
+                if (!a.isRegularFile()) {
+                    throw PathGate.escape(userPath);
+                }
+                sink.accept(new TreeWalker.Entry(name, base, a.size(), 0, dir, name));
+            } else {
+                int[] c = TreeWalker.walk(pool, new TreeWalker.Spec(dir, maxDepth, glob,
+                        includeGenerated ? null : settings.generatedDirNames(), null), sink);
+                skippedGenerated = c[0];
+            }
+        } catch (IOException e) {
+            throw io(e, userPath, "read");
+        }
         if (single && unreadable.get() > 0) {
             throw new ToolException(ErrorCode.INTERNAL, "Could not read " + PathGate.quote(userPath) + ".");
         }
@@ -1140,50 +1185,48 @@ public final class FileEngine {
     private record CountResult(CountStatus status, long lines, long chars, long bytes) {
     }
 
-    private CountResult countFile(Path file, Searcher searcher, boolean single) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            ByteBuffer bb = ByteBuffer.allocate(CHUNK);
-            byte[] a = bb.array();
-            int n = fill(ch, bb);
-            if (!single && (TextScan.classify(a, 0, Math.min(n, SNIFF)) & TextScan.BINARY) != 0) {
-                return new CountResult(CountStatus.BINARY, 0, 0, 0);
-            }
-            if (searcher != null) {
-                ch.position(0);
-                Reader reader = Channels.newReader(ch, TextScan.strictUtf8(), CHUNK);
-                char[] cbuf = new char[CHUNK];
-                StringBuilder line = new StringBuilder();
-                long matching = 0;
-                int k;
-                try {
-                    while ((k = reader.read(cbuf)) >= 0) {
-                        matching += feed(cbuf, k, line, searcher);
-                    }
-                } catch (java.nio.charset.CharacterCodingException e) {
-                    return new CountResult(CountStatus.NON_UTF8, 0, 0, 0);
-                }
-                if (line.length() > 0 && searcher.matchesLine(line)) {
-                    matching++;
-                }
-                return new CountResult(CountStatus.OK, matching, 0, ch.size());
-            }
-            long lines = 0;
-            long chars = 0;
-            long bytes = 0;
-            byte last = '\n';
-            while (n > 0) {
-                bytes += n;
-                lines += TextScan.newlines(a, 0, n);
-                chars += TextScan.utf16Chars(a, 0, n);
-                last = a[n - 1];
-                bb.clear();
-                n = fill(ch, bb);
-            }
-            if (bytes > 0 && last != '\n') {
-                lines++;
-            }
-            return new CountResult(CountStatus.OK, lines, chars, bytes);
+    private CountResult countFile(SeekableByteChannel ch, Searcher searcher, boolean single) throws IOException {
+        ByteBuffer bb = ByteBuffer.allocate(CHUNK);
+        byte[] a = bb.array();
+        int n = fill(ch, bb);
+        if (!single && (TextScan.classify(a, 0, Math.min(n, SNIFF)) & TextScan.BINARY) != 0) {
+            return new CountResult(CountStatus.BINARY, 0, 0, 0);
         }
+        if (searcher != null) {
+            ch.position(0);
+            Reader reader = Channels.newReader(ch, TextScan.strictUtf8(), CHUNK);
+            char[] cbuf = new char[CHUNK];
+            StringBuilder line = new StringBuilder();
+            long matching = 0;
+            int k;
+            try {
+                while ((k = reader.read(cbuf)) >= 0) {
+                    matching += feed(cbuf, k, line, searcher);
+                }
+            } catch (java.nio.charset.CharacterCodingException e) {
+                return new CountResult(CountStatus.NON_UTF8, 0, 0, 0);
+            }
+            if (line.length() > 0 && searcher.matchesLine(line)) {
+                matching++;
+            }
+            return new CountResult(CountStatus.OK, matching, 0, ch.size());
+        }
+        long lines = 0;
+        long chars = 0;
+        long bytes = 0;
+        byte last = '\n';
+        while (n > 0) {
+            bytes += n;
+            lines += TextScan.newlines(a, 0, n);
+            chars += TextScan.utf16Chars(a, 0, n);
+            last = a[n - 1];
+            bb.clear();
+            n = fill(ch, bb);
+        }
+        if (bytes > 0 && last != '\n') {
+            lines++;
+        }
+        return new CountResult(CountStatus.OK, lines, chars, bytes);
     }
 
     private static int fill(SeekableByteChannel ch, ByteBuffer bb) throws IOException {

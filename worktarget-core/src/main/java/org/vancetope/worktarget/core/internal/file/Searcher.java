@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * Finds the lines of a decoded file that match a pattern, searching the whole text at once (a
- * literal with {@link String#indexOf(String)}, which the JVM vectorises; a regex with one
+ * literal with a {@link Finder} (a vectorised scan for its rarest character); a regex with one
  * {@link Matcher} over the text) and only then cutting out lines. A candidate line is confirmed by
  * matching the pattern against that line alone, so results equal a per-line search.
  */
@@ -24,9 +24,9 @@ final class Searcher {
     }
 
     private final Pattern linePattern;
-    private final List<String> literals;
+    private final List<Finder> literals;
     private final boolean plain;
-    private final String byteNeedle;
+    private final Finder byteNeedle;
 
     /**
      * A searcher.
@@ -36,17 +36,19 @@ final class Searcher {
      */
     Searcher(Pattern pattern, boolean caseInsensitive) {
         this.plain = !caseInsensitive && TextScan.isPlainLiteral(pattern.pattern());
-        this.literals = caseInsensitive ? List.of()
-                : plain ? List.of(pattern.pattern()) : List.copyOf(TextScan.requiredLiterals(pattern.pattern()));
+        List<String> lits = caseInsensitive ? List.of()
+                : plain ? List.of(pattern.pattern()) : TextScan.requiredLiterals(pattern.pattern());
+        this.literals = lits.stream().map(Finder::new).toList();
         this.linePattern = Pattern.compile(pattern.pattern(), pattern.flags() | Pattern.MULTILINE);
         byte[] longest = null;
-        for (String l : literals) {
+        for (String l : lits) {
             byte[] b = l.getBytes(java.nio.charset.StandardCharsets.UTF_8);
             if (longest == null || b.length > longest.length) {
                 longest = b;
             }
         }
-        this.byteNeedle = longest == null ? null : new String(longest, java.nio.charset.StandardCharsets.ISO_8859_1);
+        this.byteNeedle = longest == null ? null
+                : new Finder(new String(longest, java.nio.charset.StandardCharsets.ISO_8859_1));
     }
 
     /**
@@ -59,7 +61,7 @@ final class Searcher {
      * @return false when no line can match
      */
     boolean mayMatch(String bytesAsLatin1) {
-        return byteNeedle == null || bytesAsLatin1.contains(byteNeedle);
+        return byteNeedle == null || byteNeedle.in(bytesAsLatin1);
     }
 
     /**
@@ -79,10 +81,10 @@ final class Searcher {
         if (literals.isEmpty()) {
             return searchRegex(text, max, hits);
         }
-        String guide = null;
+        Finder guide = null;
         int first = -1;
-        for (String lit : literals) {
-            int i = text.indexOf(lit);
+        for (Finder lit : literals) {
+            int i = lit.indexIn(text, 0);
             if (i < 0) {
                 return hits;
             }
@@ -113,7 +115,7 @@ final class Searcher {
             if (le >= len) {
                 break;
             }
-            idx = text.indexOf(guide, le + 1);
+            idx = guide.indexIn(text, le + 1);
         }
         return hits;
     }

@@ -1,7 +1,7 @@
 package org.vancetope.worktarget.core.internal.file;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -17,12 +17,16 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
+import org.vancetope.worktarget.core.internal.path.SafeDirectory;
 
 /**
- * A parallel directory walk that never follows links: each directory is one fork/join task, entries
- * are examined with {@code lstat} ({@link LinkOption#NOFOLLOW_LINKS}); links, FIFOs, sockets and
- * devices are never opened or descended into. Generated directories are pruned while walking, not
- * filtered afterwards. Matching files go to a sink in chunks that run in parallel too.
+ * A parallel directory walk that never follows links: each directory is one fork/join task working on
+ * a {@link SafeDirectory} opened from its parent's (with {@code SecureDirectoryStream}, by
+ * {@code openat} without following links), entries are examined with {@code lstat}; links, FIFOs,
+ * sockets and devices are never opened or descended into, and a directory swapped for a link while
+ * the walk runs is not entered. Generated directories are pruned while walking, not filtered
+ * afterwards. Matching files go to a sink in chunks that run in parallel too; a sink opens a file
+ * through {@link Entry#open()}, relative to its open directory.
  *
  * <p>On Linux's default file system a directory's link count tells how many subdirectories it has
  * ({@code 2 + n}); once that many were seen, entries whose names the glob rejects are skipped without
@@ -41,8 +45,19 @@ final class TreeWalker {
      * @param path the file
      * @param size its size in bytes
      * @param mtimeMillis its modification time
+     * @param dir its directory, open while the sink runs (null after the walk)
+     * @param name its name in {@code dir}
      */
-    record Entry(String rel, Path path, long size, long mtimeMillis) {
+    record Entry(String rel, Path path, long size, long mtimeMillis, SafeDirectory dir, String name) {
+        /**
+         * Opens the file for reading relative to its open directory, never following a link.
+         *
+         * @return the channel
+         * @throws IOException on failure
+         */
+        SeekableByteChannel open() throws IOException {
+            return dir.openRead(name);
+        }
     }
 
     /**
@@ -69,13 +84,13 @@ final class TreeWalker {
     /**
      * What to walk.
      *
-     * @param base the directory (validated, not a link)
+     * @param base the directory, open
      * @param maxDepth how many directory levels below {@code base} to descend (0 = only {@code base})
      * @param glob a glob on the path relative to {@code base}, or null
      * @param prune directory names to skip, or null
      * @param filter a filter on the attributes of regular files, or null
      */
-    record Spec(Path base, int maxDepth, Glob glob, Set<String> prune, Predicate<BasicFileAttributes> filter) {
+    record Spec(SafeDirectory base, int maxDepth, Glob glob, Set<String> prune, Predicate<BasicFileAttributes> filter) {
     }
 
     private TreeWalker() {
@@ -90,7 +105,8 @@ final class TreeWalker {
      */
     static Result walk(ForkJoinPool pool, Spec spec) {
         ConcurrentLinkedQueue<Entry> out = new ConcurrentLinkedQueue<>();
-        int[] counts = walk(pool, spec, out::add);
+        int[] counts = walk(pool, spec, e -> out.add(new Entry(e.rel(), e.path(), e.size(), e.mtimeMillis(), null,
+                e.name())));
         List<Entry> files = new ArrayList<>(out);
         files.sort(Comparator.comparing(Entry::rel));
         return new Result(files, counts[0], counts[1]);
@@ -107,8 +123,8 @@ final class TreeWalker {
     static int[] walk(ForkJoinPool pool, Spec spec, Sink sink) {
         LongAdder skipped = new LongAdder();
         LongAdder unreadable = new LongAdder();
-        boolean leaf = LEAF_OPTIMISATION && spec.base().getFileSystem() == FileSystems.getDefault();
-        pool.invoke(new DirTask(spec.base(), "", 0, new Shared(spec, sink, skipped, unreadable, leaf)));
+        boolean leaf = LEAF_OPTIMISATION && spec.base().path().getFileSystem() == FileSystems.getDefault();
+        pool.invoke(new DirTask(null, spec.base(), "", "", 0, new Shared(spec, sink, skipped, unreadable, leaf)));
         return new int[] {skipped.intValue(), unreadable.intValue()};
     }
 
@@ -127,13 +143,18 @@ final class TreeWalker {
 
     private static final class DirTask extends RecursiveAction {
         private static final long serialVersionUID = 1L;
-        private final transient Path dir;
+        private final transient SafeDirectory parent;
+        private final transient SafeDirectory given;
+        private final String name;
         private final String rel;
         private final int depth;
         private final transient Shared shared;
 
-        DirTask(Path dir, String rel, int depth, Shared shared) {
-            this.dir = dir;
+        /** Either {@code given} (the base) or {@code parent} + {@code name} (opened when the task runs). */
+        DirTask(SafeDirectory parent, SafeDirectory given, String name, String rel, int depth, Shared shared) {
+            this.parent = parent;
+            this.given = given;
+            this.name = name;
             this.rel = rel;
             this.depth = depth;
             this.shared = shared;
@@ -141,43 +162,65 @@ final class TreeWalker {
 
         @Override
         protected void compute() {
+            SafeDirectory dir;
+            try {
+                dir = given != null ? given : parent.openChild(name);
+            } catch (IOException | RuntimeException e) {
+                shared.unreadable().increment();
+                return;
+            }
+            try {
+                walk(dir);
+            } finally {
+                if (given == null) {
+                    try {
+                        dir.close();
+                    } catch (IOException e) {
+                        shared.unreadable().increment();
+                    }
+                }
+            }
+        }
+
+        private void walk(SafeDirectory dir) {
             Spec spec = shared.spec();
             List<RecursiveAction> tasks = new ArrayList<>();
             List<Entry> files = new ArrayList<>();
-            int subdirsLeft = shared.leaf() && spec.glob() != null ? subdirectories(dir) : -1;
-            try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-                for (Path p : ds) {
-                    String name = p.getFileName().toString();
-                    String r = rel.isEmpty() ? name : rel + '/' + name;
-                    boolean nameMatches = spec.glob() == null || spec.glob().matches(r, name);
-                    if (subdirsLeft == 0 && !nameMatches) {
-                        continue; // every subdirectory was seen: this is a non-matching non-directory
-                    }
-                    BasicFileAttributes a;
-                    try {
-                        a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                    } catch (IOException e) {
-                        continue;
-                    }
-                    if (a.isDirectory()) {
-                        if (subdirsLeft > 0) {
-                            subdirsLeft--;
-                        }
-                        if (depth >= spec.maxDepth()) {
-                            continue;
-                        }
-                        if (spec.prune() != null && spec.prune().contains(name)) {
-                            shared.skipped().increment();
-                            continue;
-                        }
-                        tasks.add(new DirTask(p, r, depth + 1, shared));
-                    } else if (a.isRegularFile() && nameMatches
-                            && (spec.filter() == null || spec.filter().test(a))) {
-                        files.add(new Entry(r, p, a.size(), a.lastModifiedTime().toMillis()));
-                    }
-                }
+            int subdirsLeft = shared.leaf() && spec.glob() != null ? subdirectories(dir.path()) : -1;
+            List<String> names;
+            try {
+                names = dir.names();
             } catch (IOException | RuntimeException e) {
                 shared.unreadable().increment();
+                return;
+            }
+            for (String n : names) {
+                String r = rel.isEmpty() ? n : rel + '/' + n;
+                boolean nameMatches = spec.glob() == null || spec.glob().matches(r, n);
+                if (subdirsLeft == 0 && !nameMatches) {
+                    continue; // every subdirectory was seen: this is a non-matching non-directory
+                }
+                BasicFileAttributes a;
+                try {
+                    a = dir.attributes(n);
+                } catch (IOException | RuntimeException e) {
+                    continue;
+                }
+                if (a.isDirectory()) {
+                    if (subdirsLeft > 0) {
+                        subdirsLeft--;
+                    }
+                    if (depth >= spec.maxDepth()) {
+                        continue;
+                    }
+                    if (spec.prune() != null && spec.prune().contains(n)) {
+                        shared.skipped().increment();
+                        continue;
+                    }
+                    tasks.add(new DirTask(dir, null, n, r, depth + 1, shared));
+                } else if (a.isRegularFile() && nameMatches && (spec.filter() == null || spec.filter().test(a))) {
+                    files.add(new Entry(r, dir.path().resolve(n), a.size(), a.lastModifiedTime().toMillis(), dir, n));
+                }
             }
             for (int i = 0; i < files.size(); i += FILE_CHUNK) {
                 tasks.add(new FileChunk(files.subList(i, Math.min(files.size(), i + FILE_CHUNK)), shared.sink()));

@@ -32,6 +32,7 @@ import java.util.Set;
  * last component. It never follows a link in the last component.
  */
 public final class SafeDirectory implements Closeable {
+    private static final Set<OpenOption> READ_NOFOLLOW = Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
     private final Path path;
     private final SecureDirectoryStream<Path> sds;
 
@@ -76,6 +77,26 @@ public final class SafeDirectory implements Closeable {
             throw e;
         }
         return new SafeDirectory(dir, current);
+    }
+
+    /**
+     * Opens a subdirectory of this directory without following a link (used by walks, so that a
+     * component swapped for a link while walking cannot redirect the walk).
+     *
+     * @param name the entry name
+     * @return the open subdirectory; close it
+     * @throws IOException when the entry is missing, not a directory, or a link
+     */
+    public SafeDirectory openChild(String name) throws IOException {
+        Path child = path.resolve(name);
+        if (sds != null) {
+            return new SafeDirectory(child, sds.newDirectoryStream(name(name), LinkOption.NOFOLLOW_LINKS));
+        }
+        BasicFileAttributes a = Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (!a.isDirectory()) {
+            throw new java.nio.file.NotDirectoryException(name);
+        }
+        return new SafeDirectory(child, null);
     }
 
     /**
@@ -140,7 +161,10 @@ public final class SafeDirectory implements Closeable {
      * @throws IOException on failure
      */
     public SeekableByteChannel openRead(String name) throws IOException {
-        return newByteChannel(name, Set.of(StandardOpenOption.READ));
+        if (sds != null) {
+            return sds.newByteChannel(name(name), READ_NOFOLLOW);
+        }
+        return Files.newByteChannel(path.resolve(name), READ_NOFOLLOW);
     }
 
     /**
