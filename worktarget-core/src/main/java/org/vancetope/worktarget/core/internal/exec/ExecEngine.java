@@ -214,7 +214,7 @@ public final class ExecEngine implements AutoCloseable {
                 end(job, JobStatus.KILLED);
             }
         }
-        await(job, wait);
+        awaitFirst(job, wait);
         return result(job);
     }
 
@@ -241,7 +241,7 @@ public final class ExecEngine implements AutoCloseable {
      */
     public ExecResult await(String scope, String id, long waitMs) throws ToolException {
         Job job = require(scope, id);
-        await(job, Math.max(0, Math.min(waitMs, maxWaitMs)));
+        awaitDone(job, TimeUnit.MILLISECONDS.toNanos(Math.max(0, Math.min(waitMs, maxWaitMs))));
         return result(job);
     }
 
@@ -483,8 +483,15 @@ public final class ExecEngine implements AutoCloseable {
                 CompletableFuture.runAsync(() -> job.stdout.pump(p.getInputStream()), io),
                 CompletableFuture.runAsync(() -> job.stderr.pump(p.getErrorStream()), io));
         job.pumps(pumps);
-        // One waiter per job; it hands the exit straight to the job without an extra executor hop.
-        io.execute(() -> {
+    }
+
+    /**
+     * Watches for the exit of a job whose caller stopped waiting: one waiter thread, started only for
+     * jobs that outlive their {@code waitMs}, so short jobs cost no extra thread hop.
+     */
+    private void startWaiter(Job job) {
+        Process p = job.process;
+        Runnable waiter = () -> {
             boolean interrupted = false;
             while (true) {
                 try {
@@ -498,7 +505,13 @@ public final class ExecEngine implements AutoCloseable {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
-        });
+        };
+        try {
+            io.execute(waiter);
+        } catch (RejectedExecutionException e) {
+            // The engine is closing: the tree is being killed; notice the exit through the JDK instead.
+            p.onExit().thenRun(() -> onExit(job));
+        }
     }
 
     /** The shell exited: finish now if the output is drained, else when it is or when the drain time is up. */
@@ -519,22 +532,34 @@ public final class ExecEngine implements AutoCloseable {
         }
     }
 
-    /** Waits in the caller's thread (woken by the JDK's own reaper), then for the output to be drained. */
-    private void await(Job job, long waitMs) {
-        if (waitMs <= 0) {
-            return;
-        }
+    /**
+     * The first wait of a new job, in the caller's thread (woken by the JDK's own reaper); if the job
+     * outlives it, a waiter takes over.
+     */
+    private void awaitFirst(Job job, long waitMs) {
+        boolean exited = false;
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
         try {
-            if (job.process.waitFor(waitMs, TimeUnit.MILLISECONDS)) {
-                onExit(job);
-                long left = end - System.nanoTime();
-                if (left > 0) {
-                    job.done.get(left, TimeUnit.NANOSECONDS);
-                }
-            }
+            exited = waitMs > 0 && job.process.waitFor(waitMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (!exited) {
+            startWaiter(job);
+            return;
+        }
+        onExit(job);
+        awaitDone(job, end - System.nanoTime());
+    }
+
+    private static void awaitDone(Job job, long nanos) {
+        if (nanos <= 0) {
+            return;
+        }
+        try {
+            job.done.get(nanos, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            // still draining: the caller gets the output so far
+            // still running or draining: the caller gets the output so far
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
