@@ -30,7 +30,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.spi.ErrorCode;
@@ -53,7 +52,10 @@ import org.vancetope.worktarget.spi.ToolException;
  *
  * <p>Jobs are kept per scope; a job of one scope is invisible to every other scope. The engine does
  * not check paths or build environments: the caller passes a working directory its confinement gate
- * has validated and a complete, sealed environment. Thread-safe.
+ * has validated and a complete, sealed environment, to which the engine adds only the random job
+ * cookie {@code WORKTARGET_EXEC_JOB} (how the tree kill finds re-parented children). Kill, deadline
+ * and {@link #closeScope}/{@link #closeRoot}/{@link #close} send SIGTERM to the whole tree and SIGKILL
+ * to survivors after {@code killGraceMs}, without blocking. Thread-safe.
  */
 public final class ExecEngine implements AutoCloseable {
     /** Default of {@code inlineOutputCharCap}: characters of each stream returned inline. */
@@ -98,7 +100,6 @@ public final class ExecEngine implements AutoCloseable {
 
     private final ConcurrentHashMap<String, ScopeTable> scopes = new ConcurrentHashMap<>();
     private final Set<String> ids = ConcurrentHashMap.newKeySet();
-    private final AtomicLong sequence = new AtomicLong();
     private volatile boolean closed;
 
     /** The jobs of one scope, plus slots reserved by starts in progress. */
@@ -436,11 +437,12 @@ public final class ExecEngine implements AutoCloseable {
         Path errFile = outDir.resolve(id + ".stderr");
         StreamCapture out = null;
         StreamCapture err = null;
+        Process p = null;
+        String cookie = newCookie();
         try {
             Files.createDirectories(outDir);
             out = new StreamCapture(outFile, outputFileMaxBytes, inlineOutputCharCap, clock);
             err = new StreamCapture(errFile, outputFileMaxBytes, inlineOutputCharCap, clock);
-            String cookie = newCookie();
             Map<String, String> env = new LinkedHashMap<>(req.env());
             env.put(ProcessTree.COOKIE_VAR, cookie);
             List<String> argv = new ArrayList<>();
@@ -454,12 +456,14 @@ public final class ExecEngine implements AutoCloseable {
             pb.environment().putAll(env);
             pb.redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));
             long startNanos = System.nanoTime();
-            Process p = pb.start();
-            Job job = new Job(id, req.scope(), cookie, req.cwd(), req.cwd(), p, out, err, startNanos,
-                    sequence.incrementAndGet());
+            p = pb.start();
+            Job job = new Job(id, req.scope(), cookie, req.cwd(), p, out, err, startNanos);
             wire(job);
             return job;
         } catch (IOException | RuntimeException e) {
+            if (p != null) {
+                tree.terminate(p.toHandle(), cookie); // started, but could not be watched: leave nothing behind
+            }
             if (out != null) {
                 out.closeFile();
             }
@@ -593,12 +597,17 @@ public final class ExecEngine implements AutoCloseable {
         return killed;
     }
 
+    /** Forgets an evicted job off the caller's path: ends what it left running and removes its files. */
     private void forget(Job j) {
         ids.remove(j.id);
-        try {
-            io.execute(() -> deleteOutputs(j));
-        } catch (RejectedExecutionException e) {
+        Runnable cleanup = () -> {
+            tree.terminateAll(List.of(new ProcessTree.Target(j.process.toHandle(), j.cookie)));
             deleteOutputs(j);
+        };
+        try {
+            io.execute(cleanup);
+        } catch (RejectedExecutionException e) {
+            cleanup.run();
         }
     }
 
@@ -668,7 +677,7 @@ public final class ExecEngine implements AutoCloseable {
     }
 
     private static String display(Job job, Path file) {
-        Path base = job.displayBase.toAbsolutePath().normalize();
+        Path base = job.cwd.toAbsolutePath().normalize();
         Path abs = file.toAbsolutePath().normalize();
         return abs.startsWith(base) ? base.relativize(abs).toString() : abs.toString();
     }
@@ -761,7 +770,8 @@ public final class ExecEngine implements AutoCloseable {
 
         /**
          * {@code maxJobsPerScope}: jobs kept per scope (default 32); the oldest finished job is forgotten
-         * (and its files removed) to make room, and a start is refused when all are running.
+         * to make room (its files removed, whatever it left running in the background killed), and a
+         * start is refused when all are running.
          *
          * @param max at least 1
          * @return this
