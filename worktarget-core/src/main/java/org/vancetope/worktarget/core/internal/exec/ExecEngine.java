@@ -30,7 +30,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.spi.ErrorCode;
@@ -53,7 +52,10 @@ import org.vancetope.worktarget.spi.ToolException;
  *
  * <p>Jobs are kept per scope; a job of one scope is invisible to every other scope. The engine does
  * not check paths or build environments: the caller passes a working directory its confinement gate
- * has validated and a complete, sealed environment. Thread-safe.
+ * has validated and a complete, sealed environment, to which the engine adds only the random job
+ * cookie {@code WORKTARGET_EXEC_JOB} (how the tree kill finds re-parented children). Kill, deadline
+ * and {@link #closeScope}/{@link #closeRoot}/{@link #close} send SIGTERM to the whole tree and SIGKILL
+ * to survivors after {@code killGraceMs}, without blocking. Thread-safe.
  */
 public final class ExecEngine implements AutoCloseable {
     /** Default of {@code inlineOutputCharCap}: characters of each stream returned inline. */
@@ -98,7 +100,6 @@ public final class ExecEngine implements AutoCloseable {
 
     private final ConcurrentHashMap<String, ScopeTable> scopes = new ConcurrentHashMap<>();
     private final Set<String> ids = ConcurrentHashMap.newKeySet();
-    private final AtomicLong sequence = new AtomicLong();
     private volatile boolean closed;
 
     /** The jobs of one scope, plus slots reserved by starts in progress. */
@@ -214,7 +215,7 @@ public final class ExecEngine implements AutoCloseable {
                 end(job, JobStatus.KILLED);
             }
         }
-        await(job, wait);
+        awaitFirst(job, wait);
         if (Thread.currentThread().isInterrupted()) {
             // The call was cancelled while it waited (client_tool_cancel, a closed connection, an interrupted
             // caller): the job it started goes with it, whole tree.
@@ -246,7 +247,7 @@ public final class ExecEngine implements AutoCloseable {
      */
     public ExecResult await(String scope, String id, long waitMs) throws ToolException {
         Job job = require(scope, id);
-        await(job, Math.max(0, Math.min(waitMs, maxWaitMs)));
+        awaitDone(job, TimeUnit.MILLISECONDS.toNanos(Math.max(0, Math.min(waitMs, maxWaitMs))));
         return result(job);
     }
 
@@ -441,11 +442,12 @@ public final class ExecEngine implements AutoCloseable {
         Path errFile = outDir.resolve(id + ".stderr");
         StreamCapture out = null;
         StreamCapture err = null;
+        Process p = null;
+        String cookie = newCookie();
         try {
             Files.createDirectories(outDir);
             out = new StreamCapture(outFile, outputFileMaxBytes, inlineOutputCharCap, clock);
             err = new StreamCapture(errFile, outputFileMaxBytes, inlineOutputCharCap, clock);
-            String cookie = newCookie();
             Map<String, String> env = new LinkedHashMap<>(req.env());
             env.put(ProcessTree.COOKIE_VAR, cookie);
             List<String> argv = new ArrayList<>();
@@ -459,12 +461,14 @@ public final class ExecEngine implements AutoCloseable {
             pb.environment().putAll(env);
             pb.redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));
             long startNanos = System.nanoTime();
-            Process p = pb.start();
-            Job job = new Job(id, req.scope(), cookie, req.cwd(), req.cwd(), p, out, err, startNanos,
-                    sequence.incrementAndGet());
+            p = pb.start();
+            Job job = new Job(id, req.scope(), cookie, req.cwd(), p, out, err, startNanos);
             wire(job);
             return job;
         } catch (IOException | RuntimeException e) {
+            if (p != null) {
+                tree.terminate(p.toHandle(), cookie); // started, but could not be watched: leave nothing behind
+            }
             if (out != null) {
                 out.closeFile();
             }
@@ -488,8 +492,15 @@ public final class ExecEngine implements AutoCloseable {
                 CompletableFuture.runAsync(() -> job.stdout.pump(p.getInputStream()), io),
                 CompletableFuture.runAsync(() -> job.stderr.pump(p.getErrorStream()), io));
         job.pumps(pumps);
-        // One waiter per job; it hands the exit straight to the job without an extra executor hop.
-        io.execute(() -> {
+    }
+
+    /**
+     * Watches for the exit of a job whose caller stopped waiting: one waiter thread, started only for
+     * jobs that outlive their {@code waitMs}, so short jobs cost no extra thread hop.
+     */
+    private void startWaiter(Job job) {
+        Process p = job.process;
+        Runnable waiter = () -> {
             boolean interrupted = false;
             while (true) {
                 try {
@@ -503,7 +514,13 @@ public final class ExecEngine implements AutoCloseable {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
-        });
+        };
+        try {
+            io.execute(waiter);
+        } catch (RejectedExecutionException e) {
+            // The engine is closing: the tree is being killed; notice the exit through the JDK instead.
+            p.onExit().thenRun(() -> onExit(job));
+        }
     }
 
     /** The shell exited: finish now if the output is drained, else when it is or when the drain time is up. */
@@ -524,22 +541,34 @@ public final class ExecEngine implements AutoCloseable {
         }
     }
 
-    /** Waits in the caller's thread (woken by the JDK's own reaper), then for the output to be drained. */
-    private void await(Job job, long waitMs) {
-        if (waitMs <= 0) {
-            return;
-        }
+    /**
+     * The first wait of a new job, in the caller's thread (woken by the JDK's own reaper); if the job
+     * outlives it, a waiter takes over.
+     */
+    private void awaitFirst(Job job, long waitMs) {
+        boolean exited = false;
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
         try {
-            if (job.process.waitFor(waitMs, TimeUnit.MILLISECONDS)) {
-                onExit(job);
-                long left = end - System.nanoTime();
-                if (left > 0) {
-                    job.done.get(left, TimeUnit.NANOSECONDS);
-                }
-            }
+            exited = waitMs > 0 && job.process.waitFor(waitMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (!exited) {
+            startWaiter(job);
+            return;
+        }
+        onExit(job);
+        awaitDone(job, end - System.nanoTime());
+    }
+
+    private static void awaitDone(Job job, long nanos) {
+        if (nanos <= 0) {
+            return;
+        }
+        try {
+            job.done.get(nanos, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            // still draining: the caller gets the output so far
+            // still running or draining: the caller gets the output so far
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
@@ -573,12 +602,17 @@ public final class ExecEngine implements AutoCloseable {
         return killed;
     }
 
+    /** Forgets an evicted job off the caller's path: ends what it left running and removes its files. */
     private void forget(Job j) {
         ids.remove(j.id);
-        try {
-            io.execute(() -> deleteOutputs(j));
-        } catch (RejectedExecutionException e) {
+        Runnable cleanup = () -> {
+            tree.terminateAll(List.of(new ProcessTree.Target(j.process.toHandle(), j.cookie)));
             deleteOutputs(j);
+        };
+        try {
+            io.execute(cleanup);
+        } catch (RejectedExecutionException e) {
+            cleanup.run();
         }
     }
 
@@ -648,7 +682,7 @@ public final class ExecEngine implements AutoCloseable {
     }
 
     private static String display(Job job, Path file) {
-        Path base = job.displayBase.toAbsolutePath().normalize();
+        Path base = job.cwd.toAbsolutePath().normalize();
         Path abs = file.toAbsolutePath().normalize();
         return abs.startsWith(base) ? base.relativize(abs).toString() : abs.toString();
     }
@@ -741,7 +775,8 @@ public final class ExecEngine implements AutoCloseable {
 
         /**
          * {@code maxJobsPerScope}: jobs kept per scope (default 32); the oldest finished job is forgotten
-         * (and its files removed) to make room, and a start is refused when all are running.
+         * to make room (its files removed, whatever it left running in the background killed), and a
+         * start is refused when all are running.
          *
          * @param max at least 1
          * @return this

@@ -13,12 +13,10 @@ final class Job {
     final String scope;
     final String cookie;
     final Path cwd;
-    final Path displayBase;
     final Process process;
     final StreamCapture stdout;
     final StreamCapture stderr;
     final long startNanos;
-    final long sequence;
     final CompletableFuture<Void> done = new CompletableFuture<>();
 
     private JobStatus status = JobStatus.RUNNING;
@@ -28,18 +26,16 @@ final class Job {
     private ScheduledFuture<?> deadline;
     private CompletableFuture<Void> pumps;
 
-    Job(String id, String scope, String cookie, Path cwd, Path displayBase, Process process, StreamCapture stdout,
-        StreamCapture stderr, long startNanos, long sequence) {
+    Job(String id, String scope, String cookie, Path cwd, Process process, StreamCapture stdout,
+        StreamCapture stderr, long startNanos) {
         this.id = id;
         this.scope = scope;
         this.cookie = cookie;
         this.cwd = cwd;
-        this.displayBase = displayBase;
         this.process = process;
         this.stdout = stdout;
         this.stderr = stderr;
         this.startNanos = startNanos;
-        this.sequence = sequence;
     }
 
     synchronized JobStatus status() {

@@ -3,6 +3,7 @@ package org.vancetope.worktarget.core.internal.exec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,8 +76,15 @@ final class ProcessTree {
         LOG.debug("SIGTERM to {} processes of {} job trees", all.size(), targets.size());
         all.values().forEach(ProcessHandle::destroy);
         List<Target> copy = List.copyOf(targets);
+        Runnable kill = () -> {
+            try {
+                killSurvivors(copy);
+            } catch (RuntimeException e) {
+                LOG.warn("SIGKILL round for {} job trees failed: {}", copy.size(), e.toString());
+            }
+        };
         try {
-            scheduler.schedule(() -> killSurvivors(copy), grace.toMillis(), TimeUnit.MILLISECONDS);
+            scheduler.schedule(kill, grace.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             // The scheduler is gone (engine closed): do not leave the trees behind.
             killSurvivors(copy);
@@ -98,6 +106,12 @@ final class ProcessTree {
             }
             LOG.debug("SIGKILL to {} surviving processes of {} job trees", tree.size(), targets.size());
             tree.values().forEach(ProcessHandle::destroyForcibly);
+        }
+        Map<Long, ProcessHandle> left = snapshotAll(targets);
+        left.values().removeIf(p -> !p.isAlive());
+        if (!left.isEmpty()) {
+            LOG.warn("{} processes of {} job trees survived {} SIGKILL rounds: {}", left.size(), targets.size(),
+                    KILL_ROUNDS, left.keySet());
         }
     }
 
@@ -128,32 +142,46 @@ final class ProcessTree {
             }
         }
         if (procAvailable) {
-            try (DirectoryStream<Path> dir = Files.newDirectoryStream(PROC)) {
-                for (Path p : dir) {
-                    String name = p.getFileName().toString();
-                    if (name.isEmpty() || !Character.isDigit(name.charAt(0))) {
-                        continue;
-                    }
-                    long pid;
-                    try {
-                        pid = Long.parseLong(name);
-                    } catch (NumberFormatException e) {
-                        continue;
-                    }
-                    if (pid == self || out.containsKey(pid)) {
-                        continue;
-                    }
-                    String cookie = cookies.isEmpty() ? null : cookieOf(p.resolve("environ"));
-                    if (cookie != null && cookies.contains(cookie) || inSessionOrGroupOf(p.resolve("stat"), leaders)) {
-                        ProcessHandle.of(pid).ifPresent(ph -> out.put(pid, ph));
-                    }
-                }
-            } catch (IOException e) {
-                LOG.debug("listing /proc failed, killing by descendants only: {}", e.toString());
+            for (int attempt = 0; attempt < 3 && !scanProc(out, self, cookies, leaders); attempt++) {
+                LOG.debug("listing /proc was cut short; listing again");
             }
         }
         out.remove(self);
         return out;
+    }
+
+    /**
+     * Adds every process of /proc that carries one of the cookies or belongs to the session or group
+     * of one of the leaders.
+     *
+     * @return false when the listing was cut short
+     */
+    private static boolean scanProc(Map<Long, ProcessHandle> out, long self, Set<String> cookies, Set<Long> leaders) {
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(PROC)) {
+            for (Path p : dir) {
+                String name = p.getFileName().toString();
+                if (name.isEmpty() || !Character.isDigit(name.charAt(0))) {
+                    continue;
+                }
+                long pid;
+                try {
+                    pid = Long.parseLong(name);
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                if (pid == self || out.containsKey(pid)) {
+                    continue;
+                }
+                String cookie = cookies.isEmpty() ? null : cookieOf(p.resolve("environ"));
+                if (cookie != null && cookies.contains(cookie) || inSessionOrGroupOf(p.resolve("stat"), leaders)) {
+                    ProcessHandle.of(pid).ifPresent(ph -> out.put(pid, ph));
+                }
+            }
+            return true;
+        } catch (IOException | DirectoryIteratorException e) {
+            // Processes come and go while /proc is listed.
+            return false;
+        }
     }
 
     /**

@@ -172,6 +172,18 @@ class ProcessTreeKillTest {
     }
 
     @Test
+    void forgettingAFinishedJobEndsWhatItLeftRunning() throws Exception {
+        try (ExecEngine one = ExecEngine.builder().maxJobsPerScope(1).killGraceMs(300).build()) {
+            one.run(new ExecRequest("s", "sh -c 'setsid sleep 1000 & echo $! > left.pid'", dir, ENV, 30_000L, null,
+                    null, null));
+            long left = Long.parseLong(Files.readString(dir.resolve("left.pid")).strip());
+            assertThat(ProcessHandle.of(left).map(ProcessHandle::isAlive)).contains(true);
+            one.run(new ExecRequest("s", "true", dir, ENV, 30_000L, null, null, null));
+            Await.processGone(left);
+        }
+    }
+
+    @Test
     void jobRunsInItsOwnSession() throws Exception {
         ExecResult r = engine.run(new ExecRequest("s", "cut -d' ' -f6 /proc/$$/stat; echo $$", dir, ENV, 30_000L, null, null, null));
         String[] lines = r.stdout().strip().split("\\s+");
