@@ -289,6 +289,42 @@ public abstract class FileToolsContract {
     }
 
     @Test
+    void grepPathGlobLimitsTheFilesSearched() throws Exception {
+        f.write("a/x.md", "hit\n");
+        f.write("a/x.txt", "hit\n");
+        assertThat(paths(f.call("file_grep", "pattern", "hit", "pathGlob", "**/*.md").get("matches")))
+                .containsExactly("a/x.md");
+    }
+
+    @Test
+    void grepOfOneFileWithContext() throws Exception {
+        f.write("one.txt", "a\nhit\nb\n");
+        List<Map<String, Object>> m = list(f.call("file_grep", "pattern", "hit", "path", "one.txt",
+                "contextBefore", 1, "contextAfter", 1).get("matches"));
+        assertThat(m).hasSize(1);
+        assertThat(m.get(0).get("before")).isEqualTo(List.of("a"));
+        assertThat(m.get(0).get("after")).isEqualTo(List.of("b"));
+    }
+
+    @Test
+    void countsMatchingLinesWithAPattern() throws Exception {
+        f.write("a.txt", "TODO 1\nok\nTODO 2\n");
+        f.write("b.txt", "TODO 3\n");
+        Map<String, Object> r = f.call("file_count", "pattern", "^TODO");
+        assertThat(r.get("matchingLines")).isEqualTo(3L);
+        assertThat(r.get("filesWithMatches")).isEqualTo(2);
+    }
+
+    @Test
+    void linksThatStayInsideTheWorkDirectoryWork() throws Exception {
+        f.write("real/data.txt", "inside\n");
+        Files.createSymbolicLink(f.path("alias"), f.path("real"));
+        Map<String, Object> r = f.call("file_read", "path", "alias/data.txt");
+        assertThat(r.get("content")).isEqualTo("inside\n");
+        assertThat(r.get("path")).isEqualTo("real/data.txt");
+    }
+
+    @Test
     void grepOfABadPatternIsInvalidParams() {
         assertThat(f.failure("file_grep", "pattern", "(unclosed").code()).isEqualTo(ErrorCode.INVALID_PARAMS);
     }
