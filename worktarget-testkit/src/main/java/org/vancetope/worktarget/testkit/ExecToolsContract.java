@@ -99,10 +99,23 @@ public abstract class ExecToolsContract {
     }
 
     @AfterEach
-    final void killLeftovers() throws ToolException {
-        for (String id : started) {
-            call("exec_kill", Map.of("id", id));
+    final void killLeftovers() throws Exception {
+        try {
+            for (String id : started) {
+                call("exec_kill", Map.of("id", id));
+            }
+        } finally {
+            closeBackend();
         }
+    }
+
+    /**
+     * Closes the backend after each test, once the jobs a test left running were killed through it.
+     * Override it instead of an own {@code @AfterEach} (which JUnit would run before the kills).
+     *
+     * @throws Exception when closing fails
+     */
+    protected void closeBackend() throws Exception {
     }
 
     /**

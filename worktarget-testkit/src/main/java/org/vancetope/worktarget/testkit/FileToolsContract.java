@@ -140,7 +140,7 @@ public abstract class FileToolsContract {
         assertThat(w.get("created")).isEqualTo(true);
         Map<String, Object> r = f.call("file_read", "path", "notes/a.txt");
         assertThat(r.get("content")).isEqualTo("héllo\nwörld\n");
-        assertThat(r.get("totalLines")).isEqualTo(2L);
+        assertThat(r.get("totalLines")).isEqualTo(2);
     }
 
     @Test
@@ -311,7 +311,7 @@ public abstract class FileToolsContract {
         f.write("a.txt", "TODO 1\nok\nTODO 2\n");
         f.write("b.txt", "TODO 3\n");
         Map<String, Object> r = f.call("file_count", "pattern", "^TODO");
-        assertThat(r.get("matchingLines")).isEqualTo(3L);
+        assertThat(r.get("matchingLines")).isEqualTo(3);
         assertThat(r.get("filesWithMatches")).isEqualTo(2);
     }
 
@@ -356,8 +356,8 @@ public abstract class FileToolsContract {
         f.write("d/b.txt", "three");
         Map<String, Object> r = f.call("file_count");
         assertThat(r.get("files")).isEqualTo(2);
-        assertThat(r.get("lines")).isEqualTo(3L);
-        assertThat(r.get("bytes")).isEqualTo(13L);
+        assertThat(r.get("lines")).isEqualTo(3);
+        assertThat(r.get("bytes")).isEqualTo(13);
     }
 
     @Test

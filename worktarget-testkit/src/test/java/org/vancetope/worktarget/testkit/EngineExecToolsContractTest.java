@@ -2,7 +2,6 @@ package org.vancetope.worktarget.testkit;
 
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.internal.exec.ExecEngine;
 import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
@@ -21,8 +20,8 @@ class EngineExecToolsContractTest extends ExecToolsContract {
                 ExecResolvers.client(workDir, ExecEnvPolicy.client(System.getenv())));
     }
 
-    @AfterEach
-    void closeEngine() {
+    @Override
+    protected void closeBackend() {
         engine.close();
     }
 }

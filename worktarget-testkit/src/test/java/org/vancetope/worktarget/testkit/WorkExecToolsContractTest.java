@@ -2,7 +2,6 @@ package org.vancetope.worktarget.testkit;
 
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.internal.exec.ExecEngine;
 import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
@@ -23,8 +22,8 @@ class WorkExecToolsContractTest extends ExecToolsContract {
                 ExecResolvers.work((params, ctx) -> workDir, homes, ExecEnvPolicy.work(System.getenv())));
     }
 
-    @AfterEach
-    void closeEngine() {
+    @Override
+    protected void closeBackend() {
         engine.close();
     }
 }

@@ -2,7 +2,6 @@ package org.vancetope.worktarget.backend.local;
 
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.testkit.ExecToolsContract;
@@ -18,8 +17,8 @@ class LocalBackendExecContractTest extends ExecToolsContract {
         return local.tools().stream().filter(t -> t.spec().name().startsWith("client_exec_")).toList();
     }
 
-    @AfterEach
-    void closeBackend() {
+    @Override
+    protected void closeBackend() {
         local.close();
     }
 }

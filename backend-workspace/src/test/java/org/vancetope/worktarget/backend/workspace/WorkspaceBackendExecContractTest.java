@@ -2,7 +2,6 @@ package org.vancetope.worktarget.backend.workspace;
 
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ToolException;
@@ -28,8 +27,8 @@ class WorkspaceBackendExecContractTest extends ExecToolsContract {
         }
     }
 
-    @AfterEach
-    void closeBackend() {
+    @Override
+    protected void closeBackend() {
         work.close();
     }
 }

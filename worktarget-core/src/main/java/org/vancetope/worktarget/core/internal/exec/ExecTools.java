@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.core.internal.JsonValues;
 import org.vancetope.worktarget.core.internal.Params;
 import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
 import org.vancetope.worktarget.spi.BackendTool;
@@ -50,16 +51,16 @@ public final class ExecTools {
                     Map<String, String> extras = Params.optStringMap(params, "env");
                     ExecTarget t = resolver.target(params, ctx);
                     Map<String, String> env = ExecEnvPolicy.withExtras(t.env(), extras);
-                    return engine.run(new ExecRequest(resolver.scope(ctx), command, t.cwd(), env, waitMs, deadline,
-                            t.home(), t.outputDir())).toMap();
+                    return JsonValues.normalize(engine.run(new ExecRequest(resolver.scope(ctx), command, t.cwd(), env,
+                            waitMs, deadline, t.home(), t.outputDir())).toMap());
                 }),
                 BackendTool.of(spec(prefix, "exec_status"), (params, ctx) ->
-                        engine.status(resolver.scope(ctx), Params.requireString(params, "id")).toMap()),
+                        JsonValues.normalize(engine.status(resolver.scope(ctx), Params.requireString(params, "id")).toMap())),
                 BackendTool.of(spec(prefix, "exec_tail"), (params, ctx) -> {
                     String id = Params.requireString(params, "id");
                     int n = Params.optInt(params, "n", ExecEngine.DEFAULT_TAIL_LINES, 1, ExecEngine.MAX_TAIL_LINES);
                     String stream = Params.optChoice(params, "stream", "stdout", List.of("stdout", "stderr"));
-                    return engine.tail(resolver.scope(ctx), id, n, stream.equals("stderr")).toMap();
+                    return JsonValues.normalize(engine.tail(resolver.scope(ctx), id, n, stream.equals("stderr")).toMap());
                 }),
                 BackendTool.of(spec(prefix, "exec_kill"), (params, ctx) -> {
                     String id = Params.requireString(params, "id");

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.core.internal.JsonValues;
 import org.vancetope.worktarget.core.internal.path.PathGate;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ErrorCode;
@@ -65,7 +66,7 @@ public final class FileTools {
                     }
                 }
                 PathGate gate = resolver.gate(p, ctx);
-                return engine.run(op, gate, p);
+                return JsonValues.normalize(engine.run(op, gate, p));
             }));
         }
         return List.copyOf(tools);
