@@ -437,7 +437,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
             } catch (IOException | RuntimeException e) {
                 try {
                     Descriptors.delete(projectDir, name);
-                    org.vancetope.worktarget.backend.workspace.internal.Trees.deleteRecursively(dir);
+                    org.vancetope.worktarget.core.internal.Trees.deleteRecursively(dir);
                 } catch (IOException suppressed) {
                     e.addSuppressed(suppressed);
                 }

@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.backend.workspace.internal;
 
 import java.io.IOException;
+import org.vancetope.worktarget.core.internal.Trees;
 import org.vancetope.worktarget.spi.RootDirHandle;
 import org.vancetope.worktarget.spi.RootDirTypeHandler;
 

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.internal.Segments;
+import org.vancetope.worktarget.core.internal.Trees;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.SettingsCascade;
 import org.vancetope.worktarget.spi.ToolException;
@@ -267,22 +268,7 @@ public final class Homes {
         if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return false;
         }
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
-                if (exc != null) {
-                    throw exc;
-                }
-                Files.delete(d);
-                return FileVisitResult.CONTINUE;
-            }
-        });
+        Trees.deleteRecursively(dir);
         measurements.remove(dir);
         return true;
     }

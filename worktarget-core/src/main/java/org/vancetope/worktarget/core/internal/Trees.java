@@ -1,4 +1,4 @@
-package org.vancetope.worktarget.backend.workspace.internal;
+package org.vancetope.worktarget.core.internal;
 
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
