@@ -97,7 +97,7 @@ class InvocationTest {
         DaemonClient box = t.daemon("box", List.of(TestServer.echoRead("box")));
         box.replaceTools(List.of(TestServer.tool("client_file_count", (p, c) -> Map.of("files", 7L))));
         // the manifest frame precedes the result on the same connection, so the server has it once the call returns
-        assertThat(call(BOX, "client_file_count", Map.of(), LONG)).containsEntry("files", 7L);
+        assertThat(call(BOX, "client_file_count", Map.of(), LONG)).containsEntry("files", 7);
         assertThat(t.server.daemons().status(BOX).manifest()).extracting(s -> s.name())
                 .containsExactly("client_file_count");
         assertThatThrownBy(() -> call(BOX, "client_file_read", Map.of("path", "a"), LONG))
@@ -168,7 +168,7 @@ class InvocationTest {
             Future<Map<String, Object>> second = callAsync(BOX, LONG);
             String id2 = RawClient.correlationId(raw.next());
             raw.send("{\"type\":\"client_tool_result\",\"correlationId\":\"" + id2 + "\",\"ok\":true,\"result\":{\"n\":2}}");
-            assertThat(second.get(10, TimeUnit.SECONDS)).containsEntry("n", 2L);
+            assertThat(second.get(10, TimeUnit.SECONDS)).containsEntry("n", 2);
             assertThat(raw.isOpen()).isTrue();
         }
     }

@@ -59,11 +59,13 @@ public final class Schema {
      */
     public Schema integer(String name, String description, Long min, Long max, boolean isRequired) {
         Map<String, Object> p = base("integer", description);
+        // Bounds are stored as a JSON parser reads them back (Integer when they fit), so a spec that
+        // travels in a manifest is equal to the one it came from.
         if (min != null) {
-            p.put("minimum", min);
+            p.put("minimum", jsonInteger(min));
         }
         if (max != null) {
-            p.put("maximum", max);
+            p.put("maximum", jsonInteger(max));
         }
         return prop(name, p, isRequired);
     }
@@ -140,6 +142,13 @@ public final class Schema {
         m.put("required", List.copyOf(required));
         m.put("additionalProperties", false);
         return m;
+    }
+
+    private static Number jsonInteger(long v) {
+        if (v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE) {
+            return Integer.valueOf((int) v);
+        }
+        return Long.valueOf(v);
     }
 
     private static Map<String, Object> base(String type, String description) {

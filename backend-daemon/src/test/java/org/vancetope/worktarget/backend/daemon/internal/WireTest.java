@@ -73,7 +73,7 @@ class WireTest {
     @Test
     void invokeRoundTripsThroughABuffer() throws Exception {
         ToolContext ctx = new ToolContext("p1", "s1", "acme", "proj", "alice");
-        Message.Invoke in = new Message.Invoke("dt-abc", "client_file_read", Map.of("path", "a.txt", "maxLines", 3L),
+        Message.Invoke in = new Message.Invoke("dt-abc", "client_file_read", Map.of("path", "a.txt", "maxLines", 3),
                 60000, ctx);
         ByteBuf buf = Wire.encode(in, UnpooledByteBufAllocator.DEFAULT);
         try {
