@@ -522,6 +522,7 @@ public final class WireTransferBenchmark {
                         try {
                             sendFile(ch, dir.resolve(f.get("path").asText()), id, f.get("to").asText());
                         } catch (Exception e) {
+                            System.err.println("plain harness: sending " + id + " failed: " + e);
                             ch.close();
                         }
                     });
