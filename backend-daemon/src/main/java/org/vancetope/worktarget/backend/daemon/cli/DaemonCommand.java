@@ -25,7 +25,7 @@ final class DaemonCommand {
     private static final Logger LOG = LoggerFactory.getLogger(DaemonCommand.class);
     static final String HELP = String.join("\n",
             "Usage: daemon --connect ws://HOST:PORT/worktarget/v1 --token TOKEN --tenant T --project P --name NAME",
-            "              [--workdir DIR] [--workers N] [--foot-root DIR]",
+            "              [--workdir DIR] [--workers N] [--foot-root DIR] [--max-transfer-mib N]",
             "",
             "Connects to a WorkTarget server as the daemon NAME of project P and serves the client_* tools",
             "on DIR (default: the current directory). Reconnects with back-off after drops; stops on SIGTERM/Ctrl-C",
@@ -40,14 +40,27 @@ final class DaemonCommand {
             "  --workers N     calls run at once (default 16)",
             "  --foot-root DIR where file transfers land and come from: DIR/<tenant>/<project>/",
             "                  (default: $VANCE_FOOT_WORKSPACE_ROOT, else ~/.vancetope/foot)",
+            "  --max-transfer-mib N  the largest file this daemon receives or sends in one transfer",
+            "                  (default 100; the server applies its own limit too)",
             "",
             "Exit codes: 0 stopped, 2 usage, 3 refused (token, grants, superseded), 4 unreachable at start.");
 
     private DaemonCommand() {
     }
 
+    private static TransferSettings transferSettings(Args a) throws Args.UsageException {
+        TransferSettings defaults = TransferSettings.defaults();
+        int mib = a.intOption("max-transfer-mib", (int) (defaults.maxDownloadSize() >> 20));
+        if (mib < 1) {
+            throw new Args.UsageException("--max-transfer-mib must be at least 1, got " + mib + ".");
+        }
+        long bytes = (long) mib << 20;
+        return defaults.toBuilder().maxDownloadSize(bytes).maxUploadSize(bytes).build();
+    }
+
     static int run(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
-        Args a = Args.parse(argv, Set.of("connect", "token", "tenant", "project", "name", "workdir", "workers", "foot-root"),
+        Args a = Args.parse(argv, Set.of("connect", "token", "tenant", "project", "name", "workdir", "workers", "foot-root",
+                        "max-transfer-mib"),
                 Set.of("help"));
         if (a.flag("help")) {
             out.println(HELP);
@@ -70,10 +83,11 @@ final class DaemonCommand {
         String footRoot = a.get("foot-root", null);
         FootTargetResolver feet = footRoot != null ? FootTargetResolver.at(Path.of(footRoot).toAbsolutePath())
                 : ClientTransfers.footRootFromEnvironment();
+        TransferSettings transferSettings = transferSettings(a);
         LocalBackend local = Backends.local(workdir);
         List<BackendTool> tools = local.tools();
         ClientTransfers transfers = ClientTransfers.create(feet,
-                new TransferScope(a.require("tenant"), a.require("project")), TransferSettings.defaults(),
+                new TransferScope(a.require("tenant"), a.require("project")), transferSettings,
                 TransferListener.NONE);
         DaemonClient client;
         try {

@@ -111,6 +111,13 @@ class CliTest {
     }
 
     @Test
+    void daemonWithANonPositiveMaxTransferIsAUsageError() {
+        assertThat(run("daemon", "--connect", "ws://127.0.0.1:1/worktarget/v1", "--token", "x", "--tenant", "acme",
+                "--project", "proj", "--name", "box", "--max-transfer-mib", "0")).isEqualTo(Main.USAGE);
+        assertThat(stderr()).contains("--max-transfer-mib must be at least 1");
+    }
+
+    @Test
     void daemonWithARejectedTokenExitsRefused() {
         assertThat(run("daemon", "--connect", "ws://127.0.0.1:" + server.port() + "/worktarget/v1", "--token",
                 "wrong-token-value", "--tenant", "acme", "--project", "proj", "--name", "box")).isEqualTo(Main.REFUSED);
