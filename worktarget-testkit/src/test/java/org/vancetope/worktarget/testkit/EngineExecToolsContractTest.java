@@ -2,6 +2,7 @@ package org.vancetope.worktarget.testkit;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.internal.exec.ExecEngine;
 import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
@@ -15,7 +16,7 @@ class EngineExecToolsContractTest extends ExecToolsContract {
 
     @Override
     protected List<BackendTool> createExecTools(Path workDir) {
-        engine = ExecEngine.builder().killGraceMs(500).build();
+        engine = ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(500).build()).build();
         return ExecTools.create(engine, ToolCatalog.CLIENT_PREFIX,
                 ExecResolvers.client(workDir, ExecEnvPolicy.client(System.getenv())));
     }

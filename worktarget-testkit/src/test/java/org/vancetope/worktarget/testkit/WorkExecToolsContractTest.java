@@ -2,6 +2,7 @@ package org.vancetope.worktarget.testkit;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.internal.exec.ExecEngine;
 import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
@@ -16,7 +17,7 @@ class WorkExecToolsContractTest extends ExecToolsContract {
 
     @Override
     protected List<BackendTool> createExecTools(Path workDir) {
-        engine = ExecEngine.builder().killGraceMs(500).build();
+        engine = ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(500).build()).build();
         Homes homes = Homes.builder().homesRoot(workDir.resolve(".homes")).build();
         return ExecTools.create(engine, ToolCatalog.WORK_PREFIX,
                 ExecResolvers.work((params, ctx) -> workDir, homes, ExecEnvPolicy.work(System.getenv())));

@@ -32,6 +32,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
@@ -109,12 +110,12 @@ public final class ExecEngine implements AutoCloseable {
     }
 
     private ExecEngine(Builder b, Path outputRoot, String setsid) {
-        this.inlineOutputCharCap = b.inlineOutputCharCap;
-        this.defaultWaitMs = b.defaultWaitMs;
-        this.maxWaitMs = b.maxWaitMs;
-        this.killGraceMs = b.killGraceMs;
-        this.maxJobsPerScope = b.maxJobsPerScope;
-        this.outputFileMaxBytes = b.outputFileMaxBytes;
+        this.inlineOutputCharCap = b.settings.inlineOutputCharCap();
+        this.defaultWaitMs = b.settings.defaultWaitMs();
+        this.maxWaitMs = b.settings.maxWaitMs();
+        this.killGraceMs = b.settings.killGraceMs();
+        this.maxJobsPerScope = b.settings.maxJobsPerScope();
+        this.outputFileMaxBytes = b.settings.outputFileMaxBytes();
         this.outputDrainMs = b.outputDrainMs;
         this.isolation = b.isolation;
         this.outputRoot = outputRoot;
@@ -709,12 +710,7 @@ public final class ExecEngine implements AutoCloseable {
      * Builds an {@link ExecEngine}; every limit has the spec default.
      */
     public static final class Builder {
-        private int inlineOutputCharCap = DEFAULT_INLINE_OUTPUT_CHAR_CAP;
-        private long defaultWaitMs = DEFAULT_WAIT_MS;
-        private long maxWaitMs = DEFAULT_MAX_WAIT_MS;
-        private long killGraceMs = DEFAULT_KILL_GRACE_MS;
-        private int maxJobsPerScope = DEFAULT_MAX_JOBS_PER_SCOPE;
-        private long outputFileMaxBytes = DEFAULT_OUTPUT_FILE_MAX_BYTES;
+        private ExecSettings settings = ExecSettings.defaults();
         private long outputDrainMs = DEFAULT_OUTPUT_DRAIN_MS;
         private Isolation isolation = Isolation.none();
         private Path outputRoot;
@@ -728,75 +724,23 @@ public final class ExecEngine implements AutoCloseable {
         }
 
         /**
-         * {@code inlineOutputCharCap}: characters of each stream returned inline (default 8,000).
+         * The limits (default {@link ExecSettings#defaults()}: inline cap 8,000, waitMs 15,000 capped at
+         * 300,000, killGraceMs 10,000, 32 jobs per scope, 64 MiB per output file). The isolation settings
+         * in it are not used here: pass the built {@link #isolation(Isolation)}.
          *
-         * @param chars the cap, at least {@link HeadTail#MIN_CAP}
+         * @param limits the limits, validated when they were built
          * @return this
          */
-        public Builder inlineOutputCharCap(int chars) {
-            this.inlineOutputCharCap = chars;
+        public Builder settings(ExecSettings limits) {
+            this.settings = Objects.requireNonNull(limits, "settings");
             return this;
         }
 
-        /**
-         * {@code defaultWaitMs}: how long {@code exec_run} waits when the caller gives no {@code waitMs}
-         * (default 15,000).
-         *
-         * @param ms milliseconds, 0 or more
-         * @return this
-         */
-        public Builder defaultWaitMs(long ms) {
-            this.defaultWaitMs = ms;
-            return this;
-        }
 
-        /**
-         * {@code maxWaitMs}: the cap on a caller's {@code waitMs} (default 300,000); longer waits are
-         * shortened to it and the job keeps running.
-         *
-         * @param ms milliseconds, at least {@code defaultWaitMs}
-         * @return this
-         */
-        public Builder maxWaitMs(long ms) {
-            this.maxWaitMs = ms;
-            return this;
-        }
 
-        /**
-         * {@code killGraceMs}: time between SIGTERM and SIGKILL when a tree is killed (default 10,000).
-         *
-         * @param ms milliseconds, 0 or more
-         * @return this
-         */
-        public Builder killGraceMs(long ms) {
-            this.killGraceMs = ms;
-            return this;
-        }
 
-        /**
-         * {@code maxJobsPerScope}: jobs kept per scope (default 32); the oldest finished job is forgotten
-         * to make room (its files removed, whatever it left running in the background killed), and a
-         * start is refused when all are running.
-         *
-         * @param max at least 1
-         * @return this
-         */
-        public Builder maxJobsPerScope(int max) {
-            this.maxJobsPerScope = max;
-            return this;
-        }
 
-        /**
-         * {@code outputFileMaxBytes}: the most bytes kept in each stream's file (default 64 MiB); the
-         * in-memory head and tail stay true beyond it.
-         *
-         * @param bytes at least 1
-         * @return this
-         */
-        public Builder outputFileMaxBytes(long bytes) {
-            this.outputFileMaxBytes = bytes;
-            return this;
-        }
+
 
         /**
          * {@code outputDrainMs}: after the shell exits, how long the engine waits for its output pipes
@@ -900,23 +844,6 @@ public final class ExecEngine implements AutoCloseable {
          * @throws IllegalStateException when the output root cannot be created
          */
         public ExecEngine build() {
-            if (inlineOutputCharCap < HeadTail.MIN_CAP) {
-                throw new IllegalArgumentException("inlineOutputCharCap must be at least " + HeadTail.MIN_CAP
-                        + ", got " + inlineOutputCharCap);
-            }
-            if (defaultWaitMs < 0 || maxWaitMs < defaultWaitMs) {
-                throw new IllegalArgumentException("defaultWaitMs must be 0 or more and maxWaitMs at least defaultWaitMs, got "
-                        + defaultWaitMs + " and " + maxWaitMs);
-            }
-            if (killGraceMs < 0) {
-                throw new IllegalArgumentException("killGraceMs must be 0 or more, got " + killGraceMs);
-            }
-            if (maxJobsPerScope < 1) {
-                throw new IllegalArgumentException("maxJobsPerScope must be at least 1, got " + maxJobsPerScope);
-            }
-            if (outputFileMaxBytes < 1) {
-                throw new IllegalArgumentException("outputFileMaxBytes must be at least 1, got " + outputFileMaxBytes);
-            }
             if (outputDrainMs < 0) {
                 throw new IllegalArgumentException("outputDrainMs must be 0 or more, got " + outputDrainMs);
             }

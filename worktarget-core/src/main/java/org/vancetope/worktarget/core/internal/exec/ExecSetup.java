@@ -26,14 +26,6 @@ public final class ExecSetup {
         Isolation isolation = isolate
                 ? Isolation.fromConfig(settings.isolationMode(), settings.isolationWrapper(), hostEnv::get)
                 : Isolation.none();
-        return ExecEngine.builder()
-                .inlineOutputCharCap(settings.inlineOutputCharCap())
-                .defaultWaitMs(settings.defaultWaitMs())
-                .maxWaitMs(settings.maxWaitMs())
-                .killGraceMs(settings.killGraceMs())
-                .maxJobsPerScope(settings.maxJobsPerScope())
-                .outputFileMaxBytes(settings.outputFileMaxBytes())
-                .isolation(isolation)
-                .build();
+        return ExecEngine.builder().settings(settings).isolation(isolation).build();
     }
 }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.spi.ToolException;
 
 /**
@@ -53,7 +54,7 @@ class BubblewrapIsolationTest {
         Assumptions.assumeTrue(works, "bwrap is not usable here");
         root = Files.createDirectories(base.resolve("root"));
         Isolation iso = Isolation.fromConfig("custom", Isolation.defaultBubblewrapTemplate(), System::getenv);
-        engine = ExecEngine.builder().isolation(iso).killGraceMs(300).build();
+        engine = ExecEngine.builder().isolation(iso).settings(ExecSettings.builder().killGraceMs(300).build()).build();
     }
 
     @AfterEach

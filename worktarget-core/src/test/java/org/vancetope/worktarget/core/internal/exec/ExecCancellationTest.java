@@ -11,13 +11,14 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.core.ExecSettings;
 
 /** A caller interrupted while exec_run waits (a cancelled remote call) takes its job with it. */
 class ExecCancellationTest {
     @TempDir
     Path dir;
 
-    private final ExecEngine engine = ExecEngine.builder().killGraceMs(500).build();
+    private final ExecEngine engine = ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(500).build()).build();
 
     @AfterEach
     void close() {
@@ -64,3 +65,4 @@ class ExecCancellationTest {
         assertThat(engine.kill("s", r.id())).isTrue();
     }
 }
+

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
@@ -31,7 +32,7 @@ class ExecEngineTest {
 
     @BeforeEach
     void setUp() {
-        engine = ExecEngine.builder().outputRoot(out).killGraceMs(200).inlineOutputCharCap(200).build();
+        engine = ExecEngine.builder().outputRoot(out).settings(ExecSettings.builder().killGraceMs(200).inlineOutputCharCap(200).build()).build();
     }
 
     @AfterEach
@@ -128,8 +129,7 @@ class ExecEngineTest {
 
     @Test
     void outputFileStopsAtItsCapButInlineTailStaysTrue() throws ToolException, IOException {
-        try (ExecEngine small = ExecEngine.builder().outputRoot(out).outputFileMaxBytes(1_000)
-                .inlineOutputCharCap(200).build()) {
+        try (ExecEngine small = ExecEngine.builder().outputRoot(out).settings(ExecSettings.builder().outputFileMaxBytes(1_000).inlineOutputCharCap(200).build()).build()) {
             ExecResult r = small.run(new ExecRequest("s1", "i=0; while [ $i -lt 1000 ]; do echo line$i; i=$((i+1)); done",
                     dir, ENV, 30_000L, null, null, null));
             assertThat(Files.size(Path.of(r.stdoutPath()))).isEqualTo(1_000);
@@ -201,7 +201,7 @@ class ExecEngineTest {
 
     @Test
     void waitIsCappedByMaxWaitMs() throws ToolException {
-        try (ExecEngine capped = ExecEngine.builder().outputRoot(out).defaultWaitMs(0).maxWaitMs(0).build()) {
+        try (ExecEngine capped = ExecEngine.builder().outputRoot(out).settings(ExecSettings.builder().defaultWaitMs(0).maxWaitMs(0).build()).build()) {
             ExecResult r = capped.run(new ExecRequest("s1", "sleep 1000", dir, ENV, 3_600_000L, null, null, null));
             assertThat(r.status()).isEqualTo(JobStatus.RUNNING);
         }
@@ -244,7 +244,7 @@ class ExecEngineTest {
 
     @Test
     void oldestFinishedJobIsForgottenWithItsFilesWhenTheScopeIsFull() throws ToolException {
-        try (ExecEngine two = ExecEngine.builder().outputRoot(out).maxJobsPerScope(2).build()) {
+        try (ExecEngine two = ExecEngine.builder().outputRoot(out).settings(ExecSettings.builder().maxJobsPerScope(2).build()).build()) {
             ExecResult first = two.run(new ExecRequest("s1", "echo 1", dir, ENV, 30_000L, null, null, null));
             two.run(new ExecRequest("s1", "echo 2", dir, ENV, 30_000L, null, null, null));
             two.run(new ExecRequest("s1", "echo 3", dir, ENV, 30_000L, null, null, null));
@@ -256,7 +256,7 @@ class ExecEngineTest {
 
     @Test
     void fullScopeOfRunningJobsRefusesANewOneNamingTheLimit() throws ToolException {
-        try (ExecEngine two = ExecEngine.builder().outputRoot(out).maxJobsPerScope(2).killGraceMs(100).build()) {
+        try (ExecEngine two = ExecEngine.builder().outputRoot(out).settings(ExecSettings.builder().maxJobsPerScope(2).killGraceMs(100).build()).build()) {
             two.run(new ExecRequest("s1", "sleep 1000", dir, ENV, 0L, null, null, null));
             two.run(new ExecRequest("s1", "sleep 1000", dir, ENV, 0L, null, null, null));
             assertThatThrownBy(() -> two.run(new ExecRequest("s1", "true", dir, ENV, 0L, null, null, null)))
@@ -337,12 +337,12 @@ class ExecEngineTest {
 
     @Test
     void invalidSettingsFailAtBuildNamingTheSetting() {
-        assertThatThrownBy(() -> ExecEngine.builder().inlineOutputCharCap(10).build())
+        assertThatThrownBy(() -> ExecEngine.builder().settings(ExecSettings.builder().inlineOutputCharCap(10).build()).build())
                 .hasMessageContaining("inlineOutputCharCap");
-        assertThatThrownBy(() -> ExecEngine.builder().maxJobsPerScope(0).build()).hasMessageContaining("maxJobsPerScope");
-        assertThatThrownBy(() -> ExecEngine.builder().killGraceMs(-1).build()).hasMessageContaining("killGraceMs");
-        assertThatThrownBy(() -> ExecEngine.builder().defaultWaitMs(10).maxWaitMs(5).build()).hasMessageContaining("maxWaitMs");
-        assertThatThrownBy(() -> ExecEngine.builder().outputFileMaxBytes(0).build()).hasMessageContaining("outputFileMaxBytes");
+        assertThatThrownBy(() -> ExecEngine.builder().settings(ExecSettings.builder().maxJobsPerScope(0).build()).build()).hasMessageContaining("maxJobsPerScope");
+        assertThatThrownBy(() -> ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(-1).build()).build()).hasMessageContaining("killGraceMs");
+        assertThatThrownBy(() -> ExecEngine.builder().settings(ExecSettings.builder().defaultWaitMs(10).maxWaitMs(5).build()).build()).hasMessageContaining("maxWaitMs");
+        assertThatThrownBy(() -> ExecEngine.builder().settings(ExecSettings.builder().outputFileMaxBytes(0).build()).build()).hasMessageContaining("outputFileMaxBytes");
     }
 
     @Test

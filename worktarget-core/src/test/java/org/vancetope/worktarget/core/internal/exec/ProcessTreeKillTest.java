@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.spi.ToolException;
 
 /**
@@ -36,7 +37,7 @@ class ProcessTreeKillTest {
 
     @BeforeEach
     void setUp() {
-        engine = ExecEngine.builder().killGraceMs(300).build();
+        engine = ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(300).build()).build();
     }
 
     @AfterEach
@@ -102,7 +103,7 @@ class ProcessTreeKillTest {
 
     @Test
     void killReturnsBeforeTheGracePeriodEnds() throws Exception {
-        try (ExecEngine slow = ExecEngine.builder().killGraceMs(3_600_000).build()) {
+        try (ExecEngine slow = ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(3_600_000).build()).build()) {
             ExecResult r = slow.run(new ExecRequest("s", "trap '' TERM; echo $$ > shell.pid; echo ready; while :; do sleep 1; done", dir, ENV,
                     0L, null, null, null));
             Await.until("ready", () -> {
@@ -173,7 +174,7 @@ class ProcessTreeKillTest {
 
     @Test
     void forgettingAFinishedJobEndsWhatItLeftRunning() throws Exception {
-        try (ExecEngine one = ExecEngine.builder().maxJobsPerScope(1).killGraceMs(300).build()) {
+        try (ExecEngine one = ExecEngine.builder().settings(ExecSettings.builder().maxJobsPerScope(1).killGraceMs(300).build()).build()) {
             one.run(new ExecRequest("s", "sh -c 'setsid sleep 1000 & echo $! > left.pid'", dir, ENV, 30_000L, null,
                     null, null));
             long left = Long.parseLong(Files.readString(dir.resolve("left.pid")).strip());
