@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.ExecSettings;
+import org.vancetope.worktarget.core.internal.Trees;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
@@ -89,7 +90,9 @@ public final class ExecEngine implements AutoCloseable {
     private final long outputFileMaxBytes;
     private final long outputDrainMs;
     private final Isolation isolation;
+    /** The configured output root, or null: then a temporary one is created on first use and deleted on close. */
     private final Path outputRoot;
+    private Path ownedOutputRoot;
     private final Clock clock;
     private final ScheduledExecutorService scheduler;
     private final boolean ownsScheduler;
@@ -374,6 +377,18 @@ public final class ExecEngine implements AutoCloseable {
             // Delayed SIGKILL tasks still run after shutdown (the executor's default policy).
             scheduler.shutdown();
         }
+        Path owned;
+        synchronized (this) {
+            owned = ownedOutputRoot;
+            ownedOutputRoot = null;
+        }
+        if (owned != null) {
+            try {
+                Trees.deleteRecursively(owned);
+            } catch (IOException e) {
+                LOG.debug("The temporary exec output directory {} could not be deleted: {}", owned, e.toString());
+            }
+        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -437,8 +452,22 @@ public final class ExecEngine implements AutoCloseable {
         return HexFormat.of().formatHex(b);
     }
 
+    private synchronized Path defaultOutputRoot() throws ToolException {
+        if (outputRoot != null) {
+            return outputRoot;
+        }
+        if (ownedOutputRoot == null) {
+            try {
+                ownedOutputRoot = Files.createTempDirectory("worktarget-exec");
+            } catch (IOException e) {
+                throw new ToolException(ErrorCode.INTERNAL, "The exec output directory could not be created.", e);
+            }
+        }
+        return ownedOutputRoot;
+    }
+
     private Job start(ExecRequest req, String id) throws ToolException {
-        Path outDir = req.outputDir() != null ? req.outputDir() : outputRoot;
+        Path outDir = req.outputDir() != null ? req.outputDir() : defaultOutputRoot();
         Path outFile = outDir.resolve(id + ".stdout");
         Path errFile = outDir.resolve(id + ".stderr");
         StreamCapture out = null;
@@ -767,8 +796,8 @@ public final class ExecEngine implements AutoCloseable {
         }
 
         /**
-         * Where output files go when a request names no output directory (default: a new temporary
-         * directory).
+         * Where output files go when a request names no output directory (default: a temporary directory,
+         * created when the first such job starts and deleted by {@link ExecEngine#close()}).
          *
          * @param dir a directory on the default file system
          * @return this
@@ -851,17 +880,15 @@ public final class ExecEngine implements AutoCloseable {
                 throw new IllegalArgumentException("shell " + shell + " is not an executable file");
             }
             Path root = outputRoot;
-            try {
-                if (root == null) {
-                    root = Files.createTempDirectory("worktarget-exec");
-                } else {
-                    if (root.getFileSystem() != FileSystems.getDefault()) {
-                        throw new IllegalArgumentException("outputRoot must be on the default file system: processes write there");
-                    }
-                    Files.createDirectories(root);
+            if (root != null) {
+                if (root.getFileSystem() != FileSystems.getDefault()) {
+                    throw new IllegalArgumentException("outputRoot must be on the default file system: processes write there");
                 }
-            } catch (IOException e) {
-                throw new IllegalStateException("exec output root could not be created: " + e, e);
+                try {
+                    Files.createDirectories(root);
+                } catch (IOException e) {
+                    throw new IllegalStateException("exec output root could not be created: " + e, e);
+                }
             }
             if (random == null) {
                 random = new SecureRandom();

@@ -64,5 +64,15 @@ class ExecCancellationTest {
         assertThat(r.status()).isEqualTo(JobStatus.RUNNING);
         assertThat(engine.kill("s", r.id())).isTrue();
     }
-}
 
+    @Test
+    void closeRemovesTheTemporaryOutputDirectoryTheEngineMade() throws Exception {
+        ExecEngine used = ExecEngine.builder().build();
+        ExecResult r = used.run(new ExecRequest("s", "echo hi", dir, Map.of(), 30_000L, null, null, null));
+        Path outputDir = Path.of(r.stdoutPath()).getParent();
+        assertThat(outputDir).isNotNull().isDirectory();
+        assertThat(outputDir.getFileName().toString()).startsWith("worktarget-exec");
+        used.close();
+        assertThat(Files.exists(outputDir)).isFalse();
+    }
+}
