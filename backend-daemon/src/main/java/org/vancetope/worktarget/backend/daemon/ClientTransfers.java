@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.backend.daemon;
 
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.file.FileSystems;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -32,14 +33,11 @@ public final class ClientTransfers implements AutoCloseable {
                             TransferListener listener) {
         Objects.requireNonNull(resolver, "resolver");
         Objects.requireNonNull(scope, "scope");
-        this.io = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "worktarget-transfer-send");
-            t.setDaemon(true);
-            return t;
-        });
+        // One pool for the frame lanes and the senders' file reads: both may block on disk I/O.
+        this.io = Executors.newCachedThreadPool(new DefaultThreadFactory("worktarget-transfer", true));
         this.endpoint = TransferEndpoint.builder(TransferSide.FOOT).resolver(resolver).settings(settings)
                 .listener(listener).executor(io).build();
-        this.bridge = new TransferBridge(endpoint, channel -> scope);
+        this.bridge = new TransferBridge(endpoint, channel -> scope, io);
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.backend.daemon;
 
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -49,14 +50,11 @@ public final class ServerTransfers implements AutoCloseable {
 
     private ServerTransfers(RootDirTargetResolver roots, TransferSettings settings, TransferListener listener) {
         this.roots = Objects.requireNonNull(roots, "roots");
-        this.io = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "worktarget-transfer-send");
-            t.setDaemon(true);
-            return t;
-        });
+        // One pool for the frame lanes and the senders' file reads: both may block on disk I/O.
+        this.io = Executors.newCachedThreadPool(new DefaultThreadFactory("worktarget-transfer", true));
         this.endpoint = TransferEndpoint.builder(TransferSide.BRAIN).resolver(roots).settings(settings)
                 .listener(listener).executor(io).build();
-        this.bridge = new TransferBridge(endpoint, this::scopeOf);
+        this.bridge = new TransferBridge(endpoint, this::scopeOf, io);
     }
 
     /**

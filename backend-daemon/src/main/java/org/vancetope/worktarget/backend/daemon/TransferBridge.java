@@ -6,8 +6,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,14 +27,15 @@ import org.vancetope.worktarget.transfer.TransferCodec;
  *
  * <pre>{@code
  * TransferEndpoint brain = TransferEndpoint.builder(TransferSide.BRAIN).resolver(roots).build();
- * TransferBridge transfers = new TransferBridge(brain, channel -> new TransferScope("acme", "proj"));
+ * TransferBridge transfers = new TransferBridge(brain, channel -> new TransferScope("acme", "proj"), ioPool);
  * DaemonServer server = DaemonServer.builder().frameExtension(transfers)...build().start();
  * TransferConnection conn = transfers.connection(server.daemonChannel(key).orElseThrow());
  * }</pre>
  *
  * <p>Frames are handled off the I/O thread, on a worker pool, one connection at a time in arrival
  * order (disk writes and hashing may block). A frame that cannot be decoded is dropped and counted as
- * a protocol error of the connection. It does not own the endpoint: close that yourself.
+ * a protocol error of the connection. It owns neither the endpoint nor the worker pool: close them
+ * yourself ({@link ServerTransfers} and {@link ClientTransfers} do).
  */
 public final class TransferBridge implements FrameExtension, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TransferBridge.class);
@@ -45,7 +45,7 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
     private final TransferEndpoint endpoint;
     private final Function<FrameChannel<String>, TransferScope> scopes;
     private final TransferCodec codec = TransferCodec.create();
-    private final ExecutorService workers;
+    private final Executor workers;
     private final Map<String, Attached> attached = new ConcurrentHashMap<>();
 
     private record Attached(TransferConnection connection, SerialExecutor lane) {
@@ -56,15 +56,14 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
      *
      * @param endpoint the endpoint that runs the transfers
      * @param scopes the tenant and project of a connection (the Foot's receive root, the Brain's default)
+     * @param workers where frames are handled, one connection at a time; it may block on disk I/O, so not
+     *                an event loop. The bridge does not shut it down.
      */
-    public TransferBridge(TransferEndpoint endpoint, Function<FrameChannel<String>, TransferScope> scopes) {
+    public TransferBridge(TransferEndpoint endpoint, Function<FrameChannel<String>, TransferScope> scopes,
+                          Executor workers) {
         this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
         this.scopes = Objects.requireNonNull(scopes, "scopes");
-        this.workers = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "worktarget-transfer-io");
-            t.setDaemon(true);
-            return t;
-        });
+        this.workers = Objects.requireNonNull(workers, "workers");
     }
 
     @Override
@@ -111,7 +110,7 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
     }
 
     /**
-     * Aborts the transfers of every attached connection and stops the worker threads.
+     * Aborts the transfers of every attached connection.
      */
     @Override
     public void close() {
@@ -125,7 +124,6 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
                 }
             }
         }
-        workers.shutdown();
     }
 
     /** A channel of transfer frames over a channel of JSON text frames. */
