@@ -212,6 +212,23 @@ public final class TransferCodec {
     }
 
     /**
+     * Decodes a UTF-8 JSON frame from a buffer's remaining bytes (a direct buffer is copied once); the
+     * buffer's position does not move.
+     *
+     * @param json the frame's bytes
+     * @return the frame
+     * @throws FrameDecodeException when the bytes are not a valid transfer frame
+     */
+    public TransferFrame decode(ByteBuffer json) throws FrameDecodeException {
+        if (json.hasArray()) {
+            return decode(json.array(), json.arrayOffset() + json.position(), json.remaining());
+        }
+        byte[] copy = new byte[json.remaining()];
+        json.duplicate().get(copy);
+        return decode(copy, 0, copy.length);
+    }
+
+    /**
      * Decodes a UTF-8 JSON frame from a slice of an array.
      *
      * @param json the array

@@ -3,6 +3,7 @@ package org.vancetope.worktarget.transfer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Random;
@@ -85,6 +86,25 @@ class TransferCodecTest {
         assertThat(codec.decode(codec.encode(decoded))).isEqualTo(decoded);
         assertThat(codec.decode(codec.encodeToString(decoded))).isEqualTo(decoded);
         return decoded;
+    }
+
+    @Test
+    void framesDecodeFromDirectReadOnlyAndOffsetBuffersAlike() throws Exception {
+        byte[] chunk = new byte[70_000];
+        new Random(5).nextBytes(chunk);
+        for (TransferFrame frame : new TransferFrame[] {new TransferChunk("t-1", 3, chunk, true), codec.decode(SPEC_INIT)}) {
+            byte[] json = codec.encode(frame);
+            ByteBuffer direct = ByteBuffer.allocateDirect(json.length + 10);
+            direct.position(10);
+            direct.put(json).position(10);
+            byte[] padded = new byte[json.length + 7];
+            System.arraycopy(json, 0, padded, 3, json.length);
+            ByteBuffer offset = ByteBuffer.wrap(padded, 3, json.length).slice();
+            assertThat(codec.decode(direct)).isEqualTo(frame);
+            assertThat(direct.position()).isEqualTo(10);
+            assertThat(codec.decode(offset)).isEqualTo(frame);
+            assertThat(codec.decode(ByteBuffer.wrap(json).asReadOnlyBuffer())).isEqualTo(frame);
+        }
     }
 
     @Test

@@ -1,5 +1,7 @@
 package org.vancetope.worktarget.backend.daemon;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import org.vancetope.worktarget.spi.FrameChannel;
 
 /**
@@ -16,7 +18,8 @@ import org.vancetope.worktarget.spi.FrameChannel;
  * };
  * }</pre>
  *
- * <p>Callbacks run on the connection's I/O thread: they must be fast and must not block (hand work
+ * <p>Frames arrive through {@link #onFrameUtf8}, whose default hands them to {@link #onFrame} as text.
+ * Callbacks run on the connection's I/O thread: they must be fast and must not block (hand work
  * to your own executor). An exception thrown from them is logged and counted as a protocol error of
  * the connection. The extension does not see the frames of the base protocol.
  */
@@ -38,6 +41,22 @@ public interface FrameExtension {
      * @param frame the whole frame, a JSON object as text
      */
     void onFrame(FrameChannel<String> channel, String type, String frame);
+
+    /**
+     * A frame arrived, as bytes: the connection calls this method, whose default decodes the text and
+     * calls {@link #onFrame(FrameChannel, String, String)}. Override it to parse the bytes directly
+     * (the transfer frames do: a chunk frame is about 87 KiB of base64 that need not become a
+     * {@code String}).
+     *
+     * @param channel the connection it arrived on; send answers through it
+     * @param type the frame's type
+     * @param utf8 the whole frame, a JSON object as UTF-8 bytes that were checked to be valid UTF-8;
+     *             read-only and valid only during this call (it is a view of the network buffer):
+     *             copy what you keep
+     */
+    default void onFrameUtf8(FrameChannel<String> channel, String type, ByteBuffer utf8) {
+        onFrame(channel, type, StandardCharsets.UTF_8.decode(utf8).toString());
+    }
 
     /**
      * The connection closed; abort whatever runs on it. Called once per connection that completed

@@ -2,6 +2,7 @@ package org.vancetope.worktarget.backend.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -93,6 +94,51 @@ class MalformedFramesTest {
             raw.send("{\"type\":\"make_coffee\"}");
             assertThat(raw.next()).contains("make_coffee");
             assertThat(t.server.daemons().status(new DaemonKey("acme", "proj", "raw")).manifest()).isEmpty();
+        }
+    }
+
+    private static SocketPeer helloedSocketPeer(TestServer t, String name) throws Exception {
+        SocketPeer peer = SocketPeer.connect(t.uri(), TestServer.DAEMON_TOKEN, "daemon");
+        peer.sendText("{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"daemon\",\"tenant\":\"acme\","
+                + "\"project\":\"proj\",\"daemonName\":\"" + name + "\",\"tools\":" + RawClient.READ_TOOL + "}");
+        assertThat(peer.next().text()).contains("\"welcome\"");
+        return peer;
+    }
+
+    @Test
+    void textFrameThatIsNotValidUtf8ClosesTheConnectionWith1007() throws Exception {
+        try (SocketPeer peer = helloedSocketPeer(t, "raw")) {
+            byte[] frame = "{\"type\":\"tool_manifest\",\"tools\":[],\"note\":\"..\"}".getBytes(StandardCharsets.US_ASCII);
+            frame[frame.length - 4] = (byte) 0xC0;     // an overlong form of '.'
+            frame[frame.length - 3] = (byte) 0xAE;
+            peer.send(SocketPeer.TEXT, frame);
+            assertThat(peer.awaitClose().closeCode()).isEqualTo(1007);
+        }
+        assertThat(t.server.daemons().onlineDaemons("acme", "proj")).containsExactly("good");
+        othersStillWork();
+    }
+
+    @Test
+    void chunkSizedTextFrameWithOneInvalidByteAtTheEndClosesWith1007() throws Exception {
+        try (SocketPeer peer = helloedSocketPeer(t, "raw")) {
+            byte[] frame = ("{\"type\":\"tool_manifest\",\"tools\":[],\"pad\":\"" + "A".repeat(90_000) + "?\"}")
+                    .getBytes(StandardCharsets.US_ASCII);
+            frame[frame.length - 3] = (byte) 0xFF;
+            peer.send(SocketPeer.TEXT, frame);
+            assertThat(peer.awaitClose().closeCode()).isEqualTo(1007);
+        }
+        othersStillWork();
+    }
+
+    @Test
+    void textFrameWithMultiByteUtf8IsAccepted() throws Exception {
+        try (SocketPeer peer = helloedSocketPeer(t, "raw")) {
+            peer.sendText("{\"type\":\"tool_manifest\",\"tools\":[{\"name\":\"client_file_read\","
+                    + "\"description\":\"na\u00efve \u20ac \ud83d\ude80\",\"paramsSchema\":{\"type\":\"object\"}}]}");
+            peer.sendText("{\"type\":\"make_coffee\"}");
+            assertThat(peer.next().text()).contains("bad_frame", "make_coffee");
+            assertThat(t.server.daemons().status(new DaemonKey("acme", "proj", "raw")).manifest())
+                    .extracting(s -> s.description()).containsExactly("na\u00efve \u20ac \ud83d\ude80");
         }
     }
 

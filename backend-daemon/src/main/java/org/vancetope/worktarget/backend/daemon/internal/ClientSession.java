@@ -241,6 +241,7 @@ public final class ClientSession {
                 .handshakeTimeoutMillis(settings.handshakeTimeout().toMillis())
                 .handleCloseFrames(false)
                 .dropPongFrames(false)
+                .withUTF8Validator(false)           // Utf8.isValid checks whole text frames, ASCII first
                 .build();
         long pingMillis = settings.pingInterval().toMillis();
         Bootstrap b = new Bootstrap()
@@ -375,6 +376,12 @@ public final class ClientSession {
         }
 
         private void onText(ChannelHandlerContext ctx, TextWebSocketFrame text) {
+            if (!Utf8.isValid(text.content())) {
+                LOG.warn("The server sent a text frame that is not valid UTF-8; closing the connection");
+                ctx.writeAndFlush(new CloseWebSocketFrame(Utf8.CLOSE_INVALID_PAYLOAD, "invalid UTF-8"))
+                        .addListener(ChannelFutureListener.CLOSE);
+                return;
+            }
             Message m;
             try {
                 m = Wire.decode(text.content());
@@ -402,7 +409,7 @@ public final class ClientSession {
                     && settings.extension().handles(o.type())) {
                 FrameExtension ext = settings.extension();
                 try {
-                    ext.onFrame(frames, o.type(), o.text());
+                    ext.onFrameUtf8(frames, o.type(), o.utf8());
                 } catch (RuntimeException e) {
                     LOG.warn("The frame extension failed on a '{}' frame", o.type(), e);
                 }

@@ -120,7 +120,35 @@ public sealed interface Message {
         }
     }
 
-    /** A frame of a type this module does not handle itself; {@code text} is the whole frame. */
-    record Other(String type, String text) implements Message {
+    /**
+     * A frame of a type this module does not handle itself: {@code utf8} is the whole frame as
+     * UTF-8 bytes, read-only. Decoded from a network buffer it is a view of that buffer, valid only
+     * until the frame is released: read it during the call that handed it over.
+     */
+    record Other(String type, java.nio.ByteBuffer utf8) implements Message {
+        /** Checks the fields. */
+        public Other {
+            java.util.Objects.requireNonNull(type, "type");
+            utf8 = utf8.asReadOnlyBuffer();
+        }
+
+        /**
+         * A frame given as text.
+         *
+         * @param type the type
+         * @param text the whole frame
+         */
+        public Other(String type, String text) {
+            this(type, java.nio.ByteBuffer.wrap(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+
+        /**
+         * The frame as text.
+         *
+         * @return the decoded frame
+         */
+        public String text() {
+            return java.nio.charset.StandardCharsets.UTF_8.decode(utf8.duplicate()).toString();
+        }
     }
 }

@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
 import io.netty.channel.Channel;
+import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -46,9 +47,23 @@ public final class NettyFrameChannel implements FrameChannel<String> {
 
     @Override
     public CompletionStage<Void> send(String frame) {
+        return write(new TextWebSocketFrame(channel.alloc().buffer(frame.length())
+                .writeBytes(frame.getBytes(StandardCharsets.UTF_8))));
+    }
+
+    /**
+     * Sends a text frame given as its UTF-8 bytes, without a copy: the array is wrapped and must not
+     * change afterwards. The caller vouches that the bytes are valid UTF-8 (JSON it encoded itself).
+     *
+     * @param utf8 the whole frame
+     * @return completes when written, exceptionally when the write failed
+     */
+    public CompletionStage<Void> sendUtf8(byte[] utf8) {
+        return write(new TextWebSocketFrame(Unpooled.wrappedBuffer(utf8)));
+    }
+
+    private CompletionStage<Void> write(TextWebSocketFrame f) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        TextWebSocketFrame f = new TextWebSocketFrame(channel.alloc().buffer(frame.length())
-                .writeBytes(frame.getBytes(StandardCharsets.UTF_8)));
         channel.writeAndFlush(f).addListener(w -> {
             if (w.isSuccess()) {
                 done.complete(null);

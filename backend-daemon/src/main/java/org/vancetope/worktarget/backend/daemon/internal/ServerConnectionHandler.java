@@ -98,6 +98,11 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
     }
 
     private void onText(ChannelHandlerContext ctx, TextWebSocketFrame text) {
+        if (!Utf8.isValid(text.content())) {
+            LOG.info("Closing {}: a text frame is not valid UTF-8", ctx.channel());
+            close(ctx, Utf8.CLOSE_INVALID_PAYLOAD, "invalid UTF-8");
+            return;
+        }
         Message m;
         try {
             m = Wire.decode(text.content());
@@ -128,7 +133,7 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
                 return;
             }
             try {
-                ext.onFrame(connection.frames(), o.type(), o.text());
+                ext.onFrameUtf8(connection.frames(), o.type(), o.utf8());
             } catch (RuntimeException e) {
                 LOG.warn("The frame extension failed on a '{}' frame of connection {}", o.type(), connection.id(), e);
                 protocolError(ctx, "The '" + o.type() + "' frame could not be handled.");

@@ -82,6 +82,7 @@ public final class ServerCore {
                 .dropPongFrames(false)              // pongs are inbound traffic for the liveness check
                 .closeOnProtocolViolation(false)    // the frame handler closes (1009 for an oversize frame)
                 .allowExtensions(false)
+                .withUTF8Validator(false)           // Utf8.isValid checks whole text frames, ASCII first
                 .build();
         long pingMillis = settings.pingInterval().toMillis();
         return new ChannelInitializer<>() {

@@ -127,7 +127,7 @@ public final class Wire {
     public static Message decode(ByteBuf content) throws BadFrameException {
         try (InputStream in = new ByteBufInputStream(content.duplicate());
              JsonParser p = FACTORY.createParser(in)) {
-            return decode(p, () -> content.toString(StandardCharsets.UTF_8));
+            return decode(p, () -> content.nioBuffer());
         } catch (IOException e) {
             throw notJson(e);
         }
@@ -142,7 +142,7 @@ public final class Wire {
      */
     public static Message decode(String text) throws BadFrameException {
         try (JsonParser p = FACTORY.createParser(text)) {
-            return decode(p, () -> text);
+            return decode(p, () -> java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
         } catch (IOException e) {
             throw notJson(e);
         }
@@ -163,7 +163,7 @@ public final class Wire {
     private static final Set<String> MAP_FIELDS = Set.of("params", "result", "limits", "context", "error");
     private static final Set<String> TREE_FIELDS = Set.of("tools", "capabilities");
 
-    private static Message decode(JsonParser p, java.util.function.Supplier<String> text)
+    private static Message decode(JsonParser p, java.util.function.Supplier<java.nio.ByteBuffer> utf8)
             throws IOException, BadFrameException {
         if (p.nextToken() != JsonToken.START_OBJECT) {
             throw new BadFrameException("A frame must be a JSON object with a string field 'type'.");
@@ -180,7 +180,7 @@ public final class Wire {
                 }
                 type = p.getText();
                 if (!OWN_TYPES.contains(type)) {
-                    return new Message.Other(type, text.get());
+                    return new Message.Other(type, utf8.get());
                 }
                 continue;
             }
@@ -444,7 +444,7 @@ public final class Wire {
     /**
      * Encodes a message into a new buffer.
      *
-     * @param message the message ({@link Message.Other} is written as its text)
+     * @param message the message ({@link Message.Other} is written as its bytes)
      * @param alloc the allocator
      * @return the UTF-8 payload of a text frame
      */
@@ -453,7 +453,7 @@ public final class Wire {
         boolean done = false;
         try {
             if (message instanceof Message.Other o) {
-                buf.writeCharSequence(o.text(), StandardCharsets.UTF_8);
+                buf.writeBytes(o.utf8().duplicate());
             } else {
                 try (OutputStream out = new ByteBufOutputStream(buf);
                      JsonGenerator g = FACTORY.createGenerator(out)) {

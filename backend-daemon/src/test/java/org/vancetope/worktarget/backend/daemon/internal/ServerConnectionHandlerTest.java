@@ -298,6 +298,26 @@ class ServerConnectionHandlerTest {
     }
 
     @Test
+    void extensionFramesWithMultiByteTextReachTheExtensionIntact() {
+        EmbeddedChannel ch = welcomed();
+        String frame = "{\"type\":\"transfer_init\",\"transferId\":\"t-1\",\"target\":\"r\u00e9sum\u00e9 \ud83d\ude80.txt\"}";
+        ch.writeInbound(new TextWebSocketFrame(Unpooled.copiedBuffer(frame, java.nio.charset.StandardCharsets.UTF_8)));
+        assertThat(extensionFrames).singleElement().asString().endsWith(frame);
+    }
+
+    @Test
+    void textFrameThatIsNotValidUtf8Closes1007AndNeverReachesTheExtension() {
+        EmbeddedChannel ch = welcomed();
+        byte[] frame = "{\"type\":\"transfer_init\",\"transferId\":\"t-\u0001\"}".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        frame[frame.length - 3] = (byte) 0xED;      // a lone lead byte of a surrogate range
+        ch.writeInbound(new TextWebSocketFrame(Unpooled.wrappedBuffer(frame)));
+        assertThat(closeCode(ch)).isEqualTo(1007);
+        assertThat(extensionFrames).isEmpty();
+        assertThat(core.daemons().status(new DaemonKey("acme", "proj", "box-1")).state())
+                .isEqualTo(DaemonStatus.State.OFFLINE);
+    }
+
+    @Test
     void lateResultIsDroppedWithoutAnError() {
         EmbeddedChannel ch = welcomed();
         ch.writeInbound(new TextWebSocketFrame("{\"type\":\"client_tool_result\",\"correlationId\":\"dt-gone\",\"ok\":true}"));

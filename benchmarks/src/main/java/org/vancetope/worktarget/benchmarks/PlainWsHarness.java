@@ -1,0 +1,505 @@
+package org.vancetope.worktarget.benchmarks;
+
+import com.fasterxml.jackson.core.Base64Variants;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The plain Netty WebSocket harnesses that {@link WireTransferBenchmark} measures WorkTarget against:
+ * a file moves as V1-shaped JSON text frames (64 KiB chunks, standard base64), the receiver writes it
+ * to disk and hashes it with SHA-256, and acks with the hash after the last chunk; at most 8 writes in
+ * flight; the sender does not hash before sending. The server end lives in the benchmark's JVM, the
+ * peer in a child JVM ({@code WireTransferBenchmark --plain-peer PORT DIR MODE}).
+ *
+ * <ul>
+ *   <li>{@link Mode#DEFAULT}: Netty's default settings (its per-frame UTF-8 validation of text frames
+ *       on), frames built as a Jackson tree and a {@code String}, parsed with {@code readTree}, base64
+ *       through {@code String}s: what a straightforward implementation does.
+ *   <li>{@link Mode#TUNED}: PERFORMANCE.md's tuned harness: no per-frame UTF-8 re-validation, the
+ *       frame assembled as bytes straight into a pooled buffer, and a streaming parse over the bytes
+ *       whose base64 field is decoded by Jackson straight into a reused write buffer; disk write and
+ *       hash from that buffer. Everything runs on the I/O thread (nothing waits on a hand-off).
+ * </ul>
+ */
+final class PlainWsHarness {
+    static final int CHUNK = 64 * 1024;
+    static final int MAX_FRAME = 2 * 1024 * 1024;
+    private static final int WRITES_IN_FLIGHT = 8;
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    /** Which harness. */
+    enum Mode {
+        /** Netty defaults, Jackson trees and strings. */
+        DEFAULT,
+        /** No UTF-8 re-validation, bytes end to end. */
+        TUNED
+    }
+
+    private PlainWsHarness() {
+    }
+
+    // ------------------------------------------------------------------ shared handler logic
+
+    /** The frame handling both ends share; subclasses parse and send frames their way. */
+    private abstract static class Handler extends SimpleChannelInboundHandler<TextWebSocketFrame> {
+        final Path dir;
+        final Map<String, CompletableFuture<String>> pending = new ConcurrentHashMap<>();
+        final ExecutorService senders = Executors.newSingleThreadExecutor();
+        final CompletableFuture<Channel> handshake = new CompletableFuture<>();
+        final Map<String, Reception> receptions = new ConcurrentHashMap<>();
+
+        Handler(Path dir) {
+            this.dir = dir;
+        }
+
+        /** Sends a file as chunk frames, at most 8 writes in flight; returns when the last is queued. */
+        abstract void sendFile(Channel ch, Path file, String id, String to) throws Exception;
+
+        /** Writes a small control frame. */
+        void sendControl(Channel ch, String json) {
+            ch.writeAndFlush(new TextWebSocketFrame(json));
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+            if (evt instanceof WebSocketServerProtocolHandler.HandshakeComplete
+                    || evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_COMPLETE) {
+                handshake.complete(ctx.channel());
+            }
+            super.userEventTriggered(ctx, evt);
+        }
+
+        Reception reception(String id, long seq, String path) {
+            Reception r = seq == 0 ? receptions.computeIfAbsent(id, k -> new Reception(dir.resolve(path)))
+                    : receptions.get(id);
+            if (r == null) {
+                throw new IllegalStateException("chunk for an unknown transfer " + id);
+            }
+            return r;
+        }
+
+        void received(ChannelHandlerContext ctx, String id, Reception r) throws IOException {
+            receptions.remove(id);
+            String hash = r.finish();
+            ObjectNode ack = MAPPER.createObjectNode().put("type", "ack").put("id", id).put("hash", hash);
+            sendControl(ctx.channel(), MAPPER.writeValueAsString(ack));
+            complete(id, hash);
+        }
+
+        void sendRequested(ChannelHandlerContext ctx, String id, String path, String to) {
+            Channel ch = ctx.channel();
+            senders.execute(() -> {
+                try {
+                    sendFile(ch, dir.resolve(path), id, to);
+                } catch (Exception e) {
+                    System.err.println("plain harness: sending " + id + " failed: " + e);
+                    ch.close();
+                }
+            });
+        }
+
+        void complete(String id, String hash) {
+            CompletableFuture<String> p = pending.remove(id);
+            if (p != null) {
+                p.complete(hash);
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            failAll(new IOException("connection closed"));
+            super.channelInactive(ctx);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            failAll(cause);
+            ctx.close();
+        }
+
+        private void failAll(Throwable cause) {
+            pending.values().forEach(p -> p.completeExceptionally(cause));
+            pending.clear();
+            receptions.values().forEach(Reception::abort);
+            receptions.clear();
+        }
+
+        void shutdown() {
+            senders.shutdownNow();
+        }
+    }
+
+    /** One file being received: written and hashed chunk by chunk. */
+    private static final class Reception {
+        private final FileChannel out;
+        private final MessageDigest digest = digest();
+
+        Reception(Path file) {
+            try {
+                out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                        StandardOpenOption.WRITE);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** Hashes and writes a heap buffer's remaining bytes. */
+        void write(ByteBuffer b) throws IOException {
+            digest.update(b.array(), b.arrayOffset() + b.position(), b.remaining());
+            while (b.hasRemaining()) {
+                out.write(b);
+            }
+        }
+
+        String finish() throws IOException {
+            out.close();
+            return "sha256:" + HexFormat.of().formatHex(digest.digest());
+        }
+
+        void abort() {
+            try {
+                out.close();
+            } catch (IOException e) {
+                System.err.println("cannot close a reception: " + e);
+            }
+        }
+    }
+
+    static MessageDigest digest() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Reads the next chunk of a file into {@code buf} (cleared first); returns its length. */
+    private static int readChunk(FileChannel in, ByteBuffer buf, long sent, long size) throws IOException {
+        buf.clear();
+        while (buf.hasRemaining() && sent + buf.position() < size) {
+            if (in.read(buf) < 0) {
+                break;
+            }
+        }
+        return buf.position();
+    }
+
+    // ------------------------------------------------------------------ default
+
+    /** Jackson trees and strings, as a straightforward implementation would do. */
+    private static final class DefaultHandler extends Handler {
+        DefaultHandler(Path dir) {
+            super(dir);
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, TextWebSocketFrame frame) throws Exception {
+            JsonNode f = MAPPER.readTree(frame.text());
+            String id = f.get("id").asText();
+            switch (f.get("type").asText()) {
+                case "chunk" -> {
+                    Reception r = reception(id, f.get("seq").asLong(), f.path("path").asText());
+                    r.write(ByteBuffer.wrap(Base64.getDecoder().decode(f.get("data").asText())));
+                    if (f.get("last").asBoolean()) {
+                        received(ctx, id, r);
+                    }
+                }
+                case "ack" -> complete(id, f.get("hash").asText());
+                case "send" -> sendRequested(ctx, id, f.get("path").asText(), f.get("to").asText());
+                default -> throw new IllegalStateException("unknown frame " + f);
+            }
+        }
+
+        @Override
+        void sendFile(Channel ch, Path file, String id, String to) throws Exception {
+            Semaphore inFlight = new Semaphore(WRITES_IN_FLIGHT);
+            CompletableFuture<Void> failed = new CompletableFuture<>();
+            Base64.Encoder base64 = Base64.getEncoder();
+            try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+                long size = in.size();
+                long sent = 0;
+                long seq = 0;
+                ByteBuffer buf = ByteBuffer.allocate(CHUNK);
+                do {
+                    int n = readChunk(in, buf, sent, size);
+                    sent += n;
+                    byte[] raw = n == CHUNK ? buf.array() : Arrays.copyOf(buf.array(), n);
+                    ObjectNode frame = MAPPER.createObjectNode().put("type", "chunk").put("id", id).put("path", to)
+                            .put("seq", seq++).put("data", base64.encodeToString(raw)).put("last", sent == size);
+                    String json = MAPPER.writeValueAsString(frame);
+                    inFlight.acquire();
+                    if (failed.isDone()) {
+                        failed.join();
+                    }
+                    ch.writeAndFlush(new TextWebSocketFrame(json)).addListener(w -> {
+                        inFlight.release();
+                        if (!w.isSuccess()) {
+                            failed.completeExceptionally(w.cause());
+                        }
+                    });
+                } while (sent < size);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ tuned
+
+    /** Bytes end to end: no strings for chunk frames, base64 decoded straight into the write buffer. */
+    private static final class TunedHandler extends Handler {
+        private static final byte[] HEAD = "{\"type\":\"chunk\",\"id\":\"".getBytes(StandardCharsets.US_ASCII);
+        private final JsonFactory json = new JsonFactory();
+        private byte[] scratch = new byte[128 * 1024];
+        private final ByteBuffer decoded = ByteBuffer.allocate(CHUNK + 16);
+        private final OutputStream into = new OutputStream() {
+            @Override
+            public void write(int b) {
+                decoded.put((byte) b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                decoded.put(b, off, len);
+            }
+        };
+
+        TunedHandler(Path dir) {
+            super(dir);
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, TextWebSocketFrame frame) throws Exception {
+            ByteBuf content = frame.content();
+            int n = content.readableBytes();
+            if (scratch.length < n) {
+                scratch = new byte[Math.max(n, scratch.length * 2)];
+            }
+            content.getBytes(content.readerIndex(), scratch, 0, n);
+            String type = null;
+            String id = null;
+            String path = null;
+            String hash = null;
+            String to = null;
+            long seq = -1;
+            boolean last = false;
+            Reception r = null;
+            try (JsonParser p = json.createParser(scratch, 0, n)) {
+                p.nextToken();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String name = p.currentName();
+                    p.nextToken();
+                    switch (name) {
+                        case "type" -> type = p.getText();
+                        case "id" -> id = p.getText();
+                        case "path" -> path = p.getText();
+                        case "seq" -> seq = p.getLongValue();
+                        case "last" -> last = p.getBooleanValue();
+                        case "hash" -> hash = p.getText();
+                        case "to" -> to = p.getText();
+                        case "data" -> {
+                            r = reception(id, seq, path);
+                            decoded.clear();
+                            p.readBinaryValue(Base64Variants.MIME_NO_LINEFEEDS, into);
+                            decoded.flip();
+                            r.write(decoded);
+                        }
+                        default -> p.skipChildren();
+                    }
+                }
+            }
+            switch (String.valueOf(type)) {
+                case "chunk" -> {
+                    if (last) {
+                        received(ctx, id, r);
+                    }
+                }
+                case "ack" -> complete(id, hash);
+                case "send" -> sendRequested(ctx, id, path, to);
+                default -> throw new IllegalStateException("unknown frame type " + type);
+            }
+        }
+
+        @Override
+        void sendFile(Channel ch, Path file, String id, String to) throws Exception {
+            Semaphore inFlight = new Semaphore(WRITES_IN_FLIGHT);
+            CompletableFuture<Void> failed = new CompletableFuture<>();
+            Base64.Encoder base64 = Base64.getEncoder();
+            byte[] b64 = new byte[4 * ((CHUNK + 2) / 3)];
+            byte[] idAndPath = (id + "\",\"path\":\"" + to + "\",\"seq\":").getBytes(StandardCharsets.UTF_8);
+            try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+                long size = in.size();
+                long sent = 0;
+                long seq = 0;
+                ByteBuffer buf = ByteBuffer.allocate(CHUNK);
+                do {
+                    int n = readChunk(in, buf, sent, size);
+                    sent += n;
+                    int m = base64.encode(n == CHUNK ? buf.array() : Arrays.copyOf(buf.array(), n), b64);
+                    byte[] meta = (seq++ + ",\"last\":" + (sent == size) + ",\"data\":\"")
+                            .getBytes(StandardCharsets.US_ASCII);
+                    ByteBuf frame = ch.alloc().buffer(HEAD.length + idAndPath.length + meta.length + m + 2);
+                    frame.writeBytes(HEAD).writeBytes(idAndPath).writeBytes(meta).writeBytes(b64, 0, m)
+                            .writeByte('"').writeByte('}');
+                    inFlight.acquire();
+                    if (failed.isDone()) {
+                        frame.release();
+                        failed.join();
+                    }
+                    ch.writeAndFlush(new TextWebSocketFrame(frame)).addListener(w -> {
+                        inFlight.release();
+                        if (!w.isSuccess()) {
+                            failed.completeExceptionally(w.cause());
+                        }
+                    });
+                } while (sent < size);
+            }
+        }
+    }
+
+    private static Handler handler(Mode mode, Path dir) {
+        return mode == Mode.TUNED ? new TunedHandler(dir) : new DefaultHandler(dir);
+    }
+
+    // ------------------------------------------------------------------ the two ends
+
+    /** The server end, in the benchmark's JVM: the Brain's counterpart. */
+    static final class Server implements AutoCloseable {
+        private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        private final Handler handler;
+        private final Channel listener;
+        private final AtomicLong ids = new AtomicLong();
+
+        Server(Path dir, Mode mode) throws InterruptedException {
+            this.handler = handler(mode, dir);
+            WebSocketServerProtocolConfig ws = WebSocketServerProtocolConfig.newBuilder().websocketPath("/plain")
+                    .maxFramePayloadLength(MAX_FRAME).withUTF8Validator(mode == Mode.DEFAULT).build();
+            listener = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(65536),
+                                    new WebSocketServerProtocolHandler(ws), handler);
+                        }
+                    }).bind("127.0.0.1", 0).sync().channel();
+        }
+
+        int port() {
+            return ((InetSocketAddress) listener.localAddress()).getPort();
+        }
+
+        Channel awaitPeer(Process peer) throws Exception {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!handler.handshake.isDone()) {
+                if (!peer.isAlive() || System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the plain peer did not connect (exit " + (peer.isAlive() ? "-"
+                            : peer.exitValue()) + ")");
+                }
+                Thread.sleep(20);
+            }
+            return handler.handshake.get();
+        }
+
+        /** Sends {@code name} to the peer; returns the hash the peer acked. */
+        String download(Channel peer, String name, String to) throws Exception {
+            String id = "d" + ids.incrementAndGet();
+            CompletableFuture<String> acked = new CompletableFuture<>();
+            handler.pending.put(id, acked);
+            handler.sendFile(peer, handler.dir.resolve(name), id, to);
+            return acked.get(10, TimeUnit.MINUTES);
+        }
+
+        /** Asks the peer to send {@code name}; returns the hash of what arrived here. */
+        String upload(Channel peer, String name, String to) throws Exception {
+            String id = "u" + ids.incrementAndGet();
+            CompletableFuture<String> received = new CompletableFuture<>();
+            handler.pending.put(id, received);
+            ObjectNode req = MAPPER.createObjectNode().put("type", "send").put("id", id).put("path", name).put("to", to);
+            handler.sendControl(peer, MAPPER.writeValueAsString(req));
+            return received.get(10, TimeUnit.MINUTES);
+        }
+
+        @Override
+        public void close() {
+            listener.close().syncUninterruptibly();
+            handler.shutdown();
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    /**
+     * The peer end, run in a child JVM until the connection closes: the daemon's counterpart.
+     *
+     * @param port the server's port
+     * @param dir where files are read and written
+     * @param mode the harness
+     * @throws Exception on failure
+     */
+    static void runPeer(int port, Path dir, Mode mode) throws Exception {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        Handler handler = handler(mode, dir);
+        try {
+            WebSocketClientProtocolConfig ws = WebSocketClientProtocolConfig.newBuilder()
+                    .webSocketUri(URI.create("ws://127.0.0.1:" + port + "/plain"))
+                    .maxFramePayloadLength(MAX_FRAME).withUTF8Validator(mode == Mode.DEFAULT).build();
+            Channel ch = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                    .handler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel c) {
+                            c.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(65536),
+                                    new WebSocketClientProtocolHandler(ws), handler);
+                        }
+                    }).connect("127.0.0.1", port).sync().channel();
+            handler.handshake.get(30, TimeUnit.SECONDS);
+            ch.closeFuture().sync();
+        } finally {
+            handler.shutdown();
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+}
