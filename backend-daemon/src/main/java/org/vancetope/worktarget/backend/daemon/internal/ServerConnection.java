@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -47,7 +46,6 @@ public final class ServerConnection {
     private static final class Pending {
         final CompletableFuture<Map<String, Object>> future = new CompletableFuture<>();
         final String tool;
-        volatile ScheduledFuture<?> timer;
 
         Pending(String tool) {
             this.tool = tool;
@@ -194,7 +192,6 @@ public final class ServerConnection {
         }
         Channel ch = frames.channel();
         long remaining = Math.max(1, deadline - System.nanoTime());
-        call.timer = ch.eventLoop().schedule(() -> timedOut(id, peer, timeout), remaining, TimeUnit.NANOSECONDS);
         Message.Invoke invoke = new Message.Invoke(id, tool, params, Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)),
                 sendContext ? context : null);
         ch.writeAndFlush(new TextWebSocketFrame(Wire.encode(invoke, ch.alloc()))).addListener(f -> {
@@ -203,23 +200,55 @@ public final class ServerConnection {
                         + ": the connection failed. Retry when it is back, or switch the work target."));
             }
         });
+        // The caller blocks anyway, so it keeps the deadline itself: no timer task per call on the event loop.
         try {
-            return call.future.get();
+            return call.future.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            if (pending.remove(id) != null) {
+                sendCancel(id);
+                throw new ToolException(ErrorCode.TIMEOUT, "The call of " + tool + " on " + peer + " did not finish within "
+                        + timeout.toMillis() + " ms; it was cancelled on the peer. For long-running commands start a "
+                        + "background job and poll it, or retry with a smaller request.");
+            }
+            return outcome(call, peer);     // the result won the race with the deadline
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             if (pending.remove(id) != null) {
-                cancelTimer(call);
                 sendCancel(id);
             }
             throw new ToolException(ErrorCode.CANCELLED, "The call of " + tool + " on " + peer
                     + " was cancelled because the calling thread was interrupted; the peer was asked to stop it.");
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof ToolException te) {
-                throw te;
-            }
-            throw new ToolException(ErrorCode.INTERNAL, "The call of " + tool + " on " + peer + " failed unexpectedly.",
-                    e.getCause());
+            throw failure(e, tool, peer);
         }
+    }
+
+    /** The outcome of a call whose future is complete or about to be (its pending entry is gone). */
+    private static Map<String, Object> outcome(Pending call, String peer) throws ToolException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return call.future.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;     // completion is imminent: whoever removed the entry completes it
+                } catch (ExecutionException e) {
+                    throw failure(e, call.tool, peer);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static ToolException failure(ExecutionException e, String tool, String peer) {
+        if (e.getCause() instanceof ToolException te) {
+            return te;
+        }
+        return new ToolException(ErrorCode.INTERNAL, "The call of " + tool + " on " + peer + " failed unexpectedly.",
+                e.getCause());
     }
 
     private void awaitWritable(String peer, String tool, long deadline) throws ToolException {
@@ -242,17 +271,6 @@ public final class ServerConnection {
         }
     }
 
-    private void timedOut(String id, String peer, Duration timeout) {
-        Pending call = pending.remove(id);
-        if (call == null) {
-            return;
-        }
-        sendCancel(id);
-        call.future.completeExceptionally(new ToolException(ErrorCode.TIMEOUT, "The call of " + call.tool + " on " + peer
-                + " did not finish within " + timeout.toMillis() + " ms; it was cancelled on the peer. For long-running "
-                + "commands start a background job and poll it, or retry with a smaller request."));
-    }
-
     private void sendCancel(String id) {
         if (!closed) {
             Channel ch = frames.channel();
@@ -263,15 +281,7 @@ public final class ServerConnection {
     private void fail(String id, ToolException e) {
         Pending call = pending.remove(id);
         if (call != null) {
-            cancelTimer(call);
             call.future.completeExceptionally(e);
-        }
-    }
-
-    private static void cancelTimer(Pending call) {
-        ScheduledFuture<?> t = call.timer;
-        if (t != null) {
-            t.cancel(false);
         }
     }
 
@@ -287,7 +297,6 @@ public final class ServerConnection {
             LOG.info("Dropped a late or unknown client_tool_result {} on connection {}", result.correlationId(), id());
             return;
         }
-        cancelTimer(call);
         if (result.ok()) {
             call.future.complete(result.result());
         } else {
