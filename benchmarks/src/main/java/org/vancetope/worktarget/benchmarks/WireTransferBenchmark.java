@@ -320,13 +320,13 @@ public final class WireTransferBenchmark {
         }
     }
 
-    private static double median(double[] xs) {
+    static double median(double[] xs) {
         double[] s = xs.clone();
         Arrays.sort(s);
         return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
-    private static String fmt(double[] xs) {
+    static String fmt(double[] xs) {
         StringBuilder sb = new StringBuilder();
         for (double x : xs) {
             sb.append(sb.length() == 0 ? "" : "/").append(String.format(Locale.ROOT, "%.1f", x));
@@ -334,7 +334,7 @@ public final class WireTransferBenchmark {
         return sb.toString();
     }
 
-    private static String gcPeak(Path log) throws IOException {
+    static String gcPeak(Path log) throws IOException {
         if (!Files.exists(log)) {
             return "(no GC log)";
         }
@@ -354,7 +354,7 @@ public final class WireTransferBenchmark {
         return String.format(Locale.ROOT, "%d / %d MiB of %d MiB (%d GCs)", before, after, committed, gcs);
     }
 
-    private static void link(Path link, Path target) throws IOException {
+    static void link(Path link, Path target) throws IOException {
         try {
             Files.createLink(link, target);
         } catch (UnsupportedOperationException | IOException e) {
@@ -362,7 +362,7 @@ public final class WireTransferBenchmark {
         }
     }
 
-    private static void writeRandom(Path file, long size) throws IOException {
+    static void writeRandom(Path file, long size) throws IOException {
         byte[] block = new byte[1024 * 1024];
         Random random = new Random(42);
         try (OutputStream out = Files.newOutputStream(file)) {
@@ -373,7 +373,7 @@ public final class WireTransferBenchmark {
         }
     }
 
-    private static String sha256(Path file) throws IOException {
+    static String sha256(Path file) throws IOException {
         MessageDigest d = digest();
         ByteBuffer buf = ByteBuffer.allocate(256 * 1024);
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -386,7 +386,7 @@ public final class WireTransferBenchmark {
         return "sha256:" + HexFormat.of().formatHex(d.digest());
     }
 
-    private static MessageDigest digest() {
+    static MessageDigest digest() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
@@ -394,7 +394,7 @@ public final class WireTransferBenchmark {
         }
     }
 
-    private static void deleteTree(Path root) throws IOException {
+    static void deleteTree(Path root) throws IOException {
         try (Stream<Path> walk = Files.walk(root)) {
             for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
