@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
 import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
 
 /**
  * The UTF-8 check of text frames that RFC 6455 §8.1 requires (an invalid text frame fails the
@@ -27,30 +28,29 @@ public final class Utf8 {
      * @return true when valid (an empty buffer is valid)
      */
     public static boolean isValid(ByteBuf buf) {
-        int i = buf.readerIndex();
-        int end = buf.writerIndex();
-        int longs = end - 7;
-        while (i < longs && (buf.getLong(i) & HIGH_BITS) == 0) {
-            i += 8;
-        }
+        // absolute ByteBuffer reads on the buffer's memory (a composite is merged once): no per-read index
+        // and reference-count checks of ByteBuf
+        ByteBuffer b = buf.nioBuffer();
+        int i = b.position();
+        int end = b.limit();
         while (i < end) {
-            int b = buf.getByte(i);
-            if (b >= 0) {
+            if (end - i >= 8 && (b.getLong(i) & HIGH_BITS) == 0) {
+                i += 8;
+            } else if (b.get(i) >= 0) {
                 i++;
-                continue;
+            } else {
+                i = sequenceEnd(b, i, end);
+                if (i < 0) {
+                    return false;
+                }
             }
-            int n = sequenceEnd(buf, i, end);
-            if (n < 0) {
-                return false;
-            }
-            i = n;
         }
         return true;
     }
 
     /** Checks one multi-byte sequence starting at {@code i}; returns the index after it, or -1. */
-    private static int sequenceEnd(ByteBuf buf, int i, int end) {
-        int b0 = buf.getByte(i) & 0xFF;
+    private static int sequenceEnd(ByteBuffer buf, int i, int end) {
+        int b0 = buf.get(i) & 0xFF;
         int len;
         int lo = 0x80;
         int hi = 0xBF;
@@ -76,12 +76,12 @@ public final class Utf8 {
         if (i + len > end) {
             return -1;
         }
-        int b1 = buf.getByte(i + 1) & 0xFF;
+        int b1 = buf.get(i + 1) & 0xFF;
         if (b1 < lo || b1 > hi) {
             return -1;
         }
         for (int k = 2; k < len; k++) {
-            int b = buf.getByte(i + k) & 0xFF;
+            int b = buf.get(i + k) & 0xFF;
             if (b < 0x80 || b > 0xBF) {
                 return -1;
             }

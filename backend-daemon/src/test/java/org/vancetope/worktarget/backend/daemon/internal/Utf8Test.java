@@ -103,6 +103,25 @@ class Utf8Test {
     }
 
     @Test
+    void aSequenceSplitAcrossTheComponentsOfAnAggregatedFrameIsValid() {
+        byte[] euro = hex("E282AC");
+        ByteBuf composite = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(new byte[] {'a', euro[0]}),
+                Unpooled.wrappedBuffer(new byte[] {euro[1], euro[2], 'b'}));
+        assertThat(Utf8.isValid(composite)).isTrue();
+        ByteBuf broken = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(new byte[] {'a', euro[0]}),
+                Unpooled.wrappedBuffer(new byte[] {euro[1], 'b'}));
+        assertThat(Utf8.isValid(broken)).isFalse();
+    }
+
+    @Test
+    void aBadByteAfterAnEarlyMultiByteCharacterIsStillFound() {
+        byte[] b = ("\u00e9" + "A".repeat(200) + "?").getBytes(StandardCharsets.UTF_8);
+        assertThat(valid(b)).isTrue();
+        b[b.length - 1] = (byte) 0x80;
+        assertThat(valid(b)).isFalse();
+    }
+
+    @Test
     void agreesWithTheJdksStrictDecoderOnRandomInput() {
         Random random = new Random(42);
         byte[] alphabet = hex("00417F80BFC0C1C2DFE0E1ECEDEEEFF0F1F3F4F5FF9FA08F90");
