@@ -68,6 +68,10 @@ import org.vancetope.worktarget.testkit.InMemoryProcessStore;
  * {@code transfer_init}), so the report also shows the tuned harness's time plus one SHA-256 pass over
  * the file, timed in the same pass.
  *
+ * <p>WorkTarget's receivers run with {@code syncBeforeCommit(false)} (the daemon with {@code --no-sync}),
+ * like the plain harnesses, which do not force the file to the device either; {@code -Dwirebench.sync=true}
+ * measures the library's default, which does.
+ *
  * <p>Both child JVMs get {@code -Xms<childHeap> -Xmx<childHeap> -XX:+AlwaysPreTouch} and a GC log
  * from which their peak heap is read ({@code -Dwirebench.childJvmArgs="…"} adds flags, e.g. a
  * profiler; {@code {name}} in them becomes {@code daemon}, {@code plain-peer} or {@code tuned-peer}). Files live in a fresh temp directory (page cache warm: the file
@@ -79,6 +83,8 @@ public final class WireTransferBenchmark {
     private static final String PROJECT = "bench";
     private static final String DAEMON = "bench-box";
     private static final String PROCESS = "p-1";
+    /** Whether WorkTarget's receivers sync a file to the device before the rename (the plain harnesses never do). */
+    private static final boolean SYNC = Boolean.getBoolean("wirebench.sync");
     private static final Pattern GC_LINE = Pattern.compile("(\\d+)M->(\\d+)M\\((\\d+)M\\)");
 
     private WireTransferBenchmark() {
@@ -137,7 +143,7 @@ public final class WireTransferBenchmark {
             processes.add(PROCESS, null, "s-1", TENANT, PROJECT, "alice");
             long limit = Math.max(size, TransferSettings.defaults().maxUploadSize());
             TransferSettings settings = TransferSettings.defaults().toBuilder().maxUploadSize(limit)
-                    .maxDownloadSize(limit).build();
+                    .maxDownloadSize(limit).syncBeforeCommit(SYNC).build();
             Path footRoot = Files.createDirectories(base.resolve("daemon-foot"));
             Path footProject = Files.createDirectories(footRoot.resolve(TENANT).resolve(PROJECT));
             Path plainServerDir = Files.createDirectories(base.resolve("plain-server"));
@@ -162,11 +168,15 @@ public final class WireTransferBenchmark {
                 WorkTargetDispatcher dispatcher = b.build();
                 transfers.bind(server, dispatcher.targets());
 
-                Process daemon = startChild("daemon", List.of("org.vancetope.worktarget.backend.daemon.cli.Main",
+                List<String> daemonArgs = new ArrayList<>(List.of("org.vancetope.worktarget.backend.daemon.cli.Main",
                         "daemon", "--connect", "ws://127.0.0.1:" + server.port() + "/worktarget/v1", "--token", token,
                         "--tenant", TENANT, "--project", PROJECT, "--name", DAEMON,
                         "--workdir", Files.createDirectories(base.resolve("daemon-workdir")).toString(),
                         "--foot-root", footRoot.toString(), "--max-transfer-mib", Long.toString(limit >> 20)));
+                if (!SYNC) {
+                    daemonArgs.add("--no-sync");
+                }
+                Process daemon = startChild("daemon", daemonArgs);
                 awaitDaemon(server, daemon);
                 Process peer = startChild("plain-peer", List.of(WireTransferBenchmark.class.getName(), "--plain-peer",
                         Integer.toString(plain.port()), plainPeerDir.toString(), PlainWsHarness.Mode.DEFAULT.name()));

@@ -50,6 +50,20 @@ class TransferLifecycleTest {
     }
 
     @Test
+    void downloadWithoutSyncBeforeCommitStillWritesOnlyTheVerifiedFile() throws Exception {
+        fx.close();
+        fx = new TransferFixture(org.vancetope.worktarget.core.transfer.TransferSettings.builder()
+                .syncBeforeCommit(false).build());
+        byte[] data = TransferFixture.randomBytes(150_000, 11);
+        Path src = fx.brainFile("reports", "nosync.bin", data);
+        CompletableFuture<TransferResult> f = fx.brainConn.send(src, "nosync.bin", null, null);
+        fx.deliverAll();
+        assertThat(TransferFixture.done(f).ok()).isTrue();
+        assertThat(Files.readAllBytes(fx.footProject.resolve("nosync.bin"))).isEqualTo(data);
+        fx.assertClean();
+    }
+
+    @Test
     void uploadRoundTripOnRequestWritesTheFileIntoTheRootDir() throws Exception {
         byte[] data = TransferFixture.randomBytes(70_000, 2);
         fx.footFile("sounds/test.wav", data);

@@ -32,6 +32,7 @@ public final class TransferSettings {
     private final Duration phaseTimeout;
     private final Duration cleanupInterval;
     private final int maxChunksInFlight;
+    private final boolean syncBeforeCommit;
 
     private TransferSettings(Builder b) {
         this.chunkSize = b.chunkSize;
@@ -42,6 +43,7 @@ public final class TransferSettings {
         this.phaseTimeout = b.phaseTimeout;
         this.cleanupInterval = b.cleanupInterval;
         this.maxChunksInFlight = b.maxChunksInFlight;
+        this.syncBeforeCommit = b.syncBeforeCommit;
     }
 
     /**
@@ -77,6 +79,7 @@ public final class TransferSettings {
         b.phaseTimeout = phaseTimeout;
         b.cleanupInterval = cleanupInterval;
         b.maxChunksInFlight = maxChunksInFlight;
+        b.syncBeforeCommit = syncBeforeCommit;
         return b;
     }
 
@@ -162,12 +165,28 @@ public final class TransferSettings {
         return maxChunksInFlight;
     }
 
+    /**
+     * Whether a receiver forces a verified file's data to the storage device ({@code fdatasync})
+     * before it renames it onto the target (default true). With true, a target that exists after a
+     * power loss holds the whole verified content; the transfer pays the device's write time before
+     * it reports success (about 1 s per 512 MiB on the benchmark machine). With false, the rename
+     * follows the hash check at once and the data reaches the device with the system's normal
+     * write-back, as with {@code cp}, {@code scp} or {@code rsync}: after a crash shortly after a
+     * transfer the target may be empty or short on some file systems. Neither setting ever exposes
+     * an unverified or half-written target while the system runs.
+     *
+     * @return true to sync before the rename
+     */
+    public boolean syncBeforeCommit() {
+        return syncBeforeCommit;
+    }
+
     @Override
     public String toString() {
         return "TransferSettings[chunkSize=" + chunkSize + ", maxUploadSize=" + maxUploadSize + ", maxDownloadSize="
                 + maxDownloadSize + ", brainModeMask=0" + Integer.toOctalString(brainModeMask) + ", footModeMask=0"
                 + Integer.toOctalString(footModeMask) + ", phaseTimeout=" + phaseTimeout + ", cleanupInterval="
-                + cleanupInterval + ", maxChunksInFlight=" + maxChunksInFlight + "]";
+                + cleanupInterval + ", maxChunksInFlight=" + maxChunksInFlight + ", syncBeforeCommit=" + syncBeforeCommit + "]";
     }
 
     /** Builds {@link TransferSettings}; every setting starts at the spec default. */
@@ -180,6 +199,7 @@ public final class TransferSettings {
         private Duration phaseTimeout = Duration.ofSeconds(30);
         private Duration cleanupInterval = Duration.ofMinutes(5);
         private int maxChunksInFlight = 8;
+        private boolean syncBeforeCommit = true;
 
         private Builder() {
         }
@@ -269,6 +289,17 @@ public final class TransferSettings {
          */
         public Builder maxChunksInFlight(int chunks) {
             this.maxChunksInFlight = chunks;
+            return this;
+        }
+
+        /**
+         * Sets {@link TransferSettings#syncBeforeCommit()}.
+         *
+         * @param sync false to rename a verified file without forcing it to the device first
+         * @return this
+         */
+        public Builder syncBeforeCommit(boolean sync) {
+            this.syncBeforeCommit = sync;
             return this;
         }
 

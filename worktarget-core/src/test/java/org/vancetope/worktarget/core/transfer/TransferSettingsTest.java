@@ -42,8 +42,13 @@ class TransferSettingsTest {
     void toBuilderKeepsEverySetting() {
         TransferSettings s = TransferSettings.builder().chunkSize(1000).maxUploadSize(5).maxDownloadSize(6)
                 .brainModeMask(0600).footModeMask(0700).phaseTimeout(Duration.ofSeconds(3))
-                .cleanupInterval(Duration.ofSeconds(4)).maxChunksInFlight(2).build();
-        assertThat(s.toBuilder().build().toString()).isEqualTo(s.toString());
+                .cleanupInterval(Duration.ofSeconds(4)).maxChunksInFlight(2).syncBeforeCommit(false).build();
+        assertThat(s.toBuilder().build().toString()).isEqualTo(s.toString()).contains("syncBeforeCommit=false");
+    }
+
+    @Test
+    void receivedFilesAreSyncedBeforeTheRenameByDefault() {
+        assertThat(TransferSettings.defaults().syncBeforeCommit()).isTrue();
     }
 
     @Test

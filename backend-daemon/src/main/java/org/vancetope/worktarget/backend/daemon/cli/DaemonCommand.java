@@ -25,7 +25,7 @@ final class DaemonCommand {
     private static final Logger LOG = LoggerFactory.getLogger(DaemonCommand.class);
     static final String HELP = String.join("\n",
             "Usage: daemon --connect ws://HOST:PORT/worktarget/v1 --token TOKEN --tenant T --project P --name NAME",
-            "              [--workdir DIR] [--workers N] [--foot-root DIR] [--max-transfer-mib N]",
+            "              [--workdir DIR] [--workers N] [--foot-root DIR] [--max-transfer-mib N] [--no-sync]",
             "",
             "Connects to a WorkTarget server as the daemon NAME of project P and serves the client_* tools",
             "on DIR (default: the current directory). Reconnects with back-off after drops; stops on SIGTERM/Ctrl-C",
@@ -42,6 +42,8 @@ final class DaemonCommand {
             "                  (default: $VANCE_FOOT_WORKSPACE_ROOT, else ~/.vancetope/foot)",
             "  --max-transfer-mib N  the largest file this daemon receives or sends in one transfer",
             "                  (default 100; the server applies its own limit too)",
+            "  --no-sync       rename a received, verified file without forcing it to the disk first",
+            "                  (faster for big files; after a power loss the file may be empty or short)",
             "",
             "Exit codes: 0 stopped, 2 usage, 3 refused (token, grants, superseded), 4 unreachable at start.");
 
@@ -55,13 +57,14 @@ final class DaemonCommand {
             throw new Args.UsageException("--max-transfer-mib must be at least 1, got " + mib + ".");
         }
         long bytes = (long) mib << 20;
-        return defaults.toBuilder().maxDownloadSize(bytes).maxUploadSize(bytes).build();
+        return defaults.toBuilder().maxDownloadSize(bytes).maxUploadSize(bytes).syncBeforeCommit(!a.flag("no-sync"))
+                .build();
     }
 
     static int run(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
         Args a = Args.parse(argv, Set.of("connect", "token", "tenant", "project", "name", "workdir", "workers", "foot-root",
                         "max-transfer-mib"),
-                Set.of("help"));
+                Set.of("help", "no-sync"));
         if (a.flag("help")) {
             out.println(HELP);
             return Main.OK;

@@ -219,7 +219,7 @@ final class IncomingTransfer {
 
     private void verify() {
         try {
-            staging.finishWriting();
+            staging.finishWriting(engine.settings.syncBeforeCommit());
         } catch (IOException e) {
             fail("write failed: " + e.getClass().getSimpleName(), null);
             return;

@@ -110,12 +110,13 @@ final class StagingFile implements Closeable {
     }
 
     /**
-     * Flushes to the device and closes the channel.
+     * Closes the channel, first forcing the data to the device when asked to.
      *
-     * @throws IOException when flushing fails
+     * @param sync whether to force the data to the device before closing
+     * @throws IOException when flushing or closing fails
      */
-    void finishWriting() throws IOException {
-        if (out instanceof FileChannel fc) {
+    void finishWriting(boolean sync) throws IOException {
+        if (sync && out instanceof FileChannel fc) {
             fc.force(false);
         }
         out.close();
