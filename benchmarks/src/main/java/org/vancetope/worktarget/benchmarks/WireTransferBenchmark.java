@@ -68,13 +68,16 @@ import org.vancetope.worktarget.testkit.InMemoryProcessStore;
  * {@code transfer_init}), so the report also shows the tuned harness's time plus one SHA-256 pass over
  * the file, timed in the same pass.
  *
+ * <p>MINA SSHD SFTP ({@link SftpHarness}): the server in a child JVM, the client in this JVM, MINA's
+ * defaults; its upload (this JVM → child) is the direction of {@code client_file_download}.
+ *
  * <p>WorkTarget's receivers run with {@code syncBeforeCommit(false)} (the daemon with {@code --no-sync}),
  * like the plain harnesses, which do not force the file to the device either; {@code -Dwirebench.sync=true}
  * measures the library's default, which does.
  *
  * <p>Both child JVMs get {@code -Xms<childHeap> -Xmx<childHeap> -XX:+AlwaysPreTouch} and a GC log
  * from which their peak heap is read ({@code -Dwirebench.childJvmArgs="…"} adds flags, e.g. a
- * profiler; {@code {name}} in them becomes {@code daemon}, {@code plain-peer} or {@code tuned-peer}). Files live in a fresh temp directory (page cache warm: the file
+ * profiler; {@code {name}} in them becomes {@code daemon}, {@code plain-peer}, {@code tuned-peer} or {@code sftp-server}). Files live in a fresh temp directory (page cache warm: the file
  * was just written and hashed) that is deleted at the end. One warm-up pass on a slice of the file,
  * then {@code reps} interleaved passes; the figures are medians.
  */
@@ -100,6 +103,9 @@ public final class WireTransferBenchmark {
         if (args.length > 0 && args[0].equals("--plain-peer")) {
             PlainWsHarness.runPeer(Integer.parseInt(args[1]), Path.of(args[2]), PlainWsHarness.Mode.valueOf(args[3]));
             return;
+        }
+        if (System.getProperty("org.slf4j.simpleLogger.log.org.apache.sshd") == null) {
+            System.setProperty("org.slf4j.simpleLogger.log.org.apache.sshd", "warn");
         }
         long sizeMiB = args.length > 0 ? Long.parseLong(args[0]) : 1024;
         int reps = args.length > 1 ? Integer.parseInt(args[1]) : 3;
@@ -150,6 +156,8 @@ public final class WireTransferBenchmark {
             Path plainPeerDir = Files.createDirectories(base.resolve("plain-peer"));
             Path tunedServerDir = Files.createDirectories(base.resolve("tuned-server"));
             Path tunedPeerDir = Files.createDirectories(base.resolve("tuned-peer"));
+            Path sftpServerDir = Files.createDirectories(base.resolve("sftp-server"));
+            Path sftpClientDir = Files.createDirectories(base.resolve("sftp-client"));
             HeapPeak heap = new HeapPeak();
             try (WorkspaceBackend work = WorkspaceBackend.builder()
                          .workspaceRoot(Files.createDirectories(base.resolve("workspace"))).build();
@@ -161,7 +169,8 @@ public final class WireTransferBenchmark {
                                  .token(token, new AuthPrincipal("bench-daemon", TENANT, Set.of(PROJECT), null)).build())
                          .frameExtension(transfers.extension()).build().start();
                  PlainWsHarness.Server plain = new PlainWsHarness.Server(plainServerDir, PlainWsHarness.Mode.DEFAULT);
-                 PlainWsHarness.Server tuned = new PlainWsHarness.Server(tunedServerDir, PlainWsHarness.Mode.TUNED)) {
+                 PlainWsHarness.Server tuned = new PlainWsHarness.Server(tunedServerDir, PlainWsHarness.Mode.TUNED);
+                 SftpHarness sftp = SftpHarness.start(base, sftpServerDir, childHeap, childJvmArgs("sftp-server"))) {
                 WorkTargetDispatcher.Builder b = WorkTargetDispatcher.builder().processStore(processes).backend(work)
                         .rootDirCatalog(work).clientConnectivity(server.clients()).daemonInvoker(server.daemons());
                 transfers.tools(work.ephemeralDirs()).forEach(b::hostTool);
@@ -189,19 +198,20 @@ public final class WireTransferBenchmark {
                 String dirName = (String) dispatcher.invoke(PROCESS, "workspace_create_ephemeral_dir", Map.of())
                         .get("dirName");
                 Path rootDir = work.findRoot(TENANT, PROJECT, dirName).orElseThrow();
-                for (Path dir : List.of(rootDir, footProject, plainServerDir, plainPeerDir, tunedServerDir, tunedPeerDir)) {
+                for (Path dir : List.of(rootDir, footProject, plainServerDir, plainPeerDir, tunedServerDir, tunedPeerDir,
+                        sftpServerDir, sftpClientDir)) {
                     link(dir.resolve("source.bin"), source);
                     link(dir.resolve("warm.bin"), warm);
                 }
                 dispatcher.invoke(PROCESS, "work_target_set", Map.of("kind", "DAEMON", "targetName", DAEMON));
 
-                double[][] mbs = new double[7][reps];
+                double[][] mbs = new double[9][reps];
                 for (int pass = -1; pass < reps; pass++) {
                     boolean warmUp = pass < 0;
                     String name = warmUp ? "warm.bin" : "source.bin";
                     String hash = warmUp ? warmHash : sourceHash;
                     long bytes = Files.size(warmUp ? warm : source);
-                    double[] r = new double[7];
+                    double[] r = new double[9];
                     heap.phase(0);
                     r[0] = timed(bytes, () -> checkWt(dispatcher.invoke(PROCESS, "client_file_download", Map.of(
                             "dirName", dirName, "remotePath", name, "localPath", "down.bin")), hash));
@@ -213,18 +223,22 @@ public final class WireTransferBenchmark {
                     r[4] = timed(bytes, () -> check(tuned.download(tunedChannel, name, "down.bin"), hash));
                     r[5] = timed(bytes, () -> check(tuned.upload(tunedChannel, name, "up.bin"), hash));
                     r[6] = timed(bytes, () -> check(sha256(tunedServerDir.resolve(name)), hash));
+                    // SFTP's upload is this JVM -> child, the direction of client_file_download
+                    r[7] = timed(bytes, () -> check(sftp.upload(sftpClientDir.resolve(name), "up.bin"), hash));
+                    r[8] = timed(bytes, () -> check(sftp.download(name, sftpClientDir.resolve("down.bin")), hash));
                     heap.phase(-1);
                     for (Path received : List.of(footProject.resolve("down.bin"), rootDir.resolve("up.bin"),
                             plainPeerDir.resolve("down.bin"), plainServerDir.resolve("up.bin"),
-                            tunedPeerDir.resolve("down.bin"), tunedServerDir.resolve("up.bin"))) {
+                            tunedPeerDir.resolve("down.bin"), tunedServerDir.resolve("up.bin"),
+                            sftpServerDir.resolve("up.bin"), sftpClientDir.resolve("down.bin"))) {
                         if (Files.size(received) != bytes) {
                             throw new IllegalStateException(received + " has the wrong size");
                         }
                         Files.delete(received);
                     }
                     System.out.printf(Locale.ROOT, "%-8s WorkTarget down %6.1f up %6.1f | plain default down %6.1f up %6.1f"
-                            + " | plain tuned down %6.1f up %6.1f | SHA-256 pass %6.1f MB/s%n",
-                            warmUp ? "warm-up" : "pass " + (pass + 1), r[0], r[1], r[2], r[3], r[4], r[5], r[6]);
+                            + " | plain tuned down %6.1f up %6.1f | SFTP down %6.1f up %6.1f | SHA-256 pass %6.1f MB/s%n",
+                            warmUp ? "warm-up" : "pass " + (pass + 1), r[0], r[1], r[2], r[3], r[4], r[5], r[7], r[8], r[6]);
                     if (!warmUp) {
                         for (int i = 0; i < r.length; i++) {
                             mbs[i][pass] = r[i];
@@ -233,7 +247,7 @@ public final class WireTransferBenchmark {
                 }
                 peerChannel.close().syncUninterruptibly();
                 tunedChannel.close().syncUninterruptibly();
-                report(mbs, heap);
+                report(mbs, heap, sftp.negotiated());
             } finally {
                 heap.close();
                 for (Process p : children) {
@@ -248,7 +262,7 @@ public final class WireTransferBenchmark {
                     gcPeak(base.resolve("tuned-peer.gc.log")));
         }
 
-        private void report(double[][] mbs, HeapPeak heap) {
+        private void report(double[][] mbs, HeapPeak heap, String sftpCipher) {
             double[] m = new double[mbs.length];
             for (int i = 0; i < mbs.length; i++) {
                 m[i] = median(mbs[i]);
@@ -259,22 +273,31 @@ public final class WireTransferBenchmark {
             double tunedHashedUp = 1 / (1 / m[5] + 1 / m[6]);
             System.out.printf(Locale.ROOT, "%d MiB over loopback WebSocket, two processes, median of %d passes (MB/s):%n",
                     size >> 20, reps);
-            System.out.printf(Locale.ROOT, "  %-26s %10s %14s %12s %22s%n", "", "WorkTarget", "plain default",
-                    "plain tuned", "tuned + sender hash");
-            System.out.printf(Locale.ROOT, "  %-26s %10.1f %14.1f %12.1f %22.1f%n", "download Brain -> daemon",
-                    m[0], m[2], m[4], tunedHashedDown);
-            System.out.printf(Locale.ROOT, "  %-26s %10.1f %14.1f %12.1f %22.1f%n", "upload   daemon -> Brain",
-                    m[1], m[3], m[5], tunedHashedUp);
+            System.out.printf(Locale.ROOT, "  %-26s %10s %14s %12s %22s %10s%n", "", "WorkTarget", "plain default",
+                    "plain tuned", "tuned + sender hash", "MINA SFTP");
+            System.out.printf(Locale.ROOT, "  %-26s %10.1f %14.1f %12.1f %22.1f %10.1f%n", "download Brain -> daemon",
+                    m[0], m[2], m[4], tunedHashedDown, m[7]);
+            System.out.printf(Locale.ROOT, "  %-26s %10.1f %14.1f %12.1f %22.1f %10.1f%n", "upload   daemon -> Brain",
+                    m[1], m[3], m[5], tunedHashedUp, m[8]);
             System.out.printf(Locale.ROOT, "  ratios WorkTarget / default: down %.2f up %.2f; / tuned: down %.2f up %.2f;"
                     + " / tuned + sender hash: down %.2f up %.2f%n", m[0] / m[2], m[1] / m[3], m[0] / m[4], m[1] / m[5],
                     m[0] / tunedHashedDown, m[1] / tunedHashedUp);
+            System.out.printf(Locale.ROOT, "  ratios WorkTarget / MINA SFTP: down %.2f up %.2f (SFTP: MINA defaults, %s)%n",
+                    m[0] / m[7], m[1] / m[8], sftpCipher);
             System.out.printf(Locale.ROOT, "  one SHA-256 pass over the file (this JVM, page cache): %.1f MB/s%n", m[6]);
             System.out.printf(Locale.ROOT, "  (all passes: WorkTarget down %s up %s; default down %s up %s; tuned down %s up %s)%n",
                     fmt(mbs[0]), fmt(mbs[1]), fmt(mbs[2]), fmt(mbs[3]), fmt(mbs[4]), fmt(mbs[5]));
+            System.out.printf(Locale.ROOT, "  (SFTP passes: down %s up %s)%n", fmt(mbs[7]), fmt(mbs[8]));
             System.out.printf(Locale.ROOT, "this JVM peak heap used (MemoryMXBean, sampled every 5 ms, incl. garbage): "
                     + "WorkTarget %d MiB, plain harnesses %d MiB; live after GC (heap pools' collection usage): "
                     + "WorkTarget %d MiB, plain harnesses %d MiB%n", heap.peak(0) >> 20, heap.peak(1) >> 20,
                     heap.live(0) >> 20, heap.live(1) >> 20);
+        }
+
+        /** The extra flags of {@code -Dwirebench.childJvmArgs} for the child {@code name}. */
+        private List<String> childJvmArgs(String name) {
+            String extra = System.getProperty("wirebench.childJvmArgs", "").replace("{name}", name);
+            return extra.isBlank() ? List.of() : List.of(extra.trim().split("\\s+"));
         }
 
         private Process startChild(String name, List<String> mainAndArgs) throws IOException {
@@ -282,10 +305,7 @@ public final class WireTransferBenchmark {
             List<String> cmd = new ArrayList<>(List.of(java, "-Xms" + childHeap, "-Xmx" + childHeap,
                     "-XX:+AlwaysPreTouch", "-Xlog:gc:file=" + base.resolve(name + ".gc.log"),
                     "-cp", System.getProperty("java.class.path")));
-            String extra = System.getProperty("wirebench.childJvmArgs", "").replace("{name}", name);
-            if (!extra.isBlank()) {
-                cmd.addAll(1, List.of(extra.trim().split("\\s+")));
-            }
+            cmd.addAll(1, childJvmArgs(name));
             cmd.addAll(mainAndArgs);
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.to(base.resolve(name + ".log").toFile())).start();

@@ -12,6 +12,7 @@ import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.internal.NettyFrameChannel;
+import org.vancetope.worktarget.backend.daemon.internal.ReadGate;
 import org.vancetope.worktarget.backend.daemon.internal.SerialExecutor;
 import org.vancetope.worktarget.core.transfer.TransferConnection;
 import org.vancetope.worktarget.core.transfer.TransferEndpoint;
@@ -35,7 +36,9 @@ import org.vancetope.worktarget.transfer.TransferCodec;
  * }</pre>
  *
  * <p>Frames are handled off the I/O thread, on a worker pool, one connection at a time in arrival
- * order (disk writes and hashing may block). A frame that cannot be decoded is dropped and counted as
+ * order (disk writes and hashing may block). While 32 frames of a connection wait for the pool, the
+ * connection stops reading until 8 are left, so a receiver whose disk is slower than the network
+ * holds about 2 MiB per connection instead of the whole file. A frame that cannot be decoded is dropped and counted as
  * a protocol error of the connection. It owns neither the endpoint nor the worker pool: close them
  * yourself ({@link ServerTransfers} and {@link ClientTransfers} do).
  */
@@ -50,7 +53,11 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
     private final Executor workers;
     private final Map<String, Attached> attached = new ConcurrentHashMap<>();
 
-    private record Attached(TransferConnection connection, SerialExecutor lane) {
+    /** Frames of one connection that may wait for its lane before the connection stops reading. */
+    private static final int MAX_WAITING_FRAMES = 32;
+    private static final int RESUME_AT_FRAMES = 8;
+
+    private record Attached(TransferConnection connection, SerialExecutor lane, ReadGate gate) {
     }
 
     /**
@@ -102,7 +109,18 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
 
     private void deliver(FrameChannel<String> channel, TransferFrame decoded) {
         Attached a = attach(channel);
-        a.lane.execute(() -> a.connection.onFrame(decoded));
+        if (a.gate == null) {
+            a.lane.execute(() -> a.connection.onFrame(decoded));
+            return;
+        }
+        a.gate.queued();
+        a.lane.execute(() -> {
+            try {
+                a.connection.onFrame(decoded);
+            } finally {
+                a.gate.done();
+            }
+        });
     }
 
     @Override
@@ -128,7 +146,9 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
 
     private Attached attach(FrameChannel<String> channel) {
         return attached.computeIfAbsent(channel.id(), id -> new Attached(
-                endpoint.attach(new Encoding(channel, codec), scopes.apply(channel)), new SerialExecutor(workers)));
+                endpoint.attach(new Encoding(channel, codec), scopes.apply(channel)), new SerialExecutor(workers),
+                channel instanceof NettyFrameChannel netty
+                        ? new ReadGate(netty.channel(), MAX_WAITING_FRAMES, RESUME_AT_FRAMES) : null));
     }
 
     /**
