@@ -405,11 +405,11 @@ public final class WireTransferBenchmark {
 
     static String sha256(Path file) throws IOException {
         MessageDigest d = digest();
-        ByteBuffer buf = ByteBuffer.allocate(256 * 1024);
+        ByteBuffer buf = ByteBuffer.allocateDirect(256 * 1024);     // as the library's sender: no extra copy
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-            int n;
-            while ((n = in.read(buf)) >= 0) {
-                d.update(buf.array(), 0, n);
+            while (in.read(buf) >= 0) {
+                buf.flip();
+                d.update(buf);
                 buf.clear();
             }
         }
