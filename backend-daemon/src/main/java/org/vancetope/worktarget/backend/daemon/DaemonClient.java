@@ -147,6 +147,8 @@ public final class DaemonClient implements AutoCloseable {
         private int silentIntervalsBeforeClose = 3;
         private int maxFrameBytes = 2 * 1024 * 1024;
         private Duration handshakeTimeout = Duration.ofSeconds(10);
+        private int lowWaterMark = 256 * 1024;
+        private int highWaterMark = 1024 * 1024;
         private SslContext sslContext;
         private Consumer<CancelledCall> cancelHook;
         private FrameExtension extension;
@@ -339,6 +341,22 @@ public final class DaemonClient implements AutoCloseable {
         }
 
         /**
+         * The connection's write-buffer watermarks (default 256 KiB / 1 MiB, as the server's): above
+         * {@code high} queued bytes the connection is not writable and a transfer sender waits until it
+         * drained below {@code low}. With Netty's own defaults (32 / 64 KiB) a single 87 KiB chunk frame
+         * makes the connection unwritable, so an upload would run one chunk at a time.
+         *
+         * @param low the low watermark in bytes
+         * @param high the high watermark in bytes
+         * @return this
+         */
+        public Builder writeBufferWaterMark(int low, int high) {
+            this.lowWaterMark = low;
+            this.highWaterMark = high;
+            return this;
+        }
+
+        /**
          * Handles frame types beyond the base protocol (default none).
          *
          * @param extension the extension, or null
@@ -371,9 +389,11 @@ public final class DaemonClient implements AutoCloseable {
             require(!pingInterval.isNegative() && !pingInterval.isZero(), "pingInterval must be positive");
             require(maxFrameBytes >= 64 * 1024, "maxFrameBytes must be at least 64 KiB");
             require(!handshakeTimeout.isNegative() && !handshakeTimeout.isZero(), "handshakeTimeout must be positive");
+            require(lowWaterMark > 0 && highWaterMark >= lowWaterMark, "writeBufferWaterMark needs 0 < low <= high");
             return new DaemonClient(new ClientSettings(uri, token, profile, tenant, project, daemonName, sessionId,
                     clientName, capabilities, tools, workerThreads, initialBackoff, maxBackoff, pingInterval,
-                    silentIntervalsBeforeClose, maxFrameBytes, handshakeTimeout, sslContext, cancelHook, extension));
+                    silentIntervalsBeforeClose, maxFrameBytes, handshakeTimeout, sslContext, cancelHook, extension,
+                    lowWaterMark, highWaterMark));
         }
 
         private static void require(boolean ok, String message) {

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -248,6 +249,8 @@ public final class ClientSession {
                 .group(group)
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        new WriteBufferWaterMark(settings.lowWaterMark(), settings.highWaterMark()))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) settings.handshakeTimeout().toMillis())
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override

@@ -33,12 +33,15 @@ import org.vancetope.worktarget.spi.BackendTool;
  * @param sslContext TLS for {@code wss://}, or null for the JDK default
  * @param cancelHook called when a running call is cancelled (the argument is the call), or null
  * @param extension handles other frame types, or null
+ * @param lowWaterMark the connection is writable again below this many queued outbound bytes
+ * @param highWaterMark the connection is not writable above this many queued outbound bytes
  */
 public record ClientSettings(URI uri, String token, String profile, String tenant, String project, String daemonName,
                              String sessionId, String clientName, Set<String> capabilities, List<BackendTool> tools,
                              int workerThreads, Duration initialBackoff, Duration maxBackoff, Duration pingInterval,
                              int silentIntervalsBeforeClose, int maxFrameBytes, Duration handshakeTimeout,
-                             SslContext sslContext, Consumer<CancelledCall> cancelHook, FrameExtension extension) {
+                             SslContext sslContext, Consumer<CancelledCall> cancelHook, FrameExtension extension,
+                             int lowWaterMark, int highWaterMark) {
     /** Copies the collections. */
     public ClientSettings {
         capabilities = Set.copyOf(capabilities);

@@ -1,7 +1,6 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
 import io.netty.channel.Channel;
-import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -52,14 +51,16 @@ public final class NettyFrameChannel implements FrameChannel<String> {
     }
 
     /**
-     * Sends a text frame given as its UTF-8 bytes, without a copy: the array is wrapped and must not
-     * change afterwards. The caller vouches that the bytes are valid UTF-8 (JSON it encoded itself).
+     * Sends a text frame given as its UTF-8 bytes, without a {@code String} round trip. The caller
+     * vouches that the bytes are valid UTF-8 (JSON it encoded itself).
      *
      * @param utf8 the whole frame
      * @return completes when written, exceptionally when the write failed
      */
     public CompletionStage<Void> sendUtf8(byte[] utf8) {
-        return write(new TextWebSocketFrame(Unpooled.wrappedBuffer(utf8)));
+        // Copied into a pooled (direct) buffer rather than wrapped: the socket write needs direct memory
+        // anyway, and a client's frame masking runs several times faster over it than over a heap array.
+        return write(new TextWebSocketFrame(channel.alloc().buffer(utf8.length).writeBytes(utf8)));
     }
 
     private CompletionStage<Void> write(TextWebSocketFrame f) {
