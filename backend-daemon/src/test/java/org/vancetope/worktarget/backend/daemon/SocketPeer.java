@@ -107,8 +107,19 @@ final class SocketPeer implements AutoCloseable {
         send(TEXT, text.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Reads the next frame (the server does not mask; fragments are not expected). */
+    /** Reads the next frame (fragments are not expected). */
     Frame next() throws IOException {
+        return readFrame(in);
+    }
+
+    /**
+     * Reads one frame from a stream, unmasking it when masked (a client's frames are).
+     *
+     * @param in the stream
+     * @return the frame
+     * @throws IOException when the stream fails or ends
+     */
+    static Frame readFrame(DataInputStream in) throws IOException {
         int b0 = in.readUnsignedByte();
         int b1 = in.readUnsignedByte();
         long n = b1 & 0x7F;
@@ -117,8 +128,15 @@ final class SocketPeer implements AutoCloseable {
         } else if (n == 127) {
             n = in.readLong();
         }
+        byte[] mask = new byte[4];
+        if ((b1 & 0x80) != 0) {
+            in.readFully(mask);
+        }
         byte[] payload = new byte[Math.toIntExact(n)];
         in.readFully(payload);
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] ^= mask[i & 3];
+        }
         return new Frame(b0 & 0x0F, payload);
     }
 
