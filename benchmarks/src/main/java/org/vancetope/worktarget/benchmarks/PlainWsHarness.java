@@ -99,7 +99,25 @@ final class PlainWsHarness {
         }
 
         /** Sends a file as chunk frames, at most 8 writes in flight; returns when the last is queued. */
-        abstract void sendFile(Channel ch, Path file, String id, String to) throws Exception;
+        final void sendFile(Channel ch, Path file, String id, String to) throws Exception {
+            Window window = new Window();
+            try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+                long size = in.size();
+                long sent = 0;
+                long seq = 0;
+                ByteBuffer buf = ByteBuffer.allocate(CHUNK);
+                do {
+                    int n = readChunk(in, buf, sent, size);
+                    sent += n;
+                    byte[] raw = n == CHUNK ? buf.array() : Arrays.copyOf(buf.array(), n);
+                    window.write(ch, chunkFrame(ch, id, to, seq++, raw, sent == size));
+                } while (sent < size);
+            }
+        }
+
+        /** One chunk frame; {@code raw} is reused after the call. */
+        abstract TextWebSocketFrame chunkFrame(Channel ch, String id, String to, long seq, byte[] raw, boolean last)
+                throws IOException;
 
         /** Writes a small control frame. */
         void sendControl(Channel ch, String json) {
@@ -219,6 +237,26 @@ final class PlainWsHarness {
         }
     }
 
+    /** At most 8 frame writes in flight; the first failed write fails the next {@link #write}. */
+    private static final class Window {
+        private final Semaphore permits = new Semaphore(WRITES_IN_FLIGHT);
+        private final CompletableFuture<Void> failed = new CompletableFuture<>();
+
+        void write(Channel ch, TextWebSocketFrame frame) throws InterruptedException {
+            permits.acquire();
+            if (failed.isDone()) {
+                frame.release();
+                failed.join();
+            }
+            ch.writeAndFlush(frame).addListener(w -> {
+                permits.release();
+                if (!w.isSuccess()) {
+                    failed.completeExceptionally(w.cause());
+                }
+            });
+        }
+    }
+
     /** Reads the next chunk of a file into {@code buf} (cleared first); returns its length. */
     private static int readChunk(FileChannel in, ByteBuffer buf, long sent, long size) throws IOException {
         buf.clear();
@@ -257,34 +295,11 @@ final class PlainWsHarness {
         }
 
         @Override
-        void sendFile(Channel ch, Path file, String id, String to) throws Exception {
-            Semaphore inFlight = new Semaphore(WRITES_IN_FLIGHT);
-            CompletableFuture<Void> failed = new CompletableFuture<>();
-            Base64.Encoder base64 = Base64.getEncoder();
-            try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-                long size = in.size();
-                long sent = 0;
-                long seq = 0;
-                ByteBuffer buf = ByteBuffer.allocate(CHUNK);
-                do {
-                    int n = readChunk(in, buf, sent, size);
-                    sent += n;
-                    byte[] raw = n == CHUNK ? buf.array() : Arrays.copyOf(buf.array(), n);
-                    ObjectNode frame = MAPPER.createObjectNode().put("type", "chunk").put("id", id).put("path", to)
-                            .put("seq", seq++).put("data", base64.encodeToString(raw)).put("last", sent == size);
-                    String json = MAPPER.writeValueAsString(frame);
-                    inFlight.acquire();
-                    if (failed.isDone()) {
-                        failed.join();
-                    }
-                    ch.writeAndFlush(new TextWebSocketFrame(json)).addListener(w -> {
-                        inFlight.release();
-                        if (!w.isSuccess()) {
-                            failed.completeExceptionally(w.cause());
-                        }
-                    });
-                } while (sent < size);
-            }
+        TextWebSocketFrame chunkFrame(Channel ch, String id, String to, long seq, byte[] raw, boolean last)
+                throws IOException {
+            ObjectNode frame = MAPPER.createObjectNode().put("type", "chunk").put("id", id).put("path", to)
+                    .put("seq", seq).put("data", Base64.getEncoder().encodeToString(raw)).put("last", last);
+            return new TextWebSocketFrame(MAPPER.writeValueAsString(frame));
         }
     }
 
@@ -302,6 +317,7 @@ final class PlainWsHarness {
         private final byte[] head = new byte[HEAD_BYTES];
         private final ExecutorService writer = Executors.newSingleThreadExecutor();
         private byte[] encoded = new byte[0];
+        private final byte[] b64 = new byte[4 * ((CHUNK + 2) / 3)];     // the sender's, one transfer at a time
 
         TunedHandler(Path dir) {
             super(dir);
@@ -375,39 +391,13 @@ final class PlainWsHarness {
         }
 
         @Override
-        void sendFile(Channel ch, Path file, String id, String to) throws Exception {
-            Semaphore inFlight = new Semaphore(WRITES_IN_FLIGHT);
-            CompletableFuture<Void> failed = new CompletableFuture<>();
-            Base64.Encoder base64 = Base64.getEncoder();
-            byte[] b64 = new byte[4 * ((CHUNK + 2) / 3)];
-            byte[] idAndPath = (id + "\",\"path\":\"" + to + "\",\"seq\":").getBytes(StandardCharsets.UTF_8);
-            try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-                long size = in.size();
-                long sent = 0;
-                long seq = 0;
-                ByteBuffer buf = ByteBuffer.allocate(CHUNK);
-                do {
-                    int n = readChunk(in, buf, sent, size);
-                    sent += n;
-                    int m = base64.encode(n == CHUNK ? buf.array() : Arrays.copyOf(buf.array(), n), b64);
-                    byte[] meta = (seq++ + ",\"last\":" + (sent == size) + ",\"data\":\"")
-                            .getBytes(StandardCharsets.US_ASCII);
-                    ByteBuf frame = ch.alloc().buffer(HEAD.length + idAndPath.length + meta.length + m + 2);
-                    frame.writeBytes(HEAD).writeBytes(idAndPath).writeBytes(meta).writeBytes(b64, 0, m)
-                            .writeByte('"').writeByte('}');
-                    inFlight.acquire();
-                    if (failed.isDone()) {
-                        frame.release();
-                        failed.join();
-                    }
-                    ch.writeAndFlush(new TextWebSocketFrame(frame)).addListener(w -> {
-                        inFlight.release();
-                        if (!w.isSuccess()) {
-                            failed.completeExceptionally(w.cause());
-                        }
-                    });
-                } while (sent < size);
-            }
+        TextWebSocketFrame chunkFrame(Channel ch, String id, String to, long seq, byte[] raw, boolean last) {
+            int m = Base64.getEncoder().encode(raw, b64);
+            byte[] meta = (id + "\",\"path\":\"" + to + "\",\"seq\":" + seq + ",\"last\":" + last + ",\"data\":\"")
+                    .getBytes(StandardCharsets.UTF_8);
+            ByteBuf frame = ch.alloc().buffer(HEAD.length + meta.length + m + 2);
+            frame.writeBytes(HEAD).writeBytes(meta).writeBytes(b64, 0, m).writeByte('"').writeByte('}');
+            return new TextWebSocketFrame(frame);
         }
     }
 

@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.backend.daemon;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -82,13 +83,7 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
 
     @Override
     public void onFrame(FrameChannel<String> channel, String type, String frame) {
-        TransferFrame decoded;
-        try {
-            decoded = codec.decode(frame);
-        } catch (FrameDecodeException e) {
-            throw undecodable(type, e);
-        }
-        deliver(channel, decoded);
+        onFrameUtf8(channel, type, ByteBuffer.wrap(frame.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** The connections' path: chunk frames are cut apart from the bytes, base64 decoded straight into the chunk. */
@@ -98,13 +93,9 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
         try {
             decoded = codec.decode(utf8);
         } catch (FrameDecodeException e) {
-            throw undecodable(type, e);
+            throw new IllegalArgumentException("undecodable " + type + " frame: " + e.getMessage(), e);
         }
         deliver(channel, decoded);
-    }
-
-    private static IllegalArgumentException undecodable(String type, FrameDecodeException e) {
-        return new IllegalArgumentException("undecodable " + type + " frame: " + e.getMessage(), e);
     }
 
     private void deliver(FrameChannel<String> channel, TransferFrame decoded) {
