@@ -88,6 +88,36 @@ class TransferCodecTest {
         return decoded;
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2, 3, 4, 65_535, 65_536, 65_537, 1_048_576})
+    void chunkWrittenIntoABufferIsByteForByteTheEncodedFrame(int size) throws Exception {
+        byte[] data = new byte[size];
+        new Random(size).nextBytes(data);
+        for (TransferChunk c : new TransferChunk[] {new TransferChunk("t-1", 0, data, false),
+                new TransferChunk("id \"quoted\" \u00e9", Long.MAX_VALUE, data, true)}) {
+            byte[] expected = codec.encode(c);
+            assertThat(codec.encodedLength(c)).isEqualTo(expected.length);
+            for (ByteBuffer dst : new ByteBuffer[] {ByteBuffer.allocate(expected.length + 5),
+                    ByteBuffer.allocateDirect(expected.length + 5)}) {
+                dst.position(5);
+                codec.encodeChunk(c, dst);
+                assertThat(dst.position()).isEqualTo(expected.length + 5);
+                byte[] written = new byte[expected.length];
+                dst.position(5);
+                dst.get(written);
+                assertThat(written).isEqualTo(expected);
+                assertThat(codec.decode(written)).isEqualTo(c);
+            }
+        }
+    }
+
+    @Test
+    void chunkIntoATooSmallBufferFailsWithOverflow() {
+        TransferChunk c = new TransferChunk("t-1", 0, new byte[100], false);
+        assertThatThrownBy(() -> codec.encodeChunk(c, ByteBuffer.allocate(codec.encodedLength(c) - 1)))
+                .isInstanceOf(java.nio.BufferOverflowException.class);
+    }
+
     @Test
     void framesDecodeFromDirectReadOnlyAndOffsetBuffersAlike() throws Exception {
         byte[] chunk = new byte[70_000];

@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.internal.NettyFrameChannel;
 import org.vancetope.worktarget.backend.daemon.internal.ReadGate;
 import org.vancetope.worktarget.backend.daemon.internal.SerialExecutor;
+import org.vancetope.worktarget.core.transfer.TransferChunk;
 import org.vancetope.worktarget.core.transfer.TransferConnection;
 import org.vancetope.worktarget.core.transfer.TransferEndpoint;
 import org.vancetope.worktarget.core.transfer.TransferFrame;
@@ -182,7 +183,10 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
         @Override
         public CompletionStage<Void> send(TransferFrame frame) {
             if (text instanceof NettyFrameChannel netty) {
-                return netty.sendUtf8(codec.encode(frame));     // no String round trip for ~87 KiB chunks
+                if (frame instanceof TransferChunk chunk) {     // ~87 KiB: straight into the network buffer
+                    return netty.sendUtf8(codec.encodedLength(chunk), dst -> codec.encodeChunk(chunk, dst));
+                }
+                return netty.sendUtf8(codec.encode(frame));
             }
             return text.send(codec.encodeToString(frame));
         }

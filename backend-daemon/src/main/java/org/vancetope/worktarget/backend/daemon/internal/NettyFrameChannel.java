@@ -1,12 +1,15 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
 import io.netty.channel.Channel;
+import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.spi.FrameChannel;
@@ -61,6 +64,31 @@ public final class NettyFrameChannel implements FrameChannel<String> {
         // Copied into a pooled (direct) buffer rather than wrapped: the socket write needs direct memory
         // anyway, and a client's frame masking runs several times faster over it than over a heap array.
         return write(new TextWebSocketFrame(channel.alloc().buffer(utf8.length).writeBytes(utf8)));
+    }
+
+    /**
+     * Sends a text frame written straight into a pooled network buffer, without a {@code String} or
+     * an intermediate array. The caller vouches that the bytes are valid UTF-8.
+     *
+     * @param length the frame's exact length in bytes
+     * @param writer writes exactly {@code length} bytes into the buffer it is given
+     * @return completes when written, exceptionally when the write failed
+     * @throws IllegalStateException when the writer wrote another number of bytes
+     */
+    public CompletionStage<Void> sendUtf8(int length, Consumer<ByteBuffer> writer) {
+        ByteBuf buf = channel.alloc().buffer(length, length);
+        try {
+            ByteBuffer view = buf.nioBuffer(0, length);
+            writer.accept(view);
+            if (view.position() != length) {
+                throw new IllegalStateException("the writer wrote " + view.position() + " of " + length + " bytes");
+            }
+            buf.writerIndex(length);
+        } catch (RuntimeException e) {
+            buf.release();
+            throw e;
+        }
+        return write(new TextWebSocketFrame(buf));
     }
 
     private CompletionStage<Void> write(TextWebSocketFrame f) {

@@ -73,4 +73,27 @@ class NettyFrameChannelTest {
         out.release();
         ch.finishAndReleaseAll();
     }
+
+    @Test
+    void aFrameWrittenIntoTheNetworkBufferIsSentAsWritten() throws Exception {
+        NettyFrameChannel[] f = new NettyFrameChannel[1];
+        EmbeddedChannel ch = channel(f);
+        byte[] json = "{\"type\":\"transfer_finish\"}".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        f[0].sendUtf8(json.length, dst -> dst.put(json)).toCompletableFuture().get();
+        TextWebSocketFrame out = ch.readOutbound();
+        assertThat(out.text()).isEqualTo("{\"type\":\"transfer_finish\"}");
+        out.release();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void aWriterThatWritesTooLittleFailsAndSendsNothing() {
+        NettyFrameChannel[] f = new NettyFrameChannel[1];
+        EmbeddedChannel ch = channel(f);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> f[0].sendUtf8(10, dst -> dst.put((byte) '{')))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("1 of 10 bytes");
+        Object sent = ch.readOutbound();
+        assertThat(sent).isNull();
+        ch.finishAndReleaseAll();
+    }
 }
