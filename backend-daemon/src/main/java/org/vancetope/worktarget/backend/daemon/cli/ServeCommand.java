@@ -27,7 +27,7 @@ final class ServeCommand {
     private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
     static final String HELP = String.join("\n",
             "Usage: serve --workspace DIR --tokens FILE [--port 7070] [--bind 127.0.0.1]",
-            "             [--admin-port PORT+1] [--admin-token TOKEN] [--tls-cert PEM --tls-key PEM]",
+            "             [--admin-port PORT+1] [--admin-token TOKEN] [--tls-cert PEM --tls-key PEM] [--no-sync]",
             "",
             "Runs a WorkTarget server: foots and daemons connect to ws://BIND:PORT/worktarget/v1 with a token",
             "from FILE; WORK calls run in DIR. An admin HTTP API listens on 127.0.0.1:ADMIN-PORT:",
@@ -41,6 +41,8 @@ final class ServeCommand {
             "  --admin-port PORT   the admin API port on 127.0.0.1 (default PORT+1)",
             "  --admin-token T     the admin token (default: $WORKTARGET_ADMIN_TOKEN, else generated and logged)",
             "  --tls-cert/--tls-key  serve wss:// with this PEM certificate chain and key",
+            "  --no-sync           rename an uploaded, verified file without forcing it to the disk first",
+            "                      (faster for big files; after a power loss the file may be empty or short)",
             "",
             "Stops on SIGTERM/Ctrl-C. Exit codes: 0 stopped, 2 usage, 4 cannot bind.");
 
@@ -49,7 +51,7 @@ final class ServeCommand {
 
     static int run(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
         Args a = Args.parse(argv, Set.of("workspace", "tokens", "port", "bind", "admin-port", "admin-token", "tls-cert",
-                "tls-key"), Set.of("help"));
+                "tls-key"), Set.of("help", "no-sync"));
         if (a.flag("help")) {
             out.println(HELP);
             return Main.OK;
@@ -83,7 +85,8 @@ final class ServeCommand {
         WorkspaceBackend work = Backends.workspace(workspace);
         ServerTransfers transfers = ServerTransfers.create(
                 new RootDirTargetResolver((scope, dirName) -> work.findRoot(scope.tenant(), scope.project(), dirName)),
-                TransferSettings.defaults(), TransferListener.NONE);
+                TransferSettings.defaults().toBuilder().syncBeforeCommit(!a.flag("no-sync")).build(),
+                TransferListener.NONE);
         DaemonServer server;
         try {
             server = DaemonServer.builder().host(a.get("bind", "127.0.0.1")).port(port).authenticator(auth)

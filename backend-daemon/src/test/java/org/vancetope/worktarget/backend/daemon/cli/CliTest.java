@@ -118,6 +118,16 @@ class CliTest {
     }
 
     @Test
+    void noSyncIsAFlagOfDaemonAndServeAndIsDocumented() {
+        assertThat(run("daemon", "--connect", "ws://127.0.0.1:" + server.port() + "/worktarget/v1", "--token",
+                "wrong-token-value", "--tenant", "acme", "--project", "proj", "--name", "box", "--no-sync"))
+                .isEqualTo(Main.REFUSED);
+        assertThat(run("daemon", "--help")).isEqualTo(Main.OK);
+        assertThat(run("serve", "--help")).isEqualTo(Main.OK);
+        assertThat(stdout().split("--no-sync", -1)).hasSize(5);     // usage line and option, in both
+    }
+
+    @Test
     void daemonWithARejectedTokenExitsRefused() {
         assertThat(run("daemon", "--connect", "ws://127.0.0.1:" + server.port() + "/worktarget/v1", "--token",
                 "wrong-token-value", "--tenant", "acme", "--project", "proj", "--name", "box")).isEqualTo(Main.REFUSED);
