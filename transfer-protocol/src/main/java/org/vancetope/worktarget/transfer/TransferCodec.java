@@ -90,27 +90,6 @@ public final class TransferCodec {
     }
 
     /**
-     * The hot path: a chunk frame written straight into one exactly sized array, the payload by the
-     * JDK's base64 encoder. Produces the same JSON as the generator path.
-     */
-    private static byte[] encodeChunk(TransferChunk c) {
-        byte[] id = QUOTER.quoteAsUTF8(c.transferId());
-        byte[] seq = Long.toString(c.seq()).getBytes(StandardCharsets.US_ASCII);
-        byte[] tail = c.last() ? LAST_TRUE : LAST_FALSE;
-        byte[] payload = Base64.getEncoder().encode(c.bytes());
-        byte[] out = new byte[CHUNK_HEAD.length + id.length + SEQ.length + seq.length + BYTES.length + payload.length
-                + tail.length];
-        int pos = put(out, 0, CHUNK_HEAD);
-        pos = put(out, pos, id);
-        pos = put(out, pos, SEQ);
-        pos = put(out, pos, seq);
-        pos = put(out, pos, BYTES);
-        pos = put(out, pos, payload);
-        put(out, pos, tail);
-        return out;
-    }
-
-    /**
      * The exact length of a chunk frame as {@link #encode} writes it, to size a buffer for
      * {@link #encodeChunk(TransferChunk, ByteBuffer)}.
      *
@@ -124,8 +103,9 @@ public final class TransferCodec {
     }
 
     /**
-     * Writes a chunk frame into a buffer (for example a network buffer), the same bytes as
-     * {@link #encode}: no intermediate arrays beyond a per-thread base64 scratch, reused.
+     * Writes a chunk frame into a buffer (for example a network buffer): the hot path, the same JSON as
+     * the generator path, in canonical field order, the payload by the JDK's base64 encoder through a
+     * per-thread scratch array that is reused.
      *
      * @param chunk the chunk
      * @param dst where to write, from its position on; it advances by {@link #encodedLength}
@@ -145,9 +125,11 @@ public final class TransferCodec {
                 .put(chunk.last() ? LAST_TRUE : LAST_FALSE);
     }
 
-    private static int put(byte[] out, int pos, byte[] part) {
-        System.arraycopy(part, 0, out, pos, part.length);
-        return pos + part.length;
+    /** A chunk frame in one exactly sized array, the same bytes {@link #encodeChunk(TransferChunk, ByteBuffer)} writes. */
+    private byte[] encodeChunk(TransferChunk c) {
+        byte[] out = new byte[encodedLength(c)];
+        encodeChunk(c, ByteBuffer.wrap(out));
+        return out;
     }
 
     /**

@@ -63,7 +63,7 @@ public final class NettyFrameChannel implements FrameChannel<String> {
     public CompletionStage<Void> sendUtf8(byte[] utf8) {
         // Copied into a pooled (direct) buffer rather than wrapped: the socket write needs direct memory
         // anyway, and a client's frame masking runs several times faster over it than over a heap array.
-        return write(new TextWebSocketFrame(channel.alloc().buffer(utf8.length).writeBytes(utf8)));
+        return sendUtf8(utf8.length, dst -> dst.put(utf8));
     }
 
     /**
