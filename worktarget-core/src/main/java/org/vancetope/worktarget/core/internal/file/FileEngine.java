@@ -133,19 +133,15 @@ public final class FileEngine {
         int maxLines = Params.optInt(params, "maxLines", Integer.MAX_VALUE, 1, Integer.MAX_VALUE);
         int maxChars = Params.optInt(params, "maxChars", settings.readDefaultChars(), 1, settings.readMaxChars());
         Path file = gate.resolve(userPath);
-        StringBuilder content = new StringBuilder();
-        int returned = 0;
-        boolean collecting = true;
-        boolean truncated = false;
-        boolean clipped = false;
-        int nextStart = -1;
+        ReadWindow w = new ReadWindow(maxLines, maxChars);
         long totalLines = 0;
         long totalChars = 0;
         try (SeekableByteChannel ch = openFile(gate, file, userPath)) {
             ByteBuffer first = ByteBuffer.allocate(SNIFF);
-            while (first.hasRemaining() && ch.read(first) > 0) {
-                // fill the sniff buffer
-            }
+            int got;
+            do {
+                got = ch.read(first);
+            } while (got > 0 && first.hasRemaining());
             if ((TextScan.classify(first.array(), 0, first.position()) & TextScan.BINARY) != 0) {
                 throw binary(userPath, "file_read");
             }
@@ -169,22 +165,9 @@ public final class FileEngine {
                         long ln = totalLines;
                         int lineLen = i + 1 - from;
                         totalChars += lineLen;
-                        if (ln >= startLine && collecting) {
+                        if (ln >= startLine && w.collecting) {
                             line.append(buf, from, lineLen);
-                            int r = window(content, line, returned, maxLines, maxChars);
-                            if (r == WIN_ADDED) {
-                                returned++;
-                            } else {
-                                collecting = false;
-                                truncated = true;
-                                if (r == WIN_CLIPPED) {
-                                    returned = 1;
-                                    clipped = true;
-                                    nextStart = (int) Math.min(Integer.MAX_VALUE, ln + 1);
-                                } else {
-                                    nextStart = (int) Math.min(Integer.MAX_VALUE, ln);
-                                }
-                            }
+                            w.offer(line, ln);
                         }
                         line.setLength(0);
                         pending = false;
@@ -195,7 +178,7 @@ public final class FileEngine {
                 if (rest > 0) {
                     totalChars += rest;
                     pending = true;
-                    if (totalLines + 1 >= startLine && collecting) {
+                    if (totalLines + 1 >= startLine && w.collecting) {
                         line.append(buf, from, rest);
                         if (line.length() > maxChars + CHUNK) {
                             // keep memory bounded for one enormous line: only maxChars of it can be shown
@@ -206,48 +189,68 @@ public final class FileEngine {
             }
             if (pending) {
                 totalLines++;
-                long ln = totalLines;
-                if (ln >= startLine && collecting) {
-                    int r = window(content, line, returned, maxLines, maxChars);
-                    if (r == WIN_ADDED) {
-                        returned++;
-                    } else {
-                        collecting = false;
-                        truncated = true;
-                        if (r == WIN_CLIPPED) {
-                            returned = 1;
-                            clipped = true;
-                            nextStart = -1;
-                        } else {
-                            nextStart = (int) Math.min(Integer.MAX_VALUE, ln);
-                        }
-                    }
+                if (totalLines >= startLine && w.collecting) {
+                    w.offer(line, totalLines);       // a clipped last line's next start is past the end: none
                 }
             }
         } catch (IOException e) {
             throw io(e, userPath, "read");
         }
-        if (nextStart > totalLines) {
-            nextStart = -1;
-        }
+        int nextStart = w.nextStart > totalLines ? -1 : w.nextStart;
+        int returned = w.returned;
         if (startLine > 1 && startLine > totalLines) {
             throw Params.invalid("startLine " + startLine + " is past the end of " + PathGate.quote(userPath)
                     + ", which has " + totalLines + " lines.");
         }
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("path", gate.relative(file));
-        r.put("content", content.toString());
+        r.put("content", w.content.toString());
         r.put("startLine", startLine);
         r.put("endLine", returned == 0 ? startLine - 1 : startLine + returned - 1);
         r.put("totalLines", totalLines);
         r.put("totalChars", totalChars);
-        r.put("truncated", truncated);
+        r.put("truncated", w.truncated);
         r.put("nextStartLine", nextStart < 0 ? null : nextStart);
-        if (clipped) {
+        if (w.clipped) {
             r.put("hint", "Line " + startLine + " is longer than maxChars and was cut; raise maxChars (at most "
                     + settings.readMaxChars() + ") or use file_grep to find the part you need.");
         }
         return r;
+    }
+
+    /** The part of a file that {@code file_read} returns, filled line by line until it is full. */
+    private static final class ReadWindow {
+        final StringBuilder content = new StringBuilder();
+        final int maxLines;
+        final int maxChars;
+        int returned;
+        boolean collecting = true;
+        boolean truncated;
+        boolean clipped;
+        int nextStart = -1;
+
+        ReadWindow(int maxLines, int maxChars) {
+            this.maxLines = maxLines;
+            this.maxChars = maxChars;
+        }
+
+        /** Offers line {@code ln} (with its newline, if it has one); stops collecting once full. */
+        void offer(StringBuilder line, long ln) {
+            int r = window(content, line, returned, maxLines, maxChars);
+            if (r == WIN_ADDED) {
+                returned++;
+                return;
+            }
+            collecting = false;
+            truncated = true;
+            if (r == WIN_CLIPPED) {
+                returned = 1;
+                clipped = true;
+                nextStart = (int) Math.min(Integer.MAX_VALUE, ln + 1);
+            } else {
+                nextStart = (int) Math.min(Integer.MAX_VALUE, ln);
+            }
+        }
     }
 
     private static final int WIN_ADDED = 0;
