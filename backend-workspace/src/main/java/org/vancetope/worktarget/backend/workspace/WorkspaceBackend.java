@@ -23,8 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.workspace.internal.Descriptors;
-import org.vancetope.worktarget.backend.workspace.internal.EphemeralRootDirType;
-import org.vancetope.worktarget.backend.workspace.internal.TempRootDirType;
+import org.vancetope.worktarget.backend.workspace.internal.BuiltInRootDirType;
 import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.FileToolSettings;
 import org.vancetope.worktarget.core.ToolCatalog;
@@ -79,9 +78,9 @@ import org.vancetope.worktarget.spi.ToolException;
 public final class WorkspaceBackend implements BackendToolProvider, RootDirCatalog, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WorkspaceBackend.class);
     /** The name of the built-in per-process scratch type. */
-    public static final String TEMP = TempRootDirType.TYPE;
+    public static final String TEMP = BuiltInRootDirType.TEMP;
     /** The name of the built-in transfer drop-box type (transfer spec §2). */
-    public static final String EPHEMERAL = EphemeralRootDirType.TYPE;
+    public static final String EPHEMERAL = BuiltInRootDirType.EPHEMERAL;
 
     private final Path root;
     private final Map<String, RootDirTypeHandler> handlers;
@@ -646,8 +645,8 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         private SettingsCascade settingsCascade = SettingsCascade.EMPTY;
 
         private Builder() {
-            rootDirType(new TempRootDirType(), true);
-            rootDirType(new EphemeralRootDirType(), true);
+            rootDirType(BuiltInRootDirType.temp(), true);
+            rootDirType(BuiltInRootDirType.ephemeral(), true);
         }
 
         /**
