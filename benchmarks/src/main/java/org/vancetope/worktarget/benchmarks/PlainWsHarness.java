@@ -36,7 +36,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -196,7 +195,7 @@ final class PlainWsHarness {
     /** One file being received: written and hashed chunk by chunk. */
     private static final class Reception {
         private final FileChannel out;
-        private final MessageDigest digest = digest();
+        private final MessageDigest digest = WireTransferBenchmark.digest();
 
         Reception(Path file) {
             try {
@@ -226,14 +225,6 @@ final class PlainWsHarness {
             } catch (IOException e) {
                 System.err.println("cannot close a reception: " + e);
             }
-        }
-    }
-
-    static MessageDigest digest() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 
