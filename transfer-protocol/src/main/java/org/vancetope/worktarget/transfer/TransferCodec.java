@@ -16,7 +16,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Base64;
 import org.vancetope.worktarget.core.transfer.TransferAttrs;
 import org.vancetope.worktarget.core.transfer.TransferChunk;
 import org.vancetope.worktarget.core.transfer.TransferComplete;
@@ -25,6 +24,7 @@ import org.vancetope.worktarget.core.transfer.TransferFrame;
 import org.vancetope.worktarget.core.transfer.TransferInit;
 import org.vancetope.worktarget.core.transfer.TransferInitResponse;
 import org.vancetope.worktarget.core.transfer.UploadRequest;
+import org.vancetope.worktarget.transfer.internal.Base64Codec;
 
 /**
  * The JSON codec of the transfer frames (spec 002 §4, PROTOCOL.md §6): one UTF-8 JSON object per
@@ -32,8 +32,9 @@ import org.vancetope.worktarget.core.transfer.UploadRequest;
  *
  * <p>Decoding is a streaming parse: fields may come in any order, unknown fields are skipped, and
  * the base64 of a chunk is decoded straight from the input bytes into the chunk's array, without an
- * intermediate {@code String}, by the JDK's strict decoder. Every failure is a {@link FrameDecodeException}; no other exception
- * leaves {@link #decode(byte[], int, int)}. Instances are immutable and thread-safe.
+ * intermediate {@code String}, as strictly as the JDK's decoder. Every defect of the input is a
+ * {@link FrameDecodeException}; no other exception leaves the decode methods (except for a slice
+ * outside its array). Instances are immutable and thread-safe.
  *
  * <pre>{@code
  * TransferCodec codec = TransferCodec.create();
@@ -51,8 +52,6 @@ public final class TransferCodec {
     private static final byte[] BYTES = ascii(",\"bytes\":\"");
     private static final byte[] LAST_TRUE = ascii("\",\"last\":true}");
     private static final byte[] LAST_FALSE = ascii("\",\"last\":false}");
-    /** Base64 of one chunk, per sending thread (a 1 MiB chunk needs 1.4 MiB); see encodeChunk. */
-    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[4 * ((64 * 1024 + 2) / 3)]);
     private static final String BAD_BASE64 = "Field 'bytes' is not valid base64 (standard alphabet, with padding).";
 
     private final JsonFactory factory;
@@ -98,31 +97,24 @@ public final class TransferCodec {
      */
     public int encodedLength(TransferChunk chunk) {
         return CHUNK_HEAD.length + QUOTER.quoteAsUTF8(chunk.transferId()).length + SEQ.length
-                + Long.toString(chunk.seq()).length() + BYTES.length + 4 * ((chunk.bytes().length + 2) / 3)
+                + Long.toString(chunk.seq()).length() + BYTES.length + Base64Codec.encodedLength(chunk.bytes().length)
                 + (chunk.last() ? LAST_TRUE.length : LAST_FALSE.length);
     }
 
     /**
      * Writes a chunk frame into a buffer (for example a network buffer): the hot path, the same JSON as
-     * the generator path, in canonical field order, the payload by the JDK's base64 encoder through a
-     * per-thread scratch array that is reused.
+     * the generator path, in canonical field order, the payload's base64 written straight into
+     * {@code dst}.
      *
      * @param chunk the chunk
      * @param dst where to write, from its position on; it advances by {@link #encodedLength}
      * @throws java.nio.BufferOverflowException when {@code dst} has less room than that
      */
     public void encodeChunk(TransferChunk chunk, ByteBuffer dst) {
-        byte[] bytes = chunk.bytes();
-        int b64 = 4 * ((bytes.length + 2) / 3);
-        byte[] scratch = SCRATCH.get();
-        if (scratch.length < b64) {
-            scratch = new byte[b64];
-            SCRATCH.set(scratch);
-        }
-        int n = Base64.getEncoder().encode(bytes, scratch);
         dst.put(CHUNK_HEAD).put(QUOTER.quoteAsUTF8(chunk.transferId())).put(SEQ)
-                .put(Long.toString(chunk.seq()).getBytes(StandardCharsets.US_ASCII)).put(BYTES).put(scratch, 0, n)
-                .put(chunk.last() ? LAST_TRUE : LAST_FALSE);
+                .put(Long.toString(chunk.seq()).getBytes(StandardCharsets.US_ASCII)).put(BYTES);
+        Base64Codec.encode(chunk.bytes(), dst);
+        dst.put(chunk.last() ? LAST_TRUE : LAST_FALSE);
     }
 
     /** A chunk frame in one exactly sized array, the same bytes {@link #encodeChunk(TransferChunk, ByteBuffer)} writes. */
@@ -231,20 +223,25 @@ public final class TransferCodec {
     }
 
     /**
-     * Decodes a UTF-8 JSON frame from a buffer's remaining bytes (a direct buffer is copied once); the
-     * buffer's position does not move.
+     * Decodes a UTF-8 JSON frame from a buffer's remaining bytes; the buffer's position does not move.
+     * A chunk frame in canonical form is decoded in place, from a direct buffer too; any other frame
+     * of a direct buffer is copied once.
      *
      * @param json the frame's bytes
      * @return the frame
      * @throws FrameDecodeException when the bytes are not a valid transfer frame
      */
     public TransferFrame decode(ByteBuffer json) throws FrameDecodeException {
+        TransferChunk canonical = canonicalChunk(json, json.position(), json.limit());
+        if (canonical != null) {
+            return canonical;
+        }
         if (json.hasArray()) {
-            return decode(json.array(), json.arrayOffset() + json.position(), json.remaining());
+            return parse(json.array(), json.arrayOffset() + json.position(), json.remaining());
         }
         byte[] copy = new byte[json.remaining()];
         json.duplicate().get(copy);
-        return decode(copy, 0, copy.length);
+        return parse(copy, 0, copy.length);
     }
 
     /**
@@ -255,12 +252,19 @@ public final class TransferCodec {
      * @param length the frame's length in bytes
      * @return the frame
      * @throws FrameDecodeException when the bytes are not a valid transfer frame
+     * @throws IndexOutOfBoundsException when the slice is not inside the array
      */
     public TransferFrame decode(byte[] json, int offset, int length) throws FrameDecodeException {
-        TransferChunk canonical = canonicalChunk(json, offset, length);
+        java.util.Objects.checkFromIndexSize(offset, length, json.length);
+        TransferChunk canonical = canonicalChunk(ByteBuffer.wrap(json), offset, offset + length);
         if (canonical != null) {
             return canonical;
         }
+        return parse(json, offset, length);
+    }
+
+    /** The general path: a streaming parse of any frame. */
+    private TransferFrame parse(byte[] json, int offset, int length) throws FrameDecodeException {
         Fields f = new Fields();
         try (JsonParser p = factory.createParser(json, offset, length)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
@@ -288,72 +292,63 @@ public final class TransferCodec {
 
     /**
      * The hot path of decoding: a chunk frame in exactly the canonical form {@link #encode} writes
-     * (field order, no whitespace, ASCII id without escapes) is cut apart without a JSON parser and its
-     * payload decoded by the JDK's strict base64 decoder straight into the chunk's array. Anything
-     * else returns null and takes the general streaming parse, so the result is the same either way.
+     * (field order, no whitespace, ASCII id without escapes) is cut apart without a JSON parser, read
+     * in place from {@code b[from, to)} (absolute indices), and its payload decoded straight into the
+     * chunk's array. Anything else returns null and takes the general streaming parse, so the result
+     * is the same either way.
      */
-    private static TransferChunk canonicalChunk(byte[] b, int off, int len) {
-        int end = off + len;
-        if (off < 0 || len < 0 || end > b.length || !matches(b, off, end, CHUNK_HEAD)) {
+    private static TransferChunk canonicalChunk(ByteBuffer b, int from, int to) {
+        if (!matches(b, from, to, CHUNK_HEAD)) {
             return null;
         }
-        int p = off + CHUNK_HEAD.length;
+        int p = from + CHUNK_HEAD.length;
         int idStart = p;
-        while (p < end && b[p] != '"') {
-            if (b[p] == '\\' || b[p] < 0x20) {     // escapes, control and non-ASCII bytes: general path
+        while (p < to && b.get(p) != '"') {
+            if (b.get(p) == '\\' || b.get(p) < 0x20) {     // escapes, control and non-ASCII bytes: general path
                 return null;
             }
             p++;
         }
-        if (p == idStart || !matches(b, p, end, SEQ)) {
+        if (p == idStart || !matches(b, p, to, SEQ)) {
             return null;
         }
-        String id = new String(b, idStart, p - idStart, StandardCharsets.US_ASCII);
+        byte[] idBytes = new byte[p - idStart];
+        b.get(idStart, idBytes);
+        String id = new String(idBytes, StandardCharsets.US_ASCII);
         p += SEQ.length;
         int digits = p;
         long seq = 0;
-        while (p < end && b[p] >= '0' && b[p] <= '9' && p - digits < 18) {
-            seq = seq * 10 + (b[p] - '0');
+        while (p < to && b.get(p) >= '0' && b.get(p) <= '9' && p - digits < 18) {
+            seq = seq * 10 + (b.get(p) - '0');
             p++;
         }
-        if (p == digits || (b[digits] == '0' && p - digits > 1) || !matches(b, p, end, BYTES)) {
+        if (p == digits || (b.get(digits) == '0' && p - digits > 1) || !matches(b, p, to, BYTES)) {
             return null;
         }
         p += BYTES.length;
         boolean last;
         int payloadEnd;
-        if (end - p >= LAST_TRUE.length && matches(b, end - LAST_TRUE.length, end, LAST_TRUE)) {
+        if (to - p >= LAST_TRUE.length && matches(b, to - LAST_TRUE.length, to, LAST_TRUE)) {
             last = true;
-            payloadEnd = end - LAST_TRUE.length;
-        } else if (end - p >= LAST_FALSE.length && matches(b, end - LAST_FALSE.length, end, LAST_FALSE)) {
+            payloadEnd = to - LAST_TRUE.length;
+        } else if (to - p >= LAST_FALSE.length && matches(b, to - LAST_FALSE.length, to, LAST_FALSE)) {
             last = false;
-            payloadEnd = end - LAST_FALSE.length;
+            payloadEnd = to - LAST_FALSE.length;
         } else {
-            return null;
-        }
-        int payloadLength = payloadEnd - p;
-        if (payloadLength % 4 != 0) {
             return null;
         }
         // A payload that is not pure base64 (bad characters, or more fields hiding a '"') is left to the
         // general parse, which reports a real base64 error precisely.
-        try {
-            ByteBuffer decoded = Base64.getDecoder().decode(ByteBuffer.wrap(b, p, payloadLength));
-            byte[] array = decoded.array();
-            byte[] bytes = decoded.remaining() == array.length ? array
-                    : Arrays.copyOfRange(array, decoded.position(), decoded.limit());
-            return new TransferChunk(id, seq, bytes, last);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
+        byte[] bytes = Base64Codec.decode(b, p, payloadEnd);
+        return bytes == null ? null : new TransferChunk(id, seq, bytes, last);
     }
 
-    private static boolean matches(byte[] b, int pos, int end, byte[] expected) {
+    private static boolean matches(ByteBuffer b, int pos, int end, byte[] expected) {
         if (end - pos < expected.length) {
             return false;
         }
         for (int i = 0; i < expected.length; i++) {
-            if (b[pos + i] != expected[i]) {
+            if (b.get(pos + i) != expected[i]) {
                 return false;
             }
         }
@@ -445,8 +440,8 @@ public final class TransferCodec {
     }
 
     /**
-     * Decodes the chunk's base64. Fast path: the token is located in the input array and handed to the
-     * JDK's strict decoder, which allocates the exact result; the parser then skips the token without
+     * Decodes the chunk's base64. Fast path: the token is located in the input array and handed to
+     * {@link Base64Codec}, which allocates the exact result; the parser then skips the token without
      * building a {@code String}. A string with JSON escapes (legal, though no encoder writes them)
      * takes Jackson's own decoder.
      */
@@ -467,17 +462,11 @@ public final class TransferCodec {
                 i++;
             }
             if (i < end && json[i] == '"') {
-                if ((i - quote - 1) % 4 != 0) {
+                byte[] bytes = Base64Codec.decode(ByteBuffer.wrap(json), quote + 1, i);
+                if (bytes == null) {
                     throw f.fail(FrameDecodeException.Reason.BAD_BASE64, BAD_BASE64, null);
                 }
-                try {
-                    ByteBuffer decoded = Base64.getDecoder().decode(ByteBuffer.wrap(json, quote + 1, i - quote - 1));
-                    byte[] array = decoded.array();
-                    return decoded.remaining() == array.length ? array
-                            : Arrays.copyOfRange(array, decoded.position(), decoded.limit());
-                } catch (IllegalArgumentException e) {
-                    throw f.fail(FrameDecodeException.Reason.BAD_BASE64, BAD_BASE64, e);
-                }
+                return bytes;
             }
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -135,6 +135,30 @@ class Utf8Test {
     }
 
     @Test
+    void agreesWithTheJdkOnLongMostlyAsciiInputWhereTheWideChecksRun() {
+        Random random = new Random(44);
+        byte[] odd = hex("80BFC0C2DFE0E282ACEDF0F4F5FF");
+        for (int round = 0; round < 20_000; round++) {
+            byte[] b = new byte[random.nextInt(160)];
+            for (int i = 0; i < b.length; i++) {
+                b[i] = (byte) ('a' + random.nextInt(26));
+            }
+            for (int k = random.nextInt(3); k > 0 && b.length > 0; k--) {
+                b[random.nextInt(b.length)] = odd[random.nextInt(odd.length)];
+            }
+            assertThat(valid(b)).as("bytes %s", java.util.HexFormat.of().formatHex(b)).isEqualTo(jdkAccepts(b));
+        }
+    }
+
+    @Test
+    void aCharacterAcrossTheEdgeOfA32ByteBlockIsValid() {
+        for (int at = 28; at <= 34; at++) {
+            byte[] b = ("A".repeat(at) + "\u20ac" + "B".repeat(70)).getBytes(StandardCharsets.UTF_8);
+            assertThat(valid(b)).as("euro sign at %d", at).isTrue();
+        }
+    }
+
+    @Test
     void agreesWithTheJdkOnRandomValidText() {
         Random random = new Random(43);
         for (int round = 0; round < 2_000; round++) {
