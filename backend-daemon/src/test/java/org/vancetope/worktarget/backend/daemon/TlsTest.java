@@ -17,7 +17,15 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
+import org.vancetope.worktarget.core.WorkTargetDispatcher;
+import org.vancetope.worktarget.core.transfer.FootTargetResolver;
+import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
+import org.vancetope.worktarget.core.transfer.TransferListener;
+import org.vancetope.worktarget.core.transfer.TransferScope;
+import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.testkit.InMemoryProcessStore;
 
 /** wss:// end to end with a certificate made by the JDK's keytool. */
 class TlsTest {
@@ -55,6 +63,46 @@ class TlsTest {
             assertThat(t.server.daemons().invoke(new DaemonKey("acme", "proj", "box"), "client_file_read",
                     Map.of("path", "secret.txt"), TestServer.ctx(), Duration.ofSeconds(10)))
                     .containsEntry("content", "tls:secret.txt");
+        }
+    }
+
+    /** The daemon writes its chunk frames whole and masked (not through Netty's encoder): they must pass TLS too. */
+    @Test
+    void anUploadFromTheDaemonArrivesIntactOverWss(@TempDir Path dir) throws Exception {
+        KeyStore ks = keyStore(dir);
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(ks, PASSWORD);
+        SslContext serverTls = SslContextBuilder.forServer(kmf).build();
+        SslContext clientTls = SslContextBuilder.forClient()
+                .trustManager((X509Certificate) ks.getCertificate("server")).build();
+        byte[] content = new byte[1_000_003];
+        new java.util.Random(7).nextBytes(content);
+        Path footRoot = Files.createDirectories(dir.resolve("foot/acme/proj"));
+        Files.write(footRoot.resolve("local.bin"), content);
+        try (WorkspaceBackend work = WorkspaceBackend.builder().workspaceRoot(dir.resolve("workspace")).build();
+                ServerTransfers transfers = ServerTransfers.create(
+                        new RootDirTargetResolver((sc, d) -> work.findRoot(sc.tenant(), sc.project(), d)),
+                        TransferSettings.defaults(), TransferListener.NONE);
+                ClientTransfers clientTransfers = ClientTransfers.create(FootTargetResolver.at(dir.resolve("foot")),
+                        new TransferScope("acme", "proj"), TransferSettings.defaults(), TransferListener.NONE);
+                TestServer t = new TestServer(b -> b.sslContext(serverTls).frameExtension(transfers.extension()))) {
+            InMemoryProcessStore store = new InMemoryProcessStore();
+            store.add("p-1", null, "s-1", "acme", "proj", "alice");
+            WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).backend(work)
+                    .clientConnectivity(t.server.clients()).daemonInvoker(t.server.daemons());
+            transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
+            WorkTargetDispatcher dispatcher = db.build();
+            transfers.bind(t.server, dispatcher.targets());
+            URI wss = URI.create("wss://127.0.0.1:" + t.server.port() + "/worktarget/v1");
+            t.started(DaemonClient.builder().uri(wss).token(TestServer.DAEMON_TOKEN).daemon("acme", "proj", "box")
+                    .sslContext(clientTls).frameExtension(clientTransfers.extension()));
+            String dirName = (String) dispatcher.invoke("p-1", "workspace_create_ephemeral_dir", Map.of()).get("dirName");
+            dispatcher.invoke("p-1", "work_target_set", Map.of("kind", "DAEMON", "targetName", "box"));
+            Map<String, Object> r = dispatcher.invoke("p-1", "client_file_upload",
+                    Map.of("localPath", "local.bin", "dirName", dirName, "remotePath", "up/local.bin"));
+            assertThat(r).containsEntry("ok", true);
+            assertThat(Files.readAllBytes(work.findRoot("acme", "proj", dirName).orElseThrow().resolve("up/local.bin")))
+                    .isEqualTo(content);
         }
     }
 

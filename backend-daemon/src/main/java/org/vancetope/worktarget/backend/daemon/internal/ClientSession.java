@@ -396,7 +396,7 @@ public final class ClientSession {
             if (m instanceof Message.Welcome w) {
                 welcomed = true;
                 sendsContext = w.capabilities().contains(Wire.CAP_INVOKE_CONTEXT);
-                frames = new NettyFrameChannel(channel, w.connectionId());
+                frames = new NettyFrameChannel(channel, w.connectionId(), true);
                 attempts.set(0);
                 current = this;
                 LOG.info("Connected to {} as {} (connection {})", settings.uri(), describe(), w.connectionId());
