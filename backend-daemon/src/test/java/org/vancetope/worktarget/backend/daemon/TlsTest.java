@@ -48,14 +48,22 @@ class TlsTest {
         return ks;
     }
 
+    /** A server context with a fresh self-signed certificate, and a client context that trusts exactly it. */
+    private record Tls(SslContext server, SslContext client) {
+        static Tls in(Path dir) throws Exception {
+            KeyStore ks = keyStore(dir);
+            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(ks, PASSWORD);
+            return new Tls(SslContextBuilder.forServer(kmf).build(),
+                    SslContextBuilder.forClient().trustManager((X509Certificate) ks.getCertificate("server")).build());
+        }
+    }
+
     @Test
     void daemonConnectsAndAnswersOverWss(@TempDir Path dir) throws Exception {
-        KeyStore ks = keyStore(dir);
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(ks, PASSWORD);
-        SslContext serverTls = SslContextBuilder.forServer(kmf).build();
-        SslContext clientTls = SslContextBuilder.forClient()
-                .trustManager((X509Certificate) ks.getCertificate("server")).build();
+        Tls tls = Tls.in(dir);
+        SslContext serverTls = tls.server();
+        SslContext clientTls = tls.client();
         try (TestServer t = new TestServer(b -> b.sslContext(serverTls))) {
             URI wss = URI.create("wss://127.0.0.1:" + t.server.port() + "/worktarget/v1");
             t.started(DaemonClient.builder().uri(wss).token(TestServer.DAEMON_TOKEN).daemon("acme", "proj", "box")
@@ -69,12 +77,9 @@ class TlsTest {
     /** The daemon writes its chunk frames whole and masked (not through Netty's encoder): they must pass TLS too. */
     @Test
     void anUploadFromTheDaemonArrivesIntactOverWss(@TempDir Path dir) throws Exception {
-        KeyStore ks = keyStore(dir);
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(ks, PASSWORD);
-        SslContext serverTls = SslContextBuilder.forServer(kmf).build();
-        SslContext clientTls = SslContextBuilder.forClient()
-                .trustManager((X509Certificate) ks.getCertificate("server")).build();
+        Tls tls = Tls.in(dir);
+        SslContext serverTls = tls.server();
+        SslContext clientTls = tls.client();
         byte[] content = new byte[1_000_003];
         new java.util.Random(7).nextBytes(content);
         Path footRoot = Files.createDirectories(dir.resolve("foot/acme/proj"));
@@ -108,10 +113,7 @@ class TlsTest {
 
     @Test
     void clientThatDoesNotTrustTheCertificateNeverConnects(@TempDir Path dir) throws Exception {
-        KeyStore ks = keyStore(dir);
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(ks, PASSWORD);
-        SslContext serverTls = SslContextBuilder.forServer(kmf).build();
+        SslContext serverTls = Tls.in(dir).server();
         try (TestServer t = new TestServer(b -> b.sslContext(serverTls))) {
             URI wss = URI.create("wss://127.0.0.1:" + t.server.port() + "/worktarget/v1");
             DaemonClient c = t.track(DaemonClient.builder().uri(wss).token(TestServer.DAEMON_TOKEN)
