@@ -77,7 +77,7 @@ public final class Base64Codec {
             throw new java.nio.BufferOverflowException();
         }
         if (JDK) {
-            dst.put(Base64.getEncoder().encode(src));
+            encodeJdk(src, dst);
         } else {
             encodePortable(src, dst);
         }
@@ -93,16 +93,26 @@ public final class Base64Codec {
      * @return the bytes, or {@code null} when the range is not valid padded base64
      */
     public static byte[] decode(ByteBuffer src, int from, int to) {
-        if (JDK) {
-            try {
-                ByteBuffer out = Base64.getDecoder().decode(src.duplicate().limit(to).position(from));
-                return out.remaining() == out.array().length ? out.array()
-                        : Arrays.copyOfRange(out.array(), out.position(), out.limit());
-            } catch (IllegalArgumentException e) {
-                return null;
-            }
+        return JDK ? decodeJdk(src, from, to) : decodePortable(src, from, to);
+    }
+
+    // ------------------------------------------------------------------ the JDK's codec (Java 21 on)
+
+    static void encodeJdk(byte[] src, ByteBuffer dst) {
+        dst.put(Base64.getEncoder().encode(src));
+    }
+
+    static byte[] decodeJdk(ByteBuffer src, int from, int to) {
+        if ((to - from) % 4 != 0) {
+            return null;            // the JDK would accept unpadded input; this codec never does
         }
-        return decodePortable(src, from, to);
+        try {
+            ByteBuffer out = Base64.getDecoder().decode(src.duplicate().limit(to).position(from));
+            return out.remaining() == out.array().length ? out.array()
+                    : Arrays.copyOfRange(out.array(), out.position(), out.limit());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     // ------------------------------------------------------------------ the portable codec (Java 17 to 20)

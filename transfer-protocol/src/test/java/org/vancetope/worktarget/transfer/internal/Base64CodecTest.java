@@ -20,8 +20,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The portable codec is checked against the JDK's ({@link Base64#getEncoder()},
- * {@link Base64#getDecoder()}) on every runtime; the public methods, which pick one of the two, too.
+ * Both paths (the portable codec of Java 17 to 20 and the JDK's of Java 21 on) are checked against
+ * {@link Base64#getEncoder()} and {@link Base64#getDecoder()} on every runtime; the public methods,
+ * which pick one of the two, too.
  */
 class Base64CodecTest {
     private static final Random RANDOM = new Random(20261130);
@@ -106,6 +107,7 @@ class Base64CodecTest {
         byte[] chars = Base64.getEncoder().encode(src);
         ByteBuffer direct = ByteBuffer.allocateDirect(chars.length).put(chars).flip();
         assertThat(Base64Codec.decodePortable(direct, 0, chars.length)).isEqualTo(src);
+        assertThat(Base64Codec.decodeJdk(direct, 0, chars.length)).isEqualTo(src);
         assertThat(Base64Codec.decode(direct, 0, chars.length)).isEqualTo(src);
         assertThat(direct.position()).isZero();
     }
@@ -119,6 +121,7 @@ class Base64CodecTest {
         buf.put(chars);
         buf.put(ascii("\"}junk"));
         assertThat(Base64Codec.decodePortable(buf, 11, 11 + chars.length)).isEqualTo(src);
+        assertThat(Base64Codec.decodeJdk(buf, 11, 11 + chars.length)).isEqualTo(src);
         assertThat(Base64Codec.decode(buf, 11, 11 + chars.length)).isEqualTo(src);
     }
 
@@ -127,6 +130,7 @@ class Base64CodecTest {
     void refusesALengthThatIsNotAMultipleOfFour(String chars) {
         byte[] b = ascii(chars);
         assertThat(Base64Codec.decodePortable(ByteBuffer.wrap(b), 0, b.length)).isNull();
+        assertThat(Base64Codec.decodeJdk(ByteBuffer.wrap(b), 0, b.length)).isNull();
     }
 
     @ParameterizedTest
@@ -171,6 +175,7 @@ class Base64CodecTest {
     void decodesExactlyWhatTheJdkDecodes(@ForAll("base64ish") byte[] chars) {
         byte[] expected = jdkDecode(chars);
         assertThat(Base64Codec.decodePortable(ByteBuffer.wrap(chars), 0, chars.length)).isEqualTo(expected);
+        assertThat(Base64Codec.decodeJdk(ByteBuffer.wrap(chars), 0, chars.length)).isEqualTo(expected);
         assertThat(Base64Codec.decode(ByteBuffer.wrap(chars), 0, chars.length)).isEqualTo(expected);
     }
 
@@ -180,6 +185,12 @@ class Base64CodecTest {
         Base64Codec.encode(src, dst);
         assertThat(dst.array()).isEqualTo(Base64.getEncoder().encode(src));
         assertThat(portableEncode(src)).isEqualTo(Base64.getEncoder().encode(src));
+        ByteBuffer viaJdk = ByteBuffer.allocateDirect(Base64Codec.encodedLength(src.length) + 3).position(3);
+        Base64Codec.encodeJdk(src, viaJdk);
+        assertThat(viaJdk.hasRemaining()).isFalse();
+        byte[] written = new byte[Base64Codec.encodedLength(src.length)];
+        viaJdk.get(3, written);
+        assertThat(written).isEqualTo(Base64.getEncoder().encode(src));
     }
 
     /**
