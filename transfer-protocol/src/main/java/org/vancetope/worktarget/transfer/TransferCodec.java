@@ -16,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Objects;
 import org.vancetope.worktarget.core.transfer.TransferAttrs;
 import org.vancetope.worktarget.core.transfer.TransferChunk;
 import org.vancetope.worktarget.core.transfer.TransferComplete;
@@ -255,7 +256,7 @@ public final class TransferCodec {
      * @throws IndexOutOfBoundsException when the slice is not inside the array
      */
     public TransferFrame decode(byte[] json, int offset, int length) throws FrameDecodeException {
-        java.util.Objects.checkFromIndexSize(offset, length, json.length);
+        Objects.checkFromIndexSize(offset, length, json.length);
         TransferChunk canonical = canonicalChunk(ByteBuffer.wrap(json), offset, offset + length);
         if (canonical != null) {
             return canonical;
