@@ -264,6 +264,8 @@ public final class ClientSession {
                         p.addLast("websocket", new WebSocketClientProtocolHandler(ws));
                         p.addLast("ws-aggregator", new WebSocketFrameAggregator(settings.maxFrameBytes()));
                         p.addLast("liveness", new IdleStateHandler(pingMillis, 0, 0, TimeUnit.MILLISECONDS));
+                        // behind Netty's frame encoder: masks the text frames in place instead of copying them
+                        p.addLast("text-frames", new ClientTextFrameEncoder());
                         p.addLast("frames", new Connection(ch));
                     }
                 });
@@ -396,7 +398,7 @@ public final class ClientSession {
             if (m instanceof Message.Welcome w) {
                 welcomed = true;
                 sendsContext = w.capabilities().contains(Wire.CAP_INVOKE_CONTEXT);
-                frames = new NettyFrameChannel(channel, w.connectionId(), true);
+                frames = new NettyFrameChannel(channel, w.connectionId());
                 attempts.set(0);
                 current = this;
                 LOG.info("Connected to {} as {} (connection {})", settings.uri(), describe(), w.connectionId());
