@@ -12,6 +12,7 @@ import org.vancetope.worktarget.core.internal.exec.ExecEngine;
 import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
 import org.vancetope.worktarget.core.internal.exec.ExecTools;
 import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ToolContext;
 
@@ -94,9 +95,10 @@ public final class ExecBenchmark {
         }
     }
 
-    private static Variant tool(ExecEngine engine, Path dir, ToolContext ctx, Map<String, Object> params) {
+    private static Variant tool(ExecEngine engine, Path dir, ToolContext ctx, Map<String, Object> params)
+            throws IOException {
         List<BackendTool> tools = ExecTools.create(engine, ToolCatalog.CLIENT_PREFIX,
-                ExecResolvers.client(dir, ExecEnvPolicy.client(System.getenv())));
+                ExecResolvers.client(ConfinedRoot.of(dir), ExecEnvPolicy.client(System.getenv())));
         BackendTool run = tools.get(0);
         return () -> {
             Map<String, Object> r = run.invoke(params, ctx);

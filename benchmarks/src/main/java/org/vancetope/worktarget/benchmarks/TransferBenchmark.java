@@ -112,14 +112,14 @@ public final class TransferBenchmark {
             // Warm-up on a slice of the file, then the measured runs.
             Path warm = brainDir.resolve("warm.bin");
             writeSource(warm, Math.min(size, 128L * 1024 * 1024));
-            check(brainConn.send(warm, "warm.bin", null, null).join());
+            check(brainConn.send(brainDir, "warm.bin", "warm.bin", null, null).join());
             ceiling(warm);
 
             double ceiling = ceiling(source);
             double sha = shaOnly(source);
             HeapWatch heap = HeapWatch.start();
             long t0 = System.nanoTime();
-            TransferResult down = brainConn.send(source, "download.bin", null, null).join();
+            TransferResult down = brainConn.send(brainDir, brainDir.relativize(source).toString(), "download.bin", null, null).join();
             long t1 = System.nanoTime();
             check(down);
             long peakDown = heap.stop();

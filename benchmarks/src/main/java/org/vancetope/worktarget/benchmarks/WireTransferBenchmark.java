@@ -150,8 +150,8 @@ public final class WireTransferBenchmark {
             long limit = Math.max(size, TransferSettings.defaults().maxUploadSize());
             TransferSettings settings = TransferSettings.defaults().toBuilder().maxUploadSize(limit)
                     .maxDownloadSize(limit).syncBeforeCommit(SYNC).build();
-            Path footRoot = Files.createDirectories(base.resolve("daemon-foot"));
-            Path footProject = Files.createDirectories(footRoot.resolve(TENANT).resolve(PROJECT));
+            // The daemon's transfers land in its work directory (one root per peer).
+            Path footProject = Files.createDirectories(base.resolve("daemon-workdir"));
             Path plainServerDir = Files.createDirectories(base.resolve("plain-server"));
             Path plainPeerDir = Files.createDirectories(base.resolve("plain-peer"));
             Path tunedServerDir = Files.createDirectories(base.resolve("tuned-server"));
@@ -180,8 +180,7 @@ public final class WireTransferBenchmark {
                 List<String> daemonArgs = new ArrayList<>(List.of("org.vancetope.worktarget.backend.daemon.cli.Main",
                         "daemon", "--connect", "ws://127.0.0.1:" + server.port() + "/worktarget/v1", "--token", token,
                         "--tenant", TENANT, "--project", PROJECT, "--name", DAEMON,
-                        "--workdir", Files.createDirectories(base.resolve("daemon-workdir")).toString(),
-                        "--foot-root", footRoot.toString(), "--max-transfer-mib", Long.toString(limit >> 20)));
+                        "--workdir", footProject.toString(), "--max-transfer-mib", Long.toString(limit >> 20)));
                 if (!SYNC) {
                     daemonArgs.add("--no-sync");
                 }

@@ -57,7 +57,6 @@ public final class Tour {
         Path base = Files.createTempDirectory("worktarget-tour");
         Path workspace = Files.createDirectories(base.resolve("workspace"));
         Path daemonWork = Files.createDirectories(base.resolve("daemon-workdir"));
-        Path footRoot = Files.createDirectories(base.resolve("daemon-foot"));
         String token = "tour-" + Long.toHexString(Double.doubleToLongBits(Math.random()));
         banner("WorkTarget tour — everything runs on this machine, in " + base);
 
@@ -81,7 +80,7 @@ public final class Tour {
             transfers.bind(server, dispatcher.targets());
             step("Server listening on ws://127.0.0.1:" + server.port() + "/worktarget/v1 (WORK workspace " + workspace + ")");
 
-            daemon = startDaemon(server.port(), token, daemonWork, footRoot, base.resolve("daemon.log"));
+            daemon = startDaemon(server.port(), token, daemonWork, base.resolve("daemon.log"));
             awaitOnline(server, daemon, base.resolve("daemon.log"));
             step("Daemon '" + DAEMON + "' connected as a child process (pid " + daemon.pid() + ")");
 
@@ -129,9 +128,10 @@ public final class Tour {
         call("work_target_set", Map.of("kind", "WORK", "targetName", dirName));
         call("file_write", Map.of("path", "report.txt", "content", big.toString()), false);
         call("work_target_set", Map.of("kind", "DAEMON", "targetName", DAEMON));
-        // …then moved to the daemon's Foot workspace and back.
+        // …then moved to the daemon's work directory (where its file tools see it) and back.
         Map<String, Object> down = call("client_file_download", Map.of("dirName", dirName, "remotePath", "report.txt",
                 "localPath", "downloads/report.txt"));
+        call("file_head_tail", Map.of("path", "downloads/report.txt", "head", 1, "tail", 1));
         Map<String, Object> up = call("client_file_upload", Map.of("localPath", "downloads/report.txt",
                 "dirName", dirName, "remotePath", "report-roundtrip.txt"));
         summary.add("Transfers: " + down.get("bytesWritten") + " bytes down, " + up.get("bytesWritten")
@@ -179,13 +179,13 @@ public final class Tour {
         return out;
     }
 
-    private static Process startDaemon(int port, String token, Path workdir, Path footRoot, Path log) throws IOException {
+    private static Process startDaemon(int port, String token, Path workdir, Path log) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = List.of(java, "-cp", System.getProperty("java.class.path"),
                 "org.vancetope.worktarget.backend.daemon.cli.Main", "daemon",
                 "--connect", "ws://127.0.0.1:" + port + "/worktarget/v1", "--token", token,
                 "--tenant", TENANT, "--project", PROJECT, "--name", DAEMON,
-                "--workdir", workdir.toString(), "--foot-root", footRoot.toString());
+                "--workdir", workdir.toString());
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 

@@ -13,6 +13,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.transfer.FileTransferTools;
 import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferConnection;
@@ -101,7 +102,7 @@ class FileTransferToolsTest {
     void uploadToAPathOutsideTheRootDirFailsBeforeAnythingIsSent() throws Exception {
         Map<String, Object> r = upload.invoke(params("localPath", "a.txt", "dirName", "uploads",
                 "remotePath", "../reports/x"), CTX);
-        assertThat(r).containsEntry("ok", false).containsEntry("error", "path escapes RootDir 'uploads'");
+        assertThat(r).containsEntry("ok", false).containsEntry("error", ConfinedRoot.escape("../reports/x").getMessage());
         assertThat(fx.pair.left().sentCount()).isZero();
     }
 
@@ -109,7 +110,7 @@ class FileTransferToolsTest {
     void downloadOfAMissingFileFailsBeforeAnythingIsSent() throws Exception {
         Map<String, Object> r = download.invoke(params("dirName", "reports", "remotePath", "none.pdf",
                 "localPath", "none.pdf"), CTX);
-        assertThat(r).containsEntry("ok", false).containsEntry("error", "file not found: none.pdf");
+        assertThat(r).containsEntry("ok", false).containsEntry("error", ConfinedRoot.notFound("none.pdf").getMessage());
         assertThat(fx.pair.left().sentCount()).isZero();
     }
 
@@ -117,7 +118,7 @@ class FileTransferToolsTest {
     void uploadOfAMissingClientFileReturnsTheClientsError() throws Exception {
         Map<String, Object> r = upload.invoke(params("localPath", "gone.wav", "dirName", "uploads",
                 "remotePath", "gone.wav"), CTX);
-        assertThat(r).containsEntry("ok", false).containsEntry("error", "file not found: gone.wav");
+        assertThat(r).containsEntry("ok", false).containsEntry("error", ConfinedRoot.notFound("gone.wav").getMessage());
     }
 
     @Test
@@ -125,7 +126,7 @@ class FileTransferToolsTest {
         fx.brainFile("reports", "a.txt", "a".getBytes());
         Map<String, Object> r = download.invoke(params("dirName", "reports", "remotePath", "a.txt",
                 "localPath", "../../escape.txt"), CTX);
-        assertThat(r).containsEntry("ok", false).containsEntry("error", "path escapes project sandbox");
+        assertThat(r).containsEntry("ok", false).containsEntry("error", ConfinedRoot.escape("../../escape.txt").getMessage());
     }
 
     @Test

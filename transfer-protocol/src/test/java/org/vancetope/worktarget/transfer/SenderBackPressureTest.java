@@ -25,7 +25,7 @@ class SenderBackPressureTest {
                 TransferSettings.builder().chunkSize(1024).maxChunksInFlight(3).build(), 100);
         byte[] data = TransferFixture.randomBytes(100 * 1024, 11);
         Path src = fx.brainFile("reports", "big.bin", data);
-        CompletableFuture<TransferResult> f = fx.brainConn.send(src, "big.bin", null, null);
+        CompletableFuture<TransferResult> f = fx.send(src, "big.bin", null, null);
         fx.pair.deliverNext(fx.pair.left());
         fx.pair.deliverNext(fx.pair.right());   // init accepted -> the sender starts streaming
         fx.pair.left().stall(true);
@@ -43,7 +43,7 @@ class SenderBackPressureTest {
                 TransferSettings.builder().chunkSize(1024).maxChunksInFlight(64).build(), 4);
         byte[] data = TransferFixture.randomBytes(50 * 1024, 12);
         Path src = fx.brainFile("reports", "big.bin", data);
-        CompletableFuture<TransferResult> f = fx.brainConn.send(src, "big.bin", null, null);
+        CompletableFuture<TransferResult> f = fx.send(src, "big.bin", null, null);
         fx.pair.deliverNext(fx.pair.left());
         fx.pair.deliverNext(fx.pair.right());
         assertThat(fx.pair.left().queued()).isEqualTo(4);   // the high-water mark, not 64

@@ -35,7 +35,7 @@ class TransferEndpointTest {
         try (TransferFixture fx = new TransferFixture()) {
             fx.footSilent = false;
             Path src = fx.brainFile("reports", "a.bin", new byte[200_000]);
-            CompletableFuture<TransferResult> f = fx.brainConn.send(src, "a.bin", null, null);
+            CompletableFuture<TransferResult> f = fx.send(src, "a.bin", null, null);
             fx.pair.deliverNext(fx.pair.left());
             fx.pair.deliverNext(fx.pair.right());
             fx.pair.deliverNext(fx.pair.left());
@@ -46,7 +46,7 @@ class TransferEndpointTest {
             assertThat(fx.stagingFiles()).isEmpty();
             assertThat(fx.foot.pendingReceives()).isZero();
             assertThat(fx.brain.pendingSends()).isZero();
-            assertThat(fx.brainConn.send(src, "b.bin", null, null).join().error()).isEqualTo("transfer endpoint is closed");
+            assertThat(fx.send(src, "b.bin", null, null).join().error()).isEqualTo("transfer endpoint is closed");
         }
     }
 

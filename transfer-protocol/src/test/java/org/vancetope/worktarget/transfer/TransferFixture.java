@@ -15,10 +15,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.vancetope.worktarget.core.transfer.FootTargetResolver;
 import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
+import org.vancetope.worktarget.core.transfer.TransferAttrs;
 import org.vancetope.worktarget.core.transfer.TransferConnection;
 import org.vancetope.worktarget.core.transfer.TransferEndpoint;
 import org.vancetope.worktarget.core.transfer.TransferFrame;
@@ -110,6 +112,11 @@ final class TransferFixture implements AutoCloseable {
                 footConn.onFrame(f);
             }
         });
+    }
+
+    /** The Brain sends {@code src}, a file in a directory of this fixture, confined to that directory. */
+    CompletableFuture<TransferResult> send(Path src, String target, String dirName, TransferAttrs attrs) {
+        return brainConn.send(src.getParent(), src.getFileName().toString(), target, dirName, attrs);
     }
 
     private TransferFrame decode(byte[] json) {

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.transfer.TransferAttrs;
 import org.vancetope.worktarget.core.transfer.TransferChunk;
 import org.vancetope.worktarget.core.transfer.TransferComplete;
@@ -37,7 +38,7 @@ class TransferLifecycleTest {
     void downloadRoundTripWritesTheVerifiedFileOnTheFoot() throws Exception {
         byte[] data = TransferFixture.randomBytes(200_000, 1);
         Path src = fx.brainFile("reports", "q2.pdf", data);
-        CompletableFuture<TransferResult> f = fx.brainConn.send(src, "reports/2026-q2.pdf", null, null);
+        CompletableFuture<TransferResult> f = fx.send(src, "reports/2026-q2.pdf", null, null);
         fx.deliverAll();
         TransferResult r = TransferFixture.done(f);
         assertThat(r.ok()).isTrue();
@@ -56,7 +57,7 @@ class TransferLifecycleTest {
                 .syncBeforeCommit(false).build());
         byte[] data = TransferFixture.randomBytes(150_000, 11);
         Path src = fx.brainFile("reports", "nosync.bin", data);
-        CompletableFuture<TransferResult> f = fx.brainConn.send(src, "nosync.bin", null, null);
+        CompletableFuture<TransferResult> f = fx.send(src, "nosync.bin", null, null);
         fx.deliverAll();
         assertThat(TransferFixture.done(f).ok()).isTrue();
         assertThat(Files.readAllBytes(fx.footProject.resolve("nosync.bin"))).isEqualTo(data);
@@ -84,7 +85,7 @@ class TransferLifecycleTest {
     @Test
     void emptyFileMovesAsOneEmptyLastChunk() throws Exception {
         Path src = fx.brainFile("reports", "empty.txt", new byte[0]);
-        CompletableFuture<TransferResult> f = fx.brainConn.send(src, "empty.txt", null, null);
+        CompletableFuture<TransferResult> f = fx.send(src, "empty.txt", null, null);
         fx.deliverAll();
         assertThat(TransferFixture.done(f).ok()).isTrue();
         assertThat(fx.framesOf(fx.sentByBrain, TransferChunk.class)).singleElement()
@@ -100,7 +101,7 @@ class TransferLifecycleTest {
     @Test
     void fileOfExactlyOneChunkSizeNeedsOneChunk() throws Exception {
         Path src = fx.brainFile("reports", "one.bin", TransferFixture.randomBytes(64 * 1024, 3));
-        CompletableFuture<TransferResult> f = fx.brainConn.send(src, "one.bin", null, null);
+        CompletableFuture<TransferResult> f = fx.send(src, "one.bin", null, null);
         fx.deliverAll();
         assertThat(TransferFixture.done(f).ok()).isTrue();
         assertThat(fx.framesOf(fx.sentByBrain, TransferChunk.class)).singleElement().extracting(TransferChunk::last)
@@ -112,7 +113,7 @@ class TransferLifecycleTest {
     void successfulTransferReplacesAnExistingTarget() throws Exception {
         fx.footFile("a.txt", "old".getBytes());
         Path src = fx.brainFile("reports", "a.txt", "new content".getBytes());
-        CompletableFuture<TransferResult> f = fx.brainConn.send(src, "a.txt", null, null);
+        CompletableFuture<TransferResult> f = fx.send(src, "a.txt", null, null);
         fx.deliverAll();
         assertThat(TransferFixture.done(f).ok()).isTrue();
         assertThat(Files.readString(fx.footProject.resolve("a.txt"))).isEqualTo("new content");
@@ -122,7 +123,7 @@ class TransferLifecycleTest {
     @Test
     void footAppliesModeMaskedWith0755AndTheMtime() throws Exception {
         Path src = fx.brainFile("reports", "run.sh", "echo hi".getBytes());
-        CompletableFuture<TransferResult> f = fx.brainConn.send(src, "run.sh", null,
+        CompletableFuture<TransferResult> f = fx.send(src, "run.sh", null,
                 new TransferAttrs("4777", "2026-05-01T14:23:11Z"));
         fx.deliverAll();
         assertThat(TransferFixture.done(f).ok()).isTrue();
@@ -147,7 +148,7 @@ class TransferLifecycleTest {
         Path src = fx.brainFile("reports", "r.txt", "r".getBytes());
         Files.setPosixFilePermissions(src, PosixFilePermissions.fromString("rw-r-----"));
         Files.setLastModifiedTime(src, java.nio.file.attribute.FileTime.from(Instant.parse("2025-01-02T03:04:05Z")));
-        fx.brainConn.send(src, "r.txt", null, null);
+        fx.send(src, "r.txt", null, null);
         fx.deliverAll();
         TransferInit init = fx.framesOf(fx.sentByBrain, TransferInit.class).get(0);
         assertThat(init.attrs()).isEqualTo(new TransferAttrs("0640", "2025-01-02T03:04:05Z"));
@@ -158,7 +159,7 @@ class TransferLifecycleTest {
     @Test
     void progressListenerSeesEveryChunkOnBothSides() throws Exception {
         Path src = fx.brainFile("reports", "p.bin", TransferFixture.randomBytes(150_000, 4));
-        fx.brainConn.send(src, "p.bin", null, null);
+        fx.send(src, "p.bin", null, null);
         fx.deliverAll();
         assertThat(fx.progress).contains("SENDER:65536/150000", "SENDER:131072/150000", "SENDER:150000/150000",
                 "RECEIVER:0/150000", "RECEIVER:65536/150000", "RECEIVER:150000/150000");
@@ -171,7 +172,7 @@ class TransferLifecycleTest {
         fx.deliverAll();
         TransferResult r = TransferFixture.done(f);
         assertThat(r.ok()).isFalse();
-        assertThat(r.error()).isEqualTo("file not found: nope.wav");
+        assertThat(r.error()).isEqualTo(ConfinedRoot.notFound("nope.wav").getMessage());
         assertThat(fx.framesOf(fx.sentByFoot, TransferInit.class)).isEmpty();
         assertThat(fx.sentByFoot).singleElement().isInstanceOf(TransferFinish.class);
         fx.assertClean();
@@ -182,7 +183,7 @@ class TransferLifecycleTest {
         CompletableFuture<TransferResult> f = fx.brainConn.requestUpload(TransferFixture.SCOPE, "../../../../etc/passwd",
                 "uploads", "passwd", null);
         fx.deliverAll();
-        assertThat(TransferFixture.done(f).error()).isEqualTo("path escapes project sandbox");
+        assertThat(TransferFixture.done(f).error()).isEqualTo(ConfinedRoot.escape("../../../../etc/passwd").getMessage());
         fx.assertClean();
     }
 
@@ -207,7 +208,7 @@ class TransferLifecycleTest {
         fx = new TransferFixture(org.vancetope.worktarget.core.transfer.TransferSettings.builder().chunkSize(1024)
                 .maxChunksInFlight(2).build());
         Path src = fx.brainFile("reports", "long.bin", TransferFixture.randomBytes(64 * 1024, 5));
-        CompletableFuture<TransferResult> f = fx.brainConn.send(src, "long.bin", null, null);
+        CompletableFuture<TransferResult> f = fx.send(src, "long.bin", null, null);
         fx.pair.deliverNext(fx.pair.left());   // init
         fx.pair.deliverNext(fx.pair.right());  // init response
         fx.pair.deliverNext(fx.pair.left());   // chunk 0
@@ -227,7 +228,7 @@ class TransferLifecycleTest {
     void closingTheChannelAbortsEveryTransferOnItAtOnce() throws Exception {
         Path src = fx.brainFile("reports", "c.bin", TransferFixture.randomBytes(300_000, 6));
         fx.footFile("up.bin", TransferFixture.randomBytes(10, 7));
-        CompletableFuture<TransferResult> down = fx.brainConn.send(src, "c.bin", null, null);
+        CompletableFuture<TransferResult> down = fx.send(src, "c.bin", null, null);
         CompletableFuture<TransferResult> up = fx.brainConn.requestUpload(TransferFixture.SCOPE, "none-yet.bin",
                 "uploads", "x.bin", null);
         fx.pair.deliverNext(fx.pair.left());
@@ -256,7 +257,7 @@ class TransferLifecycleTest {
     void framesOfATransferArrivingOnAnotherChannelAreIgnored() throws Exception {
         fx.footSilent = true;
         Path src = fx.brainFile("reports", "o.bin", TransferFixture.randomBytes(10, 8));
-        CompletableFuture<TransferResult> f = fx.brainConn.send(src, "o.bin", null, null);
+        CompletableFuture<TransferResult> f = fx.send(src, "o.bin", null, null);
         fx.deliverAll();
         String id = fx.framesOf(fx.sentByBrain, TransferInit.class).get(0).transferId();
         var other = org.vancetope.worktarget.testkit.InMemoryFramePair.<org.vancetope.worktarget.core.transfer.TransferFrame>builder()

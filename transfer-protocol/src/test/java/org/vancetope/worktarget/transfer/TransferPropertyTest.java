@@ -227,7 +227,7 @@ class TransferPropertyTest {
             fx.footFile("t.bin", OLD);
             byte[] data = data(size, seed);
             Path src = fx.brainFile("reports", "src.bin", data);
-            CompletableFuture<TransferResult> result = fx.brainConn.send(src, "t.bin", null, null);
+            CompletableFuture<TransferResult> result = fx.send(src, "t.bin", null, null);
             String id = null;
             TransferFrame lastFromFoot = null;
             for (Mutation m : actions) {

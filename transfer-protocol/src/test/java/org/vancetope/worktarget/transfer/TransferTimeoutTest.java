@@ -36,7 +36,7 @@ class TransferTimeoutTest {
     void senderFailsWithInitTimeoutWhenNoInitResponseComes() throws Exception {
         fx.footSilent = true;
         Path src = fx.brainFile("reports", "a.bin", new byte[10]);
-        CompletableFuture<TransferResult> f = fx.brainConn.send(src, "a.bin", null, null);
+        CompletableFuture<TransferResult> f = fx.send(src, "a.bin", null, null);
         fx.deliverAll();
         fx.advance(JUST_BEFORE);
         assertThat(f).isNotDone();
@@ -88,7 +88,7 @@ class TransferTimeoutTest {
     @Test
     void senderFailsWithCompleteTimeoutWhenTheVerdictIsLost() throws Exception {
         Path src = fx.brainFile("reports", "a.bin", new byte[10]);
-        CompletableFuture<TransferResult> f = fx.brainConn.send(src, "a.bin", null, null);
+        CompletableFuture<TransferResult> f = fx.send(src, "a.bin", null, null);
         fx.pair.deliverNext(fx.pair.left());   // init
         fx.pair.deliverNext(fx.pair.right());  // response
         fx.pair.deliverNext(fx.pair.left());   // last chunk
@@ -107,7 +107,7 @@ class TransferTimeoutTest {
     @Test
     void receiverForgetsAVerifiedTransferWhenFinishNeverComesAndKeepsTheFile() throws Exception {
         Path src = fx.brainFile("reports", "a.bin", "keep me".getBytes());
-        CompletableFuture<TransferResult> f = fx.brainConn.send(src, "a.bin", null, null);
+        CompletableFuture<TransferResult> f = fx.send(src, "a.bin", null, null);
         fx.pair.deliverNext(fx.pair.left());
         fx.pair.deliverNext(fx.pair.right());
         fx.pair.deliverNext(fx.pair.left());
@@ -137,7 +137,7 @@ class TransferTimeoutTest {
     void lateFramesAfterATimeoutAreDropped() throws Exception {
         fx.footSilent = true;
         Path src = fx.brainFile("reports", "a.bin", new byte[10]);
-        CompletableFuture<TransferResult> f = fx.brainConn.send(src, "a.bin", null, null);
+        CompletableFuture<TransferResult> f = fx.send(src, "a.bin", null, null);
         fx.deliverAll();
         fx.advance(Duration.ofSeconds(31));
         String id = TransferFixture.done(f).transferId();
@@ -152,7 +152,7 @@ class TransferTimeoutTest {
         fx.close();
         fx = new TransferFixture(TransferSettings.builder().phaseTimeout(Duration.ofMinutes(30)).build());
         Path src = fx.brainFile("reports", "a.bin", new byte[300_000]);
-        CompletableFuture<TransferResult> f = fx.brainConn.send(src, "a.bin", null, null);
+        CompletableFuture<TransferResult> f = fx.send(src, "a.bin", null, null);
         fx.pair.deliverNext(fx.pair.left());
         fx.pair.left().pauseWritable(true);
         fx.deliverAll();
@@ -170,7 +170,7 @@ class TransferTimeoutTest {
         fx.close();
         fx = new TransferFixture(TransferSettings.builder().phaseTimeout(Duration.ofMinutes(30)).build());
         Path src = fx.brainFile("reports", "a.bin", "verified".getBytes());
-        fx.brainConn.send(src, "a.bin", null, null);
+        fx.send(src, "a.bin", null, null);
         fx.pair.deliverNext(fx.pair.left());
         fx.pair.deliverNext(fx.pair.right());
         fx.pair.deliverNext(fx.pair.left());

@@ -8,6 +8,7 @@ import org.vancetope.worktarget.core.internal.exec.ExecEngine;
 import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
 import org.vancetope.worktarget.core.internal.exec.ExecTools;
 import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.spi.BackendTool;
 
 /** The exec contract on the bare engine bound as CLIENT tools over a plain temporary directory. */
@@ -15,10 +16,10 @@ class EngineExecToolsContractTest extends ExecToolsContract {
     private ExecEngine engine;
 
     @Override
-    protected List<BackendTool> createExecTools(Path workDir) {
+    protected List<BackendTool> createExecTools(Path workDir) throws Exception {
         engine = ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(500).build()).build();
         return ExecTools.create(engine, ToolCatalog.CLIENT_PREFIX,
-                ExecResolvers.client(workDir, ExecEnvPolicy.client(System.getenv())));
+                ExecResolvers.client(ConfinedRoot.of(workDir), ExecEnvPolicy.client(System.getenv())));
     }
 
     @Override

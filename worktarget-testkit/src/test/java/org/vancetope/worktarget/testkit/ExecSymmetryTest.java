@@ -13,6 +13,7 @@ import org.vancetope.worktarget.core.internal.exec.ExecEngine;
 import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
 import org.vancetope.worktarget.core.internal.exec.ExecTools;
 import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.internal.home.Homes;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ToolContext;
@@ -37,10 +38,11 @@ class ExecSymmetryTest {
 
     @Test
     void clientAndWorkToolsGiveTheSameResultShapeAndOutput() throws Exception {
+        ConfinedRoot root = ConfinedRoot.of(dir);
         List<BackendTool> client = ExecTools.create(engine, ToolCatalog.CLIENT_PREFIX,
-                ExecResolvers.client(dir, ExecEnvPolicy.client(System.getenv())));
+                ExecResolvers.client(ConfinedRoot.of(dir), ExecEnvPolicy.client(System.getenv())));
         List<BackendTool> work = ExecTools.create(engine, ToolCatalog.WORK_PREFIX,
-                ExecResolvers.work((p, c) -> dir, Homes.builder().homesRoot(dir.resolve(".homes")).build(),
+                ExecResolvers.work((p, c) -> root, Homes.builder().homesRoot(dir.resolve(".homes")).build(),
                         ExecEnvPolicy.work(System.getenv())));
         assertThat(client).extracting(t -> t.spec().name())
                 .containsExactly("client_exec_run", "client_exec_status", "client_exec_tail", "client_exec_kill");

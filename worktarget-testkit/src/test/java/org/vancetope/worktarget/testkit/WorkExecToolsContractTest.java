@@ -8,6 +8,7 @@ import org.vancetope.worktarget.core.internal.exec.ExecEngine;
 import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
 import org.vancetope.worktarget.core.internal.exec.ExecTools;
 import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.internal.home.Homes;
 import org.vancetope.worktarget.spi.BackendTool;
 
@@ -16,11 +17,12 @@ class WorkExecToolsContractTest extends ExecToolsContract {
     private ExecEngine engine;
 
     @Override
-    protected List<BackendTool> createExecTools(Path workDir) {
+    protected List<BackendTool> createExecTools(Path workDir) throws Exception {
         engine = ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(500).build()).build();
         Homes homes = Homes.builder().homesRoot(workDir.resolve(".homes")).build();
+        ConfinedRoot root = ConfinedRoot.of(workDir);
         return ExecTools.create(engine, ToolCatalog.WORK_PREFIX,
-                ExecResolvers.work((params, ctx) -> workDir, homes, ExecEnvPolicy.work(System.getenv())));
+                ExecResolvers.work((params, ctx) -> root, homes, ExecEnvPolicy.work(System.getenv())));
     }
 
     @Override

@@ -1,11 +1,10 @@
 package org.vancetope.worktarget.backend.daemon;
 
 import io.netty.util.concurrent.DefaultThreadFactory;
-import java.nio.file.FileSystems;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.vancetope.worktarget.core.transfer.FootTargetResolver;
+import org.vancetope.worktarget.core.transfer.TargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferEndpoint;
 import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferScope;
@@ -13,15 +12,18 @@ import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.core.transfer.TransferSide;
 
 /**
- * The client (Foot or daemon) side of file transfers over the wire: receives downloads into and
- * sends requested uploads from {@code <footRoot>/<tenant>/<project>/} (spec 002 §3), with
- * {@code footRoot} defaulting to {@code ~/.vancetope/foot}, overridable by
- * {@code VANCE_FOOT_WORKSPACE_ROOT}.
+ * The client (Foot or daemon) side of file transfers over the wire: receives downloads into and sends
+ * requested uploads from one root, with paths confined by the same gate as the client's file tools.
+ * Give it the client's work directory ({@link TargetResolver#at}) so that a downloaded file is where
+ * the same client's {@code file_read} finds it and a file its tools wrote can be uploaded by that
+ * path; a {@link org.vancetope.worktarget.core.transfer.FootTargetResolver} gives a separate transfer
+ * root with one directory per tenant and project instead.
  *
  * <pre>{@code
- * ClientTransfers transfers = ClientTransfers.create(FootTargetResolver.at(footRoot),
+ * LocalBackend local = LocalBackend.builder().workDirectory(workDir).build();
+ * ClientTransfers transfers = ClientTransfers.create(TargetResolver.at(local.workDirectory()),
  *         new TransferScope("acme", "proj"), TransferSettings.defaults(), TransferListener.NONE);
- * DaemonClient client = DaemonClient.builder()...frameExtension(transfers.extension()).build();
+ * DaemonClient client = DaemonClient.builder()...tools(local.tools()).frameExtension(transfers.extension()).build();
  * }</pre>
  */
 public final class ClientTransfers implements AutoCloseable {
@@ -29,7 +31,7 @@ public final class ClientTransfers implements AutoCloseable {
     private final TransferBridge bridge;
     private final ExecutorService io;
 
-    private ClientTransfers(FootTargetResolver resolver, TransferScope scope, TransferSettings settings,
+    private ClientTransfers(TargetResolver resolver, TransferScope scope, TransferSettings settings,
                             TransferListener listener) {
         Objects.requireNonNull(resolver, "resolver");
         Objects.requireNonNull(scope, "scope");
@@ -43,25 +45,16 @@ public final class ClientTransfers implements AutoCloseable {
     /**
      * Creates the client side of transfers.
      *
-     * @param resolver the Foot workspace root
+     * @param resolver the root transfers use: {@link TargetResolver#at} on the work directory, or a
+     *                 separate transfer root
      * @param scope the tenant and project this client serves
      * @param settings limits, timeouts and masks
      * @param listener progress events
      * @return the transfers
      */
-    public static ClientTransfers create(FootTargetResolver resolver, TransferScope scope, TransferSettings settings,
+    public static ClientTransfers create(TargetResolver resolver, TransferScope scope, TransferSettings settings,
                                          TransferListener listener) {
         return new ClientTransfers(resolver, scope, settings, listener);
-    }
-
-    /**
-     * The Foot root from the environment: {@code VANCE_FOOT_WORKSPACE_ROOT}, else {@code ~/.vancetope/foot}.
-     *
-     * @return the resolver
-     */
-    public static FootTargetResolver footRootFromEnvironment() {
-        return FootTargetResolver.fromEnvironment(FileSystems.getDefault(), System::getenv,
-                System.getProperty("user.home"));
     }
 
     /**

@@ -19,7 +19,7 @@ import org.vancetope.worktarget.core.internal.exec.ExecTools;
 import org.vancetope.worktarget.core.internal.file.FileEngine;
 import org.vancetope.worktarget.core.internal.file.FileTools;
 import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
-import org.vancetope.worktarget.core.internal.path.PathGate;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.BackendToolProvider;
 import org.vancetope.worktarget.spi.ClientConnectivity;
@@ -47,19 +47,20 @@ import org.vancetope.worktarget.spi.ToolSpec;
  * the jobs it started (whole process trees).
  */
 public final class LocalBackend implements BackendToolProvider, ClientConnectivity, AutoCloseable {
-    private final PathGate gate;
+    private final ConfinedRoot gate;
     private final ExecEngine exec;
     private final List<BackendTool> tools;
     private final Map<String, BackendTool> byName;
 
-    private LocalBackend(PathGate gate, Builder b) {
+    private LocalBackend(ConfinedRoot gate, Builder b) {
         this.gate = gate;
+        gate.sweep(); // staged files a crashed process left behind go at start
         FileEngine engine = new FileEngine(b.settings);
         this.exec = ExecSetup.engine(b.execSettings, b.hostEnv, false);
         List<BackendTool> all = new java.util.ArrayList<>(
                 FileTools.create(ToolCatalog.CLIENT_PREFIX, engine, (params, ctx) -> gate));
         all.addAll(ExecTools.create(exec, ToolCatalog.CLIENT_PREFIX,
-                ExecResolvers.client(gate.root(), ExecEnvPolicy.client(b.hostEnv))));
+                ExecResolvers.client(gate, ExecEnvPolicy.client(b.hostEnv))));
         this.tools = List.copyOf(all);
         Map<String, BackendTool> m = new LinkedHashMap<>();
         tools.forEach(t -> m.put(t.spec().name(), t));
@@ -225,7 +226,7 @@ public final class LocalBackend implements BackendToolProvider, ClientConnectivi
             }
             try {
                 Files.createDirectories(workDirectory);
-                return new LocalBackend(PathGate.of(workDirectory, settings.maxPathLength(),
+                return new LocalBackend(ConfinedRoot.of(workDirectory, settings.maxPathLength(),
                         settings.maxComponentLength()), this);
             } catch (IOException e) {
                 throw new IllegalStateException("the work directory cannot be created or opened", e);

@@ -3,7 +3,6 @@ package org.vancetope.worktarget.backend.workspace;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -37,7 +36,8 @@ import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
 import org.vancetope.worktarget.core.internal.home.Homes;
 import org.vancetope.worktarget.core.internal.file.FileEngine;
 import org.vancetope.worktarget.core.internal.file.FileTools;
-import org.vancetope.worktarget.core.internal.path.PathGate;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
+import org.vancetope.worktarget.core.internal.path.SafeDirectory;
 import org.vancetope.worktarget.core.transfer.EphemeralDirCreator;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.BackendToolProvider;
@@ -83,6 +83,8 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
     public static final String EPHEMERAL = BuiltInRootDirType.EPHEMERAL;
 
     private final Path root;
+    /** The workspace's own layout (project directories, descriptors, RootDir folders) goes through this root. */
+    private final ConfinedRoot workspace;
     private final Map<String, RootDirTypeHandler> handlers;
     private final Map<String, Boolean> deleteDefaults;
     private final FileEngine engine;
@@ -92,12 +94,13 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
     private final Clock clock;
     private final List<RootDirListener> listeners = new CopyOnWriteArrayList<>();
     private final Map<String, Map<String, RootDirInfo>> projects = new ConcurrentHashMap<>();
-    private final Map<Path, PathGate> gates = new ConcurrentHashMap<>();
+    private final Map<Path, ConfinedRoot> gates = new ConcurrentHashMap<>();
     private final Object lock = new Object();
     private volatile boolean allLoaded;
 
     private WorkspaceBackend(Builder b) throws IOException {
         this.root = Files.createDirectories(b.root.toAbsolutePath()).toRealPath();
+        this.workspace = ConfinedRoot.of(root);
         this.handlers = Map.copyOf(b.handlers);
         this.deleteDefaults = Map.copyOf(b.deleteDefaults);
         this.engine = new FileEngine(b.settings);
@@ -111,7 +114,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
             return gate(resolveRoot(ctx, dirName));
         }));
         all.addAll(ExecTools.create(exec, ToolCatalog.WORK_PREFIX, ExecResolvers.work(
-                (params, ctx) -> resolveRoot(ctx, Params.optString(params, ToolCatalog.DIR_NAME, null)),
+                (params, ctx) -> gate(resolveRoot(ctx, Params.optString(params, ToolCatalog.DIR_NAME, null))),
                 homes, ExecEnvPolicy.work(b.hostEnv))));
         this.tools = List.copyOf(all);
         // Jobs never outlive the RootDir they run in.
@@ -322,19 +325,21 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         }
     }
 
-    private PathGate gate(Path dir) throws ToolException {
-        PathGate g = gates.get(dir);
+    private ConfinedRoot gate(Path dir) throws ToolException {
+        ConfinedRoot g = gates.get(dir);
         if (g != null) {
             return g;
         }
         try {
             FileToolSettings s = engine.settings();
-            g = PathGate.of(dir, s.maxPathLength(), s.maxComponentLength());
+            g = ConfinedRoot.of(dir, s.maxPathLength(), s.maxComponentLength());
         } catch (IOException e) {
             throw new ToolException(ErrorCode.INTERNAL, "The RootDir cannot be opened.", e);
         }
-        gates.put(dir, g);
-        return g;
+        if (gates.putIfAbsent(dir, g) == null) {
+            g.sweep(); // the first use since start: leftovers of a crashed process go
+        }
+        return gates.get(dir);
     }
 
     /**
@@ -421,23 +426,23 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
                 throw new ToolException(ErrorCode.EXISTS, "RootDir '" + name + "' already exists in project '"
                         + creator.project() + "'. Choose another name.");
             }
-            Path projectDir = projectDir(creator.tenant(), creator.project());
-            Path dir = projectDir.resolve(name);
+            Path dir = projectDir(creator.tenant(), creator.project()).resolve(name);
             if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
                 throw new ToolException(ErrorCode.EXISTS, "A directory named '" + name + "' already exists in project '"
                         + creator.project() + "' without a descriptor. Choose another name.");
             }
             RootDirInfo info = new RootDirInfo(creator.tenant(), creator.project(), name, type, label,
                     creator.processId(), clock.instant(), delete, metadata, dir);
+            String projectPath = creator.tenant() + "/" + creator.project();
             try {
-                Files.createDirectories(projectDir);
-                Descriptors.write(projectDir, info);
+                workspace.openOrCreate(workspace.resolve(projectPath)).close();
+                Descriptors.write(workspace, info);
                 handler(type).init(info.handle());
             } catch (IOException | RuntimeException e) {
                 try {
-                    Descriptors.delete(projectDir, name);
-                    org.vancetope.worktarget.core.internal.Trees.deleteRecursively(dir);
-                } catch (IOException suppressed) {
+                    Descriptors.delete(workspace, creator.tenant(), creator.project(), name);
+                    workspace.deleteTree(workspace.resolveEntry(projectPath + "/" + name));
+                } catch (IOException | ToolException suppressed) {
                     e.addSuppressed(suppressed);
                 }
                 throw new ToolException(ErrorCode.INTERNAL, "RootDir '" + name + "' could not be created.", e);
@@ -517,7 +522,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
                     info.dirName(), e);
         }
         try {
-            Descriptors.delete(projectDir(info.tenant(), info.project()), info.dirName());
+            Descriptors.delete(workspace, info.tenant(), info.project(), info.dirName());
         } catch (IOException e) {
             LOG.warn("Deleting the descriptor of RootDir {}/{}/{} failed", info.tenant(), info.project(),
                     info.dirName(), e);
@@ -588,13 +593,12 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
 
     private Map<String, RootDirInfo> load(String tenant, String project) {
         Map<String, RootDirInfo> out = new ConcurrentHashMap<>();
-        Path projectDir = projectDir(tenant, project);
         try {
-            for (String name : Descriptors.names(projectDir)) {
+            for (String name : Descriptors.names(workspace, tenant, project)) {
                 if (!Segments.isSafe(name)) {
                     continue;
                 }
-                RootDirInfo info = Descriptors.read(projectDir, tenant, project, name);
+                RootDirInfo info = Descriptors.read(workspace, tenant, project, name);
                 if (info != null) {
                     out.put(name, info);
                 }
@@ -609,16 +613,14 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         if (allLoaded) {
             return;
         }
-        try (DirectoryStream<Path> tenants = Files.newDirectoryStream(root)) {
-            for (Path t : tenants) {
-                String tenant = t.getFileName().toString();
-                if (!Segments.isSafe(tenant) || !Files.isDirectory(t, LinkOption.NOFOLLOW_LINKS)) {
+        try (SafeDirectory tenants = workspace.openRoot()) {
+            for (String tenant : tenants.names()) {
+                if (!Segments.isSafe(tenant) || !tenants.attributes(tenant).isDirectory()) {
                     continue;
                 }
-                try (DirectoryStream<Path> ps = Files.newDirectoryStream(t)) {
-                    for (Path p : ps) {
-                        String project = p.getFileName().toString();
-                        if (Segments.isSafe(project) && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                try (SafeDirectory projectDirs = tenants.openChild(tenant)) {
+                    for (String project : projectDirs.names()) {
+                        if (Segments.isSafe(project) && projectDirs.attributes(project).isDirectory()) {
                             project(tenant, project);
                         }
                     }

@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.core.transfer;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -12,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import org.vancetope.worktarget.core.internal.Params;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.internal.Schema;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ErrorCode;
@@ -29,7 +31,7 @@ import org.vancetope.worktarget.spi.ToolSpec;
  *
  * <pre>{@code
  * FileTransferTools transfer = new FileTransferTools(
- *         new RootDirTargetResolver((scope, dir) -> workspace.rootDir(scope, dir)),
+ *         new RootDirTargetResolver((scope, dir) -> workspace.findRoot(scope.tenant(), scope.project(), dir)),
  *         ctx -> sessions.transferConnection(ctx.sessionId()));
  * List<BackendTool> tools = transfer.tools();
  * TransferResult r = transfer.download(ctx, "reports", "2026-q2.pdf", "reports/2026-q2.pdf", null);
@@ -162,16 +164,16 @@ public final class FileTransferTools {
     public TransferResult upload(ToolContext context, String localPath, String dirName, String remotePath,
                                  TransferAttrs attrs) throws ToolException {
         TransferScope scope = new TransferScope(context.tenant(), context.project());
-        Optional<Path> root = roots.root(scope, dirName);
+        Optional<Path> root = roots.find(scope, dirName);
         if (root.isEmpty()) {
             return TransferResult.failed(null, RootDirTargetResolver.DIR_NOT_FOUND);
         }
         if (!Files.isWritable(root.get())) {
             return TransferResult.failed(null, "dirName is not writable");
         }
-        TargetResolution target = roots.resolve(scope, dirName, remotePath, TargetResolver.Access.WRITE);
-        if (!target.ok()) {
-            return TransferResult.failed(null, target.error());
+        String refusal = check(root.get(), remotePath, false);
+        if (refusal != null) {
+            return TransferResult.failed(null, refusal);
         }
         TransferConnection conn = connection(context);
         return await(conn.requestUpload(scope, localPath, dirName, remotePath, attrs));
@@ -191,15 +193,33 @@ public final class FileTransferTools {
     public TransferResult download(ToolContext context, String dirName, String remotePath, String localPath,
                                    TransferAttrs attrs) throws ToolException {
         TransferScope scope = new TransferScope(context.tenant(), context.project());
-        if (roots.root(scope, dirName).isEmpty()) {
+        Optional<Path> root = roots.find(scope, dirName);
+        if (root.isEmpty()) {
             return TransferResult.failed(null, RootDirTargetResolver.DIR_NOT_FOUND);
         }
-        TargetResolution source = roots.resolve(scope, dirName, remotePath, TargetResolver.Access.READ);
-        if (!source.ok()) {
-            return TransferResult.failed(null, source.error());
+        String refusal = check(root.get(), remotePath, true);
+        if (refusal != null) {
+            return TransferResult.failed(null, refusal);
         }
         TransferConnection conn = connection(context);
-        return await(conn.send(source.path(), localPath, null, attrs));
+        return await(conn.send(root.get(), remotePath, localPath, null, attrs));
+    }
+
+    /** The gate's refusal of a RootDir path before anything is sent, or null (the transfer itself checks again). */
+    private static String check(Path root, String path, boolean read) {
+        try {
+            ConfinedRoot gate = ConfinedRoot.of(root);
+            if (read) {
+                gate.openFile(path).channel().close();
+            } else if (gate.resolve(path).equals(gate.root())) {
+                return ConfinedRoot.isDirectory(path).getMessage();
+            }
+            return null;
+        } catch (ToolException e) {
+            return e.getMessage();
+        } catch (IOException e) {
+            return "the RootDir cannot be opened: " + e.getClass().getSimpleName();
+        }
     }
 
     private TransferConnection connection(ToolContext context) throws ToolException {

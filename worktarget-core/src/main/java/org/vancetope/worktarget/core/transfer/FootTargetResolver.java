@@ -1,107 +1,103 @@
 package org.vancetope.worktarget.core.transfer;
 
-import java.nio.file.FileSystem;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
-import java.util.function.UnaryOperator;
 import org.vancetope.worktarget.core.internal.Segments;
-import org.vancetope.worktarget.core.internal.transfer.Sandbox;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
+import org.vancetope.worktarget.core.internal.path.SafeDirectory;
+import org.vancetope.worktarget.spi.ToolException;
 
 /**
- * The Foot's sandbox (spec 002 §3): every path is resolved under
- * {@code <footRoot>/<tenant>/<projectId>/}; {@code footRoot} defaults to
- * {@code ~/.vancetope/foot} and is overridden by the environment variable
- * {@value #ENV_ROOT}. Paths that leave the project directory, absolute paths and symbolic links
- * below it are refused with {@code "path escapes project sandbox"}.
+ * A separate transfer root on a client, apart from its work directory: every transfer of tenant
+ * {@code T} and project {@code P} is confined to {@code <transferRoot>/T/P/}, which is created on
+ * first use (without following links, so a link planted in the place of {@code T} or {@code P} is
+ * refused rather than followed). Paths inside it are resolved by the same gate as the file tools.
  *
  * <pre>{@code
- * FootTargetResolver foot = FootTargetResolver.fromEnvironment(FileSystems.getDefault(), System::getenv,
- *         System.getProperty("user.home"));
- * TargetResolution r = foot.resolve(new TransferScope("acme", "proj-research"), null,
- *         "reports/2026-q2.pdf", TargetResolver.Access.WRITE);
- * // ~/.vancetope/foot/acme/proj-research/reports/2026-q2.pdf
+ * FootTargetResolver separate = FootTargetResolver.at(Path.of("/srv/transfers"));
+ * // client_file_download(dirName, remotePath, localPath="reports/q2.pdf") by acme/proj-research lands at
+ * // /srv/transfers/acme/proj-research/reports/q2.pdf
  * }</pre>
  *
- * <p>It does not create directories; the receiver creates missing parents after resolving.
+ * <p>Most clients want {@link TargetResolver#at(Path)} on their work directory instead, so that a
+ * downloaded file is where the same client's {@code file_read} looks for it; that is the default of
+ * the {@code daemon} command, and this layout is its {@code --transfer-root} option.
  */
 public final class FootTargetResolver implements TargetResolver {
-    /** The environment variable that overrides the Foot workspace root. */
-    public static final String ENV_ROOT = "VANCE_FOOT_WORKSPACE_ROOT";
-    /** The refusal for a path outside the project directory (spec 002 §3.3). */
-    public static final String ESCAPE = "path escapes project sandbox";
+    /** The refusal when tenant or project is not a single safe name. */
+    public static final String BAD_SCOPE = "tenant and project must be single names without '/', '\\', ':' or "
+            + "control characters, and not start with '.'";
 
-    private final Path footRoot;
+    private final Path transferRoot;
 
-    private FootTargetResolver(Path footRoot) {
-        this.footRoot = footRoot.toAbsolutePath().normalize();
+    private FootTargetResolver(Path transferRoot) {
+        this.transferRoot = transferRoot.toAbsolutePath().normalize();
     }
 
     /**
-     * A resolver on an explicit root.
+     * A resolver on a transfer root; the directory is created when the first transfer needs it.
      *
-     * @param footRoot the Foot workspace root
+     * @param transferRoot the transfer root
      * @return the resolver
      */
-    public static FootTargetResolver at(Path footRoot) {
-        return new FootTargetResolver(Objects.requireNonNull(footRoot, "footRoot"));
+    public static FootTargetResolver at(Path transferRoot) {
+        return new FootTargetResolver(Objects.requireNonNull(transferRoot, "transferRoot"));
     }
 
     /**
-     * A resolver on {@code $VANCE_FOOT_WORKSPACE_ROOT}, or {@code <userHome>/.vancetope/foot} when the
-     * variable is unset or blank.
-     *
-     * @param fileSystem the file system (the default one, or Jimfs in tests)
-     * @param env the environment lookup, e.g. {@code System::getenv}
-     * @param userHome the user's home directory
-     * @return the resolver
-     */
-    public static FootTargetResolver fromEnvironment(FileSystem fileSystem, UnaryOperator<String> env, String userHome) {
-        String configured = env.apply(ENV_ROOT);
-        if (configured != null && !configured.isBlank()) {
-            return new FootTargetResolver(fileSystem.getPath(configured.strip()));
-        }
-        return new FootTargetResolver(fileSystem.getPath(Objects.requireNonNull(userHome, "userHome"), ".vancetope", "foot"));
-    }
-
-    /**
-     * The Foot workspace root.
+     * The transfer root.
      *
      * @return the absolute root
      */
-    public Path footRoot() {
-        return footRoot;
+    public Path transferRoot() {
+        return transferRoot;
     }
 
     /**
-     * The directory of one project: {@code <footRoot>/<tenant>/<projectId>}.
+     * The directory of one project: {@code <transferRoot>/<tenant>/<projectId>}.
      *
      * @param scope the tenant and project
      * @return the directory, or null when tenant or project is not a safe single name
      */
     public Path projectRoot(TransferScope scope) {
-        if (!Segments.isSafe(scope.tenant()) || !Segments.isSafe(scope.project())) {
+        if (!safe(scope.tenant()) || !safe(scope.project())) {
             return null;
         }
-        return footRoot.resolve(scope.tenant()).resolve(scope.project());
+        return transferRoot.resolve(scope.tenant()).resolve(scope.project());
+    }
+
+    private static boolean safe(String name) {
+        return Segments.isSafe(name) && !name.startsWith(".");
     }
 
     @Override
-    public TargetResolution resolve(TransferScope scope, String dirName, String path, Access access) {
-        Path base = projectRoot(scope);
-        if (base == null) {
-            return TargetResolution.refused(ESCAPE);
+    public TargetResolution root(TransferScope scope, String dirName) {
+        if (projectRoot(scope) == null) {
+            return TargetResolution.refused(BAD_SCOPE);
         }
-        TargetResolution r = Sandbox.resolve(base, path, access, ESCAPE);
-        if (r.ok()) {
-            // The tenant and project directories themselves must not be links either.
-            TargetResolution again = Sandbox.resolve(footRoot, footRoot.relativize(r.path()).toString(), access, ESCAPE);
-            return again.ok() ? r : again;
+        try {
+            Files.createDirectories(transferRoot);
+            ConfinedRoot top = ConfinedRoot.of(transferRoot);
+            Path project = top.resolve(scope.tenant() + "/" + scope.project());
+            if (!project.equals(top.root().resolve(scope.tenant()).resolve(scope.project()))) {
+                // the tenant or project directory is a link (even one that stays inside): refused
+                return TargetResolution.refused(ConfinedRoot.escape(scope.tenant() + "/" + scope.project()).getMessage());
+            }
+            try (SafeDirectory d = top.openOrCreate(project)) {
+                return TargetResolution.resolved(d.path());
+            }
+        } catch (ToolException e) {
+            return TargetResolution.refused(e.getMessage());
+        } catch (IOException e) {
+            return TargetResolution.refused(ConfinedRoot.io(e, scope.tenant() + "/" + scope.project(), "open")
+                    .getMessage());
         }
-        return r;
     }
 
     @Override
     public String toString() {
-        return "FootTargetResolver[" + footRoot + "]";
+        return "FootTargetResolver[" + transferRoot + "]";
     }
 }

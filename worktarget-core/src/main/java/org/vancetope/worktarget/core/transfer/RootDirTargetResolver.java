@@ -5,22 +5,21 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import org.vancetope.worktarget.core.internal.Segments;
-import org.vancetope.worktarget.core.internal.transfer.Sandbox;
 
 /**
- * The Brain's resolver (spec 002 §7.1): {@code dirName} names a RootDir of the project, found
- * through a host-supplied function, and the path is confined to that RootDir without following
- * symbolic links. A missing RootDir is refused with {@code "dirName not found"}.
+ * The server's resolver: {@code dirName} names a RootDir of the project, found through a host-supplied
+ * function; the transfer's paths are then confined to that RootDir by the same gate as the
+ * {@code work_file_*} tools. A missing RootDir is refused with {@value #DIR_NOT_FOUND}.
  *
  * <pre>{@code
  * RootDirTargetResolver brain = new RootDirTargetResolver(
- *         (scope, dirName) -> workspace.rootDirPath(scope.tenant(), scope.project(), dirName));
+ *         (scope, dirName) -> workspace.findRoot(scope.tenant(), scope.project(), dirName));
  * }</pre>
  *
  * <p>It does not create RootDirs; {@code workspace_create_ephemeral_dir} does.
  */
 public final class RootDirTargetResolver implements TargetResolver {
-    /** The refusal when {@code dirName} is not a RootDir of the project (spec 002 §6.1). */
+    /** The refusal when {@code dirName} is not a RootDir of the project. */
     public static final String DIR_NOT_FOUND = "dirName not found";
 
     private final BiFunction<TransferScope, String, Optional<Path>> roots;
@@ -41,7 +40,7 @@ public final class RootDirTargetResolver implements TargetResolver {
      * @param dirName the RootDir name
      * @return the directory, empty when the name is unsafe or unknown
      */
-    public Optional<Path> root(TransferScope scope, String dirName) {
+    public Optional<Path> find(TransferScope scope, String dirName) {
         if (!Segments.isSafe(dirName)) {
             return Optional.empty();
         }
@@ -50,11 +49,8 @@ public final class RootDirTargetResolver implements TargetResolver {
     }
 
     @Override
-    public TargetResolution resolve(TransferScope scope, String dirName, String path, Access access) {
-        Optional<Path> root = root(scope, dirName);
-        if (root.isEmpty()) {
-            return TargetResolution.refused(DIR_NOT_FOUND);
-        }
-        return Sandbox.resolve(root.get(), path, access, "path escapes RootDir '" + dirName + "'");
+    public TargetResolution root(TransferScope scope, String dirName) {
+        return find(scope, dirName).map(TargetResolution::resolved)
+                .orElseGet(() -> TargetResolution.refused(DIR_NOT_FOUND));
     }
 }

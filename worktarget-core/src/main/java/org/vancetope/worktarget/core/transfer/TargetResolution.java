@@ -4,35 +4,35 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * The answer of a {@link TargetResolver}: a validated path, or a refusal whose message goes to the
- * peer verbatim (so it never names host paths outside the root).
+ * The answer of a {@link TargetResolver}: the root directory of a transfer, or a refusal whose
+ * message goes to the peer verbatim (so it never names host paths).
  *
- * @param path the validated path, or null when refused
+ * @param root the root directory, or null when refused
  * @param error the refusal, or null when resolved
  */
-public record TargetResolution(Path path, String error) {
+public record TargetResolution(Path root, String error) {
 
     /** Exactly one of the two is set. */
     public TargetResolution {
-        if ((path == null) == (error == null)) {
-            throw new IllegalArgumentException("exactly one of path and error must be set");
+        if ((root == null) == (error == null)) {
+            throw new IllegalArgumentException("exactly one of root and error must be set");
         }
     }
 
     /**
-     * A validated path.
+     * A root.
      *
-     * @param path the path
+     * @param root the directory
      * @return the resolution
      */
-    public static TargetResolution resolved(Path path) {
-        return new TargetResolution(Objects.requireNonNull(path, "path"), null);
+    public static TargetResolution resolved(Path root) {
+        return new TargetResolution(Objects.requireNonNull(root, "root"), null);
     }
 
     /**
      * A refusal.
      *
-     * @param error the message for the peer, e.g. {@code "path escapes project sandbox"}
+     * @param error the message for the peer, e.g. {@code "dirName not found"}
      * @return the resolution
      */
     public static TargetResolution refused(String error) {
@@ -40,11 +40,11 @@ public record TargetResolution(Path path, String error) {
     }
 
     /**
-     * Whether the path was resolved.
+     * Whether a root was found.
      *
-     * @return true when {@link #path()} is set
+     * @return true when {@link #root()} is set
      */
     public boolean ok() {
-        return path != null;
+        return root != null;
     }
 }

@@ -1,38 +1,49 @@
 package org.vancetope.worktarget.core.transfer;
 
+import java.nio.file.Path;
+import java.util.Objects;
+
 /**
- * Decides where a transferred file may be written or read from: the receiver resolves
- * {@code transfer_init}'s {@code (dirName, target)}, a sender resolves the file it is asked to send.
- * This is the seam a confinement gate plugs into; {@link FootTargetResolver} and
- * {@link RootDirTargetResolver} are the two built-in implementations.
+ * Decides which directory a transfer's paths are confined to: the receiver asks it for the root of
+ * {@code transfer_init}'s {@code dirName}, a sender for the root of the file it is asked to send. The
+ * paths inside the root are then resolved and opened by the library's one confinement gate, the same
+ * one the file tools use, so a transfer accepts and refuses exactly what {@code file_read} and
+ * {@code file_write} do in that root, with the same messages.
+ *
+ * <p>Built in: {@link #at(Path)} for a client peer whose transfers use its work directory (the
+ * default of {@code daemon}), {@link FootTargetResolver} for a separate transfer root with one
+ * directory per tenant and project, and {@link RootDirTargetResolver} for the server's RootDirs.
  *
  * <pre>{@code
- * TargetResolution r = resolver.resolve(scope, init.dirName(), init.target(), TargetResolver.Access.WRITE);
+ * TargetResolver same = TargetResolver.at(workDir);      // client_file_download lands where file_read looks
+ * TargetResolution r = resolver.root(scope, init.dirName());
  * if (!r.ok()) answer(new TransferInitResponse(id, false, r.error()));
  * }</pre>
  *
- * <p>An implementation must refuse paths outside its root with the same message whether or not
- * the outside file exists, and must not follow symbolic links.
+ * <p>An implementation only names the root; it must not hand out directories that callers of other
+ * tenants or projects may not use, and a refusal message must not name host paths.
  */
 @FunctionalInterface
 public interface TargetResolver {
 
-    /** What the caller will do with the path. */
-    enum Access {
-        /** Read an existing regular file (a sender). */
-        READ,
-        /** Create or replace a regular file (a receiver); the parent may not exist yet. */
-        WRITE
-    }
-
     /**
-     * Resolves a path.
+     * The root directory of a transfer.
      *
      * @param scope the tenant and project of the transfer
-     * @param dirName the Brain RootDir, or null on the Foot
-     * @param path the path relative to the root, as the peer sent it
-     * @param access read or write
-     * @return the validated absolute path, or a refusal
+     * @param dirName the server RootDir, or null on the client
+     * @return the root (an existing directory), or a refusal
      */
-    TargetResolution resolve(TransferScope scope, String dirName, String path, Access access);
+    TargetResolution root(TransferScope scope, String dirName);
+
+    /**
+     * A resolver with one root for every transfer, whatever the scope: the work directory of a client
+     * peer, so that a file downloaded to it can be read with the same peer's file tools at the same path.
+     *
+     * @param root the directory (it must exist when a transfer starts)
+     * @return the resolver
+     */
+    static TargetResolver at(Path root) {
+        Path dir = Objects.requireNonNull(root, "root").toAbsolutePath().normalize();
+        return (scope, dirName) -> TargetResolution.resolved(dir);
+    }
 }

@@ -11,12 +11,12 @@ import org.vancetope.worktarget.spi.FrameChannel;
  *
  * <pre>{@code
  * TransferConnection conn = brain.attach(channel, scope);
- * TransferResult down = conn.send(file, "reports/q2.pdf", null, null).join();       // Brain -> Foot
+ * TransferResult down = conn.send(rootDir, "q2.pdf", "reports/q2.pdf", null, null).join();   // Brain -> Foot
  * TransferResult up = conn.requestUpload(scope, "sounds/a.wav", "uploads", "a.wav", null).join(); // Foot -> Brain
  * }</pre>
  *
- * <p>It does not decode frames and does not validate the source path of {@link #send}: the caller
- * passes a path it already confined.
+ * <p>It does not decode frames. Every path it is given is confined by the library's gate: the source of
+ * {@link #send} to the given root, received files to the root its endpoint's resolver names.
  */
 public final class TransferConnection {
     private final TransferEngine engine;
@@ -64,17 +64,21 @@ public final class TransferConnection {
     }
 
     /**
-     * Sends a file: hashes it (on the calling thread), announces it with {@code transfer_init} and
-     * streams it once the receiver accepts.
+     * Sends a file: opens it through the confinement gate of {@code root} (the same rules as
+     * {@code file_read}), hashes it from that open file on the calling thread, announces it with
+     * {@code transfer_init} and streams it from the same open file once the receiver accepts.
      *
-     * @param source the validated file to send (not a symbolic link)
+     * @param root the directory {@code source} is relative to and confined to
+     * @param source the file, relative to {@code root}
      * @param target the path relative to the receiver's root
      * @param dirName the Brain RootDir when the Brain receives, else null
      * @param attrs overrides of the file's own mode and mtime, or null
-     * @return completes with the outcome (never exceptionally) once {@code transfer_finish} is sent
+     * @return completes with the outcome (never exceptionally) once {@code transfer_finish} is sent; a
+     *         refused source is a failed result with the gate's message
      */
-    public CompletableFuture<TransferResult> send(Path source, String target, String dirName, TransferAttrs attrs) {
-        return engine.startSend(channel, null, source, String.valueOf(source.getFileName()), target, dirName, attrs, false);
+    public CompletableFuture<TransferResult> send(Path root, String source, String target, String dirName,
+                                                  TransferAttrs attrs) {
+        return engine.startSend(channel, null, root, source, target, dirName, attrs, false);
     }
 
     /**

@@ -19,7 +19,7 @@ import org.vancetope.worktarget.spi.FrameChannel;
  *
  * <pre>{@code
  * TransferEndpoint foot = TransferEndpoint.builder(TransferSide.FOOT)
- *         .resolver(FootTargetResolver.fromEnvironment(FileSystems.getDefault(), System::getenv, home))
+ *         .resolver(TargetResolver.at(workDir))
  *         .build();
  * TransferConnection conn = foot.attach(channel, new TransferScope("acme", "proj-research"));
  * // transport: for every decoded frame  conn.onFrame(frame);   when the socket closes  conn.onClose();
@@ -113,8 +113,10 @@ public final class TransferEndpoint implements AutoCloseable {
         }
 
         /**
-         * Where received files go and sent files come from (required): a {@link FootTargetResolver}
-         * on the Foot, a {@link RootDirTargetResolver} on the Brain.
+         * Which root received files go into and sent files come from (required): on the client
+         * {@link TargetResolver#at(java.nio.file.Path)} on its work directory (or a
+         * {@link FootTargetResolver}), on the server a {@link RootDirTargetResolver}. Paths inside
+         * the root are confined by the library's gate.
          *
          * @param resolver the resolver
          * @return this
@@ -190,8 +192,8 @@ public final class TransferEndpoint implements AutoCloseable {
          */
         public TransferEndpoint build() {
             if (resolver == null) {
-                throw new IllegalStateException("a TransferEndpoint needs a resolver: FootTargetResolver on the client, "
-                        + "RootDirTargetResolver on the server");
+                throw new IllegalStateException("a TransferEndpoint needs a resolver: TargetResolver.at(workDir) or "
+                        + "FootTargetResolver on the client, RootDirTargetResolver on the server");
             }
             ScheduledExecutorService owned = null;
             TransferScheduler s = scheduler;

@@ -6,23 +6,22 @@ import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+/** The separate transfer root: one directory per tenant and project; paths inside are the gate's business. */
 class FootTargetResolverTest {
     private static final TransferScope SCOPE = new TransferScope("acme", "proj-research");
     private FileSystem fs;
     private FootTargetResolver foot;
-    private Path project;
 
     @BeforeEach
-    void setUp() throws Exception {
+    void setUp() {
         fs = Jimfs.newFileSystem(Configuration.unix());
-        foot = FootTargetResolver.at(fs.getPath("/home/u/.vancetope/foot"));
-        project = Files.createDirectories(fs.getPath("/home/u/.vancetope/foot/acme/proj-research"));
+        foot = FootTargetResolver.at(fs.getPath("/srv/transfers"));
     }
 
     @AfterEach
@@ -30,112 +29,61 @@ class FootTargetResolverTest {
         fs.close();
     }
 
-    private TargetResolution write(String path) {
-        return foot.resolve(SCOPE, null, path, TargetResolver.Access.WRITE);
+    @Test
+    void theRootOfAScopeIsItsTenantAndProjectDirectory() {
+        assertThat(foot.root(SCOPE, null).root()).isEqualTo(fs.getPath("/srv/transfers/acme/proj-research"));
     }
 
     @Test
-    void defaultRootIsDotVancetopeFootInTheHome() {
-        FootTargetResolver r = FootTargetResolver.fromEnvironment(fs, name -> null, "/home/u");
-        assertThat(r.footRoot()).isEqualTo(fs.getPath("/home/u/.vancetope/foot"));
+    void theProjectDirectoryIsCreatedOnFirstUse() {
+        foot.root(SCOPE, null);
+        assertThat(fs.getPath("/srv/transfers/acme/proj-research")).isDirectory();
     }
 
     @Test
-    void environmentVariableOverridesTheRoot() {
-        Map<String, String> env = Map.of(FootTargetResolver.ENV_ROOT, "/data/foot");
-        FootTargetResolver r = FootTargetResolver.fromEnvironment(fs, env::get, "/home/u");
-        assertThat(r.footRoot()).isEqualTo(fs.getPath("/data/foot"));
+    void dirNameIsIgnoredOnTheClient() {
+        assertThat(foot.root(SCOPE, "anything").root()).isEqualTo(foot.root(SCOPE, null).root());
     }
 
     @Test
-    void blankEnvironmentVariableFallsBackToTheDefault() {
-        FootTargetResolver r = FootTargetResolver.fromEnvironment(fs, n -> "  ", "/home/u");
-        assertThat(r.footRoot()).isEqualTo(fs.getPath("/home/u/.vancetope/foot"));
-    }
-
-    @Test
-    void specExampleLandsUnderTenantAndProject() {
-        assertThat(write("reports/2026-q2.pdf").path())
-                .isEqualTo(fs.getPath("/home/u/.vancetope/foot/acme/proj-research/reports/2026-q2.pdf"));
-    }
-
-    @Test
-    void jailbreakDotDotIsRefused() {
-        assertThat(write("../proj-other/x").error()).isEqualTo(FootTargetResolver.ESCAPE);
-    }
-
-    @Test
-    void jailbreakDotDotThatReturnsInsideIsAccepted() {
-        assertThat(write("a/../b.txt").path()).isEqualTo(project.resolve("b.txt"));
-    }
-
-    @Test
-    void jailbreakTheProjectDirectoryItselfIsRefused() {
-        assertThat(write(".").error()).isEqualTo(FootTargetResolver.ESCAPE);
-        assertThat(write("a/..").error()).isEqualTo(FootTargetResolver.ESCAPE);
-    }
-
-    @Test
-    void jailbreakAbsolutePathIsRefused() {
-        assertThat(write("/etc/passwd").error()).isEqualTo(FootTargetResolver.ESCAPE);
-    }
-
-    @Test
-    void jailbreakControlCharacterIsRefused() {
-        assertThat(write("a\u0000b").ok()).isFalse();
-        assertThat(write("a\nb").ok()).isFalse();
-    }
-
-    @Test
-    void jailbreakUnsafeTenantIsRefused() {
-        assertThat(foot.resolve(new TransferScope("..", "proj-research"), null, "a", TargetResolver.Access.WRITE).error())
-                .isEqualTo(FootTargetResolver.ESCAPE);
-        assertThat(foot.resolve(new TransferScope("acme", "a/b"), null, "a", TargetResolver.Access.WRITE).error())
-                .isEqualTo(FootTargetResolver.ESCAPE);
-    }
-
-    @Test
-    void jailbreakSymlinkedParentIsRefused() throws Exception {
-        Files.createSymbolicLink(project.resolve("out"), Files.createDirectories(fs.getPath("/tmp/out")));
-        assertThat(write("out/x.txt").error()).isEqualTo(FootTargetResolver.ESCAPE);
-    }
-
-    @Test
-    void jailbreakSymlinkedProjectDirectoryIsRefused() throws Exception {
-        Path elsewhere = Files.createDirectories(fs.getPath("/elsewhere"));
-        Files.createSymbolicLink(fs.getPath("/home/u/.vancetope/foot/acme/linked"), elsewhere);
-        assertThat(foot.resolve(new TransferScope("acme", "linked"), null, "x.txt", TargetResolver.Access.WRITE).error())
-                .isEqualTo(FootTargetResolver.ESCAPE);
-    }
-
-    @Test
-    void readRequiresAnExistingRegularFile() throws Exception {
-        assertThat(foot.resolve(SCOPE, null, "nope.txt", TargetResolver.Access.READ).error())
-                .isEqualTo("file not found: nope.txt");
-        Files.createDirectories(project.resolve("d"));
-        assertThat(foot.resolve(SCOPE, null, "d", TargetResolver.Access.READ).error()).startsWith("not a regular file");
-        Files.write(project.resolve("f.txt"), new byte[1]);
-        assertThat(foot.resolve(SCOPE, null, "f.txt", TargetResolver.Access.READ).path()).isEqualTo(project.resolve("f.txt"));
-    }
-
-    @Test
-    void jailbreakOnWindowsDriveAndBackslashTraversalAreRefused() throws Exception {
-        try (FileSystem win = Jimfs.newFileSystem(Configuration.windows())) {
-            FootTargetResolver r = FootTargetResolver.at(win.getPath("C:\\Users\\u\\.vancetope\\foot"));
-            Files.createDirectories(win.getPath("C:\\Users\\u\\.vancetope\\foot\\acme\\proj-research"));
-            assertThat(r.resolve(SCOPE, null, "C:\\Windows\\x.dll", TargetResolver.Access.WRITE).error())
-                    .isEqualTo(FootTargetResolver.ESCAPE);
-            assertThat(r.resolve(SCOPE, null, "\\Windows\\x.dll", TargetResolver.Access.WRITE).ok()).isFalse();
-            assertThat(r.resolve(SCOPE, null, "..\\..\\x.txt", TargetResolver.Access.WRITE).error())
-                    .isEqualTo(FootTargetResolver.ESCAPE);
-            assertThat(r.resolve(SCOPE, null, "docs\\a.txt", TargetResolver.Access.WRITE).path())
-                    .isEqualTo(win.getPath("C:\\Users\\u\\.vancetope\\foot\\acme\\proj-research\\docs\\a.txt"));
+    void jailbreakUnsafeTenantOrProjectIsRefused() {
+        for (TransferScope bad : new TransferScope[] {new TransferScope("..", "p"), new TransferScope("acme", "a/b"),
+                new TransferScope("acme", ".worktarget"), new TransferScope(".hidden", "p")}) {
+            assertThat(foot.root(bad, null).error()).as("%s", bad).isEqualTo(FootTargetResolver.BAD_SCOPE);
         }
+        assertThat(fs.getPath("/srv/transfers")).doesNotExist();
     }
 
     @Test
-    void writeBelowARegularFileIsRefused() throws Exception {
-        Files.write(project.resolve("file"), new byte[1]);
-        assertThat(write("file/child").error()).contains("is not a directory");
+    void jailbreakLinkedProjectDirectoryIsRefused() throws Exception {
+        Path elsewhere = Files.createDirectories(fs.getPath("/elsewhere"));
+        Files.createDirectories(fs.getPath("/srv/transfers/acme"));
+        Files.createSymbolicLink(fs.getPath("/srv/transfers/acme/linked"), elsewhere);
+        TargetResolution r = foot.root(new TransferScope("acme", "linked"), null);
+        assertThat(r.ok()).isFalse();
+        assertThat(r.error()).contains("leads outside").doesNotContain("/elsewhere");
+    }
+
+    @Test
+    void jailbreakLinkedTenantDirectoryIsRefusedEvenWhenItStaysInside() throws Exception {
+        Files.createDirectories(fs.getPath("/srv/transfers/real/proj-research"));
+        Files.createSymbolicLink(fs.getPath("/srv/transfers/acme"), fs.getPath("/srv/transfers/real"));
+        assertThat(foot.root(SCOPE, null).ok()).isFalse();
+    }
+
+    @Test
+    void jailbreakAFileInThePlaceOfTheProjectIsRefused() throws Exception {
+        Files.createDirectories(fs.getPath("/srv/transfers/acme"));
+        Files.write(fs.getPath("/srv/transfers/acme/proj-research"), new byte[1]);
+        assertThat(foot.root(SCOPE, null).ok()).isFalse();
+        assertThat(Files.isRegularFile(fs.getPath("/srv/transfers/acme/proj-research"), LinkOption.NOFOLLOW_LINKS)).isTrue();
+    }
+
+    @Test
+    void windowsFlavourHasTheSameLayout() throws Exception {
+        try (FileSystem win = Jimfs.newFileSystem(Configuration.windows())) {
+            FootTargetResolver r = FootTargetResolver.at(win.getPath("C:\\transfers"));
+            assertThat(r.root(SCOPE, null).root()).isEqualTo(win.getPath("C:\\transfers\\acme\\proj-research"));
+        }
     }
 }

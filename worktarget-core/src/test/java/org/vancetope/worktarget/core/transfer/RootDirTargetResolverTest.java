@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+/** The server's resolver names a RootDir; paths inside it are the gate's business. */
 class RootDirTargetResolverTest {
     private static final TransferScope SCOPE = new TransferScope("acme", "proj");
     private FileSystem fs;
@@ -32,28 +33,28 @@ class RootDirTargetResolverTest {
     }
 
     @Test
+    void aKnownDirNameIsItsRootDir() {
+        assertThat(brain.root(SCOPE, "uploads").root()).isEqualTo(uploads);
+    }
+
+    @Test
     void unknownDirNameIsRefused() {
-        assertThat(brain.resolve(SCOPE, "nope", "a.txt", TargetResolver.Access.WRITE).error())
-                .isEqualTo(RootDirTargetResolver.DIR_NOT_FOUND);
+        assertThat(brain.root(SCOPE, "nope").error()).isEqualTo(RootDirTargetResolver.DIR_NOT_FOUND);
     }
 
     @Test
     void dirNameOfAnotherProjectIsNotFound() {
-        assertThat(brain.resolve(new TransferScope("acme", "other"), "uploads", "a.txt", TargetResolver.Access.WRITE)
-                .error()).isEqualTo(RootDirTargetResolver.DIR_NOT_FOUND);
+        assertThat(brain.root(new TransferScope("acme", "other"), "uploads").error())
+                .isEqualTo(RootDirTargetResolver.DIR_NOT_FOUND);
     }
 
     @Test
-    void jailbreakDirNameWithDotDotIsNotFound() {
-        assertThat(brain.root(SCOPE, "../proj")).isEmpty();
-        assertThat(brain.root(SCOPE, null)).isEmpty();
-    }
-
-    @Test
-    void pathIsConfinedToTheRootDir() {
-        assertThat(brain.resolve(SCOPE, "uploads", "a/b.txt", TargetResolver.Access.WRITE).path())
-                .isEqualTo(uploads.resolve("a/b.txt"));
-        assertThat(brain.resolve(SCOPE, "uploads", "../x.txt", TargetResolver.Access.WRITE).error())
-                .isEqualTo("path escapes RootDir 'uploads'");
+    void jailbreakDirNameWithDotDotIsNotFoundBeforeAnyLookup() {
+        RootDirTargetResolver strict = new RootDirTargetResolver((scope, dir) -> {
+            throw new AssertionError("looked up " + dir);
+        });
+        assertThat(strict.find(SCOPE, "../proj")).isEmpty();
+        assertThat(strict.find(SCOPE, null)).isEmpty();
+        assertThat(strict.root(SCOPE, "a/b").error()).isEqualTo(RootDirTargetResolver.DIR_NOT_FOUND);
     }
 }

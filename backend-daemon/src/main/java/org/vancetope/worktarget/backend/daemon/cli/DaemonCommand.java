@@ -15,6 +15,7 @@ import org.vancetope.worktarget.backend.daemon.ServerRefusedException;
 import org.vancetope.worktarget.backend.daemon.ClientTransfers;
 import org.vancetope.worktarget.backend.local.LocalBackend;
 import org.vancetope.worktarget.core.transfer.FootTargetResolver;
+import org.vancetope.worktarget.core.transfer.TargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
@@ -25,7 +26,7 @@ final class DaemonCommand {
     private static final Logger LOG = LoggerFactory.getLogger(DaemonCommand.class);
     static final String HELP = String.join("\n",
             "Usage: daemon --connect ws://HOST:PORT/worktarget/v1 --token TOKEN --tenant T --project P --name NAME",
-            "              [--workdir DIR] [--workers N] [--foot-root DIR] [--max-transfer-mib N] [--no-sync]",
+            "              [--workdir DIR] [--workers N] [--transfer-root DIR] [--max-transfer-mib N] [--no-sync]",
             "",
             "Connects to a WorkTarget server as the daemon NAME of project P and serves the client_* tools",
             "on DIR (default: the current directory). Reconnects with back-off after drops; stops on SIGTERM/Ctrl-C",
@@ -38,8 +39,9 @@ final class DaemonCommand {
             "  --name NAME     the daemon name, [a-z0-9][a-z0-9_-]{0,63}",
             "  --workdir DIR   the directory the tools work in (default .)",
             "  --workers N     calls run at once (default 16)",
-            "  --foot-root DIR where file transfers land and come from: DIR/<tenant>/<project>/",
-            "                  (default: $VANCE_FOOT_WORKSPACE_ROOT, else ~/.vancetope/foot)",
+            "  --transfer-root DIR  a separate root for file transfers, DIR/<tenant>/<project>/ (default: the",
+            "                  work directory, so a downloaded file is where file_read looks and a file the",
+            "                  tools wrote can be uploaded by the same path)",
             "  --max-transfer-mib N  the largest file this daemon receives or sends in one transfer",
             "                  (default 100; the server applies its own limit too)",
             "  --no-sync       rename a received, verified file without forcing it to the disk first",
@@ -62,8 +64,8 @@ final class DaemonCommand {
     }
 
     static int run(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
-        Args a = Args.parse(argv, Set.of("connect", "token", "tenant", "project", "name", "workdir", "workers", "foot-root",
-                        "max-transfer-mib"),
+        Args a = Args.parse(argv, Set.of("connect", "token", "tenant", "project", "name", "workdir", "workers",
+                        "transfer-root", "max-transfer-mib"),
                 Set.of("help", "no-sync"));
         if (a.flag("help")) {
             out.println(HELP);
@@ -83,13 +85,13 @@ final class DaemonCommand {
         if (!Files.isDirectory(workdir)) {
             throw new Args.UsageException("--workdir " + workdir + " is not a directory.");
         }
-        String footRoot = a.get("foot-root", null);
-        FootTargetResolver feet = footRoot != null ? FootTargetResolver.at(Path.of(footRoot).toAbsolutePath())
-                : ClientTransfers.footRootFromEnvironment();
+        String separate = a.get("transfer-root", null);
         TransferSettings transferSettings = transferSettings(a);
         LocalBackend local = Backends.local(workdir);
         List<BackendTool> tools = local.tools();
-        ClientTransfers transfers = ClientTransfers.create(feet,
+        TargetResolver transferRoot = separate != null ? FootTargetResolver.at(Path.of(separate).toAbsolutePath())
+                : TargetResolver.at(local.workDirectory());
+        ClientTransfers transfers = ClientTransfers.create(transferRoot,
                 new TransferScope(a.require("tenant"), a.require("project")), transferSettings,
                 TransferListener.NONE);
         DaemonClient client;
@@ -113,8 +115,8 @@ final class DaemonCommand {
         }, "worktarget-daemon-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         client.start();
-        LOG.info("Daemon '{}' serving {} tools from {}; transfers under {}", a.require("name"), tools.size(), workdir,
-                feet.footRoot());
+        LOG.info("Daemon '{}' serving {} tools from {}; transfers {}", a.require("name"), tools.size(), workdir,
+                separate != null ? "under " + separate + "/<tenant>/<project>" : "in the same directory");
         try {
             if (!client.awaitConnected(Duration.ofSeconds(30)) && !client.terminated().isDone()) {
                 LOG.warn("Not connected after 30 s; still trying {}", uri);

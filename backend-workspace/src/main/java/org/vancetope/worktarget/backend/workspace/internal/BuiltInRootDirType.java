@@ -2,9 +2,11 @@ package org.vancetope.worktarget.backend.workspace.internal;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import org.vancetope.worktarget.core.internal.Trees;
+import java.nio.file.Path;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.spi.RootDirHandle;
 import org.vancetope.worktarget.spi.RootDirTypeHandler;
+import org.vancetope.worktarget.spi.ToolException;
 
 /**
  * The two built-in RootDir types, which differ only in whether content survives a suspend:
@@ -68,16 +70,37 @@ public final class BuiltInRootDirType implements RootDirTypeHandler {
         prepare(dir);
     }
 
+    /**
+     * Creates the folder in its (trusted) project directory without following a link; an ephemeral one
+     * is emptied by handle first.
+     */
     private void prepare(RootDirHandle dir) throws IOException {
-        if (keepsContent) {
-            Files.createDirectories(dir.path());
-        } else {
-            Trees.recreateEmpty(dir.path());
+        ConfinedRoot project = project(dir);
+        Path folder = entry(project, dir);
+        if (!keepsContent) {
+            project.deleteTree(folder);
         }
+        project.openOrCreate(folder).close();
     }
 
+    /** Deletes the folder and everything in it by directory handle: a link a job left inside is deleted, never followed. */
     @Override
     public void close(RootDirHandle dir) throws IOException {
-        Trees.deleteRecursively(dir.path());
+        ConfinedRoot project = project(dir);
+        project.deleteTree(entry(project, dir));
+    }
+
+    private static ConfinedRoot project(RootDirHandle dir) throws IOException {
+        Path parent = dir.path().toAbsolutePath().normalize().getParent();
+        Files.createDirectories(parent);
+        return ConfinedRoot.of(parent);
+    }
+
+    private static Path entry(ConfinedRoot project, RootDirHandle dir) throws IOException {
+        try {
+            return project.resolveEntry(dir.path().getFileName().toString());
+        } catch (ToolException e) {
+            throw new IOException(e.getMessage(), e);
+        }
     }
 }

@@ -1,23 +1,31 @@
 package org.vancetope.worktarget.backend.workspace.internal;
 
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.Reader;
-import java.io.Writer;
+import java.io.StringWriter;
+import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.UUID;
 import org.vancetope.worktarget.backend.workspace.RootDirInfo;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
+import org.vancetope.worktarget.core.internal.path.SafeDirectory;
+import org.vancetope.worktarget.core.internal.path.StagedFile;
+import org.vancetope.worktarget.spi.ToolException;
 
 /**
  * Reads and writes RootDir descriptors: a {@code .properties} file per RootDir in the project's
- * {@code .rootdirs} directory, written through a temp file and an atomic rename.
+ * {@code .rootdirs} directory, staged and renamed into place atomically through the workspace's
+ * confined root (by directory handle, never following a link).
  */
 public final class Descriptors {
     /** The directory, inside the project directory, that holds the descriptors. */
@@ -28,25 +36,18 @@ public final class Descriptors {
     private Descriptors() {
     }
 
-    /**
-     * The descriptor file of a RootDir.
-     *
-     * @param projectDir the project directory
-     * @param dirName the RootDir name
-     * @return the file
-     */
-    public static Path file(Path projectDir, String dirName) {
-        return projectDir.resolve(DIR).resolve(dirName + SUFFIX);
+    private static String file(String tenant, String project, String dirName) {
+        return tenant + "/" + project + "/" + DIR + "/" + dirName + SUFFIX;
     }
 
     /**
      * Writes a descriptor atomically.
      *
-     * @param projectDir the project directory
+     * @param workspace the workspace root
      * @param info the RootDir
      * @throws IOException on failure
      */
-    public static void write(Path projectDir, RootDirInfo info) throws IOException {
+    public static void write(ConfinedRoot workspace, RootDirInfo info) throws IOException {
         Properties p = new Properties();
         p.setProperty("type", info.type());
         p.setProperty("label", info.label());
@@ -54,35 +55,32 @@ public final class Descriptors {
         p.setProperty("createdAt", info.createdAt().toString());
         p.setProperty("deleteOnCreatorClose", Boolean.toString(info.deleteOnCreatorClose()));
         info.metadata().forEach((k, v) -> p.setProperty(META + k, v));
-        Path dir = Files.createDirectories(projectDir.resolve(DIR));
-        Path tmp = dir.resolve("." + UUID.randomUUID() + ".tmp");
-        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-            p.store(w, "WorkTarget RootDir " + info.dirName());
-        }
-        try {
-            Files.move(tmp, file(projectDir, info.dirName()), StandardCopyOption.ATOMIC_MOVE,
-                    StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            Files.deleteIfExists(tmp);
-            throw e;
+        StringWriter text = new StringWriter();
+        p.store(text, "WorkTarget RootDir " + info.dirName());
+        try (StagedFile f = workspace.stage(workspace.resolve(file(info.tenant(), info.project(), info.dirName())))) {
+            f.write(text.toString().getBytes(StandardCharsets.UTF_8));
+            f.finishWriting(true);
+            f.commit(null, null);
+        } catch (ToolException e) {
+            throw new IOException(e.getMessage(), e);
         }
     }
 
     /**
      * Reads a descriptor.
      *
-     * @param projectDir the project directory
+     * @param workspace the workspace root
      * @param tenant the tenant
      * @param project the project
      * @param dirName the RootDir name
      * @return the RootDir, or null when the descriptor is missing or unreadable
      */
-    public static RootDirInfo read(Path projectDir, String tenant, String project, String dirName) {
-        Path f = file(projectDir, dirName);
+    public static RootDirInfo read(ConfinedRoot workspace, String tenant, String project, String dirName) {
         Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
+        try (Reader r = new InputStreamReader(Channels.newInputStream(
+                workspace.openFile(file(tenant, project, dirName)).channel()), StandardCharsets.UTF_8)) {
             p.load(r);
-        } catch (IOException e) {
+        } catch (IOException | ToolException e) {
             return null;
         }
         Map<String, String> metadata = new TreeMap<>();
@@ -104,40 +102,51 @@ public final class Descriptors {
         return new RootDirInfo(tenant, project, dirName, type, p.getProperty("label", ""),
                 p.getProperty("creatorProcessId", ""), created,
                 Boolean.parseBoolean(p.getProperty("deleteOnCreatorClose", "false")), metadata,
-                projectDir.resolve(dirName));
+                workspace.root().resolve(tenant).resolve(project).resolve(dirName));
     }
 
     /**
      * Deletes a descriptor.
      *
-     * @param projectDir the project directory
+     * @param workspace the workspace root
+     * @param tenant the tenant
+     * @param project the project
      * @param dirName the RootDir name
      * @throws IOException on failure
      */
-    public static void delete(Path projectDir, String dirName) throws IOException {
-        Files.deleteIfExists(file(projectDir, dirName));
+    public static void delete(ConfinedRoot workspace, String tenant, String project, String dirName) throws IOException {
+        try {
+            workspace.deleteTree(workspace.resolveEntry(file(tenant, project, dirName)));
+        } catch (ToolException e) {
+            throw new IOException(e.getMessage(), e);
+        }
     }
 
     /**
      * The RootDir names that have a descriptor in a project directory.
      *
-     * @param projectDir the project directory
+     * @param workspace the workspace root
+     * @param tenant the tenant
+     * @param project the project
      * @return the names, unsorted
      * @throws IOException on failure
      */
-    public static java.util.List<String> names(Path projectDir) throws IOException {
-        Path dir = projectDir.resolve(DIR);
-        java.util.List<String> out = new java.util.ArrayList<>();
-        if (!Files.isDirectory(dir)) {
+    public static List<String> names(ConfinedRoot workspace, String tenant, String project) throws IOException {
+        List<String> out = new ArrayList<>();
+        Path dir;
+        try {
+            dir = workspace.resolve(tenant + "/" + project + "/" + DIR);
+        } catch (ToolException e) {
             return out;
         }
-        try (var s = Files.newDirectoryStream(dir, "*" + SUFFIX)) {
-            for (Path p : s) {
-                String n = p.getFileName().toString();
-                if (!n.startsWith(".")) {
+        try (SafeDirectory d = workspace.open(dir)) {
+            for (String n : d.names()) {
+                if (!n.startsWith(".") && n.endsWith(SUFFIX)) {
                     out.add(n.substring(0, n.length() - SUFFIX.length()));
                 }
             }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return out;
         }
         return out;
     }

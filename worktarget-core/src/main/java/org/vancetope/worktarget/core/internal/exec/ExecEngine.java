@@ -2,6 +2,8 @@ package org.vancetope.worktarget.core.internal.exec;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,19 +35,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.ExecSettings;
-import org.vancetope.worktarget.core.internal.Trees;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
+import org.vancetope.worktarget.core.internal.path.SafeDirectory;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
 /**
  * The exec engine behind {@code client_exec_*} and {@code work_exec_*}: runs each job as
  * {@code /bin/sh -c <command>} in its own session (through {@code setsid} where available, optionally
- * inside an {@link Isolation} wrapper), streams stdout and stderr in full to two files while keeping
- * only their true start and end in memory, and ends jobs by killing their whole process tree.
+ * inside an {@link Isolation} wrapper), streams stdout and stderr in full to two files in the root's
+ * {@code .worktarget/exec/} (created and deleted by directory handle, so a job that replaces that
+ * directory by a link cannot redirect the engine) while keeping only their true start and end in
+ * memory, and ends jobs by killing their whole process tree. The files' paths in results are relative
+ * to the root, so the same backend's file tools and jobs read them.
  *
  * <pre>{@code
  * try (ExecEngine engine = ExecEngine.builder().build()) {
- *     ExecResult r = engine.run(ExecRequest.of("acme/proj/s1", "make test", workDir, env));
+ *     ExecResult r = engine.run(ExecRequest.of("acme/proj/s1", "make test", ConfinedRoot.of(workDir), env));
  *     if (r.status() == JobStatus.RUNNING) {
  *         r = engine.status("acme/proj/s1", r.id());
  *     }
@@ -53,8 +59,8 @@ import org.vancetope.worktarget.spi.ToolException;
  * }</pre>
  *
  * <p>Jobs are kept per scope; a job of one scope is invisible to every other scope. The engine does
- * not check paths or build environments: the caller passes a working directory its confinement gate
- * has validated and a complete, sealed environment, to which the engine adds only the random job
+ * not check caller paths or build environments: the caller passes the confined root of its backend
+ * and a complete, sealed environment, to which the engine adds only the random job
  * cookie {@code WORKTARGET_EXEC_JOB} (how the tree kill finds re-parented children). Kill, deadline
  * and {@link #closeScope}/{@link #closeRoot}/{@link #close} send SIGTERM to the whole tree and SIGKILL
  * to survivors after {@code killGraceMs}, without blocking. Thread-safe.
@@ -90,9 +96,6 @@ public final class ExecEngine implements AutoCloseable {
     private final long outputFileMaxBytes;
     private final long outputDrainMs;
     private final Isolation isolation;
-    /** The configured output root, or null: then a temporary one is created on first use and deleted on close. */
-    private final Path outputRoot;
-    private Path ownedOutputRoot;
     private final Clock clock;
     private final ScheduledExecutorService scheduler;
     private final boolean ownsScheduler;
@@ -112,7 +115,7 @@ public final class ExecEngine implements AutoCloseable {
         int pending;
     }
 
-    private ExecEngine(Builder b, Path outputRoot, String setsid) {
+    private ExecEngine(Builder b, String setsid) {
         this.inlineOutputCharCap = b.settings.inlineOutputCharCap();
         this.defaultWaitMs = b.settings.defaultWaitMs();
         this.maxWaitMs = b.settings.maxWaitMs();
@@ -121,7 +124,6 @@ public final class ExecEngine implements AutoCloseable {
         this.outputFileMaxBytes = b.settings.outputFileMaxBytes();
         this.outputDrainMs = b.outputDrainMs;
         this.isolation = b.isolation;
-        this.outputRoot = outputRoot;
         this.clock = b.clock;
         this.ownsScheduler = b.scheduler == null;
         if (ownsScheduler) {
@@ -180,7 +182,7 @@ public final class ExecEngine implements AutoCloseable {
         if (req.command().isBlank()) {
             throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'command' must not be blank.");
         }
-        Path cwd = req.cwd();
+        Path cwd = req.root().root();
         if (cwd.getFileSystem() != FileSystems.getDefault()) {
             throw new ToolException(ErrorCode.INVALID_PARAMS, "exec needs a working directory on the default file "
                     + "system; this backend's root is virtual, so it cannot run commands.");
@@ -278,15 +280,18 @@ public final class ExecEngine implements AutoCloseable {
         if (capture.fileCapped()) {
             t = capture.tailLines(n);
         } else {
-            try {
-                t = TailReader.lastLines(capture.file(), n, maxBytes);
+            try (SeekableByteChannel ch = job.root.openInternal(ConfinedRoot.EXEC_DIR, capture.name())) {
+                t = TailReader.lastLines(ch, n, maxBytes);
+            } catch (FileSystemException gone) {
+                // removed or replaced by the job itself (it can write its RootDir): the in-memory tail is the true end
+                t = capture.tailLines(n);
             } catch (IOException e) {
                 throw new ToolException(ErrorCode.INTERNAL, "The output file of job " + id + " could not be read: "
                         + e.getClass().getSimpleName() + ". Try exec_status.", e);
             }
         }
-        return new ExecTailResult(job.id, job.status(), stderr ? "stderr" : "stdout", display(job, capture.file()),
-                t.lines(), t.truncated());
+        return new ExecTailResult(job.id, job.status(), stderr ? "stderr" : "stdout",
+                ConfinedRoot.execOutputPath(capture.name()), t.lines(), t.truncated());
     }
 
     /**
@@ -336,7 +341,7 @@ public final class ExecEngine implements AutoCloseable {
             synchronized (table) {
                 for (Iterator<Job> it = table.jobs.values().iterator(); it.hasNext(); ) {
                     Job j = it.next();
-                    if (j.cwd.toAbsolutePath().normalize().startsWith(norm)) {
+                    if (j.root.root().startsWith(norm)) {
                         jobs.add(j);
                         it.remove();
                     }
@@ -376,18 +381,6 @@ public final class ExecEngine implements AutoCloseable {
         if (ownsScheduler) {
             // Delayed SIGKILL tasks still run after shutdown (the executor's default policy).
             scheduler.shutdown();
-        }
-        Path owned;
-        synchronized (this) {
-            owned = ownedOutputRoot;
-            ownedOutputRoot = null;
-        }
-        if (owned != null) {
-            try {
-                Trees.deleteRecursively(owned);
-            } catch (IOException e) {
-                LOG.debug("The temporary exec output directory {} could not be deleted: {}", owned, e.toString());
-            }
         }
     }
 
@@ -452,50 +445,41 @@ public final class ExecEngine implements AutoCloseable {
         return HexFormat.of().formatHex(b);
     }
 
-    private synchronized Path defaultOutputRoot() throws ToolException {
-        if (outputRoot != null) {
-            return outputRoot;
-        }
-        if (ownedOutputRoot == null) {
-            try {
-                ownedOutputRoot = Files.createTempDirectory("worktarget-exec");
-            } catch (IOException e) {
-                throw new ToolException(ErrorCode.INTERNAL, "The exec output directory could not be created.", e);
-            }
-        }
-        return ownedOutputRoot;
-    }
-
     private Job start(ExecRequest req, String id) throws ToolException {
-        Path outDir = req.outputDir() != null ? req.outputDir() : defaultOutputRoot();
-        Path outFile = outDir.resolve(id + ".stdout");
-        Path errFile = outDir.resolve(id + ".stderr");
+        String outName = id + ".stdout";
+        String errName = id + ".stderr";
         StreamCapture out = null;
         StreamCapture err = null;
         Process p = null;
         String cookie = newCookie();
         try {
-            Files.createDirectories(outDir);
-            out = new StreamCapture(outFile, outputFileMaxBytes, inlineOutputCharCap, clock);
-            err = new StreamCapture(errFile, outputFileMaxBytes, inlineOutputCharCap, clock);
+            try (SafeDirectory outputs = req.root().internalDirectory(ConfinedRoot.EXEC_DIR)) {
+                out = new StreamCapture(outName, outputs.createFile(outName), outputFileMaxBytes, inlineOutputCharCap, clock);
+                err = new StreamCapture(errName, outputs.createFile(errName), outputFileMaxBytes, inlineOutputCharCap, clock);
+            } catch (IOException e) {
+                throw new ToolException(ErrorCode.INTERNAL, "The job's output files could not be created in "
+                        + ConfinedRoot.INTERNAL_DIR + "/" + ConfinedRoot.EXEC_DIR + " ("
+                        + (e instanceof FileSystemException f && f.getReason() != null ? f.getReason()
+                        : e.getClass().getSimpleName()) + "). Check that the work directory is writable and try again.", e);
+            }
             Map<String, String> env = new LinkedHashMap<>(req.env());
             env.put(ProcessTree.COOKIE_VAR, cookie);
             List<String> argv = new ArrayList<>();
             if (setsid != null) {
                 argv.add(setsid);
             }
-            argv.addAll(isolation.argv(shell, req.command(), req.cwd(), req.home(), env));
+            argv.addAll(isolation.argv(shell, req.command(), req.root().root(), req.home(), env));
             ProcessBuilder pb = new ProcessBuilder(argv);
-            pb.directory(req.cwd().toFile());
+            pb.directory(req.root().root().toFile());
             pb.environment().clear();
             pb.environment().putAll(env);
             pb.redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));
             long startNanos = System.nanoTime();
             p = pb.start();
-            Job job = new Job(id, req.scope(), cookie, req.cwd(), p, out, err, startNanos);
+            Job job = new Job(id, req.scope(), cookie, req.root(), p, out, err, startNanos);
             wire(job);
             return job;
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | ToolException e) {
             if (p != null) {
                 tree.terminate(p.toHandle(), cookie); // started, but could not be watched: leave nothing behind
             }
@@ -505,8 +489,11 @@ public final class ExecEngine implements AutoCloseable {
             if (err != null) {
                 err.closeFile();
             }
-            deleteQuietly(outFile);
-            deleteQuietly(errFile);
+            deleteQuietly(req.root(), outName);
+            deleteQuietly(req.root(), errName);
+            if (e instanceof ToolException te) {
+                throw te;
+            }
             if (e instanceof RuntimeException re && !(e instanceof RejectedExecutionException)) {
                 throw re;
             }
@@ -649,15 +636,16 @@ public final class ExecEngine implements AutoCloseable {
     private static void deleteOutputs(Job j) {
         j.stdout.closeFile();
         j.stderr.closeFile();
-        deleteQuietly(j.stdout.file());
-        deleteQuietly(j.stderr.file());
+        deleteQuietly(j.root, j.stdout.name());
+        deleteQuietly(j.root, j.stderr.name());
     }
 
-    private static void deleteQuietly(Path p) {
+    /** Deletes an output file by handle: a job that replaced the output directory by a link cannot redirect it. */
+    private static void deleteQuietly(ConfinedRoot root, String name) {
         try {
-            Files.deleteIfExists(p);
+            root.deleteInternal(ConfinedRoot.EXEC_DIR, name);
         } catch (IOException e) {
-            LOG.warn("could not delete exec output file {}: {}", p.getFileName(), e.toString());
+            LOG.warn("could not delete exec output file {}: {}", name, e.toString());
         }
     }
 
@@ -690,8 +678,8 @@ public final class ExecEngine implements AutoCloseable {
         HeadTail.Rendered err = job.stderr.render(inlineOutputCharCap);
         boolean fileCut = job.stdout.fileCapped() || job.stderr.fileCapped();
         boolean truncated = out.truncated() || err.truncated() || fileCut;
-        String outPath = display(job, job.stdout.file());
-        String errPath = display(job, job.stderr.file());
+        String outPath = ConfinedRoot.execOutputPath(job.stdout.name());
+        String errPath = ConfinedRoot.execOutputPath(job.stderr.name());
         String hint = null;
         if (truncated) {
             String path = out.truncated() || !err.truncated() ? outPath : errPath;
@@ -709,12 +697,6 @@ public final class ExecEngine implements AutoCloseable {
         Instant last = a == null ? b : b == null ? a : a.isAfter(b) ? a : b;
         return new ExecResult(job.id, status, status.finished() ? exit : null, job.durationMs(System.nanoTime()), last,
                 outPath, errPath, out.text(), err.text(), truncated, hint);
-    }
-
-    private static String display(Job job, Path file) {
-        Path base = job.cwd.toAbsolutePath().normalize();
-        Path abs = file.toAbsolutePath().normalize();
-        return abs.startsWith(base) ? base.relativize(abs).toString() : abs.toString();
     }
 
     private static ThreadFactory daemonThreads(String name) {
@@ -742,7 +724,6 @@ public final class ExecEngine implements AutoCloseable {
         private ExecSettings settings = ExecSettings.defaults();
         private long outputDrainMs = DEFAULT_OUTPUT_DRAIN_MS;
         private Isolation isolation = Isolation.none();
-        private Path outputRoot;
         private Clock clock = Clock.systemUTC();
         private ScheduledExecutorService scheduler;
         private Random random;
@@ -792,18 +773,6 @@ public final class ExecEngine implements AutoCloseable {
          */
         public Builder isolation(Isolation isolation) {
             this.isolation = Objects.requireNonNull(isolation, "isolation");
-            return this;
-        }
-
-        /**
-         * Where output files go when a request names no output directory (default: a temporary directory,
-         * created when the first such job starts and deleted by {@link ExecEngine#close()}).
-         *
-         * @param dir a directory on the default file system
-         * @return this
-         */
-        public Builder outputRoot(Path dir) {
-            this.outputRoot = dir;
             return this;
         }
 
@@ -870,7 +839,6 @@ public final class ExecEngine implements AutoCloseable {
          *
          * @return the engine
          * @throws IllegalArgumentException when a setting is out of range, with the setting's name
-         * @throws IllegalStateException when the output root cannot be created
          */
         public ExecEngine build() {
             if (outputDrainMs < 0) {
@@ -878,17 +846,6 @@ public final class ExecEngine implements AutoCloseable {
             }
             if (!Files.isExecutable(Path.of(shell))) {
                 throw new IllegalArgumentException("shell " + shell + " is not an executable file");
-            }
-            Path root = outputRoot;
-            if (root != null) {
-                if (root.getFileSystem() != FileSystems.getDefault()) {
-                    throw new IllegalArgumentException("outputRoot must be on the default file system: processes write there");
-                }
-                try {
-                    Files.createDirectories(root);
-                } catch (IOException e) {
-                    throw new IllegalStateException("exec output root could not be created: " + e, e);
-                }
             }
             if (random == null) {
                 random = new SecureRandom();
@@ -898,7 +855,7 @@ public final class ExecEngine implements AutoCloseable {
                 LOG.warn("setsid is not installed: exec jobs share the JVM's session; tree kill still follows "
                         + "descendants and the job cookie");
             }
-            return new ExecEngine(this, root, s);
+            return new ExecEngine(this, s);
         }
     }
 }

@@ -3,42 +3,43 @@ package org.vancetope.worktarget.core.internal.exec;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 
 /**
- * One {@code exec_run} call as the engine sees it: the validated working directory, the finished
- * child environment and the job scope. The caller (a backend) has already run the confinement gate
- * on {@code cwd} and built {@code env}; the engine adds nothing to the environment but its job cookie.
+ * One {@code exec_run} call as the engine sees it: the confined root the job runs in (its working
+ * directory, and where its output files go: {@code .worktarget/exec/} inside it, created by handle),
+ * the finished child environment and the job scope. The caller (a backend) has already chosen the
+ * root and built {@code env}; the engine adds nothing to the environment but its job cookie.
  *
  * @param scope the job scope (e.g. tenant/project/session); jobs of one scope are invisible to others
  * @param command the shell command, run as {@code /bin/sh -c command}
- * @param cwd the working directory, an existing directory on the default file system
+ * @param root the root the job runs in, on the default file system
  * @param env the complete child environment (never inherited from the host)
  * @param waitMs how long {@code run} waits for the exit, or null for the engine default; capped by the engine
  * @param deadlineSeconds kill the whole tree after this many seconds, or null for no deadline
  * @param home the job's scoped HOME for the isolation wrapper's {@code {home}} placeholder, or null
- * @param outputDir where the job's two output files go, or null for the engine's output root
  */
-public record ExecRequest(String scope, String command, Path cwd, Map<String, String> env, Long waitMs,
-                          Long deadlineSeconds, Path home, Path outputDir) {
+public record ExecRequest(String scope, String command, ConfinedRoot root, Map<String, String> env, Long waitMs,
+                          Long deadlineSeconds, Path home) {
 
     /** Validates and copies. */
     public ExecRequest {
         Objects.requireNonNull(scope, "scope");
         Objects.requireNonNull(command, "command");
-        Objects.requireNonNull(cwd, "cwd");
+        Objects.requireNonNull(root, "root");
         env = Map.copyOf(Objects.requireNonNull(env, "env"));
     }
 
     /**
-     * A request with engine defaults for wait, no deadline, no home and the default output directory.
+     * A request with engine defaults for wait, no deadline and no home.
      *
      * @param scope the scope
      * @param command the command
-     * @param cwd the working directory
+     * @param root the root
      * @param env the environment
      * @return the request
      */
-    public static ExecRequest of(String scope, String command, Path cwd, Map<String, String> env) {
-        return new ExecRequest(scope, command, cwd, env, null, null, null, null);
+    public static ExecRequest of(String scope, String command, ConfinedRoot root, Map<String, String> env) {
+        return new ExecRequest(scope, command, root, env, null, null, null);
     }
 }

@@ -9,7 +9,7 @@ import org.vancetope.worktarget.spi.ToolException;
  * scope a caller belongs to ({@link #scope}).
  *
  * <pre>{@code
- * ExecResolver r = (params, ctx) -> new ExecTarget(workDir, policy.environment(null, Map.of()), null, null);
+ * ExecResolver r = (params, ctx) -> new ExecTarget(root, policy.environment(null, Map.of()), null);
  * }</pre>
  */
 @FunctionalInterface

@@ -1,11 +1,11 @@
 package org.vancetope.worktarget.core.internal.exec;
 
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
 import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
 import org.vancetope.worktarget.core.internal.home.Home;
 import org.vancetope.worktarget.core.internal.home.Homes;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
 
@@ -13,15 +13,12 @@ import org.vancetope.worktarget.spi.ToolException;
  * Ready-made {@link ExecResolver}s for the two built-in backends.
  *
  * <pre>{@code
- * ExecResolver client = ExecResolvers.client(workDir, ExecEnvPolicy.client(System.getenv()));
- * ExecResolver work = ExecResolvers.work((params, ctx) -> gate.rootFor(params, ctx), homes,
+ * ExecResolver client = ExecResolvers.client(root, ExecEnvPolicy.client(System.getenv()));
+ * ExecResolver work = ExecResolvers.work((params, ctx) -> workspace.rootFor(params, ctx), homes,
  *         ExecEnvPolicy.work(System.getenv()));
  * }</pre>
  */
 public final class ExecResolvers {
-    /** Where WORK jobs keep their output files, relative to the RootDir (visible inside an isolation wrapper). */
-    public static final String WORK_OUTPUT_DIR = ".worktarget/exec";
-
     private ExecResolvers() {
     }
 
@@ -35,28 +32,28 @@ public final class ExecResolvers {
          *
          * @param params the call's parameters
          * @param context the caller
-         * @return the validated root directory
+         * @return the RootDir's confined root
          * @throws ToolException e.g. {@code not_found}, {@code path_escape}
          */
-        Path root(Map<String, Object> params, ToolContext context) throws ToolException;
+        ConfinedRoot root(Map<String, Object> params, ToolContext context) throws ToolException;
     }
 
     /**
      * CLIENT: every job runs in one work directory with the policy's environment (the user's HOME).
      *
-     * @param workDir the work directory
+     * @param workDir the work directory's confined root
      * @param policy the environment policy, normally {@link ExecEnvPolicy#client}
      * @return the resolver
      */
-    public static ExecResolver client(Path workDir, ExecEnvPolicy policy) {
+    public static ExecResolver client(ConfinedRoot workDir, ExecEnvPolicy policy) {
         Objects.requireNonNull(workDir, "workDir");
         Objects.requireNonNull(policy, "policy");
-        return (params, ctx) -> new ExecTarget(workDir, policy.environment(null, Map.of()), null, null);
+        return (params, ctx) -> new ExecTarget(workDir, policy.environment(null, Map.of()), null);
     }
 
     /**
      * WORK: the job runs in the call's RootDir with the scoped HOME of its tenant/project/user (created
-     * and budget-checked before the job starts) and output files under {@value #WORK_OUTPUT_DIR}.
+     * and budget-checked before the job starts).
      *
      * @param roots the RootDir resolution (confinement gate)
      * @param homes the homes
@@ -68,9 +65,9 @@ public final class ExecResolvers {
         Objects.requireNonNull(homes, "homes");
         Objects.requireNonNull(policy, "policy");
         return (params, ctx) -> {
-            Path root = roots.root(params, ctx);
+            ConfinedRoot root = roots.root(params, ctx);
             Home home = homes.prepare(ctx.tenant(), ctx.project(), ctx.user());
-            return new ExecTarget(root, policy.environment(home.dir(), Map.of()), home.dir(), root.resolve(WORK_OUTPUT_DIR));
+            return new ExecTarget(root, policy.environment(home.dir(), Map.of()), home.dir());
         };
     }
 }

@@ -51,8 +51,8 @@ public final class ExecTools {
                     Map<String, String> extras = Params.optStringMap(params, "env");
                     ExecTarget t = resolver.target(params, ctx);
                     Map<String, String> env = ExecEnvPolicy.withExtras(t.env(), extras);
-                    return JsonValues.normalize(engine.run(new ExecRequest(resolver.scope(ctx), command, t.cwd(), env,
-                            waitMs, deadline, t.home(), t.outputDir())).toMap());
+                    return JsonValues.normalize(engine.run(new ExecRequest(resolver.scope(ctx), command, t.root(), env,
+                            waitMs, deadline, t.home())).toMap());
                 }),
                 BackendTool.of(spec(prefix, "exec_status"), (params, ctx) ->
                         JsonValues.normalize(engine.status(resolver.scope(ctx), Params.requireString(params, "id")).toMap())),

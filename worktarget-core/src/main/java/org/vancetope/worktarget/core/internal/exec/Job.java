@@ -1,8 +1,8 @@
 package org.vancetope.worktarget.core.internal.exec;
 
-import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 
 /**
  * One running or finished job: its process, its two captures and its end state. State changes are
@@ -12,7 +12,7 @@ final class Job {
     final String id;
     final String scope;
     final String cookie;
-    final Path cwd;
+    final ConfinedRoot root;
     final Process process;
     final StreamCapture stdout;
     final StreamCapture stderr;
@@ -26,12 +26,12 @@ final class Job {
     private ScheduledFuture<?> deadline;
     private CompletableFuture<Void> pumps;
 
-    Job(String id, String scope, String cookie, Path cwd, Process process, StreamCapture stdout,
+    Job(String id, String scope, String cookie, ConfinedRoot root, Process process, StreamCapture stdout,
         StreamCapture stderr, long startNanos) {
         this.id = id;
         this.scope = scope;
         this.cookie = cookie;
-        this.cwd = cwd;
+        this.root = root;
         this.process = process;
         this.stdout = stdout;
         this.stderr = stderr;

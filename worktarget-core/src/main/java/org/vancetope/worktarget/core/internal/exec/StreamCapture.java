@@ -5,12 +5,11 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
 import org.slf4j.Logger;
@@ -25,7 +24,7 @@ import org.slf4j.LoggerFactory;
 final class StreamCapture {
     private static final Logger LOG = LoggerFactory.getLogger(StreamCapture.class);
 
-    private final Path file;
+    private final String name;
     private final long fileCap;
     private final Clock clock;
     private final int charCap;
@@ -42,25 +41,26 @@ final class StreamCapture {
     private OutputStream out;
 
     /**
-     * Creates the capture and its file.
+     * Creates the capture over its already created file.
      *
-     * @param file the file to create (must not exist)
+     * @param name the file's name in the root's job output directory
+     * @param file the new file, open for writing (made by handle, so a job cannot redirect it); owned here
      * @param fileCap the most bytes the file may hold
      * @param charCap how many characters of head and of tail to keep
      * @param clock the clock for {@code lastOutputAt}
-     * @throws IOException when the file cannot be created
      */
-    StreamCapture(Path file, long fileCap, int charCap, Clock clock) throws IOException {
-        this.file = file;
+    StreamCapture(String name, WritableByteChannel file, long fileCap, int charCap, Clock clock) {
+        this.name = name;
         this.fileCap = fileCap;
         this.clock = clock;
         this.charCap = charCap;
         this.head = new char[Math.min(charCap, 256)];
-        this.out = Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        this.out = Channels.newOutputStream(file);
     }
 
-    Path file() {
-        return file;
+    /** The file's name in the job output directory. */
+    String name() {
+        return name;
     }
 
     Instant lastOutputAt() {
@@ -101,7 +101,7 @@ final class StreamCapture {
             append(chars);
         } catch (IOException e) {
             // The pipe was closed under us (the engine is closing); what was read so far stays.
-            LOG.debug("exec output stream of {} ended: {}", file.getFileName(), e.toString());
+            LOG.debug("exec output stream of {} ended: {}", name, e.toString());
         } finally {
             closeFile();
         }
@@ -124,7 +124,7 @@ final class StreamCapture {
             }
         } catch (IOException e) {
             LOG.warn("exec output file {} could not be written, keeping only the in-memory head and tail: {}",
-                    file.getFileName(), e.toString());
+                    name, e.toString());
             fileCapped = true;
         }
     }
@@ -160,7 +160,7 @@ final class StreamCapture {
             try {
                 o.close();
             } catch (IOException e) {
-                LOG.debug("closing exec output file {} failed: {}", file.getFileName(), e.toString());
+                LOG.debug("closing exec output file {} failed: {}", name, e.toString());
             }
         }
     }

@@ -4,10 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,64 +29,60 @@ final class TailReader {
     /**
      * Reads the last {@code n} lines.
      *
-     * @param file the file
+     * @param ch the open file (closed by the caller)
      * @param n how many lines, at least 1
      * @param maxBytes the most bytes to read
      * @return the lines, oldest first
      * @throws IOException when the file cannot be read
      */
-    static Tail lastLines(Path file, int n, int maxBytes) throws IOException {
-        try (SeekableByteChannel ch = Files.newByteChannel(file, StandardOpenOption.READ)) {
-            long size = ch.size();
-            if (size == 0) {
-                return new Tail(List.of(), false);
-            }
-            long end = size;
-            // Ignore one trailing newline: "a\nb\n" has two lines.
-            byte[] last = readAt(ch, size - 1, 1);
-            if (last[0] == '\n') {
-                end = size - 1;
-            }
-            long pos = end;
-            int newlines = 0;
-            long from = 0;
-            boolean found = false;
-            while (pos > 0 && end - pos < maxBytes) {
-                int len = (int) Math.min(BLOCK, Math.min(pos, maxBytes - (end - pos)));
-                long start = pos - len;
-                byte[] block = readAt(ch, start, len);
-                for (int i = len - 1; i >= 0; i--) {
-                    if (block[i] == '\n' && ++newlines == n) {
-                        from = start + i + 1;
-                        found = true;
-                        break;
-                    }
-                }
-                if (found) {
-                    break;
-                }
-                pos = start;
-            }
-            boolean truncated = false;
-            if (!found) {
-                from = pos;
-                truncated = pos > 0;
-            }
-            byte[] data = readAt(ch, from, (int) (end - from));
-            String text = new String(data, StandardCharsets.UTF_8);
-            List<String> out = new ArrayList<>();
-            int s = 0;
-            for (int i = 0; i <= text.length(); i++) {
-                if (i == text.length() || text.charAt(i) == '\n') {
-                    String line = text.substring(s, i);
-                    out.add(line.endsWith("\r") ? line.substring(0, line.length() - 1) : line);
-                    s = i + 1;
-                }
-            }
-            return new Tail(out, truncated);
-        } catch (NoSuchFileException e) {
+    static Tail lastLines(SeekableByteChannel ch, int n, int maxBytes) throws IOException {
+        long size = ch.size();
+        if (size == 0) {
             return new Tail(List.of(), false);
         }
+        long end = size;
+        // Ignore one trailing newline: "a\nb\n" has two lines.
+        byte[] last = readAt(ch, size - 1, 1);
+        if (last[0] == '\n') {
+            end = size - 1;
+        }
+        long pos = end;
+        int newlines = 0;
+        long from = 0;
+        boolean found = false;
+        while (pos > 0 && end - pos < maxBytes) {
+            int len = (int) Math.min(BLOCK, Math.min(pos, maxBytes - (end - pos)));
+            long start = pos - len;
+            byte[] block = readAt(ch, start, len);
+            for (int i = len - 1; i >= 0; i--) {
+                if (block[i] == '\n' && ++newlines == n) {
+                    from = start + i + 1;
+                    found = true;
+                    break;
+                }
+            }
+            if (found) {
+                break;
+            }
+            pos = start;
+        }
+        boolean truncated = false;
+        if (!found) {
+            from = pos;
+            truncated = pos > 0;
+        }
+        byte[] data = readAt(ch, from, (int) (end - from));
+        String text = new String(data, StandardCharsets.UTF_8);
+        List<String> out = new ArrayList<>();
+        int s = 0;
+        for (int i = 0; i <= text.length(); i++) {
+            if (i == text.length() || text.charAt(i) == '\n') {
+                String line = text.substring(s, i);
+                out.add(line.endsWith("\r") ? line.substring(0, line.length() - 1) : line);
+                s = i + 1;
+            }
+        }
+        return new Tail(out, truncated);
     }
 
     private static byte[] readAt(SeekableByteChannel ch, long position, int len) throws IOException {

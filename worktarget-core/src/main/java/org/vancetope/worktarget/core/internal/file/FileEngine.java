@@ -4,13 +4,10 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -19,14 +16,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
-import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,18 +35,19 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.vancetope.worktarget.core.FileToolSettings;
 import org.vancetope.worktarget.core.internal.Params;
-import org.vancetope.worktarget.core.internal.path.PathGate;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.internal.path.SafeDirectory;
+import org.vancetope.worktarget.core.internal.path.StagedFile;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
 /**
  * The file engine: the nine file operations on any {@link java.nio.file.FileSystem}, every path going
- * through a {@link PathGate}. One instance serves every backend, so results have the same shape on
+ * through a {@link ConfinedRoot}. One instance serves every backend, so results have the same shape on
  * CLIENT, WORK and DAEMON; paths in results are relative to the gate's root with {@code '/'}.
  *
  * <p>Single files are opened through {@link SafeDirectory} (no link followed in any component where
- * the platform allows it); writes go to a temp file in the same directory and are renamed over the
+ * the platform allows it); writes are staged by the root ({@link StagedFile}) and renamed over the
  * target. Walks ({@code file_find}, {@code file_grep}, {@code file_count}) use a parallel
  * {@code lstat} walk that never follows links, prunes generated directories while walking, and opens
  * files with {@link LinkOption#NOFOLLOW_LINKS}.
@@ -61,7 +57,6 @@ import org.vancetope.worktarget.spi.ToolException;
 public final class FileEngine {
     private static final int CHUNK = 64 * 1024;
     private static final int SNIFF = 8 * 1024;
-    private static final SecureRandom RANDOM = new SecureRandom();
     private static final String CLIP_MARKER = "…[clipped %d chars]";
 
     /** Walks and searches of all engines share one pool, sized to the machine, unless settings ask otherwise. */
@@ -102,7 +97,7 @@ public final class FileEngine {
      * @return the JSON-shaped result
      * @throws ToolException with a stable code and a message saying what to do next
      */
-    public Map<String, Object> run(String operation, PathGate gate, Map<String, Object> params) throws ToolException {
+    public Map<String, Object> run(String operation, ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         return switch (operation) {
             case "file_read" -> read(gate, params);
             case "file_write" -> write(gate, params);
@@ -127,16 +122,16 @@ public final class FileEngine {
      * @return path, content, startLine, endLine, totalLines, totalChars, truncated, nextStartLine
      * @throws ToolException on failure
      */
-    public Map<String, Object> read(PathGate gate, Map<String, Object> params) throws ToolException {
+    public Map<String, Object> read(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String userPath = Params.requireString(params, "path");
         int startLine = Params.optInt(params, "startLine", 1, 1, Integer.MAX_VALUE);
         int maxLines = Params.optInt(params, "maxLines", Integer.MAX_VALUE, 1, Integer.MAX_VALUE);
         int maxChars = Params.optInt(params, "maxChars", settings.readDefaultChars(), 1, settings.readMaxChars());
-        Path file = gate.resolve(userPath);
+        Path file = gate.resolveForRead(userPath);
         ReadWindow w = new ReadWindow(maxLines, maxChars);
         long totalLines = 0;
         long totalChars = 0;
-        try (SeekableByteChannel ch = openFile(gate, file, userPath)) {
+        try (SeekableByteChannel ch = gate.openFile(userPath, file).channel()) {
             ByteBuffer first = ByteBuffer.allocate(SNIFF);
             int got;
             do {
@@ -199,7 +194,7 @@ public final class FileEngine {
         int nextStart = w.nextStart > totalLines ? -1 : w.nextStart;
         int returned = w.returned;
         if (startLine > 1 && startLine > totalLines) {
-            throw Params.invalid("startLine " + startLine + " is past the end of " + PathGate.quote(userPath)
+            throw Params.invalid("startLine " + startLine + " is past the end of " + ConfinedRoot.quote(userPath)
                     + ", which has " + totalLines + " lines.");
         }
         Map<String, Object> r = new LinkedHashMap<>();
@@ -287,22 +282,16 @@ public final class FileEngine {
      * @return path, bytes, created
      * @throws ToolException on failure
      */
-    public Map<String, Object> write(PathGate gate, Map<String, Object> params) throws ToolException {
+    public Map<String, Object> write(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String userPath = Params.requireString(params, "path");
         String content = Params.requireText(params, "content");
         Path file = gate.resolve(userPath);
         if (file.equals(gate.root())) {
-            throw Params.invalid("Path " + PathGate.quote(userPath) + " is the work directory itself; pass a file path.");
+            throw Params.invalid("Path " + ConfinedRoot.quote(userPath) + " is the work directory itself; pass a file path.");
         }
         byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
         boolean created;
         try {
-            Path parent = file.getParent();
-            if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
-                Files.createDirectories(parent);
-                // re-check: what was created must still be inside the root
-                gate.resolve(gate.relative(parent));
-            }
             created = replaceAtomically(gate, file, userPath, bytes);
         } catch (IOException e) {
             throw io(e, userPath, "write");
@@ -314,60 +303,19 @@ public final class FileEngine {
         return r;
     }
 
-    private static boolean replaceAtomically(PathGate gate, Path file, String userPath, byte[] bytes)
+    /**
+     * Writes the whole new content under a staging name and renames it over the target (missing parents
+     * are created race-free by the root); an existing file keeps its permissions.
+     */
+    private static boolean replaceAtomically(ConfinedRoot gate, Path file, String userPath, byte[] bytes)
             throws IOException, ToolException {
-        String name = file.getFileName().toString();
-        try (SafeDirectory dir = SafeDirectory.open(gate, file.getParent())) {
-            Set<PosixFilePermission> perms = null;
-            boolean exists;
-            try {
-                BasicFileAttributes a = dir.attributes(name);
-                if (a.isDirectory()) {
-                    throw Params.invalid("Path " + PathGate.quote(userPath) + " is a directory; pass a file path.");
-                }
-                if (a.isSymbolicLink()) {
-                    throw PathGate.escape(userPath);
-                }
-                if (a.isOther()) {
-                    throw PathGate.special(userPath);
-                }
-                exists = true;
-                perms = dir.posixPermissions(name);
-            } catch (NoSuchFileException e) {
-                exists = false;
-            }
-            String tmp = ".wt-" + HexFormat.of().formatHex(randomBytes()) + ".tmp";
-            try {
-                try (SeekableByteChannel out = dir.newByteChannel(tmp,
-                        Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE))) {
-                    ByteBuffer bb = ByteBuffer.wrap(bytes);
-                    while (bb.hasRemaining()) {
-                        out.write(bb);
-                    }
-                    if (out instanceof FileChannel fc) {
-                        fc.force(false);
-                    }
-                }
-                if (perms != null) {
-                    dir.setPosixPermissions(tmp, perms);
-                }
-                dir.replace(tmp, name);
-            } catch (IOException | RuntimeException e) {
-                try {
-                    dir.deleteFile(tmp);
-                } catch (IOException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-                throw e;
-            }
-            return !exists;
+        try (StagedFile staged = gate.stage(file)) {
+            ConfinedRoot.TargetState existing = gate.checkTarget(staged, userPath);
+            staged.write(bytes);
+            staged.finishWriting(true);
+            staged.commit(existing.permissions(), null);
+            return !existing.exists();
         }
-    }
-
-    private static byte[] randomBytes() {
-        byte[] b = new byte[8];
-        RANDOM.nextBytes(b);
-        return b;
     }
 
     // =================================================================================== file_edit
@@ -380,16 +328,16 @@ public final class FileEngine {
      * @return path, line, diff
      * @throws ToolException {@code not_found} when oldText is missing, {@code invalid_params} when ambiguous
      */
-    public Map<String, Object> edit(PathGate gate, Map<String, Object> params) throws ToolException {
+    public Map<String, Object> edit(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String userPath = Params.requireString(params, "path");
         String oldText = Params.requireString(params, "oldText");
         String newText = Params.requireText(params, "newText");
         Path file = gate.resolve(userPath);
         String text;
-        try (SeekableByteChannel ch = openFile(gate, file, userPath)) {
+        try (SeekableByteChannel ch = gate.openFile(userPath, file).channel()) {
             long size = ch.size();
             if (size > Integer.MAX_VALUE - 16) {
-                throw new ToolException(ErrorCode.SIZE_LIMIT, "File " + PathGate.quote(userPath)
+                throw new ToolException(ErrorCode.SIZE_LIMIT, "File " + ConfinedRoot.quote(userPath)
                         + " is larger than 2 GiB; file_edit cannot hold it. Use exec tools instead.");
             }
             ByteBuffer bb = ByteBuffer.allocate((int) size);
@@ -398,7 +346,7 @@ public final class FileEngine {
             }
             text = TextScan.decodeStrict(TextScan.strictUtf8(), bb.array(), bb.position());
             if (text == null) {
-                throw Params.invalid("File " + PathGate.quote(userPath) + " is not UTF-8 text; file_edit only edits "
+                throw Params.invalid("File " + ConfinedRoot.quote(userPath) + " is not UTF-8 text; file_edit only edits "
                         + "text files.");
             }
         } catch (IOException e) {
@@ -412,7 +360,7 @@ public final class FileEngine {
             } else if (text.contains(oldText.strip()) && !oldText.strip().isEmpty()) {
                 hint = " The text occurs with different surrounding whitespace; copy it exactly.";
             }
-            throw new ToolException(ErrorCode.NOT_FOUND, "oldText was not found in " + PathGate.quote(userPath)
+            throw new ToolException(ErrorCode.NOT_FOUND, "oldText was not found in " + ConfinedRoot.quote(userPath)
                     + "; the file is unchanged." + hint + " Call file_read and copy the exact text, including "
                     + "whitespace and line breaks.");
         }
@@ -426,7 +374,7 @@ public final class FileEngine {
                     lines.add(lineOf(text, i));
                 }
             }
-            throw Params.invalid("oldText occurs " + count + " times in " + PathGate.quote(userPath) + " (at lines "
+            throw Params.invalid("oldText occurs " + count + " times in " + ConfinedRoot.quote(userPath) + " (at lines "
                     + joinInts(lines) + (count > lines.size() ? ", ..." : "") + "); the file is unchanged. Include more "
                     + "surrounding lines in oldText so that it matches exactly once.");
         }
@@ -532,12 +480,12 @@ public final class FileEngine {
      * @return path, entries, count, truncated
      * @throws ToolException {@code not_found} for a missing directory, {@code invalid_params} for a file
      */
-    public Map<String, Object> list(PathGate gate, Map<String, Object> params) throws ToolException {
+    public Map<String, Object> list(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String userPath = Params.optString(params, "path", ".");
         Path dir = gate.resolve(userPath);
         requireDirectory(dir, userPath, "file_list");
         List<String> entries = new ArrayList<>();
-        try (SafeDirectory d = SafeDirectory.open(gate, dir)) {
+        try (SafeDirectory d = gate.open(dir)) {
             List<String> names = d.names();
             names.sort(Comparator.naturalOrder());
             for (String name : names) {
@@ -574,7 +522,7 @@ public final class FileEngine {
      *         skippedGeneratedDirs
      * @throws ToolException on failure
      */
-    public Map<String, Object> find(PathGate gate, Map<String, Object> params) throws ToolException {
+    public Map<String, Object> find(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String userPath = Params.optString(params, "path", ".");
         Glob glob = Glob.compile(Params.optString(params, "pathGlob", null));
         long minSize = Params.optLong(params, "minSize", 0, 0, Long.MAX_VALUE);
@@ -594,7 +542,7 @@ public final class FileEngine {
                     return s >= minSize && s <= maxSize && t > after && t < before;
                 };
         TreeWalker.Result walk;
-        try (SafeDirectory dir = SafeDirectory.open(gate, base)) {
+        try (SafeDirectory dir = gate.open(base)) {
             walk = TreeWalker.walk(pool, new TreeWalker.Spec(dir, maxDepth, glob,
                     includeGenerated ? null : settings.generatedDirNames(), filter));
         } catch (IOException e) {
@@ -627,7 +575,7 @@ public final class FileEngine {
         return r;
     }
 
-    private static String prefix(PathGate gate, Path base) {
+    private static String prefix(ConfinedRoot gate, Path base) {
         String rel = gate.relative(base);
         return rel.equals(".") ? "" : rel + "/";
     }
@@ -672,7 +620,7 @@ public final class FileEngine {
      *         skippedGeneratedDirs
      * @throws ToolException {@code invalid_params} for a bad pattern
      */
-    public Map<String, Object> grep(PathGate gate, Map<String, Object> params) throws ToolException {
+    public Map<String, Object> grep(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String regex = Params.requireString(params, "pattern");
         String userPath = Params.optString(params, "path", ".");
         Glob glob = Glob.compile(Params.optString(params, "pathGlob", null));
@@ -684,13 +632,13 @@ public final class FileEngine {
         boolean includeGenerated = Params.optBoolean(params, "includeGenerated", false);
         Pattern pattern = compile(regex, ci);
         Searcher searcher = new Searcher(pattern, ci);
-        Path base = gate.resolve(userPath);
+        Path base = gate.resolveForRead(userPath);
         BasicFileAttributes baseAttrs = attrs(base, userPath);
         GrepCollector col = new GrepCollector(limit);
         int skippedGenerated = 0;
         if (baseAttrs.isDirectory()) {
             String prefix = prefix(gate, base);
-            try (SafeDirectory dir = SafeDirectory.open(gate, base)) {
+            try (SafeDirectory dir = gate.open(base)) {
                 TreeWalker.Spec spec = new TreeWalker.Spec(dir, maxDepth, glob,
                         includeGenerated ? null : settings.generatedDirNames(), null);
                 int[] counts = TreeWalker.walk(pool, spec, e -> {
@@ -708,7 +656,7 @@ public final class FileEngine {
                 throw io(e, userPath, "list");
             }
         } else {
-            try (SafeDirectory dir = SafeDirectory.open(gate, base.getParent())) {
+            try (SafeDirectory dir = gate.open(base.getParent())) {
                 String name = base.getFileName().toString();
                 TreeWalker.Entry single = new TreeWalker.Entry(name, base, baseAttrs.size(),
                         baseAttrs.lastModifiedTime().toMillis(), dir, name);
@@ -736,7 +684,7 @@ public final class FileEngine {
         return r;
     }
 
-    private static String prefixOfParent(PathGate gate, Path file) {
+    private static String prefixOfParent(ConfinedRoot gate, Path file) {
         String rel = gate.relative(file.getParent());
         return rel.equals(".") ? "" : rel + "/";
     }
@@ -964,7 +912,7 @@ public final class FileEngine {
      * @return path, head, tail, headLines, tailLines, totalBytes, omittedBytes, truncated
      * @throws ToolException on failure
      */
-    public Map<String, Object> headTail(PathGate gate, Map<String, Object> params) throws ToolException {
+    public Map<String, Object> headTail(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String userPath = Params.requireString(params, "path");
         int head = Params.optInt(params, "head", 0, 0, settings.headTailMaxLines());
         int tail = Params.optInt(params, "tail", 0, 0, settings.headTailMaxLines());
@@ -972,7 +920,7 @@ public final class FileEngine {
             throw Params.invalid("Pass head and/or tail greater than 0 (each at most " + settings.headTailMaxLines()
                     + ").");
         }
-        Path file = gate.resolve(userPath);
+        Path file = gate.resolveForRead(userPath);
         long capBytes = (long) settings.readMaxChars() * 4;
         boolean clipped = false;
         String headText = "";
@@ -980,7 +928,7 @@ public final class FileEngine {
         long size;
         long headEnd = 0;
         long tailStart;
-        try (SeekableByteChannel ch = openFile(gate, file, userPath)) {
+        try (SeekableByteChannel ch = gate.openFile(userPath, file).channel()) {
             size = ch.size();
             ByteBuffer buf = ByteBuffer.allocate((int) Math.min(CHUNK, Math.max(1, size)));
             if (head > 0) {
@@ -1107,14 +1055,14 @@ public final class FileEngine {
      * @return path, files, lines, chars, bytes (or matchingLines, filesWithMatches), skipped counts
      * @throws ToolException on failure
      */
-    public Map<String, Object> count(PathGate gate, Map<String, Object> params) throws ToolException {
+    public Map<String, Object> count(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String userPath = Params.optString(params, "path", ".");
         Glob glob = Glob.compile(Params.optString(params, "pathGlob", null));
         int maxDepth = Params.optInt(params, "maxDepth", settings.defaultMaxDepth(), 0, settings.maxDepthLimit());
         String regex = Params.optString(params, "pattern", null);
         boolean includeGenerated = Params.optBoolean(params, "includeGenerated", false);
         Searcher searcher = regex == null ? null : new Searcher(compile(regex, false), false);
-        Path base = gate.resolve(userPath);
+        Path base = gate.resolveForRead(userPath);
         BasicFileAttributes baseAttrs = attrs(base, userPath);
         int skippedGenerated = 0;
         boolean single = !baseAttrs.isDirectory();
@@ -1146,12 +1094,12 @@ public final class FileEngine {
                 unreadable.incrementAndGet();
             }
         };
-        try (SafeDirectory dir = SafeDirectory.open(gate, single ? base.getParent() : base)) {
+        try (SafeDirectory dir = gate.open(single ? base.getParent() : base)) {
             if (single) {
                 String name = base.getFileName().toString();
                 BasicFileAttributes a = dir.attributes(name);
                 if (!a.isRegularFile()) {
-                    throw PathGate.escape(userPath);
+                    throw ConfinedRoot.escape(userPath);
                 }
                 sink.accept(new TreeWalker.Entry(name, base, a.size(), 0, dir, name));
             } else {
@@ -1163,7 +1111,7 @@ public final class FileEngine {
             throw io(e, userPath, "read");
         }
         if (single && unreadable.get() > 0) {
-            throw new ToolException(ErrorCode.INTERNAL, "Could not read " + PathGate.quote(userPath) + ".");
+            throw new ToolException(ErrorCode.INTERNAL, "Could not read " + ConfinedRoot.quote(userPath) + ".");
         }
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("path", gate.relative(base));
@@ -1269,15 +1217,15 @@ public final class FileEngine {
      * @return path, deleted
      * @throws ToolException {@code invalid_params} for a directory
      */
-    public Map<String, Object> delete(PathGate gate, Map<String, Object> params) throws ToolException {
+    public Map<String, Object> delete(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String userPath = Params.requireString(params, "path");
         Path entry = gate.resolveEntry(userPath);
         boolean deleted;
-        try (SafeDirectory d = SafeDirectory.open(gate, entry.getParent())) {
+        try (SafeDirectory d = gate.open(entry.getParent())) {
             String name = entry.getFileName().toString();
             BasicFileAttributes a = d.attributes(name);
             if (a.isDirectory()) {
-                throw Params.invalid("Path " + PathGate.quote(userPath) + " is a directory; file_delete removes files "
+                throw Params.invalid("Path " + ConfinedRoot.quote(userPath) + " is a directory; file_delete removes files "
                         + "only.");
             }
             d.deleteFile(name);
@@ -1295,29 +1243,6 @@ public final class FileEngine {
 
     // =================================================================================== helpers
 
-    /** Opens a validated regular file for reading through its parent directory, never following a link. */
-    private static SeekableByteChannel openFile(PathGate gate, Path file, String userPath)
-            throws IOException, ToolException {
-        if (file.equals(gate.root())) {
-            throw Params.invalid("Path " + PathGate.quote(userPath) + " is a directory. Use file_list to see what is in it.");
-        }
-        try (SafeDirectory d = SafeDirectory.open(gate, file.getParent())) {
-            String name = file.getFileName().toString();
-            BasicFileAttributes a = d.attributes(name);
-            if (a.isDirectory()) {
-                throw Params.invalid("Path " + PathGate.quote(userPath) + " is a directory. Use file_list to see what is "
-                        + "in it.");
-            }
-            if (a.isSymbolicLink()) {
-                throw PathGate.escape(userPath);
-            }
-            if (a.isOther()) {
-                throw PathGate.special(userPath);
-            }
-            return d.openRead(name);
-        }
-    }
-
     private static BasicFileAttributes attrs(Path p, String userPath) throws ToolException {
         try {
             return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -1333,45 +1258,28 @@ public final class FileEngine {
         try {
             a = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
-            throw new ToolException(ErrorCode.NOT_FOUND, "Directory " + PathGate.quote(userPath) + " does not exist. "
+            throw new ToolException(ErrorCode.NOT_FOUND, "Directory " + ConfinedRoot.quote(userPath) + " does not exist. "
                     + "Call file_list on its parent to see what is there.");
         } catch (IOException e) {
             throw io(e, userPath, "list");
         }
         if (!a.isDirectory()) {
-            throw Params.invalid("Path " + PathGate.quote(userPath) + " is a file, not a directory; " + tool
+            throw Params.invalid("Path " + ConfinedRoot.quote(userPath) + " is a file, not a directory; " + tool
                     + " needs a directory. Use file_read to read the file.");
         }
     }
 
-    private static ToolException notFound(String userPath) {
-        return new ToolException(ErrorCode.NOT_FOUND, "File " + PathGate.quote(userPath) + " does not exist. Call "
-                + "file_list or file_find to see what is there.");
-    }
-
     private static ToolException binary(String userPath, String tool) {
-        return Params.invalid("File " + PathGate.quote(userPath) + " looks binary (it contains NUL bytes); " + tool
+        return Params.invalid("File " + ConfinedRoot.quote(userPath) + " looks binary (it contains NUL bytes); " + tool
                 + " shows text only. Use file_count for its size.");
     }
 
     /** Maps an I/O failure to a tool error without revealing host paths. */
     private static ToolException io(IOException e, String userPath, String what) {
-        if (e instanceof NoSuchFileException || e instanceof NotDirectoryException) {
-            return notFound(userPath);
-        }
-        if (e instanceof AccessDeniedException) {
-            return new ToolException(ErrorCode.INVALID_PARAMS, "Permission denied: cannot " + what + " "
-                    + PathGate.quote(userPath) + ".", e);
-        }
-        String reason = e instanceof FileSystemException fse ? fse.getReason() : null;
-        if (reason != null && reason.contains("symbolic links")) {
-            return PathGate.escape(userPath);
-        }
-        if (reason != null && reason.contains("No space left")) {
-            return new ToolException(ErrorCode.DISK_FULL, "The disk is full; could not " + what + " "
-                    + PathGate.quote(userPath) + ". Free space and retry.", e);
-        }
-        return new ToolException(ErrorCode.INTERNAL, "Could not " + what + " " + PathGate.quote(userPath)
-                + (reason == null ? "" : " (" + reason + ")") + ".", e);
+        return ConfinedRoot.io(e, userPath, what);
+    }
+
+    private static ToolException notFound(String userPath) {
+        return ConfinedRoot.notFound(userPath);
     }
 }

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.internal.JsonValues;
-import org.vancetope.worktarget.core.internal.path.PathGate;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolContext;
@@ -40,7 +40,7 @@ public final class FileTools {
          * @return the gate of the root to work in
          * @throws ToolException when the root cannot be found or the parameters name no valid root
          */
-        PathGate gate(Map<String, Object> params, ToolContext context) throws ToolException;
+        ConfinedRoot gate(Map<String, Object> params, ToolContext context) throws ToolException;
     }
 
     /**
@@ -65,7 +65,7 @@ public final class FileTools {
                                 + spec.name() + ". Accepted: " + String.join(", ", accepted) + ".");
                     }
                 }
-                PathGate gate = resolver.gate(p, ctx);
+                ConfinedRoot gate = resolver.gate(p, ctx);
                 return JsonValues.normalize(engine.run(op, gate, p));
             }));
         }

@@ -1,12 +1,10 @@
 package org.vancetope.worktarget.core.internal.home;
 
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,11 +14,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.internal.Segments;
-import org.vancetope.worktarget.core.internal.Trees;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
+import org.vancetope.worktarget.core.internal.path.SafeDirectory;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.SettingsCascade;
 import org.vancetope.worktarget.spi.ToolException;
@@ -55,6 +53,7 @@ public final class Homes {
     private final Clock clock;
     private final Map<Path, Measurement> measurements = new ConcurrentHashMap<>();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
+    private volatile ConfinedRoot gate;
 
     private record Measurement(Instant at, long bytes) {
     }
@@ -144,7 +143,10 @@ public final class Homes {
     public Home prepare(String tenant, String project, String user) throws ToolException {
         Home home = resolve(tenant, project, user);
         try {
-            Files.createDirectories(home.dir());
+            ConfinedRoot g = gate();
+            try (SafeDirectory d = g.openOrCreate(g.resolve(home.tenant() + "/" + home.key()))) {
+                LOG.trace("HOME {} ready", d.path().getFileName());
+            }
         } catch (IOException e) {
             throw new ToolException(ErrorCode.INTERNAL, "The HOME of this " + home.scope().wire()
                     + " scope could not be created (" + e.getClass().getSimpleName() + "); ask the operator to check the "
@@ -167,7 +169,7 @@ public final class Homes {
         Instant now = clock.instant();
         Measurement m = measurements.compute(home.dir(), (dir, old) ->
                 old != null && Duration.between(old.at(), now).compareTo(measureInterval) < 0 ? old
-                        : new Measurement(now, measure(dir)));
+                        : new Measurement(now, measure(home)));
         if (m.bytes() > maxBytes) {
             throw new ToolException(ErrorCode.BUDGET_EXCEEDED, "The HOME of this " + home.scope().wire() + " scope ('"
                     + home.key() + "') holds " + human(m.bytes()) + ", over its budget of " + human(maxBytes)
@@ -190,7 +192,7 @@ public final class Homes {
         requireSafe("tenant", tenant);
         requireSafe("project", project);
         requireProjectName(project);
-        boolean deleted = deleteTree(root.resolve(tenant).resolve(project));
+        boolean deleted = deleteTree(tenant, project);
         HomeScope scope = scope(tenant, project, null);
         if (scope != HomeScope.PROJECT) {
             String note = "home-scope of project '" + project + "' is " + scope.wire() + ": its HOME is shared ('"
@@ -211,7 +213,7 @@ public final class Homes {
     public MaintenanceResult deleteUser(String tenant, String login) throws IOException {
         requireSafe("tenant", tenant);
         String key = requireSafe("user home key", HomeScope.USER.key(null, login));
-        return deleteTree(root.resolve(tenant).resolve(key)) ? MaintenanceResult.done() : MaintenanceResult.nothing();
+        return deleteTree(tenant, key) ? MaintenanceResult.done() : MaintenanceResult.nothing();
     }
 
     /**
@@ -228,7 +230,7 @@ public final class Homes {
         requireSafe("tenant", tenant);
         requireProjectName(requireSafe("project", from));
         requireProjectName(requireSafe("project", to));
-        return move(root.resolve(tenant), from, to);
+        return move(tenant, from, to);
     }
 
     /**
@@ -243,57 +245,83 @@ public final class Homes {
      */
     public MaintenanceResult renameUser(String tenant, String from, String to) throws IOException {
         requireSafe("tenant", tenant);
-        return move(root.resolve(tenant), requireSafe("user home key", HomeScope.USER.key(null, from)),
+        return move(tenant, requireSafe("user home key", HomeScope.USER.key(null, from)),
                 requireSafe("user home key", HomeScope.USER.key(null, to)));
     }
 
     // ---------------------------------------------------------------------------------------------
 
-    private MaintenanceResult move(Path tenantDir, String from, String to) throws IOException {
-        Path src = tenantDir.resolve(from);
-        Path dst = tenantDir.resolve(to);
-        if (!Files.exists(src, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+    /**
+     * The confined root of the homes tree, made on first use: every HOME is created, measured, renamed and
+     * deleted through it, by directory handle, so a link a job plants in its HOME is deleted itself and
+     * never followed out of the tree.
+     */
+    private ConfinedRoot gate() throws IOException {
+        ConfinedRoot g = gate;
+        if (g == null) {
+            synchronized (this) {
+                g = gate;
+                if (g == null) {
+                    Files.createDirectories(root); // the operator's homes root itself is trusted
+                    g = ConfinedRoot.of(root);
+                    gate = g;
+                }
+            }
+        }
+        return g;
+    }
+
+    private MaintenanceResult move(String tenant, String from, String to) throws IOException {
+        ConfinedRoot g = gate();
+        Path tenantDir;
+        try {
+            tenantDir = g.resolve(tenant);
+        } catch (ToolException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        try (SafeDirectory dir = g.open(tenantDir)) {
+            try {
+                dir.attributes(from);
+            } catch (NoSuchFileException e) {
+                return MaintenanceResult.nothing();
+            }
+            try {
+                dir.renameNoReplace(from, to);
+            } catch (FileAlreadyExistsException e) {
+                return new MaintenanceResult(false, null, "A HOME named '" + to + "' already exists; homes are not "
+                        + "merged. Delete or move it first, then rename again.");
+            }
+        } catch (NoSuchFileException e) {
             return MaintenanceResult.nothing();
         }
-        if (Files.exists(dst, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return new MaintenanceResult(false, null, "A HOME named '" + to + "' already exists; homes are not merged. "
-                    + "Delete or move it first, then rename again.");
-        }
-        Files.move(src, dst);
-        measurements.remove(src);
+        measurements.remove(root.resolve(tenant).resolve(from));
         return MaintenanceResult.done();
     }
 
-    private boolean deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return false;
+    private boolean deleteTree(String tenant, String key) throws IOException {
+        ConfinedRoot g = gate();
+        boolean deleted;
+        try {
+            deleted = g.deleteTree(g.resolveEntry(tenant + "/" + key));
+        } catch (ToolException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
-        Trees.deleteRecursively(dir);
-        measurements.remove(dir);
-        return true;
+        measurements.remove(root.resolve(tenant).resolve(key));
+        return deleted;
     }
 
-    private static long measure(Path dir) {
-        AtomicLong total = new AtomicLong();
+    private long measure(Home home) {
         try {
-            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                    total.addAndGet(attrs.size());
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFileFailed(Path file, IOException exc) {
-                    return FileVisitResult.CONTINUE;
-                }
-            });
+            ConfinedRoot g = gate();
+            try (SafeDirectory tenant = g.open(g.resolve(home.tenant()))) {
+                return tenant.treeSize(home.key());
+            }
         } catch (NoSuchFileException e) {
             return 0;
-        } catch (IOException e) {
-            LOG.warn("measuring a home failed, counting what was seen: {}", e.toString());
+        } catch (IOException | ToolException e) {
+            LOG.warn("measuring a home failed, counting nothing: {}", e.toString());
+            return 0;
         }
-        return total.get();
     }
 
     private static void requireProjectKey(String project) throws ToolException {

@@ -3,10 +3,14 @@ package org.vancetope.worktarget.core.internal.path;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
@@ -14,60 +18,77 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 
 /**
- * A directory inside a gate's root, opened so that operations on its entries cannot be redirected by
- * a component swapped for a symlink after the gate's check.
+ * An open directory inside a {@link ConfinedRoot}, so that operations on its entries cannot be
+ * redirected by a component swapped for a symlink after the root's check. Only a confined root opens
+ * one.
  *
  * <p>Where the file system offers {@link SecureDirectoryStream} (Linux, Jimfs), the directory is
  * reached from the root one component at a time with {@link LinkOption#NOFOLLOW_LINKS}, and every
  * entry operation is relative to that open directory ({@code openat}, {@code renameat},
  * {@code unlinkat}). Elsewhere it falls back to path operations with {@code NOFOLLOW_LINKS} on the
  * last component. It never follows a link in the last component.
+ *
+ * <p>{@link #names()} hides the library's own entries (the {@value ConfinedRoot#INTERNAL_DIR}
+ * directory at the top of the root and {@linkplain Reserved reserved} staging names everywhere);
+ * {@link #allNames()} is for the library's own maintenance.
  */
 public final class SafeDirectory implements Closeable {
     private static final Set<OpenOption> READ_NOFOLLOW = Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
-    private final Path path;
-    private final SecureDirectoryStream<Path> sds;
+    private static final Set<OpenOption> CREATE_NOFOLLOW = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+            LinkOption.NOFOLLOW_LINKS);
+    /** The deepest tree {@link #deleteTree} descends into (one open handle per level). */
+    static final int MAX_DELETE_DEPTH = 4096;
+    /** Serialises "is the name free? then rename into it" between threads of this JVM (renameat replaces an empty directory). */
+    private static final Object[] NAME_LOCKS = new Object[64];
 
-    private SafeDirectory(Path path, SecureDirectoryStream<Path> sds) {
-        this.path = path;
-        this.sds = sds;
+    static {
+        for (int i = 0; i < NAME_LOCKS.length; i++) {
+            NAME_LOCKS[i] = new Object();
+        }
     }
 
-    /**
-     * Opens a validated directory.
-     *
-     * @param gate the gate that validated {@code dir}
-     * @param dir a directory inside the gate's root (a path from the gate)
-     * @return the open directory; close it
-     * @throws IOException when a component is missing, not a directory, or a link
-     */
-    public static SafeDirectory open(PathGate gate, Path dir) throws IOException {
-        Path root = gate.root();
+    private final ConfinedRoot owner;
+    private final Path path;
+    private final SecureDirectoryStream<Path> sds;
+    private final boolean isRoot;
+
+    private SafeDirectory(ConfinedRoot owner, Path path, SecureDirectoryStream<Path> sds) {
+        this.owner = owner;
+        this.path = path;
+        this.sds = sds;
+        this.isRoot = path.equals(owner.root());
+    }
+
+    static SafeDirectory open(ConfinedRoot owner, Path dir) throws IOException {
+        Path root = owner.root();
         if (!dir.startsWith(root)) {
             throw new IllegalArgumentException("not inside the root");
         }
-        DirectoryStream<Path> ds = Files.newDirectoryStream(root);
-        if (!(ds instanceof SecureDirectoryStream<Path> current)) {
-            ds.close();
+        SafeDirectory current = openRootHandle(owner);
+        if (current.sds == null) {
             BasicFileAttributes a = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             if (!a.isDirectory()) {
-                throw new java.nio.file.NotDirectoryException(dir.getFileName().toString());
+                throw new NotDirectoryException(dir.getFileName().toString());
             }
-            return new SafeDirectory(dir, null);
+            return new SafeDirectory(owner, dir, null);
         }
-        Path rel = root.relativize(dir);
         try {
+            Path rel = root.relativize(dir);
             if (!rel.toString().isEmpty()) {
                 for (int i = 0; i < rel.getNameCount(); i++) {
-                    SecureDirectoryStream<Path> next = current.newDirectoryStream(rel.getName(i), LinkOption.NOFOLLOW_LINKS);
+                    SafeDirectory next = current.openChild(rel.getName(i).toString());
                     current.close();
                     current = next;
                 }
@@ -76,7 +97,45 @@ public final class SafeDirectory implements Closeable {
             current.close();
             throw e;
         }
-        return new SafeDirectory(dir, current);
+        return current;
+    }
+
+    static SafeDirectory openOrCreate(ConfinedRoot owner, Path dir) throws IOException {
+        Path root = owner.root();
+        if (!dir.startsWith(root)) {
+            throw new IllegalArgumentException("not inside the root");
+        }
+        SafeDirectory current = openRootHandle(owner);
+        try {
+            Path rel = root.relativize(dir);
+            if (!rel.toString().isEmpty()) {
+                for (int i = 0; i < rel.getNameCount(); i++) {
+                    String name = rel.getName(i).toString();
+                    SafeDirectory next;
+                    try {
+                        next = current.openChild(name);
+                    } catch (NoSuchFileException e) {
+                        next = current.mkdir(name);
+                    }
+                    current.close();
+                    current = next;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            current.close();
+            throw e;
+        }
+        return current;
+    }
+
+    private static SafeDirectory openRootHandle(ConfinedRoot owner) throws IOException {
+        Path root = owner.root();
+        DirectoryStream<Path> ds = Files.newDirectoryStream(root);
+        if (ds instanceof SecureDirectoryStream<Path> s) {
+            return new SafeDirectory(owner, root, s);
+        }
+        ds.close();
+        return new SafeDirectory(owner, root, null);
     }
 
     /**
@@ -90,13 +149,74 @@ public final class SafeDirectory implements Closeable {
     public SafeDirectory openChild(String name) throws IOException {
         Path child = path.resolve(name);
         if (sds != null) {
-            return new SafeDirectory(child, sds.newDirectoryStream(name(name), LinkOption.NOFOLLOW_LINKS));
+            return new SafeDirectory(owner, child, sds.newDirectoryStream(name(name), LinkOption.NOFOLLOW_LINKS));
         }
         BasicFileAttributes a = Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         if (!a.isDirectory()) {
-            throw new java.nio.file.NotDirectoryException(name);
+            throw new NotDirectoryException(name);
         }
-        return new SafeDirectory(child, null);
+        return new SafeDirectory(owner, child, null);
+    }
+
+    /**
+     * Creates a subdirectory and opens it, without ever creating it by a path that a concurrent change
+     * could redirect. The JDK has no {@code mkdirat}, so the directory is made at the top of the root
+     * under a {@linkplain Reserved reserved name} — the root's own path is trusted and only its last
+     * component is new — and then renamed into this directory by handle ({@code renameat}). An
+     * existing entry of that name is never replaced; an existing directory is opened instead.
+     * When this directory is on another file system than the root (a mount point inside the root), or
+     * the platform has no directory handles, it falls back to creating it by path.
+     *
+     * @param name the new directory's name
+     * @return the open directory; close it
+     * @throws IOException when an entry of that name is not a directory, or it cannot be created
+     */
+    public SafeDirectory mkdir(String name) throws IOException {
+        if (sds == null || isRoot) {
+            // At the top of the root (trusted path, only the last component is new) a path mkdir is race-free.
+            try {
+                Files.createDirectory(path.resolve(name));
+            } catch (FileAlreadyExistsException e) {
+                // made meanwhile: open what is there (not following a link)
+            }
+            return openChild(name);
+        }
+        String made = Reserved.newName(Reserved.DIR);
+        Files.createDirectory(owner.root().resolve(made));
+        try (SafeDirectory top = openRootHandle(owner)) {
+            try {
+                if (!top.attributes(made).isDirectory()) {
+                    throw new FileSystemException(made, null, "the new directory was replaced while it was made");
+                }
+                synchronized (NAME_LOCKS[Math.floorMod(path.hashCode() * 31 + name.hashCode(), NAME_LOCKS.length)]) {
+                    if (!exists(name)) {
+                        try {
+                            top.sds.move(name(made), sds, name(name));
+                        } catch (AtomicMoveNotSupportedException crossDevice) {
+                            Files.createDirectory(path.resolve(name));
+                        } catch (FileAlreadyExistsException lost) {
+                            // made meanwhile by someone else: open theirs
+                        }
+                    }
+                }
+            } finally {
+                try {
+                    top.sds.deleteDirectory(name(made));
+                } catch (NoSuchFileException moved) {
+                    // renamed into place, as intended
+                }
+            }
+        }
+        return openChild(name);
+    }
+
+    private boolean exists(String name) throws IOException {
+        try {
+            attributes(name);
+            return true;
+        } catch (NoSuchFileException e) {
+            return false;
+        }
     }
 
     /**
@@ -126,7 +246,7 @@ public final class SafeDirectory implements Closeable {
      *
      * @param name the entry name
      * @return the attributes
-     * @throws IOException {@link java.nio.file.NoSuchFileException} when missing
+     * @throws IOException {@link NoSuchFileException} when missing
      */
     public BasicFileAttributes attributes(String name) throws IOException {
         if (sds != null) {
@@ -134,6 +254,19 @@ public final class SafeDirectory implements Closeable {
                     .readAttributes();
         }
         return Files.readAttributes(path.resolve(name), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /**
+     * Attributes of this directory itself.
+     *
+     * @return the attributes
+     * @throws IOException on failure
+     */
+    public BasicFileAttributes attributes() throws IOException {
+        if (sds != null) {
+            return sds.getFileAttributeView(BasicFileAttributeView.class).readAttributes();
+        }
+        return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     }
 
     /**
@@ -151,6 +284,20 @@ public final class SafeDirectory implements Closeable {
             return sds.newByteChannel(name(name), opts);
         }
         return Files.newByteChannel(path.resolve(name), opts);
+    }
+
+    /**
+     * Creates a new file for writing; fails when the name exists (also as a link).
+     *
+     * @param name the entry name
+     * @return the channel
+     * @throws IOException {@link FileAlreadyExistsException} when it exists
+     */
+    public SeekableByteChannel createFile(String name) throws IOException {
+        if (sds != null) {
+            return sds.newByteChannel(name(name), CREATE_NOFOLLOW);
+        }
+        return Files.newByteChannel(path.resolve(name), CREATE_NOFOLLOW);
     }
 
     /**
@@ -193,6 +340,20 @@ public final class SafeDirectory implements Closeable {
         }
     }
 
+    /**
+     * Sets the modification time of an entry.
+     *
+     * @param name the entry name
+     * @param mtime the time
+     * @throws IOException on failure
+     */
+    public void setLastModifiedTime(String name, FileTime mtime) throws IOException {
+        BasicFileAttributeView v = sds != null
+                ? sds.getFileAttributeView(name(name), BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                : Files.getFileAttributeView(path.resolve(name), BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+        v.setTimes(mtime, null, null);
+    }
+
     private PosixFileAttributeView posixView(String name) {
         if (!path.getFileSystem().supportedFileAttributeViews().contains("posix")) {
             return null;
@@ -204,6 +365,29 @@ public final class SafeDirectory implements Closeable {
     }
 
     /**
+     * Renames an entry of this directory into another open directory (or this one), atomically,
+     * replacing an existing file of the target name ({@code renameat}).
+     *
+     * @param from the source name here
+     * @param target the target directory (of the same root's file system)
+     * @param to the target name
+     * @throws AtomicMoveNotSupportedException when the two directories are on different file systems
+     * @throws IOException on failure
+     */
+    public void moveTo(String from, SafeDirectory target, String to) throws IOException {
+        if (sds != null && target.sds != null) {
+            try {
+                sds.move(name(from), target.sds, name(to));
+                return;
+            } catch (FileAlreadyExistsException e) {
+                // Some providers (Jimfs) do not replace in SecureDirectoryStream.move; fall through.
+            }
+        }
+        Files.move(path.resolve(from), target.path.resolve(to), StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /**
      * Renames an entry over another in this directory, atomically, replacing the target.
      *
      * @param from the source name
@@ -211,23 +395,36 @@ public final class SafeDirectory implements Closeable {
      * @throws IOException on failure
      */
     public void replace(String from, String to) throws IOException {
-        if (sds != null) {
-            try {
+        moveTo(from, this, to);
+    }
+
+    /**
+     * Renames an entry to a name that must be free: never replaces anything, also not an empty
+     * directory (serialised against other renames of this JVM into the same name).
+     *
+     * @param from the source name here
+     * @param to the new name here
+     * @throws FileAlreadyExistsException when {@code to} exists
+     * @throws IOException on failure
+     */
+    public void renameNoReplace(String from, String to) throws IOException {
+        synchronized (NAME_LOCKS[Math.floorMod(path.hashCode() * 31 + to.hashCode(), NAME_LOCKS.length)]) {
+            if (exists(to)) {
+                throw new FileAlreadyExistsException(to);
+            }
+            if (sds != null) {
                 sds.move(name(from), sds, name(to));
-                return;
-            } catch (FileAlreadyExistsException e) {
-                // Some providers (Jimfs) do not replace in SecureDirectoryStream.move; fall through.
+            } else {
+                Files.move(path.resolve(from), path.resolve(to), StandardCopyOption.ATOMIC_MOVE);
             }
         }
-        Files.move(path.resolve(from), path.resolve(to), StandardCopyOption.ATOMIC_MOVE,
-                StandardCopyOption.REPLACE_EXISTING);
     }
 
     /**
      * Deletes a non-directory entry (a link is deleted itself, never its target).
      *
      * @param name the entry name
-     * @throws IOException {@link java.nio.file.NoSuchFileException} when missing
+     * @throws IOException {@link NoSuchFileException} when missing
      */
     public void deleteFile(String name) throws IOException {
         if (sds != null) {
@@ -236,18 +433,172 @@ public final class SafeDirectory implements Closeable {
         }
         BasicFileAttributes a = attributes(name);
         if (a.isDirectory()) {
-            throw new java.nio.file.FileSystemException(name, null, "is a directory");
+            throw new FileSystemException(name, null, "is a directory");
         }
         Files.delete(path.resolve(name));
     }
 
     /**
-     * The names of the entries, unsorted.
+     * Deletes an empty directory entry.
+     *
+     * @param name the entry name
+     * @throws IOException {@link java.nio.file.DirectoryNotEmptyException} when not empty
+     */
+    public void deleteDirectory(String name) throws IOException {
+        if (sds != null) {
+            sds.deleteDirectory(name(name));
+            return;
+        }
+        BasicFileAttributes a = attributes(name);
+        if (!a.isDirectory()) {
+            throw new NotDirectoryException(name);
+        }
+        Files.delete(path.resolve(name));
+    }
+
+    /**
+     * Deletes an entry and, when it is a directory, everything below it, one open directory handle per
+     * level: links are deleted themselves, and a directory swapped for a link meanwhile is not entered
+     * (its removal then fails instead). Iterative, so a deep tree cannot overflow the stack; trees deeper
+     * than {@value #MAX_DELETE_DEPTH} levels are refused.
+     *
+     * @param name the entry name
+     * @return true when something was deleted, false when it was missing
+     * @throws IOException when an entry cannot be deleted
+     */
+    public boolean deleteTree(String name) throws IOException {
+        BasicFileAttributes a;
+        try {
+            a = attributes(name);
+        } catch (NoSuchFileException e) {
+            return false;
+        }
+        if (!a.isDirectory()) {
+            deleteFile(name);
+            return true;
+        }
+        record Level(SafeDirectory dir, Iterator<String> names) {
+        }
+        Deque<Level> stack = new ArrayDeque<>();
+        try {
+            SafeDirectory top = openChild(name);
+            stack.push(new Level(top, top.allNames().iterator()));
+            while (!stack.isEmpty()) {
+                Level level = stack.peek();
+                if (!level.names().hasNext()) {
+                    stack.pop();
+                    level.dir().close();
+                    SafeDirectory parent = stack.isEmpty() ? this : stack.peek().dir();
+                    try {
+                        parent.deleteDirectory(level.dir().path().getFileName().toString());
+                    } catch (NoSuchFileException gone) {
+                        // removed meanwhile
+                    }
+                    continue;
+                }
+                String child = level.names().next();
+                BasicFileAttributes ca;
+                try {
+                    ca = level.dir().attributes(child);
+                } catch (NoSuchFileException gone) {
+                    continue;
+                }
+                if (ca.isDirectory()) {
+                    if (stack.size() >= MAX_DELETE_DEPTH) {
+                        throw new FileSystemException(child, null, "the tree is deeper than " + MAX_DELETE_DEPTH
+                                + " levels");
+                    }
+                    SafeDirectory sub;
+                    try {
+                        sub = level.dir().openChild(child);
+                    } catch (NoSuchFileException gone) {
+                        continue;
+                    }
+                    try {
+                        stack.push(new Level(sub, sub.allNames().iterator()));
+                    } catch (IOException | RuntimeException e) {
+                        sub.close();
+                        throw e;
+                    }
+                } else {
+                    try {
+                        level.dir().deleteFile(child);
+                    } catch (NoSuchFileException gone) {
+                        // removed meanwhile
+                    }
+                }
+            }
+        } finally {
+            for (Level l : stack) {
+                ConfinedRoot.closeQuietly(l.dir());
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The bytes of the regular files in a subtree, walked by handle without following links.
+     *
+     * @param name the entry name of a directory
+     * @return the total size; unreadable parts are skipped
+     * @throws IOException when the entry cannot be opened
+     */
+    public long treeSize(String name) throws IOException {
+        long total = 0;
+        Deque<SafeDirectory> todo = new ArrayDeque<>();
+        todo.push(openChild(name));
+        try {
+            while (!todo.isEmpty()) {
+                try (SafeDirectory d = todo.pop()) {
+                    for (String n : d.allNames()) {
+                        BasicFileAttributes a;
+                        try {
+                            a = d.attributes(n);
+                        } catch (IOException e) {
+                            continue;
+                        }
+                        if (a.isDirectory()) {
+                            if (todo.size() < MAX_DELETE_DEPTH) {
+                                try {
+                                    todo.push(d.openChild(n));
+                                } catch (IOException e) {
+                                    // swapped or unreadable: not counted
+                                }
+                            }
+                        } else if (a.isRegularFile()) {
+                            total += a.size();
+                        }
+                    }
+                }
+            }
+        } finally {
+            for (SafeDirectory d : todo) {
+                ConfinedRoot.closeQuietly(d);
+            }
+        }
+        return total;
+    }
+
+    /**
+     * The names of the entries a tool may see, unsorted: without the library's internal directory at the
+     * top of the root and without reserved staging names.
      *
      * @return the names
      * @throws IOException on failure
      */
     public List<String> names() throws IOException {
+        List<String> all = allNames();
+        all.removeIf(n -> (isRoot && n.equalsIgnoreCase(ConfinedRoot.INTERNAL_DIR)) || Reserved.isReserved(n));
+        return all;
+    }
+
+    /**
+     * The names of all entries, unsorted, the library's own included.
+     *
+     * @return the names
+     * @throws IOException on failure
+     */
+    public List<String> allNames() throws IOException {
         List<String> out = new ArrayList<>();
         if (sds != null) {
             for (Path p : sds) {
@@ -261,6 +612,15 @@ public final class SafeDirectory implements Closeable {
             }
         }
         return out;
+    }
+
+    /**
+     * Whether this is the root of its confined root.
+     *
+     * @return true for the root
+     */
+    public boolean isRoot() {
+        return isRoot;
     }
 
     @Override

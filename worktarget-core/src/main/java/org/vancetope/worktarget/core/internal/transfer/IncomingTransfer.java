@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.Locale;
@@ -11,8 +12,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
+import org.vancetope.worktarget.core.internal.path.StagedFile;
 import org.vancetope.worktarget.core.transfer.TargetResolution;
-import org.vancetope.worktarget.core.transfer.TargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferChunk;
 import org.vancetope.worktarget.core.transfer.TransferComplete;
 import org.vancetope.worktarget.core.transfer.TransferFinish;
@@ -25,11 +27,13 @@ import org.vancetope.worktarget.core.transfer.TransferScheduler;
 import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.UploadRequest;
 import org.vancetope.worktarget.spi.FrameChannel;
+import org.vancetope.worktarget.spi.ToolException;
 
 /**
- * The receiver of one transfer: validates {@code transfer_init}, appends chunks to a staging file
- * beside the target while hashing them, verifies, renames atomically onto the target, applies
- * attributes, and waits for {@code transfer_finish}. Every failure deletes the staging file and
+ * The receiver of one transfer: validates {@code transfer_init} through the confinement gate of its
+ * root, appends chunks to a {@link StagedFile} of that root while hashing them, verifies, applies
+ * attributes, renames it atomically onto the target by directory handle, and waits for
+ * {@code transfer_finish}. Every failure deletes the staging file and
  * leaves an existing target untouched. All methods are synchronized on the instance.
  */
 final class IncomingTransfer {
@@ -45,7 +49,7 @@ final class IncomingTransfer {
 
     private String hash;
     private long totalSize;
-    private StagingFile staging;
+    private StagedFile staging;
     private MessageDigest digest;
     private Integer mode;
     private Instant mtime;
@@ -138,13 +142,25 @@ final class IncomingTransfer {
                 return "invalid attrs: " + e.getMessage();
             }
         }
-        TargetResolution r = engine.resolver.resolve(scope, init.dirName(), init.target(), TargetResolver.Access.WRITE);
+        TargetResolution r = engine.resolver.root(scope, init.dirName());
         if (!r.ok()) {
             return r.error();
         }
-        Path parent = r.path().getParent();
+        ConfinedRoot root;
+        Path target;
+        try {
+            root = ConfinedRoot.of(r.root());
+            target = root.resolve(init.target());
+        } catch (ToolException e) {
+            return e.getMessage();
+        } catch (IOException e) {
+            return "the receiving directory cannot be opened: " + e.getClass().getSimpleName();
+        }
+        if (target.equals(root.root())) {
+            return ConfinedRoot.isDirectory(init.target()).getMessage();
+        }
         // Space first, on the deepest existing ancestor, so a refused transfer creates no directories.
-        Path existing = parent;
+        Path existing = target.getParent();
         while (existing != null && !Files.isDirectory(existing, LinkOption.NOFOLLOW_LINKS)) {
             existing = existing.getParent();
         }
@@ -156,21 +172,16 @@ final class IncomingTransfer {
         } catch (IOException e) {
             return "cannot check disk space: " + e.getClass().getSimpleName();
         }
+        engine.noteRoot(root);
         try {
-            Files.createDirectories(parent);
+            staging = root.stage(target);
+            root.checkTarget(staging, init.target());
+        } catch (ToolException e) {
+            deleteStaging();
+            return e.getMessage();
         } catch (IOException e) {
-            return "cannot create the target directory: " + e.getClass().getSimpleName();
-        }
-        // Resolve again now that the parents exist: a link that appeared meanwhile is refused.
-        TargetResolution again = engine.resolver.resolve(scope, init.dirName(), init.target(), TargetResolver.Access.WRITE);
-        if (!again.ok() || !again.path().equals(r.path())) {
-            return again.ok() ? "target changed while it was checked" : again.error();
-        }
-        try {
-            staging = StagingFile.create(r.path());
-        } catch (IOException e) {
-            staging = null;
-            return "cannot create the staging file: " + e.getClass().getSimpleName();
+            deleteStaging();
+            return ConfinedRoot.io(e, init.target(), "write").getMessage();
         }
         digest = Sha256.newDigest();
         return null;
@@ -230,8 +241,8 @@ final class IncomingTransfer {
             return;
         }
         try {
-            staging.applyAttributes(mode, mtime);
-            staging.commit();
+            staging.commit(mode == null ? null : TransferEngine.Modes.fromBits(mode),
+                    mtime == null ? null : FileTime.from(mtime));
             staging.close();
         } catch (IOException e) {
             fail("cannot move the verified file onto the target: " + e.getClass().getSimpleName(), TransferComplete.HASH_OK);

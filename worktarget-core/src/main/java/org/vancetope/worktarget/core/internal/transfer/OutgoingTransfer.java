@@ -3,12 +3,7 @@ package org.vancetope.worktarget.core.internal.transfer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
@@ -39,7 +34,6 @@ final class OutgoingTransfer {
     final FrameChannel<TransferFrame> channel;
     final String id;
     final CompletableFuture<TransferResult> result = new CompletableFuture<>();
-    private final Path source;
     private final String sourceName;
     private final String target;
     private final String dirName;
@@ -58,12 +52,15 @@ final class OutgoingTransfer {
     private long lastActivity;
     private TransferScheduler.Cancellable timer;
 
-    OutgoingTransfer(TransferEngine engine, FrameChannel<TransferFrame> channel, String id, Path source, String sourceName,
-                     String target, String dirName, long totalSize, String hash, TransferAttrs attrs) {
+    /**
+     * @param source the open source file, positioned at its start; owned (closed) by this transfer
+     */
+    OutgoingTransfer(TransferEngine engine, FrameChannel<TransferFrame> channel, String id, SeekableByteChannel source,
+                     String sourceName, String target, String dirName, long totalSize, String hash, TransferAttrs attrs) {
         this.engine = engine;
         this.channel = channel;
         this.id = id;
-        this.source = source;
+        this.in = source;
         this.sourceName = sourceName;
         this.target = target;
         this.dirName = dirName;
@@ -119,12 +116,6 @@ final class OutgoingTransfer {
             if (timer != null) {
                 timer.cancel();
                 timer = null;
-            }
-            try {
-                in = Files.newByteChannel(source, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
-            } catch (IOException e) {
-                finish(false, "cannot read the source file: " + e.getClass().getSimpleName(), 0);
-                return;
             }
         }
         schedulePump();

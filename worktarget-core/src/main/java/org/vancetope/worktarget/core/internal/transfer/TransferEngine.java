@@ -1,16 +1,13 @@
 package org.vancetope.worktarget.core.internal.transfer;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,6 +18,7 @@ import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.transfer.IllegalTransitionException;
 import org.vancetope.worktarget.core.transfer.TargetResolution;
 import org.vancetope.worktarget.core.transfer.TargetResolver;
@@ -39,6 +37,7 @@ import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.core.transfer.TransferSide;
 import org.vancetope.worktarget.core.transfer.UploadRequest;
 import org.vancetope.worktarget.spi.FrameChannel;
+import org.vancetope.worktarget.spi.ToolException;
 
 /**
  * The shared state of one endpoint: the pending maps of senders and receivers, time, and routing of
@@ -46,6 +45,7 @@ import org.vancetope.worktarget.spi.FrameChannel;
  */
 public final class TransferEngine {
     private static final Logger LOG = LoggerFactory.getLogger(TransferEngine.class);
+    private static final int MAX_SWEPT_ROOTS = 256;
 
     final TransferSide side;
     final TransferSettings settings;
@@ -57,6 +57,15 @@ public final class TransferEngine {
     private final Supplier<String> ids;
     final Map<String, OutgoingTransfer> senders = new ConcurrentHashMap<>();
     final Map<String, IncomingTransfer> receivers = new ConcurrentHashMap<>();
+    /** The roots received into, most recent last, for the sweep of stale staging files (bounded). */
+    private final Map<Path, Boolean> roots = new LinkedHashMap<>(16, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Path, Boolean> eldest) {
+            return size() > MAX_SWEPT_ROOTS;
+        }
+    };
     private volatile TransferScheduler.Cancellable sweep;
     private volatile boolean closed;
 
@@ -205,13 +214,13 @@ public final class TransferEngine {
         }
         executor.execute(() -> {
             try {
-                TargetResolution r = resolver.resolve(scope, null, u.localPath(), TargetResolver.Access.READ);
+                TargetResolution r = resolver.root(scope, null);
                 if (!r.ok()) {
                     channel.send(new TransferFinish(u.transferId(), false, r.error()));
                     notifyFinished(TransferListener.Role.SENDER, TransferResult.failed(u.transferId(), r.error()));
                     return;
                 }
-                startSend(channel, u.transferId(), r.path(), u.localPath(), u.remotePath(), u.dirName(), u.attrs(), true);
+                startSend(channel, u.transferId(), r.root(), u.localPath(), u.remotePath(), u.dirName(), u.attrs(), true);
             } catch (RuntimeException e) {
                 LOG.error("Upload request {} failed", u.transferId(), e);
                 channel.send(new TransferFinish(u.transferId(), false, "internal error on the client"));
@@ -222,12 +231,14 @@ public final class TransferEngine {
     // ---------------------------------------------------------------- outbound
 
     /**
-     * Hashes a validated file and starts sending it.
+     * Opens a file through the confinement gate of its root, hashes it from that open channel and starts
+     * sending it from the same channel: the file is never opened again by path, so what was checked is
+     * what is hashed and sent.
      *
      * @param channel the channel
      * @param transferId the id, or null for a new one
-     * @param source the validated file
-     * @param sourceName the informative {@code source} field
+     * @param root the root the source path is confined to
+     * @param source the source path relative to the root, as the caller gave it
      * @param target the receiver-relative target
      * @param dirName the Brain RootDir, or null
      * @param attrsOverride overrides of the file's own mode and mtime, or null
@@ -235,36 +246,40 @@ public final class TransferEngine {
      *                  then answered with {@code transfer_finish {ok:false, error}})
      * @return completes with the outcome; never exceptionally
      */
-    public CompletableFuture<TransferResult> startSend(FrameChannel<TransferFrame> channel, String transferId, Path source,
-                                                       String sourceName, String target, String dirName,
+    public CompletableFuture<TransferResult> startSend(FrameChannel<TransferFrame> channel, String transferId, Path root,
+                                                       String source, String target, String dirName,
                                                        TransferAttrs attrsOverride, boolean requested) {
         String id = transferId == null ? ids.get() : transferId;
         String error = null;
         Sha256.Summary summary = null;
         TransferAttrs attrs = null;
+        ConfinedRoot.OpenFile file = null;
         if (closed) {
             error = "transfer endpoint is closed";
         } else if (!channel.isOpen()) {
             error = "connection closed";
         } else {
             try {
-                BasicFileAttributes a = Files.readAttributes(source, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                if (!a.isRegularFile()) {
-                    error = "not a regular file: " + sourceName;
-                } else if (a.size() > side.sendLimit(settings)) {
-                    error = sizeLimitError(a.size(), side.sendLimit(settings), side.sendLimitName());
+                file = ConfinedRoot.of(root).openFile(source);
+                long limit = side.sendLimit(settings);
+                if (file.attributes().size() > limit) {
+                    error = sizeLimitError(file.attributes().size(), limit, side.sendLimitName());
                 } else {
-                    summary = Sha256.of(source);
-                    if (summary.size() > side.sendLimit(settings)) {
-                        error = sizeLimitError(summary.size(), side.sendLimit(settings), side.sendLimitName());
+                    summary = Sha256.of(file.channel());
+                    file.channel().position(0);
+                    if (summary.size() > limit) {
+                        error = sizeLimitError(summary.size(), limit, side.sendLimitName());
                     }
-                    attrs = ownAttrs(source, a).overriddenBy(attrsOverride);
+                    attrs = ownAttrs(file).overriddenBy(attrsOverride);
                 }
+            } catch (ToolException e) {
+                error = e.getMessage();
             } catch (IOException e) {
-                error = "cannot read the source file: " + e.getClass().getSimpleName();
+                error = ConfinedRoot.io(e, source, "read").getMessage();
             }
         }
         if (error != null) {
+            closeQuietly(file);
             if (requested) {
                 channel.send(new TransferFinish(id, false, error));
             }
@@ -272,14 +287,26 @@ public final class TransferEngine {
             notifyFinished(TransferListener.Role.SENDER, failed);
             return CompletableFuture.completedFuture(failed);
         }
-        OutgoingTransfer s = new OutgoingTransfer(this, channel, id, source, sourceName, target, dirName,
+        String sourceName = String.valueOf(file.path().getFileName());
+        OutgoingTransfer s = new OutgoingTransfer(this, channel, id, file.channel(), sourceName, target, dirName,
                 summary.size(), summary.hash(), attrs.isEmpty() ? null : attrs);
         if (senders.putIfAbsent(id, s) != null) {
+            closeQuietly(file);
             TransferResult failed = TransferResult.failed(id, "transfer id already in use");
             return CompletableFuture.completedFuture(failed);
         }
         s.start();
         return s.result;
+    }
+
+    private static void closeQuietly(ConfinedRoot.OpenFile file) {
+        if (file != null) {
+            try {
+                file.channel().close();
+            } catch (IOException e) {
+                LOG.debug("Closing a source file failed", e);
+            }
+        }
     }
 
     /**
@@ -317,19 +344,44 @@ public final class TransferEngine {
         return "exceeds size limit (" + size + " bytes > " + settingName + " " + limit + " bytes)";
     }
 
-    private static TransferAttrs ownAttrs(Path file, BasicFileAttributes a) {
-        String mode = null;
-        PosixFileAttributeView posix = Files.getFileAttributeView(file, PosixFileAttributeView.class,
-                LinkOption.NOFOLLOW_LINKS);
-        if (posix != null) {
+    private static TransferAttrs ownAttrs(ConfinedRoot.OpenFile file) {
+        String mode = file.permissions() == null ? null : String.format("%04o", Modes.toBits(file.permissions()));
+        Instant mtime = file.attributes().lastModifiedTime().toInstant();
+        return new TransferAttrs(mode, mtime.toString());
+    }
+
+    // ---------------------------------------------------------------- roots
+
+    /**
+     * Notes a root this engine wrote into: the first time, the leftovers of dead processes are swept
+     * from it; afterwards on every cleanup sweep.
+     *
+     * @param root the root
+     */
+    void noteRoot(ConfinedRoot root) {
+        boolean first;
+        synchronized (roots) {
+            first = roots.put(root.root(), Boolean.TRUE) == null;
+        }
+        if (first) {
+            root.sweep();
+        }
+    }
+
+    private void sweepRoots() {
+        List<Path> known;
+        synchronized (roots) {
+            known = List.copyOf(roots.keySet());
+        }
+        for (Path p : known) {
             try {
-                mode = String.format("%04o", Modes.toBits(posix.readAttributes().permissions()));
+                ConfinedRoot.of(p).sweep();
             } catch (IOException e) {
-                LOG.debug("Cannot read permissions of a file to send", e);
+                synchronized (roots) {
+                    roots.remove(p); // gone (a disposed RootDir)
+                }
             }
         }
-        Instant mtime = a.lastModifiedTime().toInstant();
-        return new TransferAttrs(mode, mtime.toString());
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -400,6 +452,7 @@ public final class TransferEngine {
                     + " s (cleanupInterval)";
             staleIn.forEach(r -> r.expire(reason));
             staleOut.forEach(s -> s.abort(reason));
+            sweepRoots();
         } catch (RuntimeException e) {
             LOG.error("Transfer sweep failed", e);
         } finally {

@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.core.internal.exec;
 
+import static org.vancetope.worktarget.core.internal.exec.TestRoots.root;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -65,7 +66,7 @@ class BubblewrapIsolationTest {
     }
 
     private ExecResult run(String command) throws ToolException {
-        return engine.run(new ExecRequest("s", command, root, ENV, 30_000L, null, null, root.resolve(".exec")));
+        return engine.run(new ExecRequest("s", command, root(root), ENV, 30_000L, null, null));
     }
 
     @Test
@@ -80,7 +81,7 @@ class BubblewrapIsolationTest {
     void jobCannotReadAFileOutsideItsRootDir() throws Exception {
         Path secret = Files.writeString(base.resolve("secret.txt"), "top-secret");
         try (ExecEngine plain = ExecEngine.builder().build()) {
-            ExecResult control = plain.run(new ExecRequest("s", "cat " + secret, root, ENV, 30_000L, null, null, null));
+            ExecResult control = plain.run(new ExecRequest("s", "cat " + secret, root(root), ENV, 30_000L, null, null));
             assertThat(control.stdout()).contains("top-secret");
         }
         ExecResult r = run("cat " + secret);
@@ -93,7 +94,7 @@ class BubblewrapIsolationTest {
         try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             String connect = "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + server.getLocalPort() + "' && echo CONNECTED";
             try (ExecEngine plain = ExecEngine.builder().build()) {
-                ExecResult control = plain.run(new ExecRequest("s", connect, root, ENV, 30_000L, null, null, null));
+                ExecResult control = plain.run(new ExecRequest("s", connect, root(root), ENV, 30_000L, null, null));
                 assertThat(control.stdout()).contains("CONNECTED");
             }
             ExecResult r = run(connect);
@@ -112,7 +113,7 @@ class BubblewrapIsolationTest {
     @Test
     void jobDiesWithItsKill() throws Exception {
         ExecResult r = engine.run(new ExecRequest("s", "sleep 1000 & sh -c 'trap \"\" TERM; exec sleep 1000' & echo ready; wait",
-                root, ENV, 0L, null, null, root.resolve(".exec")));
+                root(root), ENV, 0L, null, null));
         Await.until("ready", () -> {
             try {
                 return engine.status("s", r.id()).stdout().contains("ready");

@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.core.internal.exec;
 
+import static org.vancetope.worktarget.core.internal.exec.TestRoots.root;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -31,8 +32,8 @@ class ExecCancellationTest {
         CompletableFuture<ExecResult> result = CompletableFuture.supplyAsync(() -> {
             caller.set(Thread.currentThread());
             try {
-                return engine.run(new ExecRequest("s", "echo $$ > job.pid; exec sleep 1000", dir, Map.of(), 60_000L,
-                        null, null, null));
+                return engine.run(new ExecRequest("s", "echo $$ > job.pid; exec sleep 1000", root(dir), Map.of(), 60_000L,
+                        null, null));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -60,19 +61,18 @@ class ExecCancellationTest {
 
     @Test
     void aCallerThatIsNotInterruptedLeavesALongJobRunning() throws Exception {
-        ExecResult r = engine.run(new ExecRequest("s", "exec sleep 1000", dir, Map.of(), 50L, null, null, null));
+        ExecResult r = engine.run(new ExecRequest("s", "exec sleep 1000", root(dir), Map.of(), 50L, null, null));
         assertThat(r.status()).isEqualTo(JobStatus.RUNNING);
         assertThat(engine.kill("s", r.id())).isTrue();
     }
 
     @Test
-    void closeRemovesTheTemporaryOutputDirectoryTheEngineMade() throws Exception {
+    void closeRemovesTheOutputFilesOfItsJobs() throws Exception {
         ExecEngine used = ExecEngine.builder().build();
-        ExecResult r = used.run(new ExecRequest("s", "echo hi", dir, Map.of(), 30_000L, null, null, null));
-        Path outputDir = Path.of(r.stdoutPath()).getParent();
-        assertThat(outputDir).isNotNull().isDirectory();
-        assertThat(outputDir.getFileName().toString()).startsWith("worktarget-exec");
+        ExecResult r = used.run(new ExecRequest("s", "echo hi", root(dir), Map.of(), 30_000L, null, null));
+        assertThat(dir.resolve(r.stdoutPath())).hasContent("hi\n");
         used.close();
-        assertThat(Files.exists(outputDir)).isFalse();
+        assertThat(dir.resolve(r.stdoutPath())).doesNotExist();
+        assertThat(dir.resolve(r.stderrPath())).doesNotExist();
     }
 }

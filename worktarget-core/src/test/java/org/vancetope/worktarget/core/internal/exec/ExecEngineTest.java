@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.core.internal.exec;
 
+import static org.vancetope.worktarget.core.internal.exec.TestRoots.root;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.core.ExecSettings;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
@@ -26,13 +28,11 @@ class ExecEngineTest {
 
     @TempDir
     Path dir;
-    @TempDir
-    Path out;
     ExecEngine engine;
 
     @BeforeEach
     void setUp() {
-        engine = ExecEngine.builder().outputRoot(out).settings(ExecSettings.builder().killGraceMs(200).inlineOutputCharCap(200).build()).build();
+        engine = ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(200).inlineOutputCharCap(200).build()).build();
     }
 
     @AfterEach
@@ -41,7 +41,7 @@ class ExecEngineTest {
     }
 
     private ExecResult run(String scope, String command, Long waitMs, Long deadline) throws ToolException {
-        return engine.run(new ExecRequest(scope, command, dir, ENV, waitMs, deadline, null, null));
+        return engine.run(new ExecRequest(scope, command, root(dir), ENV, waitMs, deadline, null));
     }
 
     private ExecResult run(String command) throws ToolException {
@@ -75,8 +75,8 @@ class ExecEngineTest {
 
     @Test
     void environmentIsExactlyTheGivenOnePlusTheJobCookie() throws ToolException {
-        ExecResult r = engine.run(new ExecRequest("s1", "env", dir, Map.of("PATH", "/usr/bin:/bin", "FOO", "bar"),
-                30_000L, null, null, null));
+        ExecResult r = engine.run(new ExecRequest("s1", "env", root(dir), Map.of("PATH", "/usr/bin:/bin", "FOO", "bar"),
+                30_000L, null, null));
         Set<String> names = new HashSet<>();
         for (String line : r.stdout().split("\n")) {
             names.add(line.substring(0, line.indexOf('=')));
@@ -112,7 +112,7 @@ class ExecEngineTest {
         assertThat(r.truncated()).isTrue();
         assertThat(r.stdout()).startsWith("line0\n").endsWith("line1999\n").contains("…[truncated, ");
         assertThat(r.stdout().length()).isLessThanOrEqualTo(200);
-        Path file = out.resolve(r.stdoutPath());
+        Path file = dir.resolve(r.stdoutPath());
         assertThat(Files.readAllLines(file)).hasSize(2000).endsWith("line1999");
         String full = Files.readString(file);
         assertThat(r.stdout()).isEqualTo(HeadTail.render(full, 200).text());
@@ -120,19 +120,19 @@ class ExecEngineTest {
     }
 
     @Test
-    void outputPathsInsideTheWorkingDirectoryAreShownRelative() throws ToolException {
-        ExecResult r = engine.run(new ExecRequest("s1", "echo x", dir, ENV, 30_000L, null, null, dir.resolve(".exec")));
-        assertThat(r.stdoutPath()).isEqualTo(".exec/" + r.id() + ".stdout");
-        assertThat(r.stderrPath()).isEqualTo(".exec/" + r.id() + ".stderr");
-        assertThat(dir.resolve(r.stdoutPath())).hasContent("x");
+    void outputFilesAreInTheRootsInternalDirectoryAndShownRelativeToIt() throws ToolException {
+        ExecResult r = engine.run(new ExecRequest("s1", "echo x", root(dir), ENV, 30_000L, null, null));
+        assertThat(r.stdoutPath()).isEqualTo(".worktarget/exec/" + r.id() + ".stdout");
+        assertThat(r.stderrPath()).isEqualTo(".worktarget/exec/" + r.id() + ".stderr");
+        assertThat(dir.resolve(r.stdoutPath())).hasContent("x\n");
     }
 
     @Test
     void outputFileStopsAtItsCapButInlineTailStaysTrue() throws ToolException, IOException {
-        try (ExecEngine small = ExecEngine.builder().outputRoot(out).settings(ExecSettings.builder().outputFileMaxBytes(1_000).inlineOutputCharCap(200).build()).build()) {
+        try (ExecEngine small = ExecEngine.builder().settings(ExecSettings.builder().outputFileMaxBytes(1_000).inlineOutputCharCap(200).build()).build()) {
             ExecResult r = small.run(new ExecRequest("s1", "i=0; while [ $i -lt 1000 ]; do echo line$i; i=$((i+1)); done",
-                    dir, ENV, 30_000L, null, null, null));
-            assertThat(Files.size(Path.of(r.stdoutPath()))).isEqualTo(1_000);
+                    root(dir), ENV, 30_000L, null, null));
+            assertThat(Files.size(dir.resolve(r.stdoutPath()))).isEqualTo(1_000);
             assertThat(r.stdout()).endsWith("line999\n");
             assertThat(r.truncated()).isTrue();
             assertThat(r.hint()).contains("outputFileMaxBytes");
@@ -201,8 +201,8 @@ class ExecEngineTest {
 
     @Test
     void waitIsCappedByMaxWaitMs() throws ToolException {
-        try (ExecEngine capped = ExecEngine.builder().outputRoot(out).settings(ExecSettings.builder().defaultWaitMs(0).maxWaitMs(0).build()).build()) {
-            ExecResult r = capped.run(new ExecRequest("s1", "sleep 1000", dir, ENV, 3_600_000L, null, null, null));
+        try (ExecEngine capped = ExecEngine.builder().settings(ExecSettings.builder().defaultWaitMs(0).maxWaitMs(0).build()).build()) {
+            ExecResult r = capped.run(new ExecRequest("s1", "sleep 1000", root(dir), ENV, 3_600_000L, null, null));
             assertThat(r.status()).isEqualTo(JobStatus.RUNNING);
         }
     }
@@ -219,9 +219,9 @@ class ExecEngineTest {
     @Test
     void idCollisionDrawsAnotherId() throws ToolException {
         // Two engines' worth of ids from the same seed: the second draw repeats the first.
-        try (ExecEngine seeded = ExecEngine.builder().outputRoot(out).random(new RepeatingRandom()).build()) {
-            ExecResult a = seeded.run(new ExecRequest("s1", "true", dir, ENV, 30_000L, null, null, null));
-            ExecResult b = seeded.run(new ExecRequest("s1", "true", dir, ENV, 30_000L, null, null, null));
+        try (ExecEngine seeded = ExecEngine.builder().random(new RepeatingRandom()).build()) {
+            ExecResult a = seeded.run(new ExecRequest("s1", "true", root(dir), ENV, 30_000L, null, null));
+            ExecResult b = seeded.run(new ExecRequest("s1", "true", root(dir), ENV, 30_000L, null, null));
             assertThat(a.id()).isNotEqualTo(b.id());
         }
     }
@@ -244,27 +244,27 @@ class ExecEngineTest {
 
     @Test
     void oldestFinishedJobIsForgottenWithItsFilesWhenTheScopeIsFull() throws ToolException {
-        try (ExecEngine two = ExecEngine.builder().outputRoot(out).settings(ExecSettings.builder().maxJobsPerScope(2).build()).build()) {
-            ExecResult first = two.run(new ExecRequest("s1", "echo 1", dir, ENV, 30_000L, null, null, null));
-            two.run(new ExecRequest("s1", "echo 2", dir, ENV, 30_000L, null, null, null));
-            two.run(new ExecRequest("s1", "echo 3", dir, ENV, 30_000L, null, null, null));
+        try (ExecEngine two = ExecEngine.builder().settings(ExecSettings.builder().maxJobsPerScope(2).build()).build()) {
+            ExecResult first = two.run(new ExecRequest("s1", "echo 1", root(dir), ENV, 30_000L, null, null));
+            two.run(new ExecRequest("s1", "echo 2", root(dir), ENV, 30_000L, null, null));
+            two.run(new ExecRequest("s1", "echo 3", root(dir), ENV, 30_000L, null, null));
             assertThat(two.jobCount("s1")).isEqualTo(2);
             assertThatThrownBy(() -> two.status("s1", first.id())).isInstanceOf(ToolException.class);
-            Await.until("evicted files deleted", () -> !Files.exists(Path.of(first.stdoutPath())));
+            Await.until("evicted files deleted", () -> !Files.exists(dir.resolve(first.stdoutPath())));
         }
     }
 
     @Test
     void fullScopeOfRunningJobsRefusesANewOneNamingTheLimit() throws ToolException {
-        try (ExecEngine two = ExecEngine.builder().outputRoot(out).settings(ExecSettings.builder().maxJobsPerScope(2).killGraceMs(100).build()).build()) {
-            two.run(new ExecRequest("s1", "sleep 1000", dir, ENV, 0L, null, null, null));
-            two.run(new ExecRequest("s1", "sleep 1000", dir, ENV, 0L, null, null, null));
-            assertThatThrownBy(() -> two.run(new ExecRequest("s1", "true", dir, ENV, 0L, null, null, null)))
+        try (ExecEngine two = ExecEngine.builder().settings(ExecSettings.builder().maxJobsPerScope(2).killGraceMs(100).build()).build()) {
+            two.run(new ExecRequest("s1", "sleep 1000", root(dir), ENV, 0L, null, null));
+            two.run(new ExecRequest("s1", "sleep 1000", root(dir), ENV, 0L, null, null));
+            assertThatThrownBy(() -> two.run(new ExecRequest("s1", "true", root(dir), ENV, 0L, null, null)))
                     .isInstanceOfSatisfying(ToolException.class, e -> {
                         assertThat(e.code()).isEqualTo(ErrorCode.SIZE_LIMIT);
                         assertThat(e.getMessage()).contains("maxJobsPerScope", "exec_kill");
                     });
-            assertThat(two.run(new ExecRequest("s2", "true", dir, ENV, 30_000L, null, null, null)).status())
+            assertThat(two.run(new ExecRequest("s2", "true", root(dir), ENV, 30_000L, null, null)).status())
                     .isEqualTo(JobStatus.EXITED);
         }
     }
@@ -274,7 +274,7 @@ class ExecEngineTest {
         ExecResult r = run("s1", "sleep 1000", 0L, null);
         ExecResult other = run("s2", "sleep 1000", 0L, null);
         assertThat(engine.closeScope("s1")).isEqualTo(1);
-        assertThat(Path.of(r.stdoutPath())).doesNotExist();
+        assertThat(dir.resolve(r.stdoutPath())).doesNotExist();
         assertThatThrownBy(() -> engine.status("s1", r.id())).isInstanceOf(ToolException.class);
         assertThat(engine.status("s2", other.id()).status()).isEqualTo(JobStatus.RUNNING);
     }
@@ -282,7 +282,7 @@ class ExecEngineTest {
     @Test
     void closeRootKillsJobsUnderThatRootOnly(@TempDir Path elsewhere) throws ToolException {
         ExecResult inRoot = run("s1", "sleep 1000", 0L, null);
-        ExecResult outside = engine.run(new ExecRequest("s1", "sleep 1000", elsewhere, ENV, 0L, null, null, null));
+        ExecResult outside = engine.run(new ExecRequest("s1", "sleep 1000", root(elsewhere), ENV, 0L, null, null));
         assertThat(engine.closeRoot(dir)).isEqualTo(1);
         assertThatThrownBy(() -> engine.status("s1", inRoot.id())).isInstanceOf(ToolException.class);
         assertThat(engine.status("s1", outside.id()).status()).isEqualTo(JobStatus.RUNNING);
@@ -296,9 +296,11 @@ class ExecEngineTest {
     }
 
     @Test
-    void missingWorkingDirectoryIsNotFoundWithoutLeakingThePath() {
-        Path gone = dir.resolve("gone");
-        assertThatThrownBy(() -> engine.run(ExecRequest.of("s1", "true", gone, ENV)))
+    void missingWorkingDirectoryIsNotFoundWithoutLeakingThePath() throws IOException {
+        Path gone = Files.createDirectories(dir.resolve("gone"));
+        ConfinedRoot root = root(gone);
+        Files.delete(gone);
+        assertThatThrownBy(() -> engine.run(ExecRequest.of("s1", "true", root, ENV)))
                 .isInstanceOfSatisfying(ToolException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
                     assertThat(e.getMessage()).doesNotContain(gone.toString());
@@ -311,7 +313,7 @@ class ExecEngineTest {
         try (java.nio.file.FileSystem fs = com.google.common.jimfs.Jimfs.newFileSystem(
                 com.google.common.jimfs.Configuration.unix())) {
             Path virtual = Files.createDirectories(fs.getPath("/work"));
-            assertThatThrownBy(() -> engine.run(ExecRequest.of("s1", "true", virtual, ENV)))
+            assertThatThrownBy(() -> engine.run(ExecRequest.of("s1", "true", root(virtual), ENV)))
                     .isInstanceOfSatisfying(ToolException.class, e -> {
                         assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
                         assertThat(e.getMessage()).contains("default file system");
@@ -328,8 +330,8 @@ class ExecEngineTest {
     @Test
     void lastOutputAtComesFromTheInjectedClock() throws ToolException {
         Instant fixed = Instant.parse("2030-01-02T03:04:05Z");
-        try (ExecEngine clocked = ExecEngine.builder().outputRoot(out).clock(Clock.fixed(fixed, ZoneOffset.UTC)).build()) {
-            ExecResult r = clocked.run(new ExecRequest("s1", "echo x", dir, ENV, 30_000L, null, null, null));
+        try (ExecEngine clocked = ExecEngine.builder().clock(Clock.fixed(fixed, ZoneOffset.UTC)).build()) {
+            ExecResult r = clocked.run(new ExecRequest("s1", "echo x", root(dir), ENV, 30_000L, null, null));
             assertThat(r.lastOutputAt()).isEqualTo(fixed);
             assertThat(r.toMap()).containsEntry("lastOutputAt", "2030-01-02T03:04:05Z");
         }

@@ -33,7 +33,7 @@ class ExecToolsTest {
     private List<BackendTool> work(Homes homes) throws Exception {
         Path root = Files.createDirectories(base.resolve("ws/root"));
         return ExecTools.create(engine, ToolCatalog.WORK_PREFIX,
-                ExecResolvers.work((p, c) -> root, homes, ExecEnvPolicy.work(Map.of("PATH", "/usr/bin:/bin", "SECRET", "x"))));
+                ExecResolvers.work((p, c) -> TestRoots.root(root), homes, ExecEnvPolicy.work(Map.of("PATH", "/usr/bin:/bin", "SECRET", "x"))));
     }
 
     @Test
@@ -47,7 +47,7 @@ class ExecToolsTest {
         Homes homes = Homes.builder().workspaceRoot(base.resolve("ws")).build();
         Map<String, Object> r = work(homes).get(0).invoke(Map.of("command", "echo $HOME; echo ${SECRET:-none}"), CTX);
         assertThat(r.get("stdout")).isEqualTo(base.resolve("homes/acme/shop") + "\nnone\n");
-        assertThat((String) r.get("stdoutPath")).startsWith(ExecResolvers.WORK_OUTPUT_DIR + "/");
+        assertThat((String) r.get("stdoutPath")).startsWith(".worktarget/exec/");
         assertThat(base.resolve("ws/root").resolve((String) r.get("stdoutPath"))).exists();
     }
 

@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.core.internal.exec;
 
+import static org.vancetope.worktarget.core.internal.exec.TestRoots.root;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -46,7 +47,7 @@ class ProcessTreeKillTest {
     }
 
     private ExecResult startTree(Long deadline) throws ToolException {
-        ExecResult r = engine.run(new ExecRequest("s", TREE, dir, ENV, 0L, deadline, null, null));
+        ExecResult r = engine.run(new ExecRequest("s", TREE, root(dir), ENV, 0L, deadline, null));
         Await.until("tree ready", () -> {
             try {
                 return engine.status("s", r.id()).stdout().contains("ready");
@@ -104,8 +105,8 @@ class ProcessTreeKillTest {
     @Test
     void killReturnsBeforeTheGracePeriodEnds() throws Exception {
         try (ExecEngine slow = ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(3_600_000).build()).build()) {
-            ExecResult r = slow.run(new ExecRequest("s", "trap '' TERM; echo $$ > shell.pid; echo ready; while :; do sleep 1; done", dir, ENV,
-                    0L, null, null, null));
+            ExecResult r = slow.run(new ExecRequest("s", "trap '' TERM; echo $$ > shell.pid; echo ready; while :; do sleep 1; done", root(dir), ENV,
+                    0L, null, null));
             Await.until("ready", () -> {
                 try {
                     return slow.status("s", r.id()).stdout().contains("ready");
@@ -144,8 +145,8 @@ class ProcessTreeKillTest {
 
     @Test
     void closingTheScopeEndsTreesLeftBehindByAFinishedJob() throws Exception {
-        ExecResult r = engine.run(new ExecRequest("s", "sh -c 'setsid sleep 1000 & echo $! > left.pid'", dir, ENV,
-                30_000L, null, null, null));
+        ExecResult r = engine.run(new ExecRequest("s", "sh -c 'setsid sleep 1000 & echo $! > left.pid'", root(dir), ENV,
+                30_000L, null, null));
         assertThat(r.status()).isEqualTo(JobStatus.EXITED);
         long left = Long.parseLong(Files.readString(dir.resolve("left.pid")).strip());
         assertThat(ProcessHandle.of(left).map(ProcessHandle::isAlive)).contains(true);
@@ -157,7 +158,7 @@ class ProcessTreeKillTest {
     @Test
     void killEndsAReparentedGrandchildThatClearedItsEnvironment() throws Exception {
         ExecResult r = engine.run(new ExecRequest("s", "sh -c 'env -i /bin/sh -c \"echo \\$\\$ > clean.pid; exec sleep 1000\" &'; "
-                + "while [ ! -s clean.pid ]; do sleep 0.01; done; echo ready; sleep 1000", dir, ENV, 0L, null, null, null));
+                + "while [ ! -s clean.pid ]; do sleep 0.01; done; echo ready; sleep 1000", root(dir), ENV, 0L, null, null));
         Await.until("ready", () -> {
             try {
                 return engine.status("s", r.id()).stdout().contains("ready");
@@ -175,18 +176,18 @@ class ProcessTreeKillTest {
     @Test
     void forgettingAFinishedJobEndsWhatItLeftRunning() throws Exception {
         try (ExecEngine one = ExecEngine.builder().settings(ExecSettings.builder().maxJobsPerScope(1).killGraceMs(300).build()).build()) {
-            one.run(new ExecRequest("s", "sh -c 'setsid sleep 1000 & echo $! > left.pid'", dir, ENV, 30_000L, null,
-                    null, null));
+            one.run(new ExecRequest("s", "sh -c 'setsid sleep 1000 & echo $! > left.pid'", root(dir), ENV, 30_000L, null,
+                    null));
             long left = Long.parseLong(Files.readString(dir.resolve("left.pid")).strip());
             assertThat(ProcessHandle.of(left).map(ProcessHandle::isAlive)).contains(true);
-            one.run(new ExecRequest("s", "true", dir, ENV, 30_000L, null, null, null));
+            one.run(new ExecRequest("s", "true", root(dir), ENV, 30_000L, null, null));
             Await.processGone(left);
         }
     }
 
     @Test
     void jobRunsInItsOwnSession() throws Exception {
-        ExecResult r = engine.run(new ExecRequest("s", "cut -d' ' -f6 /proc/$$/stat; echo $$", dir, ENV, 30_000L, null, null, null));
+        ExecResult r = engine.run(new ExecRequest("s", "cut -d' ' -f6 /proc/$$/stat; echo $$", root(dir), ENV, 30_000L, null, null));
         String[] lines = r.stdout().strip().split("\\s+");
         assertThat(lines[0]).isEqualTo(lines[1]);
     }

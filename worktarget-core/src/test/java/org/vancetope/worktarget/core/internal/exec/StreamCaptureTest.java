@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +20,9 @@ class StreamCaptureTest {
     int files;
 
     private StreamCapture pump(String text, long fileCap, int chunk) throws IOException {
-        StreamCapture c = new StreamCapture(dir.resolve("f" + files++), fileCap, CAP, Clock.systemUTC());
+        String name = "f" + files++;
+        StreamCapture c = new StreamCapture(name, Files.newByteChannel(dir.resolve(name), StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE), fileCap, CAP, Clock.systemUTC());
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         // Hands out at most 'chunk' bytes per read, so multibyte characters straddle reads.
         c.pump(new InputStream() {
@@ -65,14 +68,14 @@ class StreamCaptureTest {
         String t = "äöü€😀".repeat(300);
         StreamCapture c = pump(t, 1 << 20, 3);
         assertThat(c.render(CAP)).isEqualTo(HeadTail.render(t, CAP));
-        assertThat(Files.readString(c.file())).isEqualTo(t);
+        assertThat(Files.readString(dir.resolve(c.name()))).isEqualTo(t);
     }
 
     @Test
     void fileIsCutAtItsCapWhileTheTailStaysTrue() throws IOException {
         String t = text(5_000);
         StreamCapture c = pump(t, 1_000, 512);
-        assertThat(Files.size(c.file())).isEqualTo(1_000);
+        assertThat(Files.size(dir.resolve(c.name()))).isEqualTo(1_000);
         assertThat(c.fileCapped()).isTrue();
         assertThat(c.render(CAP).text()).endsWith(t.substring(t.length() - 50));
     }

@@ -18,14 +18,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.core.FileToolSettings;
-import org.vancetope.worktarget.core.internal.path.PathGate;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
 class FileEngineTest {
     private FileSystem fs;
     private Path root;
-    private PathGate gate;
+    private ConfinedRoot gate;
     private FileEngine engine;
 
     @BeforeEach
@@ -33,7 +33,7 @@ class FileEngineTest {
         fs = Jimfs.newFileSystem(Configuration.unix().toBuilder()
                 .setAttributeViews("basic", "posix").build());
         root = Files.createDirectories(fs.getPath("/ws"));
-        gate = PathGate.of(root);
+        gate = ConfinedRoot.of(root);
         engine = new FileEngine(FileToolSettings.builder().grepMaxFileBytes(1024).build());
     }
 

@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.core.internal.home;
 
+import static org.vancetope.worktarget.core.internal.exec.TestRoots.root;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -35,7 +36,7 @@ class SealedEnvExecTest {
     }
 
     private String runEnv(Map<String, String> env, Path cwd) throws ToolException {
-        ExecResult r = engine.run(new ExecRequest("s", "env", cwd, env, 30_000L, null, null, null));
+        ExecResult r = engine.run(new ExecRequest("s", "env", root(cwd), env, 30_000L, null, null));
         return r.stdout();
     }
 
@@ -66,7 +67,7 @@ class SealedEnvExecTest {
         Homes homes = Homes.builder().homesRoot(base.resolve("homes")).settings(SettingsCascade.EMPTY).build();
         Home home = homes.prepare("acme", "shop", null);
         engine.run(new ExecRequest("s", "mkdir -p \"$XDG_CACHE_HOME\" && echo x > \"$XDG_CACHE_HOME/c\" && echo y > ~/.rc",
-                base, ExecEnvPolicy.work(System.getenv()).environment(home.dir(), Map.of()), 30_000L, null, null, null));
+                root(base), ExecEnvPolicy.work(System.getenv()).environment(home.dir(), Map.of()), 30_000L, null, null));
         assertThat(home.dir().resolve(".cache/c")).hasContent("x");
         assertThat(home.dir().resolve(".rc")).hasContent("y");
     }

@@ -1,9 +1,8 @@
 package org.vancetope.worktarget.core.internal.transfer;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -28,16 +27,12 @@ class Sha256Test {
         byte[] data = new byte[size];
         new Random(size).nextBytes(data);
         Path f = Files.write(dir.resolve("f.bin"), data);
-        Sha256.Summary s = Sha256.of(f);
+        Sha256.Summary s;
+        try (SeekableByteChannel in = Files.newByteChannel(f)) {
+            s = Sha256.of(in);
+        }
         assertThat(s.size()).isEqualTo(size);
         assertThat(s.hash()).isEqualTo(expected(data));
         assertThat(Sha256.isWellFormed(s.hash())).isTrue();
-    }
-
-    @Test
-    void aSymbolicLinkIsNotFollowed() throws Exception {
-        Path target = Files.write(dir.resolve("t.bin"), new byte[] {1, 2, 3});
-        Path link = Files.createSymbolicLink(dir.resolve("l.bin"), target);
-        assertThatThrownBy(() -> Sha256.of(link)).isInstanceOf(IOException.class);
     }
 }

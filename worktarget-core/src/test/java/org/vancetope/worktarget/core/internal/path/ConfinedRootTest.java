@@ -19,10 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
-class PathGateTest {
+class ConfinedRootTest {
     private FileSystem fs;
     private Path ws;
-    private PathGate gate;
+    private ConfinedRoot gate;
 
     @BeforeEach
     void setUp() throws IOException {
@@ -32,7 +32,7 @@ class PathGateTest {
         Files.writeString(ws.resolve("src/main/A.java"), "class A {}");
         Files.createDirectories(fs.getPath("/outside"));
         Files.writeString(fs.getPath("/outside/secret.txt"), "secret");
-        gate = PathGate.of(ws);
+        gate = ConfinedRoot.of(ws);
     }
 
     @AfterEach
@@ -40,7 +40,7 @@ class PathGateTest {
         fs.close();
     }
 
-    private static ToolException refused(PathGate g, String path) {
+    private static ToolException refused(ConfinedRoot g, String path) {
         try {
             g.resolve(path);
         } catch (ToolException e) {
@@ -49,7 +49,7 @@ class PathGateTest {
         throw new AssertionError("expected a refusal of " + path);
     }
 
-    private static void assertEscape(PathGate g, String path) {
+    private static void assertEscape(ConfinedRoot g, String path) {
         ToolException e = refused(g, path);
         assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE);
     }
@@ -296,7 +296,7 @@ class PathGateTest {
 
     @Test
     void rootGivenWithTrailingSlashIsCanonicalised() throws IOException, ToolException {
-        PathGate g = PathGate.of(fs.getPath("/ws/"));
+        ConfinedRoot g = ConfinedRoot.of(fs.getPath("/ws/"));
         assertThat(g.root()).isEqualTo(ws);
         assertThat(g.resolve("src")).isEqualTo(ws.resolve("src"));
     }
@@ -304,7 +304,7 @@ class PathGateTest {
     @Test
     void rootGivenThroughASymlinkIsCanonicalised() throws IOException, ToolException {
         Path link = Files.createSymbolicLink(fs.getPath("/wslink"), ws);
-        PathGate g = PathGate.of(link);
+        ConfinedRoot g = ConfinedRoot.of(link);
         assertThat(g.root()).isEqualTo(ws);
         assertThat(g.resolve("src/main/A.java")).isEqualTo(ws.resolve("src/main/A.java"));
         assertEscape(g, "../outside/secret.txt");
@@ -312,7 +312,7 @@ class PathGateTest {
 
     @Test
     void missingRootIsRejectedAtConstruction() {
-        assertThatThrownBy(() -> PathGate.of(fs.getPath("/nope"))).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> ConfinedRoot.of(fs.getPath("/nope"))).isInstanceOf(IOException.class);
     }
 
     @Test
@@ -320,7 +320,7 @@ class PathGateTest {
         try (FileSystem win = Jimfs.newFileSystem(Configuration.windows())) {
             Path root = Files.createDirectories(win.getPath("C:\\work"));
             Files.createDirectories(win.getPath("C:\\work_evil"));
-            PathGate g = PathGate.of(root);
+            ConfinedRoot g = ConfinedRoot.of(root);
             assertThat(g.resolve("a/b.txt")).isEqualTo(root.resolve("a").resolve("b.txt"));
             assertThat(g.relative(g.resolve("a/b.txt"))).isEqualTo("a/b.txt");
             assertEscape(g, "../work_evil");
@@ -333,10 +333,10 @@ class PathGateTest {
     @Test
     void secureDirectoryOpensValidatedDirectoriesWithoutFollowingLinks() throws IOException, ToolException {
         Files.createSymbolicLink(ws.resolve("alias"), fs.getPath("src"));
-        try (SafeDirectory d = SafeDirectory.open(gate, gate.resolve("src/main"))) {
+        try (SafeDirectory d = gate.open(gate.resolve("src/main"))) {
             assertThat(d.names()).containsExactly("A.java");
         }
-        assertThatThrownBy(() -> SafeDirectory.open(gate, ws.resolve("alias/main"))).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> gate.open(ws.resolve("alias/main"))).isInstanceOf(IOException.class);
     }
 
     // ------------------------------------------------------------------ real file system
@@ -347,7 +347,7 @@ class PathGateTest {
         Path root = Files.createDirectories(tmp.resolve("ws"));
         Path outside = Files.writeString(tmp.resolve("secret.txt"), "secret");
         Files.createSymbolicLink(root.resolve("s"), outside);
-        assertEscape(PathGate.of(root), "s");
+        assertEscape(ConfinedRoot.of(root), "s");
     }
 
     @Test
@@ -357,7 +357,7 @@ class PathGateTest {
         Files.createSymbolicLink(root.resolve("procroot"), Paths.get("/proc/self/root"));
         Files.createSymbolicLink(root.resolve("proccwd"), Paths.get("/proc/self/cwd"));
         Files.createSymbolicLink(root.resolve("fd"), Paths.get("/proc/self/fd/0"));
-        PathGate g = PathGate.of(root);
+        ConfinedRoot g = ConfinedRoot.of(root);
         assertEscape(g, "procroot/etc/passwd");
         assertEscape(g, "proccwd");
         assertEscape(g, "fd");
@@ -369,7 +369,7 @@ class PathGateTest {
         Path root = Files.createDirectories(tmp.resolve("ws"));
         Files.createDirectories(tmp.resolve("ws_evil"));
         Path link = Files.createSymbolicLink(tmp.resolve("wslink"), root);
-        PathGate g = PathGate.of(Paths.get(link + "/"));
+        ConfinedRoot g = ConfinedRoot.of(Paths.get(link + "/"));
         assertThat(g.root()).isEqualTo(root.toRealPath());
         assertEscape(g, "../ws_evil");
     }
@@ -380,7 +380,7 @@ class PathGateTest {
         Path root = Files.createDirectories(tmp.resolve("ws"));
         Process p = new ProcessBuilder("mkfifo", root.resolve("pipe").toString()).start();
         assertThat(p.waitFor()).isZero();
-        ToolException e = refused(PathGate.of(root), "pipe");
+        ToolException e = refused(ConfinedRoot.of(root), "pipe");
         assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
         assertThat(e.getMessage()).contains("special file");
     }
@@ -391,7 +391,7 @@ class PathGateTest {
         Path root = Files.createDirectories(tmp.resolve("ws"));
         Files.createSymbolicLink(root.resolve("null"), Paths.get("/dev/null"));
         // a link to a device outside is an escape; the device itself is never opened
-        assertEscape(PathGate.of(root), "null");
+        assertEscape(ConfinedRoot.of(root), "null");
     }
 
     @Test
@@ -401,12 +401,12 @@ class PathGateTest {
         Files.createDirectories(root.resolve("sub"));
         Path outside = Files.createDirectories(tmp.resolve("outside"));
         Files.writeString(outside.resolve("f.txt"), "secret");
-        PathGate g = PathGate.of(root);
+        ConfinedRoot g = ConfinedRoot.of(root);
         Path validated = g.resolve("sub");
         // attacker swaps the checked directory for a link after the check
         Files.delete(root.resolve("sub"));
         Files.createSymbolicLink(root.resolve("sub"), outside);
-        assertThatThrownBy(() -> SafeDirectory.open(g, validated).close()).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> g.open(validated).close()).isInstanceOf(IOException.class);
     }
 
     @Test
@@ -415,8 +415,8 @@ class PathGateTest {
         Path root = Files.createDirectories(tmp.resolve("ws"));
         Files.createDirectories(root.resolve("sub"));
         Path outside = Files.createDirectories(tmp.resolve("outside"));
-        PathGate g = PathGate.of(root);
-        try (SafeDirectory d = SafeDirectory.open(g, g.resolve("sub"))) {
+        ConfinedRoot g = ConfinedRoot.of(root);
+        try (SafeDirectory d = g.open(g.resolve("sub"))) {
             assertThat(d.secure()).isTrue();
             // attacker moves the directory away and puts a link to the outside in its place
             Files.move(root.resolve("sub"), root.resolve("sub-old"));
@@ -436,11 +436,11 @@ class PathGateTest {
         Path root = Files.createDirectories(tmp.resolve("ws"));
         Files.writeString(root.resolve("f.txt"), "mine");
         Path outside = Files.writeString(tmp.resolve("secret.txt"), "secret");
-        PathGate g = PathGate.of(root);
+        ConfinedRoot g = ConfinedRoot.of(root);
         Path validated = g.resolve("f.txt");
         Files.delete(validated);
         Files.createSymbolicLink(validated, outside);
-        try (SafeDirectory d = SafeDirectory.open(g, validated.getParent())) {
+        try (SafeDirectory d = g.open(validated.getParent())) {
             assertThatThrownBy(() -> d.openRead("f.txt").close()).isInstanceOf(IOException.class);
         }
     }

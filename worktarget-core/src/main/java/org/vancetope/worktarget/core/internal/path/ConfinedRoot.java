@@ -1,0 +1,834 @@
+package org.vancetope.worktarget.core.internal.path;
+
+import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolException;
+
+/**
+ * A directory that every consumer in the library opens, creates, renames, lists and deletes through:
+ * the file tools, exec (working directory and output files), both transfer directions, staged files,
+ * RootDir disposal and the per-scope homes. It is the one place that turns a caller's path into a
+ * validated path inside the root, and the one factory of the handles ({@link SafeDirectory},
+ * {@link StagedFile}) that act on it without following links.
+ *
+ * <p>A caller path is checked in this order:
+ * <ol>
+ *   <li>syntax: not empty, no NUL or other control characters, no backslash, not absolute, no leading
+ *       {@code ~}, no {@code ':'} (drive letters, alternate streams), bounded path and component
+ *       length;</li>
+ *   <li>containment, component-wise: {@code .} and empty components are dropped, {@code ..} pops a
+ *       component and may never pop the root; the result must satisfy {@link Path#startsWith(Path)}
+ *       on the root (never a string prefix, so {@code /ws_evil} is not inside {@code /ws});</li>
+ *   <li>links: the deepest existing ancestor is resolved with {@link Path#toRealPath} and must stay
+ *       inside the real root (a link from one place in the root to another is followed); dangling
+ *       links and loops are refused;</li>
+ *   <li>the library's own entries: {@value #INTERNAL_DIR} at the top of the root and the
+ *       {@linkplain Reserved reserved names} of staged files are refused, except that the job output
+ *       files {@code .worktarget/exec/<file>} may be read ({@link #resolveForRead});</li>
+ *   <li>special files: an existing FIFO, socket or device is refused before anything opens it.</li>
+ * </ol>
+ * The returned path is the real path of the deepest existing ancestor plus the remaining components,
+ * so what follows never re-interprets the raw input; {@code ..} is applied lexically, so
+ * {@code link/../x} means {@code x} inside the root, never the parent of the link's target.
+ *
+ * <p>Then every operation goes through handles: {@link #open} reaches a directory from the root one
+ * component at a time without following links ({@code openat}), {@link #openOrCreate} creates missing
+ * components the same way (see {@link SafeDirectory#mkdir}), {@link #stage} writes a file under a
+ * reserved name and renames it into its directory by handle ({@code renameat}), {@link #deleteTree}
+ * deletes by handle ({@code unlinkat}). Where the platform has no {@link java.nio.file.SecureDirectoryStream}
+ * (Windows), path operations with {@link LinkOption#NOFOLLOW_LINKS} on the last component are used.
+ *
+ * <p>Every containment refusal reads the same whatever exists outside the root, and no message
+ * contains a host path: only the caller's own input is quoted.
+ *
+ * <pre>{@code
+ * ConfinedRoot root = ConfinedRoot.of(workDir);
+ * Path file = root.resolve("src/Main.java");       // throws ToolException(PATH_ESCAPE) for "../x"
+ * try (StagedFile out = root.stage(file)) { out.write(bytes); out.commit(true, null, null); }
+ * String shown = root.relative(file);              // "src/Main.java"
+ * }</pre>
+ *
+ * <p>The root directory itself (and the path to it) is trusted: it is canonicalised once, when the
+ * confined root is made, and must not be replaced while it is in use.
+ */
+public final class ConfinedRoot {
+    /** Default longest accepted path, in characters. */
+    public static final int DEFAULT_MAX_PATH_LENGTH = 4096;
+    /** Default longest accepted path component, in characters. */
+    public static final int DEFAULT_MAX_COMPONENT_LENGTH = 255;
+    /** The library's own directory at the top of every root (job output); hidden from every listing. */
+    public static final String INTERNAL_DIR = ".worktarget";
+    /** The directory of job output files, inside {@link #INTERNAL_DIR}. */
+    public static final String EXEC_DIR = "exec";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConfinedRoot.class);
+    private static final int MAX_QUOTED = 120;
+
+    private final Path root;
+    private final int maxPathLength;
+    private final int maxComponentLength;
+
+    private ConfinedRoot(Path root, int maxPathLength, int maxComponentLength) {
+        this.root = root;
+        this.maxPathLength = maxPathLength;
+        this.maxComponentLength = maxComponentLength;
+    }
+
+    /**
+     * A confined root on an existing directory with the default limits.
+     *
+     * @param root the root; may be given through a symlink or with a trailing separator
+     * @return the confined root
+     * @throws IOException when the root does not exist or is not a directory
+     */
+    public static ConfinedRoot of(Path root) throws IOException {
+        return of(root, DEFAULT_MAX_PATH_LENGTH, DEFAULT_MAX_COMPONENT_LENGTH);
+    }
+
+    /**
+     * A confined root on an existing directory.
+     *
+     * @param root the root; it is canonicalised once, here ({@link Path#toRealPath})
+     * @param maxPathLength the longest accepted caller path, in characters
+     * @param maxComponentLength the longest accepted component, in characters
+     * @return the confined root
+     * @throws IOException when the root does not exist or is not a directory
+     */
+    public static ConfinedRoot of(Path root, int maxPathLength, int maxComponentLength) throws IOException {
+        Objects.requireNonNull(root, "root");
+        if (maxPathLength < 1 || maxComponentLength < 1) {
+            throw new IllegalArgumentException("path limits must be positive");
+        }
+        Path real = root.toAbsolutePath().toRealPath();
+        if (!Files.isDirectory(real)) {
+            throw new NotDirectoryException(root.toString());
+        }
+        return new ConfinedRoot(real, maxPathLength, maxComponentLength);
+    }
+
+    /**
+     * The canonical root, for what needs a path of the root itself: a job's working directory, an
+     * isolation wrapper's bind mount.
+     *
+     * @return the real path of the root
+     */
+    public Path root() {
+        return root;
+    }
+
+    // ================================================================================ validation
+
+    /**
+     * Resolves a caller's path to a validated path inside the root, following links that stay inside.
+     *
+     * @param userPath the caller's path, relative, with {@code '/'} separators; {@code "."} is the root
+     * @return the validated absolute path (it may not exist yet)
+     * @throws ToolException {@code path_escape} for anything outside the root, syntactically refused or
+     *         internal to the library; {@code invalid_params} for an existing special file
+     */
+    public Path resolve(String userPath) throws ToolException {
+        Path validated = checkLinks(userPath, lexical(userPath));
+        refuseInternal(userPath, validated, false);
+        refuseSpecial(userPath, validated);
+        return validated;
+    }
+
+    /**
+     * Like {@link #resolve}, but also accepts a job output file ({@code .worktarget/exec/<file>}), the
+     * {@code stdoutPath} and {@code stderrPath} that {@code exec_run} returns. For tools that only read.
+     *
+     * @param userPath the caller's path
+     * @return the validated path
+     * @throws ToolException as for {@link #resolve}
+     */
+    public Path resolveForRead(String userPath) throws ToolException {
+        Path validated = checkLinks(userPath, lexical(userPath));
+        refuseInternal(userPath, validated, true);
+        refuseSpecial(userPath, validated);
+        return validated;
+    }
+
+    /**
+     * Resolves a caller's path without following its last component: the parent is validated like
+     * {@link #resolve(String)}, the last name is kept as is. Used to delete a link itself rather than its
+     * target.
+     *
+     * @param userPath the caller's path; must not denote the root
+     * @return the validated path of the entry
+     * @throws ToolException {@code path_escape} as for {@link #resolve(String)}, also for the root itself
+     */
+    public Path resolveEntry(String userPath) throws ToolException {
+        Path lexical = lexical(userPath);
+        if (lexical.equals(root)) {
+            throw escape(userPath);
+        }
+        Path parent = checkLinks(userPath, lexical.getParent());
+        Path entry = parent.resolve(lexical.getFileName().toString());
+        refuseInternal(userPath, entry, false);
+        refuseSpecial(userPath, entry);
+        return entry;
+    }
+
+    /**
+     * Renders a validated path relative to the root with {@code '/'} separators; the root is {@code "."}.
+     *
+     * @param validated a path returned by this root (or below one)
+     * @return the relative form
+     * @throws IllegalArgumentException when the path is not inside the root
+     */
+    public String relative(Path validated) {
+        if (!validated.startsWith(root)) {
+            throw new IllegalArgumentException("not inside the root");
+        }
+        if (validated.equals(root)) {
+            return ".";
+        }
+        return join(root.relativize(validated));
+    }
+
+    /**
+     * The relative path, inside the root, of a job output file: what {@code exec_run} returns as
+     * {@code stdoutPath} and the file tools accept.
+     *
+     * @param name the file's name in {@value #EXEC_DIR}
+     * @return {@code .worktarget/exec/<name>}
+     */
+    public static String execOutputPath(String name) {
+        return INTERNAL_DIR + "/" + EXEC_DIR + "/" + name;
+    }
+
+    /**
+     * Joins the names of a relative path with {@code '/'}.
+     *
+     * @param relative a relative path on any file system
+     * @return the names joined by {@code '/'}; {@code "."} when empty
+     */
+    public static String join(Path relative) {
+        int n = relative.getNameCount();
+        if (n == 0 || relative.toString().isEmpty()) {
+            return ".";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                sb.append('/');
+            }
+            sb.append(relative.getName(i));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Quotes a caller's path for a message: clipped, control characters shown as {@code '?'}.
+     *
+     * @param userPath the caller's input
+     * @return a safe rendering
+     */
+    public static String quote(String userPath) {
+        if (userPath == null) {
+            return "''";
+        }
+        StringBuilder sb = new StringBuilder("'");
+        int n = Math.min(userPath.length(), MAX_QUOTED);
+        for (int i = 0; i < n; i++) {
+            char c = userPath.charAt(i);
+            sb.append(c < 0x20 || c == 0x7f ? '?' : c);
+        }
+        if (userPath.length() > MAX_QUOTED) {
+            sb.append("...");
+        }
+        return sb.append('\'').toString();
+    }
+
+    // ================================================================================ handles
+
+    /**
+     * Opens a validated directory, reached from the root without following links.
+     *
+     * @param dir a directory inside the root (a path from this root)
+     * @return the open directory; close it
+     * @throws IOException when a component is missing, not a directory, or a link
+     */
+    public SafeDirectory open(Path dir) throws IOException {
+        return SafeDirectory.open(this, dir);
+    }
+
+    /**
+     * Opens a validated directory, creating every missing component race-free on the way: a component
+     * is never created by a path a concurrent change could redirect (see {@link SafeDirectory#mkdir}).
+     *
+     * @param dir a directory inside the root (a path from this root)
+     * @return the open directory; close it
+     * @throws IOException when a component is a file or link, or cannot be created
+     */
+    public SafeDirectory openOrCreate(Path dir) throws IOException {
+        return SafeDirectory.openOrCreate(this, dir);
+    }
+
+    /**
+     * Opens the root itself.
+     *
+     * @return the open root directory; close it
+     * @throws IOException when it cannot be opened
+     */
+    public SafeDirectory openRoot() throws IOException {
+        return SafeDirectory.open(this, root);
+    }
+
+    /**
+     * An open regular file and what was checked about it.
+     *
+     * @param channel the channel, opened relative to its directory without following a link; close it
+     * @param attributes the file's attributes, read through the same directory handle
+     * @param permissions its POSIX permissions, or null where the file system has none
+     * @param path the validated path
+     */
+    public record OpenFile(SeekableByteChannel channel, BasicFileAttributes attributes,
+                           Set<PosixFilePermission> permissions, Path path) {
+    }
+
+    /**
+     * Opens a caller's file for reading: validated with {@link #resolveForRead}, opened relative to its
+     * directory handle without following a link; directories, links and special files are refused.
+     *
+     * @param userPath the caller's path
+     * @return the open file
+     * @throws ToolException {@code path_escape}, {@code not_found}, {@code invalid_params} for a
+     *         directory or special file, {@code internal} for other failures
+     */
+    public OpenFile openFile(String userPath) throws ToolException {
+        return openFile(userPath, resolveForRead(userPath));
+    }
+
+    /**
+     * Opens a file already validated by this root for reading, as {@link #openFile(String)} does.
+     *
+     * @param userPath the caller's path, for messages
+     * @param file the validated path
+     * @return the open file
+     * @throws ToolException as for {@link #openFile(String)}
+     */
+    public OpenFile openFile(String userPath, Path file) throws ToolException {
+        if (file.equals(root)) {
+            throw isDirectory(userPath);
+        }
+        try (SafeDirectory d = open(file.getParent())) {
+            String name = file.getFileName().toString();
+            BasicFileAttributes a = d.attributes(name);
+            if (a.isDirectory()) {
+                throw isDirectory(userPath);
+            }
+            if (a.isSymbolicLink()) {
+                throw escape(userPath);
+            }
+            if (a.isOther()) {
+                throw special(userPath);
+            }
+            Set<PosixFilePermission> perms = d.posixPermissions(name);
+            return new OpenFile(d.openRead(name), a, perms, file);
+        } catch (IOException e) {
+            throw io(e, userPath, "read");
+        }
+    }
+
+    /**
+     * Stages a new content for a validated file: missing parent directories are created race-free, the
+     * bytes go to a file under a {@linkplain Reserved reserved name} (hidden from every tool), and
+     * {@link StagedFile#commit} renames it over the target by directory handle, atomically.
+     *
+     * @param target the validated target (not the root, not an existing directory)
+     * @return the staged file; close it (an uncommitted one is deleted)
+     * @throws IOException when a parent is a file or link, or the file cannot be created
+     */
+    public StagedFile stage(Path target) throws IOException {
+        if (target.equals(root) || !target.startsWith(root)) {
+            throw new IllegalArgumentException("not a file inside the root");
+        }
+        SafeDirectory dir = openOrCreate(target.getParent());
+        try {
+            return StagedFile.create(this, dir, target.getFileName().toString());
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(dir);
+            throw e;
+        }
+    }
+
+    /**
+     * What a staged write replaces.
+     *
+     * @param exists whether a file of that name exists
+     * @param permissions its permissions, or null (new file, or no POSIX permissions on this file system)
+     */
+    public record TargetState(boolean exists, Set<PosixFilePermission> permissions) {
+    }
+
+    /**
+     * Checks the target of a staged write through its directory handle: it may be missing or a regular
+     * file; a directory, a link (swapped in after the check) or a special file is refused.
+     *
+     * @param staged the staged file
+     * @param userPath the caller's path, for messages
+     * @return what the write replaces
+     * @throws ToolException {@code invalid_params} for a directory or special file, {@code path_escape}
+     *         for a link
+     * @throws IOException when the target cannot be inspected
+     */
+    public TargetState checkTarget(StagedFile staged, String userPath) throws ToolException, IOException {
+        SafeDirectory dir = staged.directory();
+        String name = staged.targetName();
+        BasicFileAttributes a;
+        try {
+            a = dir.attributes(name);
+        } catch (NoSuchFileException e) {
+            return new TargetState(false, null);
+        }
+        if (a.isDirectory()) {
+            throw new ToolException(ErrorCode.INVALID_PARAMS, "Path " + quote(userPath) + " is a directory; pass a "
+                    + "file path.");
+        }
+        if (a.isSymbolicLink()) {
+            throw escape(userPath);
+        }
+        if (a.isOther()) {
+            throw special(userPath);
+        }
+        return new TargetState(true, dir.posixPermissions(name));
+    }
+
+    /**
+     * Deletes a validated entry and, when it is a directory, everything below it, by directory handle:
+     * links are deleted themselves, never followed, and a directory swapped for a link during the
+     * deletion is not entered.
+     *
+     * @param entry a validated entry (from {@link #resolveEntry} or below the root), not the root
+     * @return true when something was deleted
+     * @throws IOException when an entry cannot be deleted
+     */
+    public boolean deleteTree(Path entry) throws IOException {
+        if (entry.equals(root) || !entry.startsWith(root)) {
+            throw new IllegalArgumentException("not an entry inside the root");
+        }
+        try (SafeDirectory parent = open(entry.getParent())) {
+            return parent.deleteTree(entry.getFileName().toString());
+        } catch (NoSuchFileException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Deletes the content of the root, keeping the root itself.
+     *
+     * @throws IOException when an entry cannot be deleted
+     */
+    public void clear() throws IOException {
+        try (SafeDirectory dir = openRoot()) {
+            for (String name : dir.allNames()) {
+                dir.deleteTree(name);
+            }
+        }
+    }
+
+    // ================================================================================ internal area
+
+    /**
+     * Opens one of the library's own directories, {@code .worktarget/<name>}, creating it race-free when
+     * missing. An entry in the way that is a link is removed (it was planted: the library never makes
+     * one there), so a job cannot redirect the library through it; a regular file named
+     * {@value #INTERNAL_DIR} at the top of the root is left alone and refused.
+     *
+     * @param name the directory, e.g. {@value #EXEC_DIR}
+     * @return the open directory; close it
+     * @throws IOException when it cannot be made, e.g. because a file of the user's is in the way
+     */
+    public SafeDirectory internalDirectory(String name) throws IOException {
+        try (SafeDirectory top = openRoot()) {
+            try (SafeDirectory internal = ensureDirectory(top, INTERNAL_DIR, false)) {
+                return ensureDirectory(internal, name, true);
+            }
+        }
+    }
+
+    private static SafeDirectory ensureDirectory(SafeDirectory parent, String name, boolean ours) throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            BasicFileAttributes a;
+            try {
+                a = parent.attributes(name);
+            } catch (NoSuchFileException e) {
+                a = null;
+            }
+            if (a == null) {
+                return parent.mkdir(name);
+            }
+            if (a.isDirectory()) {
+                try {
+                    return parent.openChild(name);
+                } catch (IOException e) {
+                    if (attempt > 2) {
+                        throw e;
+                    }
+                    continue; // swapped between the look and the open: look again
+                }
+            }
+            if ((a.isSymbolicLink() || ours) && attempt < 3) {
+                LOG.warn("Removing {} in the place of the library's directory {} (it is not a directory)",
+                        a.isSymbolicLink() ? "a link" : "an entry", name);
+                try {
+                    parent.deleteFile(name);
+                } catch (NoSuchFileException gone) {
+                    // removed meanwhile
+                }
+                continue;
+            }
+            throw new FileSystemException(name, null, "is not a directory; WorkTarget keeps its own files in the "
+                    + "directory " + INTERNAL_DIR + ". Move that file away");
+        }
+    }
+
+    /**
+     * Opens a file in one of the library's own directories for reading, without following a link.
+     *
+     * @param dir the directory, e.g. {@value #EXEC_DIR}
+     * @param name the file
+     * @return the channel
+     * @throws IOException when missing or redirected
+     */
+    public SeekableByteChannel openInternal(String dir, String name) throws IOException {
+        try (SafeDirectory top = openRoot();
+             SafeDirectory internal = top.openChild(INTERNAL_DIR);
+             SafeDirectory d = internal.openChild(dir)) {
+            return d.openRead(name);
+        }
+    }
+
+    /**
+     * Deletes a file in one of the library's own directories, by handle; a missing one is fine, and a
+     * directory that was replaced by a link is not entered.
+     *
+     * @param dir the directory, e.g. {@value #EXEC_DIR}
+     * @param name the file
+     * @return true when it was deleted
+     * @throws IOException when it exists and cannot be deleted
+     */
+    public boolean deleteInternal(String dir, String name) throws IOException {
+        try (SafeDirectory top = openRoot();
+             SafeDirectory internal = top.openChild(INTERNAL_DIR);
+             SafeDirectory d = internal.openChild(dir)) {
+            d.deleteFile(name);
+            return true;
+        } catch (NoSuchFileException e) {
+            return false;
+        } catch (FileSystemException e) {
+            if (e instanceof AccessDeniedException) {
+                throw e;
+            }
+            // A component is not a directory any more (a link or a file in its place): nothing of ours to delete.
+            LOG.debug("Not deleting {}/{}: {}", dir, name, e.toString());
+            return false;
+        }
+    }
+
+    /**
+     * Deletes the leftovers of dead processes at the top of the root: staged files and directories
+     * under a {@linkplain Reserved reserved name} whose owner no longer runs (a receiver killed in the
+     * middle of a transfer). Entries of live processes, in this JVM or another, are kept.
+     *
+     * @return how many entries were deleted
+     */
+    public int sweep() {
+        int deleted = 0;
+        try (SafeDirectory dir = openRoot()) {
+            for (String name : dir.allNames()) {
+                if (Reserved.isReserved(name) && Reserved.isStale(name)) {
+                    try {
+                        if (dir.deleteTree(name)) {
+                            deleted++;
+                        }
+                    } catch (IOException e) {
+                        LOG.warn("Cannot delete the stale staging entry {}: {}", name, e.toString());
+                    }
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("Cannot sweep stale staging entries: {}", e.toString());
+        }
+        if (deleted > 0) {
+            LOG.info("Deleted {} staging entr{} left by processes that no longer run", deleted, deleted == 1 ? "y" : "ies");
+        }
+        return deleted;
+    }
+
+    /**
+     * Whether a validated path is, or is below, the library's internal directory.
+     *
+     * @param validated a path from this root
+     * @return true when internal
+     */
+    public boolean isInternal(Path validated) {
+        return validated.getNameCount() > root.getNameCount()
+                && validated.getName(root.getNameCount()).toString().equalsIgnoreCase(INTERNAL_DIR);
+    }
+
+    // ================================================================================ messages
+
+    /**
+     * Maps a failed file operation to a tool error, never quoting a host path.
+     *
+     * @param e the failure
+     * @param userPath the caller's input
+     * @param what the operation, e.g. {@code "read"}
+     * @return the error
+     */
+    public static ToolException io(IOException e, String userPath, String what) {
+        if (e instanceof NoSuchFileException || e instanceof NotDirectoryException) {
+            return notFound(userPath);
+        }
+        if (e instanceof AccessDeniedException) {
+            return new ToolException(ErrorCode.INVALID_PARAMS, "Permission denied: cannot " + what + " "
+                    + quote(userPath) + ".", e);
+        }
+        if (e instanceof DirectoryNotEmptyException) {
+            return new ToolException(ErrorCode.INVALID_PARAMS, "Cannot " + what + " " + quote(userPath)
+                    + ": a directory is in the way.", e);
+        }
+        String reason = e instanceof FileSystemException fse ? fse.getReason() : null;
+        String lower = reason == null ? "" : reason.toLowerCase(Locale.ROOT);
+        if (lower.contains("symbolic link")) {
+            // a component was swapped for a link after the check: refused like an escape
+            return escape(userPath);
+        }
+        if (lower.contains("no space left") || lower.contains("quota")) {
+            return new ToolException(ErrorCode.DISK_FULL, "The disk is full; could not " + what + " "
+                    + quote(userPath) + ". Free space and retry.", e);
+        }
+        return new ToolException(ErrorCode.INTERNAL, "Could not " + what + " " + quote(userPath)
+                + (reason == null ? "" : " (" + reason + ")") + ".", e);
+    }
+
+    /**
+     * The refusal of a missing file.
+     *
+     * @param userPath the caller's input
+     * @return the exception
+     */
+    public static ToolException notFound(String userPath) {
+        return new ToolException(ErrorCode.NOT_FOUND, "File " + quote(userPath) + " does not exist. Call "
+                + "file_list or file_find to see what is there.");
+    }
+
+    /**
+     * The refusal of a directory where a file is needed.
+     *
+     * @param userPath the caller's input
+     * @return the exception
+     */
+    public static ToolException isDirectory(String userPath) {
+        return new ToolException(ErrorCode.INVALID_PARAMS, "Path " + quote(userPath) + " is a directory. Use "
+                + "file_list to see what is in it.");
+    }
+
+    /**
+     * The one refusal for anything that leads outside the root (the same text whether or not the
+     * outside target exists).
+     *
+     * @param userPath the caller's input
+     * @return the exception
+     */
+    public static ToolException escape(String userPath) {
+        return new ToolException(ErrorCode.PATH_ESCAPE, "Path " + quote(userPath) + " leads outside the work "
+                + "directory (through '..', or a link that points outside, dangles or loops). Use a path inside the "
+                + "work directory.");
+    }
+
+    /**
+     * The refusal of a special file (FIFO, socket, device), which is never opened.
+     *
+     * @param userPath the caller's input
+     * @return the exception
+     */
+    public static ToolException special(String userPath) {
+        return new ToolException(ErrorCode.INVALID_PARAMS, "Path " + quote(userPath) + " is a special file (FIFO, "
+                + "socket or device); the file tools only work on regular files and directories.");
+    }
+
+    /**
+     * The refusal of a path into the library's own files.
+     *
+     * @param userPath the caller's input
+     * @return the exception
+     */
+    public static ToolException internal(String userPath) {
+        return new ToolException(ErrorCode.PATH_ESCAPE, "Path " + quote(userPath) + " is inside WorkTarget's own "
+                + "directory '" + INTERNAL_DIR + "' (or is one of its staging files). Only job output files, the "
+                + "stdoutPath and stderrPath that exec_run returns, can be read there; use another path.");
+    }
+
+    private static ToolException syntax(String userPath, String what) {
+        return new ToolException(ErrorCode.PATH_ESCAPE, "Path " + quote(userPath) + " " + what + ". Pass a path "
+                + "relative to the work directory with '/' separators, e.g. 'src/Main.java'.");
+    }
+
+    // ================================================================================ checks
+
+    private Path lexical(String userPath) throws ToolException {
+        if (userPath == null || userPath.isEmpty()) {
+            throw new ToolException(ErrorCode.PATH_ESCAPE,
+                    "The path is empty. Pass a path relative to the work directory, or '.' for the work directory itself.");
+        }
+        if (userPath.length() > maxPathLength) {
+            throw new ToolException(ErrorCode.PATH_ESCAPE, "The path is longer than " + maxPathLength
+                    + " characters. Use a shorter path relative to the work directory.");
+        }
+        for (int i = 0; i < userPath.length(); i++) {
+            char c = userPath.charAt(i);
+            if (c == 0) {
+                throw syntax(userPath, "contains a NUL character");
+            }
+            if (c < 0x20 || c == 0x7f) {
+                throw syntax(userPath, "contains a control character");
+            }
+            if (c == '\\') {
+                throw syntax(userPath, "contains a backslash; use '/' as the separator");
+            }
+            if (c == ':') {
+                throw syntax(userPath, "contains ':' (drive letters and stream names are not allowed)");
+            }
+        }
+        if (userPath.charAt(0) == '/') {
+            throw syntax(userPath, "is absolute; paths are relative to the work directory");
+        }
+        if (userPath.charAt(0) == '~') {
+            throw syntax(userPath, "starts with '~'; home directories are not reachable, use a path relative to the "
+                    + "work directory");
+        }
+        List<String> names = new ArrayList<>();
+        for (String part : userPath.split("/", -1)) {
+            if (part.isEmpty() || part.equals(".")) {
+                continue;
+            }
+            if (part.length() > maxComponentLength) {
+                throw new ToolException(ErrorCode.PATH_ESCAPE, "A component of the path is longer than "
+                        + maxComponentLength + " characters. Use shorter names.");
+            }
+            if (part.equals("..")) {
+                if (names.isEmpty()) {
+                    throw escape(userPath);
+                }
+                names.remove(names.size() - 1);
+                continue;
+            }
+            names.add(part);
+        }
+        Path p = root;
+        try {
+            for (String name : names) {
+                p = p.resolve(name);
+            }
+        } catch (java.nio.file.InvalidPathException e) {
+            throw syntax(userPath, "contains characters this file system does not accept in names");
+        }
+        // Component-wise containment; also catches a name the file system itself interprets specially.
+        Path normal = p.normalize();
+        if (!normal.startsWith(root) || normal.getNameCount() != root.getNameCount() + names.size()) {
+            throw escape(userPath);
+        }
+        return normal;
+    }
+
+    private Path checkLinks(String userPath, Path lexical) throws ToolException {
+        Path existing = lexical;
+        while (!existing.equals(root) && !exists(existing)) {
+            existing = existing.getParent();
+            if (existing == null || !existing.startsWith(root)) {
+                throw escape(userPath);
+            }
+        }
+        Path real;
+        try {
+            real = existing.toRealPath();
+        } catch (IOException | SecurityException e) {
+            // a dangling link, a loop, or a link into a place we may not look at: refused like an escape
+            throw escape(userPath);
+        }
+        if (!real.startsWith(root)) {
+            throw escape(userPath);
+        }
+        if (existing.equals(lexical)) {
+            return real;
+        }
+        Path rest = existing.relativize(lexical);
+        Path out = real;
+        for (int i = 0; i < rest.getNameCount(); i++) {
+            out = out.resolve(rest.getName(i).toString());
+        }
+        return out;
+    }
+
+    private static boolean exists(Path p) {
+        try {
+            Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return true;
+        } catch (IOException | SecurityException e) {
+            return false;
+        }
+    }
+
+    private void refuseInternal(String userPath, Path validated, boolean read) throws ToolException {
+        int depth = validated.getNameCount() - root.getNameCount();
+        if (depth <= 0) {
+            return;
+        }
+        if (Reserved.isReserved(validated.getFileName().toString())) {
+            throw internal(userPath);
+        }
+        if (!isInternal(validated)) {
+            return;
+        }
+        boolean execFile = depth == 3 && validated.getName(root.getNameCount() + 1).toString().equals(EXEC_DIR);
+        if (!read || !execFile) {
+            throw internal(userPath);
+        }
+    }
+
+    private static void refuseSpecial(String userPath, Path validated) throws ToolException {
+        BasicFileAttributes attrs;
+        try {
+            attrs = Files.readAttributes(validated, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException | SecurityException e) {
+            return;
+        }
+        if (attrs.isOther()) {
+            throw special(userPath);
+        }
+    }
+
+    static void closeQuietly(SafeDirectory d) {
+        try {
+            d.close();
+        } catch (IOException e) {
+            LOG.debug("Closing a directory handle failed: {}", e.toString());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ConfinedRoot[" + root + "]";
+    }
+}

@@ -1,0 +1,125 @@
+package org.vancetope.worktarget.core.internal.path;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The names of the library's own transient entries inside a root: staged files ({@code .part}) and
+ * directories being made ({@code .dir}). A name carries its owner — a short hash of the host name, the
+ * process id and the process start time — so a sweep can tell the leftovers of a dead process (a
+ * {@code kill -9} in the middle of a transfer) from the entries of a live one, in this JVM or another.
+ *
+ * <pre>{@code
+ * .wt-3f2a.48213.lx8k2c1-9c1e4b7d0a5f3e21.part
+ *      host  pid   start   random          kind
+ * }</pre>
+ *
+ * <p>Every listing of a root hides these names, and the gate refuses them as paths, so no tool result
+ * ever shows one. Also reserved: {@code .wt-<16 hex>.tmp}, the temporary files of earlier versions.
+ */
+public final class Reserved {
+    /** The prefix of every reserved name. */
+    public static final String PREFIX = ".wt-";
+    /** The suffix of a staged file. */
+    public static final String FILE = ".part";
+    /** The suffix of a directory being made. */
+    public static final String DIR = ".dir";
+
+    private static final Pattern NAME = Pattern.compile(
+            "\\.wt-([0-9a-f]{4})\\.([0-9]{1,10})\\.([0-9a-z]{1,13})-[0-9a-f]{16}\\.(part|dir)");
+    private static final Pattern LEGACY = Pattern.compile("\\.wt-[0-9a-f]{16}\\.tmp");
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final String HOST = hostTag();
+    private static final long PID = ProcessHandle.current().pid();
+    private static final String START = startTag(ProcessHandle.current());
+    private static final String OWNER = HOST + "." + PID + "." + START;
+
+    private Reserved() {
+    }
+
+    /**
+     * A new reserved name owned by this process.
+     *
+     * @param suffix {@link #FILE} or {@link #DIR}
+     * @return the name
+     */
+    static String newName(String suffix) {
+        byte[] b = new byte[8];
+        RANDOM.nextBytes(b);
+        return PREFIX + OWNER + "-" + HexFormat.of().formatHex(b) + suffix;
+    }
+
+    /**
+     * Whether a name is one of the library's own transient entries.
+     *
+     * @param name an entry name
+     * @return true for a reserved name
+     */
+    public static boolean isReserved(String name) {
+        return name.startsWith(PREFIX) && (NAME.matcher(name).matches() || LEGACY.matcher(name).matches());
+    }
+
+    /**
+     * Whether a reserved name belongs to a process of this host that no longer runs (or is a legacy
+     * temporary file). Names of other hosts are never stale: their owner cannot be checked from here.
+     *
+     * @param name an entry name
+     * @return true when it may be deleted
+     */
+    static boolean isStale(String name) {
+        if (LEGACY.matcher(name).matches()) {
+            return true;
+        }
+        Matcher m = NAME.matcher(name);
+        if (!m.matches() || !m.group(1).equals(HOST)) {
+            return false;
+        }
+        long pid;
+        try {
+            pid = Long.parseLong(m.group(2));
+        } catch (NumberFormatException e) {
+            return false;
+        }
+        if (pid == PID) {
+            return !m.group(3).equals(START);
+        }
+        Optional<ProcessHandle> p = ProcessHandle.of(pid);
+        if (p.isEmpty()) {
+            return true;
+        }
+        String start = startTag(p.get());
+        // A process of that id runs; it is the owner unless its start time proves otherwise.
+        return !start.equals("0") && !m.group(3).equals("0") && !start.equals(m.group(3));
+    }
+
+    private static String startTag(ProcessHandle p) {
+        return p.info().startInstant().map(Instant::toEpochMilli).map(ms -> Long.toString(ms / 1000, 36)).orElse("0");
+    }
+
+    private static String hostTag() {
+        // No name lookup (it may stall on a machine without DNS): the kernel's host name, as the system keeps it.
+        String host = System.getenv("HOSTNAME");
+        if (host == null || host.isBlank()) {
+            try {
+                host = Files.readString(Path.of("/etc/hostname"), StandardCharsets.UTF_8).strip();
+            } catch (IOException | RuntimeException e) {
+                host = "localhost";
+            }
+        }
+        byte[] h = host.toLowerCase(Locale.ROOT).getBytes(StandardCharsets.UTF_8);
+        int hash = 0x811c9dc5;
+        for (byte x : h) {
+            hash = (hash ^ (x & 0xff)) * 0x01000193;
+        }
+        return String.format("%04x", (hash ^ (hash >>> 16)) & 0xffff);
+    }
+}
