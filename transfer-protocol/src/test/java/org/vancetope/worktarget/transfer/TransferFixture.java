@@ -33,14 +33,17 @@ import org.vancetope.worktarget.testkit.InMemoryFramePair;
 import org.vancetope.worktarget.testkit.ManualTime;
 
 /**
- * A Brain and a Foot endpoint on one Jimfs file system, connected by a manual in-memory pair (Brain
- * on the left, Foot on the right), with the JSON codec on the wire. Every frame each side sent is
- * recorded.
+ * A Brain and a Foot endpoint on one file system (Jimfs, or a directory on the real disk), connected by
+ * a manual in-memory pair (Brain on the left, Foot on the right), with the JSON codec on the wire.
+ * Every frame each side sent is recorded.
  */
 final class TransferFixture implements AutoCloseable {
     static final TransferScope SCOPE = new TransferScope("acme", "proj");
 
     final FileSystem fs;
+    /** The top of this fixture's tree: {@code /} on Jimfs, the given directory on the disk. */
+    final Path top;
+    private final boolean ownsFileSystem;
     final ManualTime time = new ManualTime();
     final Path brainWorkspace;
     final Path footRoot;
@@ -74,9 +77,28 @@ final class TransferFixture implements AutoCloseable {
 
     TransferFixture(Configuration config, TransferSettings settings, int highWaterMark, boolean threaded)
             throws IOException {
-        fs = Jimfs.newFileSystem(config.toBuilder().setAttributeViews("basic", "owner", "posix", "unix").build());
-        brainWorkspace = Files.createDirectories(fs.getPath("/brain/ws"));
-        footRoot = fs.getPath("/home/u/.vancetope/foot");
+        this(Jimfs.newFileSystem(config.toBuilder().setAttributeViews("basic", "owner", "posix", "unix").build())
+                .getPath("/"), true, settings, highWaterMark, threaded);
+    }
+
+    /**
+     * A fixture in a directory of the real disk.
+     *
+     * @param dir an empty directory
+     * @return the fixture
+     * @throws IOException when the directories cannot be made
+     */
+    static TransferFixture onDisk(Path dir) throws IOException {
+        return new TransferFixture(dir, false, TransferSettings.defaults(), 16, false);
+    }
+
+    private TransferFixture(Path top, boolean ownsFileSystem, TransferSettings settings, int highWaterMark,
+                            boolean threaded) throws IOException {
+        this.top = top;
+        this.fs = top.getFileSystem();
+        this.ownsFileSystem = ownsFileSystem;
+        brainWorkspace = Files.createDirectories(top.resolve("brain/ws"));
+        footRoot = top.resolve("home/u/.vancetope/foot");
         footProject = Files.createDirectories(footRoot.resolve("acme/proj"));
         rootDirs.put("uploads", Files.createDirectories(brainWorkspace.resolve("uploads")));
         rootDirs.put("reports", Files.createDirectories(brainWorkspace.resolve("reports")));
@@ -156,7 +178,7 @@ final class TransferFixture implements AutoCloseable {
 
     /** Every file whose name marks it as a staging file, anywhere. */
     List<Path> stagingFiles() throws IOException {
-        try (Stream<Path> s = Files.walk(fs.getPath("/"))) {
+        try (Stream<Path> s = Files.walk(top)) {
             return s.filter(p -> p.getFileName() != null && p.getFileName().toString().endsWith(".part")).toList();
         }
     }
@@ -186,6 +208,8 @@ final class TransferFixture implements AutoCloseable {
         pair.close();
         brain.close();
         foot.close();
-        fs.close();
+        if (ownsFileSystem) {
+            fs.close();
+        }
     }
 }

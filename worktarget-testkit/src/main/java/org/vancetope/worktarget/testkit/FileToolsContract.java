@@ -385,6 +385,80 @@ public abstract class FileToolsContract {
                 .isEqualTo(ErrorCode.INVALID_PARAMS);
     }
 
+    // ================================================================== the library's own files
+
+    /** A staging name as the library makes them (its owner is a process that never ran). */
+    private static final String STAGING = ".wt-0000.1.0-0123456789abcdef.part";
+
+    private void plantLibraryFiles() throws IOException {
+        f.write(".worktarget/exec/j1.stdout", "needle from a job\nsecond line\n");
+        f.write(".worktarget/exec/j1.stderr", "needle on stderr\n");
+        f.write(STAGING, "needle in a partial file\n");
+        f.write("sub/" + STAGING, "needle in a partial file\n");
+        f.write("sub/visible.txt", "needle in a file\n");
+    }
+
+    @Test
+    void theLibrarysOwnFilesAreNeverListedFoundSearchedOrCounted() throws Exception {
+        plantLibraryFiles();
+        assertThat(f.call("file_list").get("entries")).isEqualTo(List.of("sub/"));
+        assertThat(f.call("file_list", "path", "sub").get("entries")).isEqualTo(List.of("visible.txt"));
+        assertThat(paths(f.call("file_find").get("files"))).containsExactly("sub/visible.txt");
+        assertThat(paths(f.call("file_grep", "pattern", "needle").get("matches"))).containsExactly("sub/visible.txt");
+        assertThat(f.call("file_count").get("files")).isEqualTo(1);
+    }
+
+    @Test
+    void aJobOutputFileIsReadableByTheRelativePathExecRunReturns() throws Exception {
+        plantLibraryFiles();
+        assertThat(f.call("file_read", "path", ".worktarget/exec/j1.stdout").get("content"))
+                .isEqualTo("needle from a job\nsecond line\n");
+        assertThat(f.call("file_head_tail", "path", ".worktarget/exec/j1.stdout", "tail", 1).get("tail"))
+                .isEqualTo("second line\n");
+        assertThat(paths(f.call("file_grep", "pattern", "needle", "path", ".worktarget/exec/j1.stderr").get("matches")))
+                .containsExactly(".worktarget/exec/j1.stderr");
+        assertThat(f.call("file_count", "path", ".worktarget/exec/j1.stdout").get("lines")).isEqualTo(2);
+    }
+
+    @Test
+    void jailbreakTheLibrarysOwnDirectoryCannotBeWrittenListedOrDeleted() throws Exception {
+        plantLibraryFiles();
+        assertThat(f.failure("file_write", "path", ".worktarget/exec/j1.stdout", "content", "x").code())
+                .isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(f.failure("file_edit", "path", ".worktarget/exec/j1.stdout", "oldText", "needle", "newText", "x")
+                .code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(f.failure("file_delete", "path", ".worktarget/exec/j1.stdout").code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(f.failure("file_write", "path", ".worktarget/new.txt", "content", "x").code())
+                .isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(f.failure("file_list", "path", ".worktarget").code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(f.failure("file_find", "path", ".worktarget/exec").code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(f.failure("file_grep", "pattern", "x", "path", ".worktarget").code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(f.failure("file_delete", "path", ".worktarget").code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(f.read(".worktarget/exec/j1.stdout")).isEqualTo("needle from a job\nsecond line\n");
+    }
+
+    @Test
+    void jailbreakAStagingFileCannotBeReadWrittenOrDeletedByName() throws Exception {
+        plantLibraryFiles();
+        for (String p : new String[] {STAGING, "sub/" + STAGING}) {
+            assertThat(f.failure("file_read", "path", p).code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+            assertThat(f.failure("file_write", "path", p, "content", "x").code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+            assertThat(f.failure("file_delete", "path", p).code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        }
+        assertThat(f.read(STAGING)).isEqualTo("needle in a partial file\n");
+    }
+
+    @Test
+    void writesLeaveNoStagingFileBehind() throws Exception {
+        f.call("file_write", "path", "a/b/c.txt", "content", "x");
+        f.call("file_write", "path", "a/b/c.txt", "content", "y");
+        f.call("file_edit", "path", "a/b/c.txt", "oldText", "y", "newText", "z");
+        try (Stream<Path> s = Files.walk(f.workDir())) {
+            assertThat(s.map(p -> p.getFileName() == null ? "" : p.getFileName().toString())
+                    .filter(n -> n.startsWith(".wt-") || n.endsWith(".part") || n.endsWith(".tmp"))).isEmpty();
+        }
+    }
+
     // ================================================================== jailbreaks through the tools
 
     @Test

@@ -212,7 +212,7 @@ public final class FileTransferTools {
             if (read) {
                 gate.openFile(path).channel().close();
             } else if (gate.resolve(path).equals(gate.root())) {
-                return ConfinedRoot.isDirectory(path).getMessage();
+                return ConfinedRoot.isTheRoot(path).getMessage();
             }
             return null;
         } catch (ToolException e) {

@@ -123,7 +123,7 @@ public final class FileEngine {
      * @throws ToolException on failure
      */
     public Map<String, Object> read(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
-        String userPath = Params.requireString(params, "path");
+        String userPath = Params.requireText(params, "path"); // an empty path gets the root's own message
         int startLine = Params.optInt(params, "startLine", 1, 1, Integer.MAX_VALUE);
         int maxLines = Params.optInt(params, "maxLines", Integer.MAX_VALUE, 1, Integer.MAX_VALUE);
         int maxChars = Params.optInt(params, "maxChars", settings.readDefaultChars(), 1, settings.readMaxChars());
@@ -283,11 +283,11 @@ public final class FileEngine {
      * @throws ToolException on failure
      */
     public Map<String, Object> write(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
-        String userPath = Params.requireString(params, "path");
+        String userPath = Params.requireText(params, "path"); // an empty path gets the root's own message
         String content = Params.requireText(params, "content");
         Path file = gate.resolve(userPath);
         if (file.equals(gate.root())) {
-            throw Params.invalid("Path " + ConfinedRoot.quote(userPath) + " is the work directory itself; pass a file path.");
+            throw ConfinedRoot.isTheRoot(userPath);
         }
         byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
         boolean created;
@@ -329,7 +329,7 @@ public final class FileEngine {
      * @throws ToolException {@code not_found} when oldText is missing, {@code invalid_params} when ambiguous
      */
     public Map<String, Object> edit(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
-        String userPath = Params.requireString(params, "path");
+        String userPath = Params.requireText(params, "path"); // an empty path gets the root's own message
         String oldText = Params.requireString(params, "oldText");
         String newText = Params.requireText(params, "newText");
         Path file = gate.resolve(userPath);
@@ -913,7 +913,7 @@ public final class FileEngine {
      * @throws ToolException on failure
      */
     public Map<String, Object> headTail(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
-        String userPath = Params.requireString(params, "path");
+        String userPath = Params.requireText(params, "path"); // an empty path gets the root's own message
         int head = Params.optInt(params, "head", 0, 0, settings.headTailMaxLines());
         int tail = Params.optInt(params, "tail", 0, 0, settings.headTailMaxLines());
         if (head == 0 && tail == 0) {
@@ -1218,7 +1218,7 @@ public final class FileEngine {
      * @throws ToolException {@code invalid_params} for a directory
      */
     public Map<String, Object> delete(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
-        String userPath = Params.requireString(params, "path");
+        String userPath = Params.requireText(params, "path"); // an empty path gets the root's own message
         Path entry = gate.resolveEntry(userPath);
         boolean deleted;
         try (SafeDirectory d = gate.open(entry.getParent())) {

@@ -645,6 +645,17 @@ public final class ConfinedRoot {
     }
 
     /**
+     * The refusal of the root itself where a file is to be written.
+     *
+     * @param userPath the caller's input
+     * @return the exception
+     */
+    public static ToolException isTheRoot(String userPath) {
+        return new ToolException(ErrorCode.INVALID_PARAMS, "Path " + quote(userPath) + " is the work directory itself; "
+                + "pass a file path.");
+    }
+
+    /**
      * The one refusal for anything that leads outside the root (the same text whether or not the
      * outside target exists).
      *

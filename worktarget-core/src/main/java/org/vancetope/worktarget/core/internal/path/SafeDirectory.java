@@ -63,6 +63,7 @@ public final class SafeDirectory implements Closeable {
     private final Path path;
     private final SecureDirectoryStream<Path> sds;
     private final boolean isRoot;
+    private boolean listed;
 
     private SafeDirectory(ConfinedRoot owner, Path path, SecureDirectoryStream<Path> sds) {
         this.owner = owner;
@@ -601,8 +602,18 @@ public final class SafeDirectory implements Closeable {
     public List<String> allNames() throws IOException {
         List<String> out = new ArrayList<>();
         if (sds != null) {
-            for (Path p : sds) {
-                out.add(p.getFileName().toString());
+            if (!listed) {
+                listed = true;
+                for (Path p : sds) {
+                    out.add(p.getFileName().toString());
+                }
+                return out;
+            }
+            // A directory stream iterates once: list again through a new handle on the same directory.
+            try (SecureDirectoryStream<Path> again = sds.newDirectoryStream(name("."), LinkOption.NOFOLLOW_LINKS)) {
+                for (Path p : again) {
+                    out.add(p.getFileName().toString());
+                }
             }
             return out;
         }

@@ -157,7 +157,7 @@ final class IncomingTransfer {
             return "the receiving directory cannot be opened: " + e.getClass().getSimpleName();
         }
         if (target.equals(root.root())) {
-            return ConfinedRoot.isDirectory(init.target()).getMessage();
+            return ConfinedRoot.isTheRoot(init.target()).getMessage();
         }
         // Space first, on the deepest existing ancestor, so a refused transfer creates no directories.
         Path existing = target.getParent();
