@@ -106,14 +106,21 @@ public final class Reserved {
     }
 
     private static String hostTag() {
-        // No name lookup (it may stall on a machine without DNS): the kernel's host name, as the system keeps it.
-        String host = System.getenv("HOSTNAME");
-        if (host == null || host.isBlank()) {
+        // The kernel's host name as the system keeps it, the same for every process of this machine (no name
+        // lookup: it may stall where there is no DNS; no environment variable: not every process has it).
+        String host = null;
+        for (String file : new String[] {"/proc/sys/kernel/hostname", "/etc/hostname"}) {
             try {
-                host = Files.readString(Path.of("/etc/hostname"), StandardCharsets.UTF_8).strip();
+                host = Files.readString(Path.of(file), StandardCharsets.UTF_8).strip();
             } catch (IOException | RuntimeException e) {
-                host = "localhost";
+                continue;
             }
+            if (!host.isEmpty()) {
+                break;
+            }
+        }
+        if (host == null || host.isEmpty()) {
+            host = System.getenv().getOrDefault("COMPUTERNAME", "localhost");
         }
         byte[] h = host.toLowerCase(Locale.ROOT).getBytes(StandardCharsets.UTF_8);
         int hash = 0x811c9dc5;

@@ -73,35 +73,15 @@ public final class SafeDirectory implements Closeable {
     }
 
     static SafeDirectory open(ConfinedRoot owner, Path dir) throws IOException {
-        Path root = owner.root();
-        if (!dir.startsWith(root)) {
-            throw new IllegalArgumentException("not inside the root");
-        }
-        SafeDirectory current = openRootHandle(owner);
-        if (current.sds == null) {
-            BasicFileAttributes a = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            if (!a.isDirectory()) {
-                throw new NotDirectoryException(dir.getFileName().toString());
-            }
-            return new SafeDirectory(owner, dir, null);
-        }
-        try {
-            Path rel = root.relativize(dir);
-            if (!rel.toString().isEmpty()) {
-                for (int i = 0; i < rel.getNameCount(); i++) {
-                    SafeDirectory next = current.openChild(rel.getName(i).toString());
-                    current.close();
-                    current = next;
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            current.close();
-            throw e;
-        }
-        return current;
+        return walk(owner, dir, false);
     }
 
     static SafeDirectory openOrCreate(ConfinedRoot owner, Path dir) throws IOException {
+        return walk(owner, dir, true);
+    }
+
+    /** Reaches {@code dir} from the root one component at a time, never following a link; creates missing ones when asked. */
+    private static SafeDirectory walk(ConfinedRoot owner, Path dir, boolean create) throws IOException {
         Path root = owner.root();
         if (!dir.startsWith(root)) {
             throw new IllegalArgumentException("not inside the root");
@@ -116,6 +96,9 @@ public final class SafeDirectory implements Closeable {
                     try {
                         next = current.openChild(name);
                     } catch (NoSuchFileException e) {
+                        if (!create) {
+                            throw e;
+                        }
                         next = current.mkdir(name);
                     }
                     current.close();
