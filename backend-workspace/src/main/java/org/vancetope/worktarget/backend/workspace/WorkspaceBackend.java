@@ -124,6 +124,28 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
                 exec.closeRoot(dir.path());
             }
         });
+        sweepAtStart();
+    }
+
+    /**
+     * Deletes what processes that crashed left at the top of every RootDir (staged files of a transfer or
+     * a write that never finished): they are hidden from the tools, but take space.
+     */
+    private void sweepAtStart() {
+        loadAll();
+        int swept = 0;
+        for (Map<String, RootDirInfo> dirs : projects.values()) {
+            for (RootDirInfo info : dirs.values()) {
+                try {
+                    swept += ConfinedRoot.of(info.path()).sweep();
+                } catch (IOException e) {
+                    LOG.debug("RootDir {}/{}/{} has no folder to sweep yet", info.tenant(), info.project(), info.dirName());
+                }
+            }
+        }
+        if (swept > 0) {
+            LOG.info("Deleted {} staging entries that crashed processes left in RootDirs", swept);
+        }
     }
 
     /**

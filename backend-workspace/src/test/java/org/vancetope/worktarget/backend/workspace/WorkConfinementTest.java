@@ -19,6 +19,7 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.core.ExecSettings;
+import org.vancetope.worktarget.core.internal.path.Reserved;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
@@ -226,6 +227,26 @@ class WorkConfinementTest {
         assertThat(work.homes().deleteProject("acme", "proj").changed()).isTrue();
         assertThat(tmp.resolve("homes/acme/proj")).doesNotExist();
         assertThat(tree(outside)).containsExactly("", "secret.txt");
+    }
+
+    @Test
+    void aBackendStartingOnTheWorkspaceSweepsTheStagingFilesADeadProcessLeftInItsRootDirs() throws Exception {
+        Path dir = rootDir();
+        Process dead = new ProcessBuilder("true").start();
+        dead.waitFor();
+        Process alive = new ProcessBuilder("sleep", "60").start();
+        try {
+            String leftover = Reserved.nameOfProcess(dead.pid(), Reserved.FILE);
+            String inFlight = Reserved.nameOfProcess(alive.pid(), Reserved.FILE);
+            Files.writeString(dir.resolve(leftover), "partial");
+            Files.writeString(dir.resolve(inFlight), "partial");
+            work.close();
+            work = backend(ExecSettings.defaults()); // a restart: no tool call has touched the RootDir yet
+            assertThat(dir.resolve(leftover)).as("the dead process's staging file").doesNotExist();
+            assertThat(dir.resolve(inFlight)).as("a live process's staging file").exists();
+        } finally {
+            alive.destroyForcibly().waitFor();
+        }
     }
 
     static boolean bwrapWorks() {

@@ -53,9 +53,26 @@ public final class Reserved {
      * @return the name
      */
     static String newName(String suffix) {
+        return name(OWNER, suffix);
+    }
+
+    /**
+     * The reserved name an entry of another process of this host would get (for tools that inspect or
+     * prepare leftovers, and tests); its start time is unknown, so only the process id decides whether
+     * it is stale.
+     *
+     * @param pid the process id
+     * @param suffix {@link #FILE} or {@link #DIR}
+     * @return the name
+     */
+    public static String nameOfProcess(long pid, String suffix) {
+        return name(HOST + "." + pid + ".0", suffix);
+    }
+
+    private static String name(String owner, String suffix) {
         byte[] b = new byte[8];
         RANDOM.nextBytes(b);
-        return PREFIX + OWNER + "-" + HexFormat.of().formatHex(b) + suffix;
+        return PREFIX + owner + "-" + HexFormat.of().formatHex(b) + suffix;
     }
 
     /**
