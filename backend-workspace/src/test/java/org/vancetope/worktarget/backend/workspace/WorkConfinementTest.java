@@ -120,17 +120,20 @@ class WorkConfinementTest {
     void jailbreakExecOutputAJobThatRedirectsTheOutputDirectoryCannotMakeTheEngineDeleteFilesOutside() throws Exception {
         Map<String, Object> running = call("work_exec_run", "command", "echo started; exec sleep 1000", "waitMs", 0);
         String id = (String) running.get("id");
-        // A second job prepares files outside under the running job's output names, then swaps the directory.
-        Files.createDirectories(outside.resolve("exec"));
-        Files.writeString(outside.resolve("exec/" + id + ".stdout"), "precious");
-        Files.writeString(outside.resolve("exec/" + id + ".stderr"), "precious");
+        // Files outside under the running job's output names (its paths without the leading .worktarget/);
+        // then a second job swaps the directory for a link to them.
+        Path stdoutVictim = outside.resolve(((String) running.get("stdoutPath")).substring(".worktarget/".length()));
+        Path stderrVictim = outside.resolve(((String) running.get("stderrPath")).substring(".worktarget/".length()));
+        Files.createDirectories(stdoutVictim.getParent());
+        Files.writeString(stdoutVictim, "precious");
+        Files.writeString(stderrVictim, "precious");
         Map<String, Object> swap = call("work_exec_run", "command",
                 "mv .worktarget .worktarget-moved && ln -s '" + outside + "' .worktarget");
         assertThat(swap.get("exitCode")).as("%s", swap).isEqualTo(0);
         call("work_exec_kill", "id", id);
         work.close(); // forgets every job and deletes its output files
-        assertThat(Files.readString(outside.resolve("exec/" + id + ".stdout"))).isEqualTo("precious");
-        assertThat(Files.readString(outside.resolve("exec/" + id + ".stderr"))).isEqualTo("precious");
+        assertThat(Files.readString(stdoutVictim)).isEqualTo("precious");
+        assertThat(Files.readString(stderrVictim)).isEqualTo("precious");
     }
 
     @Test
@@ -230,7 +233,7 @@ class WorkConfinementTest {
     }
 
     @Test
-    void aBackendStartingOnTheWorkspaceSweepsTheStagingFilesADeadProcessLeftInItsRootDirs() throws Exception {
+    void aBackendStartingOnTheWorkspaceSweepsTheStagingFilesAndJobOutputADeadProcessLeftInItsRootDirs() throws Exception {
         Path dir = rootDir();
         Process dead = new ProcessBuilder("true").start();
         dead.waitFor();
@@ -240,10 +243,18 @@ class WorkConfinementTest {
             String inFlight = Reserved.nameOfProcess(alive.pid(), Reserved.FILE);
             Files.writeString(dir.resolve(leftover), "partial");
             Files.writeString(dir.resolve(inFlight), "partial");
+            Path deadOutput = dir.resolve(".worktarget/exec/" + Reserved.ownerOfProcess(dead.pid()) + "/j1.stdout");
+            Path liveOutput = dir.resolve(".worktarget/exec/" + Reserved.ownerOfProcess(alive.pid()) + "/j2.stdout");
+            Files.createDirectories(deadOutput.getParent());
+            Files.createDirectories(liveOutput.getParent());
+            Files.writeString(deadOutput, "output of a job of a crashed process");
+            Files.writeString(liveOutput, "output of a job of a live process");
             work.close();
             work = backend(ExecSettings.defaults()); // a restart: no tool call has touched the RootDir yet
             assertThat(dir.resolve(leftover)).as("the dead process's staging file").doesNotExist();
             assertThat(dir.resolve(inFlight)).as("a live process's staging file").exists();
+            assertThat(deadOutput.getParent()).as("the dead process's job output").doesNotExist();
+            assertThat(liveOutput).as("a live process's job output").exists();
         } finally {
             alive.destroyForcibly().waitFor();
         }

@@ -44,8 +44,9 @@ import org.vancetope.worktarget.spi.ToolException;
  * The exec engine behind {@code client_exec_*} and {@code work_exec_*}: runs each job as
  * {@code /bin/sh -c <command>} in its own session (through {@code setsid} where available, optionally
  * inside an {@link Isolation} wrapper), streams stdout and stderr in full to two files in the root's
- * {@code .worktarget/exec/} (created and deleted by directory handle, so a job that replaces that
- * directory by a link cannot redirect the engine) while keeping only their true start and end in
+ * {@code .worktarget/exec/<owner>/} (created and deleted by directory handle, so a job that replaces
+ * that directory by a link cannot redirect the engine; the owner names this process, so what a crashed
+ * one left is swept by {@link ConfinedRoot#sweep()}) while keeping only their true start and end in
  * memory, and ends jobs by killing their whole process tree. The files' paths in results are relative
  * to the root, so the same backend's file tools and jobs read them.
  *
@@ -280,7 +281,7 @@ public final class ExecEngine implements AutoCloseable {
         if (capture.fileCapped()) {
             t = capture.tailLines(n);
         } else {
-            try (SeekableByteChannel ch = job.root.openInternal(ConfinedRoot.EXEC_DIR, capture.name())) {
+            try (SeekableByteChannel ch = job.root.openJobOutput(capture.name())) {
                 t = TailReader.lastLines(ch, n, maxBytes);
             } catch (FileSystemException gone) {
                 // removed or replaced by the job itself (it can write its RootDir): the in-memory tail is the true end
@@ -291,7 +292,7 @@ public final class ExecEngine implements AutoCloseable {
             }
         }
         return new ExecTailResult(job.id, job.status(), stderr ? "stderr" : "stdout",
-                ConfinedRoot.execOutputPath(capture.name()), t.lines(), t.truncated());
+                ConfinedRoot.jobOutputPath(capture.name()), t.lines(), t.truncated());
     }
 
     /**
@@ -453,7 +454,7 @@ public final class ExecEngine implements AutoCloseable {
         Process p = null;
         String cookie = newCookie();
         try {
-            try (SafeDirectory outputs = req.root().internalDirectory(ConfinedRoot.EXEC_DIR)) {
+            try (SafeDirectory outputs = req.root().jobOutputDirectory()) {
                 out = new StreamCapture(outName, outputs.createFile(outName), outputFileMaxBytes, inlineOutputCharCap, clock);
                 err = new StreamCapture(errName, outputs.createFile(errName), outputFileMaxBytes, inlineOutputCharCap, clock);
             } catch (IOException e) {
@@ -643,7 +644,7 @@ public final class ExecEngine implements AutoCloseable {
     /** Deletes an output file by handle: a job that replaced the output directory by a link cannot redirect it. */
     private static void deleteQuietly(ConfinedRoot root, String name) {
         try {
-            root.deleteInternal(ConfinedRoot.EXEC_DIR, name);
+            root.deleteJobOutput(name);
         } catch (IOException e) {
             LOG.warn("could not delete exec output file {}: {}", name, e.toString());
         }
@@ -678,8 +679,8 @@ public final class ExecEngine implements AutoCloseable {
         HeadTail.Rendered err = job.stderr.render(inlineOutputCharCap);
         boolean fileCut = job.stdout.fileCapped() || job.stderr.fileCapped();
         boolean truncated = out.truncated() || err.truncated() || fileCut;
-        String outPath = ConfinedRoot.execOutputPath(job.stdout.name());
-        String errPath = ConfinedRoot.execOutputPath(job.stderr.name());
+        String outPath = ConfinedRoot.jobOutputPath(job.stdout.name());
+        String errPath = ConfinedRoot.jobOutputPath(job.stderr.name());
         String hint = null;
         if (truncated) {
             String path = out.truncated() || !err.truncated() ? outPath : errPath;

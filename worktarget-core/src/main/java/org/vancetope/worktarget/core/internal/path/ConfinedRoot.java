@@ -42,7 +42,7 @@ import org.vancetope.worktarget.spi.ToolException;
  *       links and loops are refused;</li>
  *   <li>the library's own entries: {@value #INTERNAL_DIR} at the top of the root and the
  *       {@linkplain Reserved reserved names} of staged files are refused, except that the job output
- *       files {@code .worktarget/exec/<file>} may be read ({@link #resolveForRead});</li>
+ *       files {@code .worktarget/exec/<owner>/<file>} may be read ({@link #resolveForRead});</li>
  *   <li>special files: an existing FIFO, socket or device is refused before anything opens it.</li>
  * </ol>
  * The returned path is the real path of the deepest existing ancestor plus the remaining components,
@@ -152,7 +152,7 @@ public final class ConfinedRoot {
     }
 
     /**
-     * Like {@link #resolve}, but also accepts a job output file ({@code .worktarget/exec/<file>}), the
+     * Like {@link #resolve}, but also accepts a job output file (a file below {@code .worktarget/exec}), the
      * {@code stdoutPath} and {@code stderrPath} that {@code exec_run} returns. For tools that only read.
      *
      * @param userPath the caller's path
@@ -202,17 +202,6 @@ public final class ConfinedRoot {
             return ".";
         }
         return join(root.relativize(validated));
-    }
-
-    /**
-     * The relative path, inside the root, of a job output file: what {@code exec_run} returns as
-     * {@code stdoutPath} and the file tools accept.
-     *
-     * @param name the file's name in {@value #EXEC_DIR}
-     * @return {@code .worktarget/exec/<name>}
-     */
-    public static String execOutputPath(String name) {
-        return INTERNAL_DIR + "/" + EXEC_DIR + "/" + name;
     }
 
     /**
@@ -449,21 +438,33 @@ public final class ConfinedRoot {
     // ================================================================================ internal area
 
     /**
-     * Opens one of the library's own directories, {@code .worktarget/<name>}, creating it race-free when
-     * missing. An entry in the way that is a link is removed (it was planted: the library never makes
-     * one there), so a job cannot redirect the library through it; a regular file named
-     * {@value #INTERNAL_DIR} at the top of the root is left alone and refused.
+     * Opens this process's job output directory, {@code .worktarget/exec/<owner>} (the owner names this
+     * process, as in {@linkplain Reserved reserved names}, so the outputs of a process that crashed are
+     * found by {@link #sweep}), creating each level race-free when missing. An entry in the way that is
+     * a link is removed (it was planted: the library never makes one there), so a job cannot redirect the
+     * library through it; a regular file named {@value #INTERNAL_DIR} at the top of the root is left
+     * alone and refused.
      *
-     * @param name the directory, e.g. {@value #EXEC_DIR}
      * @return the open directory; close it
      * @throws IOException when it cannot be made, e.g. because a file of the user's is in the way
      */
-    public SafeDirectory internalDirectory(String name) throws IOException {
-        try (SafeDirectory top = openRoot()) {
-            try (SafeDirectory internal = ensureDirectory(top, INTERNAL_DIR, false)) {
-                return ensureDirectory(internal, name, true);
-            }
+    public SafeDirectory jobOutputDirectory() throws IOException {
+        try (SafeDirectory top = openRoot();
+             SafeDirectory internal = ensureDirectory(top, INTERNAL_DIR, false);
+             SafeDirectory exec = ensureDirectory(internal, EXEC_DIR, true)) {
+            return ensureDirectory(exec, Reserved.owner(), true);
         }
+    }
+
+    /**
+     * The relative path, inside the root, of one of this process's job output files: what
+     * {@code exec_run} returns as {@code stdoutPath} and the file tools read.
+     *
+     * @param name the file's name in {@link #jobOutputDirectory()}
+     * @return {@code .worktarget/exec/<owner>/<name>}
+     */
+    public static String jobOutputPath(String name) {
+        return INTERNAL_DIR + "/" + EXEC_DIR + "/" + Reserved.owner() + "/" + name;
     }
 
     private static SafeDirectory ensureDirectory(SafeDirectory parent, String name, boolean ours) throws IOException {
@@ -502,35 +503,36 @@ public final class ConfinedRoot {
         }
     }
 
+    /** Opens this process's job output directory without creating or repairing anything. */
+    private SafeDirectory openJobOutputDirectory(SafeDirectory top) throws IOException {
+        try (SafeDirectory internal = top.openChild(INTERNAL_DIR); SafeDirectory exec = internal.openChild(EXEC_DIR)) {
+            return exec.openChild(Reserved.owner());
+        }
+    }
+
     /**
-     * Opens a file in one of the library's own directories for reading, without following a link.
+     * Opens one of this process's job output files for reading, by handle, without following a link.
      *
-     * @param dir the directory, e.g. {@value #EXEC_DIR}
-     * @param name the file
+     * @param name the file's name in {@link #jobOutputDirectory()}
      * @return the channel
      * @throws IOException when missing or redirected
      */
-    public SeekableByteChannel openInternal(String dir, String name) throws IOException {
-        try (SafeDirectory top = openRoot();
-             SafeDirectory internal = top.openChild(INTERNAL_DIR);
-             SafeDirectory d = internal.openChild(dir)) {
+    public SeekableByteChannel openJobOutput(String name) throws IOException {
+        try (SafeDirectory top = openRoot(); SafeDirectory d = openJobOutputDirectory(top)) {
             return d.openRead(name);
         }
     }
 
     /**
-     * Deletes a file in one of the library's own directories, by handle; a missing one is fine, and a
-     * directory that was replaced by a link is not entered.
+     * Deletes one of this process's job output files, by handle; a missing one is fine, and a directory
+     * that was replaced by a link is not entered.
      *
-     * @param dir the directory, e.g. {@value #EXEC_DIR}
-     * @param name the file
+     * @param name the file's name in {@link #jobOutputDirectory()}
      * @return true when it was deleted
      * @throws IOException when it exists and cannot be deleted
      */
-    public boolean deleteInternal(String dir, String name) throws IOException {
-        try (SafeDirectory top = openRoot();
-             SafeDirectory internal = top.openChild(INTERNAL_DIR);
-             SafeDirectory d = internal.openChild(dir)) {
+    public boolean deleteJobOutput(String name) throws IOException {
+        try (SafeDirectory top = openRoot(); SafeDirectory d = openJobOutputDirectory(top)) {
             d.deleteFile(name);
             return true;
         } catch (NoSuchFileException e) {
@@ -540,39 +542,53 @@ public final class ConfinedRoot {
                 throw e;
             }
             // A component is not a directory any more (a link or a file in its place): nothing of ours to delete.
-            LOG.debug("Not deleting {}/{}: {}", dir, name, e.toString());
+            LOG.debug("Not deleting job output {}: {}", name, e.toString());
             return false;
         }
     }
 
     /**
-     * Deletes the leftovers of dead processes at the top of the root: staged files and directories
+     * Deletes the leftovers of dead processes: staged files and directories at the top of the root
      * under a {@linkplain Reserved reserved name} whose owner no longer runs (a receiver killed in the
-     * middle of a transfer). Entries of live processes, in this JVM or another, are kept.
+     * middle of a transfer), and the job output directories of such processes in
+     * {@code .worktarget/exec}. Entries of live processes, in this JVM or another, are kept.
      *
      * @return how many entries were deleted
      */
     public int sweep() {
         int deleted = 0;
-        try (SafeDirectory dir = openRoot()) {
-            for (String name : dir.allNames()) {
+        try (SafeDirectory top = openRoot()) {
+            for (String name : top.allNames()) {
                 if (Reserved.isReserved(name) && Reserved.isStale(name)) {
-                    try {
-                        if (dir.deleteTree(name)) {
-                            deleted++;
-                        }
-                    } catch (IOException e) {
-                        LOG.warn("Cannot delete the stale staging entry {}: {}", name, e.toString());
+                    deleted += deleteStale(top, name);
+                }
+            }
+            try (SafeDirectory internal = top.openChild(INTERNAL_DIR); SafeDirectory exec = internal.openChild(EXEC_DIR)) {
+                for (String owner : exec.allNames()) {
+                    if (Reserved.isStaleOwner(owner)) {
+                        deleted += deleteStale(exec, owner);
                     }
                 }
+            } catch (FileSystemException noJobOutput) {
+                // no job ran here (or the directory is not one of ours): nothing to sweep
             }
         } catch (IOException e) {
             LOG.warn("Cannot sweep stale staging entries: {}", e.toString());
         }
         if (deleted > 0) {
-            LOG.info("Deleted {} staging entr{} left by processes that no longer run", deleted, deleted == 1 ? "y" : "ies");
+            LOG.info("Deleted {} staging entr{} and job outputs left by processes that no longer run", deleted,
+                    deleted == 1 ? "y" : "ies");
         }
         return deleted;
+    }
+
+    private static int deleteStale(SafeDirectory dir, String name) {
+        try {
+            return dir.deleteTree(name) ? 1 : 0;
+        } catch (IOException e) {
+            LOG.warn("Cannot delete the stale entry {}: {}", name, e.toString());
+            return 0;
+        }
     }
 
     /**
@@ -812,8 +828,8 @@ public final class ConfinedRoot {
         if (!isInternal(validated)) {
             return;
         }
-        boolean execFile = depth == 3 && validated.getName(root.getNameCount() + 1).toString().equals(EXEC_DIR);
-        if (!read || !execFile) {
+        boolean belowExec = depth >= 3 && validated.getName(root.getNameCount() + 1).toString().equals(EXEC_DIR);
+        if (!read || !belowExec || Files.isDirectory(validated, LinkOption.NOFOLLOW_LINKS)) {
             throw internal(userPath);
         }
     }

@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * }</pre>
  *
  * <p>Every listing of a root hides these names, and the gate refuses them as paths, so no tool result
- * ever shows one. Also reserved: {@code .wt-<16 hex>.tmp}, the temporary files of earlier versions.
+ * ever shows one. Also reserved: {@code .wt-<16 hex>.tmp}, the temporary files of earlier versions. The
+ * owner part alone ({@link #owner()}) names a process's job output directory in {@code .worktarget/exec}.
  */
 public final class Reserved {
     /** The prefix of every reserved name. */
@@ -36,6 +37,7 @@ public final class Reserved {
 
     private static final Pattern NAME = Pattern.compile(
             "\\.wt-([0-9a-f]{4})\\.([0-9]{1,10})\\.([0-9a-z]{1,13})-[0-9a-f]{16}\\.(part|dir)");
+    private static final Pattern OWNER_NAME = Pattern.compile("([0-9a-f]{4})\\.([0-9]{1,10})\\.([0-9a-z]{1,13})");
     private static final Pattern LEGACY = Pattern.compile("\\.wt-[0-9a-f]{16}\\.tmp");
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final String HOST = hostTag();
@@ -66,7 +68,18 @@ public final class Reserved {
      * @return the name
      */
     public static String nameOfProcess(long pid, String suffix) {
-        return name(HOST + "." + pid + ".0", suffix);
+        return name(ownerOfProcess(pid), suffix);
+    }
+
+    /**
+     * The owner name of another process of this host, as {@link #owner()} is this process's; its start
+     * time is unknown, so only the process id decides whether it is stale.
+     *
+     * @param pid the process id
+     * @return {@code <host>.<pid>.0}
+     */
+    public static String ownerOfProcess(long pid) {
+        return HOST + "." + pid + ".0";
     }
 
     private static String name(String owner, String suffix) {
@@ -97,17 +110,42 @@ public final class Reserved {
             return true;
         }
         Matcher m = NAME.matcher(name);
-        if (!m.matches() || !m.group(1).equals(HOST)) {
+        return m.matches() && isStale(m.group(1), m.group(2), m.group(3));
+    }
+
+    /**
+     * This process as an owner: {@code <host>.<pid>.<start>}, the name of its job output directory.
+     *
+     * @return the owner
+     */
+    public static String owner() {
+        return OWNER;
+    }
+
+    /**
+     * Whether an owner ({@code <host>.<pid>.<start>}, see {@link #owner()}) is a process of this host
+     * that no longer runs. Anything else (another host, not an owner at all) is not stale.
+     *
+     * @param owner a name
+     * @return true when its entries may be deleted
+     */
+    static boolean isStaleOwner(String owner) {
+        Matcher m = OWNER_NAME.matcher(owner);
+        return m.matches() && isStale(m.group(1), m.group(2), m.group(3));
+    }
+
+    private static boolean isStale(String host, String pidText, String startTag) {
+        if (!host.equals(HOST)) {
             return false;
         }
         long pid;
         try {
-            pid = Long.parseLong(m.group(2));
+            pid = Long.parseLong(pidText);
         } catch (NumberFormatException e) {
             return false;
         }
         if (pid == PID) {
-            return !m.group(3).equals(START);
+            return !startTag.equals(START);
         }
         Optional<ProcessHandle> p = ProcessHandle.of(pid);
         if (p.isEmpty()) {
@@ -115,7 +153,7 @@ public final class Reserved {
         }
         String start = startTag(p.get());
         // A process of that id runs; it is the owner unless its start time proves otherwise.
-        return !start.equals("0") && !m.group(3).equals("0") && !start.equals(m.group(3));
+        return !start.equals("0") && !startTag.equals("0") && !start.equals(startTag);
     }
 
     private static String startTag(ProcessHandle p) {

@@ -3,6 +3,7 @@ package org.vancetope.worktarget.core.internal.path;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -148,8 +149,9 @@ public final class SafeDirectory implements Closeable {
      * under a {@linkplain Reserved reserved name} — the root's own path is trusted and only its last
      * component is new — and then renamed into this directory by handle ({@code renameat}). An
      * existing entry of that name is never replaced; an existing directory is opened instead.
-     * When this directory is on another file system than the root (a mount point inside the root), or
-     * the platform has no directory handles, it falls back to creating it by path.
+     * When this directory is on another file system than the root (a mount point inside the root), the
+     * top of the root is not writable, or the platform has no directory handles, it falls back to
+     * creating it by path.
      *
      * @param name the new directory's name
      * @return the open directory; close it
@@ -166,7 +168,17 @@ public final class SafeDirectory implements Closeable {
             return openChild(name);
         }
         String made = Reserved.newName(Reserved.DIR);
-        Files.createDirectory(owner.root().resolve(made));
+        try {
+            Files.createDirectory(owner.root().resolve(made));
+        } catch (AccessDeniedException readOnlyTop) {
+            // The top of the root is not writable: create it by path here (the weaker fallback, as across a mount).
+            try {
+                Files.createDirectory(path.resolve(name));
+            } catch (FileAlreadyExistsException e) {
+                // made meanwhile
+            }
+            return openChild(name);
+        }
         try (SafeDirectory top = openRootHandle(owner)) {
             try {
                 if (!top.attributes(made).isDirectory()) {

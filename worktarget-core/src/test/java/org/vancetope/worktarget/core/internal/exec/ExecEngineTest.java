@@ -122,8 +122,8 @@ class ExecEngineTest {
     @Test
     void outputFilesAreInTheRootsInternalDirectoryAndShownRelativeToIt() throws ToolException {
         ExecResult r = engine.run(new ExecRequest("s1", "echo x", root(dir), ENV, 30_000L, null, null));
-        assertThat(r.stdoutPath()).isEqualTo(".worktarget/exec/" + r.id() + ".stdout");
-        assertThat(r.stderrPath()).isEqualTo(".worktarget/exec/" + r.id() + ".stderr");
+        assertThat(r.stdoutPath()).isEqualTo(ConfinedRoot.jobOutputPath(r.id() + ".stdout")).startsWith(".worktarget/exec/");
+        assertThat(r.stderrPath()).isEqualTo(ConfinedRoot.jobOutputPath(r.id() + ".stderr"));
         assertThat(dir.resolve(r.stdoutPath())).hasContent("x\n");
     }
 

@@ -105,7 +105,12 @@ class ConfinedRootHandlesTest {
         assertThat(refusal(() -> root.resolve(".worktarget/exec/j1.stdout")).code()).isEqualTo(ErrorCode.PATH_ESCAPE);
         assertThat(refusal(() -> root.resolveEntry(".worktarget/exec/j1.stdout")).code()).isEqualTo(ErrorCode.PATH_ESCAPE);
         assertThat(refusal(() -> root.resolveForRead(".worktarget/exec")).code()).isEqualTo(ErrorCode.PATH_ESCAPE);
-        assertThat(refusal(() -> root.resolveForRead(".worktarget/exec/a/b")).code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(refusal(() -> root.resolveForRead(".worktarget/tmp/x")).code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(root.resolveForRead(ConfinedRoot.jobOutputPath("j1.stdout")))
+                .isEqualTo(ws.resolve(ConfinedRoot.jobOutputPath("j1.stdout")));
+        Files.createDirectories(ws.resolve(".worktarget/exec/someone"));
+        assertThat(refusal(() -> root.resolveForRead(".worktarget/exec/someone")).code())
+                .as("a directory of job output is not listed").isEqualTo(ErrorCode.PATH_ESCAPE);
     }
 
     @Test
@@ -210,59 +215,61 @@ class ConfinedRootHandlesTest {
     // ---------------------------------------------------------------------------- internal directories
 
     @Test
-    void internalDirectoryIsCreatedOnFirstUse() throws Exception {
-        try (SafeDirectory d = root.internalDirectory(ConfinedRoot.EXEC_DIR)) {
+    void theJobOutputDirectoryOfThisProcessIsCreatedOnFirstUse() throws Exception {
+        try (SafeDirectory d = root.jobOutputDirectory()) {
             d.createFile("j1.stdout").close();
         }
-        assertThat(ws.resolve(".worktarget/exec/j1.stdout")).exists();
-        assertThat(text(root.openInternal(ConfinedRoot.EXEC_DIR, "j1.stdout"))).isEmpty();
+        assertThat(ConfinedRoot.jobOutputPath("j1.stdout")).isEqualTo(".worktarget/exec/" + Reserved.owner() + "/j1.stdout");
+        assertThat(ws.resolve(ConfinedRoot.jobOutputPath("j1.stdout"))).exists();
+        assertThat(text(root.openJobOutput("j1.stdout"))).isEmpty();
+        assertThat(root.deleteJobOutput("j1.stdout")).isTrue();
+        assertThat(ws.resolve(ConfinedRoot.jobOutputPath("j1.stdout"))).doesNotExist();
     }
 
     @Test
     void jailbreakAPlantedLinkInThePlaceOfTheInternalDirectoryIsRemovedNotFollowed() throws Exception {
         Files.createSymbolicLink(ws.resolve(".worktarget"), outside);
-        try (SafeDirectory d = root.internalDirectory(ConfinedRoot.EXEC_DIR)) {
+        try (SafeDirectory d = root.jobOutputDirectory()) {
             d.createFile("j1.stdout").close();
         }
         assertThat(Files.isSymbolicLink(ws.resolve(".worktarget"))).isFalse();
-        assertThat(ws.resolve(".worktarget/exec/j1.stdout")).exists();
+        assertThat(ws.resolve(ConfinedRoot.jobOutputPath("j1.stdout"))).exists();
         assertThat(tree(outside)).containsExactly("", "secret.txt");
     }
 
     @Test
     void jailbreakAPlantedLinkInThePlaceOfTheOutputDirectoryIsRemovedNotFollowed() throws Exception {
-        Files.createDirectories(ws.resolve(".worktarget"));
-        Files.createSymbolicLink(ws.resolve(".worktarget/exec"), outside);
-        root.internalDirectory(ConfinedRoot.EXEC_DIR).close();
-        assertThat(ws.resolve(".worktarget/exec")).isDirectory();
-        assertThat(Files.isSymbolicLink(ws.resolve(".worktarget/exec"))).isFalse();
+        Files.createDirectories(ws.resolve(".worktarget/exec"));
+        Files.createSymbolicLink(ws.resolve(".worktarget/exec/" + Reserved.owner()), outside);
+        root.jobOutputDirectory().close();
+        assertThat(ws.resolve(".worktarget/exec/" + Reserved.owner())).isDirectory();
+        assertThat(Files.isSymbolicLink(ws.resolve(".worktarget/exec/" + Reserved.owner()))).isFalse();
         assertThat(tree(outside)).containsExactly("", "secret.txt");
     }
 
     @Test
     void aRegularFileOfTheUserNamedLikeTheInternalDirectoryIsLeftAloneAndReported() throws Exception {
         Files.writeString(ws.resolve(".worktarget"), "the user's own file");
-        assertThatThrownBy(() -> root.internalDirectory(ConfinedRoot.EXEC_DIR).close()).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> root.jobOutputDirectory().close()).isInstanceOf(IOException.class)
                 .hasMessageContaining("Move that file away");
         assertThat(Files.readString(ws.resolve(".worktarget"))).isEqualTo("the user's own file");
     }
 
     @Test
-    void jailbreakDeleteInternalThroughALinkedDirectoryDeletesNothingOutside() throws Exception {
-        Files.createDirectories(outside.resolve("exec"));
-        Files.writeString(outside.resolve("exec/j1.stdout"), "precious");
+    void jailbreakDeleteJobOutputThroughALinkedDirectoryDeletesNothingOutside() throws Exception {
+        Path victim = Files.createDirectories(outside.resolve("exec/" + Reserved.owner())).resolve("j1.stdout");
+        Files.writeString(victim, "precious");
         Files.createSymbolicLink(ws.resolve(".worktarget"), outside);
-        assertThat(root.deleteInternal(ConfinedRoot.EXEC_DIR, "j1.stdout")).isFalse();
-        assertThat(Files.readString(outside.resolve("exec/j1.stdout"))).isEqualTo("precious");
+        assertThat(root.deleteJobOutput("j1.stdout")).isFalse();
+        assertThat(Files.readString(victim)).isEqualTo("precious");
     }
 
     @Test
-    void jailbreakOpenInternalThroughALinkedDirectoryReadsNothingOutside() throws Exception {
-        Files.createDirectories(outside.resolve("exec"));
-        Files.writeString(outside.resolve("exec/j1.stdout"), "precious");
+    void jailbreakOpenJobOutputThroughALinkedDirectoryReadsNothingOutside() throws Exception {
+        Path victim = Files.createDirectories(outside.resolve("exec/" + Reserved.owner())).resolve("j1.stdout");
+        Files.writeString(victim, "precious");
         Files.createSymbolicLink(ws.resolve(".worktarget"), outside);
-        assertThatThrownBy(() -> root.openInternal(ConfinedRoot.EXEC_DIR, "j1.stdout").close())
-                .isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> root.openJobOutput("j1.stdout").close()).isInstanceOf(IOException.class);
     }
 
     // ---------------------------------------------------------------------------- staged files
@@ -427,9 +434,18 @@ class ConfinedRootHandlesTest {
         }
         Files.createDirectories(ws.resolve(theirDir).resolve("inside"));
         assertThat(Reserved.isReserved(theirs)).isTrue();
-        assertThat(root.sweep()).isEqualTo(3);
-        try (SafeDirectory top = root.openRoot()) {
-            assertThat(top.allNames()).containsExactlyInAnyOrder(mine, otherHost);
+        // job output: a dead process's directory goes, this process's stays
+        String deadOwner = Reserved.owner().replaceFirst("\\.[0-9]+\\.[0-9a-z]+$", "." + deadPid + ".0");
+        Files.createDirectories(ws.resolve(".worktarget/exec/" + deadOwner));
+        Files.writeString(ws.resolve(".worktarget/exec/" + deadOwner + "/j1.stdout"), "old output");
+        try (SafeDirectory d = root.jobOutputDirectory()) {
+            d.createFile("j2.stdout").close();
         }
+        assertThat(root.sweep()).isEqualTo(4);
+        try (SafeDirectory top = root.openRoot()) {
+            assertThat(top.allNames()).containsExactlyInAnyOrder(mine, otherHost, ".worktarget");
+        }
+        assertThat(tree(ws.resolve(".worktarget/exec"))).containsExactly("", Reserved.owner(),
+                Reserved.owner() + "/j2.stdout");
     }
 }
