@@ -110,8 +110,10 @@ public final class FakeDaemonInvoker implements DaemonInvoker, AutoCloseable {
         if (t == null) {
             throw new ToolException(ErrorCode.UNKNOWN_TOOL, "Daemon '" + key.name() + "' does not offer " + tool);
         }
-        inFlight.incrementAndGet();
+        // Counted when the task starts, not when it is submitted: a call cancelled before its task ran
+        // (a timeout of 1 ns) never runs, so it must never count as in flight.
         Future<Map<String, Object>> f = workers.submit(() -> {
+            inFlight.incrementAndGet();
             try {
                 return t.invoke(params, context);
             } finally {

@@ -28,6 +28,8 @@ public final class ManualTime {
     private final Object lock = new Object();
     private final PriorityQueue<Task> queue = new PriorityQueue<>();
     private long nowMillis;
+    /** Where the advances asked for so far lead (at least {@code nowMillis}). */
+    private long reachedMillis;
     private long sequence;
 
     private final class Task implements Comparable<Task>, TransferScheduler.Cancellable {
@@ -133,7 +135,9 @@ public final class ManualTime {
     public int advance(Duration by) {
         long target;
         synchronized (lock) {
-            target = nowMillis + by.toMillis();
+            // Advances add up, also when several threads advance at once: each reserves its own stretch.
+            reachedMillis = Math.max(reachedMillis, nowMillis) + by.toMillis();
+            target = reachedMillis;
         }
         int ran = 0;
         while (true) {
@@ -141,7 +145,8 @@ public final class ManualTime {
             synchronized (lock) {
                 next = queue.peek();
                 if (next == null || next.due > target) {
-                    nowMillis = target;
+                    // Never backwards: another thread may have advanced further meanwhile.
+                    nowMillis = Math.max(nowMillis, target);
                     return ran;
                 }
                 queue.poll();
