@@ -177,7 +177,7 @@ public final class ToolCatalog {
                                 + "named daemon (targetName required). Returns the previous and the current target; does not "
                                 + "check reachability.",
                         false, Set.of(ToolLabel.WRITE), Schema.object()
-                                .choice("kind", "CLIENT, WORK or DAEMON.", List.of("CLIENT", "WORK", "DAEMON"))
+                                .choice("kind", "CLIENT, WORK or DAEMON.", List.of("CLIENT", "WORK", "DAEMON"), true)
                                 .string("targetName", "WORK: RootDir name (optional). DAEMON: daemon name (required).", false)
                                 .build()));
 

@@ -289,6 +289,13 @@ public final class WorkTargetDispatcher {
     private static void guard(ToolSpec wrapper, ToolSpec backend, Map<String, Object> params, String where)
             throws ToolException {
         Set<String> accepted = backend.parameterNames();
+        // An open backend schema (JSON Schema: additionalProperties is not false) accepts what it does not
+        // declare; it is then checked against the wrapper's own parameters, which still catches a typo.
+        if (backend.acceptsUndeclaredParameters()) {
+            Set<String> union = new java.util.LinkedHashSet<>(accepted);
+            union.addAll(wrapper.parameterNames());
+            accepted = union;
+        }
         for (String key : params.keySet()) {
             if (accepted.contains(key)) {
                 continue;

@@ -106,6 +106,13 @@ class ToolCatalogTest {
     }
 
     @Test
+    void workTargetSetDeclaresKindRequiredAsTheToolRequiresIt() {
+        ToolSpec set = ToolCatalog.metaTools().stream().filter(t -> t.name().equals(ToolCatalog.WORK_TARGET_SET))
+                .findFirst().orElseThrow();
+        assertThat(set.requiredParameters()).containsExactly("kind");
+    }
+
+    @Test
     void theManifestMatchesTheGoldenFile() throws IOException {
         String actual = ToolCatalog.manifestJson();
         if (Boolean.getBoolean("worktarget.updateGolden")) {

@@ -53,6 +53,17 @@ public record ToolSpec(String name, String description, boolean primary, Set<Too
     }
 
     /**
+     * Whether the schema accepts parameters it does not declare, as JSON Schema reads it: unless
+     * {@code additionalProperties} is {@code false}, an object schema is open (a schema without
+     * {@code properties}, such as {@code {"type":"object"}}, accepts any parameter).
+     *
+     * @return false only for a closed schema
+     */
+    public boolean acceptsUndeclaredParameters() {
+        return !Boolean.FALSE.equals(paramsSchema.get("additionalProperties"));
+    }
+
+    /**
      * The names of the required parameters.
      *
      * @return the required parameter names

@@ -266,6 +266,43 @@ class WorkTargetDispatcherTest {
         assertThat(daemons.calls()).isEmpty();
     }
 
+    private void registerDaemonWithReadSchema(Map<String, Object> schema) {
+        ToolSpec open = new ToolSpec("client_file_read", "a daemon written from the protocol alone", true,
+                java.util.Set.of(ToolLabel.READ_ONLY), schema);
+        daemons.register(BOX, DaemonStatus.State.ONLINE, List.of(BackendTool.of(open, (p, c) -> Map.of("got", p))));
+        target(WorkTarget.daemon("box"));
+    }
+
+    @Test
+    void aDaemonToolWithAnOpenSchemaAcceptsTheWrappersParameters() throws ToolException {
+        registerDaemonWithReadSchema(Map.of("type", "object"));
+        Map<String, Object> r = dispatcher().invoke("p1", "file_read", Map.of("path", "a.txt", "maxChars", 10));
+        assertThat(r).containsEntry("got", Map.of("path", "a.txt", "maxChars", 10));
+    }
+
+    @Test
+    void aDaemonToolWithAdditionalPropertiesTrueAcceptsTheWrappersParameters() throws ToolException {
+        registerDaemonWithReadSchema(Map.of("type", "object", "properties", Map.of("path", Map.of("type", "string")),
+                "additionalProperties", true));
+        Map<String, Object> r = dispatcher().invoke("p1", "file_read", Map.of("path", "a.txt", "startLine", 2));
+        assertThat(r).containsEntry("got", Map.of("path", "a.txt", "startLine", 2));
+    }
+
+    @Test
+    void anOpenDaemonSchemaStillCatchesATypoAgainstTheWrappersParameters() {
+        registerDaemonWithReadSchema(Map.of("type", "object"));
+        assertCode(() -> dispatcher().invoke("p1", "file_read", Map.of("pth", "a.txt")), ErrorCode.INVALID_PARAMS,
+                "Unknown parameter 'pth'", "path");
+        assertThat(daemons.calls()).isEmpty();
+    }
+
+    @Test
+    void aClosedDaemonSchemaWithoutPropertiesAcceptsNoParameters() {
+        registerDaemonWithReadSchema(Map.of("type", "object", "additionalProperties", false));
+        assertCode(() -> dispatcher().invoke("p1", "file_read", Map.of("path", "a.txt")), ErrorCode.INVALID_PARAMS,
+                "'path'", "Accepted here: none");
+    }
+
     // ---- WORK ----
 
     @Test

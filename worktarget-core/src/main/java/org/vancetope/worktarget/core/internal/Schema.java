@@ -42,9 +42,22 @@ public final class Schema {
      * @return this
      */
     public Schema choice(String name, String description, List<String> values) {
+        return choice(name, description, values, false);
+    }
+
+    /**
+     * Adds a string property restricted to values.
+     *
+     * @param name the name
+     * @param description the description
+     * @param values the allowed values
+     * @param isRequired whether it is required
+     * @return this
+     */
+    public Schema choice(String name, String description, List<String> values, boolean isRequired) {
         Map<String, Object> p = base("string", description);
         p.put("enum", List.copyOf(values));
-        return prop(name, p, false);
+        return prop(name, p, isRequired);
     }
 
     /**
