@@ -175,7 +175,7 @@ class ReceiverGuardsTest {
         start(new TransferFixture(Configuration.unix().toBuilder().setMaxSize(1024 * 1024).build(),
                 TransferSettings.defaults(), 16));
         refusedAtInit(new TransferInit("x", null, "t.bin", null, 2 * 1024 * 1024, sha(new byte[1]), null),
-                "insufficient disk space");
+                "disk_full: the receiving disk has ");
     }
 
     @Test
@@ -184,7 +184,7 @@ class ReceiverGuardsTest {
         start(new TransferFixture(Configuration.unix().toBuilder().setMaxSize(1024 * 1024).build(),
                 TransferSettings.defaults(), 16));
         refusedAtInit(new TransferInit("x", null, "new/deep/t.bin", null, 2 * 1024 * 1024, sha(new byte[1]), null),
-                "insufficient disk space");
+                "disk_full: the receiving disk has ");
         assertThat(fx.footProject.resolve("new")).doesNotExist();
     }
 
@@ -265,7 +265,7 @@ class ReceiverGuardsTest {
         fx.deliverAll();
         TransferComplete c = complete();
         assertThat(c.ok()).isFalse();
-        assertThat(c.error()).isEqualTo("disk full");
+        assertThat(c.error()).startsWith("disk_full: the receiving disk is full after ");
         assertThat(c.bytesWritten()).isLessThan(data.length);
         assertThat(fx.stagingFiles()).isEmpty();
         send(new TransferFinish("full", false, null));

@@ -630,12 +630,33 @@ public final class ConfinedRoot {
             // a component was swapped for a link after the check: refused like an escape
             return escape(userPath);
         }
-        if (lower.contains("no space left") || lower.contains("quota")) {
+        if (isDiskFull(e)) {
             return new ToolException(ErrorCode.DISK_FULL, "The disk is full; could not " + what + " "
                     + quote(userPath) + ". Free space and retry.", e);
         }
         return new ToolException(ErrorCode.INTERNAL, "Could not " + what + " " + quote(userPath)
                 + (reason == null ? "" : " (" + reason + ")") + ".", e);
+    }
+
+    /**
+     * Whether a failed write failed because the disk (or the user's quota) is full. Channel writes report
+     * it as a plain {@link IOException} ({@code "No space left on device"}), path operations as a
+     * {@link FileSystemException} with that reason; a size-limited in-memory file system says
+     * {@code "out of disk space"}.
+     *
+     * @param e the failure, or one that caused it
+     * @return true for a full disk
+     */
+    public static boolean isDiskFull(IOException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String text = t instanceof FileSystemException fse && fse.getReason() != null ? fse.getReason() : t.getMessage();
+            String lower = text == null ? "" : text.toLowerCase(Locale.ROOT);
+            if (lower.contains("no space left") || lower.contains("quota exceeded") || lower.contains("out of disk space")
+                    || lower.contains("not enough space")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

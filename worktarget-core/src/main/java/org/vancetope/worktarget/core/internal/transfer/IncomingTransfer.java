@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.time.Instant;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -26,6 +25,7 @@ import org.vancetope.worktarget.core.transfer.TransferResult;
 import org.vancetope.worktarget.core.transfer.TransferScheduler;
 import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.UploadRequest;
+import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.FrameChannel;
 import org.vancetope.worktarget.spi.ToolException;
 
@@ -38,6 +38,8 @@ import org.vancetope.worktarget.spi.ToolException;
  */
 final class IncomingTransfer {
     private static final Logger LOG = LoggerFactory.getLogger(IncomingTransfer.class);
+    /** The stable start of every refusal for lack of space, the wire name of the tools' {@code disk_full}. */
+    static final String DISK_FULL = ErrorCode.DISK_FULL.wire();
 
     final TransferEngine engine;
     final FrameChannel<TransferFrame> channel;
@@ -167,7 +169,8 @@ final class IncomingTransfer {
         try {
             long usable = existing == null ? 0 : Files.getFileStore(existing).getUsableSpace();
             if (usable < init.totalSize()) {
-                return "insufficient disk space (" + init.totalSize() + " bytes needed, " + usable + " available)";
+                return DISK_FULL + ": the receiving disk has " + usable + " bytes free and the file needs " + init.totalSize()
+                        + "; free space there and retry";
             }
         } catch (IOException e) {
             return "cannot check disk space: " + e.getClass().getSimpleName();
@@ -214,9 +217,7 @@ final class IncomingTransfer {
         try {
             staging.write(bytes);
         } catch (IOException e) {
-            String msg = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
-            fail(msg.contains("space") || msg.contains("quota") ? "disk full" : "write failed: "
-                    + e.getClass().getSimpleName(), null);
+            fail(writeFailure(e, received), null);
             return;
         }
         digest.update(bytes);
@@ -232,7 +233,7 @@ final class IncomingTransfer {
         try {
             staging.finishWriting(engine.settings.syncBeforeCommit());
         } catch (IOException e) {
-            fail("write failed: " + e.getClass().getSimpleName(), null);
+            fail(writeFailure(e, received), null);
             return;
         }
         String actual = Sha256.format(digest.digest());
@@ -245,7 +246,8 @@ final class IncomingTransfer {
                     mtime == null ? null : FileTime.from(mtime));
             staging.close();
         } catch (IOException e) {
-            fail("cannot move the verified file onto the target: " + e.getClass().getSimpleName(), TransferComplete.HASH_OK);
+            fail(ConfinedRoot.isDiskFull(e) ? writeFailure(e, received)
+                    : "cannot move the verified file onto the target: " + e.getClass().getSimpleName(), TransferComplete.HASH_OK);
             return;
         }
         staging = null;
@@ -260,6 +262,15 @@ final class IncomingTransfer {
         outcome = new TransferResult(id, false, received, hash, error);
         move(ReceiverState.FAILED);
         channel.send(new TransferComplete(id, false, error, received, hashCheck));
+    }
+
+    /** What a failed write of the staging file tells the sender: a full disk says so, anything else what failed. */
+    private String writeFailure(IOException e, long written) {
+        if (ConfinedRoot.isDiskFull(e)) {
+            return DISK_FULL + ": the receiving disk is full after " + written + " of " + totalSize
+                    + " bytes; free space there and retry";
+        }
+        return "write failed: " + e.getClass().getSimpleName();
     }
 
     // ---------------------------------------------------------------- end
