@@ -78,6 +78,7 @@ public final class WorkTargetDispatcher {
     private final DaemonInvoker daemons;
     private final RootDirCatalog rootDirs;
     private final Map<String, BackendTool> localTools;
+    private final List<BackendToolProvider> providers;
     private final Map<String, BackendTool> hostTools;
     private final List<ToolInterceptor> interceptors;
     private final DispatchListener listener;
@@ -105,6 +106,7 @@ public final class WorkTargetDispatcher {
             }
         }
         this.localTools = Map.copyOf(tools);
+        this.providers = List.copyOf(b.providers);
         Map<String, BackendTool> host = new HashMap<>();
         for (BackendTool t : b.hostTools) {
             String name = t.spec().name();
@@ -128,6 +130,54 @@ public final class WorkTargetDispatcher {
      */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * Tells every backend that a process ended, so that each frees what it holds for it: the WORK
+     * backend disposes the process's temporary RootDir (and with it the jobs in it) and the jobs of its
+     * own exec scope, a CLIENT backend in this JVM ends the process's jobs, and the client and daemon
+     * sides pass it on to the connected clients and daemons that understand it. Call it once the
+     * process made its last call, before the host forgets it. Jobs of a session outlive one of its
+     * processes (they belong to the session). Never throws: a backend that fails is logged and the
+     * others still hear of it.
+     *
+     * <pre>{@code
+     * dispatcher.processEnded(process);     // e.g. when an agent's run finishes
+     * }</pre>
+     *
+     * @param process the process (as the host's {@link ProcessStore} knew it)
+     */
+    public void processEnded(ProcessInfo process) {
+        ToolContext ctx = ToolContext.of(Objects.requireNonNull(process, "process"));
+        for (BackendToolProvider p : providers) {
+            tell(p.name(), () -> p.processEnded(ctx));
+        }
+        if (clients != null) {
+            tell("the client side", () -> clients.processEnded(ctx));
+        }
+        if (daemons != null) {
+            tell("the daemon side", () -> daemons.processEnded(ctx));
+        }
+    }
+
+    /**
+     * {@link #processEnded(ProcessInfo)} for a process the {@link ProcessStore} still knows.
+     *
+     * @param processId the process
+     * @return false when the store does not know the process (nothing was told)
+     */
+    public boolean processEnded(String processId) {
+        Optional<ProcessInfo> p = processStore.find(processId);
+        p.ifPresent(this::processEnded);
+        return p.isPresent();
+    }
+
+    private static void tell(String who, Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException e) {
+            LOG.warn("{} failed to free the state of an ended process", who, e);
+        }
     }
 
     /**

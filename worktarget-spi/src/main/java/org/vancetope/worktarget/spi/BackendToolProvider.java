@@ -38,4 +38,15 @@ public interface BackendToolProvider {
     default int spiVersion() {
         return SPI_VERSION;
     }
+
+    /**
+     * The process ended: free what this provider holds for it (for example its temporary RootDir and the
+     * jobs it started). Called by the dispatcher's {@code processEnded}, after the process's last call;
+     * must not throw. Default: nothing.
+     *
+     * @param process the process that ended
+     */
+    default void processEnded(ToolContext process) {
+        // nothing to free
+    }
 }

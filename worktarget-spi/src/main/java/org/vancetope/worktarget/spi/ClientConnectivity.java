@@ -48,4 +48,15 @@ public interface ClientConnectivity {
     default Optional<List<ToolSpec>> manifest(String tenant, String sessionId) {
         return Optional.empty();
     }
+
+    /**
+     * The process ended: free what this client side holds for it (for example by telling the connected
+     * client, which may hold jobs of the process). Called by the dispatcher's {@code processEnded}, after
+     * the process's last call; must not throw. Default: nothing.
+     *
+     * @param process the process that ended
+     */
+    default void processEnded(ToolContext process) {
+        // nothing to free
+    }
 }

@@ -41,4 +41,15 @@ public interface DaemonInvoker {
      */
     Map<String, Object> invoke(DaemonKey key, String tool, Map<String, Object> params, ToolContext context,
                                Duration timeout) throws ToolException;
+
+    /**
+     * The process ended: free what this daemon side holds for it (for example by telling the project's
+     * daemons, which may hold jobs of the process). Called by the dispatcher's {@code processEnded}, after
+     * the process's last call; must not throw. Default: nothing.
+     *
+     * @param process the process that ended
+     */
+    default void processEnded(ToolContext process) {
+        // nothing to free
+    }
 }

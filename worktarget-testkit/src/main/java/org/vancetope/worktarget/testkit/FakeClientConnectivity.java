@@ -28,6 +28,7 @@ public final class FakeClientConnectivity implements ClientConnectivity {
     private final Map<String, Map<String, BackendTool>> sessions = new ConcurrentHashMap<>();
     private final List<RecordedCall> calls = Collections.synchronizedList(new ArrayList<>());
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final List<ToolContext> ended = Collections.synchronizedList(new ArrayList<>());
 
     /**
      * One recorded call.
@@ -96,6 +97,22 @@ public final class FakeClientConnectivity implements ClientConnectivity {
     public Optional<List<ToolSpec>> manifest(String tenant, String sessionId) {
         Map<String, BackendTool> tools = sessions.get(key(tenant, sessionId));
         return tools == null ? Optional.empty() : Optional.of(tools.values().stream().map(BackendTool::spec).toList());
+    }
+
+    @Override
+    public void processEnded(ToolContext process) {
+        ended.add(process);
+    }
+
+    /**
+     * The processes the dispatcher said had ended, in order.
+     *
+     * @return a snapshot
+     */
+    public List<ToolContext> endedProcesses() {
+        synchronized (ended) {
+            return List.copyOf(ended);
+        }
     }
 
     /**

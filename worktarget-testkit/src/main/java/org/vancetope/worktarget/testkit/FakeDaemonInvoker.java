@@ -37,6 +37,7 @@ public final class FakeDaemonInvoker implements DaemonInvoker, AutoCloseable {
     private final Map<DaemonKey, Registered> daemons = new ConcurrentHashMap<>();
     private final List<RecordedCall> calls = Collections.synchronizedList(new ArrayList<>());
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final List<ToolContext> ended = Collections.synchronizedList(new ArrayList<>());
     private final ExecutorService workers = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "fake-daemon-call");
         t.setDaemon(true);
@@ -135,6 +136,22 @@ public final class FakeDaemonInvoker implements DaemonInvoker, AutoCloseable {
                 throw te;
             }
             throw new ToolException(ErrorCode.INTERNAL, "Daemon tool " + tool + " failed: " + e.getCause(), e.getCause());
+        }
+    }
+
+    @Override
+    public void processEnded(ToolContext process) {
+        ended.add(process);
+    }
+
+    /**
+     * The processes the dispatcher said had ended, in order.
+     *
+     * @return a snapshot
+     */
+    public List<ToolContext> endedProcesses() {
+        synchronized (ended) {
+            return List.copyOf(ended);
         }
     }
 

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.core.internal.Schema;
 import org.vancetope.worktarget.spi.BackendTool;
+import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.BackendToolProvider;
 import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.DaemonStatus;
@@ -301,6 +302,62 @@ class WorkTargetDispatcherTest {
         registerDaemonWithReadSchema(Map.of("type", "object", "additionalProperties", false));
         assertCode(() -> dispatcher().invoke("p1", "file_read", Map.of("path", "a.txt")), ErrorCode.INVALID_PARAMS,
                 "'path'", "Accepted here: none");
+    }
+
+    @Test
+    void processEndedReachesEveryBackendTheClientSideAndTheDaemonSide() {
+        List<String> providerHeard = new ArrayList<>();
+        BackendToolProvider provider = new BackendToolProvider() {
+            @Override
+            public String name() {
+                return "recording";
+            }
+
+            @Override
+            public List<BackendTool> tools() {
+                return List.of();
+            }
+
+            @Override
+            public void processEnded(ToolContext process) {
+                providerHeard.add(process.processId());
+            }
+        };
+        WorkTargetDispatcher d = builder().backend(provider).build();
+        assertThat(d.processEnded("p1")).isTrue();
+        assertThat(providerHeard).containsExactly("p1");
+        assertThat(clients.endedProcesses()).extracting(ToolContext::processId).containsExactly("p1");
+        assertThat(daemons.endedProcesses()).extracting(ToolContext::processId).containsExactly("p1");
+        assertThat(daemons.endedProcesses().get(0).tenant()).isEqualTo("acme");
+    }
+
+    @Test
+    void processEndedOfAnUnknownProcessTellsNobody() {
+        assertThat(dispatcher().processEnded("nobody")).isFalse();
+        assertThat(clients.endedProcesses()).isEmpty();
+        assertThat(daemons.endedProcesses()).isEmpty();
+    }
+
+    @Test
+    void aBackendThatFailsOnProcessEndedDoesNotKeepTheOthersFromHearingIt() {
+        BackendToolProvider failing = new BackendToolProvider() {
+            @Override
+            public String name() {
+                return "failing";
+            }
+
+            @Override
+            public List<BackendTool> tools() {
+                return List.of();
+            }
+
+            @Override
+            public void processEnded(ToolContext process) {
+                throw new IllegalStateException("boom");
+            }
+        };
+        builder().backend(failing).build().processEnded("p1");
+        assertThat(daemons.endedProcesses()).hasSize(1);
     }
 
     // ---- WORK ----

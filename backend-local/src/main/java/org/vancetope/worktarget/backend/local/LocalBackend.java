@@ -13,6 +13,7 @@ import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.FileToolSettings;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.internal.exec.ExecEngine;
+import org.vancetope.worktarget.core.internal.exec.ExecResolver;
 import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
 import org.vancetope.worktarget.core.internal.exec.ExecSetup;
 import org.vancetope.worktarget.core.internal.exec.ExecTools;
@@ -97,6 +98,19 @@ public final class LocalBackend implements BackendToolProvider, ClientConnectivi
     @Override
     public void close() {
         exec.close();
+    }
+
+    /**
+     * The process ended: the jobs of its own exec scope end too (whole process trees) and their output
+     * files go. A session's jobs belong to the session and stay.
+     *
+     * @param process the process
+     */
+    @Override
+    public void processEnded(ToolContext process) {
+        if (process.sessionId() == null) {
+            exec.closeScope(ExecResolver.defaultScope(process));
+        }
     }
 
     /**

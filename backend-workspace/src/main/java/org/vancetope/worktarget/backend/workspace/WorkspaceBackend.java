@@ -29,6 +29,7 @@ import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.internal.Params;
 import org.vancetope.worktarget.core.internal.Segments;
 import org.vancetope.worktarget.core.internal.exec.ExecEngine;
+import org.vancetope.worktarget.core.internal.exec.ExecResolver;
 import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
 import org.vancetope.worktarget.core.internal.exec.ExecSetup;
 import org.vancetope.worktarget.core.internal.exec.ExecTools;
@@ -527,6 +528,21 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
             }
         }
         return disposed;
+    }
+
+    /**
+     * The process ended: its RootDirs with {@code deleteOnCreatorClose} go (as {@link #closeProcess}),
+     * and so do the jobs of its own exec scope (a process without a session; a session's jobs belong to
+     * the session).
+     *
+     * @param process the process
+     */
+    @Override
+    public void processEnded(ToolContext process) {
+        closeProcess(process.processId());
+        if (process.sessionId() == null) {
+            exec.closeScope(ExecResolver.defaultScope(process));
+        }
     }
 
     private void dispose(RootDirInfo info) {

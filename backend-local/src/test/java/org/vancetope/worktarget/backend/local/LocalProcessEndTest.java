@@ -1,0 +1,81 @@
+package org.vancetope.worktarget.backend.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.core.ExecSettings;
+import org.vancetope.worktarget.spi.ToolContext;
+
+/** The end of a process reaches the CLIENT backend: the jobs of its own scope end; a session's jobs stay. */
+@EnabledOnOs(OS.LINUX)
+class LocalProcessEndTest {
+    @TempDir
+    Path dir;
+    private LocalBackend local;
+
+    @BeforeEach
+    void setUp() {
+        local = LocalBackend.builder().workDirectory(dir).execSettings(ExecSettings.builder().killGraceMs(200).build())
+                .build();
+    }
+
+    @AfterEach
+    void tearDown() {
+        local.close();
+    }
+
+    private long startSleeper(ToolContext ctx, String pidFile) throws Exception {
+        local.invoke("acme", ctx.sessionId(), "client_exec_run", Map.of("command", "echo $$ > " + pidFile
+                + "; exec sleep 1000", "waitMs", 0), ctx, null);
+        Path f = dir.resolve(pidFile);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.exists(f) || Files.readString(f).isBlank()) {
+            assertThat(System.nanoTime()).as("the job wrote its pid").isLessThan(deadline);
+            Thread.sleep(10);
+        }
+        return Long.parseLong(Files.readString(f).strip());
+    }
+
+    private static boolean alive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    @Test
+    void theJobsOfAProcessWithoutASessionEndWithTheProcess() throws Exception {
+        ToolContext p1 = new ToolContext("p1", null, "acme", "proj", null);
+        long pid = startSleeper(p1, "p1.pid");
+        local.processEnded(p1);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (alive(pid)) {
+            assertThat(System.nanoTime()).as("job %d ended", pid).isLessThan(deadline);
+            Thread.sleep(10);
+        }
+        try (var s = Files.list(dir.resolve(".worktarget/exec"))) {
+            assertThat(s.flatMap(d -> {
+                try {
+                    return Files.list(d);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).toList()).as("output files").isEmpty();
+        }
+    }
+
+    @Test
+    void theJobsOfASessionOutliveOneOfItsProcesses() throws Exception {
+        ToolContext p1 = new ToolContext("p1", "s1", "acme", "proj", null);
+        long pid = startSleeper(p1, "s1.pid");
+        local.processEnded(p1);
+        Thread.sleep(300);
+        assertThat(alive(pid)).as("the session's job").isTrue();
+    }
+}
