@@ -183,8 +183,10 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
         Set<String> caps = new LinkedHashSet<>(h.capabilities());
         caps.retainAll(settings.capabilities());
         String id = core.ids().next("c-");
+        // a client announces no frame limit: invocations are held to what every peer accepts
         connection = new ServerConnection(new NettyFrameChannel(ctx.channel(), id), h, principal,
-                caps.contains(Wire.CAP_INVOKE_CONTEXT), core.ids());
+                caps.contains(Wire.CAP_INVOKE_CONTEXT), core.ids(),
+                Math.min(settings.maxFrameBytes(), Wire.PROTOCOL_MAX_FRAME_BYTES));
         state = State.OPEN;
         // register first: invokes from other threads are queued behind this task, so welcome still goes first,
         // and a client that saw welcome always finds itself registered
