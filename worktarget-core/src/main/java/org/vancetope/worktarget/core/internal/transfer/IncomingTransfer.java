@@ -113,6 +113,7 @@ final class IncomingTransfer {
             outcome = new TransferResult(id, false, 0, hash, refusal);
             move(ReceiverState.FAILED);
             channel.send(new TransferInitResponse(id, false, refusal));
+            decided();
         } else {
             move(ReceiverState.RECEIVING);
             channel.send(new TransferInitResponse(id, true, null));
@@ -228,6 +229,15 @@ final class IncomingTransfer {
         }
     }
 
+    /** A chunk of this transfer could not be decoded: its bytes are lost, so the transfer fails now. */
+    synchronized void onUndecodableChunk(String problem) {
+        if (state != ReceiverState.RECEIVING) {
+            throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, ReceiverState.FAILED);
+        }
+        touch();
+        fail("chunk " + expectedSeq + " could not be decoded (" + problem + "); send the file again", null);
+    }
+
     private void verify() {
         try {
             staging.finishWriting(engine.settings.syncBeforeCommit());
@@ -260,6 +270,15 @@ final class IncomingTransfer {
         outcome = new TransferResult(id, false, received, hash, error);
         move(ReceiverState.FAILED);
         channel.send(new TransferComplete(id, false, error, received, hashCheck));
+        decided();
+    }
+
+    /**
+     * The receiver has decided the transfer failed: whoever waits for it (the Brain's upload call) gets
+     * the outcome now. The transfer itself stays until {@code transfer_finish} or its timeout.
+     */
+    private void decided() {
+        result.complete(outcome);
     }
 
     // ---------------------------------------------------------------- end
