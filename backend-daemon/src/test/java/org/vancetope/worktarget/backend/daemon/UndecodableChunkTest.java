@@ -11,10 +11,12 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -24,17 +26,22 @@ import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
+import org.vancetope.worktarget.core.transfer.TargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferListener;
+import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
+import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.spi.FrameChannel;
 import org.vancetope.worktarget.testkit.Await;
 import org.vancetope.worktarget.testkit.InMemoryProcessStore;
 
 /**
- * A foot written on the JDK's WebSocket answers {@code client_file_upload} with a chunk whose base64 is
- * broken, over a real loopback connection: the server answers {@code bad_frame}, fails that transfer at
- * once ({@code transfer_complete {ok:false}}, the partial file deleted) and the upload call returns the
- * failure without waiting for the foot's {@code transfer_finish}, which this foot never sends. The phase
- * timeout is ten minutes, so no timeout can be what ends the transfer.
+ * A chunk whose base64 is broken, over real loopback connections, fails its transfer at once. A foot
+ * written on the JDK's WebSocket answers {@code client_file_upload} with one: the server answers
+ * {@code bad_frame}, fails that transfer ({@code transfer_complete {ok:false}}, the partial file
+ * deleted) and the upload call returns the failure without waiting for the foot's
+ * {@code transfer_finish}, which this foot never sends. A daemon receiving one does the same. The phase
+ * timeout is ten minutes, so no timeout can be what ends a transfer.
  */
 class UndecodableChunkTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -69,6 +76,60 @@ class UndecodableChunkTest {
         foot.send("{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"foot\",\"tenant\":\"acme\",\"project\":\"proj\","
                 + "\"sessionId\":\"s-1\",\"tools\":[]}");
         assertThat(foot.next()).contains("\"welcome\"");
+    }
+
+    /** What a daemon sends back: the transfer frames, recorded by the server's extension. */
+    private static final class Recording implements FrameExtension {
+        final BlockingQueue<String> frames = new LinkedBlockingQueue<>();
+
+        @Override
+        public boolean handles(String type) {
+            return type.startsWith("transfer_");
+        }
+
+        @Override
+        public void onFrame(FrameChannel<String> channel, String type, String frame) {
+            frames.add(frame);
+        }
+
+        JsonNode next(String type) throws Exception {
+            while (true) {
+                String f = frames.poll(10, TimeUnit.SECONDS);
+                if (f == null) {
+                    throw new AssertionError("no " + type + " frame within 10 s");
+                }
+                JsonNode n = JSON.readTree(f);
+                if (type.equals(n.path("type").asText())) {
+                    return n;
+                }
+            }
+        }
+    }
+
+    @Test
+    void aDaemonFailsADownloadAtOnceWhenAChunkHasInvalidBase64() throws Exception {
+        Recording recording = new Recording();
+        Path footRoot = Files.createDirectories(base.resolve("daemon"));
+        try (TestServer server = new TestServer(b -> b.frameExtension(recording));
+             ClientTransfers daemonTransfers = ClientTransfers.create(TargetResolver.at(footRoot),
+                     new TransferScope("acme", "proj"), TransferSettings.defaults().toBuilder()
+                             .phaseTimeout(Duration.ofMinutes(10)).build(), TransferListener.NONE)) {
+            server.started(server.daemonBuilder("box", List.of(TestServer.echoRead("box")))
+                    .frameExtension(daemonTransfers.extension()));
+            FrameChannel<String> toDaemon = server.server.daemonChannel(new DaemonKey("acme", "proj", "box"))
+                    .orElseThrow();
+            toDaemon.send("{\"type\":\"transfer_init\",\"transferId\":\"d1\",\"target\":\"in/a.bin\","
+                    + "\"totalSize\":8,\"hash\":\"" + sha256(CONTENT) + "\"}");
+            assertThat(recording.next("transfer_init_response").path("ok").asBoolean()).isTrue();
+            toDaemon.send("{\"type\":\"transfer_chunk\",\"transferId\":\"d1\",\"seq\":0,\"bytes\":\"ZWlna@@@IGIh\","
+                    + "\"last\":true}");
+            JsonNode complete = recording.next("transfer_complete");
+            assertThat(complete.path("ok").asBoolean()).isFalse();
+            assertThat(complete.path("error").asText()).contains("could not be decoded", "base64");
+            assertThat(filesUnder(footRoot)).as("no partial file on the daemon").isEmpty();
+            assertThat(server.server.connections()).singleElement()
+                    .satisfies(c -> assertThat(c.daemonName()).isEqualTo("box"));
+        }
     }
 
     @AfterEach
@@ -115,6 +176,7 @@ class UndecodableChunkTest {
                 + "\"last\":true}");
         JsonNode error = next("error");
         assertThat(error.path("code").asText()).isEqualTo("bad_frame");
+        assertThat(error.path("message").asText()).contains("transfer_chunk", "base64");
         JsonNode complete = next("transfer_complete");
         assertThat(complete.path("transferId").asText()).isEqualTo(id);
         assertThat(complete.path("ok").asBoolean()).isFalse();

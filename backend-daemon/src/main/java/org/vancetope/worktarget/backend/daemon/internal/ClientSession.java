@@ -423,7 +423,8 @@ public final class ClientSession {
                     ext.onFrameUtf8(frames, o.type(), o.utf8());
                 } catch (RuntimeException e) {
                     LOG.warn("The frame extension failed on a '{}' frame", o.type(), e);
-                    sendError(ctx, "The '" + o.type() + "' frame could not be handled: " + e.getMessage());
+                    sendError(ctx, "The '" + o.type() + "' frame could not be handled"
+                            + (e instanceof IllegalArgumentException ? ": " + e.getMessage() : "."));
                 }
             } else {
                 sendError(ctx, "Unexpected frame type '" + m.type() + "' for a client.");

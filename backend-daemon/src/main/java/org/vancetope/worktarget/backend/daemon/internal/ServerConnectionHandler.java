@@ -136,7 +136,9 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
                 ext.onFrameUtf8(connection.frames(), o.type(), o.utf8());
             } catch (RuntimeException e) {
                 LOG.warn("The frame extension failed on a '{}' frame of connection {}", o.type(), connection.id(), e);
-                protocolError(ctx, "The '" + o.type() + "' frame could not be handled.");
+                // an extension refuses a frame with IllegalArgumentException, whose message is for the peer
+                protocolError(ctx, "The '" + o.type() + "' frame could not be handled"
+                        + (e instanceof IllegalArgumentException ? ": " + e.getMessage() : "."));
             }
         } else {
             protocolError(ctx, "A client must not send '" + m.type() + "' frames"
