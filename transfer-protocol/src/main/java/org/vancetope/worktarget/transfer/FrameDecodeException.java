@@ -86,7 +86,9 @@ public final class FrameDecodeException extends Exception {
     }
 
     /**
-     * The frame's {@code transferId}, if it was read before the failure.
+     * The frame's {@code transferId}, if it could be read: the codec reads on past a broken field (bad
+     * base64, a mistyped or negative value) to find it, so it is known before or after that field; JSON
+     * that cannot be parsed ends the reading.
      *
      * @return the transfer id
      */

@@ -35,7 +35,9 @@ import org.vancetope.worktarget.transfer.internal.Base64Codec;
  * the base64 of a chunk is decoded straight from the input bytes into the chunk's array, without an
  * intermediate {@code String}, as strictly as the JDK's decoder. Every defect of the input is a
  * {@link FrameDecodeException}; no other exception leaves the decode methods (except for a slice
- * outside its array). Instances are immutable and thread-safe.
+ * outside its array). When a field is broken, the rest of the frame is still read for its
+ * {@code type} and {@code transferId}, so that the failure names the transfer wherever the id stands
+ * (a receiver can then fail that transfer at once). Instances are immutable and thread-safe.
  *
  * <pre>{@code
  * TransferCodec codec = TransferCodec.create();
@@ -267,6 +269,7 @@ public final class TransferCodec {
     /** The general path: a streaming parse of any frame. */
     private TransferFrame parse(byte[] json, int offset, int length) throws FrameDecodeException {
         Fields f = new Fields();
+        FrameDecodeException broken = null;
         try (JsonParser p = factory.createParser(json, offset, length)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw f.fail(FrameDecodeException.Reason.MALFORMED_JSON, "A transfer frame must be one JSON object.", null);
@@ -275,20 +278,50 @@ public final class TransferCodec {
             while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
                 JsonToken v = p.nextToken();
-                readField(p, name, v, f, json, offset, length);
+                if (broken == null) {
+                    try {
+                        readField(p, name, v, f, json, offset, length);
+                    } catch (FrameDecodeException e) {
+                        if (p.currentToken() == JsonToken.START_OBJECT || p.currentToken() == JsonToken.START_ARRAY) {
+                            p.skipChildren();
+                        }
+                        if (f.type != null && f.transferId != null || !inTopObject(p)) {
+                            throw e;
+                        }
+                        broken = e;     // read on for the type and id, so the failure can name its transfer
+                    }
+                } else if ("type".equals(name) || "transferId".equals(name)) {
+                    readField(p, name, v, f, json, offset, length);
+                } else {
+                    p.skipChildren();
+                }
+            }
+            if (broken != null) {
+                throw f.fail(broken.reason(), broken.getMessage(), broken.getCause());
             }
             if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
                 throw f.fail(FrameDecodeException.Reason.MALFORMED_JSON,
                         "A transfer frame must be exactly one JSON object, without trailing content.", null);
             }
+        } catch (FrameDecodeException e) {
+            throw broken == null ? e : f.fail(broken.reason(), broken.getMessage(), broken.getCause());
         } catch (JsonProcessingException e) {
-            throw f.fail(FrameDecodeException.Reason.MALFORMED_JSON, "Malformed JSON: " + e.getOriginalMessage(), e);
+            throw broken != null ? f.fail(broken.reason(), broken.getMessage(), broken.getCause())
+                    : f.fail(FrameDecodeException.Reason.MALFORMED_JSON, "Malformed JSON: " + e.getOriginalMessage(), e);
         } catch (IOException e) {
-            throw f.fail(FrameDecodeException.Reason.MALFORMED_JSON, "Unreadable frame: " + e.getMessage(), e);
+            throw broken != null ? f.fail(broken.reason(), broken.getMessage(), broken.getCause())
+                    : f.fail(FrameDecodeException.Reason.MALFORMED_JSON, "Unreadable frame: " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            throw f.fail(FrameDecodeException.Reason.MALFORMED_JSON, "Unreadable frame: " + e, e);
+            throw broken != null ? f.fail(broken.reason(), broken.getMessage(), broken.getCause())
+                    : f.fail(FrameDecodeException.Reason.MALFORMED_JSON, "Unreadable frame: " + e, e);
         }
         return f.build();
+    }
+
+    /** Whether the parser stands on a field of the frame's own object (not of an object inside it). */
+    private static boolean inTopObject(JsonParser p) {
+        com.fasterxml.jackson.core.JsonStreamContext c = p.getParsingContext();
+        return c.inObject() && c.getParent() != null && c.getParent().inRoot();
     }
 
     /**

@@ -319,6 +319,48 @@ class TransferCodecTest {
     }
 
     @Test
+    void badBase64BeforeTheTransferIdStillNamesTheTransfer() {
+        FrameDecodeException e = decodeFails("{\"type\":\"transfer_chunk\",\"seq\":0,\"bytes\":\"@@@@\","
+                + "\"last\":false,\"transferId\":\"t5\"}");
+        assertThat(e.reason()).isEqualTo(FrameDecodeException.Reason.BAD_BASE64);
+        assertThat(e.frameType()).contains("transfer_chunk");
+        assertThat(e.transferId()).contains("t5");
+    }
+
+    @Test
+    void aBrokenFieldBeforeTheTypeAndIdStillNamesBoth() {
+        FrameDecodeException e = decodeFails("{\"seq\":\"zero\",\"bytes\":\"\",\"last\":false,"
+                + "\"transferId\":\"t6\",\"type\":\"transfer_chunk\"}");
+        assertThat(e.reason()).isEqualTo(FrameDecodeException.Reason.BAD_FIELD);
+        assertThat(e.getMessage()).contains("seq");
+        assertThat(e.frameType()).contains("transfer_chunk");
+        assertThat(e.transferId()).contains("t6");
+    }
+
+    @Test
+    void aBrokenStructuredFieldIsSkippedWhileTheIdIsLookedFor() {
+        FrameDecodeException e = decodeFails("{\"type\":\"transfer_chunk\",\"bytes\":[\"transferId\",{\"a\":1}],"
+                + "\"seq\":0,\"last\":true,\"transferId\":\"t7\"}");
+        assertThat(e.reason()).isEqualTo(FrameDecodeException.Reason.BAD_FIELD);
+        assertThat(e.transferId()).contains("t7");
+    }
+
+    @Test
+    void aBrokenFieldInsideAnObjectDoesNotTakeAnIdFromInsideIt() {
+        FrameDecodeException e = decodeFails("{\"type\":\"transfer_init\",\"attrs\":{\"mode\":755,"
+                + "\"transferId\":\"inner\"},\"target\":\"a\",\"totalSize\":1,\"hash\":\"h\"}");
+        assertThat(e.reason()).isEqualTo(FrameDecodeException.Reason.BAD_FIELD);
+        assertThat(e.transferId()).isEmpty();
+    }
+
+    @Test
+    void aBrokenFieldFollowedByMalformedJsonStillReportsTheBrokenField() {
+        FrameDecodeException e = decodeFails("{\"type\":\"transfer_chunk\",\"bytes\":\"@@@@\",\"transferId\":");
+        assertThat(e.reason()).isEqualTo(FrameDecodeException.Reason.BAD_BASE64);
+        assertThat(e.transferId()).isEmpty();
+    }
+
+    @Test
     void chunkWithAnExtraFieldAfterTheBytesIsNotMistakenForCanonical() throws Exception {
         String json = "{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":1,\"bytes\":\"AQID\",\"x\":\"y\","
                 + "\"last\":true}";

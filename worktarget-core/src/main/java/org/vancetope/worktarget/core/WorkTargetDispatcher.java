@@ -458,8 +458,10 @@ public final class WorkTargetDispatcher {
                 return terminal.call(next);
             } catch (ToolException e) {
                 throw e;
-            } catch (RuntimeException e) {
-                LOG.error("Backend tool {} failed unexpectedly", next.backendTool(), e);
+            } catch (Throwable e) {
+                // Errors too (StackOverflowError, OutOfMemoryError): the call gets an answer, the host carries on
+                LOG.error("Backend tool {} failed unexpectedly (process {})", next.backendTool(),
+                        next.context().processId(), e);
                 throw new ToolException(ErrorCode.INTERNAL, next.tool() + " failed unexpectedly in " + next.backendTool()
                         + " (" + e.getClass().getSimpleName() + "). This is a bug on the host; retrying may not help.", e);
             }

@@ -36,7 +36,10 @@ import org.vancetope.worktarget.spi.BackendToolProvider;
  * }</pre>
  *
  * <p>Calls run concurrently and are answered in any order; an invoke of a tool it does not serve is
- * answered {@code unknown_tool}. A {@code client_tool_cancel} interrupts the worker running the call
+ * answered {@code unknown_tool}. Every invocation is answered exactly once: a tool that throws anything
+ * besides a {@code ToolException} (an {@code Error} too) is answered {@code internal}, and a result
+ * larger than the frame limit ({@link Builder#maxFrameBytes}) is answered {@code size_limit}, without
+ * disturbing the other calls. A {@code client_tool_cancel} interrupts the worker running the call
  * and calls the {@link Builder#onCancel cancel hook}. When the connection drops, running calls are
  * cancelled the same way and the client reconnects with exponential back-off and jitter; a refusal
  * that retrying cannot fix (HTTP 401, close 4403, 4409, 4426, 4400) stops it and completes
@@ -295,7 +298,10 @@ public final class DaemonClient implements AutoCloseable {
         }
 
         /**
-         * The largest frame payload accepted (default 2 MiB, PROTOCOL.md §1).
+         * The largest frame payload accepted (default 2 MiB, the protocol's limit). What the client sends
+         * is held to this and to the server's limit ({@code welcome.limits.maxFrameBytes}, 2 MiB when the
+         * server announces none), whichever is smaller: a result whose frame would be larger is answered
+         * as a {@code size_limit} error of that call instead.
          *
          * @param bytes at least 64 KiB
          * @return this

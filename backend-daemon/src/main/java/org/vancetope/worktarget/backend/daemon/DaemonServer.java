@@ -56,7 +56,10 @@ import org.vancetope.worktarget.spi.FrameChannel;
  *
  * <p>Calls through {@link #clients()} and {@link #daemons()} block the calling thread until the
  * result, the timeout ({@code timeout} plus a {@code client_tool_cancel} to the peer) or the peer's
- * disconnect ({@code offline}, at once). They must not be made on a Netty I/O thread. The server
+ * disconnect ({@code offline}, at once). A call whose invocation frame would pass the frame limit
+ * ({@link Builder#maxFrameBytes}) fails alone with {@code size_limit} before anything is sent, and a
+ * client of this module answers a result that would pass it with a {@code size_limit} error, so one
+ * oversized call never closes a connection. They must not be made on a Netty I/O thread. The server
  * runs no tools itself and does not implement file transfers: frames of other types go to the
  * {@link FrameExtension} given to the builder.
  */
@@ -77,6 +80,7 @@ public final class DaemonServer implements AutoCloseable {
         limits.put("maxUploadSize", b.maxUploadSize);
         limits.put("maxDownloadSize", b.maxDownloadSize);
         limits.put("phaseTimeoutMs", b.phaseTimeout.toMillis());
+        limits.put(Wire.LIMIT_MAX_FRAME_BYTES, b.maxFrameBytes);
         this.core = new ServerCore(new ServerSettings(b.path, b.maxFrameBytes, b.maxHandshakeBytes, b.pingInterval,
                 b.silentIntervalsBeforeClose, b.helloTimeout, b.protocolErrorLimit, b.protocolErrorWindow,
                 b.capabilities, limits, b.authenticator, b.extension, System::nanoTime));
@@ -313,7 +317,11 @@ public final class DaemonServer implements AutoCloseable {
         }
 
         /**
-         * The largest frame payload (default 2 MiB, PROTOCOL.md §1); larger frames close the connection with 1009.
+         * The largest frame payload this server accepts (default 2 MiB, the protocol's limit); a larger
+         * frame closes the connection with 1009. It is announced in {@code welcome.limits.maxFrameBytes},
+         * and a client of this module holds its results to it. What the server sends is held to this
+         * and to 2 MiB, whichever is smaller: an invocation whose frame would be larger fails alone
+         * with {@code size_limit} and is not sent.
          *
          * @param bytes at least 64 KiB
          * @return this

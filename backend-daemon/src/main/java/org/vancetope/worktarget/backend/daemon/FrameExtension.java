@@ -20,8 +20,10 @@ import org.vancetope.worktarget.spi.FrameChannel;
  *
  * <p>Frames arrive through {@link #onFrameUtf8}, whose default hands them to {@link #onFrame} as text.
  * Callbacks run on the connection's I/O thread: they must be fast and must not block (hand work
- * to your own executor). An exception thrown from them is logged and counted as a protocol error of
- * the connection. The extension does not see the frames of the base protocol.
+ * to your own executor). An exception thrown from them is logged, answered with an {@code error}
+ * frame of code {@code bad_frame} and counted as a protocol error of the connection; throw an
+ * {@link IllegalArgumentException} whose message is meant for the peer (it is sent along) to refuse a
+ * frame. The extension does not see the frames of the base protocol.
  */
 public interface FrameExtension {
 

@@ -41,7 +41,8 @@ import org.vancetope.worktarget.transfer.TransferCodec;
  * order (disk writes and hashing may block). While 32 frames of a connection wait for the pool, the
  * connection stops reading until 8 are left, so a receiver whose disk is slower than the network
  * holds about 2 MiB per connection instead of the whole file. A frame that cannot be decoded is dropped and counted as
- * a protocol error of the connection. It owns neither the endpoint nor the worker pool: close them
+ * a protocol error of the connection; when it is a chunk that names its transfer (bad base64, a broken field), that
+ * transfer fails at once instead of waiting for its chunk timeout. It owns neither the endpoint nor the worker pool: close them
  * yourself ({@link ServerTransfers} and {@link ClientTransfers} do).
  */
 public final class TransferBridge implements FrameExtension, AutoCloseable {
@@ -94,21 +95,28 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
         try {
             decoded = codec.decode(utf8);
         } catch (FrameDecodeException e) {
+            String id = e.transferId().orElse(null);
+            Attached a = attached.get(channel.id());
+            if (a != null && id != null && TransferChunk.TYPE.equals(e.frameType().orElse(type))) {
+                // the chunk's bytes are lost: its transfer fails now, behind the chunks already queued
+                String problem = e.getMessage();
+                deliver(a, () -> a.connection.onUndecodableChunk(id, problem));
+            }
             throw new IllegalArgumentException("undecodable " + type + " frame: " + e.getMessage(), e);
         }
-        deliver(channel, decoded);
+        Attached a = attach(channel);
+        deliver(a, () -> a.connection.onFrame(decoded));
     }
 
-    private void deliver(FrameChannel<String> channel, TransferFrame decoded) {
-        Attached a = attach(channel);
+    private static void deliver(Attached a, Runnable handling) {
         if (a.gate == null) {
-            a.lane.execute(() -> a.connection.onFrame(decoded));
+            a.lane.execute(handling);
             return;
         }
         a.gate.queued();
         a.lane.execute(() -> {
             try {
-                a.connection.onFrame(decoded);
+                handling.run();
             } finally {
                 a.gate.done();
             }

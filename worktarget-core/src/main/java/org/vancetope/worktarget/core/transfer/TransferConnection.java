@@ -58,6 +58,28 @@ public final class TransferConnection {
         engine.onFrame(channel, scope, frame);
     }
 
+    /**
+     * A {@code transfer_chunk} frame of a transfer arrived but could not be decoded (its bytes are not
+     * valid base64, a field is missing or mistyped): a receiving transfer of that id on this channel
+     * fails at once, as for a chunk out of order ({@code transfer_complete {ok:false}} to the sender,
+     * staging deleted), instead of waiting for its chunk timeout. An unknown id, a transfer of another
+     * channel or one that is not receiving chunks is left alone. Never throws.
+     *
+     * <pre>{@code
+     * } catch (FrameDecodeException e) {
+     *     if (e.frameType().orElse("").equals(TransferChunk.TYPE) && e.transferId().isPresent()) {
+     *         conn.onUndecodableChunk(e.transferId().get(), e.getMessage());
+     *     }
+     * }
+     * }</pre>
+     *
+     * @param transferId the transfer the frame named
+     * @param problem why it could not be decoded, for the sender's error
+     */
+    public void onUndecodableChunk(String transferId, String problem) {
+        engine.onUndecodableChunk(channel, transferId, problem);
+    }
+
     /** The channel closed: every transfer on it is aborted at once (staging deleted, results failed). */
     public void onClose() {
         engine.onClose(channel);
@@ -90,8 +112,9 @@ public final class TransferConnection {
      * @param dirName the RootDir to write into
      * @param remotePath the path relative to the RootDir
      * @param attrs overrides of mode and mtime, or null
-     * @return completes with the outcome (never exceptionally) once {@code transfer_finish} arrived
-     *         or a timeout ended the transfer
+     * @return completes with the outcome (never exceptionally) once {@code transfer_finish} arrived,
+     *         a timeout ended the transfer, or the receiver failed it (a refused {@code transfer_init}, a
+     *         bad chunk, a hash mismatch: then at once, without waiting for {@code transfer_finish})
      */
     public CompletableFuture<TransferResult> requestUpload(TransferScope uploadScope, String localPath, String dirName,
                                                            String remotePath, TransferAttrs attrs) {

@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -324,6 +325,8 @@ public final class ClientSession {
         ServerRefusedException refusal;
         NettyFrameChannel frames;
         int silent;
+        /** The largest frame sent: this client's limit and the server's, 2 MiB when it announced none. */
+        volatile int maxOutboundBytes = Math.min(settings.maxFrameBytes(), Wire.PROTOCOL_MAX_FRAME_BYTES);
 
         Connection(Channel channel) {
             this.channel = channel;
@@ -398,6 +401,9 @@ public final class ClientSession {
             if (m instanceof Message.Welcome w) {
                 welcomed = true;
                 sendsContext = w.capabilities().contains(Wire.CAP_INVOKE_CONTEXT);
+                if (w.limits().get(Wire.LIMIT_MAX_FRAME_BYTES) instanceof Number announced && announced.longValue() > 0) {
+                    maxOutboundBytes = (int) Math.min(settings.maxFrameBytes(), announced.longValue());
+                }
                 frames = new NettyFrameChannel(channel, w.connectionId());
                 attempts.set(0);
                 current = this;
@@ -417,6 +423,8 @@ public final class ClientSession {
                     ext.onFrameUtf8(frames, o.type(), o.utf8());
                 } catch (RuntimeException e) {
                     LOG.warn("The frame extension failed on a '{}' frame", o.type(), e);
+                    sendError(ctx, "The '" + o.type() + "' frame could not be handled"
+                            + (e instanceof IllegalArgumentException ? ": " + e.getMessage() : "."));
                 }
             } else {
                 sendError(ctx, "Unexpected frame type '" + m.type() + "' for a client.");
@@ -459,15 +467,49 @@ public final class ClientSession {
                 result = new Message.Result(inv.correlationId(), true, out == null ? Map.of() : out, null, null);
             } catch (ToolException e) {
                 result = new Message.Result(inv.correlationId(), false, null, e.code().wire(), e.getMessage());
-            } catch (RuntimeException e) {
-                LOG.error("Tool {} failed unexpectedly", inv.name(), e);
-                result = new Message.Result(inv.correlationId(), false, null, ErrorCode.INTERNAL.wire(), "The tool "
-                        + inv.name() + " failed unexpectedly (" + e.getClass().getSimpleName() + "). See the "
-                        + settings.profile() + "'s log; retrying may not help.");
+            } catch (Throwable e) {
+                // Errors too (StackOverflowError, OutOfMemoryError): every invocation gets its one answer
+                LOG.error("Tool {} failed unexpectedly on call {}", inv.name(), inv.correlationId(), e);
+                result = internal(inv, "failed unexpectedly (" + e.getClass().getSimpleName() + ")");
             } finally {
                 running.remove(inv.correlationId());
             }
-            send(result);
+            sendResult(inv, result);
+        }
+
+        private Message.Result internal(Message.Invoke inv, String what) {
+            return new Message.Result(inv.correlationId(), false, null, ErrorCode.INTERNAL.wire(), "The tool "
+                    + inv.name() + " " + what + ". See the " + settings.profile() + "'s log; retrying may not help.");
+        }
+
+        /**
+         * Sends the answer to an invocation, measured before it is sent: a result larger than the frame
+         * limit is answered as a {@code size_limit} error of that call instead, so the connection and
+         * every other call on it carry on.
+         */
+        private void sendResult(Message.Invoke inv, Message.Result result) {
+            int limit = maxOutboundBytes;
+            ByteBuf frame;
+            try {
+                frame = Wire.encode(result, channel.alloc(), limit);
+            } catch (FrameTooLargeException e) {
+                LOG.warn("The result of {} (call {}) is larger than {} bytes; answering size_limit", inv.name(),
+                        inv.correlationId(), limit);
+                frame = Wire.encode(new Message.Result(inv.correlationId(), false, null, ErrorCode.SIZE_LIMIT.wire(),
+                        "The result of " + inv.name() + " is larger than " + Wire.describeBytes(limit) + ", the limit "
+                                + "of one message on the connection (maxFrameBytes), so it was not sent back; the tool "
+                                + "itself ran. Ask for less per call: a narrower path or pathGlob, a lower limit, fewer "
+                                + "context lines, or a window of a file (startLine, maxLines)."), channel.alloc());
+            } catch (Throwable e) {
+                LOG.error("The result of {} (call {}) cannot be encoded", inv.name(), inv.correlationId(), e);
+                frame = Wire.encode(internal(inv, "returned a result that cannot be sent ("
+                        + e.getClass().getSimpleName() + ")"), channel.alloc());
+            }
+            if (channel.isActive()) {
+                channel.writeAndFlush(new TextWebSocketFrame(frame));
+            } else {
+                frame.release();
+            }
         }
 
         private void onCancel(String correlationId) {

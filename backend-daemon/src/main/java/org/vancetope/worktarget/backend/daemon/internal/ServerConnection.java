@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
@@ -38,6 +39,7 @@ public final class ServerConnection {
     private final Instant connectedAt;
     private final boolean sendContext;
     private final Ids ids;
+    private final int maxFrameBytes;
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
     private volatile List<ToolSpec> manifest;
     private volatile boolean closed;
@@ -60,10 +62,12 @@ public final class ServerConnection {
      * @param principal the authenticated principal
      * @param sendContext whether {@code invoke.context} was negotiated
      * @param ids the id source
+     * @param maxFrameBytes the largest frame sent to the peer; a larger invocation fails {@code size_limit}
      */
     public ServerConnection(NettyFrameChannel frames, Message.Hello hello, AuthPrincipal principal, boolean sendContext,
-                            Ids ids) {
+                            Ids ids, int maxFrameBytes) {
         this.frames = frames;
+        this.maxFrameBytes = maxFrameBytes;
         this.hello = hello;
         this.principal = principal;
         this.sendContext = sendContext;
@@ -184,17 +188,19 @@ public final class ServerConnection {
         }
         awaitWritable(peer, tool, deadline);
         String id = ids.next(prefix);
-        Pending call = new Pending(tool);
-        pending.put(id, call);
-        if (closed) {
-            pending.remove(id);
-            throw offline(peer);
-        }
         Channel ch = frames.channel();
         long remaining = Math.max(1, deadline - System.nanoTime());
         Message.Invoke invoke = new Message.Invoke(id, tool, params, Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)),
                 sendContext ? context : null);
-        ch.writeAndFlush(new TextWebSocketFrame(Wire.encode(invoke, ch.alloc()))).addListener(f -> {
+        ByteBuf frame = encode(invoke, peer, ch);
+        Pending call = new Pending(tool);
+        pending.put(id, call);
+        if (closed) {
+            pending.remove(id);
+            frame.release();
+            throw offline(peer);
+        }
+        ch.writeAndFlush(new TextWebSocketFrame(frame)).addListener(f -> {
             if (!f.isSuccess()) {
                 fail(id, new ToolException(ErrorCode.OFFLINE, "Could not send " + tool + " to " + peer
                         + ": the connection failed. Retry when it is back, or switch the work target."));
@@ -220,6 +226,29 @@ public final class ServerConnection {
                     + " was cancelled because the calling thread was interrupted; the peer was asked to stop it.");
         } catch (ExecutionException e) {
             throw failure(e, tool, peer);
+        }
+    }
+
+    /**
+     * The invocation frame, measured before anything is sent: a call whose frame would pass the limit
+     * fails alone, and the connection (with every other call on it) is untouched.
+     */
+    private ByteBuf encode(Message.Invoke invoke, String peer, Channel ch) throws ToolException {
+        try {
+            return Wire.encode(invoke, ch.alloc(), maxFrameBytes);
+        } catch (FrameTooLargeException e) {
+            LOG.info("Refused call {} of {} on connection {}: its frame would exceed {} bytes", invoke.correlationId(),
+                    invoke.name(), id(), maxFrameBytes);
+            throw new ToolException(ErrorCode.SIZE_LIMIT, invoke.name() + " was not sent to " + peer + ": its parameters "
+                    + "make a message larger than " + Wire.describeBytes(maxFrameBytes) + ", the limit of one message on "
+                    + "the connection (maxFrameBytes). Nothing ran. Send less per call; to put a large file there, write "
+                    + "it on the WORK target and copy it with client_file_download, which moves files of any size in "
+                    + "chunks.");
+        } catch (Throwable e) {
+            LOG.error("Could not encode call {} of {} for connection {}", invoke.correlationId(), invoke.name(), id(), e);
+            throw new ToolException(ErrorCode.INTERNAL, invoke.name() + " was not sent to " + peer + ": its parameters "
+                    + "could not be encoded (" + e.getClass().getSimpleName() + "). Nothing ran. Pass plain JSON values "
+                    + "only (strings, numbers, booleans, lists, objects).", e);
         }
     }
 

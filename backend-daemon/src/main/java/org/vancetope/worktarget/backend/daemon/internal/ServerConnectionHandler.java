@@ -136,7 +136,9 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
                 ext.onFrameUtf8(connection.frames(), o.type(), o.utf8());
             } catch (RuntimeException e) {
                 LOG.warn("The frame extension failed on a '{}' frame of connection {}", o.type(), connection.id(), e);
-                protocolError(ctx, "The '" + o.type() + "' frame could not be handled.");
+                // an extension refuses a frame with IllegalArgumentException, whose message is for the peer
+                protocolError(ctx, "The '" + o.type() + "' frame could not be handled"
+                        + (e instanceof IllegalArgumentException ? ": " + e.getMessage() : "."));
             }
         } else {
             protocolError(ctx, "A client must not send '" + m.type() + "' frames"
@@ -183,8 +185,10 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
         Set<String> caps = new LinkedHashSet<>(h.capabilities());
         caps.retainAll(settings.capabilities());
         String id = core.ids().next("c-");
+        // a client announces no frame limit: invocations are held to what every peer accepts
         connection = new ServerConnection(new NettyFrameChannel(ctx.channel(), id), h, principal,
-                caps.contains(Wire.CAP_INVOKE_CONTEXT), core.ids());
+                caps.contains(Wire.CAP_INVOKE_CONTEXT), core.ids(),
+                Math.min(settings.maxFrameBytes(), Wire.PROTOCOL_MAX_FRAME_BYTES));
         state = State.OPEN;
         // register first: invokes from other threads are queued behind this task, so welcome still goes first,
         // and a client that saw welcome always finds itself registered

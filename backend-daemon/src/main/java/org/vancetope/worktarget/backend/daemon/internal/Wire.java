@@ -46,6 +46,13 @@ public final class Wire {
     public static final String PROFILE_DAEMON = "daemon";
     /** The negotiated extension that adds the calling process's context to invokes. */
     public static final String CAP_INVOKE_CONTEXT = "invoke.context";
+    /**
+     * The largest frame payload of the base protocol, 2 MiB: what every peer accepts, and so the most
+     * either end sends unless the peer announced a larger limit.
+     */
+    public static final int PROTOCOL_MAX_FRAME_BYTES = 2 * 1024 * 1024;
+    /** The key of {@code welcome.limits} with the largest frame payload the server accepts. */
+    public static final String LIMIT_MAX_FRAME_BYTES = "maxFrameBytes";
     /** Daemon names (PROTOCOL.md §2). */
     public static final Pattern DAEMON_NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
 
@@ -469,6 +476,97 @@ public final class Wire {
                 buf.release();
             }
         }
+    }
+
+    /**
+     * Encodes a message into a new buffer of at most {@code maxBytes}: the size check before a frame
+     * is sent. Encoding stops as soon as the limit is passed, so an oversized message never becomes a
+     * whole frame in memory.
+     *
+     * @param message the message
+     * @param alloc the allocator
+     * @param maxBytes the largest payload allowed
+     * @return the UTF-8 payload of a text frame, at most {@code maxBytes} long
+     * @throws FrameTooLargeException when the payload would be longer (nothing is left allocated)
+     * @throws UncheckedIOException when a value cannot be written as JSON
+     */
+    public static ByteBuf encode(Message message, ByteBufAllocator alloc, int maxBytes) throws FrameTooLargeException {
+        if (message instanceof Message.Other o) {
+            if (o.utf8().remaining() > maxBytes) {
+                throw new FrameTooLargeException(message.type(), maxBytes);
+            }
+            return encode(message, alloc);
+        }
+        ByteBuf buf = alloc.buffer(Math.min(256, maxBytes));
+        Bounded out = new Bounded(buf, maxBytes);
+        boolean done = false;
+        try {
+            try (JsonGenerator g = FACTORY.createGenerator(out)) {
+                write(g, message);
+            }
+            done = true;
+            return buf;
+        } catch (IOException | RuntimeException e) {
+            // the flag, not the exception type: the serializer may wrap the stream's refusal
+            if (out.exceeded) {
+                throw new FrameTooLargeException(message.type(), maxBytes);
+            }
+            if (e instanceof IOException io) {
+                throw new UncheckedIOException("Could not encode a " + message.type() + " frame", io);
+            }
+            throw (RuntimeException) e;
+        } finally {
+            if (!done) {
+                buf.release();
+            }
+        }
+    }
+
+    /** Writes into a buffer and refuses, once and for good, the first write that would pass the limit. */
+    private static final class Bounded extends OutputStream {
+        private final ByteBuf buf;
+        private final int max;
+        boolean exceeded;
+
+        Bounded(ByteBuf buf, int max) {
+            this.buf = buf;
+            this.max = max;
+        }
+
+        private void room(int n) throws IOException {
+            if (exceeded || buf.readableBytes() + (long) n > max) {
+                exceeded = true;
+                throw new IOException("frame over " + max + " bytes");
+            }
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            room(1);
+            buf.writeByte(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            room(len);
+            buf.writeBytes(b, off, len);
+        }
+    }
+
+    /**
+     * A byte count as people read it, for messages: {@code "2 MiB (2097152 bytes)"}.
+     *
+     * @param bytes the count
+     * @return the text
+     */
+    public static String describeBytes(long bytes) {
+        if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0) {
+            return (bytes >> 20) + " MiB (" + bytes + " bytes)";
+        }
+        if (bytes >= 1024 && bytes % 1024 == 0) {
+            return (bytes >> 10) + " KiB (" + bytes + " bytes)";
+        }
+        return bytes + " bytes";
     }
 
     /**

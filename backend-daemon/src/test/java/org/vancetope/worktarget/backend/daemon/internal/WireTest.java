@@ -3,12 +3,15 @@ package org.vancetope.worktarget.backend.daemon.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledHeapByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.spi.ToolContext;
@@ -118,6 +121,90 @@ class WireTest {
         ByteBuf buf = Wire.encode(new Message.Other("transfer_finish", text), UnpooledByteBufAllocator.DEFAULT);
         try {
             assertThat(buf.toString(StandardCharsets.UTF_8)).isEqualTo(text);
+        } finally {
+            buf.release();
+        }
+    }
+
+    @Test
+    void aBoundedEncodeAcceptsAFrameOfExactlyTheLimit() throws Exception {
+        Message.Result r = new Message.Result("dt-1", true, Map.of("text", "x".repeat(70_000)), null, null);
+        int exact = encodedLength(r);
+        ByteBuf buf = Wire.encode(r, UnpooledByteBufAllocator.DEFAULT, exact);
+        try {
+            assertThat(buf.readableBytes()).isEqualTo(exact);
+            assertThat(Wire.decode(buf)).isEqualTo(r);
+        } finally {
+            buf.release();
+        }
+    }
+
+    @Test
+    void aBoundedEncodeRefusesAFrameOneByteOverTheLimitAndNamesIt() {
+        Message.Result r = new Message.Result("dt-1", true, Map.of("text", "x".repeat(70_000)), null, null);
+        int limit = encodedLength(r) - 1;
+        assertThatThrownBy(() -> Wire.encode(r, UnpooledByteBufAllocator.DEFAULT, limit))
+                .isInstanceOf(FrameTooLargeException.class).hasMessageContaining("client_tool_result")
+                .satisfies(e -> assertThat(((FrameTooLargeException) e).limit()).isEqualTo(limit));
+    }
+
+    @Test
+    void aBoundedEncodeStopsAtTheLimitInsteadOfBuildingTheWholeFrame() {
+        Watching watching = new Watching();
+        Message.Result huge = new Message.Result("dt-1", true, Map.of("text", "x".repeat(20_000_000)), null, null);
+        assertThatThrownBy(() -> Wire.encode(huge, watching, 100_000)).isInstanceOf(FrameTooLargeException.class);
+        assertThat(watching.largest.get()).isLessThanOrEqualTo(2 * 100_000);
+    }
+
+    /** An allocator that records the largest capacity any of its buffers grew to. */
+    private static final class Watching extends AbstractByteBufAllocator {
+        final AtomicInteger largest = new AtomicInteger();
+
+        Watching() {
+            super(false);
+        }
+
+        @Override
+        protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+            largest.accumulateAndGet(initialCapacity, Math::max);
+            return new UnpooledHeapByteBuf(this, initialCapacity, maxCapacity) {
+                @Override
+                public ByteBuf capacity(int newCapacity) {
+                    largest.accumulateAndGet(newCapacity, Math::max);
+                    return super.capacity(newCapacity);
+                }
+            };
+        }
+
+        @Override
+        protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+            return newHeapBuffer(initialCapacity, maxCapacity);
+        }
+
+        @Override
+        public boolean isDirectBufferPooled() {
+            return false;
+        }
+    }
+
+    @Test
+    void aBoundedEncodeOfAValueThatIsNotJsonFailsAsAnEncodingErrorNotAsTooLarge() {
+        Message.Result r = new Message.Result("dt-1", true, Map.of("v", new Object()), null, null);
+        assertThatThrownBy(() -> Wire.encode(r, UnpooledByteBufAllocator.DEFAULT, 1 << 20))
+                .isInstanceOf(java.io.UncheckedIOException.class);
+    }
+
+    @Test
+    void aBoundedEncodeOfAnOtherFrameChecksItsLength() {
+        String text = "{\"type\":\"transfer_finish\",\"transferId\":\"t\"}";
+        assertThatThrownBy(() -> Wire.encode(new Message.Other("transfer_finish", text), UnpooledByteBufAllocator.DEFAULT,
+                text.length() - 1)).isInstanceOf(FrameTooLargeException.class);
+    }
+
+    private static int encodedLength(Message m) {
+        ByteBuf buf = Wire.encode(m, UnpooledByteBufAllocator.DEFAULT);
+        try {
+            return buf.readableBytes();
         } finally {
             buf.release();
         }

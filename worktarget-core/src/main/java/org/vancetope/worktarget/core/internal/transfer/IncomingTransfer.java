@@ -115,6 +115,7 @@ final class IncomingTransfer {
             outcome = new TransferResult(id, false, 0, hash, refusal);
             move(ReceiverState.FAILED);
             channel.send(new TransferInitResponse(id, false, refusal));
+            decided();
         } else {
             move(ReceiverState.RECEIVING);
             channel.send(new TransferInitResponse(id, true, null));
@@ -229,6 +230,15 @@ final class IncomingTransfer {
         }
     }
 
+    /** A chunk of this transfer could not be decoded: its bytes are lost, so the transfer fails now. */
+    synchronized void onUndecodableChunk(String problem) {
+        if (state != ReceiverState.RECEIVING) {
+            throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, ReceiverState.FAILED);
+        }
+        touch();
+        fail("chunk " + expectedSeq + " could not be decoded (" + problem + "); send the file again", null);
+    }
+
     private void verify() {
         try {
             staging.finishWriting(engine.settings.syncBeforeCommit());
@@ -262,6 +272,15 @@ final class IncomingTransfer {
         outcome = new TransferResult(id, false, received, hash, error);
         move(ReceiverState.FAILED);
         channel.send(new TransferComplete(id, false, error, received, hashCheck));
+        decided();
+    }
+
+    /**
+     * The receiver has decided the transfer failed: whoever waits for it (the Brain's upload call) gets
+     * the outcome now. The transfer itself stays until {@code transfer_finish} or its timeout.
+     */
+    private void decided() {
+        result.complete(outcome);
     }
 
     /** What a failed write of the staging file tells the sender: a full disk says so, anything else what failed. */

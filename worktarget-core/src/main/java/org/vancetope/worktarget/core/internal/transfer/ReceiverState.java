@@ -10,7 +10,10 @@ public enum ReceiverState {
     RECEIVING,
     /** The file is verified and renamed onto the target; waiting for {@code transfer_finish}. */
     VERIFIED,
-    /** Refused or failed, staging file deleted, the peer told; waiting for {@code transfer_finish}. */
+    /**
+     * Refused or failed, staging file deleted, the peer told, the outcome handed to whoever waits for it;
+     * waiting for {@code transfer_finish}.
+     */
     FAILED,
     /** Removed from the pending map. */
     CLOSED;

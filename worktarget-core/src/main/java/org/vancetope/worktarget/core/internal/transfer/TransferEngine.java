@@ -146,14 +146,40 @@ public final class TransferEngine {
         }
     }
 
+    /**
+     * A chunk frame naming a transfer could not be decoded: the receiver of that transfer on this
+     * channel fails it at once. Never throws.
+     *
+     * @param channel the channel it arrived on
+     * @param transferId the id the frame named
+     * @param problem why it could not be decoded
+     */
+    public void onUndecodableChunk(FrameChannel<TransferFrame> channel, String transferId, String problem) {
+        try {
+            IncomingTransfer r = receiver(channel, transferId, TransferChunk.TYPE);
+            if (r != null) {
+                r.onUndecodableChunk(problem);
+            }
+        } catch (IllegalTransitionException e) {
+            LOG.debug("Dropped an undecodable chunk for transfer {}: not expected in state {}", transferId, e.from());
+        } catch (RuntimeException e) {
+            LOG.error("Transfer {} failed on an undecodable chunk; aborting it", transferId, e);
+            abortById(transferId, channel, "internal error: " + e.getClass().getSimpleName());
+        }
+    }
+
     private IncomingTransfer receiver(FrameChannel<TransferFrame> channel, TransferFrame f) {
-        IncomingTransfer r = receivers.get(f.transferId());
+        return receiver(channel, f.transferId(), f.type());
+    }
+
+    private IncomingTransfer receiver(FrameChannel<TransferFrame> channel, String transferId, String type) {
+        IncomingTransfer r = transferId == null ? null : receivers.get(transferId);
         if (r == null) {
-            LOG.debug("Dropped {} for unknown transfer {}", f.type(), f.transferId());
+            LOG.debug("Dropped {} for unknown transfer {}", type, transferId);
             return null;
         }
         if (!r.channel.id().equals(channel.id())) {
-            LOG.warn("Ignored {} for transfer {} from channel {}: it belongs to channel {}", f.type(), f.transferId(),
+            LOG.warn("Ignored {} for transfer {} from channel {}: it belongs to channel {}", type, transferId,
                     channel.id(), r.channel.id());
             return null;
         }
@@ -318,7 +344,8 @@ public final class TransferEngine {
      * @param dirName the RootDir
      * @param remotePath the path in the RootDir
      * @param attrs overrides, or null
-     * @return completes with the outcome when {@code transfer_finish} arrives or a timeout ends it
+     * @return completes with the outcome when {@code transfer_finish} arrives, a timeout ends it, or the
+     *         receiver fails it (at once)
      */
     public CompletableFuture<TransferResult> requestUpload(FrameChannel<TransferFrame> channel, TransferScope scope,
                                                            String localPath, String dirName, String remotePath,
