@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
+import io.netty.handler.codec.PrematureChannelClosureException;
 import java.io.IOException;
 import javax.net.ssl.SSLException;
 
@@ -17,16 +18,17 @@ public final class PeerFailures {
     }
 
     /**
-     * Whether a failure comes from the network or the peer's bytes rather than from this code: an
-     * {@link IOException} (reset, broken pipe, closed channel) or an {@link SSLException} anywhere in
-     * the cause chain.
+     * Whether a failure comes from the network or the peer rather than from this code: an
+     * {@link IOException} (reset, broken pipe, closed channel), an {@link SSLException} or a
+     * {@link PrematureChannelClosureException} (closed in the middle of a request) anywhere in the
+     * cause chain.
      *
      * @param t the failure
      * @return true for a network or peer failure
      */
     public static boolean isNetwork(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof IOException || c instanceof SSLException) {
+            if (c instanceof IOException || c instanceof SSLException || c instanceof PrematureChannelClosureException) {
                 return true;
             }
         }
