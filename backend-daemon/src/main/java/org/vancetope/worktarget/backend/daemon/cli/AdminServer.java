@@ -329,6 +329,12 @@ final class AdminServer implements AutoCloseable {
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (msg instanceof HttpRequest req) {
                 discarding = false;
+                if (!ctx.channel().isActive()) {
+                    // the rest of a request cut short by the peer's close (the decoder's last word): nobody to answer
+                    discarding = true;
+                    ReferenceCountUtil.release(msg);
+                    return;
+                }
                 if (req.decoderResult().isFailure()) {
                     discard(ctx, msg, HttpResponseStatus.BAD_REQUEST, ErrorCode.INVALID_PARAMS,
                             "The request is not valid HTTP/1.1 (" + PeerFailures.brief(req.decoderResult().cause()) + ").");

@@ -125,6 +125,10 @@ public final class HandshakeAuthHandler extends ChannelInboundHandlerAdapter {
             ctx.fireChannelRead(msg);
             return;
         }
+        if (!ctx.channel().isActive()) {
+            req.release();      // a request cut short by the peer's close: nobody to answer, nothing to log
+            return;
+        }
         try {
             if (!path.equals(new QueryStringDecoder(req.uri()).path())) {
                 refuse(ctx, HttpResponseStatus.NOT_FOUND, "Not found. The WorkTarget endpoint is " + path + ".");
