@@ -137,4 +137,30 @@ class ConnectionResetLogTest {
         assertQuiet(tail);
         assertThat(tail.lines().filter(l -> l.contains("Connection reset"))).hasSize(1);
     }
+
+    @Test
+    void aFloodOfRefusedUpgradesLogsAtMostOneInfoLinePerTenSeconds() throws Exception {
+        int mark = serve.log().length();
+        long start = System.nanoTime();
+        for (int i = 0; i < RESETS; i++) {
+            try (Socket s = new Socket("127.0.0.1", wsPort)) {
+                s.setSoTimeout(15_000);
+                s.getOutputStream().write(("GET /worktarget/v1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer wrong"
+                        + "\r\nX-WorkTarget-Profile: daemon\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                String head = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+                assertThat(head).startsWith("HTTP/1.1 401");
+            }
+        }
+        long windows = 1 + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) / 10;
+        long end = System.nanoTime() + ChildJvm.WAIT.toNanos();
+        List<String> refused;
+        do {
+            refused = serve.log().substring(mark).lines().filter(l -> l.contains("Refused upgrade")).toList();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        } while (refused.size() < RESETS && System.nanoTime() < end);
+        assertThat(refused).as("refusal lines").hasSize(RESETS);
+        assertThat(refused.stream().filter(l -> l.contains(" INFO "))).as("INFO refusal lines in %d window(s)", windows)
+                .hasSizeBetween(1, (int) windows);
+        assertThat(refused.stream().filter(l -> !l.contains(" INFO "))).allMatch(l -> l.contains(" DEBUG "));
+    }
 }
