@@ -83,7 +83,7 @@ public final class DaemonServer implements AutoCloseable {
         limits.put(Wire.LIMIT_MAX_FRAME_BYTES, b.maxFrameBytes);
         this.core = new ServerCore(new ServerSettings(b.path, b.maxFrameBytes, b.maxHandshakeBytes, b.pingInterval,
                 b.silentIntervalsBeforeClose, b.helloTimeout, b.protocolErrorLimit, b.protocolErrorWindow,
-                b.capabilities, limits, b.authenticator, b.extension, System::nanoTime));
+                b.capabilities, limits, b.authenticator, b.extension, System::nanoTime, b.upgradeTimeout));
     }
 
     /**
@@ -246,6 +246,7 @@ public final class DaemonServer implements AutoCloseable {
         private Duration pingInterval = Duration.ofSeconds(15);
         private int silentIntervalsBeforeClose = 3;
         private Duration helloTimeout = Duration.ofSeconds(10);
+        private Duration upgradeTimeout = Duration.ofSeconds(10);
         private int protocolErrorLimit = 3;
         private Duration protocolErrorWindow = Duration.ofSeconds(10);
         private int lowWaterMark = 256 * 1024;
@@ -377,6 +378,20 @@ public final class DaemonServer implements AutoCloseable {
         }
 
         /**
+         * How long a new connection may take, from the accept, to send its whole HTTP upgrade request
+         * (default 10 s; the TLS handshake counts). A peer that sends its headers slowly or not at all
+         * then gets HTTP 408 and is closed, whether it has a token or not. After the upgrade,
+         * {@link #helloTimeout} applies.
+         *
+         * @param timeout a positive duration
+         * @return this
+         */
+        public Builder upgradeTimeout(Duration timeout) {
+            this.upgradeTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
          * How many protocol errors within {@code window} close a connection with 1008 (default 3 within 10 s).
          *
          * @param limit at least 1
@@ -474,6 +489,7 @@ public final class DaemonServer implements AutoCloseable {
             require(positive(pingInterval), "pingInterval must be positive, got " + pingInterval);
             require(silentIntervalsBeforeClose >= 2, "silentIntervalsBeforeClose must be at least 2");
             require(positive(helloTimeout), "helloTimeout must be positive, got " + helloTimeout);
+            require(positive(upgradeTimeout), "upgradeTimeout must be positive, got " + upgradeTimeout);
             require(protocolErrorLimit >= 1 && positive(protocolErrorWindow), "protocolErrorLimit must be >= 1 "
                     + "within a positive window");
             require(lowWaterMark > 0 && highWaterMark >= lowWaterMark, "writeBufferWaterMark needs 0 < low <= high");

@@ -41,9 +41,24 @@ final class ChildJvm implements AutoCloseable {
      * @throws IOException when it cannot be started
      */
     static ChildJvm start(String name, Path log, List<String> args) throws IOException {
+        return start(name, log, List.of(), args);
+    }
+
+    /**
+     * Starts {@code Main} with extra JVM options (e.g. {@code -Dorg.slf4j.simpleLogger.log.org.vancetope=debug}).
+     *
+     * @param name a name for messages
+     * @param log the log file (created or replaced)
+     * @param jvmOptions options before the class name
+     * @param args the command line after the class name
+     * @return the running child
+     * @throws IOException when it cannot be started
+     */
+    static ChildJvm start(String name, Path log, List<String> jvmOptions, List<String> args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                "org.vancetope.worktarget.backend.daemon.cli.Main"));
+                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.vancetope.worktarget.backend.daemon.cli.Main"));
         cmd.addAll(args);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new ChildJvm(name, p, log);

@@ -457,8 +457,9 @@ class PeerProcessTest {
     /** {@code POST /admin/v1/call}; the answer is {@code {ok, result}} or {@code {ok: false, error}}. */
     private static Map<String, Object> admin(HttpClient http, int port, String target, String tool,
                                              Map<String, Object> params) throws IOException, InterruptedException {
-        String body = JSON.writeValueAsString(Map.of("tenant", TENANT, "project", PROJECT, "target", target,
-                "tool", tool, "params", params));
+        // one process for all calls: a one-shot process (no processId) would take its ephemeral RootDir with it
+        String body = JSON.writeValueAsString(Map.of("tenant", TENANT, "project", PROJECT, "processId", "peer-test",
+                "target", target, "tool", tool, "params", params));
         HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/admin/v1/call"))
                 .timeout(WAIT)
                 .header("Authorization", "Bearer " + ADMIN_TOKEN)

@@ -149,6 +149,12 @@ final class SocketPeer implements AutoCloseable {
         return f;
     }
 
+    /** Resets the connection (RST instead of FIN) by closing with {@code SO_LINGER} 0. */
+    void resetConnection() throws IOException {
+        socket.setSoLinger(true, 0);
+        socket.close();
+    }
+
     @Override
     public void close() throws IOException {
         socket.close();

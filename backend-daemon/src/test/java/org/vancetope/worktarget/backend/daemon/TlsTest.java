@@ -123,4 +123,25 @@ class TlsTest {
             assertThat(t.server.daemons().onlineDaemons("acme", "proj")).isEmpty();
         }
     }
+
+    @Test
+    void peerSilentAfterTheTlsHandshakeGets408AndIsClosedAfterTheUpgradeTimeout(@TempDir Path dir) throws Exception {
+        KeyStore ks = keyStore(dir);
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(ks, PASSWORD);
+        SslContext serverTls = SslContextBuilder.forServer(kmf).build();
+        javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+                javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(ks);
+        javax.net.ssl.SSLContext client = javax.net.ssl.SSLContext.getInstance("TLS");
+        client.init(null, tmf.getTrustManagers(), null);
+        try (TestServer t = new TestServer(b -> b.sslContext(serverTls).upgradeTimeout(Duration.ofMillis(500)));
+             javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) client.getSocketFactory()
+                     .createSocket("127.0.0.1", t.server.port())) {
+            s.setSoTimeout(15_000);     // a bound far beyond the deadline
+            s.startHandshake();
+            String answer = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+            assertThat(answer).startsWith("HTTP/1.1 408");
+        }
+    }
 }

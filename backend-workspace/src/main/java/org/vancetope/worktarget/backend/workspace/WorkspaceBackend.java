@@ -418,9 +418,6 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         }
         String name = dirName == null ? type + "-" + UUID.randomUUID().toString().substring(0, 8) : dirName;
         Segments.require("dirName", name);
-        if (name.startsWith(".")) {
-            throw new ToolException(ErrorCode.PATH_ESCAPE, "dirName must not start with '.'.");
-        }
         boolean delete = deleteOnCreatorClose != null ? deleteOnCreatorClose : deleteDefaults.getOrDefault(type, false);
         return create(creator, name, type, label, delete, metadata == null ? Map.of() : metadata, false);
     }

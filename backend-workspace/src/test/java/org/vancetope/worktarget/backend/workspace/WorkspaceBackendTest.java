@@ -232,6 +232,19 @@ class WorkspaceBackendTest {
     }
 
     @Test
+    void tenantOrProjectThatIsNotValidTextIsRefusedAndNoDirectoryIsMade() {
+        for (ToolContext bad : new ToolContext[] {new ToolContext("p9", null, "\uFFFD\uFFFD", "proj", null),
+                new ToolContext("p9", null, "acme", "x\uD800", null), new ToolContext("p9", null, ".hidden", "proj", null),
+                new ToolContext("p9", null, "acme", "a\u0085b", null)}) {
+            ToolException e = org.junit.jupiter.api.Assertions.assertThrows(ToolException.class,
+                    () -> call("work_file_write", bad, "path", "x.txt", "content", "x"));
+            assertThat(e.code()).as(bad.tenant() + "/" + bad.project()).isEqualTo(ErrorCode.PATH_ESCAPE);
+            assertThat(e.getMessage()).containsAnyOf("tenant must be", "project must be");
+        }
+        assertThat(root).isEmptyDirectory();
+    }
+
+    @Test
     void dirNamesStartingWithADotAreRefused() {
         assertThatThrownBy(() -> work.createRootDir(P1, ".rootdirs", "temp", null, false, null))
                 .isInstanceOf(ToolException.class);

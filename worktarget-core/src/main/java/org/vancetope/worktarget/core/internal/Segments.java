@@ -1,17 +1,31 @@
 package org.vancetope.worktarget.core.internal;
 
+import java.util.Locale;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
 /**
- * The segment check for names that become one path segment ({@code dirName}, tenant, project, scope
- * keys): one segment, no {@code /}, {@code \}, NUL or other control characters, not {@code .} or
- * {@code ..}, at most {@link #MAX_LENGTH} characters. Runs before any lookup, so
+ * The one rule for names that become a directory ({@code dirName}, tenant, project, scope keys):
+ * every place that turns such a name into a path segment checks it here first, before any lookup, so
  * {@code "../otherProject/x"} never reaches the file system.
+ *
+ * <p>A safe segment is 1 to {@link #MAX_LENGTH} characters and
+ * <ul>
+ *   <li>is not {@code .} or {@code ..} and does not start with {@code .} (hidden names are the
+ *       library's own: {@code .worktarget}, {@code .rootdirs}, staging names);</li>
+ *   <li>has no {@code /}, {@code \}, {@code :}, NUL or other control character (C0, DEL, C1), no
+ *       line or paragraph separator, and no blank at either end;</li>
+ *   <li>is well-formed text: no unpaired surrogate (the file system cannot store it), no
+ *       noncharacter, and no U+FFFD, the replacement character a decoder puts where bytes were not
+ *       valid text (a name that contains it was mangled on its way here).</li>
+ * </ul>
  */
 public final class Segments {
     /** The longest accepted segment. */
     public static final int MAX_LENGTH = 128;
+    /** What a safe segment is, for messages. */
+    public static final String RULE = "a single name of 1 to " + MAX_LENGTH + " characters that does not start "
+            + "with '.', without '/', '\\', ':', control characters, U+FFFD or blanks at either end";
 
     private Segments() {
     }
@@ -23,19 +37,63 @@ public final class Segments {
      * @return true when safe
      */
     public static boolean isSafe(String name) {
-        if (name == null || name.isEmpty() || name.length() > MAX_LENGTH) {
-            return false;
+        return problem(name) == null;
+    }
+
+    /**
+     * What is wrong with a name, or null when it is a safe segment.
+     *
+     * @param name the name
+     * @return a short reason (e.g. {@code "it starts with '.'"}), or null
+     */
+    public static String problem(String name) {
+        if (name == null || name.isEmpty()) {
+            return "it is empty";
         }
-        if (name.equals(".") || name.equals("..") || !name.strip().equals(name)) {
-            return false;
+        if (name.length() > MAX_LENGTH) {
+            return "it has " + name.length() + " characters";
+        }
+        if (name.startsWith(".")) {
+            return name.equals(".") || name.equals("..") ? "it is '" + name + "'" : "it starts with '.'";
+        }
+        if (!name.strip().equals(name)) {
+            return "it starts or ends with a blank";
         }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
-            if (c == '/' || c == '\\' || c < 0x20 || c == 0x7f || c == ':') {
-                return false;
+            if (c == '/' || c == '\\' || c == ':') {
+                return "it contains '" + c + "'";
+            }
+            if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+                return "it contains the control character U+" + hex(c);
+            }
+            if (c == '\uFFFD') {
+                return "it contains U+FFFD, the mark of bytes that were not valid text";
+            }
+            if (Character.isHighSurrogate(c) && i + 1 < name.length() && Character.isLowSurrogate(name.charAt(i + 1))) {
+                int cp = name.codePointAt(i);
+                if (isNonCharacter(cp)) {
+                    return "it contains the noncharacter U+" + Integer.toHexString(cp).toUpperCase(Locale.ROOT);
+                }
+                i++;
+                continue;
+            }
+            if (Character.isSurrogate(c)) {
+                return "it contains an unpaired surrogate U+" + hex(c);
+            }
+            if (isNonCharacter(c)) {
+                return "it contains the noncharacter U+" + hex(c);
             }
         }
-        return true;
+        return null;
+    }
+
+    private static boolean isNonCharacter(int cp) {
+        return (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE;
+    }
+
+    private static String hex(char c) {
+        return String.format(Locale.ROOT, "%04X", (int) c);
     }
 
     /**
@@ -44,13 +102,24 @@ public final class Segments {
      * @param what what the name is, for the message (e.g. {@code "dirName"})
      * @param name the name
      * @return the name
-     * @throws ToolException {@code path_escape} when unsafe; the message says what is allowed
+     * @throws ToolException {@code path_escape} when unsafe; the message says what is allowed and what is wrong
      */
     public static String require(String what, String name) throws ToolException {
-        if (!isSafe(name)) {
-            throw new ToolException(ErrorCode.PATH_ESCAPE, what + " must be a single name of 1 to " + MAX_LENGTH
-                    + " characters without '/', '\\', ':', control characters or surrounding blanks, and not '.' or '..'.");
+        String problem = problem(name);
+        if (problem != null) {
+            throw new ToolException(ErrorCode.PATH_ESCAPE, message(what, problem));
         }
         return name;
+    }
+
+    /**
+     * The refusal text for an unsafe name (for callers that report it their own way, e.g. HTTP 400).
+     *
+     * @param what what the name is, e.g. {@code "tenant"}
+     * @param problem the reason from {@link #problem(String)}
+     * @return the message
+     */
+    public static String message(String what, String problem) {
+        return what + " must be " + RULE + "; " + problem + ".";
     }
 }

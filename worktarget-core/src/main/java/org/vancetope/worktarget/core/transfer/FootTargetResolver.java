@@ -27,8 +27,7 @@ import org.vancetope.worktarget.spi.ToolException;
  */
 public final class FootTargetResolver implements TargetResolver {
     /** The refusal when tenant or project is not a single safe name. */
-    public static final String BAD_SCOPE = "tenant and project must be single names without '/', '\\', ':' or "
-            + "control characters, and not start with '.'";
+    public static final String BAD_SCOPE = "tenant and project must each be " + Segments.RULE;
 
     private final Path transferRoot;
 
@@ -62,14 +61,10 @@ public final class FootTargetResolver implements TargetResolver {
      * @return the directory, or null when tenant or project is not a safe single name
      */
     public Path projectRoot(TransferScope scope) {
-        if (!safe(scope.tenant()) || !safe(scope.project())) {
+        if (!Segments.isSafe(scope.tenant()) || !Segments.isSafe(scope.project())) {
             return null;
         }
         return transferRoot.resolve(scope.tenant()).resolve(scope.project());
-    }
-
-    private static boolean safe(String name) {
-        return Segments.isSafe(name) && !name.startsWith(".");
     }
 
     @Override

@@ -12,7 +12,8 @@ import org.vancetope.worktarget.spi.ToolException;
 class SegmentsTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"src", "user-upload-2026-05-01", "_tenant", "_user_alice", "a.b", "..x", "x.."})
+    @ValueSource(strings = {"src", "user-upload-2026-05-01", "_tenant", "_user_alice", "a.b", "x..", "m\u00fcller",
+        "\u6771\u4eac", "box-\uD83D\uDE00"})
     void singleNamesAreSafe(String name) {
         assertThat(Segments.isSafe(name)).isTrue();
     }
@@ -21,6 +22,36 @@ class SegmentsTest {
     @ValueSource(strings = {"", ".", "..", "../otherProject/x", "a/b", "a\\b", "a\u0000b", " a", "a ", "C:", "a\nb"})
     void pathLikeNamesAreRefused(String name) {
         assertThat(Segments.isSafe(name)).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {".hidden", "..x", ".worktarget", ".rootdirs"})
+    void hiddenNamesAreRefused(String name) {
+        assertThat(Segments.problem(name)).isEqualTo("it starts with '.'");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\uFFFD", "\uFFFD\uFFFD", "acme\uFFFD"})
+    void namesWithTheReplacementCharacterAreRefused(String name) {
+        assertThat(Segments.problem(name)).contains("U+FFFD");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"a\uD800", "\uDC00b", "a\uDC00\uD800b"})
+    void namesWithAnUnpairedSurrogateAreRefused(String name) {
+        assertThat(Segments.problem(name)).contains("unpaired surrogate");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"a\uFFFF", "\uFFFEb", "a\uFDD0", "a\uD83F\uDFFF"})
+    void namesWithANoncharacterAreRefused(String name) {
+        assertThat(Segments.problem(name)).contains("noncharacter");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"a\u0085b", "a\u009bb", "a\u007fb", "a\u2028b", "a\u2029b"})
+    void namesWithC1ControlsOrLineSeparatorsAreRefused(String name) {
+        assertThat(Segments.problem(name)).contains("control character");
     }
 
     @Test
@@ -40,5 +71,13 @@ class SegmentsTest {
                 .isInstanceOf(ToolException.class)
                 .hasMessageContaining("dirName must be a single name")
                 .extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+    }
+
+    @Test
+    void requireSaysWhatIsWrongWithTheName() {
+        assertThatThrownBy(() -> Segments.require("tenant", "\uFFFD\uFFFD"))
+                .hasMessage("tenant must be " + Segments.RULE + "; it contains U+FFFD, the mark of bytes that were not "
+                        + "valid text.");
+        assertThatThrownBy(() -> Segments.require("project", "a/b")).hasMessageEndingWith("; it contains '/'.");
     }
 }

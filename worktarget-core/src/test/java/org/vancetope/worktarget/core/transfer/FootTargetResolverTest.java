@@ -55,6 +55,15 @@ class FootTargetResolverTest {
     }
 
     @Test
+    void tenantOrProjectThatIsNotValidTextIsRefused() {
+        for (TransferScope bad : new TransferScope[] {new TransferScope("\uFFFD\uFFFD", "p"),
+                new TransferScope("acme", "p\uDC00"), new TransferScope("acme", "a\u2028b")}) {
+            assertThat(foot.root(bad, null).error()).as("%s", bad).isEqualTo(FootTargetResolver.BAD_SCOPE);
+        }
+        assertThat(fs.getPath("/srv/transfers")).doesNotExist();
+    }
+
+    @Test
     void jailbreakLinkedProjectDirectoryIsRefused() throws Exception {
         Path elsewhere = Files.createDirectories(fs.getPath("/elsewhere"));
         Files.createDirectories(fs.getPath("/srv/transfers/acme"));

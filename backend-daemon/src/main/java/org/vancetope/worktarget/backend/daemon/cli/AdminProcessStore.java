@@ -8,7 +8,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.vancetope.worktarget.spi.ProcessInfo;
 import org.vancetope.worktarget.spi.ProcessStore;
 
-/** The processes of the admin API: created per call (or kept under a caller-given id), in memory. */
+/**
+ * The processes of the admin API, in memory: a one-shot process per call without {@code processId}
+ * (removed when the call is over), or one kept under the id the caller gives (its target persists).
+ */
 final class AdminProcessStore implements ProcessStore {
     private final Map<String, ProcessInfo> processes = new ConcurrentHashMap<>();
 
@@ -18,6 +21,15 @@ final class AdminProcessStore implements ProcessStore {
 
     void remove(String id) {
         processes.remove(id);
+    }
+
+    /**
+     * How many processes the store holds.
+     *
+     * @return the count
+     */
+    int size() {
+        return processes.size();
     }
 
     @Override

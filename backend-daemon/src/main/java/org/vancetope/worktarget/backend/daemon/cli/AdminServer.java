@@ -4,9 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -17,33 +20,48 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.ConnectionInfo;
 import org.vancetope.worktarget.backend.daemon.DaemonServer;
+import org.vancetope.worktarget.backend.daemon.internal.Ids;
+import org.vancetope.worktarget.backend.daemon.internal.PeerFailures;
+import org.vancetope.worktarget.backend.daemon.internal.Utf8;
 import org.vancetope.worktarget.backend.daemon.internal.Wire;
 import org.vancetope.worktarget.core.WorkTarget;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.core.WorkTargetKind;
+import org.vancetope.worktarget.core.internal.Segments;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ProcessInfo;
 import org.vancetope.worktarget.spi.ToolException;
@@ -53,23 +71,120 @@ import org.vancetope.worktarget.spi.ToolException;
  * {@code GET /admin/v1/connections} lists connected foots and daemons; {@code POST /admin/v1/call}
  * runs a tool through the dispatcher with a given target. Calls run on a worker pool, never on the
  * I/O thread.
+ *
+ * <p>What a connection may cost before it is trusted is bounded: the token is checked on the headers,
+ * before any body is read (a wrong or missing token gets 401 and the connection closes); the whole
+ * request, headers and body, must arrive within {@link Limits#requestTimeout()} of the accept or of
+ * the previous answer (408 and close; an idle kept-alive connection is closed the same way); the body
+ * is at most {@link Limits#maxBodyBytes()} (413) and must be valid UTF-8 (400). A failure of a
+ * connection logs one short DEBUG line. A call that fails with any {@code Throwable} is answered
+ * {@code internal} at once, and logged once with the tool and the call's id.
+ *
+ * <p>A call without {@code processId} runs in a one-shot process that ends with the call: it leaves
+ * the process store and {@code onProcessEnd} gets its id (for {@code serve}, the WORK backend's
+ * {@code closeProcess}, which disposes its temp RootDir and what else it created to be deleted with it).
  */
 final class AdminServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
+    /** The prefix of a one-shot process's id. */
+    static final String ONE_SHOT_PREFIX = "admin-";
+
+    /**
+     * The limits of the admin API.
+     *
+     * @param requestTimeout how long a whole request (headers and body) may take to arrive, counted from the
+     *                       accept or from the previous answer on the connection (default 10 s)
+     * @param maxBodyBytes the largest request body (default 4 MiB); larger ones get 413
+     */
+    record Limits(Duration requestTimeout, int maxBodyBytes) {
+        /** The default request timeout. */
+        static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+        /** The default body limit. */
+        static final int DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+        /** Validates. */
+        Limits {
+            Objects.requireNonNull(requestTimeout, "requestTimeout");
+            if (requestTimeout.isZero() || requestTimeout.isNegative()) {
+                throw new IllegalArgumentException("requestTimeout must be positive, got " + requestTimeout);
+            }
+            if (maxBodyBytes < 1024) {
+                throw new IllegalArgumentException("maxBodyBytes must be at least 1 KiB, got " + maxBodyBytes);
+            }
+        }
+
+        /**
+         * The defaults.
+         *
+         * @return 10 s, 4 MiB
+         */
+        static Limits defaults() {
+            return new Limits(DEFAULT_REQUEST_TIMEOUT, DEFAULT_MAX_BODY_BYTES);
+        }
+
+        /**
+         * These limits with another request timeout.
+         *
+         * @param timeout a positive duration
+         * @return the limits
+         */
+        Limits withRequestTimeout(Duration timeout) {
+            return new Limits(timeout, maxBodyBytes);
+        }
+
+        /**
+         * These limits with another body limit.
+         *
+         * @param bytes at least 1 KiB
+         * @return the limits
+         */
+        Limits withMaxBodyBytes(int bytes) {
+            return new Limits(requestTimeout, bytes);
+        }
+    }
+
     private final DaemonServer server;
     private final WorkTargetDispatcher dispatcher;
     private final AdminProcessStore store;
     private final byte[] token;
+    private final Limits limits;
+    private final Consumer<String> onProcessEnd;
+    private final Ids ids = new Ids();
     private final ExecutorService calls = Executors.newCachedThreadPool(new DefaultThreadFactory("worktarget-admin-call", true));
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
             new DefaultThreadFactory("worktarget-admin-io", true), NioIoHandler.newFactory());
     private Channel channel;
 
+    /**
+     * An admin server with the default limits whose one-shot processes only leave the store.
+     *
+     * @param server the server whose connections it lists
+     * @param dispatcher runs the calls
+     * @param store the processes of the calls
+     * @param adminToken the token every request must carry
+     */
     AdminServer(DaemonServer server, WorkTargetDispatcher dispatcher, AdminProcessStore store, String adminToken) {
+        this(server, dispatcher, store, adminToken, Limits.defaults(), id -> { });
+    }
+
+    /**
+     * An admin server.
+     *
+     * @param server the server whose connections it lists
+     * @param dispatcher runs the calls
+     * @param store the processes of the calls
+     * @param adminToken the token every request must carry
+     * @param limits the limits
+     * @param onProcessEnd told the id of each one-shot process when its call is over (before the answer)
+     */
+    AdminServer(DaemonServer server, WorkTargetDispatcher dispatcher, AdminProcessStore store, String adminToken,
+                Limits limits, Consumer<String> onProcessEnd) {
         this.server = server;
         this.dispatcher = dispatcher;
         this.store = store;
         this.token = adminToken.getBytes(StandardCharsets.UTF_8);
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.onProcessEnd = Objects.requireNonNull(onProcessEnd, "onProcessEnd");
     }
 
     AdminServer start(String host, int port) throws IOException {
@@ -79,7 +194,9 @@ final class AdminServer implements AutoCloseable {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast("http", new HttpServerCodec());
-                            ch.pipeline().addLast("http-aggregator", new HttpObjectAggregator(4 * 1024 * 1024));
+                            ch.pipeline().addLast("deadline", new RequestDeadline());
+                            ch.pipeline().addLast("token", new TokenGate());
+                            ch.pipeline().addLast("http-aggregator", new BodyAggregator(limits.maxBodyBytes()));
                             ch.pipeline().addLast("admin", new Handler());
                         }
                     }).bind(host, port).syncUninterruptibly().channel();
@@ -103,26 +220,175 @@ final class AdminServer implements AutoCloseable {
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
+    private boolean tokenMatches(HttpRequest req) {
+        String auth = req.headers().get(HttpHeaderNames.AUTHORIZATION, "");
+        byte[] given = auth.startsWith("Bearer ") ? auth.substring(7).trim().getBytes(StandardCharsets.UTF_8) : new byte[0];
+        return MessageDigest.isEqual(given, token);
+    }
+
+    /**
+     * The request deadline: armed from the accept, and again after each answer when no other complete
+     * request waits; disarmed when a whole request has arrived (the call then takes the time it needs).
+     */
+    private final class RequestDeadline extends ChannelDuplexHandler {
+        private ScheduledFuture<?> timer;
+        private int waiting;    // complete requests not answered yet
+        private boolean expired;
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) {
+            arm(ctx);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (expired) {
+                ReferenceCountUtil.release(msg);
+                return;
+            }
+            if (msg instanceof LastHttpContent) {
+                waiting++;
+                disarm();
+            }
+            ctx.fireChannelRead(msg);
+        }
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            boolean answer = msg instanceof HttpResponse r && r.status().code() >= 200;
+            boolean last = answer && !HttpUtil.isKeepAlive((HttpResponse) msg);
+            ctx.write(msg, promise);
+            if (answer && !expired) {
+                waiting = Math.max(0, waiting - 1);
+                if (last) {
+                    disarm();
+                } else if (waiting == 0) {
+                    arm(ctx);
+                }
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            disarm();
+            ctx.fireChannelInactive();
+        }
+
+        private void arm(ChannelHandlerContext ctx) {
+            disarm();
+            timer = ctx.executor().schedule(() -> expired(ctx), limits.requestTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        }
+
+        private void disarm() {
+            if (timer != null) {
+                timer.cancel(false);
+                timer = null;
+            }
+        }
+
+        private void expired(ChannelHandlerContext ctx) {
+            timer = null;
+            if (!ctx.channel().isActive()) {
+                return;
+            }
+            expired = true;
+            LOG.debug("Closing admin connection {}: no complete request within {} ms", ctx.channel(),
+                    limits.requestTimeout().toMillis());
+            byte[] json = errorJson(ErrorCode.TIMEOUT, "The whole request must arrive within "
+                    + limits.requestTimeout().toMillis() + " ms of the connection or of the previous answer; send it "
+                    + "at once, or connect again.");
+            ctx.writeAndFlush(response(HttpResponseStatus.REQUEST_TIMEOUT, json, false))
+                    .addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    /** Collects a body of at most {@code maxBodyBytes}; a larger one gets a JSON 413 that names the limit. */
+    private static final class BodyAggregator extends HttpObjectAggregator {
+        private final int max;
+
+        BodyAggregator(int max) {
+            super(max);
+            this.max = max;
+        }
+
+        @Override
+        protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
+            LOG.debug("Refused admin request on {}: body over {} bytes", ctx.channel(), max);
+            ctx.writeAndFlush(response(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, errorJson(ErrorCode.SIZE_LIMIT,
+                    "The body exceeds the admin API's limit of " + max + " bytes (maxBodyBytes). Send a smaller call: "
+                    + "move big content through a file transfer instead."), false))
+                    .addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    /** Checks the admin token on the headers, before any body is buffered. */
+    private final class TokenGate extends ChannelInboundHandlerAdapter {
+        private boolean discarding;
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof HttpRequest req) {
+                discarding = false;
+                if (!ctx.channel().isActive()) {
+                    // the rest of a request cut short by the peer's close (the decoder's last word): nobody to answer
+                    discarding = true;
+                    ReferenceCountUtil.release(msg);
+                    return;
+                }
+                if (req.decoderResult().isFailure()) {
+                    discard(ctx, msg, HttpResponseStatus.BAD_REQUEST, ErrorCode.INVALID_PARAMS,
+                            "The request is not valid HTTP/1.1 (" + PeerFailures.brief(req.decoderResult().cause()) + ").");
+                    return;
+                }
+                if (!tokenMatches(req)) {
+                    discard(ctx, msg, HttpResponseStatus.UNAUTHORIZED, ErrorCode.UNAUTHORIZED,
+                            "Missing or wrong admin token. Pass 'Authorization: Bearer <admin token>' (see serve's log).");
+                    return;
+                }
+            } else if (discarding) {
+                ReferenceCountUtil.release(msg);
+                return;
+            }
+            ctx.fireChannelRead(msg);
+        }
+
+        private void discard(ChannelHandlerContext ctx, Object msg, HttpResponseStatus status, ErrorCode code,
+                             String message) {
+            discarding = true;
+            ReferenceCountUtil.release(msg);
+            LOG.debug("Refused admin request on {}: {} {}", ctx.channel(), status.code(), message);
+            ctx.writeAndFlush(response(status, errorJson(code, message), false)).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
     private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
             boolean keepAlive = HttpUtil.isKeepAlive(req);
-            String auth = req.headers().get(HttpHeaderNames.AUTHORIZATION, "");
-            byte[] given = auth.startsWith("Bearer ") ? auth.substring(7).trim().getBytes(StandardCharsets.UTF_8) : new byte[0];
-            if (!MessageDigest.isEqual(given, token)) {
-                respond(ctx, keepAlive, HttpResponseStatus.UNAUTHORIZED, error(ErrorCode.UNAUTHORIZED,
-                        "Missing or wrong admin token. Pass 'Authorization: Bearer <admin token>' (see serve's log)."));
-                return;
-            }
             String path = new QueryStringDecoder(req.uri()).path();
             if ("/admin/v1/connections".equals(path) && HttpMethod.GET.equals(req.method())) {
                 respond(ctx, keepAlive, HttpResponseStatus.OK, connections());
             } else if ("/admin/v1/call".equals(path) && HttpMethod.POST.equals(req.method())) {
+                if (!Utf8.isValid(req.content())) {
+                    respond(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, error(ErrorCode.INVALID_PARAMS,
+                            "The body is not valid UTF-8. Send the JSON call as UTF-8 text."));
+                    return;
+                }
                 String body = req.content().toString(StandardCharsets.UTF_8);
-                calls.execute(() -> {
-                    Response r = call(body);
-                    respond(ctx, keepAlive, r.status, r.body);
-                });
+                try {
+                    calls.execute(() -> {
+                        Response r;
+                        try {
+                            r = call(body);
+                        } catch (Throwable t) {     // also an Error: the caller gets an answer, the pool a live thread
+                            r = internal("?", ids.next("ac-"), t);
+                        }
+                        respond(ctx, keepAlive, r.status, r.body);
+                    });
+                } catch (RejectedExecutionException e) {
+                    respond(ctx, false, HttpResponseStatus.SERVICE_UNAVAILABLE, error(ErrorCode.OFFLINE,
+                            "The server is shutting down; call again when it is back."));
+                }
             } else {
                 respond(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, error(ErrorCode.NOT_FOUND,
                         "Unknown endpoint. Use GET /admin/v1/connections or POST /admin/v1/call."));
@@ -131,7 +397,11 @@ final class AdminServer implements AutoCloseable {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            LOG.warn("Admin connection failed", cause);
+            if (PeerFailures.isNetwork(cause)) {
+                LOG.debug("Admin connection {} failed: {}", ctx.channel(), PeerFailures.brief(cause));
+            } else {
+                LOG.warn("Admin connection {} failed unexpectedly", ctx.channel(), cause);
+            }
             ctx.close();
         }
     }
@@ -204,6 +474,14 @@ final class AdminServer implements AutoCloseable {
         if (tenant == null || project == null) {
             return bad("'tenant' and 'project' are required unless the target names exactly one connected peer.");
         }
+        String unsafe = Segments.problem(tenant);
+        if (unsafe != null) {
+            return bad(Segments.message("'tenant'", unsafe));
+        }
+        unsafe = Segments.problem(project);
+        if (unsafe != null) {
+            return bad(Segments.message("'project'", unsafe));
+        }
         Map<String, Object> params;
         JsonNode p = n.get("params");
         if (p == null || p.isNull()) {
@@ -215,7 +493,8 @@ final class AdminServer implements AutoCloseable {
                     .constructMapType(LinkedHashMap.class, String.class, Object.class));
         }
         String given = text(n, "processId");
-        String processId = given != null ? given : "admin-" + UUID.randomUUID();
+        String processId = given != null ? given : ONE_SHOT_PREFIX + UUID.randomUUID();
+        String callId = ids.next("ac-");
         store.put(new ProcessInfo(processId, null, sessionId, tenant, project, text(n, "user"),
                 Map.of(WorkTarget.ENGINE_PARAM_KEY, target.toMap())));
         try {
@@ -226,14 +505,30 @@ final class AdminServer implements AutoCloseable {
             return new Response(HttpResponseStatus.OK, out);
         } catch (ToolException e) {
             return new Response(HttpResponseStatus.OK, error(e.code(), e.getMessage()));
-        } catch (RuntimeException e) {
-            LOG.error("Admin call of {} failed unexpectedly", tool, e);
-            return new Response(HttpResponseStatus.INTERNAL_SERVER_ERROR, error(ErrorCode.INTERNAL,
-                    "The call failed unexpectedly; see the server log."));
+        } catch (Throwable t) {     // an Error too (StackOverflowError, OutOfMemoryError): internal, logged once
+            return internal(tool, callId, t);
         } finally {
             if (given == null) {
-                store.remove(processId);
+                endOneShot(processId, callId);
             }
+        }
+    }
+
+    private static Response internal(String tool, String callId, Throwable t) {
+        LOG.error("Admin call {} of {} failed unexpectedly", callId, tool, t);
+        return new Response(HttpResponseStatus.INTERNAL_SERVER_ERROR, error(ErrorCode.INTERNAL, "The call failed "
+                + "unexpectedly (" + t.getClass().getSimpleName() + "); see the server log for admin call " + callId
+                + ". Retrying may not help."));
+    }
+
+    /** Ends a one-shot process: out of the store, then closed by the hook (its temp RootDir goes). */
+    private void endOneShot(String processId, String callId) {
+        store.remove(processId);
+        try {
+            onProcessEnd.accept(processId);
+        } catch (Throwable t) {
+            LOG.warn("Closing the one-shot process {} of admin call {} failed; its temp RootDir may stay until the "
+                    + "next start", processId, callId, t);
         }
     }
 
@@ -265,20 +560,40 @@ final class AdminServer implements AutoCloseable {
         return out;
     }
 
-    private static void respond(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status,
-                                Map<String, Object> body) {
-        byte[] json;
+    private static byte[] errorJson(ErrorCode code, String message) {
+        return json(error(code, message));
+    }
+
+    private static byte[] json(Map<String, Object> body) {
         try {
-            json = Wire.mapper().writeValueAsBytes(body);
-        } catch (IOException e) {
-            json = "{\"ok\":false,\"error\":{\"code\":\"internal\",\"message\":\"unserializable result\"}}"
-                    .getBytes(StandardCharsets.UTF_8);
-            status = HttpResponseStatus.INTERNAL_SERVER_ERROR;
+            return Wire.mapper().writeValueAsBytes(body);
+        } catch (IOException | RuntimeException | StackOverflowError e) {
+            return null;
         }
+    }
+
+    private static FullHttpResponse response(HttpResponseStatus status, byte[] json, boolean keepAlive) {
         FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(json));
         res.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
         HttpUtil.setContentLength(res, json.length);
-        HttpUtil.setKeepAlive(res, keepAlive);
+        if (keepAlive) {
+            HttpUtil.setKeepAlive(res, true);
+        } else {
+            res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        }
+        return res;
+    }
+
+    private static void respond(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status,
+                                Map<String, Object> body) {
+        byte[] json = json(body);
+        if (json == null) {
+            LOG.error("An admin answer could not be written as JSON; answering internal");
+            json = "{\"ok\":false,\"error\":{\"code\":\"internal\",\"message\":\"The result could not be written as JSON.\"}}"
+                    .getBytes(StandardCharsets.UTF_8);
+            status = HttpResponseStatus.INTERNAL_SERVER_ERROR;
+        }
+        FullHttpResponse res = response(status, json, keepAlive);
         if (keepAlive) {
             ctx.writeAndFlush(res);
         } else {

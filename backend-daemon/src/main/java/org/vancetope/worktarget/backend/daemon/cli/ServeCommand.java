@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -28,11 +29,13 @@ final class ServeCommand {
     static final String HELP = String.join("\n",
             "Usage: serve --workspace DIR --tokens FILE [--port 7070] [--bind 127.0.0.1]",
             "             [--admin-port PORT+1] [--admin-token TOKEN] [--tls-cert PEM --tls-key PEM] [--no-sync]",
+            "             [--request-timeout SECONDS]",
             "",
             "Runs a WorkTarget server: foots and daemons connect to ws://BIND:PORT/worktarget/v1 with a token",
             "from FILE; WORK calls run in DIR. An admin HTTP API listens on 127.0.0.1:ADMIN-PORT:",
             "  GET  /admin/v1/connections   connected foots and daemons",
             "  POST /admin/v1/call          {tenant, project, processId?, sessionId?, target, tool, params}",
+            "A call without processId runs in a one-shot process, closed after the call (its temp RootDir goes).",
             "",
             "  --workspace DIR     the WORK workspace directory",
             "  --tokens FILE       {\"tokens\":[{\"token\",\"subject\",\"tenant\",\"projects\":[…],\"user\"}]}",
@@ -43,6 +46,8 @@ final class ServeCommand {
             "  --tls-cert/--tls-key  serve wss:// with this PEM certificate chain and key",
             "  --no-sync           rename an uploaded, verified file without forcing it to the disk first",
             "                      (faster for big files; after a power loss the file may be empty or short)",
+            "  --request-timeout S how long a new connection may take to send its whole WebSocket upgrade",
+            "                      request, and an admin connection each whole request (default 10); then 408",
             "",
             "Stops on SIGTERM/Ctrl-C. Exit codes: 0 stopped, 2 usage, 4 cannot bind.");
 
@@ -51,7 +56,7 @@ final class ServeCommand {
 
     static int run(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
         Args a = Args.parse(argv, Set.of("workspace", "tokens", "port", "bind", "admin-port", "admin-token", "tls-cert",
-                "tls-key"), Set.of("help", "no-sync"));
+                "tls-key", "request-timeout"), Set.of("help", "no-sync"));
         if (a.flag("help")) {
             out.println(HELP);
             return Main.OK;
@@ -68,6 +73,12 @@ final class ServeCommand {
         }
         int port = a.intOption("port", 7070);
         int adminPort = a.intOption("admin-port", port == 0 ? 0 : port + 1);
+        int requestTimeoutSeconds = a.intOption("request-timeout",
+                (int) AdminServer.Limits.DEFAULT_REQUEST_TIMEOUT.toSeconds());
+        if (requestTimeoutSeconds < 1) {
+            throw new Args.UsageException("--request-timeout must be at least 1 second, got " + requestTimeoutSeconds + ".");
+        }
+        Duration requestTimeout = Duration.ofSeconds(requestTimeoutSeconds);
         String adminToken = a.get("admin-token", System.getenv("WORKTARGET_ADMIN_TOKEN"));
         boolean generated = adminToken == null || adminToken.isBlank();
         if (generated) {
@@ -90,7 +101,7 @@ final class ServeCommand {
         DaemonServer server;
         try {
             server = DaemonServer.builder().host(a.get("bind", "127.0.0.1")).port(port).authenticator(auth)
-                    .sslContext(ssl).frameExtension(transfers.extension()).build().start();
+                    .sslContext(ssl).frameExtension(transfers.extension()).upgradeTimeout(requestTimeout).build().start();
         } catch (IOException e) {
             transfers.close();
             work.close();
@@ -110,7 +121,10 @@ final class ServeCommand {
         try {
             WorkTargetDispatcher dispatcher = db.build();
             transfers.bind(server, dispatcher.targets());
-            admin = new AdminServer(server, dispatcher, store, adminToken).start("127.0.0.1", adminPort);
+            // a call without processId runs in a one-shot process: closing it disposes its temp RootDir
+            admin = new AdminServer(server, dispatcher, store, adminToken,
+                    AdminServer.Limits.defaults().withRequestTimeout(requestTimeout), work::closeProcess)
+                    .start("127.0.0.1", adminPort);
         } catch (IOException e) {
             server.close();
             transfers.close();

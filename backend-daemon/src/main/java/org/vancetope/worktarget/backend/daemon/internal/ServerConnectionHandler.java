@@ -307,7 +307,13 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
             LOG.info("Closing {}: a message exceeded {} bytes", ctx.channel(), settings.maxFrameBytes());
             close(ctx, Wire.CLOSE_TOO_BIG, "frame too big");
         } else {
-            LOG.warn("Closing {} after an unexpected failure", ctx.channel(), cause);
+            if (state == State.HANDSHAKE || PeerFailures.isNetwork(cause)) {
+                // a reset, a broken pipe, bytes that are not TLS, or anything before the upgrade: a peer can cause
+                // these at will, so one short line at DEBUG (the registry reports a daemon or foot going offline)
+                LOG.debug("Closing {}: {}", ctx.channel(), PeerFailures.brief(cause));
+            } else {
+                LOG.warn("Closing {} after an unexpected failure", ctx.channel(), cause);
+            }
             state = State.CLOSING;
             detach();
             ctx.close();

@@ -94,7 +94,8 @@ public final class ServerCore {
                 }
                 p.addLast("http", new HttpServerCodec());
                 p.addLast("http-aggregator", new HttpObjectAggregator(settings.maxHandshakeBytes()));
-                p.addLast("auth", new HandshakeAuthHandler(settings.path(), settings.authenticator()));
+                p.addLast("auth", new HandshakeAuthHandler(settings.path(), settings.authenticator(),
+                        settings.upgradeTimeout()));
                 p.addLast("websocket", new WebSocketServerProtocolHandler(ws));
                 p.addLast("ws-aggregator", new WebSocketFrameAggregator(settings.maxFrameBytes()));
                 p.addLast("liveness", new IdleStateHandler(pingMillis, 0, 0, TimeUnit.MILLISECONDS));

@@ -23,14 +23,42 @@ import org.vancetope.worktarget.spi.Authenticator;
  * @param authenticator checks tokens
  * @param extension handles other frame types, or null
  * @param nanoClock the clock of the error window
+ * @param upgradeTimeout how long a new connection may take to send its whole upgrade request
  */
 public record ServerSettings(String path, int maxFrameBytes, int maxHandshakeBytes, Duration pingInterval,
                              int silentIntervalsBeforeClose, Duration helloTimeout, int protocolErrorLimit,
                              Duration protocolErrorWindow, Set<String> capabilities, Map<String, Object> limits,
-                             Authenticator authenticator, FrameExtension extension, LongSupplier nanoClock) {
+                             Authenticator authenticator, FrameExtension extension, LongSupplier nanoClock,
+                             Duration upgradeTimeout) {
     /** Copies the collections. */
     public ServerSettings {
         capabilities = Set.copyOf(capabilities);
         limits = Map.copyOf(limits);
+    }
+
+    /**
+     * The settings with the default upgrade timeout ({@link HandshakeAuthHandler.DEFAULT_UPGRADE_TIMEOUT}).
+     *
+     * @param path the WebSocket path
+     * @param maxFrameBytes largest frame payload
+     * @param maxHandshakeBytes largest upgrade request
+     * @param pingInterval ping period of the liveness check
+     * @param silentIntervalsBeforeClose silent intervals after which a connection is closed
+     * @param helloTimeout how long a new connection may take to send hello
+     * @param protocolErrorLimit protocol errors that close a connection …
+     * @param protocolErrorWindow … when they fall within this window
+     * @param capabilities the capabilities the server supports
+     * @param limits the {@code limits} object of {@code welcome}
+     * @param authenticator checks tokens
+     * @param extension handles other frame types, or null
+     * @param nanoClock the clock of the error window
+     */
+    public ServerSettings(String path, int maxFrameBytes, int maxHandshakeBytes, Duration pingInterval,
+                          int silentIntervalsBeforeClose, Duration helloTimeout, int protocolErrorLimit,
+                          Duration protocolErrorWindow, Set<String> capabilities, Map<String, Object> limits,
+                          Authenticator authenticator, FrameExtension extension, LongSupplier nanoClock) {
+        this(path, maxFrameBytes, maxHandshakeBytes, pingInterval, silentIntervalsBeforeClose, helloTimeout,
+                protocolErrorLimit, protocolErrorWindow, capabilities, limits, authenticator, extension, nanoClock,
+                HandshakeAuthHandler.DEFAULT_UPGRADE_TIMEOUT);
     }
 }

@@ -339,8 +339,9 @@ public final class Homes {
     }
 
     private static String requireSafe(String what, String name) {
-        if (!Segments.isSafe(name)) {
-            throw new IllegalArgumentException(what + " is not a safe single path segment");
+        String problem = Segments.problem(name);
+        if (problem != null) {
+            throw new IllegalArgumentException(Segments.message(what, problem));
         }
         return name;
     }

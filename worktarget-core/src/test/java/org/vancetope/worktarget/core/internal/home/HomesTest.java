@@ -132,6 +132,19 @@ class HomesTest {
     }
 
     @Test
+    void tenantOrProjectThatIsNotValidTextIsRefusedBeforeAHomeIsMade() {
+        Homes homes = homes(SettingsCascade.EMPTY);
+        assertThatThrownBy(() -> homes.prepare("\uFFFD\uFFFD", "shop", "alice"))
+                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE))
+                .hasMessageContaining("tenant must be").hasMessageContaining("U+FFFD");
+        assertThatThrownBy(() -> homes.prepare("acme", "shop\uD800", "alice"))
+                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE))
+                .hasMessageContaining("project must be");
+        assertThat(base.resolve("homes")).satisfiesAnyOf(p -> assertThat(p).doesNotExist(),
+                p -> assertThat(p).isEmptyDirectory());
+    }
+
+    @Test
     void unsafeProjectIsRefused() {
         assertThatThrownBy(() -> homes(SettingsCascade.EMPTY).resolve("acme", "a/../../b", "alice"))
                 .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE));
