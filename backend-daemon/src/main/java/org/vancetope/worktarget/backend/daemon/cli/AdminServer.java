@@ -49,7 +49,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.ConnectionInfo;
@@ -80,9 +79,10 @@ import org.vancetope.worktarget.spi.ToolException;
  * connection logs one short DEBUG line. A call that fails with any {@code Throwable} is answered
  * {@code internal} at once, and logged once with the tool and the call's id.
  *
- * <p>A call without {@code processId} runs in a one-shot process that ends with the call: it leaves
- * the process store and {@code onProcessEnd} gets its id (for {@code serve}, the WORK backend's
- * {@code closeProcess}, which disposes its temp RootDir and what else it created to be deleted with it).
+ * <p>A call without {@code processId} runs in a one-shot process that ends with the call: the
+ * dispatcher's {@link WorkTargetDispatcher#processEnded(org.vancetope.worktarget.spi.ProcessInfo)} tells
+ * every backend (the WORK backend disposes its temp RootDir and what else it created to be deleted with
+ * it, and ends its jobs; daemons hear of it), then it leaves the process store.
  */
 final class AdminServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
@@ -148,7 +148,6 @@ final class AdminServer implements AutoCloseable {
     private final AdminProcessStore store;
     private final byte[] token;
     private final Limits limits;
-    private final Consumer<String> onProcessEnd;
     private final Ids ids = new Ids();
     private final ExecutorService calls = Executors.newCachedThreadPool(new DefaultThreadFactory("worktarget-admin-call", true));
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
@@ -164,7 +163,7 @@ final class AdminServer implements AutoCloseable {
      * @param adminToken the token every request must carry
      */
     AdminServer(DaemonServer server, WorkTargetDispatcher dispatcher, AdminProcessStore store, String adminToken) {
-        this(server, dispatcher, store, adminToken, Limits.defaults(), id -> { });
+        this(server, dispatcher, store, adminToken, Limits.defaults());
     }
 
     /**
@@ -175,16 +174,14 @@ final class AdminServer implements AutoCloseable {
      * @param store the processes of the calls
      * @param adminToken the token every request must carry
      * @param limits the limits
-     * @param onProcessEnd told the id of each one-shot process when its call is over (before the answer)
      */
     AdminServer(DaemonServer server, WorkTargetDispatcher dispatcher, AdminProcessStore store, String adminToken,
-                Limits limits, Consumer<String> onProcessEnd) {
+                Limits limits) {
         this.server = server;
         this.dispatcher = dispatcher;
         this.store = store;
         this.token = adminToken.getBytes(StandardCharsets.UTF_8);
         this.limits = Objects.requireNonNull(limits, "limits");
-        this.onProcessEnd = Objects.requireNonNull(onProcessEnd, "onProcessEnd");
     }
 
     AdminServer start(String host, int port) throws IOException {
@@ -521,14 +518,15 @@ final class AdminServer implements AutoCloseable {
                 + ". Retrying may not help."));
     }
 
-    /** Ends a one-shot process: out of the store, then closed by the hook (its temp RootDir goes). */
+    /** Ends a one-shot process: every backend hears of it (its temp RootDir goes), then it leaves the store. */
     private void endOneShot(String processId, String callId) {
-        store.remove(processId);
         try {
-            onProcessEnd.accept(processId);
+            dispatcher.processEnded(processId);
         } catch (Throwable t) {
             LOG.warn("Closing the one-shot process {} of admin call {} failed; its temp RootDir may stay until the "
                     + "next start", processId, callId, t);
+        } finally {
+            store.remove(processId);
         }
     }
 

@@ -121,9 +121,9 @@ final class ServeCommand {
         try {
             WorkTargetDispatcher dispatcher = db.build();
             transfers.bind(server, dispatcher.targets());
-            // a call without processId runs in a one-shot process: closing it disposes its temp RootDir
+            // a call without processId runs in a one-shot process; its end reaches every backend
             admin = new AdminServer(server, dispatcher, store, adminToken,
-                    AdminServer.Limits.defaults().withRequestTimeout(requestTimeout), work::closeProcess)
+                    AdminServer.Limits.defaults().withRequestTimeout(requestTimeout))
                     .start("127.0.0.1", adminPort);
         } catch (IOException e) {
             server.close();

@@ -75,8 +75,8 @@ class AdminServerTest {
                 }))
                 .build();
         admin = new AdminServer(server, dispatcher, store, ADMIN_TOKEN,
-                AdminServer.Limits.defaults().withRequestTimeout(TIMEOUT).withMaxBodyBytes(MAX_BODY),
-                work::closeProcess).start("127.0.0.1", 0);
+                AdminServer.Limits.defaults().withRequestTimeout(TIMEOUT).withMaxBodyBytes(MAX_BODY))
+                .start("127.0.0.1", 0);
     }
 
     @AfterEach
