@@ -14,6 +14,7 @@ import org.vancetope.worktarget.backend.daemon.internal.ClientSession;
 import org.vancetope.worktarget.backend.daemon.internal.ClientSettings;
 import org.vancetope.worktarget.backend.daemon.internal.Wire;
 import org.vancetope.worktarget.spi.BackendTool;
+import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.BackendToolProvider;
 
 /**
@@ -143,6 +144,7 @@ public final class DaemonClient implements AutoCloseable {
         private String clientName = "worktarget-java/" + Runtime.version().feature();
         private final List<BackendTool> tools = new ArrayList<>();
         private Set<String> capabilities = Set.of(Wire.CAP_INVOKE_CONTEXT);
+        private Consumer<ToolContext> processEndHook;
         private int workerThreads = 16;
         private Duration initialBackoff = Duration.ofMillis(500);
         private Duration maxBackoff = Duration.ofSeconds(30);
@@ -245,6 +247,23 @@ public final class DaemonClient implements AutoCloseable {
          */
         public Builder tools(List<BackendTool> more) {
             this.tools.addAll(more);
+            return this;
+        }
+
+        /**
+         * What to do when the server says that a process ended (capability {@code process.end}, offered
+         * when this is set): typically the backend's {@code processEnded}, which ends the jobs of the
+         * process's own scope. It runs on a worker thread, never on the I/O thread.
+         *
+         * <pre>{@code
+         * DaemonClient.builder()...tools(local.tools()).processEndHook(local::processEnded).build();
+         * }</pre>
+         *
+         * @param hook the hook, or null for none (the capability is then not offered)
+         * @return this
+         */
+        public Builder processEndHook(Consumer<ToolContext> hook) {
+            this.processEndHook = hook;
             return this;
         }
 
@@ -396,10 +415,14 @@ public final class DaemonClient implements AutoCloseable {
             require(maxFrameBytes >= 64 * 1024, "maxFrameBytes must be at least 64 KiB");
             require(!handshakeTimeout.isNegative() && !handshakeTimeout.isZero(), "handshakeTimeout must be positive");
             require(lowWaterMark > 0 && highWaterMark >= lowWaterMark, "writeBufferWaterMark needs 0 < low <= high");
+            Set<String> offered = new LinkedHashSet<>(capabilities);
+            if (processEndHook != null) {
+                offered.add(Wire.CAP_PROCESS_END);
+            }
             return new DaemonClient(new ClientSettings(uri, token, profile, tenant, project, daemonName, sessionId,
-                    clientName, capabilities, tools, workerThreads, initialBackoff, maxBackoff, pingInterval,
+                    clientName, offered, tools, workerThreads, initialBackoff, maxBackoff, pingInterval,
                     silentIntervalsBeforeClose, maxFrameBytes, handshakeTimeout, sslContext, cancelHook, extension,
-                    lowWaterMark, highWaterMark));
+                    lowWaterMark, highWaterMark, processEndHook));
         }
 
         private static void require(boolean ok, String message) {

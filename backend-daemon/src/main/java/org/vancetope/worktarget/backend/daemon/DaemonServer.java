@@ -251,7 +251,7 @@ public final class DaemonServer implements AutoCloseable {
         private Duration protocolErrorWindow = Duration.ofSeconds(10);
         private int lowWaterMark = 256 * 1024;
         private int highWaterMark = 1024 * 1024;
-        private Set<String> capabilities = Set.of(Wire.CAP_INVOKE_CONTEXT);
+        private Set<String> capabilities = Set.of(Wire.CAP_INVOKE_CONTEXT, Wire.CAP_PROCESS_END);
         private int maxChunkBytes = 1024 * 1024;
         private long maxUploadSize = 100L * 1024 * 1024;
         private long maxDownloadSize = 100L * 1024 * 1024;
@@ -419,7 +419,7 @@ public final class DaemonServer implements AutoCloseable {
         }
 
         /**
-         * The capabilities this server supports (default {@code invoke.context}); {@code welcome}
+         * The capabilities this server supports (default {@code invoke.context} and {@code process.end}); {@code welcome}
          * confirms the intersection with the client's list.
          *
          * @param capabilities the names

@@ -101,6 +101,7 @@ final class DaemonCommand {
                     .clientName("worktarget-daemon/" + Runtime.version().feature())
                     .workerThreads(a.intOption("workers", 16))
                     .tools(tools)
+                    .processEndHook(local::processEnded)
                     .frameExtension(transfers.extension())
                     .build();
         } catch (IllegalArgumentException e) {

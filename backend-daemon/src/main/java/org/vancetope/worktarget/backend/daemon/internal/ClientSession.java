@@ -413,6 +413,8 @@ public final class ClientSession {
                 onInvoke(ctx, inv);
             } else if (m instanceof Message.Cancel c) {
                 onCancel(c.correlationId());
+            } else if (m instanceof Message.ProcessEnd e) {
+                onProcessEnd(e.context());
             } else if (m instanceof Message.ErrorFrame e) {
                 lastError = e;
                 LOG.warn("The server reported {}: {}", e.code(), e.message());
@@ -509,6 +511,26 @@ public final class ClientSession {
                 channel.writeAndFlush(new TextWebSocketFrame(frame));
             } else {
                 frame.release();
+            }
+        }
+
+        /** The server says a process ended: the hook frees its state, on a worker (it may kill process trees). */
+        private void onProcessEnd(ToolContext process) {
+            java.util.function.Consumer<ToolContext> hook = settings.processEndHook();
+            if (hook == null) {
+                LOG.debug("Ignored process_end of {}: no hook (the capability was not offered)", process.processId());
+                return;
+            }
+            try {
+                workers.execute(() -> {
+                    try {
+                        hook.accept(process);
+                    } catch (Throwable t) {
+                        LOG.warn("Freeing the state of ended process {} failed", process.processId(), t);
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                LOG.debug("Ignored process_end of {}: the client is closing", process.processId());
             }
         }
 

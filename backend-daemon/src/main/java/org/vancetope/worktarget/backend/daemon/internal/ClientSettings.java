@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import org.vancetope.worktarget.backend.daemon.CancelledCall;
 import org.vancetope.worktarget.backend.daemon.FrameExtension;
 import org.vancetope.worktarget.spi.BackendTool;
+import org.vancetope.worktarget.spi.ToolContext;
 
 /**
  * The validated settings of a client connector (built by {@code DaemonClient.Builder}).
@@ -35,13 +36,14 @@ import org.vancetope.worktarget.spi.BackendTool;
  * @param extension handles other frame types, or null
  * @param lowWaterMark the connection is writable again below this many queued outbound bytes
  * @param highWaterMark the connection is not writable above this many queued outbound bytes
+ * @param processEndHook told when the server says a process ended ({@code process.end}), or null
  */
 public record ClientSettings(URI uri, String token, String profile, String tenant, String project, String daemonName,
                              String sessionId, String clientName, Set<String> capabilities, List<BackendTool> tools,
                              int workerThreads, Duration initialBackoff, Duration maxBackoff, Duration pingInterval,
                              int silentIntervalsBeforeClose, int maxFrameBytes, Duration handshakeTimeout,
                              SslContext sslContext, Consumer<CancelledCall> cancelHook, FrameExtension extension,
-                             int lowWaterMark, int highWaterMark) {
+                             int lowWaterMark, int highWaterMark, Consumer<ToolContext> processEndHook) {
     /** Copies the collections. */
     public ClientSettings {
         capabilities = Set.copyOf(capabilities);

@@ -102,6 +102,22 @@ public final class DaemonRegistry implements DaemonInvoker {
         return c.invoke("dt-", peer(key), tool, params, context, timeout);
     }
 
+    /**
+     * Tells every connected daemon of the process's project that understands it ({@code process.end})
+     * that the process ended, so that it ends the jobs of the process's own scope.
+     *
+     * @param process the process
+     */
+    @Override
+    public void processEnded(ToolContext process) {
+        for (ServerConnection c : all()) {
+            DaemonKey key = keyOf(c);
+            if (key.tenant().equals(process.tenant()) && key.project().equals(process.project())) {
+                c.processEnded(process);
+            }
+        }
+    }
+
     private static String peer(DaemonKey key) {
         return "daemon '" + key.name() + "' of project '" + key.project() + "'";
     }

@@ -121,6 +121,22 @@ public sealed interface Message {
     }
 
     /**
+     * Server → client, with the {@code process.end} capability: a process ended; free what is held for it
+     * (the jobs of its own scope).
+     */
+    record ProcessEnd(ToolContext context) implements Message {
+        /** Validates. */
+        public ProcessEnd {
+            Objects.requireNonNull(context, "context");
+        }
+
+        @Override
+        public String type() {
+            return Wire.PROCESS_END;
+        }
+    }
+
+    /**
      * A frame of a type this module does not handle itself: {@code utf8} is the whole frame as
      * UTF-8 bytes, read-only. Decoded from a network buffer it is a view of that buffer, valid only
      * until the frame is released: read it during the call that handed it over.

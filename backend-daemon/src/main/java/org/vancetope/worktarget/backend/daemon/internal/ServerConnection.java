@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -38,6 +39,7 @@ public final class ServerConnection {
     private final AuthPrincipal principal;
     private final Instant connectedAt;
     private final boolean sendContext;
+    private final boolean sendProcessEnd;
     private final Ids ids;
     private final int maxFrameBytes;
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
@@ -60,17 +62,18 @@ public final class ServerConnection {
      * @param frames the channel
      * @param hello the accepted hello
      * @param principal the authenticated principal
-     * @param sendContext whether {@code invoke.context} was negotiated
+     * @param capabilities the capabilities negotiated with the peer
      * @param ids the id source
      * @param maxFrameBytes the largest frame sent to the peer; a larger invocation fails {@code size_limit}
      */
-    public ServerConnection(NettyFrameChannel frames, Message.Hello hello, AuthPrincipal principal, boolean sendContext,
-                            Ids ids, int maxFrameBytes) {
+    public ServerConnection(NettyFrameChannel frames, Message.Hello hello, AuthPrincipal principal,
+                            Set<String> capabilities, Ids ids, int maxFrameBytes) {
         this.frames = frames;
         this.maxFrameBytes = maxFrameBytes;
         this.hello = hello;
         this.principal = principal;
-        this.sendContext = sendContext;
+        this.sendContext = capabilities.contains(Wire.CAP_INVOKE_CONTEXT);
+        this.sendProcessEnd = capabilities.contains(Wire.CAP_PROCESS_END);
         this.ids = ids;
         this.manifest = hello.tools();
         this.connectedAt = Instant.now();
@@ -298,6 +301,22 @@ public final class ServerConnection {
         } catch (ExecutionException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * Tells the peer that a process ended, when it negotiated {@code process.end}; a peer without it is
+     * not told (it frees a process's jobs by its own idle expiry).
+     *
+     * @param process the process
+     * @return true when the frame was sent
+     */
+    public boolean processEnded(ToolContext process) {
+        if (closed || !sendProcessEnd) {
+            return false;
+        }
+        Channel ch = frames.channel();
+        ch.writeAndFlush(new TextWebSocketFrame(Wire.encode(new Message.ProcessEnd(process), ch.alloc())));
+        return true;
     }
 
     private void sendCancel(String id) {

@@ -187,7 +187,7 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
         String id = core.ids().next("c-");
         // a client announces no frame limit: invocations are held to what every peer accepts
         connection = new ServerConnection(new NettyFrameChannel(ctx.channel(), id), h, principal,
-                caps.contains(Wire.CAP_INVOKE_CONTEXT), core.ids(),
+                caps, core.ids(),
                 Math.min(settings.maxFrameBytes(), Wire.PROTOCOL_MAX_FRAME_BYTES));
         state = State.OPEN;
         // register first: invokes from other threads are queued behind this task, so welcome still goes first,

@@ -46,6 +46,8 @@ public final class Wire {
     public static final String PROFILE_DAEMON = "daemon";
     /** The negotiated extension that adds the calling process's context to invokes. */
     public static final String CAP_INVOKE_CONTEXT = "invoke.context";
+    /** The capability: the server tells a client that a process ended ({@value #PROCESS_END}). */
+    public static final String CAP_PROCESS_END = "process.end";
     /**
      * The largest frame payload of the base protocol, 2 MiB: what every peer accepts, and so the most
      * either end sends unless the peer announced a larger limit.
@@ -70,6 +72,8 @@ public final class Wire {
     public static final String RESULT = "client_tool_result";
     /** Frame type {@code client_tool_cancel}. */
     public static final String CANCEL = "client_tool_cancel";
+    /** Frame type: a process ended (server → client, capability {@value #CAP_PROCESS_END}). */
+    public static final String PROCESS_END = "process_end";
 
     /** Close: protocol violation (too many bad frames). */
     public static final int CLOSE_POLICY = 1008;
@@ -90,7 +94,8 @@ public final class Wire {
     /** Close: unsupported protocol version. */
     public static final int CLOSE_UNSUPPORTED_VERSION = 4426;
 
-    private static final Set<String> OWN_TYPES = Set.of(HELLO, WELCOME, ERROR, TOOL_MANIFEST, INVOKE, RESULT, CANCEL);
+    private static final Set<String> OWN_TYPES = Set.of(HELLO, WELCOME, ERROR, TOOL_MANIFEST, INVOKE, RESULT, CANCEL,
+            PROCESS_END);
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
     // Integers that fit an int decode as Integer, larger ones as Long: the same shapes the in-process
     // backends produce, so a result reads the same on CLIENT, WORK and DAEMON.
@@ -312,6 +317,13 @@ public final class Wire {
                 return result(f);
             case CANCEL:
                 return new Message.Cancel(f.requireStr("correlationId"));
+            case PROCESS_END: {
+                ToolContext c = context(f);
+                if (c == null) {
+                    throw new BadFrameException("process_end needs a field 'context'.");
+                }
+                return new Message.ProcessEnd(c);
+            }
             default:
                 throw new IllegalStateException(type);
         }
@@ -617,14 +629,7 @@ public final class Wire {
             g.writeObjectField("params", i.params());
             g.writeNumberField("timeoutMs", i.timeoutMs());
             if (i.context() != null) {
-                ToolContext c = i.context();
-                g.writeObjectFieldStart("context");
-                g.writeStringField("processId", c.processId());
-                g.writeStringField("sessionId", c.sessionId());
-                g.writeStringField("tenant", c.tenant());
-                g.writeStringField("project", c.project());
-                g.writeStringField("user", c.user());
-                g.writeEndObject();
+                writeContext(g, i.context());
             }
         } else if (message instanceof Message.Result r) {
             g.writeStringField("correlationId", r.correlationId());
@@ -639,9 +644,21 @@ public final class Wire {
             }
         } else if (message instanceof Message.Cancel c) {
             g.writeStringField("correlationId", c.correlationId());
+        } else if (message instanceof Message.ProcessEnd e) {
+            writeContext(g, e.context());
         } else if (message instanceof Message.Other o) {
             throw new IllegalStateException("Other frames are written as text: " + o.type());
         }
+        g.writeEndObject();
+    }
+
+    private static void writeContext(JsonGenerator g, ToolContext c) throws IOException {
+        g.writeObjectFieldStart("context");
+        g.writeStringField("processId", c.processId());
+        g.writeStringField("sessionId", c.sessionId());
+        g.writeStringField("tenant", c.tenant());
+        g.writeStringField("project", c.project());
+        g.writeStringField("user", c.user());
         g.writeEndObject();
     }
 

@@ -87,6 +87,20 @@ class WireTest {
     }
 
     @Test
+    void processEndRoundTripsWithItsContext() throws Exception {
+        Message.ProcessEnd in = new Message.ProcessEnd(new ToolContext("agent-1", null, "acme", "proj", null));
+        String text = Wire.encodeToString(in);
+        assertThat(text).startsWith("{\"type\":\"process_end\"").contains("\"processId\":\"agent-1\"");
+        assertThat(Wire.decode(text)).isEqualTo(in);
+    }
+
+    @Test
+    void processEndWithoutAContextIsABadFrame() {
+        assertThatThrownBy(() -> Wire.decode("{\"type\":\"process_end\"}"))
+                .isInstanceOf(BadFrameException.class).hasMessageContaining("context");
+    }
+
+    @Test
     void failedResultCarriesCodeAndMessage() throws Exception {
         Message.Result r = new Message.Result("ct-1", false, null, "path_escape", "outside the root");
         String text = Wire.encodeToString(r);
