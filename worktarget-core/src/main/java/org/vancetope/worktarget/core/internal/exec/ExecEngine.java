@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -101,6 +102,8 @@ public final class ExecEngine implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final boolean ownsScheduler;
     private final ExecutorService io;
+    /** One thread for the engine's lifetime that starts every job (see {@link #spawn}). */
+    private final ExecutorService spawner;
     private final Random random;
     private final String shell;
     private final String setsid;
@@ -135,6 +138,7 @@ public final class ExecEngine implements AutoCloseable {
             this.scheduler = b.scheduler;
         }
         this.io = Executors.newCachedThreadPool(daemonThreads("worktarget-exec-io"));
+        this.spawner = Executors.newSingleThreadExecutor(daemonThreads("worktarget-exec-spawner"));
         this.random = b.random;
         this.shell = b.shell;
         this.setsid = setsid;
@@ -379,6 +383,7 @@ public final class ExecEngine implements AutoCloseable {
             closeScope(scope);
         }
         io.shutdown();
+        spawner.shutdown();
         if (ownsScheduler) {
             // Delayed SIGKILL tasks still run after shutdown (the executor's default policy).
             scheduler.shutdown();
@@ -476,7 +481,7 @@ public final class ExecEngine implements AutoCloseable {
             pb.environment().putAll(env);
             pb.redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));
             long startNanos = System.nanoTime();
-            p = pb.start();
+            p = spawn(pb);
             Job job = new Job(id, req.scope(), cookie, req.root(), p, out, err, startNanos);
             wire(job);
             return job;
@@ -501,6 +506,48 @@ public final class ExecEngine implements AutoCloseable {
             LOG.warn("exec job could not start: {}", e.toString());
             throw new ToolException(ErrorCode.INTERNAL, "The job could not be started (" + e.getClass().getSimpleName()
                     + "). Check that the work directory is writable and try again.", e);
+        }
+    }
+
+    /**
+     * Starts the process on the engine's spawner thread, which lives as long as the engine: Linux's
+     * parent-death signal (bubblewrap's {@code --die-with-parent}) follows the thread that started a
+     * process, so a job started on a caller's pooled thread would die when that thread retires. The
+     * caller waits for the start without giving up on an interrupt, and keeps its interrupt status, so
+     * that {@link #run} still ends the job of an interrupted caller.
+     */
+    private Process spawn(ProcessBuilder pb) throws IOException, ToolException {
+        Future<Process> started;
+        try {
+            started = spawner.submit(pb::start);
+        } catch (RejectedExecutionException e) {
+            throw new ToolException(ErrorCode.INTERNAL, "The exec engine is closed; no new jobs can start.", e);
+        }
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return started.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IOException(cause);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
