@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * process that still carries the job's environment cookie (which finds children that re-parented
  * themselves by double-forking, with or without their own {@code setsid}), then
  * SIGTERM to all of them, then after the grace period SIGKILL to whatever is left, scheduled on the
- * watchdog scheduler so the caller never blocks.
+ * watchdog scheduler so the caller never blocks — or, when the engine closes, waited for in the
+ * caller ({@link #terminateAndWait}).
  *
  * <p>It does not follow a process that cleared its own environment, left the job's session and
  * escaped its parent all at once; the isolation wrapper's PID namespace is the answer to that.
@@ -48,6 +50,7 @@ final class ProcessTree {
     private final ScheduledExecutorService scheduler;
     private final Duration grace;
     private final boolean procAvailable;
+    private final Set<Batch> pending = ConcurrentHashMap.newKeySet();
 
     ProcessTree(ScheduledExecutorService scheduler, Duration grace) {
         this.scheduler = scheduler;
@@ -81,19 +84,66 @@ final class ProcessTree {
         Map<Long, ProcessHandle> all = snapshotAll(targets);
         LOG.debug("SIGTERM to {} processes of {} job trees", all.size(), targets.size());
         all.values().forEach(ProcessHandle::destroy);
-        List<Target> copy = List.copyOf(targets);
+        Batch batch = new Batch(List.copyOf(targets));
+        pending.add(batch);
         Runnable kill = () -> {
             try {
-                killSurvivors(copy);
+                killSurvivors(batch.targets);
             } catch (RuntimeException e) {
-                LOG.warn("SIGKILL round for {} job trees failed: {}", copy.size(), e.toString());
+                LOG.warn("SIGKILL round for {} job trees failed: {}", batch.targets.size(), e.toString());
+            } finally {
+                pending.remove(batch);
             }
         };
         try {
             scheduler.schedule(kill, grace.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             // The scheduler is gone (engine closed): do not leave the trees behind.
-            killSurvivors(copy);
+            kill.run();
+        }
+    }
+
+    /**
+     * Ends trees for good before it returns, for when the engine closes (a JVM that exits next would never
+     * run a scheduled SIGKILL): SIGTERM to the given trees now, then a wait of up to the grace period for
+     * them — and for every tree whose scheduled SIGKILL has not run yet — to end, then the SIGKILL rounds
+     * for whatever still runs. Returns as soon as everything has ended.
+     *
+     * @param targets the trees to end now
+     * @return how many processes still ran after the SIGKILL rounds (0 normally)
+     */
+    int terminateAndWait(List<Target> targets) {
+        List<Target> all = new ArrayList<>(targets);
+        Map<Long, ProcessHandle> now = snapshotAll(targets);
+        LOG.debug("SIGTERM to {} processes of {} job trees, waiting up to {} ms", now.size(), targets.size(),
+                grace.toMillis());
+        now.values().forEach(ProcessHandle::destroy);
+        for (Batch b : pending) {
+            all.addAll(b.targets);
+        }
+        if (all.isEmpty()) {
+            return 0;
+        }
+        long deadline = System.nanoTime() + grace.toNanos();
+        while (true) {
+            Map<Long, ProcessHandle> live = running(snapshotAll(all));
+            if (live.isEmpty()) {
+                return 0; // everything ended on SIGTERM; nothing can fork any more
+            }
+            if (!awaitDeath(live.values(), deadline) || System.nanoTime() - deadline >= 0) {
+                break;
+            }
+            // those ended; look again for children they forked meanwhile
+        }
+        return killSurvivors(all);
+    }
+
+    /** Trees whose SIGKILL round is scheduled; identity matters, not content. */
+    private static final class Batch {
+        final List<Target> targets;
+
+        Batch(List<Target> targets) {
+            this.targets = targets;
         }
     }
 
