@@ -540,9 +540,9 @@ public final class ExecEngine implements AutoCloseable {
         Instant now = clock.instant();
         int scopesClosed = 0;
         int outputsExpired = 0;
+        List<Job> closedJobs = new ArrayList<>();
         for (Map.Entry<String, ScopeTable> e : scopes.entrySet()) {
             ScopeTable table = e.getValue();
-            List<Job> closedJobs = null;
             List<Job> expiring = new ArrayList<>();
             synchronized (table) {
                 if (table.closed) {
@@ -551,8 +551,11 @@ public final class ExecEngine implements AutoCloseable {
                 if (scopeIdleMs > 0 && idle(table, now)) {
                     table.closed = true;
                     scopes.remove(e.getKey(), table);
-                    closedJobs = new ArrayList<>(table.jobs.values());
+                    LOG.debug("exec scope {} idle for {} ms or more: closing it with {} jobs", e.getKey(), scopeIdleMs,
+                            table.jobs.size());
+                    closedJobs.addAll(table.jobs.values());
                     table.jobs.clear();
+                    scopesClosed++;
                 } else if (outputRetentionMs > 0) {
                     for (Job j : table.jobs.values()) {
                         Instant finished = j.finishedAt();
@@ -563,12 +566,6 @@ public final class ExecEngine implements AutoCloseable {
                     }
                 }
             }
-            if (closedJobs != null) {
-                LOG.debug("exec scope {} idle since {} ms or more: closing it with {} jobs", e.getKey(), scopeIdleMs,
-                        closedJobs.size());
-                dispose(closedJobs);
-                scopesClosed++;
-            }
             for (Job j : expiring) {
                 if (j.expireOutput()) {
                     deleteOutputs(j);
@@ -576,6 +573,8 @@ public final class ExecEngine implements AutoCloseable {
                 }
             }
         }
+        // One pass over the process table for all the closed scopes' leftovers, then their files.
+        dispose(closedJobs);
         return new ExpiryPass(scopesClosed, outputsExpired);
     }
 

@@ -184,10 +184,10 @@ final class ProcessTree {
      * @return true when none runs
      */
     boolean awaitDeath(Collection<ProcessHandle> processes, long deadlineNanos) {
-        List<ProcessHandle> pending = new ArrayList<>(processes);
+        List<ProcessHandle> left = new ArrayList<>(processes);
         while (true) {
-            pending.removeIf(p -> !running(p));
-            if (pending.isEmpty()) {
+            left.removeIf(p -> !running(p));
+            if (left.isEmpty()) {
                 return true;
             }
             if (System.nanoTime() - deadlineNanos >= 0) {
