@@ -29,13 +29,19 @@ import org.vancetope.worktarget.core.internal.exec.Isolation;
  * @param killGraceMs time between SIGTERM and SIGKILL of a job's process tree (spec: 10,000)
  * @param maxJobsPerScope jobs one scope (tenant/project/session) may hold at once (default 32)
  * @param outputFileMaxBytes the cap of each stream's output file (default 64 MiB)
+ * @param outputRetentionMs how long a finished job's output files are kept (default 3,600,000: one hour after
+ *        the job finished); then they are deleted and {@code exec_status} says so; 0 keeps them until the job is
+ *        forgotten
+ * @param scopeIdleMs how long a scope whose jobs have all finished may go without a call before it is closed:
+ *        its jobs are forgotten, their output files deleted and what they left running ended (default
+ *        3,600,000: one hour); 0 keeps idle scopes until they are closed explicitly
  * @param isolationMode {@code none} (default) or {@code custom}
  * @param isolationWrapper the wrapper template with {@code {workdir}} and {@code {cmd}} placeholders (default:
  *        the shipped bubblewrap template)
  */
 public record ExecSettings(int inlineOutputCharCap, long defaultWaitMs, long maxWaitMs, long killGraceMs,
-                           int maxJobsPerScope, long outputFileMaxBytes, String isolationMode,
-                           String isolationWrapper) {
+                           int maxJobsPerScope, long outputFileMaxBytes, long outputRetentionMs, long scopeIdleMs,
+                           String isolationMode, String isolationWrapper) {
 
     private static final ExecSettings DEFAULTS = builder().build();
 
@@ -57,6 +63,12 @@ public record ExecSettings(int inlineOutputCharCap, long defaultWaitMs, long max
         }
         if (outputFileMaxBytes < 1) {
             throw new IllegalArgumentException("outputFileMaxBytes must be at least 1, got " + outputFileMaxBytes);
+        }
+        if (outputRetentionMs < 0) {
+            throw new IllegalArgumentException("outputRetentionMs must be 0 (keep) or more, got " + outputRetentionMs);
+        }
+        if (scopeIdleMs < 0) {
+            throw new IllegalArgumentException("scopeIdleMs must be 0 (never expire) or more, got " + scopeIdleMs);
         }
         isolationMode = Objects.requireNonNullElse(isolationMode, "none").strip().toLowerCase(Locale.ROOT);
         if (!isolationMode.equals("none") && !isolationMode.equals("custom")) {
@@ -100,6 +112,8 @@ public record ExecSettings(int inlineOutputCharCap, long defaultWaitMs, long max
         b.killGraceMs = killGraceMs;
         b.maxJobsPerScope = maxJobsPerScope;
         b.outputFileMaxBytes = outputFileMaxBytes;
+        b.outputRetentionMs = outputRetentionMs;
+        b.scopeIdleMs = scopeIdleMs;
         b.isolationMode = isolationMode;
         b.isolationWrapper = isolationWrapper;
         return b;
@@ -113,6 +127,8 @@ public record ExecSettings(int inlineOutputCharCap, long defaultWaitMs, long max
         private long killGraceMs = ExecEngine.DEFAULT_KILL_GRACE_MS;
         private int maxJobsPerScope = ExecEngine.DEFAULT_MAX_JOBS_PER_SCOPE;
         private long outputFileMaxBytes = ExecEngine.DEFAULT_OUTPUT_FILE_MAX_BYTES;
+        private long outputRetentionMs = ExecEngine.DEFAULT_OUTPUT_RETENTION_MS;
+        private long scopeIdleMs = ExecEngine.DEFAULT_SCOPE_IDLE_MS;
         private String isolationMode = "none";
         private String isolationWrapper = Isolation.defaultBubblewrapTemplate();
 
@@ -153,7 +169,9 @@ public record ExecSettings(int inlineOutputCharCap, long defaultWaitMs, long max
         }
 
         /**
-         * {@code killGraceMs} between SIGTERM and SIGKILL (default 10,000).
+         * {@code killGraceMs} between SIGTERM and SIGKILL (default 10,000). {@code exec_kill}, deadlines and
+         * closing a scope return at once and send SIGKILL later; closing the backend (its engine) waits up
+         * to this long for the jobs to end on SIGTERM, then sends SIGKILL itself before it returns.
          *
          * @param ms milliseconds
          * @return this
@@ -182,6 +200,36 @@ public record ExecSettings(int inlineOutputCharCap, long defaultWaitMs, long max
          */
         public Builder outputFileMaxBytes(long bytes) {
             this.outputFileMaxBytes = bytes;
+            return this;
+        }
+
+        /**
+         * How long a finished job's output files are kept (default 3,600,000 ms: one hour after the job
+         * finished). Then both files are deleted; the job stays known until it is forgotten, and
+         * {@code exec_status} returns its status and the head and tail kept in memory, with null paths and
+         * a hint that the files expired. 0 keeps the files until the job is forgotten (evicted by
+         * {@code maxJobsPerScope}, or its scope closed or expired).
+         *
+         * @param ms milliseconds, 0 or more
+         * @return this
+         */
+        public Builder outputRetentionMs(long ms) {
+            this.outputRetentionMs = ms;
+            return this;
+        }
+
+        /**
+         * How long a scope may stay idle before it is closed (default 3,600,000 ms: one hour). A scope is
+         * idle when all its jobs have finished and neither a call of it nor the end of one of its jobs
+         * happened for this long; closing it forgets its jobs, deletes their output files and ends what they
+         * left running in the background (as closing it explicitly does). A later call of the scope starts
+         * afresh. 0 keeps idle scopes until they are closed explicitly.
+         *
+         * @param ms milliseconds, 0 or more
+         * @return this
+         */
+        public Builder scopeIdleMs(long ms) {
+            this.scopeIdleMs = ms;
             return this;
         }
 
@@ -215,7 +263,7 @@ public record ExecSettings(int inlineOutputCharCap, long defaultWaitMs, long max
          */
         public ExecSettings build() {
             return new ExecSettings(inlineOutputCharCap, defaultWaitMs, maxWaitMs, killGraceMs, maxJobsPerScope,
-                    outputFileMaxBytes, isolationMode, isolationWrapper);
+                    outputFileMaxBytes, outputRetentionMs, scopeIdleMs, isolationMode, isolationWrapper);
         }
     }
 }

@@ -92,8 +92,10 @@ public final class LocalBackend implements BackendToolProvider, ClientConnectivi
     }
 
     /**
-     * Kills every job this backend started (SIGTERM to each process tree, SIGKILL after the grace period)
-     * and releases the exec engine.
+     * Kills every job this backend started and waits for it: SIGTERM to each process tree, up to the
+     * grace period ({@code killGraceMs}) for the trees to end, then SIGKILL to what still runs, all
+     * before it returns, so that a JVM exiting next leaves no process behind. Then releases the exec
+     * engine.
      */
     @Override
     public void close() {

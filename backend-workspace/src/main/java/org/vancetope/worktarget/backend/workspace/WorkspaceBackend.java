@@ -160,7 +160,8 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
     }
 
     /**
-     * Kills every job of this backend (whole process trees: SIGTERM, SIGKILL after the grace period) and
+     * Kills every job of this backend and waits for it (whole process trees: SIGTERM, up to the grace
+     * period {@code killGraceMs} for them to end, then SIGKILL to what still runs, before it returns) and
      * releases the exec engine. RootDirs stay on disk.
      */
     @Override

@@ -19,10 +19,11 @@ final class Backends {
      * The CLIENT backend a daemon serves from its work directory.
      *
      * @param workdir the daemon's work directory
+     * @param exec the exec limits (the command line may change the defaults)
      * @return the backend (the caller closes it)
      */
-    static LocalBackend local(Path workdir) {
-        return LocalBackend.builder().workDirectory(workdir).execSettings(ExecSettings.defaults()).build();
+    static LocalBackend local(Path workdir, ExecSettings exec) {
+        return LocalBackend.builder().workDirectory(workdir).execSettings(exec).build();
     }
 
     /**

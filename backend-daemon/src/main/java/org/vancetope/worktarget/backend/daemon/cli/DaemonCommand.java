@@ -14,6 +14,7 @@ import org.vancetope.worktarget.backend.daemon.DaemonClient;
 import org.vancetope.worktarget.backend.daemon.ServerRefusedException;
 import org.vancetope.worktarget.backend.daemon.ClientTransfers;
 import org.vancetope.worktarget.backend.local.LocalBackend;
+import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.transfer.FootTargetResolver;
 import org.vancetope.worktarget.core.transfer.TargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferListener;
@@ -27,10 +28,12 @@ final class DaemonCommand {
     static final String HELP = String.join("\n",
             "Usage: daemon --connect ws://HOST:PORT/worktarget/v1 --token TOKEN --tenant T --project P --name NAME",
             "              [--workdir DIR] [--workers N] [--transfer-root DIR] [--max-transfer-mib N] [--no-sync]",
+            "              [--kill-grace-ms N]",
             "",
             "Connects to a WorkTarget server as the daemon NAME of project P and serves the client_* tools",
             "on DIR (default: the current directory). Reconnects with back-off after drops; stops on SIGTERM/Ctrl-C",
-            "(running calls are cancelled) or when the server refuses it for good.",
+            "(running calls are cancelled, every job's process tree is ended before the daemon exits) or when",
+            "the server refuses it for good.",
             "",
             "  --connect URL   the server endpoint (ws:// or wss://)",
             "  --token TOKEN   the bearer token (default: $WORKTARGET_TOKEN)",
@@ -46,6 +49,8 @@ final class DaemonCommand {
             "                  (default 100; the server applies its own limit too)",
             "  --no-sync       rename a received, verified file without forcing it to the disk first",
             "                  (faster for big files; after a power loss the file may be empty or short)",
+            "  --kill-grace-ms N  how long a job's processes get between SIGTERM and SIGKILL on exec_kill, a",
+            "                  deadline and shutdown (default 10000; shutdown waits at most this long, then kills)",
             "",
             "Exit codes: 0 stopped, 2 usage, 3 refused (token, grants, superseded), 4 unreachable at start.");
 
@@ -63,9 +68,18 @@ final class DaemonCommand {
                 .build();
     }
 
+    private static ExecSettings execSettings(Args a) throws Args.UsageException {
+        ExecSettings defaults = ExecSettings.defaults();
+        int grace = a.intOption("kill-grace-ms", (int) defaults.killGraceMs());
+        if (grace < 0) {
+            throw new Args.UsageException("--kill-grace-ms must be 0 or more, got " + grace + ".");
+        }
+        return defaults.toBuilder().killGraceMs(grace).build();
+    }
+
     static int run(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
         Args a = Args.parse(argv, Set.of("connect", "token", "tenant", "project", "name", "workdir", "workers",
-                        "transfer-root", "max-transfer-mib"),
+                        "transfer-root", "max-transfer-mib", "kill-grace-ms"),
                 Set.of("help", "no-sync"));
         if (a.flag("help")) {
             out.println(HELP);
@@ -87,7 +101,7 @@ final class DaemonCommand {
         }
         String separate = a.get("transfer-root", null);
         TransferSettings transferSettings = transferSettings(a);
-        LocalBackend local = Backends.local(workdir);
+        LocalBackend local = Backends.local(workdir, execSettings(a));
         List<BackendTool> tools = local.tools();
         TargetResolver transferRoot = separate != null ? FootTargetResolver.at(Path.of(separate).toAbsolutePath())
                 : TargetResolver.at(local.workDirectory());
@@ -109,10 +123,15 @@ final class DaemonCommand {
             local.close();
             throw new Args.UsageException(e.getMessage() + ".");
         }
+        // The JVM exits when the hook returns: closing the backend waits until every job tree has ended
+        // (SIGTERM, up to --kill-grace-ms, SIGKILL), and runs even when an earlier close fails.
         Thread hook = new Thread(() -> {
-            client.close();
-            transfers.close();
-            local.close();
+            try {
+                client.close();
+                transfers.close();
+            } finally {
+                local.close();
+            }
         }, "worktarget-daemon-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         client.start();

@@ -135,13 +135,21 @@ final class ServeCommand {
         LOG.info("Admin API on http://127.0.0.1:{}/admin/v1/ ({})", admin.address().getPort(),
                 generated ? "generated admin token: " + adminToken : "admin token as given");
         CountDownLatch stopped = new CountDownLatch(1);
+        // The JVM exits when the hook returns: closing the backend waits until every job tree has ended
+        // (SIGTERM, up to killGraceMs, SIGKILL), and runs even when an earlier close fails.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("Shutting down");
-            admin.close();
-            server.close();
-            transfers.close();
-            work.close();
-            stopped.countDown();
+            try {
+                admin.close();
+                server.close();
+                transfers.close();
+            } finally {
+                try {
+                    work.close();
+                } finally {
+                    stopped.countDown();
+                }
+            }
         }, "worktarget-serve-shutdown"));
         try {
             stopped.await();

@@ -25,13 +25,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.ExecSettings;
@@ -63,8 +67,19 @@ import org.vancetope.worktarget.spi.ToolException;
  * not check caller paths or build environments: the caller passes the confined root of its backend
  * and a complete, sealed environment, to which the engine adds only the random job
  * cookie {@code WORKTARGET_EXEC_JOB} (how the tree kill finds re-parented children). Kill, deadline
- * and {@link #closeScope}/{@link #closeRoot}/{@link #close} send SIGTERM to the whole tree and SIGKILL
- * to survivors after {@code killGraceMs}, without blocking. Thread-safe.
+ * and {@link #closeScope}/{@link #closeRoot} send SIGTERM to the whole tree and SIGKILL to survivors
+ * after {@code killGraceMs}, without blocking; {@link #close} waits for the trees to end (up to
+ * {@code killGraceMs}, then SIGKILL) before it returns, so a JVM that exits next leaves nothing behind.
+ *
+ * <p>Every job is started from one engine-owned spawner thread: Linux's parent-death signal (used by
+ * bubblewrap's {@code --die-with-parent}) follows the thread that started a process, so jobs must not
+ * be started from callers' threads, which pools retire.
+ *
+ * <p>Nothing of an ended job is kept for ever: a finished job's output files are deleted
+ * {@code outputRetentionMs} after it finished (the job stays known, with its in-memory head and tail),
+ * and a scope whose jobs have all finished and that had no call for {@code scopeIdleMs} is closed, as
+ * by {@link #closeScope}. The engine's scheduler checks both every {@code expiryCheckMs}, on the
+ * engine's clock. Thread-safe.
  */
 public final class ExecEngine implements AutoCloseable {
     /** Default of {@code inlineOutputCharCap}: characters of each stream returned inline. */
@@ -79,6 +94,12 @@ public final class ExecEngine implements AutoCloseable {
     public static final int DEFAULT_MAX_JOBS_PER_SCOPE = 32;
     /** Default of {@code outputFileMaxBytes}: the most bytes kept in each stream's file. */
     public static final long DEFAULT_OUTPUT_FILE_MAX_BYTES = 64L * 1024 * 1024;
+    /** Default of {@code outputRetentionMs}: a finished job's output files are deleted one hour after it finished. */
+    public static final long DEFAULT_OUTPUT_RETENTION_MS = 3_600_000;
+    /** Default of {@code scopeIdleMs}: a scope with only finished jobs and no call for one hour is closed. */
+    public static final long DEFAULT_SCOPE_IDLE_MS = 3_600_000;
+    /** The longest default of {@code expiryCheckMs}: how often the engine looks for expired output and idle scopes. */
+    public static final long MAX_DEFAULT_EXPIRY_CHECK_MS = 60_000;
     /** Default of {@code outputDrainMs}: how long output pipes may stay open after the shell exits. */
     public static final long DEFAULT_OUTPUT_DRAIN_MS = 1_000;
     /** Default number of lines of {@code exec_tail}. */
@@ -95,12 +116,16 @@ public final class ExecEngine implements AutoCloseable {
     private final long killGraceMs;
     private final int maxJobsPerScope;
     private final long outputFileMaxBytes;
+    private final long outputRetentionMs;
+    private final long scopeIdleMs;
     private final long outputDrainMs;
     private final Isolation isolation;
     private final Clock clock;
     private final ScheduledExecutorService scheduler;
     private final boolean ownsScheduler;
     private final ExecutorService io;
+    /** One thread for the engine's lifetime that starts every job (see {@link #spawn}). */
+    private final ExecutorService spawner;
     private final Random random;
     private final String shell;
     private final String setsid;
@@ -109,11 +134,26 @@ public final class ExecEngine implements AutoCloseable {
     private final ConcurrentHashMap<String, ScopeTable> scopes = new ConcurrentHashMap<>();
     private final Set<String> ids = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    /** Completes when the first {@link #close()} has ended every tree; later calls wait for it. */
+    private final AtomicReference<CompletableFuture<Void>> closing = new AtomicReference<>();
+    /** Calls of {@link #run} between their open check and the moment their job is in its table. */
+    private final AtomicInteger starting = new AtomicInteger();
+    private final ScheduledFuture<?> expiry;
 
-    /** The jobs of one scope, plus slots reserved by starts in progress. */
+    /**
+     * The jobs of one scope, plus slots reserved by starts in progress. Guarded by its own monitor; once
+     * closed it is out of {@link #scopes} for good and a start that lands in it ends its job.
+     */
     private static final class ScopeTable {
         final LinkedHashMap<String, Job> jobs = new LinkedHashMap<>();
         int pending;
+        boolean closed;
+        /** The last call of this scope (exec_run, exec_status, exec_tail, exec_kill), on the engine's clock. */
+        Instant lastCall;
+
+        ScopeTable(Instant now) {
+            this.lastCall = now;
+        }
     }
 
     private ExecEngine(Builder b, String setsid) {
@@ -123,6 +163,8 @@ public final class ExecEngine implements AutoCloseable {
         this.killGraceMs = b.settings.killGraceMs();
         this.maxJobsPerScope = b.settings.maxJobsPerScope();
         this.outputFileMaxBytes = b.settings.outputFileMaxBytes();
+        this.outputRetentionMs = b.settings.outputRetentionMs();
+        this.scopeIdleMs = b.settings.scopeIdleMs();
         this.outputDrainMs = b.outputDrainMs;
         this.isolation = b.isolation;
         this.clock = b.clock;
@@ -130,15 +172,34 @@ public final class ExecEngine implements AutoCloseable {
         if (ownsScheduler) {
             ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, daemonThreads("worktarget-exec-watchdog"));
             s.setRemoveOnCancelPolicy(true);
+            // close() ends every tree itself, so pending SIGKILL rounds need not keep the thread after it.
+            s.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
             this.scheduler = s;
         } else {
             this.scheduler = b.scheduler;
         }
         this.io = Executors.newCachedThreadPool(daemonThreads("worktarget-exec-io"));
+        this.spawner = Executors.newSingleThreadExecutor(daemonThreads("worktarget-exec-spawner"));
         this.random = b.random;
         this.shell = b.shell;
         this.setsid = setsid;
         this.tree = new ProcessTree(scheduler, Duration.ofMillis(killGraceMs));
+        long check = b.expiryCheckMs != null ? b.expiryCheckMs : defaultExpiryCheckMs(outputRetentionMs, scopeIdleMs);
+        this.expiry = outputRetentionMs > 0 || scopeIdleMs > 0
+                ? scheduler.scheduleWithFixedDelay(this::expireQuietly, check, check, TimeUnit.MILLISECONDS)
+                : null;
+    }
+
+    /** A tenth of the shorter non-zero expiry time, between 1 s and {@value #MAX_DEFAULT_EXPIRY_CHECK_MS} ms. */
+    static long defaultExpiryCheckMs(long retentionMs, long idleMs) {
+        long shortest = Long.MAX_VALUE;
+        if (retentionMs > 0) {
+            shortest = retentionMs;
+        }
+        if (idleMs > 0) {
+            shortest = Math.min(shortest, idleMs);
+        }
+        return Math.max(1_000, Math.min(MAX_DEFAULT_EXPIRY_CHECK_MS, shortest / 10));
     }
 
     /**
@@ -179,6 +240,35 @@ public final class ExecEngine implements AutoCloseable {
      */
     public ExecResult run(ExecRequest req) throws ToolException {
         Objects.requireNonNull(req, "req");
+        Job job;
+        starting.incrementAndGet();
+        try {
+            job = startInTable(req);
+        } finally {
+            starting.decrementAndGet();
+        }
+        if (closed) {
+            end(job, JobStatus.KILLED);
+        }
+        long wait = req.waitMs() == null ? defaultWaitMs : Math.max(0, Math.min(req.waitMs(), maxWaitMs));
+        if (req.deadlineSeconds() != null) {
+            try {
+                job.deadline(scheduler.schedule(() -> end(job, JobStatus.TIMED_OUT), req.deadlineSeconds(), TimeUnit.SECONDS));
+            } catch (RejectedExecutionException e) {
+                end(job, JobStatus.KILLED);
+            }
+        }
+        awaitFirst(job, wait);
+        if (Thread.currentThread().isInterrupted()) {
+            // The call was cancelled while it waited (client_tool_cancel, a closed connection, an interrupted
+            // caller): the job it started goes with it, whole tree.
+            end(job, JobStatus.KILLED);
+        }
+        return result(job);
+    }
+
+    /** Checks the request, reserves a slot in the scope, starts the job and puts it in the scope's table. */
+    private Job startInTable(ExecRequest req) throws ToolException {
         ensureOpen();
         if (req.command().isBlank()) {
             throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'command' must not be blank.");
@@ -192,7 +282,6 @@ public final class ExecEngine implements AutoCloseable {
             throw new ToolException(ErrorCode.NOT_FOUND, "The working directory of the job does not exist (any more). "
                     + "Check the work target with work_target_get.");
         }
-        long wait = req.waitMs() == null ? defaultWaitMs : Math.max(0, Math.min(req.waitMs(), maxWaitMs));
         if (req.deadlineSeconds() != null && req.deadlineSeconds() < 1) {
             throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'deadlineSeconds' must be at least 1.");
         }
@@ -208,27 +297,19 @@ public final class ExecEngine implements AutoCloseable {
             }
             throw e;
         }
+        boolean orphan;
         synchronized (table) {
             table.pending--;
-            table.jobs.put(id, job);
-        }
-        if (closed) {
-            end(job, JobStatus.KILLED);
-        }
-        if (req.deadlineSeconds() != null) {
-            try {
-                job.deadline(scheduler.schedule(() -> end(job, JobStatus.TIMED_OUT), req.deadlineSeconds(), TimeUnit.SECONDS));
-            } catch (RejectedExecutionException e) {
-                end(job, JobStatus.KILLED);
+            orphan = table.closed;
+            if (!orphan) {
+                table.jobs.put(id, job);
             }
         }
-        awaitFirst(job, wait);
-        if (Thread.currentThread().isInterrupted()) {
-            // The call was cancelled while it waited (client_tool_cancel, a closed connection, an interrupted
-            // caller): the job it started goes with it, whole tree.
-            end(job, JobStatus.KILLED);
+        if (orphan) {
+            // The scope was closed while the job started: it goes the way of the scope's other jobs.
+            dispose(List.of(job));
         }
-        return result(job);
+        return job;
     }
 
     /**
@@ -278,7 +359,8 @@ public final class ExecEngine implements AutoCloseable {
         StreamCapture capture = stderr ? job.stderr : job.stdout;
         int maxBytes = inlineOutputCharCap * 4;
         TailReader.Tail t;
-        if (capture.fileCapped()) {
+        boolean expired = job.outputExpired();
+        if (capture.fileCapped() || expired) {
             t = capture.tailLines(n);
         } else {
             try (SeekableByteChannel ch = job.root.openJobOutput(capture.name())) {
@@ -292,7 +374,7 @@ public final class ExecEngine implements AutoCloseable {
             }
         }
         return new ExecTailResult(job.id, job.status(), stderr ? "stderr" : "stdout",
-                ConfinedRoot.jobOutputPath(capture.name()), t.lines(), t.truncated());
+                expired ? null : ConfinedRoot.jobOutputPath(capture.name()), t.lines(), t.truncated());
     }
 
     /**
@@ -322,6 +404,7 @@ public final class ExecEngine implements AutoCloseable {
         }
         List<Job> jobs;
         synchronized (table) {
+            table.closed = true;
             jobs = new ArrayList<>(table.jobs.values());
             table.jobs.clear();
         }
@@ -369,19 +452,156 @@ public final class ExecEngine implements AutoCloseable {
     }
 
     /**
-     * Kills all jobs (SIGTERM now; SIGKILL to survivors after the grace period, on the watchdog
-     * scheduler), removes their output files and stops the engine's threads. Does not wait.
+     * How many scopes hold jobs or starts in progress.
+     *
+     * @return the count
+     */
+    public int scopeCount() {
+        return scopes.size();
+    }
+
+    /**
+     * Kills all jobs and waits for them: SIGTERM to every tree (and to what finished jobs left running),
+     * a wait of up to {@code killGraceMs} for them to end, then SIGKILL to whatever still runs — in this
+     * call, so that a JVM that exits next leaves nothing behind. Returns as soon as every tree has ended.
+     * Then removes the output files and stops the engine's threads. A second call waits for the first.
      */
     @Override
     public void close() {
-        closed = true;
-        for (String scope : new ArrayList<>(scopes.keySet())) {
-            closeScope(scope);
+        CompletableFuture<Void> mine = new CompletableFuture<>();
+        if (!closing.compareAndSet(null, mine)) {
+            closing.get().join();
+            return;
         }
-        io.shutdown();
-        if (ownsScheduler) {
-            // Delayed SIGKILL tasks still run after shutdown (the executor's default policy).
-            scheduler.shutdown();
+        closed = true;
+        try {
+            if (expiry != null) {
+                expiry.cancel(false);
+            }
+            awaitStarts();
+            List<Job> jobs = new ArrayList<>();
+            for (String scope : new ArrayList<>(scopes.keySet())) {
+                ScopeTable table = scopes.remove(scope);
+                if (table != null) {
+                    synchronized (table) {
+                        table.closed = true;
+                        jobs.addAll(table.jobs.values());
+                        table.jobs.clear();
+                    }
+                }
+            }
+            List<ProcessTree.Target> trees = new ArrayList<>();
+            for (Job j : jobs) {
+                j.markEnding(JobStatus.KILLED);
+                trees.add(new ProcessTree.Target(j.process.toHandle(), j.cookie));
+            }
+            int left = tree.terminateAndWait(trees);
+            if (left == 0 && !jobs.isEmpty()) {
+                LOG.debug("exec engine closed: {} job trees ended", jobs.size());
+            }
+            for (Job j : jobs) {
+                ids.remove(j.id);
+                deleteOutputs(j);
+            }
+        } finally {
+            io.shutdown();
+            spawner.shutdown();
+            if (ownsScheduler) {
+                scheduler.shutdown();
+            }
+            mine.complete(null);
+        }
+    }
+
+    /**
+     * Waits (bounded) until the starts that passed the open check before {@link #close()} have put their
+     * job in its table, so that close finds them.
+     */
+    private void awaitStarts() {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(1_000, killGraceMs));
+        while (starting.get() > 0 && System.nanoTime() - end < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+    }
+
+    /** What one expiry pass did. */
+    record ExpiryPass(int scopesClosed, int outputsExpired) {
+    }
+
+    /**
+     * One expiry pass at the clock's current time (the engine's scheduler runs one every
+     * {@code expiryCheckMs}): closes the scopes that are idle for {@code scopeIdleMs} — every job finished,
+     * and neither a call nor a job's end for that long — and deletes the output files of jobs that
+     * finished {@code outputRetentionMs} ago.
+     *
+     * @return what it did
+     */
+    ExpiryPass expireNow() {
+        Instant now = clock.instant();
+        int scopesClosed = 0;
+        int outputsExpired = 0;
+        List<Job> closedJobs = new ArrayList<>();
+        for (Map.Entry<String, ScopeTable> e : scopes.entrySet()) {
+            ScopeTable table = e.getValue();
+            List<Job> expiring = new ArrayList<>();
+            synchronized (table) {
+                if (table.closed) {
+                    continue;
+                }
+                if (scopeIdleMs > 0 && idle(table, now)) {
+                    table.closed = true;
+                    scopes.remove(e.getKey(), table);
+                    LOG.debug("exec scope {} idle for {} ms or more: closing it with {} jobs", e.getKey(), scopeIdleMs,
+                            table.jobs.size());
+                    closedJobs.addAll(table.jobs.values());
+                    table.jobs.clear();
+                    scopesClosed++;
+                } else if (outputRetentionMs > 0) {
+                    for (Job j : table.jobs.values()) {
+                        Instant finished = j.finishedAt();
+                        if (finished != null && !now.isBefore(finished.plusMillis(outputRetentionMs))
+                                && !j.outputExpired()) {
+                            expiring.add(j);
+                        }
+                    }
+                }
+            }
+            for (Job j : expiring) {
+                if (j.expireOutput()) {
+                    deleteOutputs(j);
+                    outputsExpired++;
+                }
+            }
+        }
+        // One pass over the process table for all the closed scopes' leftovers, then their files.
+        dispose(closedJobs);
+        return new ExpiryPass(scopesClosed, outputsExpired);
+    }
+
+    /** Whether a scope is idle: no start in progress, every job finished, nothing happened for scopeIdleMs. */
+    private boolean idle(ScopeTable table, Instant now) {
+        if (table.pending > 0) {
+            return false;
+        }
+        Instant last = table.lastCall;
+        for (Job j : table.jobs.values()) {
+            Instant finished = j.finishedAt();
+            if (finished == null) {
+                return false;
+            }
+            if (finished.isAfter(last)) {
+                last = finished;
+            }
+        }
+        return !now.isBefore(last.plusMillis(scopeIdleMs));
+    }
+
+    private void expireQuietly() {
+        try {
+            expireNow();
+        } catch (RuntimeException e) {
+            // A failed pass must not stop the periodic task; the next one tries again.
+            LOG.warn("exec expiry pass failed: {}", e.toString());
         }
     }
 
@@ -395,12 +615,13 @@ public final class ExecEngine implements AutoCloseable {
 
     private ScopeTable reserve(String scope) throws ToolException {
         while (true) {
-            ScopeTable table = scopes.computeIfAbsent(scope, s -> new ScopeTable());
+            ScopeTable table = scopes.computeIfAbsent(scope, s -> new ScopeTable(clock.instant()));
             Job evicted = null;
             synchronized (table) {
-                if (scopes.get(scope) != table) {
+                if (table.closed || scopes.get(scope) != table) {
                     continue; // closed concurrently; take the new table
                 }
+                table.lastCall = clock.instant();
                 if (table.jobs.size() + table.pending >= maxJobsPerScope) {
                     for (Job j : table.jobs.values()) {
                         if (j.status().finished()) {
@@ -476,8 +697,8 @@ public final class ExecEngine implements AutoCloseable {
             pb.environment().putAll(env);
             pb.redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));
             long startNanos = System.nanoTime();
-            p = pb.start();
-            Job job = new Job(id, req.scope(), cookie, req.root(), p, out, err, startNanos);
+            p = spawn(pb);
+            Job job = new Job(id, req.scope(), cookie, req.root(), p, out, err, startNanos, clock);
             wire(job);
             return job;
         } catch (IOException | RuntimeException | ToolException e) {
@@ -501,6 +722,48 @@ public final class ExecEngine implements AutoCloseable {
             LOG.warn("exec job could not start: {}", e.toString());
             throw new ToolException(ErrorCode.INTERNAL, "The job could not be started (" + e.getClass().getSimpleName()
                     + "). Check that the work directory is writable and try again.", e);
+        }
+    }
+
+    /**
+     * Starts the process on the engine's spawner thread, which lives as long as the engine: Linux's
+     * parent-death signal (bubblewrap's {@code --die-with-parent}) follows the thread that started a
+     * process, so a job started on a caller's pooled thread would die when that thread retires. The
+     * caller waits for the start without giving up on an interrupt, and keeps its interrupt status, so
+     * that {@link #run} still ends the job of an interrupted caller.
+     */
+    private Process spawn(ProcessBuilder pb) throws IOException, ToolException {
+        Future<Process> started;
+        try {
+            started = spawner.submit(pb::start);
+        } catch (RejectedExecutionException e) {
+            throw new ToolException(ErrorCode.INTERNAL, "The exec engine is closed; no new jobs can start.", e);
+        }
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return started.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IOException(cause);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -659,6 +922,7 @@ public final class ExecEngine implements AutoCloseable {
             return null;
         }
         synchronized (table) {
+            table.lastCall = clock.instant();
             return table.jobs.get(id);
         }
     }
@@ -667,7 +931,9 @@ public final class ExecEngine implements AutoCloseable {
         Job job = find(scope, id);
         if (job == null) {
             throw new ToolException(ErrorCode.NOT_FOUND, "No job with id '" + id + "' here. Job ids come from exec_run; "
-                    + "the oldest finished jobs are forgotten after " + maxJobsPerScope + " newer ones.");
+                    + "the oldest finished jobs are forgotten after " + maxJobsPerScope + " newer ones (maxJobsPerScope)"
+                    + (scopeIdleMs > 0 ? ", and all of them once this scope has had no call and no running job for "
+                    + duration(scopeIdleMs) + " (scopeIdleMs)" : "") + ". Run the command again if you need its output.");
         }
         return job;
     }
@@ -677,27 +943,70 @@ public final class ExecEngine implements AutoCloseable {
         Integer exit = job.exitCode();
         HeadTail.Rendered out = job.stdout.render(inlineOutputCharCap);
         HeadTail.Rendered err = job.stderr.render(inlineOutputCharCap);
+        boolean expired = job.outputExpired();
         boolean fileCut = job.stdout.fileCapped() || job.stderr.fileCapped();
         boolean truncated = out.truncated() || err.truncated() || fileCut;
         String outPath = ConfinedRoot.jobOutputPath(job.stdout.name());
         String errPath = ConfinedRoot.jobOutputPath(job.stderr.name());
         String hint = null;
-        if (truncated) {
+        if (expired) {
+            hint = "The output files of this job were deleted " + duration(outputRetentionMs) + " after it finished "
+                    + "(outputRetentionMs), so stdoutPath and stderrPath are null; stdout and stderr are what was kept "
+                    + "in memory" + (truncated ? " (head and tail)" : " (all of it)") + ". Run the command again if you "
+                    + "need more of its output.";
+        } else if (truncated) {
             String path = out.truncated() || !err.truncated() ? outPath : errPath;
-            hint = "Output was cut to its head and tail. The full output is in stdoutPath (" + outPath
-                    + ") and stderrPath (" + errPath + "); page it with bounded commands in exec_run, e.g. 'tail -n 200 "
-                    + path + "', 'head -n 200 " + path + "', \"sed -n '200,400p' " + path + "\" or \"grep -n -m 20 'error' "
-                    + path + "\".";
-            if (fileCut) {
-                hint += " The file stopped growing at " + outputFileMaxBytes + " bytes (outputFileMaxBytes); the inline "
-                        + "tail is still the true end of the output.";
-            }
+            StringBuilder h = new StringBuilder("Output was cut to its head and tail. ");
+            h.append(fileCut ? "The files stdoutPath (" + outPath + ") and stderrPath (" + errPath + ") hold the output "
+                    + "up to where they stopped (below)" : "The full output is in stdoutPath (" + outPath
+                    + ") and stderrPath (" + errPath + ")");
+            h.append("; page it with bounded commands in exec_run, e.g. 'tail -n 200 ").append(path)
+                    .append("', 'head -n 200 ").append(path).append("', \"sed -n '200,400p' ").append(path)
+                    .append("\" or \"grep -n -m 20 'error' ").append(path).append("\".");
+            cutNote(h, "stdout", job.stdout);
+            cutNote(h, "stderr", job.stderr);
+            hint = h.toString();
         }
         Instant a = job.stdout.lastOutputAt();
         Instant b = job.stderr.lastOutputAt();
         Instant last = a == null ? b : b == null ? a : a.isAfter(b) ? a : b;
         return new ExecResult(job.id, status, status.finished() ? exit : null, job.durationMs(System.nanoTime()), last,
-                outPath, errPath, out.text(), err.text(), truncated, hint);
+                expired ? null : outPath, expired ? null : errPath, out.text(), err.text(), truncated, hint);
+    }
+
+    /** Says why a stream's file stopped growing, if it did: its cap, a full disk, another write error. */
+    private void cutNote(StringBuilder h, String stream, StreamCapture c) {
+        StreamCapture.Cut cut = c.fileCut();
+        if (cut == null) {
+            return;
+        }
+        h.append(' ');
+        switch (cut) {
+            case CAP -> h.append("The ").append(stream).append(" file stopped growing at ").append(outputFileMaxBytes)
+                    .append(" bytes (outputFileMaxBytes); the inline tail is still the true end of the output.");
+            case DISK_FULL -> h.append("The ").append(stream).append(" file is incomplete: it stopped at ")
+                    .append(c.fileBytes()).append(" bytes because the disk is full (disk_full), not because of a "
+                    + "limit; the inline tail is still the true end of the output. Free space on the work "
+                    + "directory's file system before running commands with much output.");
+            case WRITE_ERROR -> h.append("The ").append(stream).append(" file is incomplete: writing it failed at ")
+                    .append(c.fileBytes()).append(" bytes (").append(c.cutDetail()).append("); the inline tail is still "
+                    + "the true end of the output.");
+            default -> throw new IllegalStateException("unknown cut " + cut);
+        }
+    }
+
+    /** A duration for messages: "1 h", "90 min", "30 s", "250 ms". */
+    static String duration(long ms) {
+        if (ms >= 3_600_000 && ms % 3_600_000 == 0) {
+            return ms / 3_600_000 + " h";
+        }
+        if (ms >= 60_000 && ms % 60_000 == 0) {
+            return ms / 60_000 + " min";
+        }
+        if (ms >= 1_000 && ms % 1_000 == 0) {
+            return ms / 1_000 + " s";
+        }
+        return ms + " ms";
     }
 
     private static ThreadFactory daemonThreads(String name) {
@@ -730,14 +1039,16 @@ public final class ExecEngine implements AutoCloseable {
         private Random random;
         private String shell = "/bin/sh";
         private boolean useSetsid = true;
+        private Long expiryCheckMs;
 
         private Builder() {
         }
 
         /**
          * The limits (default {@link ExecSettings#defaults()}: inline cap 8,000, waitMs 15,000 capped at
-         * 300,000, killGraceMs 10,000, 32 jobs per scope, 64 MiB per output file). The isolation settings
-         * in it are not used here: pass the built {@link #isolation(Isolation)}.
+         * 300,000, killGraceMs 10,000, 32 jobs per scope, 64 MiB per output file, output kept one hour after
+         * the job finished, idle scopes closed after one hour). The isolation settings in it are not used
+         * here: pass the built {@link #isolation(Isolation)}.
          *
          * @param limits the limits, validated when they were built
          * @return this
@@ -767,6 +1078,19 @@ public final class ExecEngine implements AutoCloseable {
         }
 
         /**
+         * {@code expiryCheckMs}: how often the engine's scheduler looks for finished jobs whose output
+         * files are older than {@code outputRetentionMs} and for scopes idle for {@code scopeIdleMs}
+         * (default: a tenth of the shorter of the two, between 1,000 and 60,000; no checks when both are 0).
+         *
+         * @param ms milliseconds, at least 1
+         * @return this
+         */
+        public Builder expiryCheckMs(long ms) {
+            this.expiryCheckMs = ms;
+            return this;
+        }
+
+        /**
          * The isolation wrapper (default {@link Isolation#none()}).
          *
          * @param isolation the isolation
@@ -778,7 +1102,8 @@ public final class ExecEngine implements AutoCloseable {
         }
 
         /**
-         * The clock for {@code lastOutputAt} (default UTC system clock).
+         * The clock for {@code lastOutputAt} and for the expiry of output files and idle scopes (default
+         * UTC system clock); tests pass a clock they move.
          *
          * @param clock the clock
          * @return this
@@ -789,8 +1114,9 @@ public final class ExecEngine implements AutoCloseable {
         }
 
         /**
-         * The scheduler for deadlines, SIGKILL after the grace period and output drains (default: an
-         * engine-owned single daemon thread). A given scheduler is not shut down by {@link #close()}.
+         * The scheduler for deadlines, SIGKILL after the grace period, output drains and the expiry checks
+         * (default: an engine-owned single daemon thread). A given scheduler is not shut down by
+         * {@link #close()}.
          *
          * @param scheduler the scheduler
          * @return this
@@ -844,6 +1170,9 @@ public final class ExecEngine implements AutoCloseable {
         public ExecEngine build() {
             if (outputDrainMs < 0) {
                 throw new IllegalArgumentException("outputDrainMs must be 0 or more, got " + outputDrainMs);
+            }
+            if (expiryCheckMs != null && expiryCheckMs < 1) {
+                throw new IllegalArgumentException("expiryCheckMs must be at least 1, got " + expiryCheckMs);
             }
             if (!Files.isExecutable(Path.of(shell))) {
                 throw new IllegalArgumentException("shell " + shell + " is not an executable file");

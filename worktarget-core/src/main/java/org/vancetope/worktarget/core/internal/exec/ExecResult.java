@@ -13,12 +13,14 @@ import java.util.Objects;
  * @param exitCode the shell's exit code, or null while running
  * @param durationMs milliseconds from start to exit (or to now while running)
  * @param lastOutputAt when the job last printed anything, or null when it never did
- * @param stdoutPath where the full stdout is (relative to the working directory when inside it)
- * @param stderrPath where the full stderr is
+ * @param stdoutPath where the full stdout is (relative to the working directory when inside it), or null once
+ *        the output files expired ({@code outputRetentionMs})
+ * @param stderrPath where the full stderr is, or null once the output files expired
  * @param stdout stdout, HEAD_TAIL-rendered to the inline cap
  * @param stderr stderr, HEAD_TAIL-rendered to the inline cap
  * @param truncated whether either stream was cut (inline or in its file)
- * @param hint how to page the files, or null when nothing was cut
+ * @param hint how to page the files and why a file stopped short (its cap, a full disk), or that the files
+ *        expired; null when nothing was cut and the files are there
  */
 public record ExecResult(String id, JobStatus status, Integer exitCode, long durationMs, Instant lastOutputAt,
                          String stdoutPath, String stderrPath, String stdout, String stderr, boolean truncated,
@@ -33,7 +35,7 @@ public record ExecResult(String id, JobStatus status, Integer exitCode, long dur
     /**
      * The JSON-shaped tool result.
      *
-     * @return the map, keys in the documented order; {@code hint} only when truncated
+     * @return the map, keys in the documented order; {@code hint} only when truncated or expired
      */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();

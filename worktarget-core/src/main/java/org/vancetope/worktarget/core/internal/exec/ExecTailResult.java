@@ -10,7 +10,8 @@ import java.util.Map;
  * @param id the job id
  * @param status the job's status
  * @param stream {@code stdout} or {@code stderr}
- * @param path where the stream's full file is
+ * @param path where the stream's full file is, or null once the output files expired (the lines then come
+ *        from the in-memory tail)
  * @param lines the last lines, oldest first, without line terminators
  * @param truncated whether fewer lines than asked were returned because they exceeded the read bound
  */

@@ -1,5 +1,7 @@
 package org.vancetope.worktarget.core.internal.exec;
 
+import java.time.Clock;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
@@ -18,6 +20,7 @@ final class Job {
     final StreamCapture stderr;
     final long startNanos;
     final CompletableFuture<Void> done = new CompletableFuture<>();
+    private final Clock clock;
 
     private JobStatus status = JobStatus.RUNNING;
     private JobStatus endReason;
@@ -25,9 +28,11 @@ final class Job {
     private long endNanos;
     private ScheduledFuture<?> deadline;
     private CompletableFuture<Void> pumps;
+    private Instant finishedAt;
+    private boolean outputExpired;
 
     Job(String id, String scope, String cookie, ConfinedRoot root, Process process, StreamCapture stdout,
-        StreamCapture stderr, long startNanos) {
+        StreamCapture stderr, long startNanos, Clock clock) {
         this.id = id;
         this.scope = scope;
         this.cookie = cookie;
@@ -36,6 +41,7 @@ final class Job {
         this.stdout = stdout;
         this.stderr = stderr;
         this.startNanos = startNanos;
+        this.clock = clock;
     }
 
     synchronized JobStatus status() {
@@ -105,10 +111,42 @@ final class Job {
             } else {
                 status = exitCode != null && exitCode == 0 ? JobStatus.EXITED : JobStatus.FAILED;
             }
+            finishedAt = clock.instant();
             if (deadline != null) {
                 deadline.cancel(false);
             }
         }
         done.complete(null);
+    }
+
+    /**
+     * When the job finished, on the engine's clock.
+     *
+     * @return the instant, or null while it runs
+     */
+    synchronized Instant finishedAt() {
+        return finishedAt;
+    }
+
+    /**
+     * Marks the output files as expired (deleted after the retention time), once.
+     *
+     * @return true for the first call
+     */
+    synchronized boolean expireOutput() {
+        if (outputExpired) {
+            return false;
+        }
+        outputExpired = true;
+        return true;
+    }
+
+    /**
+     * Whether the output files were deleted after the retention time.
+     *
+     * @return true once expired
+     */
+    synchronized boolean outputExpired() {
+        return outputExpired;
     }
 }

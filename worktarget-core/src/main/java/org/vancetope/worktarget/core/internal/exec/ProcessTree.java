@@ -8,14 +8,18 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * process that still carries the job's environment cookie (which finds children that re-parented
  * themselves by double-forking, with or without their own {@code setsid}), then
  * SIGTERM to all of them, then after the grace period SIGKILL to whatever is left, scheduled on the
- * watchdog scheduler so the caller never blocks.
+ * watchdog scheduler so the caller never blocks — or, when the engine closes, waited for in the
+ * caller ({@link #terminateAndWait}).
  *
  * <p>It does not follow a process that cleared its own environment, left the job's session and
  * escaped its parent all at once; the isolation wrapper's PID namespace is the answer to that.
@@ -37,11 +42,15 @@ final class ProcessTree {
     private static final Logger LOG = LoggerFactory.getLogger(ProcessTree.class);
     private static final Path PROC = Path.of("/proc");
     private static final int KILL_ROUNDS = 5;
+    /** How long one SIGKILL round waits for the processes it signalled to die. */
+    static final Duration SETTLE = Duration.ofSeconds(1);
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     private static final byte[] PREFIX = (COOKIE_VAR + "=").getBytes(StandardCharsets.US_ASCII);
 
     private final ScheduledExecutorService scheduler;
     private final Duration grace;
     private final boolean procAvailable;
+    private final Set<Batch> pending = ConcurrentHashMap.newKeySet();
 
     ProcessTree(ScheduledExecutorService scheduler, Duration grace) {
         this.scheduler = scheduler;
@@ -75,43 +84,142 @@ final class ProcessTree {
         Map<Long, ProcessHandle> all = snapshotAll(targets);
         LOG.debug("SIGTERM to {} processes of {} job trees", all.size(), targets.size());
         all.values().forEach(ProcessHandle::destroy);
-        List<Target> copy = List.copyOf(targets);
+        Batch batch = new Batch(List.copyOf(targets));
+        pending.add(batch);
         Runnable kill = () -> {
             try {
-                killSurvivors(copy);
+                killSurvivors(batch.targets);
             } catch (RuntimeException e) {
-                LOG.warn("SIGKILL round for {} job trees failed: {}", copy.size(), e.toString());
+                LOG.warn("SIGKILL round for {} job trees failed: {}", batch.targets.size(), e.toString());
+            } finally {
+                pending.remove(batch);
             }
         };
         try {
             scheduler.schedule(kill, grace.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             // The scheduler is gone (engine closed): do not leave the trees behind.
-            killSurvivors(copy);
+            kill.run();
+        }
+    }
+
+    /**
+     * Ends trees for good before it returns, for when the engine closes (a JVM that exits next would never
+     * run a scheduled SIGKILL): SIGTERM to the given trees now, then a wait of up to the grace period for
+     * them — and for every tree whose scheduled SIGKILL has not run yet — to end, then the SIGKILL rounds
+     * for whatever still runs. Returns as soon as everything has ended.
+     *
+     * @param targets the trees to end now
+     * @return how many processes still ran after the SIGKILL rounds (0 normally)
+     */
+    int terminateAndWait(List<Target> targets) {
+        List<Target> all = new ArrayList<>(targets);
+        Map<Long, ProcessHandle> now = snapshotAll(targets);
+        LOG.debug("SIGTERM to {} processes of {} job trees, waiting up to {} ms", now.size(), targets.size(),
+                grace.toMillis());
+        now.values().forEach(ProcessHandle::destroy);
+        for (Batch b : pending) {
+            all.addAll(b.targets);
+        }
+        if (all.isEmpty()) {
+            return 0;
+        }
+        long deadline = System.nanoTime() + grace.toNanos();
+        while (true) {
+            Map<Long, ProcessHandle> live = running(snapshotAll(all));
+            if (live.isEmpty()) {
+                return 0; // everything ended on SIGTERM; nothing can fork any more
+            }
+            if (!awaitDeath(live.values(), deadline) || System.nanoTime() - deadline >= 0) {
+                break;
+            }
+            // those ended; look again for children they forked meanwhile
+        }
+        return killSurvivors(all);
+    }
+
+    /** Trees whose SIGKILL round is scheduled; identity matters, not content. */
+    private static final class Batch {
+        final List<Target> targets;
+
+        Batch(List<Target> targets) {
+            this.targets = targets;
         }
     }
 
     /**
      * Sends SIGKILL to everything of the trees that is still alive, in rounds until none is found, so
-     * that children forked between the snapshot and the signal are caught too.
+     * that children forked between the snapshot and the signal are caught too. Each round waits (up to
+     * {@link #SETTLE}) for the processes it signalled to die, and a process that has died but is not
+     * yet reaped by its parent (a zombie) counts as dead: only processes that are still running after
+     * every round are reported, in a warning and in the return value.
      *
      * @param targets the trees
+     * @return how many processes still ran after every round (0 normally)
      */
-    void killSurvivors(List<Target> targets) {
+    int killSurvivors(List<Target> targets) {
         for (int round = 0; round < KILL_ROUNDS; round++) {
-            Map<Long, ProcessHandle> tree = snapshotAll(targets);
-            tree.values().removeIf(p -> !p.isAlive());
+            Map<Long, ProcessHandle> tree = running(snapshotAll(targets));
             if (tree.isEmpty()) {
-                return;
+                return 0;
             }
             LOG.debug("SIGKILL to {} surviving processes of {} job trees", tree.size(), targets.size());
             tree.values().forEach(ProcessHandle::destroyForcibly);
+            awaitDeath(tree.values(), System.nanoTime() + SETTLE.toNanos());
         }
-        Map<Long, ProcessHandle> left = snapshotAll(targets);
-        left.values().removeIf(p -> !p.isAlive());
+        Map<Long, ProcessHandle> left = running(snapshotAll(targets));
         if (!left.isEmpty()) {
-            LOG.warn("{} processes of {} job trees survived {} SIGKILL rounds: {}", left.size(), targets.size(),
+            LOG.warn("{} processes of {} job trees still run after {} SIGKILL rounds (a process in uninterruptible "
+                    + "sleep, e.g. on a hung file system, dies only when its I/O ends): {}", left.size(), targets.size(),
                     KILL_ROUNDS, left.keySet());
+        }
+        return left.size();
+    }
+
+    /**
+     * Waits until none of the processes runs any more (dead or zombie), or until the deadline.
+     *
+     * @param processes the processes
+     * @param deadlineNanos the {@link System#nanoTime()} to give up at
+     * @return true when none runs
+     */
+    boolean awaitDeath(Collection<ProcessHandle> processes, long deadlineNanos) {
+        List<ProcessHandle> left = new ArrayList<>(processes);
+        while (true) {
+            left.removeIf(p -> !running(p));
+            if (left.isEmpty()) {
+                return true;
+            }
+            if (System.nanoTime() - deadlineNanos >= 0) {
+                return false;
+            }
+            LockSupport.parkNanos(POLL_NANOS);
+        }
+    }
+
+    /** The processes of a snapshot that still run: alive and not zombies. */
+    private Map<Long, ProcessHandle> running(Map<Long, ProcessHandle> snapshot) {
+        snapshot.values().removeIf(p -> !running(p));
+        return snapshot;
+    }
+
+    /**
+     * Whether a process still runs. {@link ProcessHandle#isAlive()} is also true for a zombie (dead, not yet
+     * reaped by its parent); such a process cannot run or be killed any more, so it does not count.
+     */
+    private boolean running(ProcessHandle p) {
+        if (!p.isAlive()) {
+            return false;
+        }
+        if (!procAvailable) {
+            return true;
+        }
+        try {
+            String line = Files.readString(PROC.resolve(Long.toString(p.pid())).resolve("stat"), StandardCharsets.US_ASCII);
+            int close = line.lastIndexOf(')');
+            return close < 0 || close + 2 >= line.length() || line.charAt(close + 2) != 'Z' && line.charAt(close + 2) != 'X';
+        } catch (IOException | RuntimeException e) {
+            return p.isAlive(); // gone between the two checks, or unreadable
         }
     }
 

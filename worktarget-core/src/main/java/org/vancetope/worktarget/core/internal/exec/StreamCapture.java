@@ -2,10 +2,8 @@ package org.vancetope.worktarget.core.internal.exec;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
-import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
@@ -18,11 +16,23 @@ import org.slf4j.LoggerFactory;
 /**
  * Drains one output stream of a job: every byte goes to the stream's file (up to a size cap), and the
  * decoded text is kept in memory only as its true first characters and a ring of its last ones, so a
- * job that prints gigabytes costs bounded memory. Not thread-safe for writing: one thread pumps, any
- * thread may take snapshots.
+ * job that prints gigabytes costs bounded memory. When the file stops growing before the stream ends
+ * — at its cap, on a full disk, on another write error — the capture records why ({@link #fileCut()}),
+ * and the in-memory tail stays the true end. Not thread-safe for writing: one thread pumps, any
+ * thread may take snapshots or close the file.
  */
 final class StreamCapture {
     private static final Logger LOG = LoggerFactory.getLogger(StreamCapture.class);
+
+    /** Why a stream's file holds less than the stream. */
+    enum Cut {
+        /** The file reached {@code outputFileMaxBytes}. */
+        CAP,
+        /** The file system reported that it is full ({@code ENOSPC}) or that the quota is used up ({@code EDQUOT}). */
+        DISK_FULL,
+        /** Another write error. */
+        WRITE_ERROR
+    }
 
     private final String name;
     private final long fileCap;
@@ -35,10 +45,13 @@ final class StreamCapture {
     private int headLen;
     private int ringPos;
     private long totalChars;
-    private long fileBytes;
-    private volatile boolean fileCapped;
     private volatile Instant lastOutputAt;
-    private OutputStream out;
+    /** Guards {@link #file}: a write and a close never overlap. */
+    private final Object fileLock = new Object();
+    private WritableByteChannel file;
+    private volatile long fileBytes;
+    private volatile Cut cut;
+    private volatile String cutDetail;
 
     /**
      * Creates the capture over its already created file.
@@ -55,7 +68,7 @@ final class StreamCapture {
         this.clock = clock;
         this.charCap = charCap;
         this.head = new char[Math.min(charCap, 256)];
-        this.out = Channels.newOutputStream(file);
+        this.file = file;
     }
 
     /** The file's name in the job output directory. */
@@ -108,25 +121,32 @@ final class StreamCapture {
     }
 
     private void writeFile(byte[] buf, int n) {
-        OutputStream o;
-        synchronized (this) {
-            o = out;
-        }
-        if (o == null || fileCapped) {
-            return;
-        }
-        int take = (int) Math.min(n, fileCap - fileBytes);
-        try {
-            o.write(buf, 0, take);
-            fileBytes += take;
-            if (take < n) {
-                fileCapped = true;
+        synchronized (fileLock) {
+            if (file == null || cut != null) {
+                return;
             }
-        } catch (IOException e) {
-            LOG.warn("exec output file {} could not be written, keeping only the in-memory head and tail: {}",
-                    name, e.toString());
-            fileCapped = true;
+            int take = (int) Math.min(n, fileCap - fileBytes);
+            ByteBuffer bb = ByteBuffer.wrap(buf, 0, take);
+            try {
+                while (bb.hasRemaining()) {
+                    fileBytes += file.write(bb);
+                }
+                if (take < n) {
+                    cut = Cut.CAP;
+                }
+            } catch (IOException e) {
+                cutDetail = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+                cut = diskFull(e) ? Cut.DISK_FULL : Cut.WRITE_ERROR;
+                LOG.warn("exec output file {} stopped at {} bytes ({}); keeping only the in-memory head and tail: {}",
+                        name, fileBytes, cut == Cut.DISK_FULL ? "the disk is full" : "write error", e.toString());
+            }
         }
+    }
+
+    /** Whether an I/O error says that the file system is full or the quota used up (the OS's own texts). */
+    static boolean diskFull(IOException e) {
+        String m = e.getMessage();
+        return m != null && (m.contains("No space left on device") || m.contains("Disk quota exceeded"));
     }
 
     private synchronized void append(CharBuffer cb) {
@@ -149,16 +169,19 @@ final class StreamCapture {
         }
     }
 
-    /** Closes the file; later output is still drained and kept in memory, but not written. */
+    /**
+     * Closes the file (waiting for a write in progress); later output is still drained and kept in
+     * memory, but not written.
+     */
     void closeFile() {
-        OutputStream o;
-        synchronized (this) {
-            o = out;
-            out = null;
+        WritableByteChannel f;
+        synchronized (fileLock) {
+            f = file;
+            file = null;
         }
-        if (o != null) {
+        if (f != null) {
             try {
-                o.close();
+                f.close();
             } catch (IOException e) {
                 LOG.debug("closing exec output file {} failed: {}", name, e.toString());
             }
@@ -166,12 +189,40 @@ final class StreamCapture {
     }
 
     /**
-     * Whether the file stopped growing because it reached its cap.
+     * Why the file holds less than the stream, or null while it holds all of it.
      *
-     * @return true when capped
+     * @return the cut, or null
+     */
+    Cut fileCut() {
+        return cut;
+    }
+
+    /**
+     * Whether the file stopped growing before the stream's end (for any {@link Cut}): then the in-memory
+     * tail, not the file, has the true end.
+     *
+     * @return true when cut
      */
     boolean fileCapped() {
-        return fileCapped;
+        return cut != null;
+    }
+
+    /**
+     * The error text of a {@link Cut#DISK_FULL} or {@link Cut#WRITE_ERROR} cut.
+     *
+     * @return the text, or null
+     */
+    String cutDetail() {
+        return cutDetail;
+    }
+
+    /**
+     * How many bytes the file holds.
+     *
+     * @return the bytes written
+     */
+    long fileBytes() {
+        return fileBytes;
     }
 
     /**

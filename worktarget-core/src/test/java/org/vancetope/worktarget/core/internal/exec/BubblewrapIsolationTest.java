@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -66,7 +67,11 @@ class BubblewrapIsolationTest {
     }
 
     private ExecResult run(String command) throws ToolException {
-        return engine.run(new ExecRequest("s", command, root(root), ENV, 30_000L, null, null));
+        return run(command, 30_000L);
+    }
+
+    private ExecResult run(String command, long waitMs) throws ToolException {
+        return engine.run(new ExecRequest("s", command, root(root), ENV, waitMs, null, null));
     }
 
     @Test
@@ -131,5 +136,39 @@ class BubblewrapIsolationTest {
             Await.processGone(p.pid());
         }
         assertThat(engine.await("s", r.id(), 30_000).status()).isEqualTo(JobStatus.KILLED);
+    }
+
+    /**
+     * bwrap's {@code --die-with-parent} is Linux's parent-death signal, which follows the thread that
+     * started the process, not the JVM: a job started from a pooled thread that later retires must not
+     * die with that thread.
+     */
+    @Test
+    void jobStartedFromAThreadThatThenEndsKeepsRunningUntilItFinishes() throws Exception {
+        AtomicReference<Path> nativeThread = new AtomicReference<>();
+        AtomicReference<ExecResult> started = new AtomicReference<>();
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread caller = new Thread(() -> {
+            try {
+                nativeThread.set(Path.of("/proc").resolve(Files.readSymbolicLink(Path.of("/proc/thread-self"))));
+                started.set(run("echo ready; while [ ! -e go ]; do sleep 0.05; done; echo finished", 0L));
+            } catch (Throwable e) {
+                failed.set(e);
+            }
+        }, "short-lived-caller");
+        caller.start();
+        caller.join(Await.LIMIT.toMillis());
+        assertThat(caller.isAlive()).as("the caller thread ended").isFalse();
+        assertThat(failed.get()).as("exec_run from the short-lived thread").isNull();
+        assertThat(started.get().status()).isEqualTo(JobStatus.RUNNING);
+        // Once the kernel has removed the thread, a parent-death signal bound to it has been sent.
+        Await.until("the caller's native thread is gone", () -> !Files.exists(nativeThread.get()));
+
+        Files.writeString(root.resolve("go"), "");
+        ExecResult r = engine.await("s", started.get().id(), 30_000);
+
+        assertThat(r.status()).as("status of the job (exit code %s, stdout %s, stderr %s)", r.exitCode(), r.stdout(), r.stderr())
+                .isEqualTo(JobStatus.EXITED);
+        assertThat(r.stdout()).isEqualTo("ready\nfinished\n");
     }
 }

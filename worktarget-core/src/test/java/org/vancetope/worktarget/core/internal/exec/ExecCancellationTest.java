@@ -60,6 +60,21 @@ class ExecCancellationTest {
     }
 
     @Test
+    void aCallerInterruptedBeforeItsJobStartsKillsThatJobAndKeepsItsInterruptStatus() throws Exception {
+        ExecResult r;
+        boolean stillInterrupted;
+        Thread.currentThread().interrupt();
+        try {
+            r = engine.run(new ExecRequest("s", "exec sleep 1000", root(dir), Map.of(), 60_000L, null, null));
+        } finally {
+            stillInterrupted = Thread.interrupted();
+        }
+        assertThat(stillInterrupted).as("the caller's interrupt status after exec_run").isTrue();
+        ExecResult done = engine.await("s", r.id(), 30_000);
+        assertThat(done.status()).isEqualTo(JobStatus.KILLED);
+    }
+
+    @Test
     void aCallerThatIsNotInterruptedLeavesALongJobRunning() throws Exception {
         ExecResult r = engine.run(new ExecRequest("s", "exec sleep 1000", root(dir), Map.of(), 50L, null, null));
         assertThat(r.status()).isEqualTo(JobStatus.RUNNING);

@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,9 +43,18 @@ class ProcessTreeKillTest {
         engine = ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(300).build()).build();
     }
 
+    /** Engines a test closes itself; closed again (a no-op then) after it. */
+    private final List<ExecEngine> extras = new ArrayList<>();
+
     @AfterEach
     void tearDown() {
         engine.close();
+        extras.forEach(ExecEngine::close);
+    }
+
+    private ExecEngine extra(ExecEngine e) {
+        extras.add(e);
+        return e;
     }
 
     private ExecResult startTree(Long deadline) throws ToolException {
@@ -190,5 +201,111 @@ class ProcessTreeKillTest {
         ExecResult r = engine.run(new ExecRequest("s", "cut -d' ' -f6 /proc/$$/stat; echo $$", root(dir), ENV, 30_000L, null, null));
         String[] lines = r.stdout().strip().split("\\s+");
         assertThat(lines[0]).isEqualTo(lines[1]);
+    }
+
+    /** Whether a process still runs: alive and not a zombie waiting to be reaped. */
+    static boolean running(long pid) {
+        if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            try {
+                String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+                return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+            } catch (IOException e) {
+                return false; // gone meanwhile
+            }
+        }
+        return false;
+    }
+
+    private static void assertNoneRuns(List<Long> pids, String when) {
+        for (long pid : pids) {
+            assertThat(running(pid)).as("pid %d still runs %s", pid, when).isFalse();
+        }
+    }
+
+    @Test
+    void closeReturnsOnlyOnceATermIgnoringTreeHasEnded() throws Exception {
+        startTree(null);
+        List<Long> pids = treePids();
+        long shell = shellPid();
+
+        engine.close();
+
+        assertNoneRuns(List.of(shell), "after close returned");
+        assertNoneRuns(pids, "after close returned");
+    }
+
+    @Test
+    void closeReturnsWithoutWaitingOutTheGraceWhenTheTreeEndsOnSigterm() throws Exception {
+        ExecEngine patient = extra(ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(3_600_000).build())
+                .build());
+        ExecResult r = patient.run(new ExecRequest("s", "sleep 1000 & echo $! > bg.pid; echo ready; wait", root(dir), ENV,
+                0L, null, null));
+        Await.until("ready", () -> {
+            try {
+                return patient.status("s", r.id()).stdout().contains("ready");
+            } catch (ToolException e) {
+                throw new AssertionError(e);
+            }
+        });
+        long bg = Long.parseLong(Files.readString(dir.resolve("bg.pid")).strip());
+
+        // Returning at all proves close does not wait out an hour when SIGTERM was enough.
+        patient.close();
+
+        assertNoneRuns(List.of(bg), "after close returned");
+    }
+
+    @Test
+    void closeEndsATreeWhoseDelayedSigkillWasStillPending() throws Exception {
+        ExecEngine graced = extra(ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(2_000).build()).build());
+        ExecResult r = graced.run(new ExecRequest("s", "trap '' TERM; echo $$ > shell.pid; echo ready; "
+                + "while :; do sleep 0.1; done", root(dir), ENV, 0L, null, null));
+        Await.until("ready", () -> {
+            try {
+                return graced.status("s", r.id()).stdout().contains("ready");
+            } catch (ToolException e) {
+                throw new AssertionError(e);
+            }
+        });
+        long shell = Long.parseLong(Files.readString(dir.resolve("shell.pid")).strip());
+        assertThat(graced.kill("s", r.id())).isTrue();
+
+        graced.close();
+
+        assertNoneRuns(List.of(shell), "after close returned");
+    }
+
+    @Test
+    void closeEndsWhatAForgottenJobLeftRunningWhoseSigkillWasPending() throws Exception {
+        ExecEngine one = extra(ExecEngine.builder()
+                .settings(ExecSettings.builder().maxJobsPerScope(1).killGraceMs(2_000).build()).build());
+        ExecResult first = one.run(new ExecRequest("s", "sh -c 'setsid sh -c \"trap \\\"\\\" TERM; "
+                + "echo \\$\\$ > left.pid; exec sleep 1000\" &'; while [ ! -s left.pid ]; do sleep 0.01; done",
+                root(dir), ENV, 30_000L, null, null));
+        assertThat(first.status()).isEqualTo(JobStatus.EXITED);
+        long left = Long.parseLong(Files.readString(dir.resolve("left.pid")).strip());
+        assertThat(running(left)).as("the TERM-ignoring leftover runs").isTrue();
+        one.run(new ExecRequest("s", "true", root(dir), ENV, 30_000L, null, null));
+        // The forgotten job's cleanup sends SIGTERM, schedules SIGKILL, then deletes its files.
+        Await.until("the forgotten job's files deleted", () -> !Files.exists(dir.resolve(first.stdoutPath())));
+
+        one.close();
+
+        assertNoneRuns(List.of(left), "after close returned");
+    }
+
+    @Test
+    void everyCallOfCloseReturnsOnlyOnceTheTreesHaveEnded() throws Exception {
+        startTree(null);
+        List<Long> pids = treePids();
+        CompletableFuture<Void> other = CompletableFuture.runAsync(() -> {
+            engine.close();
+            assertNoneRuns(pids, "after the concurrent close returned");
+        });
+
+        engine.close();
+
+        assertNoneRuns(pids, "after close returned");
+        other.get(Await.LIMIT.toSeconds(), TimeUnit.SECONDS);
     }
 }
