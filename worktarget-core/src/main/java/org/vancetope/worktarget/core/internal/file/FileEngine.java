@@ -1217,9 +1217,11 @@ public final class FileEngine {
                     || (TextScan.classify(t, 0, t.length) & TextScan.BINARY) != 0) {
                 throw binary(userPath, "file_head_tail");
             }
-            // the result budget, counted on the bytes (an upper bound of their JSON): head first, tail the rest
+            // the result budget, counted on the bytes (an upper bound of their JSON): each side gets half, and
+            // what one side does not need goes to the other
             long budget = settings.resultMaxBytes() - 4;
-            int hKeep = fittingBytes(h, 0, h.length, budget, true);
+            long headBudget = t.length == 0 ? budget : Math.max(budget / 2, budget - jsonBoundOfBytes(t, 0, t.length));
+            int hKeep = fittingBytes(h, 0, h.length, headBudget, true);
             budget -= jsonBoundOfBytes(h, 0, hKeep);
             int tKeep = fittingBytes(t, 0, t.length, budget, false);
             if (hKeep < h.length || tKeep < t.length) {

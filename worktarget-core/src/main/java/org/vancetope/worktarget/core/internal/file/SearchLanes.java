@@ -49,6 +49,9 @@ final class SearchLanes {
         try {
             pool.execute(root);
             deadline.await(root);
+        } catch (RuntimeException | Error e) {
+            deadline.cancel();  // whatever ended the call (a stop, a bug in a task), the other tasks stop too
+            throw e;
         } finally {
             release(pool);
         }
