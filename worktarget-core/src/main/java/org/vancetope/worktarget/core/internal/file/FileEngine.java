@@ -259,19 +259,36 @@ public final class FileEngine {
         return bytes;
     }
 
-    /** Encodes {@code s} into the staged file in pieces of {@link #CHUNK} chars, never splitting a pair. */
+    /**
+     * Encodes {@code s} into the staged file through one char buffer and one byte buffer of {@link #CHUNK}
+     * (no copy of the content, no garbage per piece), never splitting a surrogate pair; a lone surrogate
+     * becomes {@code '?'}, as {@link String#getBytes} makes it.
+     */
     private static void writeUtf8(StagedFile staged, String s) throws IOException {
         int n = s.length();
         if (n <= CHUNK) {
             staged.write(s.getBytes(StandardCharsets.UTF_8));
             return;
         }
+        java.nio.charset.CharsetEncoder enc = StandardCharsets.UTF_8.newEncoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPLACE);
+        char[] chars = new char[CHUNK];
+        java.nio.CharBuffer cb = java.nio.CharBuffer.wrap(chars);
+        ByteBuffer bb = ByteBuffer.allocate(CHUNK * 3);
         for (int i = 0; i < n; ) {
             int j = Math.min(n, i + CHUNK);
             if (j < n && Character.isHighSurrogate(s.charAt(j - 1)) && Character.isLowSurrogate(s.charAt(j))) {
                 j--;
             }
-            staged.write(s.substring(i, j).getBytes(StandardCharsets.UTF_8));
+            s.getChars(i, j, chars, 0);
+            cb.clear().limit(j - i);
+            bb.clear();
+            enc.reset();
+            enc.encode(cb, bb, true);       // a piece never ends inside a pair: each is complete input
+            enc.flush(bb);
+            bb.flip();
+            staged.write(bb);
             i = j;
         }
     }

@@ -196,8 +196,8 @@ final class PageReader {
                     // decode up to a line end: afterwards the offset is exactly the start of a line
                     in.limit(lastNl + 1);
                     decode(dec, in, out, false);
-                    offset += lastNl + 1;
-                    if (index != null) {
+                    offset += in.position();
+                    if (index != null && in.position() == lastNl + 1) {
                         index.add(new Checkpoint(line, offset, chars));
                     }
                     in.limit(lim);
@@ -208,8 +208,9 @@ final class PageReader {
                     break;
                 }
                 if (lastNl < 0) {
+                    int before = in.position();
                     decode(dec, in, out, false); // a long line: leaves at most an incomplete sequence
-                    offset += in.position();
+                    offset += in.position() - before;
                 }
                 in.compact();
                 if (!collecting && !countToEnd) {
