@@ -16,8 +16,12 @@ import java.util.TreeSet;
  *         .build();
  * }</pre>
  *
- * <p>The settings bound what one call returns and what it looks at; they do not limit how often
- * tools are called, nor the size of files written.
+ * <p>The settings bound what one call returns, what it looks at, how much memory and time it may take;
+ * they do not limit how often tools are called. No single call may take the process (or a daemon's
+ * connection) down: results are capped in bytes ({@code resultMaxBytes}) as well as in counts,
+ * whole-file operations in memory ({@code wholeFileMaxBytes}), walks and searches in time
+ * ({@code searchTimeoutMillis}), and a {@code file_read} page costs about the page
+ * ({@code readTotalsMaxBytes}).
  *
  * @param readDefaultChars {@code file_read}: characters returned when {@code maxChars} is absent (spec default 8,000)
  * @param readMaxChars {@code file_read}: the largest accepted {@code maxChars} (default 100,000)
@@ -37,13 +41,42 @@ import java.util.TreeSet;
  * @param maxComponentLength the longest accepted path component, in characters (default 255)
  * @param generatedDirNames directory names pruned from walks unless {@code includeGenerated}
  *        (default {@link #DEFAULT_GENERATED_DIRS})
- * @param parallelism threads used by walks and searches (default: available processors)
+ * @param parallelism threads of one walk or search (default: available processors); every call gets threads
+ *        of its own, so concurrent calls never wait for each other's workers
+ * @param resultMaxBytes the most bytes of compact UTF-8 JSON the variable part of one result may take: the
+ *        {@code matches} of {@code file_grep} (context lines included), the {@code files} of
+ *        {@code file_find}, the {@code entries} of {@code file_list}, the {@code content} of {@code file_read},
+ *        {@code head} + {@code tail} of {@code file_head_tail}; beyond it the result is cut, {@code truncated}
+ *        is true and a {@code hint} says how to get the rest (default {@value #DEFAULT_RESULT_MAX_BYTES},
+ *        1 MiB, well under the 2 MiB WebSocket frame a daemon's result must fit in; at least 1,024)
+ * @param wholeFileMaxBytes the largest file {@code file_edit} loads and the largest content (UTF-8 bytes)
+ *        {@code file_write} or an edit writes; larger ones fail {@code size_limit} before anything is read or
+ *        written (default {@link #heapDerivedWholeFileMaxBytes()}: 1/8 of the JVM's maximum heap, at most
+ *        1 GiB)
+ * @param searchTimeoutMillis the deadline of one {@code file_grep}, {@code file_find} or {@code file_count}
+ *        call, enforced inside regex matching; past it the call fails {@code timeout}, and a cancelled call
+ *        (its thread interrupted) fails {@code cancelled}, in both cases with every thread of the call
+ *        stopped (default 30,000 ms: below the 60 s a DAEMON call waits, so the caller sees why)
+ * @param readTotalsMaxBytes how far {@code file_read} reads on past the page to count {@code totalLines} and
+ *        {@code totalChars}; a file whose end lies further gives {@code null} totals and
+ *        {@code totalsKnown: false}, so a page costs about the page, not the file (default 16 MiB; 0 = only
+ *        when the page reaches the end)
  */
 public record FileToolSettings(int readDefaultChars, int readMaxChars, int headTailMaxLines, int listMaxEntries,
                                int defaultMaxDepth, int maxDepthLimit, int findDefaultLimit, int findMaxLimit,
                                int grepDefaultLimit, int grepMaxLimit, long grepMaxFileBytes, int grepLineClipChars,
                                int grepMaxContext, int editDiffMaxLines, int maxPathLength, int maxComponentLength,
-                               Set<String> generatedDirNames, int parallelism) {
+                               Set<String> generatedDirNames, int parallelism, int resultMaxBytes,
+                               long wholeFileMaxBytes, long searchTimeoutMillis, long readTotalsMaxBytes) {
+
+    /** The default {@code resultMaxBytes}: 1 MiB. */
+    public static final int DEFAULT_RESULT_MAX_BYTES = 1 << 20;
+    /** The default {@code searchTimeoutMillis}: 30 s. */
+    public static final long DEFAULT_SEARCH_TIMEOUT_MILLIS = 30_000;
+    /** The default {@code readTotalsMaxBytes}: 16 MiB. */
+    public static final long DEFAULT_READ_TOTALS_MAX_BYTES = 16L << 20;
+    /** The largest {@code wholeFileMaxBytes}: what one Java array can hold. */
+    public static final long WHOLE_FILE_LIMIT = Integer.MAX_VALUE - 16;
 
     /**
      * The generated directories pruned by default: version control, dependency caches, build outputs
@@ -88,6 +121,30 @@ public record FileToolSettings(int readDefaultChars, int readMaxChars, int headT
         positive("maxComponentLength", maxComponentLength);
         generatedDirNames = Set.copyOf(generatedDirNames);
         positive("parallelism", parallelism);
+        if (resultMaxBytes < 1024) {
+            throw new IllegalArgumentException("resultMaxBytes must be at least 1024, got " + resultMaxBytes);
+        }
+        if (wholeFileMaxBytes < 1 || wholeFileMaxBytes > WHOLE_FILE_LIMIT) {
+            throw new IllegalArgumentException("wholeFileMaxBytes must be between 1 and " + WHOLE_FILE_LIMIT + ", got "
+                    + wholeFileMaxBytes);
+        }
+        positive("searchTimeoutMillis", searchTimeoutMillis);
+        if (readTotalsMaxBytes < 0) {
+            throw new IllegalArgumentException("readTotalsMaxBytes must not be negative, got " + readTotalsMaxBytes);
+        }
+    }
+
+    /**
+     * The default {@code wholeFileMaxBytes} of this JVM: 1/8 of {@link Runtime#maxMemory()}, at most 1 GiB
+     * (and at least 1 MiB). {@code file_edit} holds the file's bytes once plus the replacement, so with
+     * {@code -Xmx256m} the limit is 32 MiB and a larger file is refused instead of exhausting the heap.
+     *
+     * @return bytes
+     */
+    public static long heapDerivedWholeFileMaxBytes() {
+        long max = Runtime.getRuntime().maxMemory();
+        long eighth = max == Long.MAX_VALUE ? 1L << 30 : max / 8;
+        return Math.max(1L << 20, Math.min(1L << 30, eighth));
     }
 
     private static void positive(String name, long v) {
@@ -139,6 +196,10 @@ public record FileToolSettings(int readDefaultChars, int readMaxChars, int headT
         b.maxComponentLength = maxComponentLength;
         b.generatedDirNames = new TreeSet<>(generatedDirNames);
         b.parallelism = parallelism;
+        b.resultMaxBytes = resultMaxBytes;
+        b.wholeFileMaxBytes = wholeFileMaxBytes;
+        b.searchTimeoutMillis = searchTimeoutMillis;
+        b.readTotalsMaxBytes = readTotalsMaxBytes;
         return b;
     }
 
@@ -162,6 +223,10 @@ public record FileToolSettings(int readDefaultChars, int readMaxChars, int headT
         private int maxComponentLength = 255;
         private Set<String> generatedDirNames = new TreeSet<>(DEFAULT_GENERATED_DIRS);
         private int parallelism = Runtime.getRuntime().availableProcessors();
+        private int resultMaxBytes = DEFAULT_RESULT_MAX_BYTES;
+        private long wholeFileMaxBytes = heapDerivedWholeFileMaxBytes();
+        private long searchTimeoutMillis = DEFAULT_SEARCH_TIMEOUT_MILLIS;
+        private long readTotalsMaxBytes = DEFAULT_READ_TOTALS_MAX_BYTES;
 
         private Builder() {
         }
@@ -355,13 +420,61 @@ public record FileToolSettings(int readDefaultChars, int readMaxChars, int headT
         }
 
         /**
-         * Threads for walks and searches (default: available processors).
+         * Threads of one walk or search (default: available processors); every call gets its own.
          *
          * @param v threads
          * @return this
          */
         public Builder parallelism(int v) {
             this.parallelism = v;
+            return this;
+        }
+
+        /**
+         * The most bytes of JSON the variable part of one result may take (default
+         * {@value FileToolSettings#DEFAULT_RESULT_MAX_BYTES}, at least 1,024); see {@link FileToolSettings}.
+         *
+         * @param v bytes
+         * @return this
+         */
+        public Builder resultMaxBytes(int v) {
+            this.resultMaxBytes = v;
+            return this;
+        }
+
+        /**
+         * The largest file {@code file_edit} loads and the largest content {@code file_write} writes (default
+         * {@link FileToolSettings#heapDerivedWholeFileMaxBytes()}: 1/8 of the maximum heap, at most 1 GiB).
+         *
+         * @param v bytes, 1 to {@link FileToolSettings#WHOLE_FILE_LIMIT}
+         * @return this
+         */
+        public Builder wholeFileMaxBytes(long v) {
+            this.wholeFileMaxBytes = v;
+            return this;
+        }
+
+        /**
+         * The deadline of one {@code file_grep}, {@code file_find} or {@code file_count} call (default
+         * {@value FileToolSettings#DEFAULT_SEARCH_TIMEOUT_MILLIS} ms).
+         *
+         * @param v milliseconds
+         * @return this
+         */
+        public Builder searchTimeoutMillis(long v) {
+            this.searchTimeoutMillis = v;
+            return this;
+        }
+
+        /**
+         * How far {@code file_read} reads on past the page to count the file's totals (default
+         * {@value FileToolSettings#DEFAULT_READ_TOTALS_MAX_BYTES} bytes, 16 MiB; 0 = not at all).
+         *
+         * @param v bytes
+         * @return this
+         */
+        public Builder readTotalsMaxBytes(long v) {
+            this.readTotalsMaxBytes = v;
             return this;
         }
 
@@ -375,7 +488,8 @@ public record FileToolSettings(int readDefaultChars, int readMaxChars, int headT
             return new FileToolSettings(readDefaultChars, readMaxChars, headTailMaxLines, listMaxEntries,
                     defaultMaxDepth, maxDepthLimit, findDefaultLimit, findMaxLimit, grepDefaultLimit, grepMaxLimit,
                     grepMaxFileBytes, grepLineClipChars, grepMaxContext, editDiffMaxLines, maxPathLength,
-                    maxComponentLength, generatedDirNames, parallelism);
+                    maxComponentLength, generatedDirNames, parallelism, resultMaxBytes, wholeFileMaxBytes,
+                    searchTimeoutMillis, readTotalsMaxBytes);
         }
     }
 }

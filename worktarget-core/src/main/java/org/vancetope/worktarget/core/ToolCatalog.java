@@ -55,8 +55,10 @@ public final class ToolCatalog {
         String dirDesc = "WORK target only: the RootDir to work in. Normally omitted: the current work target decides.";
         String pathDesc = "Path relative to the work directory, with '/' separators.";
         w.add(wrapper("file_read",
-                "Read a text file, or a window of it. Returns content, truncated, totalLines/totalChars and nextStartLine "
-                        + "when more follows; page with startLine.",
+                "Read a text file, or a window of it. Returns content, truncated, nextStartLine when more follows (page "
+                        + "with startLine), and totalLines/totalChars: for files over 16 MiB these are null "
+                        + "(totalsKnown=false) unless the page reaches the end; use file_count for them. A page holds at "
+                        + "most 1 MiB of JSON.",
                 Set.of(ToolLabel.READ_ONLY), Schema.object()
                         .string("path", pathDesc, true)
                         .integer("startLine", "First line to return, 1-based (default 1).", 1L, null, false)
@@ -65,7 +67,8 @@ public final class ToolCatalog {
                         .string(DIR_NAME, dirDesc, false)));
         w.add(wrapper("file_write",
                 "Create or overwrite a text file with the given content. Creates missing parent directories; the write is "
-                        + "atomic and keeps the permissions of a file it replaces.",
+                        + "atomic and keeps the permissions of a file it replaces. Very large content is refused "
+                        + "(size_limit; the limit depends on the memory of the process that runs the tool).",
                 Set.of(ToolLabel.WRITE), Schema.object()
                         .string("path", pathDesc, true)
                         .string("content", "The complete new content of the file.", true)
@@ -73,7 +76,7 @@ public final class ToolCatalog {
         w.add(wrapper("file_edit",
                 "Replace exactly one occurrence of oldText with newText in a file. Fails without changing the file when "
                         + "oldText is missing or occurs more than once (then add surrounding lines to make it unique). "
-                        + "Returns a short diff.",
+                        + "Returns a short diff. Very large files are refused (size_limit).",
                 Set.of(ToolLabel.WRITE), Schema.object()
                         .string("path", pathDesc, true)
                         .string("oldText", "The exact text to replace; must occur exactly once.", true)
@@ -101,7 +104,9 @@ public final class ToolCatalog {
                         .string(DIR_NAME, dirDesc, false)));
         w.add(wrapper("file_grep",
                 "Search file contents with a Java regular expression. Returns matching lines with path and line number. "
-                        + "Binary, non-UTF-8 and files over 2 MiB are skipped and counted.",
+                        + "Binary, non-UTF-8 and files over 2 MiB are skipped and counted. At most 1 MiB of JSON of "
+                        + "matches (context lines included) is returned: then truncated=true and a hint says how to get "
+                        + "the rest. A search that runs longer than 30 s fails with timeout.",
                 Set.of(ToolLabel.READ_ONLY), Schema.object()
                         .string("pattern", "Java regular expression.", true)
                         .string("path", "Directory or single file to search (default '.').", false)

@@ -24,8 +24,38 @@ class FileToolSettingsTest {
     }
 
     @Test
+    void defaultsOfTheLimitsThatKeepOneCallFromTakingTheSystemDown() {
+        FileToolSettings s = FileToolSettings.defaults();
+        assertThat(s.resultMaxBytes()).isEqualTo(1 << 20);
+        assertThat(s.searchTimeoutMillis()).isEqualTo(30_000);
+        assertThat(s.readTotalsMaxBytes()).isEqualTo(16L << 20);
+        assertThat(s.wholeFileMaxBytes()).isEqualTo(FileToolSettings.heapDerivedWholeFileMaxBytes());
+    }
+
+    @Test
+    void wholeFileMaxBytesDefaultsToAnEighthOfTheMaxHeapAtMostOneGiB() {
+        long expected = Math.max(1L << 20, Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 8));
+        assertThat(FileToolSettings.heapDerivedWholeFileMaxBytes()).isEqualTo(expected);
+    }
+
+    @Test
+    void buildRejectsLimitsOutOfRangeNamingThem() {
+        assertThatThrownBy(() -> FileToolSettings.builder().resultMaxBytes(1023).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("resultMaxBytes");
+        assertThatThrownBy(() -> FileToolSettings.builder().wholeFileMaxBytes(0).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wholeFileMaxBytes");
+        assertThatThrownBy(() -> FileToolSettings.builder().wholeFileMaxBytes(Integer.MAX_VALUE).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wholeFileMaxBytes");
+        assertThatThrownBy(() -> FileToolSettings.builder().searchTimeoutMillis(0).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("searchTimeoutMillis");
+        assertThatThrownBy(() -> FileToolSettings.builder().readTotalsMaxBytes(-1).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("readTotalsMaxBytes");
+    }
+
+    @Test
     void toBuilderRoundTrips() {
-        FileToolSettings s = FileToolSettings.builder().grepMaxFileBytes(10).generatedDirNames(Set.of("gen")).build();
+        FileToolSettings s = FileToolSettings.builder().grepMaxFileBytes(10).generatedDirNames(Set.of("gen"))
+                .resultMaxBytes(4096).wholeFileMaxBytes(77).searchTimeoutMillis(5).readTotalsMaxBytes(0).build();
         assertThat(s.toBuilder().build()).isEqualTo(s);
     }
 

@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
 import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -18,6 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.core.FileToolSettings;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
@@ -38,8 +42,9 @@ import org.vancetope.worktarget.spi.ToolException;
  * }
  * }</pre>
  *
- * <p>Cases that need the operating system (FIFOs) run only on {@link Flavour#REAL_DISK}; they are
- * reported as skipped elsewhere.
+ * <p>Cases that need the operating system (FIFOs, sparse files) run only on {@link Flavour#REAL_DISK};
+ * they are reported as skipped elsewhere. The limit cases assume the backend runs with
+ * {@link FileToolSettings#defaults()} in this JVM.
  */
 public abstract class FileToolsContract {
 
@@ -383,6 +388,170 @@ public abstract class FileToolsContract {
     void unknownParameterIsRefused() {
         assertThat(f.failure("file_read", "path", "a.txt", "encoding", "latin1").code())
                 .isEqualTo(ErrorCode.INVALID_PARAMS);
+    }
+
+    // ================================================================== limits: no single call takes the system down
+
+    /** The size of the compact UTF-8 JSON a tree serialises to, written out here: an oracle independent of the tools. */
+    private static int jsonBytes(Object v) {
+        StringBuilder sb = new StringBuilder();
+        json(sb, v);
+        return sb.toString().getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    private static void json(StringBuilder sb, Object v) {
+        if (v instanceof Map<?, ?> m) {
+            sb.append('{');
+            boolean first = true;
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                sb.append(first ? "" : ",");
+                first = false;
+                json(sb, String.valueOf(e.getKey()));
+                sb.append(':');
+                json(sb, e.getValue());
+            }
+            sb.append('}');
+        } else if (v instanceof Collection<?> c) {
+            sb.append('[');
+            boolean first = true;
+            for (Object o : c) {
+                sb.append(first ? "" : ",");
+                first = false;
+                json(sb, o);
+            }
+            sb.append(']');
+        } else if (v instanceof String str) {
+            sb.append('"');
+            for (char c : str.toCharArray()) {
+                if (c == '"' || c == '\\') {
+                    sb.append('\\').append(c);
+                } else if (c == '\n') {
+                    sb.append("\\n");
+                } else if (c < 0x20) {
+                    sb.append(String.format("\\u%04x", (int) c));
+                } else {
+                    sb.append(c);
+                }
+            }
+            sb.append('"');
+        } else {
+            sb.append(v);
+        }
+    }
+
+    @Test
+    void grepWithMostContextStaysWithinTheResultBudgetAndSaysHowToGetTheRest() throws Exception {
+        // 2,000 matching lines of ~600 chars: with 20 lines of context around each, 200 matches are ~5 MB of JSON
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= 2000; i++) {
+            sb.append("hit ").append(i).append(' ').append("x".repeat(590)).append('\n');
+        }
+        f.write("wide.txt", sb.toString());
+        Map<String, Object> r = f.call("file_grep", "pattern", "hit", "contextBefore", 20, "contextAfter", 20);
+        List<Map<String, Object>> m = list(r.get("matches"));
+        assertThat(jsonBytes(m)).isLessThanOrEqualTo(FileToolSettings.DEFAULT_RESULT_MAX_BYTES);
+        assertThat(m).isNotEmpty();
+        for (int i = 0; i < m.size(); i++) {
+            assertThat(m.get(i).get("line")).isEqualTo(i + 1);
+            assertThat(list(m.get(i).get("after"))).hasSize(20);
+        }
+        assertThat(r.get("count")).isEqualTo(m.size());
+        assertThat(r.get("truncated")).isEqualTo(true);
+        assertThat((String) r.get("hint")).contains("resultMaxBytes").contains("contextBefore")
+                .contains("'wide.txt' line " + (m.size() + 1));
+    }
+
+    @Test
+    void findResultStaysWithinTheResultBudgetAndSaysHowToGetTheRest() throws Exception {
+        StringBuilder dir = new StringBuilder();
+        for (int i = 0; i < 12; i++) {   // 12 levels: within the default maxDepth
+            dir.append(i == 0 ? "" : "/").append("d").append(i).append("x".repeat(245));
+        }
+        for (int i = 0; i < 400; i++) {   // 400 paths of ~3,000 chars: over 1 MiB of JSON
+            f.write(dir + "/f" + i + ".txt", "");
+        }
+        Map<String, Object> r = f.call("file_find", "limit", 2000);
+        List<Map<String, Object>> files = list(r.get("files"));
+        assertThat(jsonBytes(files)).isLessThanOrEqualTo(FileToolSettings.DEFAULT_RESULT_MAX_BYTES);
+        assertThat(files).isNotEmpty().hasSizeLessThan(400);
+        assertThat(r.get("totalMatches")).isEqualTo(400);
+        assertThat(r.get("truncated")).isEqualTo(true);
+        assertThat((String) r.get("hint")).contains("resultMaxBytes");
+    }
+
+    @Test
+    void readOfAFileOverTheTotalsBudgetLeavesTheTotalsUnknownUntilThePageReachesTheEnd() throws Exception {
+        // more than the 16 MiB up to which file_read counts a file to its end
+        byte[] block = "a line of text that repeats\n".repeat(40_000).getBytes(StandardCharsets.UTF_8);
+        int blocks = (int) (FileToolSettings.DEFAULT_READ_TOTALS_MAX_BYTES / block.length) + 1;
+        byte[] big = new byte[block.length * blocks];
+        for (int i = 0; i < blocks; i++) {
+            System.arraycopy(block, 0, big, i * block.length, block.length);
+        }
+        f.write("big.log", big);
+        int lines = 40_000 * blocks;
+        Map<String, Object> first = f.call("file_read", "path", "big.log", "maxLines", 3);
+        assertThat(first.get("content")).isEqualTo("a line of text that repeats\n".repeat(3));
+        assertThat(first.get("totalsKnown")).isEqualTo(false);
+        assertThat(first.get("totalLines")).isNull();
+        assertThat(first.get("totalChars")).isNull();
+        assertThat(first.get("nextStartLine")).isEqualTo(4);
+        Map<String, Object> last = f.call("file_read", "path", "big.log", "startLine", lines - 1);
+        assertThat(last.get("content")).isEqualTo("a line of text that repeats\n".repeat(2));
+        assertThat(last.get("totalsKnown")).isEqualTo(true);
+        assertThat(last.get("totalLines")).isEqualTo(lines);
+        assertThat(last.get("nextStartLine")).isNull();
+        // a page that stops one line short of the end does not count on
+        assertThat(f.call("file_read", "path", "big.log", "startLine", lines - 1, "maxLines", 1).get("totalsKnown"))
+                .isEqualTo(false);
+    }
+
+    @Test
+    void readOfASmallFileKnowsItsTotals() throws Exception {
+        f.write("s.txt", "one\ntwo\nthree\n");
+        Map<String, Object> r = f.call("file_read", "path", "s.txt", "maxLines", 1);
+        assertThat(r.get("totalsKnown")).isEqualTo(true);
+        assertThat(r.get("totalLines")).isEqualTo(3);
+        assertThat(r.get("totalChars")).isEqualTo(14);
+    }
+
+    /** 1,000 lines of text, then 10,000 NUL bytes: only the head looks like text. */
+    private void plantTextThenNuls(String rel) throws IOException {
+        byte[] b = new byte[20_000];
+        byte[] head = "text line\n".repeat(1000).getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(head, 0, b, 0, head.length);
+        f.write(rel, b);
+    }
+
+    @Test
+    void readRefusesNulBytesInTheWindowAfterATextHead() throws Exception {
+        plantTextThenNuls("odd.dat");
+        assertThat(f.call("file_read", "path", "odd.dat", "maxLines", 2).get("content")).isEqualTo("text line\ntext line\n");
+        ToolException e = f.failure("file_read", "path", "odd.dat", "startLine", 990, "maxChars", 100_000);
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("NUL").contains("binary");
+    }
+
+    @Test
+    void headTailRefusesNulBytesBeyondTheFirst8KiB() throws Exception {
+        plantTextThenNuls("odd.dat");
+        ToolException e = f.failure("file_head_tail", "path", "odd.dat", "head", 1001);
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("binary");
+    }
+
+    @Test
+    void editOfAFileOverTheWholeFileLimitIsRefusedBeforeItIsRead() throws Exception {
+        assumeTrue(realDisk());
+        long limit = FileToolSettings.heapDerivedWholeFileMaxBytes();
+        Path p = f.write("huge.txt", "needle\n");
+        try (RandomAccessFile raf = new RandomAccessFile(p.toFile(), "rw")) {
+            raf.setLength(limit + 1);      // sparse: nothing is written to the disk
+        }
+        ToolException e = f.failure("file_edit", "path", "huge.txt", "oldText", "needle", "newText", "pin");
+        assertThat(e.code()).isEqualTo(ErrorCode.SIZE_LIMIT);
+        assertThat(e.getMessage()).contains("wholeFileMaxBytes").contains(String.valueOf(limit)).contains("exec_run");
+        assertThat(Files.size(p)).isEqualTo(limit + 1);
     }
 
     // ================================================================== the library's own files

@@ -10,6 +10,10 @@ import java.util.regex.Pattern;
  * literal with a {@link Finder} (a vectorised scan for its rarest character); a regex with one
  * {@link Matcher} over the text) and only then cutting out lines. A candidate line is confirmed by
  * matching the pattern against that line alone, so results equal a per-line search.
+ *
+ * <p>Every matcher reads the text through a {@link GuardedText}, so matching stops with
+ * {@link CallDeadline.Stop} soon after the call's deadline passes or the call is cancelled, however
+ * badly the pattern backtracks.
  */
 final class Searcher {
 
@@ -74,12 +78,16 @@ final class Searcher {
      *
      * @param text the whole text
      * @param max stop after this many hits
+     * @param deadline the call's deadline, checked while matching
+     * @param rel the file, for the timeout message
      * @return the hits in order
+     * @throws CallDeadline.Stop when the call is over
      */
-    List<Hit> search(String text, int max) {
+    List<Hit> search(String text, int max, CallDeadline deadline, String rel) {
         List<Hit> hits = new ArrayList<>();
+        GuardedText guarded = new GuardedText(text, deadline, rel);
         if (literals.isEmpty()) {
-            return searchRegex(text, max, hits);
+            return searchRegex(text, guarded, max, hits);
         }
         Finder guide = null;
         int first = -1;
@@ -96,7 +104,7 @@ final class Searcher {
         int len = text.length();
         int lineNo = 1;
         int counted = 0;
-        Matcher m = plain ? null : linePattern.matcher(text);
+        Matcher m = plain ? null : linePattern.matcher(guarded);
         int idx = first;
         while (idx >= 0 && hits.size() < max) {
             int ls = text.lastIndexOf('\n', idx - 1) + 1;
@@ -115,16 +123,19 @@ final class Searcher {
             if (le >= len) {
                 break;
             }
+            if (plain) {
+                deadline.check(rel);
+            }
             idx = guide.indexIn(text, le + 1);
         }
         return hits;
     }
 
-    private List<Hit> searchRegex(String text, int max, List<Hit> hits) {
+    private List<Hit> searchRegex(String text, GuardedText guarded, int max, List<Hit> hits) {
         int len = text.length();
         int lineNo = 1;
         int counted = 0;
-        Matcher m = linePattern.matcher(text);
+        Matcher m = linePattern.matcher(guarded);
         int pos = 0;
         while (pos <= len && hits.size() < max && m.find(pos)) {
             int s = m.start();
@@ -151,10 +162,13 @@ final class Searcher {
      * Whether one line (without its terminator) matches.
      *
      * @param line the line
+     * @param deadline the call's deadline, checked while matching
+     * @param rel the file, for the timeout message
      * @return true on a match
+     * @throws CallDeadline.Stop when the call is over
      */
-    boolean matchesLine(CharSequence line) {
-        return linePattern.matcher(line).find();
+    boolean matchesLine(CharSequence line, CallDeadline deadline, String rel) {
+        return linePattern.matcher(new GuardedText(line, deadline, rel)).find();
     }
 
     private static int lineEnd(String text, int from) {

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
@@ -99,36 +98,43 @@ final class TreeWalker {
     /**
      * Walks and collects the matching files, sorted by relative path.
      *
-     * @param pool the pool to run on
+     * @param lanes where the call's tasks run
+     * @param deadline the call's deadline, checked at every directory and file
      * @param spec what to walk
      * @return the files and counts
+     * @throws CallDeadline.Stop when the call is over before the walk finished
      */
-    static Result walk(ForkJoinPool pool, Spec spec) {
+    static Result walk(SearchLanes lanes, CallDeadline deadline, Spec spec) {
         ConcurrentLinkedQueue<Entry> out = new ConcurrentLinkedQueue<>();
-        int[] counts = walk(pool, spec, e -> out.add(new Entry(e.rel(), e.path(), e.size(), e.mtimeMillis(), null,
-                e.name())));
+        int[] counts = walk(lanes, deadline, spec, e -> out.add(new Entry(e.rel(), e.path(), e.size(), e.mtimeMillis(),
+                null, e.name())));
         List<Entry> files = new ArrayList<>(out);
         files.sort(Comparator.comparing(Entry::rel));
         return new Result(files, counts[0], counts[1]);
     }
 
     /**
-     * Walks and hands every matching file to a sink (concurrently, in no particular order).
+     * Walks and hands every matching file to a sink (concurrently, in no particular order), on a lane of
+     * the call's own; returns when no task of the walk runs any more.
      *
-     * @param pool the pool to run on
+     * @param lanes where the call's tasks run
+     * @param deadline the call's deadline, checked at every directory and file
      * @param spec what to walk
      * @param sink the receiver
      * @return {@code [skippedGeneratedDirs, unreadableDirs]}
+     * @throws CallDeadline.Stop when the call is over before the walk finished
      */
-    static int[] walk(ForkJoinPool pool, Spec spec, Sink sink) {
+    static int[] walk(SearchLanes lanes, CallDeadline deadline, Spec spec, Sink sink) {
         LongAdder skipped = new LongAdder();
         LongAdder unreadable = new LongAdder();
         boolean leaf = LEAF_OPTIMISATION && spec.base().path().getFileSystem() == FileSystems.getDefault();
-        pool.invoke(new DirTask(null, spec.base(), "", "", 0, new Shared(spec, sink, skipped, unreadable, leaf)));
+        lanes.run(deadline, new DirTask(null, spec.base(), "", "", 0,
+                new Shared(spec, sink, skipped, unreadable, leaf, deadline)));
         return new int[] {skipped.intValue(), unreadable.intValue()};
     }
 
-    private record Shared(Spec spec, Sink sink, LongAdder skipped, LongAdder unreadable, boolean leaf) {
+    private record Shared(Spec spec, Sink sink, LongAdder skipped, LongAdder unreadable, boolean leaf,
+                          CallDeadline deadline) {
     }
 
     private static int subdirectories(Path dir) {
@@ -162,6 +168,7 @@ final class TreeWalker {
 
         @Override
         protected void compute() {
+            shared.deadline().check();
             SafeDirectory dir;
             try {
                 dir = given != null ? given : parent.openChild(name);
@@ -194,7 +201,11 @@ final class TreeWalker {
                 shared.unreadable().increment();
                 return;
             }
+            int seen = 0;
             for (String n : names) {
+                if ((++seen & 255) == 0) {
+                    shared.deadline().check();
+                }
                 String r = rel.isEmpty() ? n : rel + '/' + n;
                 boolean nameMatches = spec.glob() == null || spec.glob().matches(r, n);
                 if (subdirsLeft == 0 && !nameMatches) {
@@ -223,7 +234,7 @@ final class TreeWalker {
                 }
             }
             for (int i = 0; i < files.size(); i += FILE_CHUNK) {
-                tasks.add(new FileChunk(files.subList(i, Math.min(files.size(), i + FILE_CHUNK)), shared.sink()));
+                tasks.add(new FileChunk(files.subList(i, Math.min(files.size(), i + FILE_CHUNK)), shared));
             }
             if (tasks.size() == 1) {
                 tasks.get(0).invoke();
@@ -236,17 +247,18 @@ final class TreeWalker {
     private static final class FileChunk extends RecursiveAction {
         private static final long serialVersionUID = 1L;
         private final transient List<Entry> files;
-        private final transient Sink sink;
+        private final transient Shared shared;
 
-        FileChunk(List<Entry> files, Sink sink) {
+        FileChunk(List<Entry> files, Shared shared) {
             this.files = files;
-            this.sink = sink;
+            this.shared = shared;
         }
 
         @Override
         protected void compute() {
             for (Entry e : files) {
-                sink.accept(e);
+                shared.deadline().check();
+                shared.sink().accept(e);
             }
         }
     }

@@ -404,6 +404,356 @@ class FileEngineTest {
         assertThat(r.get("files")).isEqualTo(2);
     }
 
+    // ------------------------------------------------------------------ limits
+
+    private FileEngine engine(FileToolSettings.Builder b) {
+        return new FileEngine(b.build());
+    }
+
+    private Map<String, Object> run(FileEngine e, String op, Object... kv) throws ToolException {
+        Map<String, Object> p = new HashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            p.put((String) kv[i], kv[i + 1]);
+        }
+        return e.run(op, gate, p);
+    }
+
+    private ToolException fails(FileEngine e, String op, Object... kv) {
+        try {
+            run(e, op, kv);
+        } catch (ToolException x) {
+            return x;
+        }
+        throw new AssertionError(op + " should have failed");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> maps(Object o) {
+        return (List<Map<String, Object>>) o;
+    }
+
+    private static String numbered(int n, int width) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+            String head = "line " + i + " ";
+            sb.append(head).append("x".repeat(Math.max(0, width - head.length()))).append('\n');
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void readStopsAtTheResultBudgetAndSaysWhereToGoOn() throws Exception {
+        file("a.txt", numbered(100, 99));                        // 100 chars a line, 101 bytes of JSON with "\n"
+        FileEngine e = engine(FileToolSettings.builder().resultMaxBytes(1024));
+        Map<String, Object> r = run(e, "file_read", "path", "a.txt", "maxChars", 100_000);
+        assertThat(r.get("content")).isEqualTo(numbered(10, 99));
+        assertThat(r.get("truncated")).isEqualTo(true);
+        assertThat(r.get("nextStartLine")).isEqualTo(11);
+        assertThat((String) r.get("hint")).contains("resultMaxBytes").contains("startLine 11");
+    }
+
+    @Test
+    void readCountsEscapesAgainstTheResultBudget() throws Exception {
+        file("q.txt", ("\"".repeat(99) + "\n").repeat(20));     // each quote is two bytes of JSON
+        FileEngine e = engine(FileToolSettings.builder().resultMaxBytes(1024));
+        Map<String, Object> r = run(e, "file_read", "path", "q.txt", "maxChars", 100_000);
+        assertThat(((String) r.get("content")).length()).isEqualTo(5 * 100);
+        assertThat(r.get("nextStartLine")).isEqualTo(6);
+    }
+
+    @Test
+    void readClipsALineLongerThanTheResultBudget() throws Exception {
+        file("long.txt", "é".repeat(5000) + "\nnext\n");
+        FileEngine e = engine(FileToolSettings.builder().resultMaxBytes(1024));
+        Map<String, Object> r = run(e, "file_read", "path", "long.txt", "maxChars", 100_000);
+        assertThat(r.get("content")).isEqualTo("é".repeat(512));
+        assertThat(r.get("nextStartLine")).isEqualTo(2);
+        assertThat((String) r.get("hint")).contains("Line 1").contains("resultMaxBytes");
+    }
+
+    @Test
+    void readTotalsMaxBytesZeroCountsOnlyWhenThePageReachesTheEnd() throws Exception {
+        file("a.txt", lines(10));
+        FileEngine e = engine(FileToolSettings.builder().readTotalsMaxBytes(0));
+        Map<String, Object> first = run(e, "file_read", "path", "a.txt", "maxLines", 2);
+        assertThat(first.get("totalsKnown")).isEqualTo(false);
+        assertThat(first.get("totalLines")).isNull();
+        Map<String, Object> rest = run(e, "file_read", "path", "a.txt", "startLine", 3);
+        assertThat(rest.get("totalsKnown")).isEqualTo(true);
+        assertThat(rest.get("totalLines")).isEqualTo(10L);
+        assertThat(rest.get("totalChars")).isEqualTo((long) lines(10).length());
+    }
+
+    @Test
+    void readPastTheEndOfAFileOverTheTotalsBudgetStillSaysHowManyLines() throws Exception {
+        file("a.txt", lines(50));
+        FileEngine e = engine(FileToolSettings.builder().readTotalsMaxBytes(10));
+        assertThat(fails(e, "file_read", "path", "a.txt", "startLine", 99).getMessage()).contains("has 50 lines");
+    }
+
+    @Test
+    void readClippedLineOfAFileOverTheTotalsBudgetPointsPastItself() throws Exception {
+        file("a.txt", "y".repeat(50) + "\n");
+        FileEngine e = engine(FileToolSettings.builder().readTotalsMaxBytes(0));
+        Map<String, Object> r = run(e, "file_read", "path", "a.txt", "maxChars", 10);
+        assertThat(r.get("totalsKnown")).isEqualTo(false);
+        assertThat(r.get("nextStartLine")).isEqualTo(2);       // not known to be past the end: the next call says
+        assertThat(fails(e, "file_read", "path", "a.txt", "startLine", 2).getMessage()).contains("has 1 lines");
+    }
+
+    /** ~3 MiB of mixed text: multi-byte chars, CRLF, invalid bytes, lines longer than a read chunk. */
+    private static byte[] mixedText() {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.util.Random rnd = new java.util.Random(7);
+        int line = 0;
+        while (out.size() < 3 << 20) {
+            line++;
+            StringBuilder sb = new StringBuilder("L" + line + " ");
+            int kind = rnd.nextInt(10);
+            int len = rnd.nextInt(300) == 0 ? 70_000 + rnd.nextInt(1000) : rnd.nextInt(120);
+            for (int i = 0; i < len; i++) {
+                int c = rnd.nextInt(20);
+                sb.append(c == 0 ? "é" : c == 1 ? "€" : c == 2 ? "\uD83D\uDE00" : c == 3 ? "\t" : "abcdefghij".charAt(c % 10));
+            }
+            byte[] b = sb.toString().getBytes(StandardCharsets.UTF_8);
+            out.write(b, 0, b.length);
+            if (kind == 1) {
+                out.write(0xE2);                    // a truncated sequence
+                out.write(0x82);
+            } else if (kind == 2) {
+                out.write(0xFF);                    // never valid
+            }
+            if (kind == 3) {
+                out.write('\r');
+            }
+            out.write('\n');
+        }
+        return out.toByteArray();
+    }
+
+    @Test
+    void readPagesAreTheSameWithAndWithoutTheLineStartCache() throws Exception {
+        byte[] text = mixedText();
+        Files.write(root.resolve("mixed.txt"), text);
+        long lineCount = 0;
+        for (byte b : text) {
+            if (b == '\n') {
+                lineCount++;
+            }
+        }
+        FileEngine warm = new FileEngine(FileToolSettings.defaults());
+        run(warm, "file_read", "path", "mixed.txt", "startLine", (int) lineCount);     // learns line starts
+        int[] starts = {1, 2, 500, (int) lineCount / 3, (int) lineCount / 2, (int) lineCount / 2 + 1,
+                (int) lineCount - 40, (int) lineCount};
+        for (int start : starts) {
+            for (int maxChars : new int[] {1, 8000, 100_000}) {
+                Map<String, Object> cached = run(warm, "file_read", "path", "mixed.txt", "startLine", start,
+                        "maxChars", maxChars);
+                Map<String, Object> fresh = run(new FileEngine(FileToolSettings.defaults()), "file_read", "path",
+                        "mixed.txt", "startLine", start, "maxChars", maxChars);
+                assertThat(cached).as("startLine %d, maxChars %d", start, maxChars).isEqualTo(fresh);
+            }
+        }
+        Map<String, Object> all = run(warm, "file_read", "path", "mixed.txt", "startLine", (int) lineCount / 2);
+        assertThat(all.get("totalLines")).isEqualTo(lineCount);
+        assertThat(all.get("totalChars")).isEqualTo((long) new String(text, StandardCharsets.UTF_8).length());
+    }
+
+    @Test
+    void listStopsAtTheResultBudgetWithAHint() throws Exception {
+        for (int i = 0; i < 100; i++) {
+            file(String.format("n%03d", i) + "z".repeat(46), "");
+        }
+        FileEngine e = engine(FileToolSettings.builder().resultMaxBytes(1024));
+        Map<String, Object> r = run(e, "file_list");
+        assertThat((List<?>) r.get("entries")).hasSize(19);           // 53 bytes each with its comma, 2 for [ ]
+        assertThat(r.get("count")).isEqualTo(100);
+        assertThat(r.get("truncated")).isEqualTo(true);
+        assertThat((String) r.get("hint")).contains("resultMaxBytes").contains("file_find");
+    }
+
+    @Test
+    void findStopsAtTheResultBudgetWithAHint() throws Exception {
+        for (int i = 0; i < 50; i++) {
+            file(String.format("d/f%02d.txt", i), "");
+        }
+        FileEngine e = engine(FileToolSettings.builder().resultMaxBytes(1024));
+        Map<String, Object> r = run(e, "file_find");
+        List<Map<String, Object>> files = maps(r.get("files"));
+        assertThat(files).isNotEmpty().hasSizeLessThan(50);
+        assertThat(files.get(0).get("path")).isEqualTo("d/f00.txt");
+        assertThat(JsonSize.of(files)).isLessThanOrEqualTo(1024);
+        assertThat(r.get("totalMatches")).isEqualTo(50);
+        assertThat(r.get("truncated")).isEqualTo(true);
+        assertThat((String) r.get("hint")).contains("resultMaxBytes");
+    }
+
+    @Test
+    void grepCountsContextLinesAgainstTheResultBudget() throws Exception {
+        file("a.txt", numbered(40, 50));
+        FileEngine e = engine(FileToolSettings.builder().resultMaxBytes(2048));
+        Map<String, Object> plain = run(e, "file_grep", "pattern", "line");
+        Map<String, Object> ctx = run(e, "file_grep", "pattern", "line", "contextBefore", 2, "contextAfter", 2);
+        assertThat(maps(ctx.get("matches")).size()).isLessThan(maps(plain.get("matches")).size());
+        assertThat(JsonSize.of(ctx.get("matches"))).isLessThanOrEqualTo(2048);
+        assertThat(ctx.get("truncated")).isEqualTo(true);
+        assertThat((String) ctx.get("hint")).contains("contextBefore/contextAfter (now 2/2)")
+                .contains("'a.txt' line " + (maps(ctx.get("matches")).size() + 1));
+    }
+
+    @Test
+    void grepBudgetKeepsTheSamePrefixWhateverOrderFilesAreSearchedIn() throws Exception {
+        for (int i = 0; i < 60; i++) {
+            file(String.format("d%d/f%02d.txt", i % 7, i), ("hit " + i + " " + "w".repeat(i * 3) + "\n").repeat(5));
+        }
+        List<Map<String, Object>> all = maps(run(engine(FileToolSettings.builder()), "file_grep", "pattern", "hit",
+                "limit", 1000).get("matches"));
+        assertThat(all).hasSize(300);
+        FileEngine small = engine(FileToolSettings.builder().resultMaxBytes(4096).parallelism(4));
+        for (int round = 0; round < 20; round++) {
+            Map<String, Object> r = run(small, "file_grep", "pattern", "hit", "limit", 1000);
+            List<Map<String, Object>> m = maps(r.get("matches"));
+            assertThat(m).isNotEmpty().isEqualTo(all.subList(0, m.size()));
+            assertThat(JsonSize.of(m)).isLessThanOrEqualTo(4096);
+            assertThat(JsonSize.of(all.subList(0, m.size() + 1))).isGreaterThan(4096);
+            assertThat(r.get("truncated")).isEqualTo(true);
+        }
+    }
+
+    @Test
+    void grepOfOneFileWithMoreMatchesThanTheLimitIsTruncated() throws Exception {
+        file("a.txt", "hit\n".repeat(10));
+        Map<String, Object> r = run("file_grep", "pattern", "hit", "limit", 5);
+        assertThat((List<?>) r.get("matches")).hasSize(5);
+        assertThat(r.get("truncated")).isEqualTo(true);
+        assertThat((String) r.get("hint")).contains("limit");
+    }
+
+    @Test
+    void headTailIsCutToTheResultBudget() throws Exception {
+        file("log.txt", numbered(200, 50));
+        FileEngine e = engine(FileToolSettings.builder().resultMaxBytes(2048));
+        Map<String, Object> r = run(e, "file_head_tail", "path", "log.txt", "head", 100, "tail", 100);
+        String head = (String) r.get("head");
+        String tail = (String) r.get("tail");
+        assertThat(JsonSize.of(head) + JsonSize.of(tail)).isLessThanOrEqualTo(2048);
+        assertThat(head).startsWith("line 1 ");
+        assertThat(tail).endsWith("line 200 " + "x".repeat(41) + "\n");
+        assertThat(r.get("truncated")).isEqualTo(true);
+        assertThat((long) r.get("omittedBytes")).isEqualTo(numbered(200, 50).length() - head.length() - tail.length());
+        assertThat((String) r.get("hint")).contains("resultMaxBytes");
+    }
+
+    @Test
+    void editOfAFileOverWholeFileMaxBytesIsRefusedAndLeavesItUnchanged() throws Exception {
+        file("a.txt", "x".repeat(200) + "needle\n");
+        FileEngine e = engine(FileToolSettings.builder().wholeFileMaxBytes(100));
+        ToolException x = fails(e, "file_edit", "path", "a.txt", "oldText", "needle", "newText", "pin");
+        assertThat(x.code()).isEqualTo(ErrorCode.SIZE_LIMIT);
+        assertThat(x.getMessage()).contains("207 bytes").contains("at most 100").contains("wholeFileMaxBytes")
+                .contains("exec_run");
+        assertThat(Files.readString(root.resolve("a.txt"))).isEqualTo("x".repeat(200) + "needle\n");
+    }
+
+    @Test
+    void editThatWouldGrowTheFileOverWholeFileMaxBytesIsRefused() throws Exception {
+        file("a.txt", "needle\n");
+        FileEngine e = engine(FileToolSettings.builder().wholeFileMaxBytes(100));
+        ToolException x = fails(e, "file_edit", "path", "a.txt", "oldText", "needle", "newText", "n".repeat(100));
+        assertThat(x.code()).isEqualTo(ErrorCode.SIZE_LIMIT);
+        assertThat(x.getMessage()).contains("101 bytes").contains("wholeFileMaxBytes");
+        assertThat(Files.readString(root.resolve("a.txt"))).isEqualTo("needle\n");
+    }
+
+    @Test
+    void editOfMultiByteTextReplacesTheRightBytes() throws Exception {
+        file("u.txt", "Grüße\nüber € 😀 x\nEnde\n");
+        Map<String, Object> r = run("file_edit", "path", "u.txt", "oldText", "€ 😀", "newText", "EUR");
+        assertThat(Files.readString(root.resolve("u.txt"))).isEqualTo("Grüße\nüber EUR x\nEnde\n");
+        assertThat(r.get("line")).isEqualTo(2);
+        assertThat(r.get("diff")).isEqualTo("@@ line 2 @@\n Grüße\n-über € 😀 x\n+über EUR x\n Ende\n");
+    }
+
+    @Test
+    void writeOfContentOverWholeFileMaxBytesIsRefusedAndCreatesNothing() throws Exception {
+        FileEngine e = engine(FileToolSettings.builder().wholeFileMaxBytes(100));
+        ToolException x = fails(e, "file_write", "path", "big.txt", "content", "€".repeat(34));   // 102 bytes
+        assertThat(x.code()).isEqualTo(ErrorCode.SIZE_LIMIT);
+        assertThat(x.getMessage()).contains("102 bytes").contains("at most 100").contains("wholeFileMaxBytes");
+        assertThat(Files.exists(root.resolve("big.txt"))).isFalse();
+        assertThat(run(e, "file_write", "path", "ok.txt", "content", "€".repeat(33)).get("bytes")).isEqualTo(99L);
+    }
+
+    @Test
+    void writeOfContentLongerThanAChunkIsEncodedExactly() throws Exception {
+        StringBuilder sb = new StringBuilder();
+        while (sb.length() < 200_000) {
+            sb.append("abc é € ");
+            if (sb.length() % 65_536 > 65_530) {
+                sb.append("\uD83D\uDE00");    // pairs near the chunk boundaries
+            }
+            sb.append("\uD83D\uDE00").append('\uD800').append('\n');   // and a lone surrogate, written as '?'
+        }
+        String content = sb.toString();
+        Map<String, Object> r = run("file_write", "path", "w.txt", "content", content);
+        byte[] expected = content.getBytes(StandardCharsets.UTF_8);
+        assertThat(Files.readAllBytes(root.resolve("w.txt"))).isEqualTo(expected);
+        assertThat(r.get("bytes")).isEqualTo((long) expected.length);
+        assertThat(FileEngine.utf8Length(content, Long.MAX_VALUE)).isEqualTo(expected.length);
+    }
+
+    @Test
+    void countWithACatastrophicPatternFailsTimeoutAtItsDeadline() throws Exception {
+        file("evil.txt", ("a".repeat(30_000) + "!\n").repeat(3));
+        FileEngine e = engine(FileToolSettings.builder().searchTimeoutMillis(300));
+        ToolException x = boundedFailure(() -> run(e, "file_count", "path", "evil.txt", "pattern", "(a+)+$"));
+        assertThat(x.code()).isEqualTo(ErrorCode.TIMEOUT);
+        assertThat(x.getMessage()).contains("file_count").contains("searchTimeoutMillis").contains("'evil.txt'");
+    }
+
+    @Test
+    void findOnAnInterruptedThreadFailsCancelledAndKeepsTheInterrupt() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            file("d" + i + "/a.txt", "");
+        }
+        Thread.currentThread().interrupt();
+        try {
+            ToolException x = fails("file_find");
+            assertThat(x.code()).isEqualTo(ErrorCode.CANCELLED);
+            assertThat(x.getMessage()).contains("file_find was cancelled");
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    @FunctionalInterface
+    private interface Call {
+        Object run() throws Exception;
+    }
+
+    /** Runs a call that must fail, on another thread, waiting at most a minute. */
+    private static ToolException boundedFailure(Call call) throws Exception {
+        java.util.concurrent.ExecutorService ex = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            java.util.concurrent.Future<Object> f = ex.submit(call::run);
+            try {
+                f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (e.getCause() instanceof ToolException t) {
+                    return t;
+                }
+                throw e;
+            } catch (java.util.concurrent.TimeoutException e) {
+                f.cancel(true);
+                throw new AssertionError("the call did not end within a minute", e);
+            }
+            throw new AssertionError("the call should have failed");
+        } finally {
+            ex.shutdownNow();
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
 
     @Test
