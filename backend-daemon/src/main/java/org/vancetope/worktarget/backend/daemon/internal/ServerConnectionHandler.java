@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.FrameExtension;
+import org.vancetope.worktarget.core.internal.Segments;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.ErrorCode;
 
@@ -169,6 +170,15 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
                 : !daemon && (h.sessionId() == null || h.sessionId().isBlank()) ? "sessionId" : null;
         if (missing != null) {
             refuse(ctx, ErrorCode.BAD_FRAME, "hello of a " + profile + " needs '" + missing + "'.", Wire.CLOSE_BAD_FRAME);
+            return;
+        }
+        // tenant and project name directories and registry keys: the one segment rule, before any grant is looked up
+        String unsafe = Segments.problem(h.tenant()) != null ? "tenant"
+                : h.project() != null && Segments.problem(h.project()) != null ? "project" : null;
+        if (unsafe != null) {
+            String value = "tenant".equals(unsafe) ? h.tenant() : h.project();
+            refuse(ctx, ErrorCode.BAD_FRAME, Segments.message("hello." + unsafe, Segments.problem(value))
+                    + " Use the name the server's token grants.", Wire.CLOSE_BAD_FRAME);
             return;
         }
         if (daemon && !Wire.DAEMON_NAME.matcher(h.daemonName()).matches()) {

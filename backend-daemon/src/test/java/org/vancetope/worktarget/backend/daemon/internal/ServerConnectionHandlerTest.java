@@ -237,6 +237,28 @@ class ServerConnectionHandlerTest {
     }
 
     @Test
+    void helloWithAProjectThatIsNotASafeSegmentIsRefusedEvenWhenTheTokenGrantsEveryProject() {
+        AuthPrincipal any = new AuthPrincipal("box", "acme", Set.of("*"), null);
+        for (String project : List.of("../other", ".hidden", "a/b", "bad\\ufffdname")) {
+            EmbeddedChannel ch = connect(any, "daemon");
+            ch.writeInbound(new TextWebSocketFrame(HELLO.replace("\"project\":\"proj\"",
+                    "\"project\":\"" + project + "\"")));
+            assertThat(nextText(ch)).as(project).contains("\"code\":\"bad_frame\"", "hello.project must be");
+            assertThat(closeCode(ch)).isEqualTo(4400);
+        }
+        assertThat(core.daemons().onlineDaemons("acme", "../other")).isEmpty();
+    }
+
+    @Test
+    void helloWithATenantThatIsNotASafeSegmentIsRefused() {
+        AuthPrincipal odd = new AuthPrincipal("box", "..", Set.of("*"), null);
+        EmbeddedChannel ch = connect(odd, "daemon");
+        ch.writeInbound(new TextWebSocketFrame(HELLO.replace("\"tenant\":\"acme\"", "\"tenant\":\"..\"")));
+        assertThat(nextText(ch)).contains("\"code\":\"bad_frame\"", "hello.tenant must be", "it is '..'");
+        assertThat(closeCode(ch)).isEqualTo(4400);
+    }
+
+    @Test
     void daemonNameOutsideThePatternIsRefused() {
         EmbeddedChannel ch = connect(BOX, "daemon");
         ch.writeInbound(new TextWebSocketFrame(HELLO.replace("box-1", "Box One")));
