@@ -66,11 +66,16 @@ class OversizedCallTest {
     }
 
     private void start(UnaryOperator<DaemonServer.Builder> server) throws Exception {
+        start(server, d -> d);
+    }
+
+    private void start(UnaryOperator<DaemonServer.Builder> server, UnaryOperator<DaemonClient.Builder> daemon)
+            throws Exception {
         t = new TestServer(server);
         local = LocalBackend.builder().workDirectory(workDir).build();
         List<BackendTool> tools = new ArrayList<>(local.tools());
         tools.add(BackendTool.of(BLOB, (p, ctx) -> Map.of("text", "x".repeat(((Number) p.get("bytes")).intValue()))));
-        t.daemon(BOX.name(), tools);
+        t.started(daemon.apply(t.daemonBuilder(BOX.name(), tools)));
     }
 
     private void start() throws Exception {
@@ -209,6 +214,22 @@ class OversizedCallTest {
         assertThat(e.code()).isEqualTo(ErrorCode.SIZE_LIMIT);
         assertThat(e.getMessage()).contains("256 KiB");
         assertThat(workDir.resolve("big.txt")).doesNotExist();
+    }
+
+    @Test
+    void aServerHoldsItsInvocationsToTheSmallerLimitTheDaemonAnnouncesInItsHello() throws Exception {
+        start(b -> b, d -> d.maxFrameBytes(128 * 1024));
+        String before = connectionId();
+        Future<Map<String, Object>> job = bystander();
+        ToolException e = failure(() -> call(WRITER, "client_file_write",
+                Map.of("path", "big.txt", "content", "y".repeat(200_000))));
+        assertThat(e.code()).isEqualTo(ErrorCode.SIZE_LIMIT);
+        assertThat(e.getMessage()).contains("128 KiB");
+        assertThat(workDir.resolve("big.txt")).doesNotExist();
+        assertThat(connectionId()).as("the same connection").isEqualTo(before);
+        call(WRITER, "client_file_write", Map.of("path", "small.txt", "content", "y".repeat(100_000)));
+        assertThat(Files.size(workDir.resolve("small.txt"))).isEqualTo(100_000);
+        assertBystanderRanOn(job);
     }
 
     @Test

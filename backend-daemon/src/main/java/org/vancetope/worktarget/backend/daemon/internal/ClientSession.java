@@ -338,7 +338,8 @@ public final class ClientSession {
                 List<ToolSpec> specs = tools.values().stream().map(BackendTool::spec).toList();
                 Message.Hello hello = new Message.Hello(Wire.PROTOCOL_VERSION, settings.profile(), settings.tenant(),
                         settings.project(), settings.daemonName(), settings.sessionId(), settings.clientName(),
-                        settings.capabilities(), specs);
+                        settings.capabilities(), specs,
+                        Map.of(Wire.LIMIT_MAX_FRAME_BYTES, settings.maxFrameBytes()));
                 ctx.writeAndFlush(new TextWebSocketFrame(Wire.encode(hello, ctx.alloc())));
                 ctx.executor().schedule(() -> {
                     if (!welcomed && ctx.channel().isActive()) {

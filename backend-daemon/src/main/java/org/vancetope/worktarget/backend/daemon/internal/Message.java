@@ -19,11 +19,13 @@ public sealed interface Message {
 
     /** Client → server, first frame. */
     record Hello(int protocolVersion, String profile, String tenant, String project, String daemonName,
-                 String sessionId, String clientName, Set<String> capabilities, List<ToolSpec> tools) implements Message {
-        /** Copies the collections. */
+                 String sessionId, String clientName, Set<String> capabilities, List<ToolSpec> tools,
+                 Map<String, Object> limits) implements Message {
+        /** Copies the collections ({@code limits}: what the client accepts, e.g. {@code maxFrameBytes}; may be empty). */
         public Hello {
             capabilities = Set.copyOf(capabilities);
             tools = List.copyOf(tools);
+            limits = limits == null ? Map.of() : Map.copyOf(limits);
         }
 
         @Override

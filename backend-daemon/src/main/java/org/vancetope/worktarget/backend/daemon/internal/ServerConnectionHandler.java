@@ -192,13 +192,23 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
                     + h.tenant() + "'") + ".", Wire.CLOSE_FORBIDDEN);
             return;
         }
+        int outbound = Math.min(settings.maxFrameBytes(), Wire.PROTOCOL_MAX_FRAME_BYTES);
+        Object announced = h.limits().get(Wire.LIMIT_MAX_FRAME_BYTES);
+        if (announced != null) {
+            if (!(announced instanceof Number n) || n.longValue() < Wire.MIN_FRAME_BYTES) {
+                refuse(ctx, ErrorCode.BAD_FRAME, "hello.limits." + Wire.LIMIT_MAX_FRAME_BYTES + " must be a number of "
+                        + "at least " + Wire.MIN_FRAME_BYTES + " bytes (or left out); got " + announced + ".",
+                        Wire.CLOSE_BAD_FRAME);
+                return;
+            }
+            outbound = (int) Math.min(outbound, n.longValue());
+        }
         Set<String> caps = new LinkedHashSet<>(h.capabilities());
         caps.retainAll(settings.capabilities());
         String id = core.ids().next("c-");
-        // a client announces no frame limit: invocations are held to what every peer accepts
+        // invocations are held to the smallest of our limit, the protocol's and the one the client announced
         connection = new ServerConnection(new NettyFrameChannel(ctx.channel(), id), h, principal,
-                caps, core.ids(),
-                Math.min(settings.maxFrameBytes(), Wire.PROTOCOL_MAX_FRAME_BYTES));
+                caps, core.ids(), outbound);
         state = State.OPEN;
         // register first: invokes from other threads are queued behind this task, so welcome still goes first,
         // and a client that saw welcome always finds itself registered

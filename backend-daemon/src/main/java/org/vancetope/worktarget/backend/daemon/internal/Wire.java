@@ -53,8 +53,10 @@ public final class Wire {
      * either end sends unless the peer announced a larger limit.
      */
     public static final int PROTOCOL_MAX_FRAME_BYTES = 2 * 1024 * 1024;
-    /** The key of {@code welcome.limits} with the largest frame payload the server accepts. */
+    /** The key of {@code welcome.limits} and {@code hello.limits} with the largest frame payload the sender accepts. */
     public static final String LIMIT_MAX_FRAME_BYTES = "maxFrameBytes";
+    /** The smallest {@code maxFrameBytes} a peer may set or announce. */
+    public static final int MIN_FRAME_BYTES = 64 * 1024;
     /** Daemon names (PROTOCOL.md §2). */
     public static final Pattern DAEMON_NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
 
@@ -301,7 +303,8 @@ public final class Wire {
                 long version = f.integer("protocolVersion", -1);
                 return new Message.Hello(version > Integer.MAX_VALUE || version < Integer.MIN_VALUE ? -1 : (int) version,
                         f.str("profile"), f.str("tenant"), f.str("project"), f.str("daemonName"), f.str("sessionId"),
-                        f.str("clientName"), stringsOf(f, "capabilities"), tools(treeOrSkipped(f, "tools")));
+                        f.str("clientName"), stringsOf(f, "capabilities"), tools(treeOrSkipped(f, "tools")),
+                        f.map("limits"));
             }
             case WELCOME:
                 return new Message.Welcome((int) f.integer("protocolVersion", -1), f.str("connectionId"),
@@ -613,6 +616,9 @@ public final class Wire {
             g.writeStringField("clientName", h.clientName());
             g.writeObjectField("capabilities", h.capabilities());
             writeTools(g, h.tools());
+            if (!h.limits().isEmpty()) {
+                g.writeObjectField("limits", h.limits());
+            }
         } else if (message instanceof Message.Welcome w) {
             g.writeNumberField("protocolVersion", w.protocolVersion());
             g.writeStringField("connectionId", w.connectionId());

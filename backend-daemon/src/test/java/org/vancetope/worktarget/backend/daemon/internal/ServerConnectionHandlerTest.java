@@ -259,6 +259,18 @@ class ServerConnectionHandlerTest {
     }
 
     @Test
+    void helloAnnouncingAFrameLimitBelow64KiBIsRefused() {
+        for (String limit : List.of("1000", "\"big\"")) {
+            EmbeddedChannel ch = connect(BOX, "daemon");
+            ch.writeInbound(new TextWebSocketFrame(HELLO.replace("\"tools\":",
+                    "\"limits\":{\"maxFrameBytes\":" + limit + "},\"tools\":")));
+            assertThat(nextText(ch)).as(limit).contains("\"code\":\"bad_frame\"", "hello.limits.maxFrameBytes",
+                    "at least 65536");
+            assertThat(closeCode(ch)).isEqualTo(4400);
+        }
+    }
+
+    @Test
     void daemonNameOutsideThePatternIsRefused() {
         EmbeddedChannel ch = connect(BOX, "daemon");
         ch.writeInbound(new TextWebSocketFrame(HELLO.replace("box-1", "Box One")));

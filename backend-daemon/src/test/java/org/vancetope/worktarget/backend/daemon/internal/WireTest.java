@@ -23,7 +23,7 @@ class WireTest {
     void helloWithUnknownFieldsDecodesAndIgnoresThem() throws Exception {
         Message m = Wire.decode("{\"type\":\"hello\",\"future\":{\"x\":[1,2]},\"protocolVersion\":1,\"profile\":\"daemon\","
                 + "\"tenant\":\"acme\",\"project\":\"p\",\"daemonName\":\"box\",\"capabilities\":[\"a\"],\"tools\":[]}");
-        assertThat(m).isEqualTo(new Message.Hello(1, "daemon", "acme", "p", "box", null, null, Set.of("a"), List.of()));
+        assertThat(m).isEqualTo(new Message.Hello(1, "daemon", "acme", "p", "box", null, null, Set.of("a"), List.of(), Map.of()));
     }
 
     @Test
