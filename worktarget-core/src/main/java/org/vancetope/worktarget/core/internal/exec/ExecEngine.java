@@ -493,7 +493,7 @@ public final class ExecEngine implements AutoCloseable {
             List<ProcessTree.Target> trees = new ArrayList<>();
             for (Job j : jobs) {
                 j.markEnding(JobStatus.KILLED);
-                trees.add(new ProcessTree.Target(j.process.toHandle(), j.cookie));
+                trees.add(j.tree);
             }
             int left = tree.terminateAndWait(trees);
             if (left == 0 && !jobs.isEmpty()) {
@@ -861,7 +861,7 @@ public final class ExecEngine implements AutoCloseable {
         if (!job.markEnding(reason)) {
             return false;
         }
-        tree.terminate(job.process.toHandle(), job.cookie);
+        tree.terminate(job.tree);
         return true;
     }
 
@@ -873,7 +873,7 @@ public final class ExecEngine implements AutoCloseable {
             if (j.markEnding(JobStatus.KILLED)) {
                 killed++;
             }
-            trees.add(new ProcessTree.Target(j.process.toHandle(), j.cookie));
+            trees.add(j.tree);
         }
         tree.terminateAll(trees);
         for (Job j : jobs) {
@@ -887,7 +887,7 @@ public final class ExecEngine implements AutoCloseable {
     private void forget(Job j) {
         ids.remove(j.id);
         Runnable cleanup = () -> {
-            tree.terminateAll(List.of(new ProcessTree.Target(j.process.toHandle(), j.cookie)));
+            tree.terminateAll(List.of(j.tree));
             deleteOutputs(j);
         };
         try {

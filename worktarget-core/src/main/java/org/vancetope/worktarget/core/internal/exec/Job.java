@@ -19,6 +19,8 @@ final class Job {
     final StreamCapture stdout;
     final StreamCapture stderr;
     final long startNanos;
+    /** The job's process tree, with the shell's start time read right after it was spawned. */
+    final ProcessTree.Target tree;
     final CompletableFuture<Void> done = new CompletableFuture<>();
     private final Clock clock;
 
@@ -41,6 +43,7 @@ final class Job {
         this.stdout = stdout;
         this.stderr = stderr;
         this.startNanos = startNanos;
+        this.tree = new ProcessTree.Target(process.toHandle(), cookie, ProcessTree.startTicksOf(process.pid()));
         this.clock = clock;
     }
 

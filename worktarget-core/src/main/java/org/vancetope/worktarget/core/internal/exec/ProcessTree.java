@@ -58,8 +58,32 @@ final class ProcessTree {
         this.procAvailable = Files.isDirectory(PROC.resolve("self"));
     }
 
-    /** One job's tree: its top process and its environment cookie. */
-    record Target(ProcessHandle root, String cookie) {
+    /**
+     * One job's tree: its top process, its environment cookie and the start time of the top process in
+     * clock ticks since boot ({@code /proc/<pid>/stat} field 22; 0 when unknown). Every process of the tree
+     * started no earlier than its top process, so a /proc scan skips older processes after reading their
+     * {@code stat}, without opening their {@code environ}.
+     *
+     * @param root the top process
+     * @param cookie the cookie, or null
+     * @param startTicks the root's start time, or 0 when unknown
+     */
+    record Target(ProcessHandle root, String cookie, long startTicks) {
+        /** A tree whose root's start time is not known: every process of /proc is looked at. */
+        Target(ProcessHandle root, String cookie) {
+            this(root, cookie, 0);
+        }
+    }
+
+    /**
+     * The start time of a process in clock ticks since boot, for {@link Target#startTicks}.
+     *
+     * @param pid the process
+     * @return the start time, or 0 when it cannot be read (gone, no /proc)
+     */
+    static long startTicksOf(long pid) {
+        Stat s = Stat.read(PROC.resolve(Long.toString(pid)).resolve("stat"));
+        return s == null ? 0 : s.startTicks();
     }
 
     /**
@@ -73,6 +97,15 @@ final class ProcessTree {
     }
 
     /**
+     * Like {@link #terminate(ProcessHandle, String)} with the root's start time known.
+     *
+     * @param target the tree
+     */
+    void terminate(Target target) {
+        terminateAll(List.of(target));
+    }
+
+    /**
      * Like {@link #terminate} for many trees at once, with one pass over {@code /proc} per round.
      *
      * @param targets the trees
@@ -82,6 +115,11 @@ final class ProcessTree {
             return;
         }
         Map<Long, ProcessHandle> all = snapshotAll(targets);
+        if (all.isEmpty()) {
+            // Nothing of these trees runs (the usual case for a finished job): with no process left, nothing
+            // can fork a survivor either, so there is no SIGKILL round to schedule and no second /proc scan.
+            return;
+        }
         LOG.debug("SIGTERM to {} processes of {} job trees", all.size(), targets.size());
         all.values().forEach(ProcessHandle::destroy);
         Batch batch = new Batch(List.copyOf(targets));
@@ -231,7 +269,17 @@ final class ProcessTree {
      * @return processes by pid
      */
     Map<Long, ProcessHandle> snapshot(ProcessHandle root, String cookie) {
-        return snapshotAll(List.of(new Target(root, cookie)));
+        return snapshot(new Target(root, cookie));
+    }
+
+    /**
+     * The live processes of one tree, skipping processes older than its root when the root's start time is known.
+     *
+     * @param target the tree
+     * @return processes by pid
+     */
+    Map<Long, ProcessHandle> snapshot(Target target) {
+        return snapshotAll(List.of(target));
     }
 
     private Map<Long, ProcessHandle> snapshotAll(List<Target> targets) {
@@ -239,18 +287,22 @@ final class ProcessTree {
         long self = ProcessHandle.current().pid();
         Set<String> cookies = new HashSet<>();
         Set<Long> leaders = new HashSet<>();
+        long floor = Long.MAX_VALUE;
         for (Target t : targets) {
+            floor = Math.min(floor, t.startTicks());
             leaders.add(t.root().pid());
             if (t.root().isAlive()) {
                 out.put(t.root().pid(), t.root());
+                // (a dead root has no descendants any more: its children were re-parented; the scan below finds
+                // them by session, group or cookie — and the JDK would list every process of the machine to say so)
+                t.root().descendants().forEach(p -> out.put(p.pid(), p));
             }
-            t.root().descendants().forEach(p -> out.put(p.pid(), p));
             if (t.cookie() != null) {
                 cookies.add(t.cookie());
             }
         }
         if (procAvailable) {
-            for (int attempt = 0; attempt < 3 && !scanProc(out, self, cookies, leaders); attempt++) {
+            for (int attempt = 0; attempt < 3 && !scanProc(out, self, cookies, leaders, floor); attempt++) {
                 LOG.debug("listing /proc was cut short; listing again");
             }
         }
@@ -264,7 +316,8 @@ final class ProcessTree {
      *
      * @return false when the listing was cut short
      */
-    private static boolean scanProc(Map<Long, ProcessHandle> out, long self, Set<String> cookies, Set<Long> leaders) {
+    private static boolean scanProc(Map<Long, ProcessHandle> out, long self, Set<String> cookies, Set<Long> leaders,
+                                    long floorTicks) {
         try (DirectoryStream<Path> dir = Files.newDirectoryStream(PROC)) {
             for (Path p : dir) {
                 String name = p.getFileName().toString();
@@ -280,8 +333,16 @@ final class ProcessTree {
                 if (pid == self || out.containsKey(pid)) {
                     continue;
                 }
-                String cookie = cookies.isEmpty() ? null : cookieOf(p.resolve("environ"));
-                if (cookie != null && cookies.contains(cookie) || inSessionOrGroupOf(p.resolve("stat"), leaders)) {
+                Stat stat = Stat.read(p.resolve("stat"));
+                if (stat == null || stat.startTicks() < floorTicks) {
+                    continue; // gone, or older than every tree's root: not a member of any of them
+                }
+                boolean member = leaders.contains(stat.group()) || leaders.contains(stat.session());
+                if (!member && !cookies.isEmpty()) {
+                    String cookie = cookieOf(p.resolve("environ"));
+                    member = cookie != null && cookies.contains(cookie);
+                }
+                if (member) {
                     ProcessHandle.of(pid).ifPresent(ph -> out.put(pid, ph));
                 }
             }
@@ -293,18 +354,66 @@ final class ProcessTree {
     }
 
     /**
-     * Whether a process belongs to the session or process group led by one of the job shells (they run
-     * as session leaders through setsid): finds children that cleared their environment and were
-     * re-parented, but stayed in the job's session.
+     * The fields of {@code /proc/<pid>/stat} a scan needs: the process group and session (a member of the
+     * session or group led by a job shell belongs to the job even when it cleared its environment and was
+     * re-parented — job shells lead both through setsid) and the start time.
+     *
+     * @param group the process group id
+     * @param session the session id
+     * @param startTicks the start time in clock ticks since boot
      */
-    private static boolean inSessionOrGroupOf(Path stat, Set<Long> leaders) {
-        try {
-            String line = Files.readString(stat, StandardCharsets.US_ASCII);
-            // "pid (comm) state ppid pgrp session ..." — comm may hold blanks and parentheses.
-            String[] f = line.substring(line.lastIndexOf(')') + 2).split(" ");
-            return f.length > 3 && (leaders.contains(Long.parseLong(f[2])) || leaders.contains(Long.parseLong(f[3])));
-        } catch (IOException | RuntimeException e) {
-            return false; // gone or unreadable
+    record Stat(long group, long session, long startTicks) {
+        /** Field 22 (starttime), counted from the field after the command's closing parenthesis (field 3). */
+        private static final int START_TIME_FROM_STATE = 19;
+
+        /** Reads and parses a stat file; null when it is gone, unreadable or not in the expected form. */
+        static Stat read(Path stat) {
+            byte[] b;
+            try {
+                b = Files.readAllBytes(stat);
+            } catch (IOException | SecurityException e) {
+                return null;
+            }
+            return parse(b);
+        }
+
+        /** Parses "pid (comm) state ppid pgrp session … starttime …"; comm may hold blanks and parentheses. */
+        static Stat parse(byte[] b) {
+            int i = b.length - 1;
+            while (i >= 0 && b[i] != ')') {
+                i--;
+            }
+            if (i < 0) {
+                return null;
+            }
+            long group = -1;
+            long session = -1;
+            int field = 0; // 0 = state, 1 = ppid, 2 = pgrp, 3 = session, …
+            int pos = i + 2;
+            while (pos < b.length) {
+                int endOfField = pos;
+                long value = 0;
+                boolean number = true;
+                while (endOfField < b.length && b[endOfField] != ' ' && b[endOfField] != '\n') {
+                    byte c = b[endOfField];
+                    if (c >= '0' && c <= '9' && number) {
+                        value = value * 10 + (c - '0');
+                    } else {
+                        number = false;
+                    }
+                    endOfField++;
+                }
+                if (field == 2 && number) {
+                    group = value;
+                } else if (field == 3 && number) {
+                    session = value;
+                } else if (field == START_TIME_FROM_STATE) {
+                    return number && group >= 0 && session >= 0 ? new Stat(group, session, value) : null;
+                }
+                field++;
+                pos = endOfField + 1;
+            }
+            return null;
         }
     }
 

@@ -49,7 +49,7 @@ class ProcessTreeTest {
         pb.redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
         Process p = pb.start();
         started.add(p);
-        return new ProcessTree.Target(p.toHandle(), cookie);
+        return new ProcessTree.Target(p.toHandle(), cookie, ProcessTree.startTicksOf(p.pid()));
     }
 
     private List<Long> pids(String... files) {
@@ -95,5 +95,59 @@ class ProcessTreeTest {
         started.get(0).waitFor();
 
         assertThat(tree.killSurvivors(List.of(t))).isZero();
+    }
+
+    @Test
+    void statGivesGroupSessionAndStartTimeWhenTheCommandHoldsBlanksAndParentheses() {
+        String line = "4242 (a b) (c)) S 1 77 88 0 -1 4194560 100 0 0 0 3 4 0 0 20 0 1 0 987654 5566 77 18446744073709551615\n";
+        ProcessTree.Stat s = ProcessTree.Stat.parse(line.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        assertThat(s).isEqualTo(new ProcessTree.Stat(77, 88, 987654));
+    }
+
+    @Test
+    void statThatIsCutShortOrNotNumericIsNotRead() {
+        assertThat(ProcessTree.Stat.parse("4242 (sh) S 1 77 88 0".getBytes())).isNull();
+        assertThat(ProcessTree.Stat.parse("4242 sh S 1 77 88".getBytes())).isNull();
+        assertThat(ProcessTree.Stat.parse("4242 (sh) S 1 x 88 0 -1 1 1 0 0 0 3 4 0 0 20 0 1 0 9 1".getBytes())).isNull();
+        assertThat(ProcessTree.Stat.read(dir.resolve("no-such-stat"))).isNull();
+    }
+
+    @Test
+    void theStartTimeOfAProcessIsReadAndIsZeroOnceItIsGone() throws Exception {
+        Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "no /proc");
+        ProcessTree.Target t = start("sleep 1000", "cookie-ticks-1");
+        assertThat(t.startTicks()).isPositive()
+                .isGreaterThanOrEqualTo(ProcessTree.startTicksOf(ProcessHandle.current().pid()));
+        started.get(0).destroyForcibly().waitFor();
+        assertThat(ProcessTree.startTicksOf(t.root().pid())).isZero();
+    }
+
+    @Test
+    void aSnapshotWithTheRootsStartTimeStillFindsADaemonisedGrandchildThatLeftTheSession() throws Exception {
+        Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "no /proc");
+        ProcessTree tree = new ProcessTree(scheduler, Duration.ofMillis(100));
+        ProcessTree.Target t = start("(" + SETSID + " sleep 1000 & echo $! > g.pid) ; sleep 1000", "cookie-ticks-2");
+        long grandchild = pids("g.pid").get(0);
+        Await.until("the grandchild runs in a session of its own", () -> {
+            ProcessTree.Stat s = ProcessTree.Stat.read(Path.of("/proc/" + grandchild + "/stat"));
+            return s != null && s.session() == grandchild;
+        });
+        assertThat(t.startTicks()).isPositive();
+
+        assertThat(tree.snapshot(t)).containsKeys(t.root().pid(), grandchild);
+    }
+
+    @Test
+    void aSnapshotSkipsAProcessStartedBeforeTheRootEvenIfItCarriesTheCookie() throws Exception {
+        Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "no /proc");
+        ProcessTree tree = new ProcessTree(scheduler, Duration.ofMillis(100));
+        ProcessTree.Target older = start("sleep 1000", "cookie-ticks-3");
+        Thread.sleep(50); // the start times are in clock ticks (10 ms): make the two starts differ
+        ProcessTree.Target root = start("sleep 1000", "cookie-ticks-3");
+        assertThat(root.startTicks()).isGreaterThan(older.startTicks());
+
+        assertThat(tree.snapshot(root)).containsKey(root.root().pid()).doesNotContainKey(older.root().pid());
+        assertThat(tree.snapshot(root.root(), root.cookie())).as("without the start time, every process is looked at")
+                .containsKeys(root.root().pid(), older.root().pid());
     }
 }
