@@ -43,6 +43,10 @@ public abstract class ExecToolsContract {
     private static final Duration LIMIT = Duration.ofSeconds(30);
     private static final Pattern SENTINEL = Pattern.compile("\n…\\[truncated, (\\d+) chars omitted]\n");
 
+    /** For subclasses: a backend's test extends this class. */
+    protected ExecToolsContract() {
+    }
+
     /** The work directory the tools must run in. */
     @TempDir
     protected Path workDir;

@@ -30,6 +30,10 @@ public final class FakeClientConnectivity implements ClientConnectivity {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final List<ToolContext> ended = Collections.synchronizedList(new ArrayList<>());
 
+    /** A fake with no session bound. */
+    public FakeClientConnectivity() {
+    }
+
     /**
      * One recorded call.
      *

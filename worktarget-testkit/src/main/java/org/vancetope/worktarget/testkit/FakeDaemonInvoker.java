@@ -44,6 +44,10 @@ public final class FakeDaemonInvoker implements DaemonInvoker, AutoCloseable {
         return t;
     });
 
+    /** A fake with no daemon registered. */
+    public FakeDaemonInvoker() {
+    }
+
     private record Registered(DaemonStatus.State state, Map<String, BackendTool> tools) {
     }
 

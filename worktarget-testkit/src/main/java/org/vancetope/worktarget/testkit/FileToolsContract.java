@@ -47,6 +47,9 @@ import org.vancetope.worktarget.spi.ToolException;
  * {@link FileToolSettings#defaults()} in this JVM.
  */
 public abstract class FileToolsContract {
+    /** For subclasses: a backend's test extends this class. */
+    protected FileToolsContract() {
+    }
 
     /** Where the contract runs. */
     public enum Flavour {

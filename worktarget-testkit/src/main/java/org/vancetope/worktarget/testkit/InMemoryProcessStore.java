@@ -25,6 +25,10 @@ public final class InMemoryProcessStore implements ProcessStore {
     private final Map<String, Entry> processes = new ConcurrentHashMap<>();
     private final AtomicLong writes = new AtomicLong();
 
+    /** An empty store. */
+    public InMemoryProcessStore() {
+    }
+
     private record Entry(ProcessInfo identity, ConcurrentHashMap<String, Object> params) {
     }
 

@@ -14,6 +14,9 @@ import org.vancetope.worktarget.spi.ToolException;
  * failures. {@link #assertBalanced()} fails when a started call never finished or failed.
  */
 public final class RecordingListener implements DispatchListener {
+    /** A listener that has recorded nothing yet. */
+    public RecordingListener() {
+    }
 
     /**
      * One recorded event.

@@ -25,6 +25,7 @@ import org.vancetope.worktarget.backend.workspace.internal.Descriptors;
 import org.vancetope.worktarget.backend.workspace.internal.BuiltInRootDirType;
 import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.FileToolSettings;
+import org.vancetope.worktarget.core.HomeMaintenance;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.internal.Params;
 import org.vancetope.worktarget.core.internal.Segments;
@@ -150,12 +151,12 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
     }
 
     /**
-     * The per-scope homes of this workspace's jobs (spec 003), for maintenance on project or user
-     * delete and rename.
+     * Maintenance of the per-scope homes of this workspace's jobs, for when the host deletes or renames a
+     * project or a user.
      *
      * @return the homes
      */
-    public Homes homes() {
+    public HomeMaintenance homes() {
         return homes;
     }
 

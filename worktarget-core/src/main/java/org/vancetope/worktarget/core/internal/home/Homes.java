@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.HomeMaintenance;
 import org.vancetope.worktarget.core.internal.Segments;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.internal.path.SafeDirectory;
@@ -38,7 +39,9 @@ import org.vancetope.worktarget.spi.ToolException;
  * <p>It does not clean a home up: the home belongs to the agent. Homes are disposable state, not a
  * place for the only copy of anything.
  */
-public final class Homes {
+public final class Homes implements HomeMaintenance {
+    private static final HomeMaintenance.Result DONE = new HomeMaintenance.Result(true, null, null);
+    private static final HomeMaintenance.Result NOTHING = new HomeMaintenance.Result(false, null, null);
     /** Default of {@code maxBytes}: 2 GiB per home; 0 turns the budget off. */
     public static final long DEFAULT_MAX_BYTES = 2L * 1024 * 1024 * 1024;
     /** Default of {@code measureInterval}: a home is measured at most once per 5 minutes. */
@@ -188,7 +191,8 @@ public final class Homes {
      * @return what happened
      * @throws IOException when the home cannot be deleted
      */
-    public MaintenanceResult deleteProject(String tenant, String project) throws IOException {
+    @Override
+    public HomeMaintenance.Result deleteProject(String tenant, String project) throws IOException {
         requireSafe("tenant", tenant);
         requireSafe("project", project);
         requireProjectName(project);
@@ -197,9 +201,9 @@ public final class Homes {
         if (scope != HomeScope.PROJECT) {
             String note = "home-scope of project '" + project + "' is " + scope.wire() + ": its HOME is shared ('"
                     + scope.key(project, null) + "' or per user) and stays.";
-            return new MaintenanceResult(deleted, note, null);
+            return new HomeMaintenance.Result(deleted, note, null);
         }
-        return deleted ? MaintenanceResult.done() : MaintenanceResult.nothing();
+        return deleted ? DONE : NOTHING;
     }
 
     /**
@@ -210,10 +214,11 @@ public final class Homes {
      * @return what happened
      * @throws IOException when the home cannot be deleted
      */
-    public MaintenanceResult deleteUser(String tenant, String login) throws IOException {
+    @Override
+    public HomeMaintenance.Result deleteUser(String tenant, String login) throws IOException {
         requireSafe("tenant", tenant);
         String key = requireSafe("user home key", HomeScope.USER.key(null, login));
-        return deleteTree(tenant, key) ? MaintenanceResult.done() : MaintenanceResult.nothing();
+        return deleteTree(tenant, key) ? DONE : NOTHING;
     }
 
     /**
@@ -226,7 +231,8 @@ public final class Homes {
      * @return what happened
      * @throws IOException when the move fails
      */
-    public MaintenanceResult renameProject(String tenant, String from, String to) throws IOException {
+    @Override
+    public HomeMaintenance.Result renameProject(String tenant, String from, String to) throws IOException {
         requireSafe("tenant", tenant);
         requireProjectName(requireSafe("project", from));
         requireProjectName(requireSafe("project", to));
@@ -243,7 +249,8 @@ public final class Homes {
      * @return what happened
      * @throws IOException when the move fails
      */
-    public MaintenanceResult renameUser(String tenant, String from, String to) throws IOException {
+    @Override
+    public HomeMaintenance.Result renameUser(String tenant, String from, String to) throws IOException {
         requireSafe("tenant", tenant);
         return move(tenant, requireSafe("user home key", HomeScope.USER.key(null, from)),
                 requireSafe("user home key", HomeScope.USER.key(null, to)));
@@ -271,7 +278,7 @@ public final class Homes {
         return g;
     }
 
-    private MaintenanceResult move(String tenant, String from, String to) throws IOException {
+    private HomeMaintenance.Result move(String tenant, String from, String to) throws IOException {
         ConfinedRoot g = gate();
         Path tenantDir;
         try {
@@ -283,19 +290,19 @@ public final class Homes {
             try {
                 dir.attributes(from);
             } catch (NoSuchFileException e) {
-                return MaintenanceResult.nothing();
+                return NOTHING;
             }
             try {
                 dir.renameNoReplace(from, to);
             } catch (FileAlreadyExistsException e) {
-                return new MaintenanceResult(false, null, "A HOME named '" + to + "' already exists; homes are not "
+                return new HomeMaintenance.Result(false, null, "A HOME named '" + to + "' already exists; homes are not "
                         + "merged. Delete or move it first, then rename again.");
             }
         } catch (NoSuchFileException e) {
-            return MaintenanceResult.nothing();
+            return NOTHING;
         }
         measurements.remove(root.resolve(tenant).resolve(from));
-        return MaintenanceResult.done();
+        return DONE;
     }
 
     private boolean deleteTree(String tenant, String key) throws IOException {

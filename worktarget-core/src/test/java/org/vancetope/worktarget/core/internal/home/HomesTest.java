@@ -1,5 +1,7 @@
 package org.vancetope.worktarget.core.internal.home;
 
+import org.vancetope.worktarget.core.HomeMaintenance;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -212,7 +214,7 @@ class HomesTest {
         Home h = homes.prepare("acme", "shop", null);
         Files.createDirectories(h.dir().resolve(".cache/x"));
         Files.writeString(h.dir().resolve(".cache/x/f"), "data");
-        MaintenanceResult r = homes.deleteProject("acme", "shop");
+        HomeMaintenance.Result r = homes.deleteProject("acme", "shop");
         assertThat(r.changed()).isTrue();
         assertThat(r.deleteNote()).isNull();
         assertThat(h.dir()).doesNotExist();
@@ -223,7 +225,7 @@ class HomesTest {
         MapSettings s = new MapSettings().set(SettingLevel.TENANT, "acme", "tenant");
         Homes homes = homes(s);
         Home shared = homes.prepare("acme", "shop", null);
-        MaintenanceResult r = homes.deleteProject("acme", "shop");
+        HomeMaintenance.Result r = homes.deleteProject("acme", "shop");
         assertThat(r.changed()).isFalse();
         assertThat(r.deleteNote()).contains("tenant", "stays");
         assertThat(shared.dir()).isDirectory();
@@ -235,7 +237,7 @@ class HomesTest {
         Homes homes = homes(s);
         Home old = homes.prepare("acme", "shop", null);
         s.set(SettingLevel.TENANT, "acme", "tenant");
-        MaintenanceResult r = homes.deleteProject("acme", "shop");
+        HomeMaintenance.Result r = homes.deleteProject("acme", "shop");
         assertThat(old.dir()).doesNotExist();
         assertThat(r.changed()).isTrue();
         assertThat(r.deleteNote()).isNotNull();
@@ -270,7 +272,7 @@ class HomesTest {
         Home b = homes.prepare("acme", "store", null);
         Files.writeString(a.dir().resolve("a"), "a");
         Files.writeString(b.dir().resolve("b"), "b");
-        MaintenanceResult r = homes.renameProject("acme", "shop", "store");
+        HomeMaintenance.Result r = homes.renameProject("acme", "shop", "store");
         assertThat(r.changed()).isFalse();
         assertThat(r.renameBlocker()).contains("already exists", "not merged");
         assertThat(a.dir().resolve("a")).exists();
@@ -297,6 +299,6 @@ class HomesTest {
 
     @Test
     void projectDeleteWithNoHomeChangesNothing() throws IOException {
-        assertThat(homes(SettingsCascade.EMPTY).deleteProject("acme", "none")).isEqualTo(new MaintenanceResult(false, null, null));
+        assertThat(homes(SettingsCascade.EMPTY).deleteProject("acme", "none")).isEqualTo(new HomeMaintenance.Result(false, null, null));
     }
 }

@@ -1,4 +1,4 @@
-package org.vancetope.worktarget.core;
+package org.vancetope.worktarget.testkit.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.core.internal.Discovery;
 import org.vancetope.worktarget.spi.BackendToolProvider;
 import org.vancetope.worktarget.spi.ToolException;

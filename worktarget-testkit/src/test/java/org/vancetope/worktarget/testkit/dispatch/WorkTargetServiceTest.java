@@ -1,4 +1,4 @@
-package org.vancetope.worktarget.core;
+package org.vancetope.worktarget.testkit.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.vancetope.worktarget.core.WorkTarget;
+import org.vancetope.worktarget.core.WorkTargetService;
 import org.vancetope.worktarget.spi.ProcessInfo;
 import org.vancetope.worktarget.testkit.FakeClientConnectivity;
 import org.vancetope.worktarget.testkit.InMemoryProcessStore;

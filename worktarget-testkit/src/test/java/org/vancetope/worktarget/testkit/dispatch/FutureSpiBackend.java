@@ -1,4 +1,4 @@
-package org.vancetope.worktarget.core;
+package org.vancetope.worktarget.testkit.dispatch;
 
 import java.util.List;
 import org.vancetope.worktarget.spi.BackendTool;

@@ -1,4 +1,4 @@
-package org.vancetope.worktarget.core;
+package org.vancetope.worktarget.testkit.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,13 +14,18 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.vancetope.worktarget.core.DispatchListener;
+import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.core.ToolInvocation;
+import org.vancetope.worktarget.core.WorkTarget;
+import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.core.internal.Schema;
 import org.vancetope.worktarget.spi.BackendTool;
-import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.BackendToolProvider;
 import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.DaemonStatus;
 import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.spi.ToolLabel;
 import org.vancetope.worktarget.spi.ToolSpec;

@@ -1,7 +1,8 @@
-package org.vancetope.worktarget.core;
+package org.vancetope.worktarget.testkit.dispatch;
 
 import java.util.List;
 import java.util.Map;
+import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.BackendToolProvider;
 

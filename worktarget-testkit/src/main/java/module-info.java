@@ -1,0 +1,13 @@
+/**
+ * The WorkTarget testkit: contract suites a backend's tests extend, and strict fakes of the remote
+ * targets, for use in test scope.
+ */
+@SuppressWarnings("requires-automatic") // Jimfs ships no module descriptor, only an automatic module name
+module org.vancetope.worktarget.testkit {
+    requires transitive org.vancetope.worktarget.core;
+    requires transitive org.junit.jupiter.api;
+    requires transitive org.assertj.core;
+    requires com.google.common.jimfs;
+
+    exports org.vancetope.worktarget.testkit;
+}
