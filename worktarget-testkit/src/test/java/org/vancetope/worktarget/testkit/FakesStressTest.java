@@ -27,6 +27,7 @@ import org.vancetope.worktarget.spi.DaemonStatus;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.testfixtures.ManualTime;
 
 /**
  * The strict fakes' own bookkeeping under concurrency: a fake that reports a leak that is not there
@@ -165,7 +166,7 @@ class FakesStressTest {
         for (int i = 0; i < tasks; i++) {
             AtomicInteger count = new AtomicInteger();
             runs.put(i, count);
-            time.scheduler().schedule(Duration.ofMillis(i % 1_000), count::incrementAndGet);
+            time.schedule(Duration.ofMillis(i % 1_000), count::incrementAndGet);
         }
         List<Instant> seen = Collections.synchronizedList(new ArrayList<>());
         onEveryThread(250, (t, i) -> {
