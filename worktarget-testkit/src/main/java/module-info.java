@@ -5,6 +5,7 @@
 @SuppressWarnings("requires-automatic") // Jimfs ships no module descriptor, only an automatic module name
 module org.vancetope.worktarget.testkit {
     requires transitive org.vancetope.worktarget.core;
+    requires transitive org.vancetope.worktarget.testfixtures;
     requires transitive org.junit.jupiter.api;
     requires transitive org.assertj.core;
     requires com.google.common.jimfs;

@@ -26,7 +26,8 @@ import org.vancetope.worktarget.core.transfer.TransferInit;
 import org.vancetope.worktarget.core.transfer.TransferInitResponse;
 import org.vancetope.worktarget.core.transfer.TransferSide;
 import org.vancetope.worktarget.testkit.InMemoryFramePair;
-import org.vancetope.worktarget.testkit.ManualTime;
+import org.vancetope.worktarget.testfixtures.ManualTime;
+import org.vancetope.worktarget.testkit.ManualTransferScheduler;
 
 /** The Foot receiver on the real file system (directory-relative staging, rename and delete). */
 class RealFileSystemReceiverTest {
@@ -43,7 +44,7 @@ class RealFileSystemReceiverTest {
         project = Files.createDirectories(tmp.resolve("foot/acme/proj"));
         ManualTime time = new ManualTime();
         foot = TransferEndpoint.builder(TransferSide.FOOT).resolver(FootTargetResolver.at(tmp.resolve("foot")))
-                .clock(time.clock()).scheduler(time.scheduler()).build();
+                .clock(time.clock()).scheduler(ManualTransferScheduler.on(time)).build();
         pair = InMemoryFramePair.<TransferFrame>builder().build();
         pair.left().onReceive(answers::add);
         conn = foot.attach(pair.right(), TransferFixture.SCOPE);

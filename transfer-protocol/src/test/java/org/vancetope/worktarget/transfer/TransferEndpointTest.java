@@ -20,7 +20,8 @@ import org.vancetope.worktarget.core.transfer.TransferResult;
 import org.vancetope.worktarget.core.transfer.TransferSide;
 import org.vancetope.worktarget.core.transfer.UploadRequest;
 import org.vancetope.worktarget.testkit.InMemoryFramePair;
-import org.vancetope.worktarget.testkit.ManualTime;
+import org.vancetope.worktarget.testfixtures.ManualTime;
+import org.vancetope.worktarget.testkit.ManualTransferScheduler;
 
 class TransferEndpointTest {
 
@@ -68,7 +69,7 @@ class TransferEndpointTest {
                 }
             };
             try (TransferEndpoint foot = TransferEndpoint.builder(TransferSide.FOOT).resolver(FootTargetResolver.at(root))
-                    .clock(time.clock()).scheduler(time.scheduler()).listener(bad).build()) {
+                    .clock(time.clock()).scheduler(ManualTransferScheduler.on(time)).listener(bad).build()) {
                 InMemoryFramePair<TransferFrame> pair = InMemoryFramePair.<TransferFrame>builder().build();
                 var conn = foot.attach(pair.right(), TransferFixture.SCOPE);
                 byte[] d = "abc".getBytes();

@@ -30,7 +30,8 @@ import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.core.transfer.TransferSide;
 import org.vancetope.worktarget.testkit.InMemoryFramePair;
-import org.vancetope.worktarget.testkit.ManualTime;
+import org.vancetope.worktarget.testfixtures.ManualTime;
+import org.vancetope.worktarget.testkit.ManualTransferScheduler;
 
 /**
  * A Brain and a Foot endpoint on one file system (Jimfs, or a directory on the real disk), connected by
@@ -110,10 +111,10 @@ final class TransferFixture implements AutoCloseable {
         };
         brain = TransferEndpoint.builder(TransferSide.BRAIN).settings(settings)
                 .resolver(new RootDirTargetResolver((scope, dir) -> Optional.ofNullable(rootDirs.get(dir))))
-                .clock(time.clock()).scheduler(time.scheduler()).listener(listener).build();
+                .clock(time.clock()).scheduler(ManualTransferScheduler.on(time)).listener(listener).build();
         foot = TransferEndpoint.builder(TransferSide.FOOT).settings(settings)
                 .resolver(FootTargetResolver.at(footRoot))
-                .clock(time.clock()).scheduler(time.scheduler()).listener(listener).build();
+                .clock(time.clock()).scheduler(ManualTransferScheduler.on(time)).listener(listener).build();
         InMemoryFramePair.Builder<TransferFrame> b = InMemoryFramePair.<TransferFrame>builder()
                 .highWaterMark(highWaterMark).wire(codec::encode, this::decode);
         pair = (threaded ? b.threaded() : b).build();

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.internal.Discovery;
@@ -65,7 +64,6 @@ import org.vancetope.worktarget.spi.ToolSpec;
  */
 public final class WorkTargetDispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(WorkTargetDispatcher.class);
-    private static final Pattern DAEMON_NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
 
     /** The default timeout of a DAEMON call (spec: 60 s). */
     public static final Duration DEFAULT_DAEMON_TIMEOUT = Duration.ofSeconds(60);
@@ -396,9 +394,8 @@ public final class WorkTargetDispatcher {
                 throw Params.invalid(e.getMessage());
             }
         }
-        if (target.kind() == WorkTargetKind.DAEMON && !DAEMON_NAME.matcher(target.targetName()).matches()) {
-            throw Params.invalid("Daemon names are 1 to 64 characters of a-z, 0-9, '_' and '-', starting with a letter "
-                    + "or digit; got '" + target.targetName() + "'.");
+        if (target.kind() == WorkTargetKind.DAEMON && !DaemonKey.isValidName(target.targetName())) {
+            throw Params.invalid("Daemon names are " + DaemonKey.NAME_RULE + "; got '" + target.targetName() + "'.");
         }
         WorkTarget previous = targets.set(process.id(), target);
         Map<String, Object> r = new LinkedHashMap<>();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -92,5 +93,13 @@ class SpiValuesTest {
         params.put("b", 2);
         assertThat(p.engineParams()).containsOnlyKeys("a");
         assertThatThrownBy(() -> p.engineParams().put("c", 3)).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void daemonNamesFollowTheOneRule() {
+        assertThat(List.of("box", "build-box-01", "a", "0_x", "a".repeat(64))).allMatch(DaemonKey::isValidName);
+        assertThat(Arrays.asList(null, "", "Box", "-box", "_box", "box.1", "box 1", "a".repeat(65), "bøx"))
+                .noneMatch(DaemonKey::isValidName);
+        assertThat(DaemonKey.NAME_RULE).contains("1 to 64", "a-z");
     }
 }

@@ -14,8 +14,9 @@ import org.vancetope.worktarget.backend.daemon.internal.ClientSession;
 import org.vancetope.worktarget.backend.daemon.internal.ClientSettings;
 import org.vancetope.worktarget.backend.daemon.internal.Wire;
 import org.vancetope.worktarget.spi.BackendTool;
-import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.BackendToolProvider;
+import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.spi.ToolContext;
 
 /**
  * The client end of the wire protocol (the "Foot" and daemon side): connects to a
@@ -406,8 +407,8 @@ public final class DaemonClient implements AutoCloseable {
             String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
             require(("ws".equals(scheme) || "wss".equals(scheme)) && uri.getHost() != null,
                     "uri must be ws://HOST[:PORT]/PATH or wss://…, got " + uri);
-            require(daemonName == null || Wire.DAEMON_NAME.matcher(daemonName).matches(),
-                    "daemon name must match [a-z0-9][a-z0-9_-]{0,63}, got '" + daemonName + "'");
+            require(daemonName == null || DaemonKey.isValidName(daemonName),
+                    "daemon name must be " + DaemonKey.NAME_RULE + ", got '" + daemonName + "'");
             require(workerThreads >= 1, "workerThreads must be at least 1");
             require(!initialBackoff.isNegative() && !initialBackoff.isZero() && maxBackoff.compareTo(initialBackoff) >= 0,
                     "reconnectBackoff needs 0 < initial <= max");

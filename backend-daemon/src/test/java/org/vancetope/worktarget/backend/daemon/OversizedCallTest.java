@@ -27,7 +27,7 @@ import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.spi.ToolLabel;
 import org.vancetope.worktarget.spi.ToolSpec;
-import org.vancetope.worktarget.testkit.Await;
+import org.vancetope.worktarget.testfixtures.Await;
 
 /**
  * One oversized call on a daemon fails alone: a request or a result larger than the 2 MiB frame limit

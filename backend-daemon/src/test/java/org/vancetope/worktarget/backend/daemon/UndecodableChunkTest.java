@@ -32,7 +32,7 @@ import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.FrameChannel;
-import org.vancetope.worktarget.testkit.Await;
+import org.vancetope.worktarget.testfixtures.Await;
 import org.vancetope.worktarget.testkit.InMemoryProcessStore;
 
 /**

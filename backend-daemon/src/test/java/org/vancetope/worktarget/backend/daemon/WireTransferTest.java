@@ -24,7 +24,7 @@ import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
-import org.vancetope.worktarget.testkit.Await;
+import org.vancetope.worktarget.testfixtures.Await;
 import org.vancetope.worktarget.testkit.InMemoryProcessStore;
 
 /** client_file_upload / client_file_download over real loopback WebSockets, to a daemon and to a foot. */

@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs a task after a delay: the only way the transfer state machines wait for time. Tests inject a
- * manual scheduler (the testkit's {@code ManualTime}) and move time instead of sleeping.
+ * manual scheduler ({@code ManualTransferScheduler} of the testkit) and move time instead of sleeping.
  *
  * <pre>{@code
  * TransferScheduler scheduler = TransferScheduler.of(Executors.newSingleThreadScheduledExecutor());

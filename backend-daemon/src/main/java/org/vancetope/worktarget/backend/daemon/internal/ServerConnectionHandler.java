@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.FrameExtension;
 import org.vancetope.worktarget.core.internal.Segments;
 import org.vancetope.worktarget.spi.AuthPrincipal;
+import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.ErrorCode;
 
 /**
@@ -181,9 +182,9 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
                     + " Use the name the server's token grants.", Wire.CLOSE_BAD_FRAME);
             return;
         }
-        if (daemon && !Wire.DAEMON_NAME.matcher(h.daemonName()).matches()) {
-            refuse(ctx, ErrorCode.BAD_FRAME, "Daemon names are 1 to 64 characters of a-z, 0-9, '_' and '-', starting "
-                    + "with a letter or digit; got '" + h.daemonName() + "'.", Wire.CLOSE_BAD_FRAME);
+        if (daemon && !DaemonKey.isValidName(h.daemonName())) {
+            refuse(ctx, ErrorCode.BAD_FRAME, "Daemon names are " + DaemonKey.NAME_RULE + "; got '" + h.daemonName()
+                    + "'.", Wire.CLOSE_BAD_FRAME);
             return;
         }
         if (!principal.mayServe(h.tenant(), h.project())) {

@@ -25,7 +25,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolLabel;
 import org.vancetope.worktarget.spi.ToolSpec;
@@ -57,8 +56,6 @@ public final class Wire {
     public static final String LIMIT_MAX_FRAME_BYTES = "maxFrameBytes";
     /** The smallest {@code maxFrameBytes} a peer may set or announce. */
     public static final int MIN_FRAME_BYTES = 64 * 1024;
-    /** Daemon names (PROTOCOL.md §2). */
-    public static final Pattern DAEMON_NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
 
     /** Frame type {@code hello}. */
     public static final String HELLO = "hello";

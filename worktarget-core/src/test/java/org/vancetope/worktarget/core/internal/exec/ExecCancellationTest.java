@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.core.ExecSettings;
+import org.vancetope.worktarget.testfixtures.Await;
 
 /** A caller interrupted while exec_run waits (a cancelled remote call) takes its job with it. */
 class ExecCancellationTest {

@@ -22,6 +22,7 @@ import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.testfixtures.Await;
 
 class ExecEngineTest {
     static final Map<String, String> ENV = Map.of("PATH", "/usr/bin:/bin");

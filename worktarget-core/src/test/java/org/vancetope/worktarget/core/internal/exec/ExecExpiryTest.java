@@ -14,6 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.testfixtures.Await;
+import org.vancetope.worktarget.testfixtures.ManualTime;
 
 /**
  * Finished jobs' output files expire after {@code outputRetentionMs}, idle scopes are closed after
@@ -29,7 +31,7 @@ class ExecExpiryTest {
     @TempDir
     Path dir;
 
-    final MutableClock clock = new MutableClock();
+    final ManualTime time = new ManualTime();
     ExecEngine engine;
 
     @AfterEach
@@ -40,7 +42,7 @@ class ExecExpiryTest {
     }
 
     private ExecEngine engine(Duration retention, Duration idle) {
-        engine = ExecEngine.builder().clock(clock).expiryCheckMs(5)
+        engine = ExecEngine.builder().clock(time.clock()).expiryCheckMs(5)
                 .settings(ExecSettings.builder().killGraceMs(300).outputRetentionMs(retention.toMillis())
                         .scopeIdleMs(idle.toMillis()).build())
                 .build();
@@ -62,7 +64,7 @@ class ExecExpiryTest {
         engine(RETENTION, Duration.ZERO);
         ExecResult r = run("s1", "echo hi", 30_000L);
 
-        clock.advance(RETENTION.minusSeconds(1));
+        time.advance(RETENTION.minusSeconds(1));
 
         assertThat(engine.expireNow().outputsExpired()).isZero();
         assertThat(dir.resolve(r.stdoutPath())).hasContent("hi\n");
@@ -74,7 +76,7 @@ class ExecExpiryTest {
         engine(RETENTION, Duration.ZERO);
         ExecResult r = run("s1", "echo hi; echo err >&2", 30_000L);
 
-        clock.advance(RETENTION);
+        time.advance(RETENTION);
 
         awaitGone(dir.resolve(r.stdoutPath()));
         awaitGone(dir.resolve(r.stderrPath()));
@@ -84,7 +86,7 @@ class ExecExpiryTest {
     void statusOfAJobWhoseOutputExpiredSaysSoAndKeepsItsOutcomeAndInMemoryOutput() throws ToolException {
         engine(RETENTION, Duration.ZERO);
         ExecResult r = run("s1", "echo hi; exit 3", 30_000L);
-        clock.advance(RETENTION);
+        time.advance(RETENTION);
         awaitGone(dir.resolve(r.stdoutPath()));
 
         ExecResult later = engine.status("s1", r.id());
@@ -102,7 +104,7 @@ class ExecExpiryTest {
     void tailOfAJobWhoseOutputExpiredAnswersFromMemoryWithoutAPath() throws ToolException {
         engine(RETENTION, Duration.ZERO);
         ExecResult r = run("s1", "seq 1 5", 30_000L);
-        clock.advance(RETENTION);
+        time.advance(RETENTION);
         awaitGone(dir.resolve(r.stdoutPath()));
 
         ExecTailResult t = engine.tail("s1", r.id(), 2, false);
@@ -116,7 +118,7 @@ class ExecExpiryTest {
         engine(RETENTION, Duration.ZERO);
         ExecResult r = run("s1", "echo started; sleep 1000", 0L);
 
-        clock.advance(Duration.ofHours(5));
+        time.advance(Duration.ofHours(5));
 
         assertThat(engine.expireNow().outputsExpired()).isZero();
         assertThat(dir.resolve(r.stdoutPath())).exists();
@@ -128,14 +130,14 @@ class ExecExpiryTest {
     void retentionCountsFromTheEndOfTheJobNotFromItsStart() throws Exception {
         engine(RETENTION, Duration.ZERO);
         ExecResult r = run("s1", "while [ ! -e go ]; do sleep 0.01; done; echo done", 0L);
-        clock.advance(RETENTION.multipliedBy(3));
+        time.advance(RETENTION.multipliedBy(3));
         Files.writeString(dir.resolve("go"), "");
         assertThat(engine.await("s1", r.id(), 30_000).status()).isEqualTo(JobStatus.EXITED);
 
         assertThat(engine.expireNow().outputsExpired()).as("just finished").isZero();
         assertThat(dir.resolve(r.stdoutPath())).hasContent("done\n");
 
-        clock.advance(RETENTION);
+        time.advance(RETENTION);
         awaitGone(dir.resolve(r.stdoutPath()));
     }
 
@@ -144,7 +146,7 @@ class ExecExpiryTest {
         engine(Duration.ZERO, Duration.ZERO);
         ExecResult r = run("s1", "echo kept", 30_000L);
 
-        clock.advance(Duration.ofDays(400));
+        time.advance(Duration.ofDays(400));
 
         assertThat(engine.expireNow()).isEqualTo(new ExecEngine.ExpiryPass(0, 0));
         assertThat(dir.resolve(r.stdoutPath())).hasContent("kept\n");
@@ -158,7 +160,7 @@ class ExecExpiryTest {
         engine(Duration.ZERO, IDLE);
         ExecResult r = run("s1", "echo hi", 30_000L);
 
-        clock.advance(IDLE);
+        time.advance(IDLE);
 
         awaitGone(dir.resolve(r.stdoutPath()));
         awaitGone(dir.resolve(r.stderrPath()));
@@ -170,7 +172,7 @@ class ExecExpiryTest {
     void aJobOfAnExpiredScopeIsNotFoundWithAMessageNamingTheSetting() throws ToolException {
         engine(Duration.ZERO, IDLE);
         ExecResult r = run("s1", "echo hi", 30_000L);
-        clock.advance(IDLE);
+        time.advance(IDLE);
         Await.until("scope s1 closed", () -> engine.scopeCount() == 0);
 
         assertThatThrownBy(() -> engine.status("s1", r.id())).isInstanceOfSatisfying(ToolException.class, e -> {
@@ -183,14 +185,14 @@ class ExecExpiryTest {
     void aCallOfTheScopeKeepsItFromExpiring() throws ToolException {
         engine(Duration.ZERO, IDLE);
         ExecResult r = run("s1", "echo hi", 30_000L);
-        clock.advance(IDLE.minusMinutes(1));
+        time.advance(IDLE.minusMinutes(1));
         engine.status("s1", r.id());
 
-        clock.advance(Duration.ofMinutes(2));
+        time.advance(Duration.ofMinutes(2));
 
         assertThat(engine.expireNow().scopesClosed()).isZero();
         assertThat(engine.jobCount("s1")).isEqualTo(1);
-        clock.advance(IDLE);
+        time.advance(IDLE);
         Await.until("scope s1 closed after a full idle time since the call", () -> engine.scopeCount() == 0);
     }
 
@@ -199,7 +201,7 @@ class ExecExpiryTest {
         engine(Duration.ZERO, IDLE);
         ExecResult r = run("s1", "sleep 1000", 0L);
 
-        clock.advance(IDLE.multipliedBy(10));
+        time.advance(IDLE.multipliedBy(10));
 
         assertThat(engine.expireNow().scopesClosed()).isZero();
         assertThat(engine.status("s1", r.id()).status()).isEqualTo(JobStatus.RUNNING);
@@ -210,13 +212,13 @@ class ExecExpiryTest {
     void idlenessCountsFromTheEndOfTheLastJob() throws Exception {
         engine(Duration.ZERO, IDLE);
         ExecResult r = run("s1", "while [ ! -e go ]; do sleep 0.01; done", 0L);
-        clock.advance(IDLE.multipliedBy(3));
+        time.advance(IDLE.multipliedBy(3));
         Files.writeString(dir.resolve("go"), "");
         Await.until("job finished", () -> finished(engine, r.id()));
 
         assertThat(engine.expireNow().scopesClosed()).as("finished just now").isZero();
 
-        clock.advance(IDLE);
+        time.advance(IDLE);
         Await.until("scope s1 closed", () -> engine.scopeCount() == 0);
     }
 
@@ -236,7 +238,7 @@ class ExecExpiryTest {
         long left = Long.parseLong(Files.readString(dir.resolve("left.pid")).strip());
         assertThat(ProcessHandle.of(left).map(ProcessHandle::isAlive)).contains(true);
 
-        clock.advance(IDLE);
+        time.advance(IDLE);
 
         Await.processGone(left);
     }
@@ -245,10 +247,10 @@ class ExecExpiryTest {
     void onlyTheIdleScopeIsClosed() throws ToolException {
         engine(Duration.ZERO, IDLE);
         run("idle", "true", 30_000L);
-        clock.advance(IDLE.minusMinutes(1));
+        time.advance(IDLE.minusMinutes(1));
         ExecResult busy = run("busy", "true", 30_000L);
 
-        clock.advance(Duration.ofMinutes(1));
+        time.advance(Duration.ofMinutes(1));
 
         Await.until("scope idle closed", () -> engine.scopeCount() == 1);
         assertThat(engine.jobCount("idle")).isZero();
@@ -259,7 +261,7 @@ class ExecExpiryTest {
     void aScopeClosedForIdlenessStartsAfreshOnItsNextRun() throws ToolException {
         engine(Duration.ZERO, IDLE);
         run("s1", "true", 30_000L);
-        clock.advance(IDLE);
+        time.advance(IDLE);
         Await.until("scope s1 closed", () -> engine.scopeCount() == 0);
 
         ExecResult again = run("s1", "echo again", 30_000L);
@@ -273,7 +275,7 @@ class ExecExpiryTest {
         engine(Duration.ZERO, Duration.ZERO);
         run("s1", "true", 30_000L);
 
-        clock.advance(Duration.ofDays(400));
+        time.advance(Duration.ofDays(400));
 
         assertThat(engine.expireNow().scopesClosed()).isZero();
         assertThat(engine.jobCount("s1")).isEqualTo(1);

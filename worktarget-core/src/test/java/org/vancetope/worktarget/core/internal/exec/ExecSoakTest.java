@@ -18,6 +18,8 @@ import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.testfixtures.Await;
+import org.vancetope.worktarget.testfixtures.ManualTime;
 
 /**
  * A bounded soak, as a daemon sees it: 2,000 {@code exec_run} calls through the tools, spread over 400
@@ -39,9 +41,9 @@ class ExecSoakTest {
 
     @Test
     void twoThousandRunsOverComingAndGoingSessionsLeaveNoJobsFilesOrThreadsBehind() throws Exception {
-        MutableClock clock = new MutableClock();
+        ManualTime time = new ManualTime();
         int threadsBefore = engineThreads();
-        ExecEngine engine = ExecEngine.builder().clock(clock).expiryCheckMs(5)
+        ExecEngine engine = ExecEngine.builder().clock(time.clock()).expiryCheckMs(5)
                 .settings(ExecSettings.builder().outputRetentionMs(RETENTION.toMillis()).scopeIdleMs(IDLE.toMillis())
                         .build())
                 .build();
@@ -59,7 +61,7 @@ class ExecSoakTest {
                 Map<String, Object> r = run.invoke(Map.of("command", "echo call " + i), ctx);
                 assertThat(r).as("call %d", i).containsEntry("status", "exited");
                 if ((i + 1) % CALLS_PER_MINUTE == 0) {
-                    clock.advance(Duration.ofMinutes(1));
+                    time.advance(Duration.ofMinutes(1));
                     peakFiles = Math.max(peakFiles, outputFiles());
                     peakScopes = Math.max(peakScopes, engine.scopeCount());
                     peakThreads = Math.max(peakThreads, engineThreads());
@@ -70,7 +72,7 @@ class ExecSoakTest {
             assertThat(peakFiles).as("output files at once").isLessThan(CALLS);
             assertThat(peakThreads).as("engine threads during the soak").isLessThanOrEqualTo(threadsBefore + THREAD_BOUND);
 
-            clock.advance(IDLE);
+            time.advance(IDLE);
 
             Await.until("every scope expired", () -> engine.scopeCount() == 0);
             Await.until("every output file deleted", () -> outputFiles() == 0);

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.testfixtures.Await;
 
 /** {@link ProcessTree} on real processes, without an engine around it. */
 class ProcessTreeTest {

@@ -8,11 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -22,6 +18,7 @@ import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.SettingLevel;
 import org.vancetope.worktarget.spi.SettingsCascade;
 import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.testfixtures.ManualTime;
 
 class HomesTest {
     @TempDir
@@ -39,26 +36,6 @@ class HomesTest {
         @Override
         public Optional<String> lookup(SettingLevel level, String tenant, String id, String key) {
             return key.equals(HomeScope.SETTING) ? Optional.ofNullable(values.get(level + "/" + id)) : Optional.empty();
-        }
-    }
-
-    /** A clock a test moves by hand. */
-    static final class MutableClock extends Clock {
-        Instant now = Instant.parse("2030-01-01T00:00:00Z");
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
         }
     }
 
@@ -186,17 +163,17 @@ class HomesTest {
 
     @Test
     void sizeIsMeasuredAtMostOncePerInterval() throws Exception {
-        MutableClock clock = new MutableClock();
-        Homes homes = Homes.builder().homesRoot(base).maxBytes(1_000).clock(clock).build();
+        ManualTime time = new ManualTime();
+        Homes homes = Homes.builder().homesRoot(base).maxBytes(1_000).clock(time.clock()).build();
         Home h = homes.prepare("acme", "shop", null);
         Files.write(h.dir().resolve("cache.bin"), new byte[2_000]);
-        clock.now = clock.now.plus(Duration.ofMinutes(4));
+        time.advance(Duration.ofMinutes(4));
         homes.checkBudget(h); // still the first measurement (empty)
-        clock.now = clock.now.plus(Duration.ofMinutes(1));
+        time.advance(Duration.ofMinutes(1));
         assertThatThrownBy(() -> homes.checkBudget(h)).isInstanceOf(ToolException.class);
         Files.delete(h.dir().resolve("cache.bin"));
         assertThatThrownBy(() -> homes.checkBudget(h)).isInstanceOf(ToolException.class);
-        clock.now = clock.now.plus(Duration.ofMinutes(5));
+        time.advance(Duration.ofMinutes(5));
         homes.checkBudget(h);
     }
 
