@@ -258,14 +258,14 @@ class TransferConfinementTest {
         FileEngine engine = new FileEngine(FileToolSettings.defaults());
         ConfinedRoot r = ConfinedRoot.of(root);
         List<String> seen = new ArrayList<>();
-        seen.addAll((List<String>) engine.run("file_list", r, Map.of("path", ".")).get("entries"));
-        for (Object m : (List<Object>) engine.run("file_find", r, Map.of("path", ".")).get("files")) {
+        seen.addAll((List<String>) engine.run("file_list", r, Map.of("path", ".")).toMap().get("entries"));
+        for (Object m : (List<Object>) engine.run("file_find", r, Map.of("path", ".")).toMap().get("files")) {
             seen.add(String.valueOf(((Map<String, Object>) m).get("path")));
         }
-        for (Object m : (List<Object>) engine.run("file_grep", r, Map.of("pattern", ".", "path", ".")).get("matches")) {
+        for (Object m : (List<Object>) engine.run("file_grep", r, Map.of("pattern", ".", "path", ".")).toMap().get("matches")) {
             seen.add(String.valueOf(((Map<String, Object>) m).get("path")));
         }
         assertThat(seen).isNotEmpty().noneMatch(n -> n.contains(".wt-") || n.endsWith(".part"));
-        assertThat(engine.run("file_count", r, Map.of("path", ".")).get("files")).isEqualTo(1);
+        assertThat(engine.run("file_count", r, Map.of("path", ".")).toMap().get("files")).isEqualTo(1);
     }
 }

@@ -66,7 +66,7 @@ public final class FileTools {
                     }
                 }
                 ConfinedRoot gate = resolver.gate(p, ctx);
-                return JsonValues.normalize(engine.run(op, gate, p));
+                return JsonValues.normalize(engine.run(op, gate, p).toMap());
             }));
         }
         return List.copyOf(tools);

@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import org.vancetope.worktarget.core.internal.Params;
+import org.vancetope.worktarget.spi.ToolException;
 
 /**
  * Finds the lines of a decoded file that match a pattern, searching the whole text at once (a
@@ -188,5 +191,22 @@ final class Searcher {
             i = text.indexOf('\n', i + 1);
         }
         return n;
+    }
+
+    /**
+     * Compiles the caller's pattern.
+     *
+     * @param regex the Java regular expression
+     * @param ci whether matching ignores case (Unicode-aware)
+     * @return the pattern
+     * @throws ToolException {@code invalid_params} for a pattern that does not compile, saying where
+     */
+    static Pattern compile(String regex, boolean ci) throws ToolException {
+        try {
+            return Pattern.compile(regex, ci ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
+        } catch (PatternSyntaxException e) {
+            throw Params.invalid("pattern is not a valid Java regular expression: " + e.getDescription()
+                    + " near index " + e.getIndex() + ". Escape special characters such as ( [ { . * + ? with '\\'.");
+        }
     }
 }

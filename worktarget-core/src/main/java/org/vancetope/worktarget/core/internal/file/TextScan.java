@@ -15,9 +15,14 @@ import java.util.List;
 /**
  * Byte-level helpers that let searches skip work before any decoding: classify a buffer (binary,
  * ASCII, other) eight bytes at a time, decode strictly, count UTF-16 chars of UTF-8 bytes, and pull
- * the literal a regular expression requires out of its source.
+ * the literal a regular expression requires out of its source; and how a long line is clipped for
+ * display.
  */
 final class TextScan {
+    /** The piece size in which the file operations read, decode and encode. */
+    static final int CHUNK = 64 * 1024;
+    /** How many leading bytes of a file decide whether it looks binary. */
+    static final int SNIFF = 8 * 1024;
     /** The buffer contains a NUL byte. */
     static final int BINARY = 1;
     /** The buffer contains a byte {@code >= 0x80}. */
@@ -27,6 +32,7 @@ final class TextScan {
     private static final long ONES = 0x0101010101010101L;
     private static final long HIGHS = 0x8080808080808080L;
     private static final String META = "\\^$.|?*+()[]{}";
+    private static final String CLIP_MARKER = "…[clipped %d chars]";
 
     private TextScan() {
     }
@@ -296,5 +302,24 @@ final class TextScan {
             i++;
         }
         return i;
+    }
+
+    /**
+     * A line cut to {@code max} chars (never inside a surrogate pair) with a marker saying how many
+     * chars were cut, or the line itself when it is not longer.
+     *
+     * @param s the line
+     * @param max the most chars kept
+     * @return the clipped line
+     */
+    static String clip(String s, int max) {
+        if (s.length() <= max) {
+            return s;
+        }
+        int cut = max;
+        if (Character.isHighSurrogate(s.charAt(cut - 1))) {
+            cut--;
+        }
+        return s.substring(0, cut) + String.format(CLIP_MARKER, s.length() - cut);
     }
 }

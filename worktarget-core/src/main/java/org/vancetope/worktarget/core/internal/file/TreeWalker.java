@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.internal.path.SafeDirectory;
 
 /**
@@ -93,6 +94,20 @@ final class TreeWalker {
     }
 
     private TreeWalker() {
+    }
+
+    /**
+     * What turns a path relative to {@code dir} (an {@link Entry#rel()} of a walk of it) into a path
+     * relative to the gate's root: empty for the root itself, else the directory's relative path and
+     * {@code '/'}.
+     *
+     * @param gate the gate
+     * @param dir a directory under its root
+     * @return the prefix
+     */
+    static String prefix(ConfinedRoot gate, Path dir) {
+        String rel = gate.relative(dir);
+        return rel.equals(".") ? "" : rel + "/";
     }
 
     /**

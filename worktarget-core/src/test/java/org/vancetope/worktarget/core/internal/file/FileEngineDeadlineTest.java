@@ -66,7 +66,7 @@ class FileEngineDeadlineTest {
     }
 
     private Future<Map<String, Object>> start(FileEngine engine, String op, Map<String, Object> p) {
-        return callers.submit(() -> engine.run(op, gate, p));
+        return callers.submit(() -> engine.run(op, gate, p).toMap());
     }
 
     private static ToolException failureWithin(Future<Map<String, Object>> f, long seconds, String what)

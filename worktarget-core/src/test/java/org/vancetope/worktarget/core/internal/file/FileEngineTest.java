@@ -47,7 +47,7 @@ class FileEngineTest {
         for (int i = 0; i < kv.length; i += 2) {
             p.put((String) kv[i], kv[i + 1]);
         }
-        return engine.run(op, gate, p);
+        return engine.run(op, gate, p).toMap();
     }
 
     private ToolException fails(String op, Object... kv) {
@@ -415,7 +415,7 @@ class FileEngineTest {
         for (int i = 0; i < kv.length; i += 2) {
             p.put((String) kv[i], kv[i + 1]);
         }
-        return e.run(op, gate, p);
+        return e.run(op, gate, p).toMap();
     }
 
     private ToolException fails(FileEngine e, String op, Object... kv) {
@@ -699,7 +699,7 @@ class FileEngineTest {
         byte[] expected = content.getBytes(StandardCharsets.UTF_8);
         assertThat(Files.readAllBytes(root.resolve("w.txt"))).isEqualTo(expected);
         assertThat(r.get("bytes")).isEqualTo((long) expected.length);
-        assertThat(FileEngine.utf8Length(content, Long.MAX_VALUE)).isEqualTo(expected.length);
+        assertThat(FileWriting.utf8Length(content, Long.MAX_VALUE)).isEqualTo(expected.length);
     }
 
     @Test

@@ -1,0 +1,287 @@
+package org.vancetope.worktarget.core.internal.file;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.vancetope.worktarget.core.FileToolSettings;
+import org.vancetope.worktarget.core.internal.Params;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolException;
+
+/**
+ * {@code file_edit}: replaces exactly one occurrence of a text in a file, working on the file's bytes,
+ * writes the result with {@link FileWriting#replaceAtomically}, and renders the short diff of the lines
+ * around the edit.
+ */
+final class FileEditing {
+    private final FileToolSettings settings;
+
+    FileEditing(FileToolSettings settings) {
+        this.settings = settings;
+    }
+
+    /**
+     * {@code file_edit}: replaces exactly one occurrence, atomically, and shows a short diff.
+     *
+     * <p>Works on the file's bytes (in valid UTF-8 a text's bytes occur exactly where the text does), so
+     * it holds the file once, not as bytes and text and the edited copy; a file over
+     * {@link FileToolSettings#wholeFileMaxBytes()} is refused before it is read.
+     *
+     * @param gate the gate
+     * @param params path, oldText, newText
+     * @return path, line, changed, diff
+     * @throws ToolException {@code not_found} when oldText is missing, {@code invalid_params} when ambiguous,
+     *         {@code size_limit} for a file (or an edited file) over the limit
+     */
+    EditResult edit(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
+        String userPath = Params.requireText(params, "path"); // an empty path gets the root's own message
+        String oldText = Params.requireString(params, "oldText");
+        String newText = Params.requireText(params, "newText");
+        Path file = gate.resolve(userPath);
+        long limit = settings.wholeFileMaxBytes();
+        byte[] data;
+        int n;
+        try (SeekableByteChannel ch = gate.openFile(userPath, file).channel()) {
+            long size = ch.size();
+            if (size > limit) {
+                throw new ToolException(ErrorCode.SIZE_LIMIT, "File " + ConfinedRoot.quote(userPath) + " is " + size
+                        + " bytes; file_edit holds the whole file in memory and accepts at most " + limit + " bytes "
+                        + "(wholeFileMaxBytes; by default 1/8 of the maximum heap). The file is unchanged. Edit it with "
+                        + "exec_run (sed, patch), or find the place with file_grep and rewrite a smaller file.");
+            }
+            data = new byte[(int) size];
+            ByteBuffer bb = ByteBuffer.wrap(data);
+            while (bb.hasRemaining() && ch.read(bb) > 0) {
+                // read all
+            }
+            n = bb.position();
+        } catch (IOException e) {
+            throw FileErrors.io(e, userPath, "read");
+        }
+        if (!isUtf8(data, n)) {
+            throw Params.invalid("File " + ConfinedRoot.quote(userPath) + " is not UTF-8 text; file_edit only edits "
+                    + "text files.");
+        }
+        byte[] old = hasLoneSurrogate(oldText) ? null : oldText.getBytes(StandardCharsets.UTF_8);
+        int idx = old == null ? -1 : indexOf(data, n, old, 0);
+        if (idx < 0) {
+            String hint = "";
+            String stripped = oldText.strip();
+            if (indexOf(data, n, CRLF, 0) >= 0 && oldText.contains("\n") && !oldText.contains("\r\n")) {
+                hint = " The file uses CRLF line endings; include '\\r\\n' in oldText.";
+            } else if (!stripped.isEmpty() && !hasLoneSurrogate(stripped)
+                    && indexOf(data, n, stripped.getBytes(StandardCharsets.UTF_8), 0) >= 0) {
+                hint = " The text occurs with different surrounding whitespace; copy it exactly.";
+            }
+            throw new ToolException(ErrorCode.NOT_FOUND, "oldText was not found in " + ConfinedRoot.quote(userPath)
+                    + "; the file is unchanged." + hint + " Call file_read and copy the exact text, including "
+                    + "whitespace and line breaks.");
+        }
+        int second = indexOf(data, n, old, idx + 1);
+        if (second >= 0) {
+            List<Integer> lines = new ArrayList<>();
+            int count = 0;
+            for (int i = idx; i >= 0; i = indexOf(data, n, old, i + 1)) {
+                count++;
+                if (lines.size() < 10) {
+                    lines.add(lineOf(data, i));
+                }
+            }
+            throw Params.invalid("oldText occurs " + count + " times in " + ConfinedRoot.quote(userPath) + " (at lines "
+                    + joinInts(lines) + (count > lines.size() ? ", ..." : "") + "); the file is unchanged. Include more "
+                    + "surrounding lines in oldText so that it matches exactly once.");
+        }
+        boolean changed = !oldText.equals(newText);
+        if (changed) {
+            byte[] neu = newText.getBytes(StandardCharsets.UTF_8);
+            long after = (long) n - old.length + neu.length;
+            if (after > limit) {
+                throw new ToolException(ErrorCode.SIZE_LIMIT, "The edited " + ConfinedRoot.quote(userPath) + " would be "
+                        + after + " bytes, over the " + limit + " bytes file_edit may write (wholeFileMaxBytes). The file "
+                        + "is unchanged. Make the edit with exec_run instead.");
+            }
+            int end = idx + old.length;
+            byte[] body = data;
+            try {
+                FileWriting.replaceAtomically(gate, file, userPath, staged -> {
+                    staged.write(ByteBuffer.wrap(body, 0, idx));
+                    staged.write(neu);
+                    staged.write(ByteBuffer.wrap(body, end, n - end));
+                });
+            } catch (IOException e) {
+                throw FileErrors.io(e, userPath, "write");
+            }
+        }
+        int line = lineOf(data, idx);
+        return new EditResult(gate.relative(file), line, changed, diff(data, n, idx, old.length, oldText, newText, line));
+    }
+
+    private static final byte[] CRLF = {'\r', '\n'};
+
+    /** The diff of an edit, from the lines around it only (decoded from the bytes). */
+    private String diff(byte[] data, int n, int idx, int oldLen, String oldText, String newText, int line) {
+        int ls = lastNewline(data, idx - 1) + 1;
+        int end = idx + oldLen;
+        int le = indexOf(data, n, NEWLINE, Math.max(end - (oldText.endsWith("\n") ? 1 : 0), idx));
+        if (le < 0) {
+            le = n;
+        }
+        int from = ls > 0 ? lastNewline(data, ls - 2) + 1 : 0;
+        int to = n;
+        if (le < n) {
+            int nle = indexOf(data, n, NEWLINE, le + 1);
+            to = nle < 0 ? n : nle;
+        }
+        String local = new String(data, from, to - from, StandardCharsets.UTF_8);
+        return diff(local, (int) TextScan.utf16Chars(data, from, idx), oldText, newText, line);
+    }
+
+    private static final byte[] NEWLINE = {'\n'};
+
+    private static int lastNewline(byte[] data, int fromIndex) {
+        for (int i = Math.min(fromIndex, data.length - 1); i >= 0; i--) {
+            if (data[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The first occurrence of {@code needle} in {@code data[0, n)} at or after {@code from}, or -1. */
+    static int indexOf(byte[] data, int n, byte[] needle, int from) {
+        int m = needle.length;
+        if (m == 0) {
+            return from <= n ? Math.max(0, from) : -1;
+        }
+        byte first = needle[0];
+        for (int i = Math.max(0, from), last = n - m; i <= last; i++) {
+            if (data[i] != first) {
+                continue;
+            }
+            int k = 1;
+            while (k < m && data[i + k] == needle[k]) {
+                k++;
+            }
+            if (k == m) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int lineOf(byte[] data, int idx) {
+        int line = 1;
+        for (int i = 0; i < idx; i++) {
+            if (data[i] == '\n') {
+                line++;
+            }
+        }
+        return line;
+    }
+
+    private static boolean hasLoneSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code data[0, n)} is valid UTF-8, decoded in pieces (no copy of the whole text). */
+    private static boolean isUtf8(byte[] data, int n) {
+        if ((TextScan.classify(data, 0, n) & TextScan.NON_ASCII) == 0) {
+            return true;
+        }
+        CharsetDecoder dec = TextScan.strictUtf8();
+        ByteBuffer in = ByteBuffer.wrap(data, 0, n);
+        CharBuffer out = CharBuffer.allocate(TextScan.CHUNK);
+        while (true) {
+            CoderResult cr = dec.decode(in, out, true);
+            if (cr.isError()) {
+                return false;
+            }
+            if (cr.isUnderflow()) {
+                return !dec.flush(out.clear()).isError();
+            }
+            out.clear();
+        }
+    }
+
+    private String diff(String text, int idx, String oldText, String newText, int line) {
+        int ls = text.lastIndexOf('\n', idx - 1) + 1;
+        int end = idx + oldText.length();
+        int le = text.indexOf('\n', Math.max(end - (oldText.endsWith("\n") ? 1 : 0), idx));
+        if (le < 0) {
+            le = text.length();
+        }
+        String prefix = text.substring(ls, idx);
+        String suffix = text.substring(end, Math.max(end, le));
+        String before = prefix + oldText + suffix;
+        String after = prefix + newText + suffix;
+        List<String> out = new ArrayList<>();
+        out.add("@@ line " + line + " @@");
+        if (ls > 0) {
+            int pls = text.lastIndexOf('\n', ls - 2) + 1;
+            out.add(" " + stripCr(text.substring(pls, ls - 1)));
+        }
+        for (String l : splitLines(before)) {
+            out.add("-" + l);
+        }
+        for (String l : splitLines(after)) {
+            out.add("+" + l);
+        }
+        if (le < text.length()) {
+            int nle = text.indexOf('\n', le + 1);
+            out.add(" " + stripCr(text.substring(le + 1, nle < 0 ? text.length() : nle)));
+        }
+        int max = settings.editDiffMaxLines();
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < out.size() && i < max; i++) {
+            sb.append(TextScan.clip(out.get(i), settings.grepLineClipChars())).append('\n');
+        }
+        if (out.size() > max) {
+            sb.append("… (").append(out.size() - max).append(" more diff lines)\n");
+        }
+        return sb.toString();
+    }
+
+    private static List<String> splitLines(String s) {
+        List<String> out = new ArrayList<>();
+        String body = s.endsWith("\n") ? s.substring(0, s.length() - 1) : s;
+        if (s.isEmpty()) {
+            return out;
+        }
+        for (String l : body.split("\n", -1)) {
+            out.add(stripCr(l));
+        }
+        return out;
+    }
+
+    private static String stripCr(String s) {
+        return s.endsWith("\r") ? s.substring(0, s.length() - 1) : s;
+    }
+
+    private static String joinInts(List<Integer> l) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < l.size(); i++) {
+            if (i > 0) {
+                sb.append(", ");
+            }
+            sb.append(l.get(i));
+        }
+        return sb.toString();
+    }
+}

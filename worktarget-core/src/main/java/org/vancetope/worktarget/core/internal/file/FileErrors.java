@@ -1,0 +1,88 @@
+package org.vancetope.worktarget.core.internal.file;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import org.vancetope.worktarget.core.internal.Params;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolException;
+
+/**
+ * The one place where the file operations turn an I/O failure, a missing path or a path of the wrong
+ * kind into a {@link ToolException} with a stable code and a message saying what to do next, naming the
+ * caller's path, never a host path.
+ */
+final class FileErrors {
+    private FileErrors() {
+    }
+
+    /**
+     * Maps an I/O failure to a tool error without revealing host paths.
+     *
+     * @param e the failure
+     * @param userPath the path as the caller gave it
+     * @param what what was being done: {@code "read"}, {@code "write"}, {@code "list"}, {@code "delete"}
+     * @return the error
+     */
+    static ToolException io(IOException e, String userPath, String what) {
+        return ConfinedRoot.io(e, userPath, what);
+    }
+
+    /**
+     * A file that looks binary, for an operation that shows text only.
+     *
+     * @param userPath the path as the caller gave it
+     * @param tool the operation
+     * @return the error
+     */
+    static ToolException binary(String userPath, String tool) {
+        return Params.invalid("File " + ConfinedRoot.quote(userPath) + " looks binary (it contains NUL bytes); " + tool
+                + " shows text only. Use file_count for its size.");
+    }
+
+    /**
+     * The attributes of a path, not following a link.
+     *
+     * @param p the resolved path
+     * @param userPath the path as the caller gave it
+     * @return the attributes
+     * @throws ToolException {@code not_found} when nothing is there, else as {@link #io}
+     */
+    static BasicFileAttributes attrs(Path p, String userPath) throws ToolException {
+        try {
+            return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            throw ConfinedRoot.notFound(userPath);
+        } catch (IOException e) {
+            throw io(e, userPath, "read");
+        }
+    }
+
+    /**
+     * Checks that a path is a directory (not following a link).
+     *
+     * @param dir the resolved path
+     * @param userPath the path as the caller gave it
+     * @param tool the operation
+     * @throws ToolException {@code not_found} when nothing is there, {@code invalid_params} for a file
+     */
+    static void requireDirectory(Path dir, String userPath, String tool) throws ToolException {
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            throw new ToolException(ErrorCode.NOT_FOUND, "Directory " + ConfinedRoot.quote(userPath) + " does not exist. "
+                    + "Call file_list on its parent to see what is there.");
+        } catch (IOException e) {
+            throw io(e, userPath, "list");
+        }
+        if (!a.isDirectory()) {
+            throw Params.invalid("Path " + ConfinedRoot.quote(userPath) + " is a file, not a directory; " + tool
+                    + " needs a directory. Use file_read to read the file.");
+        }
+    }
+}
