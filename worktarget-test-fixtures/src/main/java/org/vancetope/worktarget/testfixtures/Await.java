@@ -1,5 +1,8 @@
 package org.vancetope.worktarget.testfixtures;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -40,6 +43,27 @@ public final class Await {
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }
+    }
+
+    /**
+     * Waits until a file holds at least one whole line (text ending in a line feed, as {@code echo $$ > f}
+     * writes it), at most {@link #LIMIT}, and returns its text without the surrounding blanks.
+     *
+     * @param file the file
+     * @return the stripped text
+     * @throws AssertionError when no whole line is there within the limit
+     */
+    public static String line(Path file) {
+        String[] text = new String[1];
+        until(file + " holds a whole line", () -> {
+            try {
+                text[0] = Files.readString(file);
+                return text[0].endsWith("\n");
+            } catch (IOException e) {
+                return false; // not there yet
+            }
+        });
+        return text[0].strip();
     }
 
     /**

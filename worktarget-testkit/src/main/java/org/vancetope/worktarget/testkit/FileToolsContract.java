@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
 import java.io.IOException;
-import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Collection;
 import java.util.List;
@@ -548,8 +550,8 @@ public abstract class FileToolsContract {
         assumeTrue(realDisk());
         long limit = FileToolSettings.heapDerivedWholeFileMaxBytes();
         Path p = f.write("huge.txt", "needle\n");
-        try (RandomAccessFile raf = new RandomAccessFile(p.toFile(), "rw")) {
-            raf.setLength(limit + 1);      // sparse: nothing is written to the disk
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {'\n'}), limit); // sparse: the gap is not written to the disk
         }
         ToolException e = f.failure("file_edit", "path", "huge.txt", "oldText", "needle", "newText", "pin");
         assertThat(e.code()).isEqualTo(ErrorCode.SIZE_LIMIT);

@@ -2,12 +2,10 @@ package org.vancetope.worktarget.backend.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,6 +18,7 @@ import org.vancetope.worktarget.core.WorkTarget;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.ProcessInfo;
 import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.testfixtures.Await;
 import org.vancetope.worktarget.testkit.InMemoryProcessStore;
 
 /**
@@ -61,13 +60,7 @@ class ProcessEndOverTheWireTest {
     private long startSleeper(String processId) throws Exception {
         dispatcher.invoke(processId, "exec_run", Map.of("command", "echo $$ > " + processId + ".pid; exec sleep 1000",
                 "waitMs", 0));
-        Path f = dir.resolve(processId + ".pid");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!Files.exists(f) || Files.readString(f).isBlank()) {
-            assertThat(System.nanoTime()).as("the job wrote its pid").isLessThan(deadline);
-            Thread.sleep(10);
-        }
-        return Long.parseLong(Files.readString(f).strip());
+        return Long.parseLong(Await.line(dir.resolve(processId + ".pid")));
     }
 
     private static boolean alive(long pid) {
@@ -82,11 +75,7 @@ class ProcessEndOverTheWireTest {
         long pid = startSleeper("p1");
         long bystander = startSleeper("p2");
         dispatcher.processEnded(p);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (alive(pid)) {
-            assertThat(System.nanoTime()).as("the ended process's job %d ended", pid).isLessThan(deadline);
-            Thread.sleep(10);
-        }
+        Await.until("the ended process's job " + pid + " ended", () -> !alive(pid));
         assertThat(alive(bystander)).as("another process's job").isTrue();
         dispatcher.processEnded(other);
     }
@@ -98,12 +87,8 @@ class ProcessEndOverTheWireTest {
         t.started(DaemonClient.builder().uri(t.uri()).token(TestServer.OTHER_TOKEN).daemon("acme", "other", "box")
                 .tools(local.tools()).processEndHook(c -> heard.add(new ToolContext("WRONG", null, "x", "x", null))));
         dispatcher.processEnded(processOnTheDaemon("p1"));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (heard.isEmpty()) {
-            assertThat(System.nanoTime()).as("the project's daemon heard of it").isLessThan(deadline);
-            Thread.sleep(10);
-        }
-        Thread.sleep(200);
+        Await.until("the project's daemon heard of it", () -> !heard.isEmpty());
+        Thread.sleep(200); // an absence cannot be awaited: give the other project's daemon time to be told wrongly
         assertThat(heard).extracting(ToolContext::processId).containsExactly("p1");
         assertThat(heard.get(0).project()).isEqualTo("proj");
     }
@@ -114,7 +99,7 @@ class ProcessEndOverTheWireTest {
         ProcessInfo p = processOnTheDaemon("p1");
         long pid = startSleeper("p1");
         dispatcher.processEnded(p);
-        Thread.sleep(300);
+        Thread.sleep(300); // an absence cannot be awaited: time for a wrong end of the job to show
         assertThat(alive(pid)).as("a daemon that did not ask to hear of process ends keeps the job").isTrue();
         local.processEnded(ToolContext.of(p));
     }

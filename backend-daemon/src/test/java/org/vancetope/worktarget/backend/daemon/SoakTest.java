@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,6 +22,7 @@ import org.vancetope.worktarget.core.WorkTarget;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.ProcessInfo;
 import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.testfixtures.Await;
 import org.vancetope.worktarget.testkit.InMemoryProcessStore;
 
 /**
@@ -161,11 +161,7 @@ class SoakTest {
         assertThat(fdsAfter).as("file descriptors").isLessThanOrEqualTo(fdsBefore + 16);
     }
 
-    private static void awaitNoJobProcesses() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (jobProcesses() > 0) {
-            assertThat(System.nanoTime()).as("every job process ended").isLessThan(deadline);
-            Thread.sleep(20);
-        }
+    private static void awaitNoJobProcesses() {
+        Await.until("every job process ended", () -> jobProcesses() == 0);
     }
 }

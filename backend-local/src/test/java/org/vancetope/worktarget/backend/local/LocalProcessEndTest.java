@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,6 +13,7 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.testfixtures.Await;
 
 /** The end of a process reaches the CLIENT backend: the jobs of its own scope end; a session's jobs stay. */
 @EnabledOnOs(OS.LINUX)
@@ -36,13 +36,7 @@ class LocalProcessEndTest {
     private long startSleeper(ToolContext ctx, String pidFile) throws Exception {
         local.invoke("acme", ctx.sessionId(), "client_exec_run", Map.of("command", "echo $$ > " + pidFile
                 + "; exec sleep 1000", "waitMs", 0), ctx, null);
-        Path f = dir.resolve(pidFile);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!Files.exists(f) || Files.readString(f).isBlank()) {
-            assertThat(System.nanoTime()).as("the job wrote its pid").isLessThan(deadline);
-            Thread.sleep(10);
-        }
-        return Long.parseLong(Files.readString(f).strip());
+        return Long.parseLong(Await.line(dir.resolve(pidFile)));
     }
 
     private static boolean alive(long pid) {
@@ -54,11 +48,7 @@ class LocalProcessEndTest {
         ToolContext p1 = new ToolContext("p1", null, "acme", "proj", null);
         long pid = startSleeper(p1, "p1.pid");
         local.processEnded(p1);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (alive(pid)) {
-            assertThat(System.nanoTime()).as("job %d ended", pid).isLessThan(deadline);
-            Thread.sleep(10);
-        }
+        Await.until("job " + pid + " ended", () -> !alive(pid));
         try (var s = Files.list(dir.resolve(".worktarget/exec"))) {
             assertThat(s.flatMap(d -> {
                 try {
@@ -75,7 +65,7 @@ class LocalProcessEndTest {
         ToolContext p1 = new ToolContext("p1", "s1", "acme", "proj", null);
         long pid = startSleeper(p1, "s1.pid");
         local.processEnded(p1);
-        Thread.sleep(300);
+        Thread.sleep(300); // an absence cannot be awaited: time for a wrong end of the job to show
         assertThat(alive(pid)).as("the session's job").isTrue();
     }
 }

@@ -2,10 +2,8 @@ package org.vancetope.worktarget.backend.workspace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,6 +14,7 @@ import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.ProcessInfo;
 import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.testfixtures.Await;
 import org.vancetope.worktarget.testkit.InMemoryProcessStore;
 
 /**
@@ -79,20 +78,11 @@ class ProcessEndTest {
         awaitDeath(pid);
     }
 
-    private static long awaitPid(Path pidFile) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!Files.exists(pidFile) || Files.readString(pidFile).isBlank()) {
-            assertThat(System.nanoTime()).as("the job wrote its pid").isLessThan(deadline);
-            Thread.sleep(10);
-        }
-        return Long.parseLong(Files.readString(pidFile).strip());
+    private static long awaitPid(Path pidFile) {
+        return Long.parseLong(Await.line(pidFile));
     }
 
-    private static void awaitDeath(long pid) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (alive(pid)) {
-            assertThat(System.nanoTime()).as("the job's process %d ended", pid).isLessThan(deadline);
-            Thread.sleep(10);
-        }
+    private static void awaitDeath(long pid) {
+        Await.until("the job's process " + pid + " ended", () -> !alive(pid));
     }
 }

@@ -56,19 +56,7 @@ class ProcessTreeTest {
     private List<Long> pids(String... files) {
         List<Long> out = new ArrayList<>();
         for (String f : files) {
-            Path file = dir.resolve(f);
-            Await.until(f + " written", () -> {
-                try {
-                    return Files.exists(file) && Files.readString(file).endsWith("\n");
-                } catch (IOException e) {
-                    return false;
-                }
-            });
-            try {
-                out.add(Long.parseLong(Files.readString(file).strip()));
-            } catch (IOException e) {
-                throw new AssertionError(e);
-            }
+            out.add(Long.parseLong(Await.line(dir.resolve(f))));
         }
         return out;
     }

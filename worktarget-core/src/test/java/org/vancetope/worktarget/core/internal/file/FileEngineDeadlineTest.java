@@ -23,6 +23,7 @@ import org.vancetope.worktarget.core.FileToolSettings;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.testfixtures.Await;
 
 /**
  * Catastrophically backtracking patterns on the real disk: a search stops at its deadline or when its
@@ -98,14 +99,8 @@ class FileEngineDeadlineTest {
         return n;
     }
 
-    private static void awaitThreadsMatching(int n) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (threadsMatching() < n) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("the catastrophic searches did not start matching within 60 s");
-            }
-            Thread.sleep(20);
-        }
+    private static void awaitThreadsMatching(int n) {
+        Await.until("the catastrophic searches started matching", () -> threadsMatching() >= n);
     }
 
     @Test
@@ -141,11 +136,7 @@ class FileEngineDeadlineTest {
         for (Future<Map<String, Object>> f : evil) {
             f.cancel(true);     // the caller gives up: its thread is interrupted
         }
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (threadsMatching() > 0) {
-            assertThat(System.nanoTime()).as("the cancelled searches stopped within 60 s").isLessThan(end);
-            Thread.sleep(20);
-        }
+        Await.until("the cancelled searches stopped", () -> threadsMatching() == 0);
     }
 
     @Test
