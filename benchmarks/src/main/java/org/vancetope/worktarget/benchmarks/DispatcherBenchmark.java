@@ -14,7 +14,7 @@ import org.vancetope.worktarget.spi.ToolException;
 
 /**
  * The dispatcher's own overhead per call, in process: a WORK call routed to a backend tool that does
- * nothing, against calling that backend tool directly in the same run. Target (PERFORMANCE.md):
+ * nothing, against calling that backend tool directly in the same run. Target:
  * at most 2 µs per call.
  *
  * <pre>{@code

@@ -20,7 +20,7 @@ import org.vancetope.worktarget.spi.ToolContext;
  * Time for {@code client_exec_run} of {@code /bin/true} through the exec engine (own session via
  * setsid, sealed environment, two output files, head/tail capture, HEAD_TAIL rendering) against a bare
  * {@code ProcessBuilder} in the same run: both {@code /bin/sh -c /bin/true} (what the engine runs) and
- * {@code /bin/true} alone (the reference of PERFORMANCE.md). The three variants are interleaved in
+ * {@code /bin/true} alone (the bare floor). The three variants are interleaved in
  * rounds so that machine noise hits them alike. Prints p50/p90 and the ratios (target ≤ 1.3×).
  *
  * <pre>{@code

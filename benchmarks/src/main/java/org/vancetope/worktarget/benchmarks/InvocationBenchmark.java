@@ -63,7 +63,7 @@ import org.vancetope.worktarget.spi.ProcessStore;
  *      org.vancetope.worktarget.benchmarks.InvocationBenchmark [callsPerRound [rounds]]
  * }</pre>
  *
- * <p>Targets (PERFORMANCE.md): p50 ≤ 2 × plain, calls/s with 16 in flight ≥ 0.5 × plain.
+ * <p>Targets: p50 ≤ 2 × plain, calls/s with 16 in flight ≥ 0.5 × plain.
  */
 public final class InvocationBenchmark {
     private static final String TOKEN = "benchmark-daemon-token";

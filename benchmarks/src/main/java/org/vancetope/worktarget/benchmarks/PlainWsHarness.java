@@ -59,7 +59,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@link Mode#DEFAULT}: Netty's default settings (its per-frame UTF-8 validation of text frames
  *       on), frames built as a Jackson tree and a {@code String}, parsed with {@code readTree}, base64
  *       through {@code String}s: what a straightforward implementation does.
- *   <li>{@link Mode#TUNED}: PERFORMANCE.md's tuned harness: no per-frame UTF-8 re-validation, the
+ *   <li>{@link Mode#TUNED}: the tuned harness: no per-frame UTF-8 re-validation, the
  *       frame assembled as bytes straight into a pooled buffer; the receiver parses only the frame's
  *       head for the metadata, copies the base64 out of the network buffer once and decodes it with the
  *       JDK's decoder into the chunk's array; disk write and SHA-256 run on a writer thread, so the I/O

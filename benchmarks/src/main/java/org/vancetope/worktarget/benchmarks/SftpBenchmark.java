@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Measures MINA SSHD SFTP (PERFORMANCE.md's "never below MINA SSHD SFTP" reference) moving a file
+ * Measures MINA SSHD SFTP (the reference transfers must never fall below) moving a file
  * (default 1 GiB) both ways over loopback between this JVM (the SFTP client) and a child JVM (the SFTP
  * server), with MINA's default settings, and prints MB/s per pass and the medians.
  *

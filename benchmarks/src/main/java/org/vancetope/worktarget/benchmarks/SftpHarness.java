@@ -37,7 +37,7 @@ import org.apache.sshd.sftp.client.extensions.CheckFileNameExtension;
 import org.apache.sshd.sftp.server.SftpSubsystemFactory;
 
 /**
- * The MINA SSHD SFTP reference of PERFORMANCE.md's transfer row: an SFTP server ({@link SshServer} +
+ * The MINA SSHD SFTP reference of the transfer benchmarks: an SFTP server ({@link SshServer} +
  * {@link SftpSubsystemFactory}) in a child JVM and an {@link SshClient} + {@link SftpClient} in this
  * JVM, both with MINA's default settings (default ciphers/MACs, NIO2 I/O, default SFTP buffer sizes
  * and read-ahead/write-behind), moving whole files over loopback. The only client settings changed are

@@ -46,8 +46,8 @@ import org.vancetope.worktarget.transfer.TransferCodec;
  *      org.vancetope.worktarget.benchmarks.TransferBenchmark [sizeMiB=1024] [dir=/dev/shm]
  * </pre>
  *
- * <p>The transfer figure includes the sender's SHA-256 pass before {@code transfer_init} (spec 002
- * §6.2), the receiver's incremental SHA-256, base64 both ways, JSON and the file writes; "stream"
+ * <p>The transfer figure includes the sender's SHA-256 pass before {@code transfer_init}, the receiver's
+ * incremental SHA-256, base64 both ways, JSON and the file writes; "stream"
  * excludes the sender's pre-hash.
  */
 public final class TransferBenchmark {

@@ -44,8 +44,8 @@ import org.vancetope.worktarget.testkit.InMemoryProcessStore;
 /**
  * Moves a file (default 1 GiB) over loopback WebSocket between two processes, download
  * (Brain → daemon) and upload (daemon → Brain), with WorkTarget's real stack and, in the same run,
- * with a plain Netty WebSocket harness doing the same work (PERFORMANCE.md's "plain Netty harness with
- * default settings"), and prints MB/s for each, the ratios, and the peak heap of this JVM and of the
+ * with a plain Netty WebSocket harness doing the same work (a plain Netty harness with
+ * default settings), and prints MB/s for each, the ratios, and the peak heap of this JVM and of the
  * child processes.
  *
  * <pre>{@code
@@ -62,7 +62,7 @@ import org.vancetope.worktarget.testkit.InMemoryProcessStore;
  *
  * <p>Plain Netty, twice ({@link PlainWsHarness}): a WebSocket server in this JVM and a client in a
  * child JVM (this class with {@code --plain-peer PORT DIR MODE}); the default harness with Netty's
- * defaults, Jackson trees and strings, and the tuned harness of PERFORMANCE.md (no per-frame UTF-8
+ * defaults, Jackson trees and strings, and a tuned harness (no per-frame UTF-8
  * re-validation, bytes end to end, base64 decoded straight into the write buffer). Neither sender
  * hashes before sending; the protocol requires the WorkTarget sender to (the hash goes into
  * {@code transfer_init}), so the report also shows the tuned harness's time plus one SHA-256 pass over

@@ -6,7 +6,7 @@ import org.vancetope.worktarget.spi.ErrorCode;
 /**
  * A frame that could not be decoded: malformed JSON, a missing or mistyped field, bad base64 or an
  * unknown {@code type}. The transport answers it with an {@code error} frame of code
- * {@code bad_frame} (PROTOCOL.md §1) and keeps the connection open; it never reaches a state machine.
+ * {@code bad_frame} and keeps the connection open; it never reaches a state machine.
  *
  * <pre>{@code
  * try {

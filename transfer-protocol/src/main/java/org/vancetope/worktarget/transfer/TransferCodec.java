@@ -28,7 +28,7 @@ import org.vancetope.worktarget.core.transfer.UploadRequest;
 import org.vancetope.worktarget.transfer.internal.Base64Codec;
 
 /**
- * The JSON codec of the transfer frames (spec 002 §4, PROTOCOL.md §6): one UTF-8 JSON object per
+ * The JSON codec of the transfer frames: one UTF-8 JSON object per
  * frame, chunk bytes as standard base64 with padding.
  *
  * <p>Decoding is a streaming parse: fields may come in any order, unknown fields are skipped, and

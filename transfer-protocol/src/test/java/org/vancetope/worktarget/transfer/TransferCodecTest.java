@@ -23,7 +23,7 @@ import org.vancetope.worktarget.spi.ErrorCode;
 class TransferCodecTest {
     private final TransferCodec codec = TransferCodec.create();
 
-    // Literal frames of spec 002 §4 (comments removed, "..." ids kept as they are).
+    // Literal frames as the protocol writes them (comments removed, "..." ids kept as they are).
     private static final String SPEC_INIT = """
             {
               "type": "transfer_init",

@@ -3,7 +3,7 @@ package org.vancetope.worktarget.spi;
 import java.util.Optional;
 
 /**
- * Checks the bearer token of a connecting client before the WebSocket upgrade (PROTOCOL.md §2).
+ * Checks the bearer token of a connecting client before the WebSocket upgrade.
  * Integrators plug JWT, mTLS-derived identities or their user store in here.
  */
 @FunctionalInterface

@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The stable error codes of the wire protocol (PROTOCOL.md §7). Every failure of a tool call maps to
+ * The stable error codes of the wire protocol. Every failure of a tool call maps to
  * exactly one of them; clients and LLM prompts may branch on {@link #wire()}.
  */
 public enum ErrorCode {

@@ -4,7 +4,7 @@ import java.util.Optional;
 
 /**
  * The host's settings, read as a cascade user → project → tenant. Process-scoped settings are
- * deliberately not part of this seam: a process must not widen its own gates (spec 003 §2).
+ * deliberately not part of this seam: a process must not widen its own gates.
  *
  * <pre>{@code
  * SettingsCascade settings = (level, tenant, id, key) -> Optional.ofNullable(myStore.get(level, tenant, id, key));

@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The description of one tool as an LLM and a wire peer see it (PROTOCOL.md §4): name, description,
+ * The description of one tool as an LLM and a wire peer see it: name, description,
  * whether it is primary, its labels and a JSON-Schema object for its parameters.
  *
  * <p>The schema is a plain {@code Map} tree (strings, numbers, booleans, lists, maps) so that this

@@ -35,7 +35,7 @@ import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.FrameChannel;
 
 /**
- * The server end of the wire protocol (the "Brain" side, PROTOCOL.md): a Netty WebSocket endpoint
+ * The server end of the wire protocol (the "Brain" side): a Netty WebSocket endpoint
  * that authenticates clients, keeps the session-bound foots (CLIENT target) and the named daemons
  * (DAEMON target), and runs {@code client_*} tools on them.
  *
@@ -87,7 +87,7 @@ public final class DaemonServer implements AutoCloseable {
     }
 
     /**
-     * A new builder with the defaults of PROTOCOL.md.
+     * A new builder with the protocol's defaults.
      *
      * @return the builder
      */
@@ -233,7 +233,7 @@ public final class DaemonServer implements AutoCloseable {
     }
 
     /**
-     * Settings of a {@link DaemonServer}; every limit has the default of PROTOCOL.md.
+     * Settings of a {@link DaemonServer}; every limit has the protocol's default.
      */
     public static final class Builder {
         private String host = "127.0.0.1";
@@ -344,7 +344,7 @@ public final class DaemonServer implements AutoCloseable {
         }
 
         /**
-         * How often a silent connection is pinged (default 15 s, PROTOCOL.md §1).
+         * How often a silent connection is pinged (default 15 s).
          *
          * @param interval a positive duration
          * @return this

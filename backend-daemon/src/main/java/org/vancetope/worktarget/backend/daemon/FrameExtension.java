@@ -5,8 +5,8 @@ import java.nio.charset.StandardCharsets;
 import org.vancetope.worktarget.spi.FrameChannel;
 
 /**
- * A handler for frame types beyond the base protocol of PROTOCOL.md §2–§5, for example the transfer
- * frames ({@code transfer_*}) of §6. The server and the client connector hand every text frame whose
+ * A handler for frame types beyond the base protocol (handshake, manifests, invocations), for example
+ * the transfer frames ({@code transfer_*}). The server and the client connector hand every text frame whose
  * {@code type} this extension {@link #handles(String) handles} to it, with the connection as a
  * {@link FrameChannel} whose writability follows the connection's write-buffer watermarks.
  *

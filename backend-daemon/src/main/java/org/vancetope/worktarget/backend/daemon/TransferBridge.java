@@ -25,7 +25,7 @@ import org.vancetope.worktarget.transfer.FrameDecodeException;
 import org.vancetope.worktarget.transfer.TransferCodec;
 
 /**
- * Carries file transfers over WebSocket connections (PROTOCOL.md §6): a {@link FrameExtension} that
+ * Carries file transfers over WebSocket connections: a {@link FrameExtension} that
  * decodes the transfer frames of a connection with the JSON codec and feeds them, in order, to a
  * {@link TransferEndpoint}, and that aborts every transfer of a connection the moment it closes.
  * The same class serves the server (Brain) and the client connector (Foot, daemon).

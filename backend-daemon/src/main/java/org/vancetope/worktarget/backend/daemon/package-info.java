@@ -1,5 +1,5 @@
 /**
- * The wire backend of WorkTarget (PROTOCOL.md): {@link org.vancetope.worktarget.backend.daemon.DaemonServer}
+ * The wire backend of WorkTarget: {@link org.vancetope.worktarget.backend.daemon.DaemonServer}
  * is the server end that backs the CLIENT and DAEMON targets for the dispatcher,
  * {@link org.vancetope.worktarget.backend.daemon.DaemonClient} the client end that serves a machine's
  * {@code client_*} tools, and {@link org.vancetope.worktarget.backend.daemon.TokenAuthenticator} a

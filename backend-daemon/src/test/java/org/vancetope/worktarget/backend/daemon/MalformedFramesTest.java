@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.spi.DaemonKey;
 
-/** PROTOCOL.md §1 on real sockets: bad frames are answered, the server stays up, others are unaffected. */
+/** The framing rules on real sockets: bad frames are answered, the server stays up, others are unaffected. */
 class MalformedFramesTest {
     private static final DaemonKey GOOD = new DaemonKey("acme", "proj", "good");
     private TestServer t;

@@ -32,7 +32,7 @@ import org.vancetope.worktarget.spi.ToolSpec;
 /**
  * The CLIENT backend for an agent that runs in the same JVM as its user's files: the
  * {@code client_file_*} and {@code client_exec_*} tools over one work directory, confined to it by the
- * same gate and engines as the WORK backend. Jobs run as the user, with the user's HOME (spec 003 §4),
+ * same gate and engines as the WORK backend. Jobs run as the user, with the user's HOME,
  * in the work directory. As a {@link ClientConnectivity} it is always bound, so the dispatcher routes CLIENT
  * calls here ("the client is this machine").
  *

@@ -320,7 +320,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
     }
 
     /**
-     * Creates {@code ephemeral} RootDirs for {@code workspace_create_ephemeral_dir} (spec 002 §2, §6.1).
+     * Creates {@code ephemeral} RootDirs for {@code workspace_create_ephemeral_dir}.
      *
      * @return the creator
      */

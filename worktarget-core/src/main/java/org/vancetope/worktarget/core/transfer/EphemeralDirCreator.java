@@ -4,7 +4,7 @@ import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
 
 /**
- * Creates an {@code ephemeral} RootDir (spec 002 §2) for the calling process: an empty folder with
+ * Creates an {@code ephemeral} RootDir for the calling process: an empty folder with
  * its own {@code dirName}, deleted when its creator closes unless asked otherwise. Implemented by the
  * workspace backend; {@link FileTransferTools#ephemeralDirTool(EphemeralDirCreator)} exposes it as
  * the {@code workspace_create_ephemeral_dir} tool.

@@ -23,7 +23,7 @@ import org.vancetope.worktarget.spi.ToolLabel;
 import org.vancetope.worktarget.spi.ToolSpec;
 
 /**
- * The Brain's transfer tools (spec 002 §6): {@code client_file_upload} copies a file from the
+ * The Brain's transfer tools: {@code client_file_upload} copies a file from the
  * client into a RootDir, {@code client_file_download} copies a RootDir file to the client. Both
  * block until the transfer ended and return {@code ok}, {@code bytesWritten}, {@code hash} and, when
  * not ok, {@code error}. Also builds {@code workspace_create_ephemeral_dir} around an

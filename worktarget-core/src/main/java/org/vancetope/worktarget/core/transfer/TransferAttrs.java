@@ -5,8 +5,8 @@ import java.time.format.DateTimeParseException;
 import java.util.Optional;
 
 /**
- * The optional file attributes of {@code transfer_init} and {@code client.file.upload.request}
- * (spec 002 §4.2): the POSIX mode as an octal string and the modification time as an ISO instant.
+ * The optional file attributes of {@code transfer_init} and {@code client.file.upload.request}:
+ * the POSIX mode as an octal string and the modification time as an ISO instant.
  * Both fields are optional and kept exactly as they travel; {@link #modeBits()} and
  * {@link #mtimeInstant()} parse them.
  *

@@ -3,7 +3,7 @@ package org.vancetope.worktarget.core.transfer;
 import java.util.Arrays;
 
 /**
- * {@code transfer_chunk}, sender → receiver (spec 002 §4.4): raw bytes of the file in order.
+ * {@code transfer_chunk}, sender → receiver: raw bytes of the file in order.
  * On the wire the bytes are base64; here they are raw. The array is owned by the frame: neither the
  * sender nor the receiver modifies it after construction.
  *

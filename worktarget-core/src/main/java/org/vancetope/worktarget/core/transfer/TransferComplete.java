@@ -1,7 +1,7 @@
 package org.vancetope.worktarget.core.transfer;
 
 /**
- * {@code transfer_complete}, receiver → sender (spec 002 §4.5): the receiver's verdict, sent after
+ * {@code transfer_complete}, receiver → sender: the receiver's verdict, sent after
  * the last chunk was verified and moved onto the target, or early (mid-stream) when receiving
  * failed.
  *

@@ -104,7 +104,7 @@ public final class TransferConnection {
     }
 
     /**
-     * Asks the client to upload one of its files (Brain side, spec 002 §6.1): sends
+     * Asks the client to upload one of its files (Brain side): sends
      * {@code client.file.upload.request} and receives the file into {@code dirName}.
      *
      * @param uploadScope the tenant and project whose RootDir {@code dirName} is

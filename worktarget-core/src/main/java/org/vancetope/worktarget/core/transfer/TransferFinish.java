@@ -1,9 +1,8 @@
 package org.vancetope.worktarget.core.transfer;
 
 /**
- * {@code transfer_finish}, sender → receiver (spec 002 §4.6): the last frame of a transfer; never
- * answered. It carries an {@code error} only when a requested upload failed before it started
- * (spec 002 §5.4).
+ * {@code transfer_finish}, sender → receiver: the last frame of a transfer; never
+ * answered. It carries an {@code error} only when a requested upload failed before it started.
  *
  * <pre>{@code
  * new TransferFinish(id, false, "file not found: test.wav");

@@ -1,7 +1,7 @@
 package org.vancetope.worktarget.core.transfer;
 
 /**
- * One frame of the file-transfer protocol (spec 002 §4, PROTOCOL.md §6): the five lifecycle frames
+ * One frame of the file-transfer protocol: the five lifecycle frames
  * plus the {@code client.file.upload.request} trigger.
  *
  * <p>Frames are plain values; turning them into JSON (and chunk bytes into base64) is the business

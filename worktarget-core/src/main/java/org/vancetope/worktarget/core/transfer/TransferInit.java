@@ -3,7 +3,7 @@ package org.vancetope.worktarget.core.transfer;
 import java.util.Objects;
 
 /**
- * {@code transfer_init}, sender → receiver (spec 002 §4.2): announces one file with its exact size
+ * {@code transfer_init}, sender → receiver: announces one file with its exact size
  * and SHA-256.
  *
  * <pre>{@code

@@ -1,7 +1,7 @@
 package org.vancetope.worktarget.core.transfer;
 
 /**
- * {@code transfer_init_response}, receiver → sender (spec 002 §4.3): whether the receiver accepted
+ * {@code transfer_init_response}, receiver → sender: whether the receiver accepted
  * the announced file (path sandbox, size limit and disk space checked, staging file created).
  *
  * <pre>{@code

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * The outcome of one transfer, as the {@code client_file_upload} / {@code client_file_download}
- * tools return it (spec 002 §6).
+ * tools return it.
  *
  * <pre>{@code
  * TransferResult r = connection.send(file, "reports/q2.pdf", null, null).join();

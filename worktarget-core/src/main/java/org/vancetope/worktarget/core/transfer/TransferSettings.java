@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The limits and timeouts of file transfer (spec 002 §4.4, §5.5, §5.6, §7.2, §7.3), each a named
+ * The limits and timeouts of file transfer, each a named
  * setting with the spec's default. Immutable; build with {@link #builder()} or start from
  * {@link #defaults()} and {@link #toBuilder()}.
  *
@@ -19,7 +19,7 @@ import java.util.Objects;
  * (e.g. {@code vance.transfer.chunk-size}) onto the builder.
  */
 public final class TransferSettings {
-    /** The hard upper limit of a chunk's raw size (spec 002 §4.4): 1 MiB. */
+    /** The hard upper limit of a chunk's raw size: 1 MiB. */
     public static final int HARD_MAX_CHUNK_BYTES = 1024 * 1024;
 
     private static final TransferSettings DEFAULTS = new Builder().build();

@@ -3,7 +3,7 @@ package org.vancetope.worktarget.core.transfer;
 import java.util.Objects;
 
 /**
- * {@code client.file.upload.request}, Brain → Foot (spec 002 §4.7): asks the Foot to send one of its
+ * {@code client.file.upload.request}, Brain → Foot: asks the Foot to send one of its
  * files; the Foot answers with {@code transfer_init} (it becomes the sender) or, when the local file
  * fails, with {@code transfer_finish {ok:false, error}}.
  *

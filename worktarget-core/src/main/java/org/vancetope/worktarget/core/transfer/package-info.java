@@ -1,6 +1,6 @@
 /**
- * File transfer between a server ("Brain") and a client ("Foot") over any {@code FrameChannel}
- * (spec 002): the frame records, the {@link org.vancetope.worktarget.core.transfer.TransferEndpoint}
+ * File transfer between a server ("Brain") and a client ("Foot") over any {@code FrameChannel}:
+ * the frame records, the {@link org.vancetope.worktarget.core.transfer.TransferEndpoint}
  * that runs the sender and receiver state machines, target resolution, and the
  * {@code client_file_upload} / {@code client_file_download} tools. The JSON codec lives in
  * {@code transfer-protocol}.

@@ -1,6 +1,6 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
-/** A frame that breaks PROTOCOL.md §1: not JSON, not an object, no {@code type}, or a malformed field. */
+/** A frame that breaks the framing rules: not JSON, not an object, no {@code type}, or a malformed field. */
 public final class BadFrameException extends Exception {
     private static final long serialVersionUID = 1L;
 

@@ -126,8 +126,8 @@ public final class ClientSession {
     }
 
     /**
-     * Replaces the tools served and, when connected, sends the new manifest ({@code tool_manifest},
-     * PROTOCOL.md §4). Calls already running finish with the tool they started with.
+     * Replaces the tools served and, when connected, sends the new manifest ({@code tool_manifest}). Calls
+     * already running finish with the tool they started with.
      *
      * @param list the new tools
      * @throws IllegalArgumentException when two tools share a name

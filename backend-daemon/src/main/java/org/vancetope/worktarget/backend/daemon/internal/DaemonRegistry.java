@@ -16,8 +16,8 @@ import org.vancetope.worktarget.spi.ToolException;
 
 /**
  * The named daemons ({@code profile=daemon}) keyed by (tenant, project, daemonName): the DAEMON
- * target's {@link DaemonInvoker}. A second daemon with the same key supersedes the first
- * (PROTOCOL.md §2). Correlation ids start with {@code dt-}.
+ * target's {@link DaemonInvoker}. A second daemon with the same key supersedes the first.
+ * Correlation ids start with {@code dt-}.
  */
 public final class DaemonRegistry implements DaemonInvoker {
     private static final Logger LOG = LoggerFactory.getLogger(DaemonRegistry.class);

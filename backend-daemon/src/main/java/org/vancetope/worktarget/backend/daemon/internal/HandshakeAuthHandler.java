@@ -27,7 +27,7 @@ import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.Authenticator;
 
 /**
- * Checks the upgrade request before the WebSocket handshake (PROTOCOL.md §2): the path, the
+ * Checks the upgrade request before the WebSocket handshake: the path, the
  * {@code Authorization: Bearer} token through the {@link Authenticator}, and the
  * {@code X-WorkTarget-Profile} header. A refused request gets a plain HTTP answer (404, 401 or 400)
  * and the connection closes without an upgrade. On success the principal and profile are stored on

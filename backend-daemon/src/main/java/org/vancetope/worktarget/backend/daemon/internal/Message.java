@@ -8,7 +8,7 @@ import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolSpec;
 
 /**
- * The frames of the wire protocol (PROTOCOL.md §2–§5) that this module handles itself, as plain
+ * The frames of the wire protocol that this module handles itself, as plain
  * values. Frames of other types (the transfer frames) are carried as {@link Other} with their raw
  * text, for a pluggable handler.
  */
@@ -49,7 +49,7 @@ public sealed interface Message {
         }
     }
 
-    /** Either direction: a failure of the connection or of a frame ({@code code} per PROTOCOL.md §7). */
+    /** Either direction: a failure of the connection or of a frame ({@code code}: an {@code ErrorCode} wire name). */
     record ErrorFrame(String code, String message) implements Message {
         /** Validates. */
         public ErrorFrame {

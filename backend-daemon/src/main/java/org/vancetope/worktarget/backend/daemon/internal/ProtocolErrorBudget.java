@@ -6,7 +6,7 @@ import java.util.function.LongSupplier;
 
 /**
  * Counts protocol errors in a sliding window: {@link #record()} answers true when the limit is reached
- * (PROTOCOL.md §1: three errors within 10 s close the connection). Not thread-safe; used on one I/O
+ * (by default three errors within 10 s close the connection). Not thread-safe; used on one I/O
  * thread.
  */
 public final class ProtocolErrorBudget {

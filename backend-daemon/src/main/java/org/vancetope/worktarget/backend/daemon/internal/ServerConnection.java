@@ -116,7 +116,7 @@ public final class ServerConnection {
     }
 
     /**
-     * Replaces the manifest (PROTOCOL.md §4).
+     * Replaces the manifest.
      *
      * @param tools the new manifest
      */
@@ -367,7 +367,7 @@ public final class ServerConnection {
     }
 
     /**
-     * Tells the peer it was replaced and closes it (PROTOCOL.md §2); pending calls fail at once.
+     * Tells the peer it was replaced and closes it; pending calls fail at once.
      *
      * @param peer how to name the peer in messages
      */

@@ -30,7 +30,7 @@ import org.vancetope.worktarget.spi.ToolLabel;
 import org.vancetope.worktarget.spi.ToolSpec;
 
 /**
- * The JSON form of the protocol frames (PROTOCOL.md §1–§5, §7): constants, decoding with the
+ * The JSON form of the protocol frames: constants, decoding with the
  * forward-compatibility rules (unknown fields ignored, unknown types handed on as {@link Message.Other})
  * and encoding straight into Netty buffers.
  */
@@ -674,7 +674,7 @@ public final class Wire {
     }
 
     /**
-     * The wire form of a tool spec (PROTOCOL.md §4).
+     * The wire form of a tool spec.
      *
      * @param spec the spec
      * @return a JSON-shaped map

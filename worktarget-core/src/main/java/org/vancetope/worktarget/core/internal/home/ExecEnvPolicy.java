@@ -11,7 +11,7 @@ import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
 /**
- * Builds the sealed child environment of an exec job (spec 003 §4): never inherited, always built in
+ * Builds the sealed child environment of an exec job: never inherited, always built in
  * this order — a base allow-list copied from the host ({@code PATH}, {@code LANG}, {@code LC_*},
  * {@code TZ}, {@code TERM} …), then the scoped HOME (with {@code XDG_CACHE_HOME} and
  * {@code XDG_CONFIG_HOME} under it), then the caller's extras, which may override anything,

@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * How widely a HOME is shared (spec 003 §2): per project (the default and the fail-safe), per tenant
+ * How widely a HOME is shared: per project (the default and the fail-safe), per tenant
  * or per user. The directory name (scope key) is derived from this enum, never from setting text.
  */
 public enum HomeScope {

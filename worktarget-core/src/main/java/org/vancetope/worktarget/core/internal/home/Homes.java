@@ -25,7 +25,7 @@ import org.vancetope.worktarget.spi.SettingsCascade;
 import org.vancetope.worktarget.spi.ToolException;
 
 /**
- * Per-scope HOME directories for agent subprocesses (spec 003): which scope a call gets (the
+ * Per-scope HOME directories for agent subprocesses: which scope a call gets (the
  * {@code home-scope} setting, read user → project → tenant, never from a process-scoped setting),
  * where its HOME lies ({@code <homesRoot>/<tenant>/<scopeKey>}), whether it is over its size budget,
  * and what project and user deletes and renames do to the tree.

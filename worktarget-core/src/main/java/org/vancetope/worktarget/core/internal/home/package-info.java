@@ -1,5 +1,5 @@
 /**
- * Per-scope HOME directories for agent subprocesses (spec 003) and the sealed child environment:
+ * Per-scope HOME directories for agent subprocesses and the sealed child environment:
  * scope resolution from the settings cascade, the homes tree, the size budget and maintenance on
  * project/user delete and rename. Not API.
  */

@@ -1,6 +1,6 @@
 package org.vancetope.worktarget.core.internal.transfer;
 
-/** The states of a receiving transfer (spec 002 §5). */
+/** The states of a receiving transfer. */
 public enum ReceiverState {
     /** Created by an unsolicited {@code transfer_init}; about to validate it. */
     NEW,

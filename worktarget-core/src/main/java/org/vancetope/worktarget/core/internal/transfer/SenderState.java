@@ -1,6 +1,6 @@
 package org.vancetope.worktarget.core.internal.transfer;
 
-/** The states of a sending transfer (spec 002 §5). */
+/** The states of a sending transfer. */
 public enum SenderState {
     /** Hashing the file; nothing sent yet. */
     PREPARING,

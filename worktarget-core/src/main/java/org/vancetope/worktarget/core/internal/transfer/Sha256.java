@@ -7,7 +7,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.regex.Pattern;
 
-/** SHA-256 in the {@code sha256:<hex>} form of spec 002 §4.2. */
+/** SHA-256 in the {@code sha256:<hex>} form of {@code transfer_init}. */
 public final class Sha256 {
     /** The prefix of a hash. */
     public static final String PREFIX = "sha256:";
