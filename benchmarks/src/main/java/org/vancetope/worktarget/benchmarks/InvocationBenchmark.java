@@ -204,7 +204,7 @@ public final class InvocationBenchmark {
                     throw new UnsupportedOperationException("read-only benchmark store");
                 }
             };
-            dispatcher = WorkTargetDispatcher.builder().processStore(store).daemonInvoker(server.daemons()).build();
+            dispatcher = WorkTargetDispatcher.builder().processStore(store).peers(server.peers()).build();
         }
 
         void call() throws Exception {

@@ -38,7 +38,6 @@ import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.DaemonKey;
-import org.vancetope.worktarget.spi.DaemonStatus;
 import org.vancetope.worktarget.testkit.InMemoryProcessStore;
 
 /**
@@ -167,15 +166,14 @@ public final class WireTransferBenchmark {
                  DaemonServer server = DaemonServer.builder().host("127.0.0.1").port(0)
                          .authenticator(TokenAuthenticator.builder()
                                  .token(token, new AuthPrincipal("bench-daemon", TENANT, Set.of(PROJECT), null)).build())
-                         .frameExtension(transfers.extension()).build().start();
+                         .transfers(transfers).build().start();
                  PlainWsHarness.Server plain = new PlainWsHarness.Server(plainServerDir, PlainWsHarness.Mode.DEFAULT);
                  PlainWsHarness.Server tuned = new PlainWsHarness.Server(tunedServerDir, PlainWsHarness.Mode.TUNED);
                  SftpHarness sftp = SftpHarness.start(base, sftpServerDir, childHeap, childJvmArgs("sftp-server"))) {
                 WorkTargetDispatcher.Builder b = WorkTargetDispatcher.builder().processStore(processes).backend(work)
-                        .rootDirCatalog(work).clientConnectivity(server.clients()).daemonInvoker(server.daemons());
+                        .rootDirCatalog(work).peers(server.peers());
                 transfers.tools(work.ephemeralDirs()).forEach(b::hostTool);
                 WorkTargetDispatcher dispatcher = b.build();
-                transfers.bind(server, dispatcher.targets());
 
                 List<String> daemonArgs = new ArrayList<>(List.of("org.vancetope.worktarget.backend.daemon.cli.Main",
                         "daemon", "--connect", "ws://127.0.0.1:" + server.port() + "/worktarget/v1", "--token", token,
@@ -315,7 +313,7 @@ public final class WireTransferBenchmark {
         private void awaitDaemon(DaemonServer server, Process daemon) throws Exception {
             DaemonKey key = new DaemonKey(TENANT, PROJECT, DAEMON);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (server.daemons().status(key).state() != DaemonStatus.State.ONLINE) {
+            while (server.peers().find(key).map(e -> e.isStale()).orElse(true)) {
                 if (!daemon.isAlive() || System.nanoTime() > deadline) {
                     throw new IllegalStateException("The daemon did not connect; its log:\n"
                             + Files.readString(base.resolve("daemon.log")));

@@ -21,7 +21,6 @@ import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.DaemonKey;
-import org.vancetope.worktarget.spi.DaemonStatus;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.testkit.InMemoryProcessStore;
 
@@ -71,13 +70,12 @@ public final class Tour {
              DaemonServer server = DaemonServer.builder().host("127.0.0.1").port(0)
                      .authenticator(TokenAuthenticator.builder()
                              .token(token, new AuthPrincipal("tour-daemon", TENANT, Set.of(PROJECT), null)).build())
-                     .frameExtension(transfers.extension()).build().start()) {
+                     .transfers(transfers).build().start()) {
             WorkTargetDispatcher.Builder b = WorkTargetDispatcher.builder().processStore(processes)
                     .backend(work).rootDirCatalog(work)
-                    .clientConnectivity(server.clients()).daemonInvoker(server.daemons());
+                    .peers(server.peers());
             transfers.tools(work.ephemeralDirs()).forEach(b::hostTool);
             WorkTargetDispatcher dispatcher = b.build();
-            transfers.bind(server, dispatcher.targets());
             step("Server listening on ws://127.0.0.1:" + server.port() + "/worktarget/v1 (WORK workspace " + workspace + ")");
 
             daemon = startDaemon(server.port(), token, daemonWork, base.resolve("daemon.log"));
@@ -192,7 +190,7 @@ public final class Tour {
     private static void awaitOnline(DaemonServer server, Process daemon, Path log) throws Exception {
         DaemonKey key = new DaemonKey(TENANT, PROJECT, DAEMON);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (server.daemons().status(key).state() != DaemonStatus.State.ONLINE) {
+        while (server.peers().find(key).map(e -> e.isStale()).orElse(true)) {
             if (!daemon.isAlive() || System.nanoTime() > deadline) {
                 throw new IllegalStateException("The daemon did not connect; its log:\n" + Files.readString(log));
             }

@@ -13,48 +13,55 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.internal.Discovery;
+import org.vancetope.worktarget.core.internal.ParameterGuard;
 import org.vancetope.worktarget.core.internal.Params;
 import org.vancetope.worktarget.core.internal.Segments;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.BackendToolProvider;
-import org.vancetope.worktarget.spi.ClientConnectivity;
-import org.vancetope.worktarget.spi.DaemonInvoker;
 import org.vancetope.worktarget.spi.DaemonKey;
-import org.vancetope.worktarget.spi.DaemonStatus;
+import org.vancetope.worktarget.spi.Endpoint;
 import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.PeerKey;
+import org.vancetope.worktarget.spi.Peers;
 import org.vancetope.worktarget.spi.ProcessInfo;
 import org.vancetope.worktarget.spi.ProcessStore;
 import org.vancetope.worktarget.spi.RootDirCatalog;
+import org.vancetope.worktarget.spi.SessionKey;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.spi.ToolSpec;
 
 /**
- * Runs the generic tools: per call it resolves the calling process's {@link WorkTarget} and routes
- * the wrapper ({@code file_read}, {@code exec_run}, …) to the backend tool that serves it.
+ * Runs the generic tools: per call it resolves the calling process's {@link WorkTarget} to one
+ * {@link Endpoint} and runs the wrapper ({@code file_read}, {@code exec_run}, …) as the backend tool
+ * that serves it there.
  *
  * <ul>
- *   <li>CLIENT — needs a client bound to the process's session ({@code offline} otherwise); strips
- *       {@code dirName}; runs {@code client_*} through {@link ClientConnectivity}.</li>
- *   <li>DAEMON — strips {@code dirName}; looks the daemon up by (tenant, project, targetName); checks
- *       that its manifest has the tool; runs it through {@link DaemonInvoker} with a timeout.</li>
- *   <li>WORK — injects {@code dirName = targetName} unless the caller passed one; runs the
- *       in-process {@code work_*} tool.</li>
+ *   <li>CLIENT — the endpoint of the client connected to the process's session ({@code offline}
+ *       otherwise); {@code dirName} is stripped; runs {@code client_*}.</li>
+ *   <li>DAEMON — the endpoint of the daemon named by (tenant, project, targetName); {@code dirName} is
+ *       stripped; its manifest must have the tool; runs {@code client_*} with a timeout.</li>
+ *   <li>WORK — the in-process backends; {@code dirName = targetName} is injected unless the caller
+ *       passed one; runs {@code work_*}.</li>
  * </ul>
  *
- * <p>Before any backend runs, a parameter guard rejects parameters the active backend does not
- * declare — whether unknown altogether or declared by the wrapper but ignored by this backend — and
- * lists what is accepted. Interceptors run next (in the order added), the backend call last; a
- * {@link DispatchListener} observes every call. The meta-tools {@code work_target_get} and
- * {@code work_target_set} are served by the dispatcher itself; host tools
- * ({@link Builder#hostTool}) run as they are, whatever the target.
+ * <p>One call is one chain: the {@linkplain Builder#interceptor interceptors} (in the order added) →
+ * routing, which resolves the endpoint once ({@code offline} and {@code unknown_tool} are thrown here,
+ * inside the chain, so an interceptor sees them and may, for example, proceed with another target) and
+ * guards the parameters against the backend tool's spec → the
+ * {@linkplain Builder#backendInterceptor backend interceptors} → the endpoint call. The guard rejects
+ * parameters the backend does not declare — unknown altogether, or declared by the wrapper but ignored
+ * by this backend — and lists what is accepted; parameters a backend interceptor changed are guarded
+ * again. A {@link DispatchListener} observes every call, failed ones included (an unknown process or
+ * tool too). The meta-tools {@code work_target_get} and {@code work_target_set} are served by the
+ * dispatcher itself; host tools ({@link Builder#hostTool}) run as they are, whatever the target, and
+ * get the endpoint of the caller's remote peer in {@link ToolContext#peer()}.
  *
  * <pre>{@code
  * WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder()
  *         .processStore(store)
  *         .backend(workspaceBackend)          // the work_* tools
- *         .clientConnectivity(clients)        // optional: CLIENT
- *         .daemonInvoker(daemons)             // optional: DAEMON
+ *         .peers(server.peers())              // optional: CLIENT and DAEMON
  *         .build();
  * Map<String, Object> r = dispatcher.invoke("proc-1", "file_read", Map.of("path", "README.md"));
  * }</pre>
@@ -65,30 +72,31 @@ import org.vancetope.worktarget.spi.ToolSpec;
 public final class WorkTargetDispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(WorkTargetDispatcher.class);
 
-    /** The default timeout of a DAEMON call (spec: 60 s). */
+    /** The default timeout of a DAEMON call: 60 s. */
     public static final Duration DEFAULT_DAEMON_TIMEOUT = Duration.ofSeconds(60);
     /** The default timeout of a CLIENT call. */
     public static final Duration DEFAULT_CLIENT_TIMEOUT = Duration.ofSeconds(60);
 
     private final ProcessStore processStore;
     private final WorkTargetService targets;
-    private final ClientConnectivity clients;
-    private final DaemonInvoker daemons;
+    private final AllPeers peers;
     private final RootDirCatalog rootDirs;
     private final Map<String, BackendTool> localTools;
+    private final WorkEndpoint work;
     private final List<BackendToolProvider> providers;
     private final Map<String, BackendTool> hostTools;
     private final List<ToolInterceptor> interceptors;
+    private final List<ToolInterceptor> backendInterceptors;
     private final DispatchListener listener;
     private final Duration daemonTimeout;
     private final Duration clientTimeout;
 
     private WorkTargetDispatcher(Builder b) {
         this.processStore = Objects.requireNonNull(b.processStore, "processStore is required");
-        this.clients = b.clients;
-        this.daemons = b.daemons;
+        this.peers = new AllPeers(b.peers);
         this.rootDirs = b.rootDirs;
-        this.targets = WorkTargetService.builder().processStore(processStore).clientConnectivity(clients).build();
+        this.targets = WorkTargetService.builder().processStore(processStore).peers(b.peers.isEmpty() ? null : peers)
+                .build();
         Map<String, BackendTool> tools = new HashMap<>();
         Map<String, String> owner = new HashMap<>();
         for (BackendToolProvider p : b.providers) {
@@ -104,6 +112,7 @@ public final class WorkTargetDispatcher {
             }
         }
         this.localTools = Map.copyOf(tools);
+        this.work = new WorkEndpoint(localTools);
         this.providers = List.copyOf(b.providers);
         Map<String, BackendTool> host = new HashMap<>();
         for (BackendTool t : b.hostTools) {
@@ -116,6 +125,7 @@ public final class WorkTargetDispatcher {
         }
         this.hostTools = Map.copyOf(host);
         this.interceptors = List.copyOf(b.interceptors);
+        this.backendInterceptors = List.copyOf(b.backendInterceptors);
         this.listener = b.listener;
         this.daemonTimeout = b.daemonTimeout;
         this.clientTimeout = b.clientTimeout;
@@ -150,12 +160,7 @@ public final class WorkTargetDispatcher {
         for (BackendToolProvider p : providers) {
             tell(p.name(), () -> p.processEnded(ctx));
         }
-        if (clients != null) {
-            tell("the client side", () -> clients.processEnded(ctx));
-        }
-        if (daemons != null) {
-            tell("the daemon side", () -> daemons.processEnded(ctx));
-        }
+        peers.processEnded(ctx);
     }
 
     /**
@@ -202,55 +207,43 @@ public final class WorkTargetDispatcher {
         Map<String, Object> p = params == null ? Map.of() : params;
         ProcessInfo process = processStore.find(processId).orElse(null);
         if (process == null) {
-            throw new ToolException(ErrorCode.NOT_FOUND, "No process '" + processId + "' is known to the host.");
+            ToolException e = new ToolException(ErrorCode.NOT_FOUND, "No process '" + processId + "' is known to the "
+                    + "host. Register the process in the host's ProcessStore before it calls tools.");
+            ToolContext unknown = new ToolContext(processId, null, "", "", null);
+            safeListener(() -> listener.callFailed(new ToolInvocation(tool, WorkTarget.WORK_TEMP, tool, Map.of(), unknown),
+                    Duration.ofNanos(System.nanoTime() - start), e));
+            throw e;
         }
         ToolContext ctx = ToolContext.of(process);
         WorkTarget target = targets.current(process);
-        ToolInvocation invocation;
-        Link terminal;
-        try {
-            BackendTool hostTool = hostTools.get(tool);
-            if (hostTool != null) {
-                guard(hostTool.spec(), hostTool.spec(), p, "the host");
-                invocation = new ToolInvocation(tool, target, tool, p, ctx);
-                terminal = inv -> hostTool.invoke(inv.params(), inv.context());
-            } else if (ToolCatalog.WORK_TARGET_GET.equals(tool) || ToolCatalog.WORK_TARGET_SET.equals(tool)) {
-                ToolSpec meta = ToolCatalog.metaTools().stream().filter(s -> s.name().equals(tool)).findFirst().orElseThrow();
-                guard(meta, meta, p, "the dispatcher");
-                invocation = new ToolInvocation(tool, target, tool, p, ctx);
-                terminal = ToolCatalog.WORK_TARGET_GET.equals(tool) ? inv -> get(process) : inv -> set(process, inv.params());
-            } else {
-                ToolSpec wrapper = ToolCatalog.wrapper(tool).orElseThrow(() -> new ToolException(ErrorCode.UNKNOWN_TOOL,
-                        "Unknown tool '" + tool + "'. Available: " + availableTools() + "."));
-                Routed routed = switch (target.kind()) {
-                    case CLIENT -> routeClient(process, wrapper, p);
-                    case DAEMON -> routeDaemon(process, target, wrapper, p);
-                    case WORK -> routeWork(target, wrapper, p);
-                };
-                invocation = new ToolInvocation(tool, target, routed.backendName, routed.params, ctx);
-                terminal = routed.link;
-            }
-        } catch (ToolException e) {
+        if (!hostTools.containsKey(tool) && !isMeta(tool) && ToolCatalog.wrapper(tool).isEmpty()) {
+            ToolException e = new ToolException(ErrorCode.UNKNOWN_TOOL, "Unknown tool '" + tool + "'. Available: "
+                    + availableTools() + ".");
             safeListener(() -> listener.callFailed(new ToolInvocation(tool, target, tool, Map.of(), ctx),
                     Duration.ofNanos(System.nanoTime() - start), e));
             throw e;
         }
-        ToolInvocation started = invocation;
-        safeListener(() -> listener.callStarted(started));
+        ToolInvocation invocation = new ToolInvocation(tool, target, ToolInvocation.backendToolOf(tool, target), p, ctx);
+        safeListener(() -> listener.callStarted(invocation));
         try {
-            Map<String, Object> result = new Chain(0, invocation, terminal).proceed(invocation);
+            Map<String, Object> result = new Chain(interceptors, 0, invocation, true, inv -> route(process, inv))
+                    .proceed(invocation);
             Map<String, Object> r = result == null ? Map.of() : result;
-            safeListener(() -> listener.callFinished(started, Duration.ofNanos(System.nanoTime() - start), r));
+            safeListener(() -> listener.callFinished(invocation, Duration.ofNanos(System.nanoTime() - start), r));
             return r;
         } catch (ToolException e) {
-            safeListener(() -> listener.callFailed(started, Duration.ofNanos(System.nanoTime() - start), e));
+            safeListener(() -> listener.callFailed(invocation, Duration.ofNanos(System.nanoTime() - start), e));
             throw e;
         } catch (RuntimeException e) {
             // A misbehaving interceptor: report the failure so listeners stay balanced, then rethrow the bug.
             ToolException reported = new ToolException(ErrorCode.INTERNAL, "An interceptor failed: " + e, e);
-            safeListener(() -> listener.callFailed(started, Duration.ofNanos(System.nanoTime() - start), reported));
+            safeListener(() -> listener.callFailed(invocation, Duration.ofNanos(System.nanoTime() - start), reported));
             throw e;
         }
+    }
+
+    private static boolean isMeta(String tool) {
+        return ToolCatalog.WORK_TARGET_GET.equals(tool) || ToolCatalog.WORK_TARGET_SET.equals(tool);
     }
 
     private String availableTools() {
@@ -261,68 +254,113 @@ public final class WorkTargetDispatcher {
         return String.join(", ", names);
     }
 
-    private Routed routeClient(ProcessInfo process, ToolSpec wrapper, Map<String, Object> params) throws ToolException {
-        if (clients == null || process.sessionId() == null || !clients.isBound(process.tenant(), process.sessionId())) {
-            throw new ToolException(ErrorCode.OFFLINE, "The work target is CLIENT, but no client is connected to this "
-                    + "session, so " + wrapper.name() + " cannot run. Reconnect the client, or call work_target_set "
-                    + "(for example kind WORK) to run on the server workspace instead.");
+    /**
+     * The routing link, last of the user interceptors: resolves the invocation's target to its endpoint
+     * (once), fits and guards the parameters, then runs the backend interceptors and the endpoint call.
+     */
+    private Map<String, Object> route(ProcessInfo process, ToolInvocation inv) throws ToolException {
+        String tool = inv.tool();
+        BackendTool hostTool = hostTools.get(tool);
+        if (hostTool != null) {
+            guard(hostTool.spec(), hostTool.spec(), inv.params(), "the host");
+            ToolContext withPeer = inv.context().withEndpoint(remotePeer(process, inv.target()).orElse(null));
+            return backendChain(inv, hostTool.spec(), hostTool.spec(), "the host",
+                    call -> hostTool.invoke(call.params(), withPeer));
         }
-        String backend = ToolCatalog.backendName(wrapper.name(), WorkTargetKind.CLIENT);
-        Map<String, Object> routed = new LinkedHashMap<>(params);
-        routed.remove(ToolCatalog.DIR_NAME);
-        ToolSpec spec = clients.manifest(process.tenant(), process.sessionId())
-                .flatMap(m -> find(m, backend))
-                .or(() -> ToolCatalog.backend(backend))
-                .orElseThrow();
-        guard(wrapper, spec, routed, "the CLIENT backend (" + backend + ")");
-        String tenant = process.tenant();
-        String session = process.sessionId();
-        return new Routed(backend, routed, inv -> clients.invoke(tenant, session, backend, inv.params(), inv.context(),
-                clientTimeout));
+        if (isMeta(tool)) {
+            ToolSpec meta = ToolCatalog.metaTools().stream().filter(s -> s.name().equals(tool)).findFirst().orElseThrow();
+            guard(meta, meta, inv.params(), "the dispatcher");
+            return backendChain(inv, meta, meta, "the dispatcher", ToolCatalog.WORK_TARGET_GET.equals(tool)
+                    ? call -> get(process) : call -> set(process, call.params()));
+        }
+        ToolSpec wrapper = ToolCatalog.wrapper(tool).orElseThrow();
+        WorkTarget target = inv.target();
+        String backend = inv.backendTool();
+        Endpoint endpoint;
+        ToolSpec spec;
+        Map<String, Object> routed = new LinkedHashMap<>(inv.params());
+        String where;
+        Duration timeout;
+        switch (target.kind()) {
+            case CLIENT -> {
+                endpoint = process.sessionId() == null ? null : peers.find(sessionKey(process)).orElse(null);
+                if (endpoint == null) {
+                    throw new ToolException(ErrorCode.OFFLINE, "The work target is CLIENT, but no client is "
+                            + "connected to this session, so " + tool + " cannot run. Reconnect the client, or call "
+                            + "work_target_set (for example kind WORK) to run on the server workspace instead.");
+                }
+                spec = find(endpoint.manifest(), backend).or(() -> ToolCatalog.backend(backend)).orElseThrow();
+                routed.remove(ToolCatalog.DIR_NAME);
+                where = "the CLIENT backend (" + backend + ")";
+                timeout = clientTimeout;
+            }
+            case DAEMON -> {
+                DaemonKey key = new DaemonKey(process.tenant(), process.project(), target.targetName());
+                endpoint = daemon(process, key);
+                spec = find(endpoint.manifest(), backend).orElseThrow(() -> new ToolException(ErrorCode.UNKNOWN_TOOL,
+                        "Daemon '" + key.name() + "' does not offer " + backend + " (its manifest has: "
+                                + String.join(", ", endpoint.manifest().stream().map(ToolSpec::name).toList())
+                                + "). Update the daemon, or call work_target_set to use another target."));
+                routed.remove(ToolCatalog.DIR_NAME);
+                where = "the DAEMON backend (" + backend + " on daemon '" + key.name() + "')";
+                timeout = daemonTimeout;
+            }
+            case WORK -> {
+                BackendTool local = localTools.get(backend);
+                if (local == null) {
+                    throw new ToolException(ErrorCode.UNKNOWN_TOOL, "The work target is WORK, but no workspace backend "
+                            + "offering " + backend + " is configured on this host. Call work_target_set with kind "
+                            + "CLIENT or DAEMON.");
+                }
+                endpoint = work;
+                spec = local.spec();
+                if (target.targetName() != null && routed.get(ToolCatalog.DIR_NAME) == null
+                        && spec.parameterNames().contains(ToolCatalog.DIR_NAME)) {
+                    routed.put(ToolCatalog.DIR_NAME, target.targetName());
+                }
+                where = "the WORK backend (" + backend + ")";
+                timeout = daemonTimeout;
+            }
+            default -> throw new IllegalStateException("unknown kind " + target.kind());
+        }
+        guard(wrapper, spec, routed, where);
+        Endpoint resolved = endpoint;
+        Duration wait = timeout;
+        return backendChain(inv.withParams(routed), wrapper, spec, where,
+                call -> resolved.invoke(backend, call.params(), call.context(), wait));
     }
 
-    private Routed routeDaemon(ProcessInfo process, WorkTarget target, ToolSpec wrapper, Map<String, Object> params)
-            throws ToolException {
-        DaemonKey key = new DaemonKey(process.tenant(), process.project(), target.targetName());
-        String backend = ToolCatalog.backendName(wrapper.name(), WorkTargetKind.DAEMON);
-        if (daemons == null) {
-            throw new ToolException(ErrorCode.OFFLINE, "The work target is DAEMON '" + key.name() + "', but this host has "
-                    + "no daemon connectivity configured. Call work_target_set with kind WORK or CLIENT.");
-        }
-        DaemonStatus status = daemons.status(key);
-        switch (status.state()) {
-            case OFFLINE -> throw new ToolException(ErrorCode.OFFLINE, "Daemon '" + key.name() + "' of project '"
-                    + key.project() + "' is offline. Online daemons: " + onlineList(process) + ". Start the daemon or "
-                    + "call work_target_set to switch to another target.");
-            case STALE -> throw new ToolException(ErrorCode.OFFLINE, "Daemon '" + key.name() + "' of project '"
-                    + key.project() + "' is connected but stopped answering heartbeats; its calls would time out. "
-                    + "Wait for it to recover or reconnect, or call work_target_set to switch to another target.");
-            case ONLINE -> { }
-        }
-        ToolSpec spec = find(status.manifest(), backend).orElseThrow(() -> new ToolException(ErrorCode.UNKNOWN_TOOL,
-                "Daemon '" + key.name() + "' does not offer " + backend + " (its manifest has: "
-                        + String.join(", ", status.manifest().stream().map(ToolSpec::name).toList())
-                        + "). Update the daemon, or call work_target_set to use another target."));
-        Map<String, Object> routed = new LinkedHashMap<>(params);
-        routed.remove(ToolCatalog.DIR_NAME);
-        guard(wrapper, spec, routed, "the DAEMON backend (" + backend + " on daemon '" + key.name() + "')");
-        return new Routed(backend, routed, inv -> daemons.invoke(key, backend, inv.params(), inv.context(), daemonTimeout));
+    /** The backend interceptors, then the call; parameters a backend interceptor changed are guarded again. */
+    private Map<String, Object> backendChain(ToolInvocation routed, ToolSpec wrapper, ToolSpec spec, String where,
+                                             Link call) throws ToolException {
+        Map<String, Object> guarded = routed.params();
+        Link terminal = next -> {
+            if (next.params() != guarded && !next.params().equals(guarded)) {
+                guard(wrapper, spec, next.params(), where);
+            }
+            return call.call(next);
+        };
+        return new Chain(backendInterceptors, 0, routed, false, terminal).proceed(routed);
     }
 
-    private Routed routeWork(WorkTarget target, ToolSpec wrapper, Map<String, Object> params) throws ToolException {
-        String backend = ToolCatalog.backendName(wrapper.name(), WorkTargetKind.WORK);
-        BackendTool tool = localTools.get(backend);
-        if (tool == null) {
-            throw new ToolException(ErrorCode.UNKNOWN_TOOL, "The work target is WORK, but no workspace backend offering "
-                    + backend + " is configured on this host. Call work_target_set with kind CLIENT or DAEMON.");
+    private Endpoint daemon(ProcessInfo process, DaemonKey key) throws ToolException {
+        Endpoint endpoint = peers.find(key).orElseThrow(() -> new ToolException(ErrorCode.OFFLINE, "Daemon '"
+                + key.name() + "' of project '" + key.project() + "' is offline. Online daemons: " + onlineList(process)
+                + ". Start the daemon or call work_target_set to switch to another target."));
+        if (endpoint.isStale()) {
+            throw new ToolException(ErrorCode.OFFLINE, "Daemon '" + key.name() + "' of project '" + key.project()
+                    + "' is connected but stopped answering heartbeats; its calls would time out. Wait for it to "
+                    + "recover or reconnect, or call work_target_set to switch to another target.");
         }
-        Map<String, Object> routed = new LinkedHashMap<>(params);
-        if (target.targetName() != null && routed.get(ToolCatalog.DIR_NAME) == null
-                && tool.spec().parameterNames().contains(ToolCatalog.DIR_NAME)) {
-            routed.put(ToolCatalog.DIR_NAME, target.targetName());
+        return endpoint;
+    }
+
+    /** The remote peer a host tool works with: the named daemon for DAEMON, the session's client otherwise. */
+    private Optional<Endpoint> remotePeer(ProcessInfo process, WorkTarget target) {
+        if (target.kind() == WorkTargetKind.DAEMON) {
+            return peers.find(new DaemonKey(process.tenant(), process.project(), target.targetName()));
         }
-        guard(wrapper, tool.spec(), routed, "the WORK backend (" + backend + ")");
-        return new Routed(backend, routed, inv -> tool.invoke(inv.params(), inv.context()));
+        return process.sessionId() == null ? Optional.empty() : peers.find(sessionKey(process));
     }
 
     private static Optional<ToolSpec> find(List<ToolSpec> manifest, String name) {
@@ -336,33 +374,7 @@ public final class WorkTargetDispatcher {
 
     private static void guard(ToolSpec wrapper, ToolSpec backend, Map<String, Object> params, String where)
             throws ToolException {
-        Set<String> accepted = backend.parameterNames();
-        // An open backend schema (JSON Schema: additionalProperties is not false) accepts what it does not
-        // declare; it is then checked against the wrapper's own parameters, which still catches a typo.
-        if (backend.acceptsUndeclaredParameters()) {
-            Set<String> union = new java.util.LinkedHashSet<>(accepted);
-            union.addAll(wrapper.parameterNames());
-            accepted = union;
-        }
-        for (String key : params.keySet()) {
-            if (accepted.contains(key)) {
-                continue;
-            }
-            String acceptedList = accepted.isEmpty() ? "none" : String.join(", ", accepted);
-            if (wrapper.parameterNames().contains(key)) {
-                throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter '" + key + "' of " + wrapper.name()
-                        + " is not supported by " + where + " and would be ignored. Remove it. Accepted here: "
-                        + acceptedList + ".");
-            }
-            throw new ToolException(ErrorCode.INVALID_PARAMS, "Unknown parameter '" + key + "' for " + wrapper.name()
-                    + ". Accepted: " + acceptedList + ".");
-        }
-        for (String required : backend.requiredParameters()) {
-            if (params.get(required) == null) {
-                throw new ToolException(ErrorCode.INVALID_PARAMS, "Missing required parameter '" + required + "' for "
-                        + wrapper.name() + ".");
-            }
-        }
+        ParameterGuard.check(wrapper, backend, params, where);
     }
 
     private Map<String, Object> get(ProcessInfo process) {
@@ -371,10 +383,9 @@ public final class WorkTargetDispatcher {
         WorkTarget current = stored.orElseGet(() -> targets.defaultFor(process));
         r.put("current", current.toMap());
         r.put("explicit", stored.isPresent());
-        r.put("clientBound", clients != null && process.sessionId() != null
-                && clients.isBound(process.tenant(), process.sessionId()));
+        r.put("clientBound", process.sessionId() != null && peers.find(sessionKey(process)).isPresent());
         r.put("rootDirs", rootDirs == null ? List.of() : rootDirs.rootDirNames(process.tenant(), process.project()));
-        r.put("daemons", daemons == null ? List.of() : daemons.onlineDaemons(process.tenant(), process.project()));
+        r.put("daemons", peers.onlineDaemons(process.tenant(), process.project()));
         return r;
     }
 
@@ -405,7 +416,7 @@ public final class WorkTargetDispatcher {
     }
 
     private String onlineList(ProcessInfo process) {
-        List<String> online = daemons.onlineDaemons(process.tenant(), process.project());
+        List<String> online = peers.onlineDaemons(process.tenant(), process.project());
         return online.isEmpty() ? "none" : String.join(", ", online);
     }
 
@@ -422,17 +433,27 @@ public final class WorkTargetDispatcher {
         Map<String, Object> call(ToolInvocation invocation) throws ToolException;
     }
 
-    private record Routed(String backendName, Map<String, Object> params, Link link) {
+    private static SessionKey sessionKey(ProcessInfo process) {
+        return new SessionKey(process.tenant(), process.sessionId());
     }
 
-    private final class Chain implements ToolInterceptor.Chain {
+    /**
+     * One list of interceptors and the link after it. Before routing an interceptor may change the
+     * parameters and the target (the backend tool follows from the target); after routing only the
+     * parameters.
+     */
+    private static final class Chain implements ToolInterceptor.Chain {
+        private final List<ToolInterceptor> links;
         private final int index;
         private final ToolInvocation invocation;
+        private final boolean mayReroute;
         private final Link terminal;
 
-        Chain(int index, ToolInvocation invocation, Link terminal) {
+        Chain(List<ToolInterceptor> links, int index, ToolInvocation invocation, boolean mayReroute, Link terminal) {
+            this.links = links;
             this.index = index;
             this.invocation = invocation;
+            this.mayReroute = mayReroute;
             this.terminal = terminal;
         }
 
@@ -444,12 +465,24 @@ public final class WorkTargetDispatcher {
         @Override
         public Map<String, Object> proceed(ToolInvocation next) throws ToolException {
             Objects.requireNonNull(next, "invocation");
-            if (!next.tool().equals(invocation.tool()) || !next.backendTool().equals(invocation.backendTool())
-                    || !next.target().equals(invocation.target()) || !next.context().equals(invocation.context())) {
-                throw new IllegalStateException("An interceptor may change only the parameters of an invocation");
+            if (!next.tool().equals(invocation.tool()) || !next.context().equals(invocation.context())) {
+                throw new IllegalStateException("An interceptor may not change the tool or the calling process of an "
+                        + "invocation");
             }
-            if (index < interceptors.size()) {
-                return interceptors.get(index).intercept(new Chain(index + 1, next, terminal));
+            boolean rerouted = !next.target().equals(invocation.target());
+            if (rerouted && !mayReroute) {
+                throw new IllegalStateException("A backend interceptor runs after routing: it may change only the "
+                        + "parameters of an invocation. Change the target in an interceptor (Builder.interceptor).");
+            }
+            if (!next.backendTool().equals(ToolInvocation.backendToolOf(next.tool(), next.target()))) {
+                throw new IllegalStateException("The backend tool follows from the tool and the target; change the "
+                        + "target with ToolInvocation.withTarget");
+            }
+            if (index < links.size()) {
+                return links.get(index).intercept(new Chain(links, index + 1, next, mayReroute, terminal));
+            }
+            if (mayReroute) {
+                return terminal.call(next); // routing: the backend chain below answers for the backend call
             }
             try {
                 return terminal.call(next);
@@ -465,14 +498,82 @@ public final class WorkTargetDispatcher {
         }
     }
 
+    /** The WORK target's endpoint: the in-process backend tools. */
+    private static final class WorkEndpoint implements Endpoint {
+        private final Map<String, BackendTool> tools;
+        private final List<ToolSpec> manifest;
+
+        WorkEndpoint(Map<String, BackendTool> tools) {
+            this.tools = tools;
+            this.manifest = tools.values().stream().map(BackendTool::spec).toList();
+        }
+
+        @Override
+        public String describe() {
+            return "the in-process backends";
+        }
+
+        @Override
+        public List<ToolSpec> manifest() {
+            return manifest;
+        }
+
+        @Override
+        public Map<String, Object> invoke(String tool, Map<String, Object> params, ToolContext context,
+                                          Duration timeout) throws ToolException {
+            BackendTool t = tools.get(tool);
+            if (t == null) {
+                throw new ToolException(ErrorCode.UNKNOWN_TOOL, "No in-process backend offers " + tool + ".");
+            }
+            return t.invoke(params, context);
+        }
+    }
+
+    /** Every configured {@link Peers}, asked in the order added. */
+    private static final class AllPeers implements Peers {
+        private final List<Peers> all;
+
+        AllPeers(List<Peers> all) {
+            this.all = List.copyOf(all);
+        }
+
+        @Override
+        public Optional<Endpoint> find(PeerKey key) {
+            for (Peers p : all) {
+                Optional<Endpoint> e = p.find(key);
+                if (e.isPresent()) {
+                    return e;
+                }
+            }
+            return Optional.empty();
+        }
+
+        @Override
+        public List<String> onlineDaemons(String tenant, String project) {
+            if (all.size() == 1) {
+                return all.get(0).onlineDaemons(tenant, project);
+            }
+            java.util.TreeSet<String> names = new java.util.TreeSet<>();
+            all.forEach(p -> names.addAll(p.onlineDaemons(tenant, project)));
+            return List.copyOf(names);
+        }
+
+        @Override
+        public void processEnded(ToolContext process) {
+            for (Peers p : all) {
+                tell("the peers " + p, () -> p.processEnded(process));
+            }
+        }
+    }
+
     /** Builds a {@link WorkTargetDispatcher}. */
     public static final class Builder {
         private ProcessStore processStore;
-        private ClientConnectivity clients;
-        private DaemonInvoker daemons;
+        private final List<Peers> peers = new ArrayList<>();
         private RootDirCatalog rootDirs;
         private final List<BackendToolProvider> providers = new ArrayList<>();
         private final List<ToolInterceptor> interceptors = new ArrayList<>();
+        private final List<ToolInterceptor> backendInterceptors = new ArrayList<>();
         private final List<BackendTool> hostTools = new ArrayList<>();
         private DispatchListener listener = DispatchListener.NONE;
         private Duration daemonTimeout = DEFAULT_DAEMON_TIMEOUT;
@@ -493,24 +594,15 @@ public final class WorkTargetDispatcher {
         }
 
         /**
-         * Client connectivity for the CLIENT target (optional; without it CLIENT calls fail {@code offline}).
+         * Adds the peers of the CLIENT and DAEMON targets: a {@code DaemonServer}'s connected clients and
+         * daemons, or a {@code LocalBackend} for an agent whose CLIENT is this machine (optional; without
+         * peers CLIENT and DAEMON calls fail {@code offline}). Several are asked in the order added.
          *
-         * @param connectivity the connectivity
+         * @param remote the peers
          * @return this
          */
-        public Builder clientConnectivity(ClientConnectivity connectivity) {
-            this.clients = connectivity;
-            return this;
-        }
-
-        /**
-         * The daemon seam for the DAEMON target (optional; without it DAEMON calls fail {@code offline}).
-         *
-         * @param invoker the invoker
-         * @return this
-         */
-        public Builder daemonInvoker(DaemonInvoker invoker) {
-            this.daemons = invoker;
+        public Builder peers(Peers remote) {
+            this.peers.add(Objects.requireNonNull(remote, "peers"));
             return this;
         }
 
@@ -563,13 +655,28 @@ public final class WorkTargetDispatcher {
         }
 
         /**
-         * Appends an interceptor; interceptors run in the order added, before the backend call.
+         * Appends an interceptor; interceptors run in the order added, before routing: they see the
+         * caller's parameters and may change them or the target (for example to fall back to WORK when
+         * routing fails {@code offline}).
          *
          * @param interceptor the interceptor
          * @return this
          */
         public Builder interceptor(ToolInterceptor interceptor) {
             this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            return this;
+        }
+
+        /**
+         * Appends a backend interceptor: it runs after routing, in the order added, and sees the
+         * invocation as the backend gets it (parameters fitted to the target, e.g. {@code dirName}
+         * injected for WORK). It may change only the parameters, which are then guarded again.
+         *
+         * @param interceptor the interceptor
+         * @return this
+         */
+        public Builder backendInterceptor(ToolInterceptor interceptor) {
+            this.backendInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
             return this;
         }
 
@@ -585,7 +692,7 @@ public final class WorkTargetDispatcher {
         }
 
         /**
-         * The timeout of DAEMON calls (default 60 s, the spec's {@code daemon-timeout-seconds}).
+         * The timeout of DAEMON calls (default 60 s).
          *
          * @param timeout a positive duration
          * @return this

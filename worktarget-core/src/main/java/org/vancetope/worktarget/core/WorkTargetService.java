@@ -7,8 +7,9 @@ import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vancetope.worktarget.spi.ClientConnectivity;
+import org.vancetope.worktarget.spi.Peers;
 import org.vancetope.worktarget.spi.ProcessInfo;
+import org.vancetope.worktarget.spi.SessionKey;
 import org.vancetope.worktarget.spi.ProcessStore;
 
 /**
@@ -27,7 +28,7 @@ import org.vancetope.worktarget.spi.ProcessStore;
  * </ul>
  *
  * <pre>{@code
- * WorkTargetService targets = WorkTargetService.builder().processStore(store).clientConnectivity(clients).build();
+ * WorkTargetService targets = WorkTargetService.builder().processStore(store).peers(server.peers()).build();
  * WorkTarget previous = targets.set("proc-1", WorkTarget.daemon("build-box-01"));
  * }</pre>
  *
@@ -37,11 +38,11 @@ public final class WorkTargetService {
     private static final Logger LOG = LoggerFactory.getLogger(WorkTargetService.class);
 
     private final ProcessStore processStore;
-    private final ClientConnectivity clients;
+    private final Peers peers;
 
     private WorkTargetService(Builder b) {
         this.processStore = Objects.requireNonNull(b.processStore, "processStore is required");
-        this.clients = b.clients;
+        this.peers = b.peers;
     }
 
     /**
@@ -96,7 +97,8 @@ public final class WorkTargetService {
      * @return the default
      */
     public WorkTarget defaultFor(ProcessInfo process) {
-        if (clients != null && process.sessionId() != null && clients.isBound(process.tenant(), process.sessionId())) {
+        if (peers != null && process.sessionId() != null
+                && peers.find(new SessionKey(process.tenant(), process.sessionId())).isPresent()) {
             return WorkTarget.CLIENT;
         }
         return WorkTarget.WORK_TEMP;
@@ -189,7 +191,7 @@ public final class WorkTargetService {
     /** Builds a {@link WorkTargetService}. */
     public static final class Builder {
         private ProcessStore processStore;
-        private ClientConnectivity clients;
+        private Peers peers;
 
         private Builder() {
         }
@@ -206,13 +208,14 @@ public final class WorkTargetService {
         }
 
         /**
-         * Client connectivity, used by the default resolution (optional: without it no client is ever bound).
+         * The peers, used by the default resolution: CLIENT when the session's client is connected
+         * (optional: without them no client is ever connected).
          *
-         * @param connectivity the connectivity
+         * @param remote the peers
          * @return this
          */
-        public Builder clientConnectivity(ClientConnectivity connectivity) {
-            this.clients = connectivity;
+        public Builder peers(Peers remote) {
+            this.peers = remote;
             return this;
         }
 

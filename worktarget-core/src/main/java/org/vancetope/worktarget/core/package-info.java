@@ -7,7 +7,7 @@
  *
  * <pre>{@code
  * WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder()
- *         .processStore(store).backend(workspace).clientConnectivity(clients).build();
+ *         .processStore(store).backend(workspace).peers(server.peers()).build();
  * Map<String, Object> r = dispatcher.invoke("agent-1", "file_read", Map.of("path", "README.md"));
  * }</pre>
  *

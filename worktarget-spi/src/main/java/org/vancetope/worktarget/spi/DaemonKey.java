@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * @param project the project
  * @param name the daemon name
  */
-public record DaemonKey(String tenant, String project, String name) {
+public record DaemonKey(String tenant, String project, String name) implements PeerKey {
     /** What a daemon name is, for messages: the one rule for the dispatcher, the server and the daemon. */
     public static final String NAME_RULE = "1 to 64 characters of a-z, 0-9, '_' and '-', starting with a letter or "
             + "digit";
@@ -31,6 +31,11 @@ public record DaemonKey(String tenant, String project, String name) {
      */
     public static boolean isValidName(String name) {
         return name != null && NAME.matcher(name).matches();
+    }
+
+    @Override
+    public String describe() {
+        return "daemon '" + name + "' of project '" + project + "'";
     }
 
     @Override

@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.core.internal.ParameterGuard;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolContext;
@@ -82,7 +84,8 @@ public final class FileToolsFixture {
     }
 
     /**
-     * Calls a tool with a parameter map.
+     * Calls a tool with a parameter map, after the parameter guard the dispatcher runs before every call
+     * (backend tools do not repeat it).
      *
      * @param op the wrapper name
      * @param params the parameters
@@ -94,6 +97,7 @@ public final class FileToolsFixture {
         if (t == null) {
             throw new ToolException(ErrorCode.UNKNOWN_TOOL, "the backend under test has no tool for " + op);
         }
+        ParameterGuard.check(ToolCatalog.wrapper(op).orElse(t.spec()), t.spec(), params, "the backend under test");
         return t.invoke(params, context);
     }
 

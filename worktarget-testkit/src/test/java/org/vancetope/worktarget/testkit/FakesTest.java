@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.DaemonKey;
-import org.vancetope.worktarget.spi.DaemonStatus;
+import org.vancetope.worktarget.spi.Endpoint;
+import org.vancetope.worktarget.spi.PeerKey;
+import org.vancetope.worktarget.spi.SessionKey;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
@@ -61,62 +63,80 @@ class FakesTest {
         assertThat(before.engineParams()).isEmpty();
     }
 
+    private static final SessionKey S1 = new SessionKey("acme", "s1");
+
+    private static Map<String, Object> call(FakePeers peers, PeerKey key, String tool, Duration timeout)
+            throws ToolException {
+        return peers.find(key).orElseThrow(() -> new ToolException(ErrorCode.OFFLINE, key + " is not connected"))
+                .invoke(tool, Map.of(), CTX, timeout);
+    }
+
     @Test
-    void theClientFakeFailsTeardownWhileACallIsInFlight() throws Exception {
+    void thePeersFakeFailsTeardownWhileACallIsInFlight() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        FakeClientConnectivity clients = new FakeClientConnectivity()
-                .bind("acme", "s1", List.of(blocking("client_file_read", entered, release)));
-        CompletableFuture<Map<String, Object>> call = CompletableFuture.supplyAsync(() -> {
+        FakePeers peers = new FakePeers().client("acme", "s1", List.of(blocking("client_file_read", entered, release)));
+        CompletableFuture<Map<String, Object>> running = CompletableFuture.supplyAsync(() -> {
             try {
-                return clients.invoke("acme", "s1", "client_file_read", Map.of(), CTX, Duration.ofSeconds(5));
+                return call(peers, S1, "client_file_read", Duration.ofSeconds(60));
             } catch (ToolException e) {
                 throw new IllegalStateException(e);
             }
         });
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThatThrownBy(clients::assertNoCallsInFlight).isInstanceOf(AssertionError.class)
-                .hasMessageContaining("in flight");
+        assertThatThrownBy(peers::close).isInstanceOf(AssertionError.class).hasMessageContaining("in flight");
         release.countDown();
-        call.get(10, TimeUnit.SECONDS);
-        clients.assertNoCallsInFlight();
+        running.get(10, TimeUnit.SECONDS);
     }
 
     @Test
-    void theClientFakeFailsOfflineForAnUnboundSession() {
-        FakeClientConnectivity clients = new FakeClientConnectivity();
-        assertThatThrownBy(() -> clients.invoke("acme", "s1", "client_file_read", Map.of(), CTX, Duration.ofSeconds(1)))
-                .isInstanceOf(ToolException.class)
-                .satisfies(e -> assertThat(((ToolException) e).code()).isEqualTo(ErrorCode.OFFLINE));
+    void thePeersFakeFindsNoEndpointForAPeerThatIsNotConnected() {
+        try (FakePeers peers = new FakePeers()) {
+            assertThat(peers.find(S1)).isEmpty();
+            assertThat(peers.find(new DaemonKey("acme", "proj", "box"))).isEmpty();
+            assertThat(peers.lookups()).isEqualTo(2);
+        }
     }
 
     @Test
-    void theDaemonFakeTimesOutAndFailsTeardownWhenTheCallIgnoresCancellation() throws InterruptedException {
+    void aDisconnectedPeersEndpointFailsOffline() {
+        try (FakePeers peers = new FakePeers().client("acme", "s1", List.of(blocking("client_file_read",
+                new CountDownLatch(1), new CountDownLatch(0))))) {
+            Endpoint endpoint = peers.find(S1).orElseThrow();
+            peers.disconnect(S1);
+            assertThatThrownBy(() -> endpoint.invoke("client_file_read", Map.of(), CTX, Duration.ofSeconds(1)))
+                    .isInstanceOf(ToolException.class)
+                    .satisfies(e -> assertThat(((ToolException) e).code()).isEqualTo(ErrorCode.OFFLINE));
+        }
+    }
+
+    @Test
+    void thePeersFakeTimesOutAndFailsTeardownWhenTheCallIgnoresCancellation() throws InterruptedException {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         DaemonKey key = new DaemonKey("acme", "proj", "box");
-        FakeDaemonInvoker daemons = new FakeDaemonInvoker()
-                .register(key, DaemonStatus.State.ONLINE, List.of(blocking("client_exec_run", entered, release)));
+        FakePeers peers = new FakePeers().daemon(key, List.of(blocking("client_exec_run", entered, release)));
         try {
-            assertThatThrownBy(() -> daemons.invoke(key, "client_exec_run", Map.of(), CTX, Duration.ofMillis(20)))
+            assertThatThrownBy(() -> call(peers, key, "client_exec_run", Duration.ofMillis(20)))
                     .isInstanceOf(ToolException.class)
                     .satisfies(e -> assertThat(((ToolException) e).code()).isEqualTo(ErrorCode.TIMEOUT));
             assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-            assertThatThrownBy(daemons::close).isInstanceOf(AssertionError.class).hasMessageContaining("in flight");
+            assertThatThrownBy(peers::close).isInstanceOf(AssertionError.class).hasMessageContaining("in flight");
         } finally {
             release.countDown();
         }
     }
 
     @Test
-    void theDaemonFakeListsOnlyOnlineDaemonsOfTheProject() {
-        try (FakeDaemonInvoker daemons = new FakeDaemonInvoker()) {
-            daemons.register(new DaemonKey("acme", "proj", "b"), DaemonStatus.State.ONLINE, List.of());
-            daemons.register(new DaemonKey("acme", "proj", "a"), DaemonStatus.State.ONLINE, List.of());
-            daemons.register(new DaemonKey("acme", "proj", "s"), DaemonStatus.State.STALE, List.of());
-            daemons.register(new DaemonKey("acme", "other", "c"), DaemonStatus.State.ONLINE, List.of());
-            assertThat(daemons.onlineDaemons("acme", "proj")).containsExactly("a", "b");
-            assertThat(daemons.status(new DaemonKey("acme", "proj", "zzz"))).isEqualTo(DaemonStatus.OFFLINE);
+    void thePeersFakeListsOnlyAnsweringDaemonsOfTheProject() {
+        try (FakePeers peers = new FakePeers()) {
+            peers.daemon(new DaemonKey("acme", "proj", "b"), List.of());
+            peers.daemon(new DaemonKey("acme", "proj", "a"), List.of());
+            peers.daemon(new DaemonKey("acme", "proj", "s"), List.of()).stale(new DaemonKey("acme", "proj", "s"));
+            peers.daemon(new DaemonKey("acme", "other", "c"), List.of());
+            peers.client("acme", "s1", List.of());
+            assertThat(peers.onlineDaemons("acme", "proj")).containsExactly("a", "b");
+            assertThat(peers.find(new DaemonKey("acme", "proj", "s")).orElseThrow().isStale()).isTrue();
         }
     }
 }

@@ -3,7 +3,6 @@ package org.vancetope.worktarget.backend.daemon;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
-import org.vancetope.worktarget.spi.DaemonStatus;
 
 /**
  * A snapshot of one connected client as the server sees it, for admin listings and logs.
@@ -24,7 +23,7 @@ import org.vancetope.worktarget.spi.DaemonStatus;
  */
 public record ConnectionInfo(String connectionId, String profile, String tenant, String project, String daemonName,
                              String sessionId, String clientName, String subject, String remoteAddress,
-                             Instant connectedAt, DaemonStatus.State state, int pendingCalls, List<String> tools) {
+                             Instant connectedAt, ConnectionInfo.State state, int pendingCalls, List<String> tools) {
 
     /** Validates and copies. */
     public ConnectionInfo {
@@ -33,5 +32,13 @@ public record ConnectionInfo(String connectionId, String profile, String tenant,
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(state, "state");
         tools = List.copyOf(tools);
+    }
+
+    /** Whether a connected client answers. */
+    public enum State {
+        /** Connected and answering. */
+        ONLINE,
+        /** Connected, but it stopped answering pings; calls to it would likely time out. */
+        STALE
     }
 }

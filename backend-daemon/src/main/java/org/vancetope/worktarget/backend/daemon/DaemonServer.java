@@ -19,7 +19,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -29,10 +28,9 @@ import org.vancetope.worktarget.backend.daemon.internal.ServerCore;
 import org.vancetope.worktarget.backend.daemon.internal.ServerSettings;
 import org.vancetope.worktarget.backend.daemon.internal.Wire;
 import org.vancetope.worktarget.spi.Authenticator;
-import org.vancetope.worktarget.spi.ClientConnectivity;
-import org.vancetope.worktarget.spi.DaemonInvoker;
-import org.vancetope.worktarget.spi.DaemonKey;
-import org.vancetope.worktarget.spi.FrameChannel;
+import org.vancetope.worktarget.core.transfer.TransferSettings;
+import org.vancetope.worktarget.spi.Endpoint;
+import org.vancetope.worktarget.spi.Peers;
 
 /**
  * The server end of the wire protocol (the "Brain" side): a Netty WebSocket endpoint
@@ -47,14 +45,13 @@ import org.vancetope.worktarget.spi.FrameChannel;
  *         .start();
  * WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder()
  *         .processStore(store)
- *         .clientConnectivity(server.clients())
- *         .daemonInvoker(server.daemons())
+ *         .peers(server.peers())
  *         .build();
  * // ...
  * server.close();
  * }</pre>
  *
- * <p>Calls through {@link #clients()} and {@link #daemons()} block the calling thread until the
+ * <p>Calls on the endpoints of {@link #peers()} block the calling thread until the
  * result, the timeout ({@code timeout} plus a {@code client_tool_cancel} to the peer) or the peer's
  * disconnect ({@code offline}, at once). A call whose invocation frame would pass the frame limit
  * ({@link Builder#maxFrameBytes}) fails alone with {@code size_limit} before anything is sent, and a
@@ -76,10 +73,14 @@ public final class DaemonServer implements AutoCloseable {
     private DaemonServer(Builder b) {
         this.config = b;
         Map<String, Object> limits = new LinkedHashMap<>();
-        limits.put("maxChunkBytes", b.maxChunkBytes);
-        limits.put("maxUploadSize", b.maxUploadSize);
-        limits.put("maxDownloadSize", b.maxDownloadSize);
-        limits.put("phaseTimeoutMs", b.phaseTimeout.toMillis());
+        if (b.transfers != null) {
+            // what the transfers of this server enforce, so that a client can size its transfers
+            TransferSettings t = b.transfers.settings();
+            limits.put("maxChunkBytes", t.chunkSize());
+            limits.put("maxUploadSize", t.maxUploadSize());
+            limits.put("maxDownloadSize", t.maxDownloadSize());
+            limits.put("phaseTimeoutMs", t.phaseTimeout().toMillis());
+        }
         limits.put(Wire.LIMIT_MAX_FRAME_BYTES, b.maxFrameBytes);
         this.core = new ServerCore(new ServerSettings(b.path, b.maxFrameBytes, b.maxHandshakeBytes, b.pingInterval,
                 b.silentIntervalsBeforeClose, b.helloTimeout, b.protocolErrorLimit, b.protocolErrorWindow,
@@ -152,21 +153,14 @@ public final class DaemonServer implements AutoCloseable {
     }
 
     /**
-     * The session-bound clients, for {@code WorkTargetDispatcher.Builder.clientConnectivity}.
+     * Every connected foot and daemon, for {@code WorkTargetDispatcher.Builder.peers}: the endpoints of
+     * the CLIENT and DAEMON targets. An endpoint's {@link Endpoint#transferChannel()} is its connection,
+     * for starting transfers on it.
      *
-     * @return the CLIENT seam
+     * @return the peers
      */
-    public ClientConnectivity clients() {
-        return core.sessions();
-    }
-
-    /**
-     * The named daemons, for {@code WorkTargetDispatcher.Builder.daemonInvoker}.
-     *
-     * @return the DAEMON seam
-     */
-    public DaemonInvoker daemons() {
-        return core.daemons();
+    public Peers peers() {
+        return core.peers();
     }
 
     /**
@@ -176,30 +170,8 @@ public final class DaemonServer implements AutoCloseable {
      */
     public List<ConnectionInfo> connections() {
         List<ConnectionInfo> out = new ArrayList<>();
-        core.sessions().all().forEach(c -> out.add(c.info()));
-        core.daemons().all().forEach(c -> out.add(c.info()));
+        core.peers().all().forEach(c -> out.add(c.info()));
         return out;
-    }
-
-    /**
-     * The frame channel of a session's foot, for starting transfers on it.
-     *
-     * @param tenant the tenant
-     * @param sessionId the session
-     * @return the channel, if a foot is connected
-     */
-    public Optional<FrameChannel<String>> clientChannel(String tenant, String sessionId) {
-        return core.sessions().find(tenant, sessionId).map(ServerConnection::frames);
-    }
-
-    /**
-     * The frame channel of a daemon, for starting transfers on it.
-     *
-     * @param key the daemon
-     * @return the channel, if the daemon is connected
-     */
-    public Optional<FrameChannel<String>> daemonChannel(DaemonKey key) {
-        return core.daemons().find(key).map(ServerConnection::frames);
     }
 
     /**
@@ -217,10 +189,7 @@ public final class DaemonServer implements AutoCloseable {
         }
         // tell connected clients we are going away (1001, they reconnect later); pending calls fail offline
         List<io.netty.channel.ChannelFuture> closing = new ArrayList<>();
-        for (ServerConnection c : core.sessions().all()) {
-            closing.add(c.goAway());
-        }
-        for (ServerConnection c : core.daemons().all()) {
+        for (ServerConnection c : core.peers().all()) {
             closing.add(c.goAway());
         }
         for (io.netty.channel.ChannelFuture f : closing) {
@@ -252,10 +221,7 @@ public final class DaemonServer implements AutoCloseable {
         private int lowWaterMark = 256 * 1024;
         private int highWaterMark = 1024 * 1024;
         private Set<String> capabilities = Set.of(Wire.CAP_INVOKE_CONTEXT, Wire.CAP_PROCESS_END);
-        private int maxChunkBytes = 1024 * 1024;
-        private long maxUploadSize = 100L * 1024 * 1024;
-        private long maxDownloadSize = 100L * 1024 * 1024;
-        private Duration phaseTimeout = Duration.ofSeconds(30);
+        private ServerTransfers transfers;
         private FrameExtension extension;
         private int ioThreads = 0;
 
@@ -431,32 +397,30 @@ public final class DaemonServer implements AutoCloseable {
         }
 
         /**
-         * The transfer limits announced in {@code welcome} (defaults 1 MiB chunks, 100 MiB upload and
-         * download, 30 s per phase, from the file-transfer spec). Enforcing them is the transfer
-         * extension's job.
+         * Carries file transfers: the {@link ServerTransfers}' frame extension handles the transfer frames,
+         * and {@code welcome.limits} announces the limits its settings enforce ({@code maxChunkBytes},
+         * {@code maxUploadSize}, {@code maxDownloadSize}, {@code phaseTimeoutMs}). The same as
+         * {@code frameExtension(transfers.extension())} plus the announcement.
          *
-         * @param maxChunkBytes raw bytes per chunk
-         * @param maxUploadSize bytes per upload
-         * @param maxDownloadSize bytes per download
-         * @param phaseTimeout timeout of each transfer phase
+         * @param serverTransfers the transfers
          * @return this
          */
-        public Builder transferLimits(int maxChunkBytes, long maxUploadSize, long maxDownloadSize, Duration phaseTimeout) {
-            this.maxChunkBytes = maxChunkBytes;
-            this.maxUploadSize = maxUploadSize;
-            this.maxDownloadSize = maxDownloadSize;
-            this.phaseTimeout = Objects.requireNonNull(phaseTimeout, "phaseTimeout");
+        public Builder transfers(ServerTransfers serverTransfers) {
+            this.transfers = Objects.requireNonNull(serverTransfers, "transfers");
+            this.extension = serverTransfers.extension();
             return this;
         }
 
         /**
-         * Handles frame types beyond the base protocol (default none: they are {@code bad_frame}).
+         * Handles frame types beyond the base protocol (default none: they are {@code bad_frame}). Replaces the
+         * extension of {@link #transfers}, and {@code welcome} then announces no transfer limits.
          *
          * @param extension the extension, or null
          * @return this
          */
         public Builder frameExtension(FrameExtension extension) {
             this.extension = extension;
+            this.transfers = null;
             return this;
         }
 
@@ -493,8 +457,6 @@ public final class DaemonServer implements AutoCloseable {
             require(protocolErrorLimit >= 1 && positive(protocolErrorWindow), "protocolErrorLimit must be >= 1 "
                     + "within a positive window");
             require(lowWaterMark > 0 && highWaterMark >= lowWaterMark, "writeBufferWaterMark needs 0 < low <= high");
-            require(maxChunkBytes > 0 && maxUploadSize > 0 && maxDownloadSize > 0 && positive(phaseTimeout),
-                    "transferLimits must be positive");
             require(ioThreads >= 0, "ioThreads must be >= 0");
             return new DaemonServer(this);
         }

@@ -7,9 +7,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.vancetope.worktarget.core.WorkTarget;
-import org.vancetope.worktarget.core.WorkTargetKind;
-import org.vancetope.worktarget.core.WorkTargetService;
 import org.vancetope.worktarget.core.transfer.EphemeralDirCreator;
 import org.vancetope.worktarget.core.transfer.FileTransferTools;
 import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
@@ -20,20 +17,19 @@ import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.core.transfer.TransferSide;
 import org.vancetope.worktarget.spi.BackendTool;
-import org.vancetope.worktarget.spi.DaemonKey;
-import org.vancetope.worktarget.spi.FrameChannel;
+import org.vancetope.worktarget.spi.Endpoint;
 import org.vancetope.worktarget.spi.ToolContext;
 
 /**
  * The server (Brain) side of file transfers over the wire: the transfer endpoint and its
  * {@link FrameExtension}, and the host tools {@code client_file_upload}, {@code client_file_download}
  * and {@code workspace_create_ephemeral_dir}. A transfer runs over the connection of the calling
- * process's work target: the named daemon for DAEMON, the session's client otherwise.
+ * process's remote peer, which the dispatcher resolved for the call ({@link ToolContext#peer()}): the
+ * named daemon for a DAEMON target, the session's client otherwise.
  *
  * <pre>{@code
  * ServerTransfers transfers = ServerTransfers.create(roots, TransferSettings.defaults(), TransferListener.NONE);
- * DaemonServer server = DaemonServer.builder().frameExtension(transfers.extension())...build().start();
- * transfers.bind(server, dispatcher.targets());
+ * DaemonServer server = DaemonServer.builder().transfers(transfers)...build().start();
  * transfers.tools(ephemeralCreator).forEach(dispatcherBuilder::hostTool);
  * }</pre>
  *
@@ -41,20 +37,23 @@ import org.vancetope.worktarget.spi.ToolContext;
  * workspace backend).
  */
 public final class ServerTransfers implements AutoCloseable {
+    private static final TransferScope UNREQUESTED = new TransferScope("_none", "_none");
     private final RootDirTargetResolver roots;
     private final TransferEndpoint endpoint;
     private final TransferBridge bridge;
     private final ExecutorService io;
-    private volatile DaemonServer server;
-    private volatile WorkTargetService targets;
+    private final TransferSettings settings;
 
     private ServerTransfers(RootDirTargetResolver roots, TransferSettings settings, TransferListener listener) {
         this.roots = Objects.requireNonNull(roots, "roots");
+        this.settings = Objects.requireNonNull(settings, "settings");
         // One pool for the frame lanes and the senders' file reads: both may block on disk I/O.
         this.io = Executors.newCachedThreadPool(new DefaultThreadFactory("worktarget-transfer", true));
         this.endpoint = TransferEndpoint.builder(TransferSide.BRAIN).resolver(roots).settings(settings)
                 .listener(listener).executor(io).build();
-        this.bridge = new TransferBridge(endpoint, this::scopeOf, io);
+        // The Brain refuses transfers it did not request, so a connection's own scope is never used here:
+        // a requested transfer carries the scope of the process that asked for it.
+        this.bridge = new TransferBridge(endpoint, channel -> UNREQUESTED, io);
     }
 
     /**
@@ -79,16 +78,9 @@ public final class ServerTransfers implements AutoCloseable {
         return bridge;
     }
 
-    /**
-     * Binds the running server and the target service that decides which connection a process's
-     * transfer uses.
-     *
-     * @param running the server
-     * @param workTargets the target service (e.g. {@code dispatcher.targets()})
-     */
-    public void bind(DaemonServer running, WorkTargetService workTargets) {
-        this.server = Objects.requireNonNull(running, "server");
-        this.targets = Objects.requireNonNull(workTargets, "targets");
+    /** The settings the transfers enforce, announced by a server built with them. */
+    TransferSettings settings() {
+        return settings;
     }
 
     /**
@@ -106,30 +98,9 @@ public final class ServerTransfers implements AutoCloseable {
         return tools;
     }
 
+    /** The connection of the peer the dispatcher resolved for the call: no second routing. */
     private Optional<TransferConnection> connectionOf(ToolContext ctx) {
-        DaemonServer s = server;
-        WorkTargetService t = targets;
-        if (s == null || t == null) {
-            throw new IllegalStateException("ServerTransfers.bind(server, targets) was not called");
-        }
-        WorkTarget target = t.current(ctx.processId());
-        Optional<FrameChannel<String>> channel = target.kind() == WorkTargetKind.DAEMON
-                ? s.daemonChannel(new DaemonKey(ctx.tenant(), ctx.project(), target.targetName()))
-                : s.clientChannel(ctx.tenant(), ctx.sessionId());
-        return channel.flatMap(bridge::connection);
-    }
-
-    private TransferScope scopeOf(FrameChannel<String> channel) {
-        DaemonServer s = server;
-        if (s != null) {
-            for (ConnectionInfo c : s.connections()) {
-                if (c.connectionId().equals(channel.id())) {
-                    return new TransferScope(c.tenant(), c.project() != null ? c.project() : "_none");
-                }
-            }
-        }
-        // Only reached for a connection the server no longer lists; the Brain refuses unrequested inits anyway.
-        return new TransferScope("_none", "_none");
+        return ctx.peer().flatMap(Endpoint::transferChannel).flatMap(bridge::connection);
     }
 
     /**

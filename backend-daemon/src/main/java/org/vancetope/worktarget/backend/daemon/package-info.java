@@ -9,7 +9,7 @@
  * <pre>{@code
  * DaemonServer server = DaemonServer.builder().port(7070).authenticator(auth).build().start();
  * WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store)
- *         .clientConnectivity(server.clients()).daemonInvoker(server.daemons()).build();
+ *         .peers(server.peers()).build();
  * }</pre>
  */
 package org.vancetope.worktarget.backend.daemon;

@@ -25,7 +25,6 @@ import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.DaemonKey;
-import org.vancetope.worktarget.spi.DaemonStatus;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.testkit.InMemoryProcessStore;
 
@@ -82,7 +81,7 @@ class DaemonShutdownTest {
         InMemoryProcessStore store = new InMemoryProcessStore();
         store.add(PROCESS, null, "s-1", TENANT, PROJECT, "alice");
         dispatcher = WorkTargetDispatcher.builder().processStore(store).backend(work).rootDirCatalog(work)
-                .clientConnectivity(server.clients()).daemonInvoker(server.daemons()).build();
+                .peers(server.peers()).build();
     }
 
     private ChildJvm startDaemon(Path workdir, String... extra) throws IOException {
@@ -94,7 +93,7 @@ class DaemonShutdownTest {
         children.add(daemon);
         DaemonKey key = new DaemonKey(TENANT, PROJECT, DAEMON);
         long end = System.nanoTime() + WAIT.toNanos();
-        while (server.daemons().status(key).state() != DaemonStatus.State.ONLINE) {
+        while (!TestServer.online(server, key)) {
             if (!daemon.isAlive()) {
                 throw new AssertionError(daemon + " exited before it connected; its log:\n" + daemon.log());
             }

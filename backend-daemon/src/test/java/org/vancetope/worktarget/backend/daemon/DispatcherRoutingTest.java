@@ -25,7 +25,7 @@ class DispatcherRoutingTest {
         store = new InMemoryProcessStore();
         store.add("p-1", null, "s-1", "acme", "proj", "alice");
         dispatcher = WorkTargetDispatcher.builder().processStore(store)
-                .clientConnectivity(t.server.clients()).daemonInvoker(t.server.daemons()).build();
+                .peers(t.server.peers()).build();
     }
 
     @AfterEach

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.spi.Endpoint;
 import org.vancetope.worktarget.spi.FrameChannel;
 
 /** Frames of other types travel both ways through the pluggable extension, over a real connection. */
@@ -54,7 +55,8 @@ class FrameExtensionTest {
     void extensionFramesTravelBothWaysOnTheDaemonsChannel() throws Exception {
         DaemonClient box = t.started(t.daemonBuilder("box", List.of(TestServer.echoRead("box")))
                 .frameExtension(recorder(clientGot, clientSawClose)));
-        FrameChannel<String> toDaemon = t.server.daemonChannel(new DaemonKey("acme", "proj", "box")).orElseThrow();
+        FrameChannel<String> toDaemon = t.server.peers().find(new DaemonKey("acme", "proj", "box"))
+                .flatMap(Endpoint::transferChannel).orElseThrow();
         assertThat(toDaemon.isOpen()).isTrue();
         assertThat(toDaemon.isWritable()).isTrue();
         String init = "{\"type\":\"transfer_init\",\"transferId\":\"t-1\",\"totalSize\":3}";

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.spi.DaemonKey;
-import org.vancetope.worktarget.spi.DaemonStatus;
+import org.vancetope.worktarget.spi.Endpoint;
 
 class HandshakeTest {
     private TestServer t;
@@ -79,7 +79,7 @@ class HandshakeTest {
         assertThatThrownBy(() -> c.terminated().get(10, TimeUnit.SECONDS))
                 .cause().isInstanceOf(ServerRefusedException.class).hasMessageContaining("forbidden")
                 .satisfies(e -> assertThat(((ServerRefusedException) e).status()).isEqualTo(4403));
-        assertThat(t.server.daemons().status(new DaemonKey("acme", "proj", "box"))).isEqualTo(DaemonStatus.OFFLINE);
+        assertThat(t.server.peers().find(new DaemonKey("acme", "proj", "box"))).isEmpty();
     }
 
     @Test
@@ -94,10 +94,10 @@ class HandshakeTest {
     @Test
     void grantedDaemonIsOnlineWithItsManifest() throws Exception {
         t.daemon("box", List.of(TestServer.echoRead("box")));
-        DaemonStatus s = t.server.daemons().status(new DaemonKey("acme", "proj", "box"));
-        assertThat(s.state()).isEqualTo(DaemonStatus.State.ONLINE);
+        Endpoint s = t.server.peers().find(new DaemonKey("acme", "proj", "box")).orElseThrow();
+        assertThat(s.isStale()).isFalse();
         assertThat(s.manifest()).extracting(x -> x.name()).containsExactly("client_file_read");
-        assertThat(t.server.daemons().onlineDaemons("acme", "proj")).containsExactly("box");
+        assertThat(t.server.peers().onlineDaemons("acme", "proj")).containsExactly("box");
         assertThat(t.server.connections()).singleElement().satisfies(ci -> {
             assertThat(ci.profile()).isEqualTo("daemon");
             assertThat(ci.subject()).isEqualTo("box");

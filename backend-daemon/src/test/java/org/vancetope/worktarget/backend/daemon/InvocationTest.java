@@ -17,7 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.spi.DaemonKey;
-import org.vancetope.worktarget.spi.DaemonStatus;
+import org.vancetope.worktarget.spi.SessionKey;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
@@ -40,7 +40,7 @@ class InvocationTest {
 
     private Map<String, Object> call(DaemonKey key, String tool, Map<String, Object> params, Duration timeout)
             throws ToolException {
-        return t.server.daemons().invoke(key, tool, params, TestServer.ctx(), timeout);
+        return TestServer.invoke(t.server, key, tool, params, TestServer.ctx(), timeout);
     }
 
     private Future<Map<String, Object>> callAsync(DaemonKey key, Duration timeout) {
@@ -98,7 +98,7 @@ class InvocationTest {
         box.replaceTools(List.of(TestServer.tool("client_file_count", (p, c) -> Map.of("files", 7L))));
         // the manifest frame precedes the result on the same connection, so the server has it once the call returns
         assertThat(call(BOX, "client_file_count", Map.of(), LONG)).containsEntry("files", 7);
-        assertThat(t.server.daemons().status(BOX).manifest()).extracting(s -> s.name())
+        assertThat(t.server.peers().find(BOX).orElseThrow().manifest()).extracting(s -> s.name())
                 .containsExactly("client_file_count");
         assertThatThrownBy(() -> call(BOX, "client_file_read", Map.of("path", "a"), LONG))
                 .extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.UNKNOWN_TOOL);
@@ -128,7 +128,7 @@ class InvocationTest {
         assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
         box.close();
         assertThat(failure(f).code()).isEqualTo(ErrorCode.OFFLINE);
-        assertThat(t.server.daemons().status(BOX)).isEqualTo(DaemonStatus.OFFLINE);
+        assertThat(t.server.peers().find(BOX)).isEmpty();
     }
 
     @Test
@@ -241,12 +241,12 @@ class InvocationTest {
     void footCallRoutesByTenantAndSession() throws Exception {
         t.started(DaemonClient.builder().uri(t.uri()).token(TestServer.FOOT_TOKEN).foot("acme", null, "s-1")
                 .tools(List.of(TestServer.echoRead("foot"))));
-        assertThat(t.server.clients().isBound("acme", "s-1")).isTrue();
-        assertThat(t.server.clients().isBound("acme", "s-2")).isFalse();
-        assertThat(t.server.clients().manifest("acme", "s-1").orElseThrow()).hasSize(1);
-        assertThat(t.server.clients().invoke("acme", "s-1", "client_file_read", Map.of("path", "p"), TestServer.ctx(), LONG))
+        assertThat(t.server.peers().find(new SessionKey("acme", "s-1"))).isPresent();
+        assertThat(t.server.peers().find(new SessionKey("acme", "s-2"))).isEmpty();
+        assertThat(t.server.peers().find(new SessionKey("acme", "s-1")).orElseThrow().manifest()).hasSize(1);
+        assertThat(TestServer.invoke(t.server, new SessionKey("acme", "s-1"), "client_file_read", Map.of("path", "p"), TestServer.ctx(), LONG))
                 .containsEntry("content", "foot:p");
-        assertThatThrownBy(() -> t.server.clients().invoke("acme", "s-2", "client_file_read", Map.of(), TestServer.ctx(),
+        assertThatThrownBy(() -> TestServer.invoke(t.server, new SessionKey("acme", "s-2"), "client_file_read", Map.of(), TestServer.ctx(),
                 LONG)).extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.OFFLINE);
     }
 
@@ -276,10 +276,10 @@ class InvocationTest {
         t.server.close();
         try (TestServer again = new TestServer(b -> b.port(port))) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (again.server.daemons().status(BOX).state() != DaemonStatus.State.ONLINE && System.nanoTime() < deadline) {
+            while (!TestServer.online(again.server, BOX) && System.nanoTime() < deadline) {
                 assertThat(box.awaitConnected(Duration.ofMillis(100))).isNotNull();
             }
-            assertThat(again.server.daemons().invoke(BOX, "client_file_read", Map.of("path", "r"), TestServer.ctx(), LONG))
+            assertThat(TestServer.invoke(again.server, BOX, "client_file_read", Map.of("path", "r"), TestServer.ctx(), LONG))
                     .containsEntry("content", "box:r");
         }
     }

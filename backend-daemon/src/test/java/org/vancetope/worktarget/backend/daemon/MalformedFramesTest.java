@@ -28,7 +28,7 @@ class MalformedFramesTest {
     }
 
     private void othersStillWork() throws Exception {
-        assertThat(t.server.daemons().invoke(GOOD, "client_file_read", Map.of("path", "x"), TestServer.ctx(),
+        assertThat(TestServer.invoke(t.server, GOOD, "client_file_read", Map.of("path", "x"), TestServer.ctx(),
                 Duration.ofSeconds(10))).containsEntry("content", "good:x");
     }
 
@@ -82,7 +82,7 @@ class MalformedFramesTest {
             raw.send(big);
             assertThat(raw.awaitClose()).isEqualTo(1009);
         }
-        assertThat(t.server.daemons().onlineDaemons("acme", "proj")).containsExactly("good");
+        assertThat(t.server.peers().onlineDaemons("acme", "proj")).containsExactly("good");
         othersStillWork();
     }
 
@@ -93,7 +93,7 @@ class MalformedFramesTest {
             raw.send(big);
             raw.send("{\"type\":\"make_coffee\"}");
             assertThat(raw.next()).contains("make_coffee");
-            assertThat(t.server.daemons().status(new DaemonKey("acme", "proj", "raw")).manifest()).isEmpty();
+            assertThat(t.server.peers().find(new DaemonKey("acme", "proj", "raw")).orElseThrow().manifest()).isEmpty();
         }
     }
 
@@ -114,7 +114,7 @@ class MalformedFramesTest {
             peer.send(SocketPeer.TEXT, frame);
             assertThat(peer.awaitClose().closeCode()).isEqualTo(1007);
         }
-        assertThat(t.server.daemons().onlineDaemons("acme", "proj")).containsExactly("good");
+        assertThat(t.server.peers().onlineDaemons("acme", "proj")).containsExactly("good");
         othersStillWork();
     }
 
@@ -137,7 +137,7 @@ class MalformedFramesTest {
                     + "\"description\":\"na\u00efve \u20ac \ud83d\ude80\",\"paramsSchema\":{\"type\":\"object\"}}]}");
             peer.sendText("{\"type\":\"make_coffee\"}");
             assertThat(peer.next().text()).contains("bad_frame", "make_coffee");
-            assertThat(t.server.daemons().status(new DaemonKey("acme", "proj", "raw")).manifest())
+            assertThat(t.server.peers().find(new DaemonKey("acme", "proj", "raw")).orElseThrow().manifest())
                     .extracting(s -> s.description()).containsExactly("na\u00efve \u20ac \ud83d\ude80");
         }
     }

@@ -16,7 +16,7 @@ import org.vancetope.worktarget.testkit.FileToolsFixture;
 
 /**
  * The file and exec contract suites once more, over the wire: every call goes through the server's
- * {@code DaemonInvoker} over a loopback WebSocket to a daemon that serves {@link LocalBackend}'s tools.
+ * the peers of a {@code DaemonServer} over a loopback WebSocket to a daemon that serves {@link LocalBackend}'s tools.
  */
 class OverTheWireContractTest {
     private static final DaemonKey BOX = new DaemonKey("acme", "proj", "box");
@@ -37,7 +37,7 @@ class OverTheWireContractTest {
         List<BackendTool> proxies(String prefix) {
             return local.tools().stream().filter(t -> t.spec().name().startsWith(prefix))
                     .map(t -> BackendTool.of(t.spec(), (params, ctx) ->
-                            server.server.daemons().invoke(BOX, t.spec().name(), params, ctx, Duration.ofSeconds(60))))
+                            TestServer.invoke(server.server, BOX, t.spec().name(), params, ctx, Duration.ofSeconds(60))))
                     .toList();
         }
 

@@ -83,7 +83,7 @@ class OversizedCallTest {
     }
 
     private Map<String, Object> call(ToolContext ctx, String tool, Map<String, Object> params) throws ToolException {
-        return t.server.daemons().invoke(BOX, tool, params, ctx, CALL_TIMEOUT);
+        return TestServer.invoke(t.server, BOX, tool, params, ctx, CALL_TIMEOUT);
     }
 
     private String connectionId() {

@@ -47,7 +47,6 @@ import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.DaemonKey;
-import org.vancetope.worktarget.spi.DaemonStatus;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.testkit.InMemoryProcessStore;
 
@@ -139,15 +138,14 @@ class PeerProcessTest {
         server = DaemonServer.builder().host("127.0.0.1").port(0)
                 .authenticator(TokenAuthenticator.builder()
                         .token(DAEMON_TOKEN, new AuthPrincipal(DAEMON, TENANT, Set.of(PROJECT), null)).build())
-                .frameExtension(transfers.extension()).build().start();
+                .transfers(transfers).build().start();
         InMemoryProcessStore store = new InMemoryProcessStore();
         store.add(PROCESS, null, "s-1", TENANT, PROJECT, "alice");
         WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store)
                 .backend(work).rootDirCatalog(work)
-                .clientConnectivity(server.clients()).daemonInvoker(server.daemons());
+                .peers(server.peers());
         transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
         dispatcher = db.build();
-        transfers.bind(server, dispatcher.targets());
     }
 
     /** Starts {@code daemon} as a child JVM and waits until a new connection of it is online. */
@@ -164,7 +162,7 @@ class PeerProcessTest {
             Optional<ConnectionInfo> fresh = server.connections().stream()
                     .filter(c -> DAEMON.equals(c.daemonName()) && !seenDaemonConnections.contains(c.connectionId()))
                     .findFirst();
-            if (fresh.isPresent() && server.daemons().status(key).state() == DaemonStatus.State.ONLINE) {
+            if (fresh.isPresent() && TestServer.online(server, key)) {
                 seenDaemonConnections.add(fresh.get().connectionId());
                 return daemon;
             }

@@ -39,8 +39,7 @@ class ProcessEndOverTheWireTest {
     void start() throws Exception {
         t = new TestServer();
         store = new InMemoryProcessStore();
-        dispatcher = WorkTargetDispatcher.builder().processStore(store).clientConnectivity(t.server.clients())
-                .daemonInvoker(t.server.daemons()).build();
+        dispatcher = WorkTargetDispatcher.builder().processStore(store).peers(t.server.peers()).build();
         local = LocalBackend.builder().workDirectory(dir).execSettings(ExecSettings.builder().killGraceMs(200).build())
                 .build();
     }

@@ -56,7 +56,7 @@ class SoakTest {
         t.started(t.daemonBuilder("box", local.tools()).processEndHook(local::processEnded));
         store = new InMemoryProcessStore();
         dispatcher = WorkTargetDispatcher.builder().processStore(store).backend(work).rootDirCatalog(work)
-                .clientConnectivity(t.server.clients()).daemonInvoker(t.server.daemons()).build();
+                .peers(t.server.peers()).build();
     }
 
     @AfterEach

@@ -13,7 +13,10 @@ import java.util.function.UnaryOperator;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.BackendTool;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.PeerKey;
 import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.spi.ToolException;
 
 /** A real server on a loopback port with three tokens, plus helpers to connect clients to it. */
 final class TestServer implements AutoCloseable {
@@ -72,6 +75,18 @@ final class TestServer implements AutoCloseable {
     static BackendTool echoRead(String prefix) {
         return tool("client_file_read", (p, ctx) -> Map.of("content", prefix + ":" + p.get("path"),
                 "processId", ctx.processId()));
+    }
+
+    /** Runs a tool on a connected peer of a server, as the dispatcher does after routing. */
+    static Map<String, Object> invoke(DaemonServer server, PeerKey key, String tool, Map<String, Object> params,
+                                      ToolContext ctx, Duration timeout) throws ToolException {
+        return server.peers().find(key).orElseThrow(() -> new ToolException(ErrorCode.OFFLINE, key + " is not connected"))
+                .invoke(tool, params, ctx, timeout);
+    }
+
+    /** Whether a peer is connected and answering. */
+    static boolean online(DaemonServer server, PeerKey key) {
+        return server.peers().find(key).map(e -> !e.isStale()).orElse(false);
     }
 
     static ToolContext ctx() {

@@ -68,7 +68,7 @@ class TlsTest {
             URI wss = URI.create("wss://127.0.0.1:" + t.server.port() + "/worktarget/v1");
             t.started(DaemonClient.builder().uri(wss).token(TestServer.DAEMON_TOKEN).daemon("acme", "proj", "box")
                     .sslContext(clientTls).tools(List.of(TestServer.echoRead("tls"))));
-            assertThat(t.server.daemons().invoke(new DaemonKey("acme", "proj", "box"), "client_file_read",
+            assertThat(TestServer.invoke(t.server, new DaemonKey("acme", "proj", "box"), "client_file_read",
                     Map.of("path", "secret.txt"), TestServer.ctx(), Duration.ofSeconds(10)))
                     .containsEntry("content", "tls:secret.txt");
         }
@@ -90,14 +90,13 @@ class TlsTest {
                         TransferSettings.defaults(), TransferListener.NONE);
                 ClientTransfers clientTransfers = ClientTransfers.create(FootTargetResolver.at(dir.resolve("foot")),
                         new TransferScope("acme", "proj"), TransferSettings.defaults(), TransferListener.NONE);
-                TestServer t = new TestServer(b -> b.sslContext(serverTls).frameExtension(transfers.extension()))) {
+                TestServer t = new TestServer(b -> b.sslContext(serverTls).transfers(transfers))) {
             InMemoryProcessStore store = new InMemoryProcessStore();
             store.add("p-1", null, "s-1", "acme", "proj", "alice");
             WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).backend(work)
-                    .clientConnectivity(t.server.clients()).daemonInvoker(t.server.daemons());
+                    .peers(t.server.peers());
             transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
             WorkTargetDispatcher dispatcher = db.build();
-            transfers.bind(t.server, dispatcher.targets());
             URI wss = URI.create("wss://127.0.0.1:" + t.server.port() + "/worktarget/v1");
             t.started(DaemonClient.builder().uri(wss).token(TestServer.DAEMON_TOKEN).daemon("acme", "proj", "box")
                     .sslContext(clientTls).frameExtension(clientTransfers.extension()));
@@ -120,7 +119,7 @@ class TlsTest {
                     .daemon("acme", "proj", "box").reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(100))
                     .build().start());
             assertThat(c.awaitConnected(Duration.ofSeconds(1))).isFalse();
-            assertThat(t.server.daemons().onlineDaemons("acme", "proj")).isEmpty();
+            assertThat(t.server.peers().onlineDaemons("acme", "proj")).isEmpty();
         }
     }
 

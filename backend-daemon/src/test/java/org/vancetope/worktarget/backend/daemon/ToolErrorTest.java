@@ -40,7 +40,7 @@ class ToolErrorTest {
     }
 
     private Map<String, Object> call(String tool, Map<String, Object> params) throws ToolException {
-        return t.server.daemons().invoke(BOX, tool, params, TestServer.ctx(), LONG);
+        return TestServer.invoke(t.server, BOX, tool, params, TestServer.ctx(), LONG);
     }
 
     /** A daemon with one worker thread, so a worker killed by the error would starve the next call. */

@@ -31,6 +31,7 @@ import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.spi.Endpoint;
 import org.vancetope.worktarget.spi.FrameChannel;
 import org.vancetope.worktarget.testfixtures.Await;
 import org.vancetope.worktarget.testkit.InMemoryProcessStore;
@@ -64,14 +65,13 @@ class UndecodableChunkTest {
                 new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
                 TransferSettings.defaults().toBuilder().phaseTimeout(Duration.ofMinutes(10)).build(),
                 TransferListener.NONE);
-        t = new TestServer(b -> b.frameExtension(transfers.extension()));
+        t = new TestServer(b -> b.transfers(transfers));
         InMemoryProcessStore store = new InMemoryProcessStore();
         store.add("p-1", null, "s-1", "acme", "proj", "alice");
         WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).backend(work)
-                .clientConnectivity(t.server.clients()).daemonInvoker(t.server.daemons());
+                .peers(t.server.peers());
         transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
         dispatcher = db.build();
-        transfers.bind(t.server, dispatcher.targets());
         foot = RawClient.connect(t.uri(), TestServer.FOOT_TOKEN, "foot");
         foot.send("{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"foot\",\"tenant\":\"acme\",\"project\":\"proj\","
                 + "\"sessionId\":\"s-1\",\"tools\":[]}");
@@ -116,7 +116,7 @@ class UndecodableChunkTest {
                              .phaseTimeout(Duration.ofMinutes(10)).build(), TransferListener.NONE)) {
             server.started(server.daemonBuilder("box", List.of(TestServer.echoRead("box")))
                     .frameExtension(daemonTransfers.extension()));
-            FrameChannel<String> toDaemon = server.server.daemonChannel(new DaemonKey("acme", "proj", "box"))
+            FrameChannel<String> toDaemon = server.server.peers().find(new DaemonKey("acme", "proj", "box")).flatMap(Endpoint::transferChannel)
                     .orElseThrow();
             toDaemon.send("{\"type\":\"transfer_init\",\"transferId\":\"d1\",\"target\":\"in/a.bin\","
                     + "\"totalSize\":8,\"hash\":\"" + sha256(CONTENT) + "\"}");

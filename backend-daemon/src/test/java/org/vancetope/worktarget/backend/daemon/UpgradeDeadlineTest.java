@@ -17,7 +17,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.spi.DaemonKey;
-import org.vancetope.worktarget.spi.DaemonStatus;
 
 /**
  * The upgrade timeout of the WebSocket port, with raw sockets: a peer that sends nothing, or its
@@ -136,8 +135,7 @@ class UpgradeDeadlineTest {
             DaemonClient c = t.daemon("box", List.of(TestServer.echoRead("box")));
             LockSupport.parkNanos(timeout.multipliedBy(2).toNanos());
             assertThat(c.isConnected()).isTrue();
-            assertThat(t.server.daemons().status(new DaemonKey("acme", "proj", "box")).state())
-                    .isEqualTo(DaemonStatus.State.ONLINE);
+            assertThat(TestServer.online(t.server, new DaemonKey("acme", "proj", "box"))).isTrue();
         }
     }
 

@@ -55,14 +55,13 @@ class WireTransferTest {
         transfers = ServerTransfers.create(
                 new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
                 TransferSettings.defaults(), listener);
-        t = new TestServer(b -> b.frameExtension(transfers.extension()));
+        t = new TestServer(b -> b.transfers(transfers));
         InMemoryProcessStore store = new InMemoryProcessStore();
         store.add("p-1", null, "s-1", "acme", "proj", "alice");
         WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).backend(work)
-                .clientConnectivity(t.server.clients()).daemonInvoker(t.server.daemons());
+                .peers(t.server.peers());
         transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
         dispatcher = db.build();
-        transfers.bind(t.server, dispatcher.targets());
         footRoot = Files.createDirectories(base.resolve("foot"));
         clientTransfers = ClientTransfers.create(FootTargetResolver.at(footRoot), new TransferScope("acme", "proj"),
                 TransferSettings.defaults(), TransferListener.NONE);

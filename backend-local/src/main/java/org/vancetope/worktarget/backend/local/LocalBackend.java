@@ -23,8 +23,11 @@ import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.BackendToolProvider;
-import org.vancetope.worktarget.spi.ClientConnectivity;
+import org.vancetope.worktarget.spi.Endpoint;
 import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.PeerKey;
+import org.vancetope.worktarget.spi.Peers;
+import org.vancetope.worktarget.spi.SessionKey;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.spi.ToolSpec;
@@ -33,25 +36,26 @@ import org.vancetope.worktarget.spi.ToolSpec;
  * The CLIENT backend for an agent that runs in the same JVM as its user's files: the
  * {@code client_file_*} and {@code client_exec_*} tools over one work directory, confined to it by the
  * same gate and engines as the WORK backend. Jobs run as the user, with the user's HOME,
- * in the work directory. As a {@link ClientConnectivity} it is always bound, so the dispatcher routes CLIENT
+ * in the work directory. As {@link Peers} it is the connected client of every session, so the dispatcher routes CLIENT
  * calls here ("the client is this machine").
  *
  * <pre>{@code
  * LocalBackend local = LocalBackend.builder().workDirectory(Path.of("/home/me/project")).build();
  * WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder()
  *         .processStore(store)
- *         .clientConnectivity(local)
+ *         .peers(local)
  *         .build();
  * }</pre>
  *
  * <p>It has no notion of sessions: every session sees the same work directory. {@link #close()} kills
  * the jobs it started (whole process trees).
  */
-public final class LocalBackend implements BackendToolProvider, ClientConnectivity, AutoCloseable {
+public final class LocalBackend implements BackendToolProvider, Peers, AutoCloseable {
     private final ConfinedRoot gate;
     private final ExecEngine exec;
     private final List<BackendTool> tools;
     private final Map<String, BackendTool> byName;
+    private final Endpoint endpoint;
 
     private LocalBackend(ConfinedRoot gate, Builder b) {
         this.gate = gate;
@@ -66,6 +70,7 @@ public final class LocalBackend implements BackendToolProvider, ClientConnectivi
         Map<String, BackendTool> m = new LinkedHashMap<>();
         tools.forEach(t -> m.put(t.spec().name(), t));
         this.byName = Map.copyOf(m);
+        this.endpoint = new Here();
     }
 
     /**
@@ -126,51 +131,53 @@ public final class LocalBackend implements BackendToolProvider, ClientConnectivi
     }
 
     /**
-     * Always true: the client is this machine.
+     * This machine as the client of every session: the endpoint for any {@link SessionKey}; no daemons.
      *
-     * @param tenant ignored
-     * @param sessionId ignored
-     * @return true
+     * @param key the peer
+     * @return this backend's endpoint for a session, empty for a daemon
      */
     @Override
-    public boolean isBound(String tenant, String sessionId) {
-        return true;
+    public Optional<Endpoint> find(PeerKey key) {
+        return key instanceof SessionKey ? Optional.of(endpoint) : Optional.empty();
     }
 
     /**
-     * Runs a {@code client_file_*} tool in this JVM; the timeout is not enforced (the call runs on the
-     * caller's thread).
+     * None: a local backend has no daemons.
      *
      * @param tenant ignored
-     * @param sessionId ignored
-     * @param tool the backend tool name
-     * @param params the parameters
-     * @param context the calling process
-     * @param timeout ignored
-     * @return the result
-     * @throws ToolException {@code unknown_tool} for a tool this backend does not offer, or the tool's failure
+     * @param project ignored
+     * @return an empty list
      */
     @Override
-    public Map<String, Object> invoke(String tenant, String sessionId, String tool, Map<String, Object> params,
-                                      ToolContext context, Duration timeout) throws ToolException {
-        BackendTool t = byName.get(tool);
-        if (t == null) {
-            throw new ToolException(ErrorCode.UNKNOWN_TOOL, "The local client does not offer '" + tool + "'. It offers: "
-                    + String.join(", ", byName.keySet()) + ".");
+    public List<String> onlineDaemons(String tenant, String project) {
+        return List.of();
+    }
+
+    /** The client that is this machine: runs the tools in this JVM, on the caller's thread. */
+    private final class Here implements Endpoint {
+        private final List<ToolSpec> manifest = tools.stream().map(BackendTool::spec).toList();
+
+        @Override
+        public String describe() {
+            return "the local client (" + gate.root() + ")";
         }
-        return t.invoke(params == null ? Map.of() : params, context);
-    }
 
-    /**
-     * The specs of the tools this backend offers.
-     *
-     * @param tenant ignored
-     * @param sessionId ignored
-     * @return the manifest
-     */
-    @Override
-    public Optional<List<ToolSpec>> manifest(String tenant, String sessionId) {
-        return Optional.of(tools.stream().map(BackendTool::spec).toList());
+        @Override
+        public List<ToolSpec> manifest() {
+            return manifest;
+        }
+
+        /** Runs the tool on the caller's thread; the timeout is not enforced. */
+        @Override
+        public Map<String, Object> invoke(String tool, Map<String, Object> params, ToolContext context,
+                                          Duration timeout) throws ToolException {
+            BackendTool t = byName.get(tool);
+            if (t == null) {
+                throw new ToolException(ErrorCode.UNKNOWN_TOOL, "The local client does not offer '" + tool + "'. It "
+                        + "offers: " + String.join(", ", byName.keySet()) + ".");
+            }
+            return t.invoke(params == null ? Map.of() : params, context);
+        }
     }
 
     /** Builds a {@link LocalBackend}. */

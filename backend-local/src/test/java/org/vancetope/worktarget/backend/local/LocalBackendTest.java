@@ -15,7 +15,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
+import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.spi.Endpoint;
 import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.SessionKey;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.testkit.InMemoryProcessStore;
@@ -37,6 +40,10 @@ class LocalBackendTest {
         fs.close();
     }
 
+    private Endpoint here() {
+        return local.find(new SessionKey("acme", "s1")).orElseThrow();
+    }
+
     @Test
     void offersTheThirteenClientToolsWithoutDirName() {
         assertThat(local.tools()).extracting(t -> t.spec().name()).containsExactly("client_file_read",
@@ -47,9 +54,11 @@ class LocalBackendTest {
     }
 
     @Test
-    void isAlwaysBoundEvenWithoutASession() {
-        assertThat(local.isBound("acme", null)).isTrue();
-        assertThat(local.isBound("other", "s9")).isTrue();
+    void isTheConnectedClientOfEverySessionAndHasNoDaemons() {
+        assertThat(local.find(new SessionKey("acme", "s1"))).isPresent();
+        assertThat(local.find(new SessionKey("other", "s9"))).isPresent();
+        assertThat(local.find(new DaemonKey("acme", "proj", "box"))).isEmpty();
+        assertThat(local.onlineDaemons("acme", "proj")).isEmpty();
     }
 
     @Test
@@ -60,20 +69,20 @@ class LocalBackendTest {
 
     @Test
     void invokeRunsTheNamedTool() throws Exception {
-        local.invoke("acme", null, "client_file_write", Map.of("path", "a.txt", "content", "x"), CTX, Duration.ZERO);
+        here().invoke("client_file_write", Map.of("path", "a.txt", "content", "x"), CTX, Duration.ZERO);
         assertThat(Files.readString(fs.getPath("/home/me/work/a.txt"))).isEqualTo("x");
     }
 
     @Test
     void invokeOfAnUnknownToolIsUnknownTool() {
-        assertThatThrownBy(() -> local.invoke("acme", null, "client_file_upload", Map.of(), CTX, Duration.ZERO))
+        assertThatThrownBy(() -> here().invoke("client_file_upload", Map.of(), CTX, Duration.ZERO))
                 .isInstanceOf(ToolException.class)
                 .extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.UNKNOWN_TOOL);
     }
 
     @Test
     void manifestListsTheThirteenClientTools() {
-        assertThat(local.manifest("acme", "s1").orElseThrow()).extracting(org.vancetope.worktarget.spi.ToolSpec::name)
+        assertThat(here().manifest()).extracting(org.vancetope.worktarget.spi.ToolSpec::name)
                 .containsExactlyElementsOf(org.vancetope.worktarget.core.ToolCatalog.backendTools().stream()
                         .map(org.vancetope.worktarget.spi.ToolSpec::name).filter(n -> n.startsWith("client_")).toList());
     }
@@ -87,7 +96,7 @@ class LocalBackendTest {
     void dispatcherRoutesClientCallsHereByDefault() throws Exception {
         InMemoryProcessStore store = new InMemoryProcessStore();
         store.add("p1", null, "s1", "acme", "proj", "me");
-        WorkTargetDispatcher d = WorkTargetDispatcher.builder().processStore(store).clientConnectivity(local).build();
+        WorkTargetDispatcher d = WorkTargetDispatcher.builder().processStore(store).peers(local).build();
         d.invoke("p1", "file_write", Map.of("path", "notes.md", "content", "# hi"));
         Path written = fs.getPath("/home/me/work/notes.md");
         assertThat(Files.readString(written)).isEqualTo("# hi");

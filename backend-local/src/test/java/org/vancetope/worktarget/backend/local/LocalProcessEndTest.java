@@ -12,6 +12,7 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.core.ExecSettings;
+import org.vancetope.worktarget.spi.SessionKey;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.testfixtures.Await;
 
@@ -34,7 +35,7 @@ class LocalProcessEndTest {
     }
 
     private long startSleeper(ToolContext ctx, String pidFile) throws Exception {
-        local.invoke("acme", ctx.sessionId(), "client_exec_run", Map.of("command", "echo $$ > " + pidFile
+        local.find(new SessionKey("acme", "any")).orElseThrow().invoke("client_exec_run", Map.of("command", "echo $$ > " + pidFile
                 + "; exec sleep 1000", "waitMs", 0), ctx, null);
         return Long.parseLong(Await.line(dir.resolve(pidFile)));
     }

@@ -39,7 +39,7 @@ class ClientWorkSymmetryTest {
         store.add("work", null, "s1", "acme", "proj", "me");
         store.putEngineParam("client", WorkTarget.ENGINE_PARAM_KEY, WorkTarget.CLIENT.toMap());
         store.putEngineParam("work", WorkTarget.ENGINE_PARAM_KEY, WorkTarget.WORK_TEMP.toMap());
-        dispatcher = WorkTargetDispatcher.builder().processStore(store).clientConnectivity(local).backend(work)
+        dispatcher = WorkTargetDispatcher.builder().processStore(store).peers(local).backend(work)
                 .rootDirCatalog(work).build();
     }
 

@@ -90,8 +90,8 @@ public final class FileTransferTools {
      * Creates the tools.
      *
      * @param roots the Brain's RootDirs (the same resolver the Brain's {@link TransferEndpoint} uses)
-     * @param connections the transfer connection of the client bound to a calling process, empty when
-     *                    none is connected
+     * @param connections the transfer connection of a calling process's remote peer (for host tools the
+     *                    dispatcher puts it in {@link ToolContext#peer()}), empty when none is connected
      */
     public FileTransferTools(RootDirTargetResolver roots, Function<ToolContext, Optional<TransferConnection>> connections) {
         this.roots = Objects.requireNonNull(roots, "roots");
@@ -225,8 +225,9 @@ public final class FileTransferTools {
     private TransferConnection connection(ToolContext context) throws ToolException {
         Optional<TransferConnection> conn = connections.apply(context);
         if (conn == null || conn.isEmpty()) {
-            throw new ToolException(ErrorCode.OFFLINE, "No client is connected to this session, so no file can be "
-                    + "transferred. Ask the user to start the client and try again.");
+            throw new ToolException(ErrorCode.OFFLINE, "The machine of this process's work target (the session's "
+                    + "client, or the daemon it names) is not connected, so no file can be transferred. Start the "
+                    + "client or the daemon and try again, or call work_target_set to choose a connected target.");
         }
         return conn.get();
     }

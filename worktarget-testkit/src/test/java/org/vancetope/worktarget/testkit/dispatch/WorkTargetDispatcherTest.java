@@ -23,14 +23,13 @@ import org.vancetope.worktarget.core.internal.Schema;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.BackendToolProvider;
 import org.vancetope.worktarget.spi.DaemonKey;
-import org.vancetope.worktarget.spi.DaemonStatus;
+import org.vancetope.worktarget.spi.SessionKey;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.spi.ToolLabel;
 import org.vancetope.worktarget.spi.ToolSpec;
-import org.vancetope.worktarget.testkit.FakeClientConnectivity;
-import org.vancetope.worktarget.testkit.FakeDaemonInvoker;
+import org.vancetope.worktarget.testkit.FakePeers;
 import org.vancetope.worktarget.testkit.InMemoryProcessStore;
 import org.vancetope.worktarget.testkit.RecordingListener;
 
@@ -38,8 +37,7 @@ class WorkTargetDispatcherTest {
     private static final DaemonKey BOX = new DaemonKey("acme", "proj", "box");
 
     private InMemoryProcessStore store;
-    private FakeClientConnectivity clients;
-    private FakeDaemonInvoker daemons;
+    private FakePeers peers;
     private RecordingListener listener;
     private List<String> workCalls;
 
@@ -47,16 +45,14 @@ class WorkTargetDispatcherTest {
     void setUp() {
         store = new InMemoryProcessStore();
         store.add("p1", null, "s1", "acme", "proj", "alice");
-        clients = new FakeClientConnectivity();
-        daemons = new FakeDaemonInvoker();
+        peers = new FakePeers();
         listener = new RecordingListener();
         workCalls = new ArrayList<>();
     }
 
     @AfterEach
     void noLeaks() {
-        clients.assertNoCallsInFlight();
-        daemons.close();
+        peers.close();
         listener.assertBalanced();
     }
 
@@ -101,7 +97,7 @@ class WorkTargetDispatcherTest {
     }
 
     private WorkTargetDispatcher.Builder builder() {
-        return WorkTargetDispatcher.builder().processStore(store).clientConnectivity(clients).daemonInvoker(daemons)
+        return WorkTargetDispatcher.builder().processStore(store).peers(peers)
                 .backend(workBackend()).listener(listener).rootDirCatalog((t, p) -> List.of("docs", "src"));
     }
 
@@ -121,24 +117,32 @@ class WorkTargetDispatcherTest {
 
     // ---- CLIENT ----
 
+    private List<FakePeers.RecordedCall> clientCalls() {
+        return peers.calls().stream().filter(c -> c.peer() instanceof SessionKey).toList();
+    }
+
+    private List<FakePeers.RecordedCall> daemonCalls() {
+        return peers.calls().stream().filter(c -> c.peer() instanceof DaemonKey).toList();
+    }
+
     @Test
     void clientCallsRunTheClientBackendOfTheSessionsClient() throws ToolException {
-        clients.bind("acme", "s1", echoes("client_"));
+        peers.client("acme", "s1", echoes("client_"));
         target(WorkTarget.CLIENT);
         Map<String, Object> r = dispatcher().invoke("p1", "file_read", Map.of("path", "a.txt"));
         assertThat(r).containsEntry("ranAs", "client_file_read").containsEntry("process", "p1");
-        assertThat(clients.calls()).singleElement().satisfies(c -> {
-            assertThat(c.sessionId()).isEqualTo("s1");
+        assertThat(clientCalls()).singleElement().satisfies(c -> {
+            assertThat(c.peer()).isEqualTo(new SessionKey("acme", "s1"));
             assertThat(c.tool()).isEqualTo("client_file_read");
         });
     }
 
     @Test
     void clientCallsStripDirName() throws ToolException {
-        clients.bind("acme", "s1", echoes("client_"));
+        peers.client("acme", "s1", echoes("client_"));
         target(WorkTarget.CLIENT);
         dispatcher().invoke("p1", "file_read", Map.of("path", "a.txt", "dirName", "src"));
-        assertThat(clients.calls().get(0).params()).containsOnlyKeys("path");
+        assertThat(clientCalls().get(0).params()).containsOnlyKeys("path");
     }
 
     @Test
@@ -157,7 +161,7 @@ class WorkTargetDispatcherTest {
 
     @Test
     void theDefaultTargetRoutesToTheClientWhenOneIsBound() throws ToolException {
-        clients.bind("acme", "s1", echoes("client_"));
+        peers.client("acme", "s1", echoes("client_"));
         assertThat(dispatcher().invoke("p1", "file_list", Map.of())).containsEntry("ranAs", "client_file_list");
     }
 
@@ -168,64 +172,64 @@ class WorkTargetDispatcherTest {
 
     @Test
     void clientCallsUseTheConfiguredClientTimeout() throws ToolException {
-        clients.bind("acme", "s1", echoes("client_"));
+        peers.client("acme", "s1", echoes("client_"));
         target(WorkTarget.CLIENT);
         builder().clientTimeout(Duration.ofSeconds(7)).build().invoke("p1", "exec_kill", Map.of("id", "j"));
-        assertThat(clients.calls().get(0).timeout()).isEqualTo(Duration.ofSeconds(7));
+        assertThat(clientCalls().get(0).timeout()).isEqualTo(Duration.ofSeconds(7));
     }
 
     // ---- DAEMON ----
 
     @Test
     void daemonCallsGoToTheNamedDaemonOfTheProcesssProject() throws ToolException {
-        daemons.register(BOX, DaemonStatus.State.ONLINE, echoes("client_"));
+        peers.daemon(BOX, echoes("client_"));
         target(WorkTarget.daemon("box"));
         Map<String, Object> r = dispatcher().invoke("p1", "exec_run", Map.of("command", "ls"));
         assertThat(r).containsEntry("ranAs", "client_exec_run");
-        assertThat(daemons.calls()).singleElement().satisfies(c -> {
-            assertThat(c.key()).isEqualTo(BOX);
+        assertThat(daemonCalls()).singleElement().satisfies(c -> {
+            assertThat(c.peer()).isEqualTo(BOX);
             assertThat(c.tool()).isEqualTo("client_exec_run");
         });
     }
 
     @Test
     void daemonCallsStripDirName() throws ToolException {
-        daemons.register(BOX, DaemonStatus.State.ONLINE, echoes("client_"));
+        peers.daemon(BOX, echoes("client_"));
         target(WorkTarget.daemon("box"));
         dispatcher().invoke("p1", "file_write", Map.of("path", "a", "content", "x", "dirName", "src"));
-        assertThat(daemons.calls().get(0).params()).containsOnlyKeys("path", "content");
+        assertThat(daemonCalls().get(0).params()).containsOnlyKeys("path", "content");
     }
 
     @Test
     void daemonCallsUseTheDefaultTimeoutOfSixtySeconds() throws ToolException {
-        daemons.register(BOX, DaemonStatus.State.ONLINE, echoes("client_"));
+        peers.daemon(BOX, echoes("client_"));
         target(WorkTarget.daemon("box"));
         dispatcher().invoke("p1", "exec_status", Map.of("id", "j"));
-        assertThat(daemons.calls().get(0).timeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(daemonCalls().get(0).timeout()).isEqualTo(Duration.ofSeconds(60));
     }
 
     @Test
     void anOfflineDaemonFailsOfflineAndListsTheOnlineOnes() {
-        daemons.register(new DaemonKey("acme", "proj", "other"), DaemonStatus.State.ONLINE, echoes("client_"));
+        peers.daemon(new DaemonKey("acme", "proj", "other"), echoes("client_"));
         target(WorkTarget.daemon("box"));
         assertCode(() -> dispatcher().invoke("p1", "file_list", Map.of()), ErrorCode.OFFLINE,
                 "'box'", "offline", "other", "work_target_set");
-        assertThat(daemons.calls()).isEmpty();
+        assertThat(daemonCalls()).isEmpty();
     }
 
     @Test
     void aDaemonOfAnotherProjectIsNotReachable() {
-        daemons.register(new DaemonKey("acme", "other-proj", "box"), DaemonStatus.State.ONLINE, echoes("client_"));
+        peers.daemon(new DaemonKey("acme", "other-proj", "box"), echoes("client_"));
         target(WorkTarget.daemon("box"));
         assertCode(() -> dispatcher().invoke("p1", "file_list", Map.of()), ErrorCode.OFFLINE, "offline");
     }
 
     @Test
     void aStaleDaemonFailsWithItsOwnMessage() {
-        daemons.register(BOX, DaemonStatus.State.STALE, echoes("client_"));
+        peers.daemon(BOX, echoes("client_")).stale(BOX);
         target(WorkTarget.daemon("box"));
         assertCode(() -> dispatcher().invoke("p1", "file_list", Map.of()), ErrorCode.OFFLINE, "heartbeats");
-        assertThat(daemons.calls()).isEmpty();
+        assertThat(daemonCalls()).isEmpty();
     }
 
     @Test
@@ -239,7 +243,7 @@ class WorkTargetDispatcherTest {
             }
             return Map.of();
         });
-        daemons.register(BOX, DaemonStatus.State.ONLINE, List.of(slow));
+        peers.daemon(BOX, List.of(slow));
         target(WorkTarget.daemon("box"));
         WorkTargetDispatcher d = builder().daemonTimeout(Duration.ofMillis(50)).build();
         assertCode(() -> d.invoke("p1", "exec_run", Map.of("command", "sleep 100")), ErrorCode.TIMEOUT, "box");
@@ -247,11 +251,11 @@ class WorkTargetDispatcherTest {
 
     @Test
     void aToolMissingFromTheDaemonsManifestIsRefusedBeforeSending() {
-        daemons.register(BOX, DaemonStatus.State.ONLINE, List.of(echo("client_file_read")));
+        peers.daemon(BOX, List.of(echo("client_file_read")));
         target(WorkTarget.daemon("box"));
         assertCode(() -> dispatcher().invoke("p1", "exec_run", Map.of("command", "ls")), ErrorCode.UNKNOWN_TOOL,
                 "client_exec_run", "client_file_read");
-        assertThat(daemons.calls()).isEmpty();
+        assertThat(daemonCalls()).isEmpty();
     }
 
     @Test
@@ -265,17 +269,17 @@ class WorkTargetDispatcherTest {
     void aParameterTheWrapperDeclaresButTheDaemonIgnoresIsRejected() {
         ToolSpec old = new ToolSpec("client_file_read", "an older daemon", true, java.util.Set.of(ToolLabel.READ_ONLY),
                 Schema.object().string("path", "p", true).build());
-        daemons.register(BOX, DaemonStatus.State.ONLINE, List.of(BackendTool.of(old, (p, c) -> Map.of())));
+        peers.daemon(BOX, List.of(BackendTool.of(old, (p, c) -> Map.of())));
         target(WorkTarget.daemon("box"));
         assertCode(() -> dispatcher().invoke("p1", "file_read", Map.of("path", "a", "maxChars", 10)),
                 ErrorCode.INVALID_PARAMS, "'maxChars'", "not supported", "Accepted here: path");
-        assertThat(daemons.calls()).isEmpty();
+        assertThat(daemonCalls()).isEmpty();
     }
 
     private void registerDaemonWithReadSchema(Map<String, Object> schema) {
         ToolSpec open = new ToolSpec("client_file_read", "a daemon written from the protocol alone", true,
                 java.util.Set.of(ToolLabel.READ_ONLY), schema);
-        daemons.register(BOX, DaemonStatus.State.ONLINE, List.of(BackendTool.of(open, (p, c) -> Map.of("got", p))));
+        peers.daemon(BOX, List.of(BackendTool.of(open, (p, c) -> Map.of("got", p))));
         target(WorkTarget.daemon("box"));
     }
 
@@ -299,7 +303,7 @@ class WorkTargetDispatcherTest {
         registerDaemonWithReadSchema(Map.of("type", "object"));
         assertCode(() -> dispatcher().invoke("p1", "file_read", Map.of("pth", "a.txt")), ErrorCode.INVALID_PARAMS,
                 "Unknown parameter 'pth'", "path");
-        assertThat(daemons.calls()).isEmpty();
+        assertThat(daemonCalls()).isEmpty();
     }
 
     @Test
@@ -331,16 +335,14 @@ class WorkTargetDispatcherTest {
         WorkTargetDispatcher d = builder().backend(provider).build();
         assertThat(d.processEnded("p1")).isTrue();
         assertThat(providerHeard).containsExactly("p1");
-        assertThat(clients.endedProcesses()).extracting(ToolContext::processId).containsExactly("p1");
-        assertThat(daemons.endedProcesses()).extracting(ToolContext::processId).containsExactly("p1");
-        assertThat(daemons.endedProcesses().get(0).tenant()).isEqualTo("acme");
+        assertThat(peers.endedProcesses()).extracting(ToolContext::processId).containsExactly("p1");
+        assertThat(peers.endedProcesses().get(0).tenant()).isEqualTo("acme");
     }
 
     @Test
     void processEndedOfAnUnknownProcessTellsNobody() {
         assertThat(dispatcher().processEnded("nobody")).isFalse();
-        assertThat(clients.endedProcesses()).isEmpty();
-        assertThat(daemons.endedProcesses()).isEmpty();
+        assertThat(peers.endedProcesses()).isEmpty();
     }
 
     @Test
@@ -362,7 +364,7 @@ class WorkTargetDispatcherTest {
             }
         };
         builder().backend(failing).build().processEnded("p1");
-        assertThat(daemons.endedProcesses()).hasSize(1);
+        assertThat(peers.endedProcesses()).hasSize(1);
     }
 
     // ---- WORK ----
@@ -493,7 +495,7 @@ class WorkTargetDispatcherTest {
     }
 
     @Test
-    void anInterceptorSeesTheRoutedInvocation() throws ToolException {
+    void anInterceptorSeesTheCallersInvocation() throws ToolException {
         List<ToolInvocation> seen = new ArrayList<>();
         target(WorkTarget.work("src"));
         builder().interceptor(chain -> {
@@ -504,9 +506,82 @@ class WorkTargetDispatcherTest {
             assertThat(i.tool()).isEqualTo("file_read");
             assertThat(i.backendTool()).isEqualTo("work_file_read");
             assertThat(i.target()).isEqualTo(WorkTarget.work("src"));
-            assertThat(i.params()).containsEntry("dirName", "src");
+            assertThat(i.params()).isEqualTo(Map.of("path", "a"));
             assertThat(i.context().tenant()).isEqualTo("acme");
         });
+    }
+
+    @Test
+    void aBackendInterceptorSeesTheRoutedInvocation() throws ToolException {
+        List<ToolInvocation> seen = new ArrayList<>();
+        target(WorkTarget.work("src"));
+        builder().backendInterceptor(chain -> {
+            seen.add(chain.invocation());
+            return chain.proceed(chain.invocation());
+        }).build().invoke("p1", "file_read", Map.of("path", "a"));
+        assertThat(seen).singleElement().satisfies(i -> {
+            assertThat(i.backendTool()).isEqualTo("work_file_read");
+            assertThat(i.params()).containsEntry("dirName", "src").containsEntry("path", "a");
+        });
+    }
+
+    @Test
+    void userInterceptorsRunBeforeRoutingAndBackendInterceptorsAfterIt() throws ToolException {
+        List<String> order = new ArrayList<>();
+        peers.daemon(BOX, echoes("client_"));
+        target(WorkTarget.daemon("box"));
+        builder().backendInterceptor(chain -> {
+            order.add("backend, lookups so far " + peers.lookups());
+            return chain.proceed(chain.invocation());
+        }).interceptor(chain -> {
+            order.add("user, lookups so far " + peers.lookups());
+            return chain.proceed(chain.invocation());
+        }).build().invoke("p1", "file_read", Map.of("path", "a"));
+        assertThat(order).containsExactly("user, lookups so far 0", "backend, lookups so far 1");
+    }
+
+    @Test
+    void aDaemonCallLooksItsPeerUpOnce() throws ToolException {
+        peers.daemon(BOX, echoes("client_"));
+        target(WorkTarget.daemon("box"));
+        dispatcher().invoke("p1", "file_read", Map.of("path", "a"));
+        assertThat(peers.lookups()).isEqualTo(1);
+        assertThat(daemonCalls()).hasSize(1);
+    }
+
+    @Test
+    void anInterceptorSeesAnOfflineTargetAndMayFallBackToWork() throws ToolException {
+        target(WorkTarget.daemon("box"));
+        List<ErrorCode> seen = new ArrayList<>();
+        Map<String, Object> r = builder().interceptor(chain -> {
+            try {
+                return chain.proceed(chain.invocation());
+            } catch (ToolException e) {
+                seen.add(e.code());
+                return chain.proceed(chain.invocation().withTarget(WorkTarget.WORK_TEMP));
+            }
+        }).build().invoke("p1", "file_read", Map.of("path", "a"));
+        assertThat(seen).containsExactly(ErrorCode.OFFLINE);
+        assertThat(r).containsEntry("ranAs", "work_file_read");
+        assertThat(listener.events()).extracting(RecordingListener.Event::kind).containsExactly("started", "finished");
+    }
+
+    @Test
+    void parametersAnInterceptorAddsAreGuarded() {
+        WorkTargetDispatcher d = builder().interceptor(chain -> chain.proceed(
+                chain.invocation().withParams(Map.of("path", "a", "bogus", 1)))).build();
+        assertCode(() -> d.invoke("p1", "file_read", Map.of("path", "a")), ErrorCode.INVALID_PARAMS,
+                "Unknown parameter 'bogus'");
+        assertThat(workCalls).isEmpty();
+    }
+
+    @Test
+    void parametersABackendInterceptorAddsAreGuardedAgain() {
+        WorkTargetDispatcher d = builder().backendInterceptor(chain -> chain.proceed(
+                chain.invocation().withParams(Map.of("path", "a", "bogus", 1)))).build();
+        assertCode(() -> d.invoke("p1", "file_read", Map.of("path", "a")), ErrorCode.INVALID_PARAMS,
+                "Unknown parameter 'bogus'");
+        assertThat(workCalls).isEmpty();
     }
 
     @Test
@@ -526,9 +601,26 @@ class WorkTargetDispatcherTest {
     }
 
     @Test
-    void anInterceptorCannotRerouteACall() {
+    void aBackendInterceptorCannotRerouteACall() {
+        WorkTargetDispatcher d = builder().backendInterceptor(chain -> chain.proceed(
+                chain.invocation().withTarget(WorkTarget.CLIENT))).build();
+        assertThatThrownBy(() -> d.invoke("p1", "file_list", Map.of())).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("only the parameters");
+    }
+
+    @Test
+    void anInterceptorCannotNameABackendToolThatDoesNotFollowFromTheTarget() {
         WorkTargetDispatcher d = builder().interceptor(chain -> chain.proceed(new ToolInvocation("file_list",
-                WorkTarget.CLIENT, "client_file_list", Map.of(), chain.invocation().context()))).build();
+                WorkTarget.CLIENT, "work_file_list", Map.of(), chain.invocation().context()))).build();
+        assertThatThrownBy(() -> d.invoke("p1", "file_list", Map.of())).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("withTarget");
+    }
+
+    @Test
+    void anInterceptorCannotChangeTheCallingProcess() {
+        WorkTargetDispatcher d = builder().interceptor(chain -> chain.proceed(new ToolInvocation("file_list",
+                chain.invocation().target(), "work_file_list", Map.of(), new ToolContext("p2", null, "acme", "proj",
+                null)))).build();
         assertThatThrownBy(() -> d.invoke("p1", "file_list", Map.of())).isInstanceOf(IllegalStateException.class);
     }
 
@@ -556,14 +648,30 @@ class WorkTargetDispatcherTest {
     }
 
     @Test
-    void theListenerSeesARoutingFailureWithoutAStart() {
+    void theListenerSeesARoutingFailureAfterTheStart() {
         target(WorkTarget.CLIENT);
+        peers.disconnect(new SessionKey("acme", "s1"));
         assertThatThrownBy(() -> dispatcher().invoke("p1", "file_list", Map.of())).isInstanceOf(ToolException.class);
+        assertThat(listener.events()).extracting(RecordingListener.Event::kind).containsExactly("started", "failed");
+        assertThat(listener.events().get(1).failure().code()).isEqualTo(ErrorCode.OFFLINE);
+        assertThat(listener.events().get(1).invocation().target()).isEqualTo(WorkTarget.CLIENT);
+    }
+
+    @Test
+    void theListenerSeesAnUnknownProcess() {
+        assertCode(() -> dispatcher().invoke("nobody", "file_list", Map.of()), ErrorCode.NOT_FOUND, "'nobody'",
+                "ProcessStore");
         assertThat(listener.events()).singleElement().satisfies(e -> {
             assertThat(e.kind()).isEqualTo("failed");
-            assertThat(e.failure().code()).isEqualTo(ErrorCode.OFFLINE);
-            assertThat(e.invocation().target()).isEqualTo(WorkTarget.CLIENT);
+            assertThat(e.failure().code()).isEqualTo(ErrorCode.NOT_FOUND);
+            assertThat(e.invocation().context().processId()).isEqualTo("nobody");
         });
+    }
+
+    @Test
+    void theListenerSeesAnUnknownToolWithoutAStart() {
+        assertCode(() -> dispatcher().invoke("p1", "file_teleport", Map.of()), ErrorCode.UNKNOWN_TOOL, "file_read");
+        assertThat(listener.events()).extracting(RecordingListener.Event::kind).containsExactly("failed");
     }
 
     @Test
@@ -587,9 +695,9 @@ class WorkTargetDispatcherTest {
 
     @Test
     void workTargetGetReportsTheCurrentTargetAndTheAlternatives() throws ToolException {
-        clients.bind("acme", "s1", echoes("client_"));
-        daemons.register(BOX, DaemonStatus.State.ONLINE, echoes("client_"));
-        daemons.register(new DaemonKey("acme", "proj", "stale"), DaemonStatus.State.STALE, echoes("client_"));
+        peers.client("acme", "s1", echoes("client_"));
+        peers.daemon(BOX, echoes("client_"));
+        peers.daemon(new DaemonKey("acme", "proj", "stale"), echoes("client_")).stale(new DaemonKey("acme", "proj", "stale"));
         Map<String, Object> r = dispatcher().invoke("p1", "work_target_get", Map.of());
         assertThat(r).containsEntry("current", Map.of("kind", "CLIENT"))
                 .containsEntry("explicit", false)
@@ -688,7 +796,40 @@ class WorkTargetDispatcherTest {
         Map<String, Object> r = builder().hostTool(hostTool("client_file_upload")).build()
                 .invoke("p1", "client_file_upload", Map.of("what", "x"));
         assertThat(r).containsEntry("host", "client_file_upload").containsEntry("process", "p1");
-        assertThat(daemons.calls()).isEmpty();
+        assertThat(daemonCalls()).isEmpty();
+    }
+
+    private static BackendTool peerReporting(String name) {
+        ToolSpec spec = new ToolSpec(name, "a host tool", true, java.util.Set.of(ToolLabel.SIDE_EFFECT),
+                Schema.object().build());
+        return BackendTool.of(spec, (p, c) -> Map.of("peer", c.peer().map(e -> e.describe()).orElse("none")));
+    }
+
+    @Test
+    void aHostToolGetsTheEndpointOfTheDaemonItsTargetNames() throws ToolException {
+        peers.daemon(BOX, echoes("client_"));
+        target(WorkTarget.daemon("box"));
+        Map<String, Object> r = builder().hostTool(peerReporting("client_file_upload")).build()
+                .invoke("p1", "client_file_upload", Map.of());
+        assertThat(r).containsEntry("peer", "daemon 'box' of project 'proj'");
+        assertThat(peers.lookups()).isEqualTo(1);
+    }
+
+    @Test
+    void aHostToolOfAWorkTargetGetsTheEndpointOfTheSessionsClient() throws ToolException {
+        peers.client("acme", "s1", echoes("client_"));
+        target(WorkTarget.work("src"));
+        Map<String, Object> r = builder().hostTool(peerReporting("client_file_upload")).build()
+                .invoke("p1", "client_file_upload", Map.of());
+        assertThat(r).containsEntry("peer", "the client of session 's1'");
+    }
+
+    @Test
+    void aHostToolGetsNoEndpointWhenItsPeerIsNotConnected() throws ToolException {
+        target(WorkTarget.daemon("box"));
+        Map<String, Object> r = builder().hostTool(peerReporting("client_file_upload")).build()
+                .invoke("p1", "client_file_upload", Map.of());
+        assertThat(r).containsEntry("peer", "none");
     }
 
     @Test

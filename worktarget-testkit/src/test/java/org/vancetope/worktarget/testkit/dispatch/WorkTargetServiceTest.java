@@ -19,25 +19,25 @@ import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.core.WorkTarget;
 import org.vancetope.worktarget.core.WorkTargetService;
 import org.vancetope.worktarget.spi.ProcessInfo;
-import org.vancetope.worktarget.testkit.FakeClientConnectivity;
+import org.vancetope.worktarget.testkit.FakePeers;
 import org.vancetope.worktarget.testkit.InMemoryProcessStore;
 
 class WorkTargetServiceTest {
     private InMemoryProcessStore store;
-    private FakeClientConnectivity clients;
+    private FakePeers clients;
     private WorkTargetService service;
 
     @BeforeEach
     void setUp() {
         store = new InMemoryProcessStore();
-        clients = new FakeClientConnectivity();
-        service = WorkTargetService.builder().processStore(store).clientConnectivity(clients).build();
+        clients = new FakePeers();
+        service = WorkTargetService.builder().processStore(store).peers(clients).build();
         store.add("parent", null, "s1", "acme", "proj", "alice");
     }
 
     @AfterEach
     void noLeaks() {
-        clients.assertNoCallsInFlight();
+        clients.close();
     }
 
     private void storeRaw(String processId, Object raw) {
@@ -69,32 +69,32 @@ class WorkTargetServiceTest {
 
     @Test
     void theDefaultIsClientWhenAClientIsBoundToTheSession() {
-        clients.bind("acme", "s1", List.of());
+        clients.client("acme", "s1", List.of());
         assertThat(service.current("parent")).isEqualTo(WorkTarget.CLIENT);
     }
 
     @Test
     void theDefaultIsWorkTempWhenNoClientIsBound() {
-        clients.bind("acme", "other-session", List.of());
+        clients.client("acme", "other-session", List.of());
         assertThat(service.current("parent")).isEqualTo(WorkTarget.WORK_TEMP);
     }
 
     @Test
     void theDefaultIsWorkTempForAProcessWithoutSession() {
         store.add("lonely", null, null, "acme", "proj", null);
-        clients.bind("acme", "s1", List.of());
+        clients.client("acme", "s1", List.of());
         assertThat(service.current("lonely")).isEqualTo(WorkTarget.WORK_TEMP);
     }
 
     @Test
-    void theDefaultIsWorkTempWithoutClientConnectivity() {
+    void theDefaultIsWorkTempWithoutPeers() {
         WorkTargetService noClients = WorkTargetService.builder().processStore(store).build();
         assertThat(noClients.current("parent")).isEqualTo(WorkTarget.WORK_TEMP);
     }
 
     @Test
     void aClientBoundInAnotherTenantDoesNotCount() {
-        clients.bind("other-tenant", "s1", List.of());
+        clients.client("other-tenant", "s1", List.of());
         assertThat(service.current("parent")).isEqualTo(WorkTarget.WORK_TEMP);
     }
 
@@ -193,7 +193,7 @@ class WorkTargetServiceTest {
         Map<String, Object> child = service.resolveSpawnParams(null, null, "parent");
         assertThat(child).doesNotContainKey("workTarget");
         store.add(new ProcessInfo("child", "parent", "s1", "acme", "proj", "alice", child));
-        clients.bind("acme", "s1", List.of());
+        clients.client("acme", "s1", List.of());
         assertThat(service.current("child")).isEqualTo(WorkTarget.CLIENT);
     }
 

@@ -101,7 +101,7 @@ final class ServeCommand {
         DaemonServer server;
         try {
             server = DaemonServer.builder().host(a.get("bind", "127.0.0.1")).port(port).authenticator(auth)
-                    .sslContext(ssl).frameExtension(transfers.extension()).upgradeTimeout(requestTimeout).build().start();
+                    .sslContext(ssl).transfers(transfers).upgradeTimeout(requestTimeout).build().start();
         } catch (IOException e) {
             transfers.close();
             work.close();
@@ -114,13 +114,12 @@ final class ServeCommand {
         }
         AdminProcessStore store = new AdminProcessStore();
         WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store)
-                .clientConnectivity(server.clients()).daemonInvoker(server.daemons());
+                .peers(server.peers());
         db.backend(work).rootDirCatalog(work);
         transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
         AdminServer admin;
         try {
             WorkTargetDispatcher dispatcher = db.build();
-            transfers.bind(server, dispatcher.targets());
             // a call without processId runs in a one-shot process; its end reaches every backend
             admin = new AdminServer(server, dispatcher, store, adminToken,
                     AdminServer.Limits.defaults().withRequestTimeout(requestTimeout))

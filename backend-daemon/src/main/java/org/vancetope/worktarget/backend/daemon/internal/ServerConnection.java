@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,7 +21,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.ConnectionInfo;
 import org.vancetope.worktarget.spi.AuthPrincipal;
-import org.vancetope.worktarget.spi.DaemonStatus;
+import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.spi.Endpoint;
+import org.vancetope.worktarget.spi.FrameChannel;
+import org.vancetope.worktarget.spi.PeerKey;
+import org.vancetope.worktarget.spi.SessionKey;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
@@ -31,7 +36,7 @@ import org.vancetope.worktarget.spi.ToolSpec;
  * invocations sent on it. A result is matched only against this connection's pending calls, so a
  * result arriving on another connection can never complete a call. Thread-safe.
  */
-public final class ServerConnection {
+public final class ServerConnection implements Endpoint {
     private static final Logger LOG = LoggerFactory.getLogger(ServerConnection.class);
 
     private final NettyFrameChannel frames;
@@ -41,6 +46,7 @@ public final class ServerConnection {
     private final boolean sendContext;
     private final boolean sendProcessEnd;
     private final Ids ids;
+    private final PeerKey key;
     private final int maxFrameBytes;
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
     private volatile List<ToolSpec> manifest;
@@ -75,6 +81,9 @@ public final class ServerConnection {
         this.sendContext = capabilities.contains(Wire.CAP_INVOKE_CONTEXT);
         this.sendProcessEnd = capabilities.contains(Wire.CAP_PROCESS_END);
         this.ids = ids;
+        this.key = Wire.PROFILE_DAEMON.equals(hello.profile())
+                ? new DaemonKey(hello.tenant(), hello.project(), hello.daemonName())
+                : new SessionKey(hello.tenant(), hello.sessionId());
         this.manifest = hello.tools();
         this.connectedAt = Instant.now();
     }
@@ -98,6 +107,25 @@ public final class ServerConnection {
     }
 
     /**
+     * The peer's routing key: a {@link DaemonKey} for a daemon, a {@link SessionKey} for a foot.
+     *
+     * @return the key
+     */
+    public PeerKey key() {
+        return key;
+    }
+
+    @Override
+    public String describe() {
+        return key.describe();
+    }
+
+    @Override
+    public Optional<FrameChannel<String>> transferChannel() {
+        return closed ? Optional.empty() : Optional.of(frames);
+    }
+
+    /**
      * The accepted hello.
      *
      * @return the accepted hello
@@ -106,11 +134,7 @@ public final class ServerConnection {
         return hello;
     }
 
-    /**
-     * The current manifest.
-     *
-     * @return the current manifest
-     */
+    @Override
     public List<ToolSpec> manifest() {
         return manifest;
     }
@@ -134,15 +158,13 @@ public final class ServerConnection {
     }
 
     /**
-     * ONLINE, or STALE after two silent intervals (a ping went unanswered for a whole interval).
+     * Stale after two silent intervals: a ping went unanswered for a whole interval.
      *
-     * @return ONLINE, or STALE after two silent intervals (a ping went unanswered for a whole interval)
+     * @return true while the open connection is stale
      */
-    public DaemonStatus.State state() {
-        if (closed) {
-            return DaemonStatus.State.OFFLINE;
-        }
-        return silentIntervals >= 2 ? DaemonStatus.State.STALE : DaemonStatus.State.ONLINE;
+    @Override
+    public boolean isStale() {
+        return !closed && silentIntervals >= 2;
     }
 
     /**
@@ -162,8 +184,19 @@ public final class ServerConnection {
     public ConnectionInfo info() {
         return new ConnectionInfo(id(), hello.profile(), hello.tenant(), hello.project(), hello.daemonName(),
                 hello.sessionId(), hello.clientName(), principal.subject(),
-                String.valueOf(frames.channel().remoteAddress()), connectedAt, state(), pending.size(),
+                String.valueOf(frames.channel().remoteAddress()), connectedAt,
+                isStale() ? ConnectionInfo.State.STALE : ConnectionInfo.State.ONLINE, pending.size(),
                 manifest.stream().map(ToolSpec::name).toList());
+    }
+
+    /**
+     * Sends an invocation to the peer and waits for its result, on the caller's thread (never an I/O
+     * thread). Correlation ids start with {@code dt-} for a daemon, {@code ct-} for a foot.
+     */
+    @Override
+    public Map<String, Object> invoke(String tool, Map<String, Object> params, ToolContext context, Duration timeout)
+            throws ToolException {
+        return invoke(key instanceof DaemonKey ? "dt-" : "ct-", key.describe(), tool, params, context, timeout);
     }
 
     /**

@@ -213,15 +213,11 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
         state = State.OPEN;
         // register first: invokes from other threads are queued behind this task, so welcome still goes first,
         // and a client that saw welcome always finds itself registered
-        if (daemon) {
-            core.daemons().register(connection);
-        } else {
-            core.sessions().register(connection);
-        }
+        core.peers().register(connection);
         ctx.writeAndFlush(new TextWebSocketFrame(Wire.encode(new Message.Welcome(Wire.PROTOCOL_VERSION, id, caps,
                 settings.limits()), ctx.alloc())));
         LOG.info("Accepted {} {} of {} (subject {}) as connection {}", profile,
-                daemon ? DaemonRegistry.keyOf(connection) : "session " + h.sessionId(), ctx.channel().remoteAddress(),
+                connection.key(), ctx.channel().remoteAddress(),
                 principal.subject(), id);
     }
 
@@ -282,11 +278,7 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
         detached = true;
         c.failAll(ErrorCode.OFFLINE, "The connection to the " + c.hello().profile() + " closed before it answered; "
                 + "the call may or may not have run there. Reconnect it, or call work_target_set to switch targets.");
-        if (Wire.PROFILE_DAEMON.equals(c.hello().profile())) {
-            core.daemons().unregister(c);
-        } else {
-            core.sessions().unregister(c);
-        }
+        core.peers().unregister(c);
         c.frames().writabilityChanged();
         FrameExtension ext = settings.extension();
         if (ext != null) {

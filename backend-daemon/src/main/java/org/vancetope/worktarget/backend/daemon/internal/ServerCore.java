@@ -13,13 +13,12 @@ import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The server's shared state (settings, the two registries, the id source) and the one pipeline
+ * The server's shared state (settings, the peer registry, the id source) and the one pipeline
  * every connection gets.
  */
 public final class ServerCore {
     private final ServerSettings settings;
-    private final SessionRegistry sessions = new SessionRegistry();
-    private final DaemonRegistry daemons = new DaemonRegistry();
+    private final PeerRegistry peers = new PeerRegistry();
     private final Ids ids = new Ids();
 
     /**
@@ -41,21 +40,12 @@ public final class ServerCore {
     }
 
     /**
-     * The foot registry (CLIENT).
+     * The registry of every connected foot and daemon.
      *
-     * @return the foot registry (CLIENT)
+     * @return the registry
      */
-    public SessionRegistry sessions() {
-        return sessions;
-    }
-
-    /**
-     * The daemon registry (DAEMON).
-     *
-     * @return the daemon registry (DAEMON)
-     */
-    public DaemonRegistry daemons() {
-        return daemons;
+    public PeerRegistry peers() {
+        return peers;
     }
 
     /**

@@ -66,7 +66,7 @@ class AdminServerTest {
                 .token("daemon-token", new AuthPrincipal("box", "acme", Set.of("proj"), null)).build()).build().start();
         store = new AdminProcessStore();
         WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store)
-                .clientConnectivity(server.clients()).daemonInvoker(server.daemons())
+                .peers(server.peers())
                 .backend(work).rootDirCatalog(work)
                 .hostTool(hostTool("test_recurse", (p, c) -> Map.of("depth", recurse(0))))
                 .hostTool(hostTool("test_slow", (p, c) -> {

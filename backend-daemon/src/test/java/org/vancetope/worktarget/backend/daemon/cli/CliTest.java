@@ -40,7 +40,7 @@ class CliTest {
                 .token(DAEMON_TOKEN, new AuthPrincipal("box", "acme", Set.of("proj"), null)).build()).build().start();
         AdminProcessStore store = new AdminProcessStore();
         WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store)
-                .clientConnectivity(server.clients()).daemonInvoker(server.daemons()).build();
+                .peers(server.peers()).build();
         admin = new AdminServer(server, dispatcher, store, ADMIN_TOKEN).start("127.0.0.1", 0);
     }
 

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.backend.daemon.FrameExtension;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.DaemonKey;
-import org.vancetope.worktarget.spi.DaemonStatus;
+import org.vancetope.worktarget.spi.SessionKey;
 import org.vancetope.worktarget.spi.FrameChannel;
 
 class ServerConnectionHandlerTest {
@@ -110,15 +110,20 @@ class ServerConnectionHandlerTest {
         channels.forEach(EmbeddedChannel::finishAndReleaseAll);
     }
 
+    /** ONLINE, STALE or OFFLINE, as the registry sees a daemon. */
+    private String state(DaemonKey key) {
+        return core.peers().connection(key).map(c -> c.isStale() ? "STALE" : "ONLINE").orElse("OFFLINE");
+    }
+
     @Test
     void helloIsAnsweredWithWelcomeAndRegistersTheDaemon() {
         EmbeddedChannel ch = connect(BOX, "daemon");
         ch.writeInbound(new TextWebSocketFrame(HELLO));
         String welcome = nextText(ch);
         assertThat(welcome).contains("\"protocolVersion\":1", "\"connectionId\":\"c-", "\"maxChunkBytes\":1048576");
-        DaemonStatus status = core.daemons().status(new DaemonKey("acme", "proj", "box-1"));
-        assertThat(status.state()).isEqualTo(DaemonStatus.State.ONLINE);
-        assertThat(status.manifest()).extracting(s -> s.name()).containsExactly("client_file_read");
+        assertThat(state(new DaemonKey("acme", "proj", "box-1"))).isEqualTo("ONLINE");
+        assertThat(core.peers().connection(new DaemonKey("acme", "proj", "box-1")).orElseThrow().manifest())
+                .extracting(s -> s.name()).containsExactly("client_file_read");
     }
 
     @Test
@@ -132,7 +137,7 @@ class ServerConnectionHandlerTest {
     void closingTheChannelTakesTheDaemonOfflineAndTellsTheExtension() {
         EmbeddedChannel ch = welcomed();
         ch.close();
-        assertThat(core.daemons().status(new DaemonKey("acme", "proj", "box-1"))).isEqualTo(DaemonStatus.OFFLINE);
+        assertThat(state(new DaemonKey("acme", "proj", "box-1"))).isEqualTo("OFFLINE");
         assertThat(extensionClosed).hasSize(1);
     }
 
@@ -225,7 +230,7 @@ class ServerConnectionHandlerTest {
         ch.writeInbound(new TextWebSocketFrame(HELLO.replace("\"project\":\"proj\"", "\"project\":\"other\"")));
         assertThat(nextText(ch)).contains("\"code\":\"forbidden\"", "project 'other'");
         assertThat(closeCode(ch)).isEqualTo(4403);
-        assertThat(core.daemons().onlineDaemons("acme", "other")).isEmpty();
+        assertThat(core.peers().onlineDaemons("acme", "other")).isEmpty();
     }
 
     @Test
@@ -246,7 +251,7 @@ class ServerConnectionHandlerTest {
             assertThat(nextText(ch)).as(project).contains("\"code\":\"bad_frame\"", "hello.project must be");
             assertThat(closeCode(ch)).isEqualTo(4400);
         }
-        assertThat(core.daemons().onlineDaemons("acme", "../other")).isEmpty();
+        assertThat(core.peers().onlineDaemons("acme", "../other")).isEmpty();
     }
 
     @Test
@@ -293,8 +298,8 @@ class ServerConnectionHandlerTest {
         ch.writeInbound(new TextWebSocketFrame("{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"foot\","
                 + "\"tenant\":\"acme\",\"sessionId\":\"s-1\"}"));
         assertThat(nextText(ch)).contains("welcome");
-        assertThat(core.sessions().isBound("acme", "s-1")).isTrue();
-        assertThat(core.sessions().isBound("globex", "s-1")).isFalse();
+        assertThat(core.peers().find(new SessionKey("acme", "s-1"))).isPresent();
+        assertThat(core.peers().find(new SessionKey("globex", "s-1"))).isEmpty();
     }
 
     @Test
@@ -318,7 +323,7 @@ class ServerConnectionHandlerTest {
         EmbeddedChannel ch = welcomed();
         ch.writeInbound(new TextWebSocketFrame("{\"type\":\"tool_manifest\",\"tools\":[{\"name\":\"client_exec_run\","
                 + "\"paramsSchema\":{\"type\":\"object\"}}]}"));
-        assertThat(core.daemons().status(new DaemonKey("acme", "proj", "box-1")).manifest())
+        assertThat(core.peers().connection(new DaemonKey("acme", "proj", "box-1")).orElseThrow().manifest())
                 .extracting(s -> s.name()).containsExactly("client_exec_run");
     }
 
@@ -347,8 +352,7 @@ class ServerConnectionHandlerTest {
         ch.writeInbound(new TextWebSocketFrame(Unpooled.wrappedBuffer(frame)));
         assertThat(closeCode(ch)).isEqualTo(1007);
         assertThat(extensionFrames).isEmpty();
-        assertThat(core.daemons().status(new DaemonKey("acme", "proj", "box-1")).state())
-                .isEqualTo(DaemonStatus.State.OFFLINE);
+        assertThat(state(new DaemonKey("acme", "proj", "box-1"))).isEqualTo("OFFLINE");
     }
 
     @Test
@@ -365,13 +369,13 @@ class ServerConnectionHandlerTest {
         DaemonKey key = new DaemonKey("acme", "proj", "box-1");
         ch.pipeline().fireUserEventTriggered(IdleStateEvent.FIRST_READER_IDLE_STATE_EVENT);
         assertThat(outbound(ch)).isInstanceOf(PingWebSocketFrame.class);
-        assertThat(core.daemons().status(key).state()).isEqualTo(DaemonStatus.State.ONLINE);
+        assertThat(state(key)).isEqualTo("ONLINE");
         ch.pipeline().fireUserEventTriggered(IdleStateEvent.READER_IDLE_STATE_EVENT);
         assertThat(outbound(ch)).isInstanceOf(PingWebSocketFrame.class);
-        assertThat(core.daemons().status(key).state()).isEqualTo(DaemonStatus.State.STALE);
+        assertThat(state(key)).isEqualTo("STALE");
         ch.pipeline().fireUserEventTriggered(IdleStateEvent.READER_IDLE_STATE_EVENT);
         assertThat(closeCode(ch)).isEqualTo(1001);
-        assertThat(core.daemons().status(key)).isEqualTo(DaemonStatus.OFFLINE);
+        assertThat(state(key)).isEqualTo("OFFLINE");
     }
 
     @Test
@@ -380,9 +384,9 @@ class ServerConnectionHandlerTest {
         DaemonKey key = new DaemonKey("acme", "proj", "box-1");
         ch.pipeline().fireUserEventTriggered(IdleStateEvent.FIRST_READER_IDLE_STATE_EVENT);
         ch.pipeline().fireUserEventTriggered(IdleStateEvent.READER_IDLE_STATE_EVENT);
-        assertThat(core.daemons().status(key).state()).isEqualTo(DaemonStatus.State.STALE);
+        assertThat(state(key)).isEqualTo("STALE");
         ch.writeInbound(new PongWebSocketFrame());
-        assertThat(core.daemons().status(key).state()).isEqualTo(DaemonStatus.State.ONLINE);
+        assertThat(state(key)).isEqualTo("ONLINE");
     }
 
     @Test
@@ -391,7 +395,7 @@ class ServerConnectionHandlerTest {
         ch.pipeline().fireExceptionCaught(new CorruptedWebSocketFrameException(WebSocketCloseStatus.MESSAGE_TOO_BIG,
                 "Max frame length of 2097152 has been exceeded."));
         assertThat(closeCode(ch)).isEqualTo(1009);
-        assertThat(core.daemons().status(new DaemonKey("acme", "proj", "box-1"))).isEqualTo(DaemonStatus.OFFLINE);
+        assertThat(state(new DaemonKey("acme", "proj", "box-1"))).isEqualTo("OFFLINE");
     }
 
     @Test
@@ -408,7 +412,6 @@ class ServerConnectionHandlerTest {
         assertThat(nextText(first)).contains("\"code\":\"superseded\"");
         assertThat(closeCode(first)).isEqualTo(4409);
         assertThat(second.isOpen()).isTrue();
-        assertThat(core.daemons().status(new DaemonKey("acme", "proj", "box-1")).state())
-                .isEqualTo(DaemonStatus.State.ONLINE);
+        assertThat(state(new DaemonKey("acme", "proj", "box-1"))).isEqualTo("ONLINE");
     }
 }
