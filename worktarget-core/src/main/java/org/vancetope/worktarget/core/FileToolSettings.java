@@ -172,7 +172,7 @@ public final class FileToolSettings {
      * Characters {@code file_read} returns when the call gives no {@code maxChars} (default 8,000; at most
      * {@link #readMaxChars()}).
      *
-     * @return the value
+     * @return characters
      */
     public int readDefaultChars() {
         return readDefaultChars;
@@ -181,7 +181,7 @@ public final class FileToolSettings {
     /**
      * The largest {@code maxChars} {@code file_read} accepts (default 100,000).
      *
-     * @return the value
+     * @return characters
      */
     public int readMaxChars() {
         return readMaxChars;
@@ -190,7 +190,7 @@ public final class FileToolSettings {
     /**
      * The largest {@code head} and {@code tail} of {@code file_head_tail} (default 5,000).
      *
-     * @return the value
+     * @return lines
      */
     public int headTailMaxLines() {
         return headTailMaxLines;
@@ -199,7 +199,7 @@ public final class FileToolSettings {
     /**
      * Entries {@code file_list} returns before it marks the listing truncated (default 1,000).
      *
-     * @return the value
+     * @return entries
      */
     public int listMaxEntries() {
         return listMaxEntries;
@@ -209,7 +209,7 @@ public final class FileToolSettings {
      * The {@code maxDepth} of {@code file_find}, {@code file_grep} and {@code file_count} when the call gives
      * none (default 12; 0 = only the starting directory; at most {@link #maxDepthLimit()}).
      *
-     * @return the value
+     * @return levels
      */
     public int defaultMaxDepth() {
         return defaultMaxDepth;
@@ -218,7 +218,7 @@ public final class FileToolSettings {
     /**
      * The largest {@code maxDepth} a call may ask for (default 64).
      *
-     * @return the value
+     * @return levels
      */
     public int maxDepthLimit() {
         return maxDepthLimit;
@@ -228,7 +228,7 @@ public final class FileToolSettings {
      * The {@code limit} of {@code file_find} when the call gives none (default 200; at most
      * {@link #findMaxLimit()}).
      *
-     * @return the value
+     * @return results
      */
     public int findDefaultLimit() {
         return findDefaultLimit;
@@ -237,7 +237,7 @@ public final class FileToolSettings {
     /**
      * The largest {@code limit} of {@code file_find} (default 2,000).
      *
-     * @return the value
+     * @return results
      */
     public int findMaxLimit() {
         return findMaxLimit;
@@ -247,7 +247,7 @@ public final class FileToolSettings {
      * The {@code limit} of {@code file_grep} when the call gives none (default 200; at most
      * {@link #grepMaxLimit()}).
      *
-     * @return the value
+     * @return matches
      */
     public int grepDefaultLimit() {
         return grepDefaultLimit;
@@ -256,7 +256,7 @@ public final class FileToolSettings {
     /**
      * The largest {@code limit} of {@code file_grep} (default 1,000).
      *
-     * @return the value
+     * @return matches
      */
     public int grepMaxLimit() {
         return grepMaxLimit;
@@ -265,7 +265,7 @@ public final class FileToolSettings {
     /**
      * Files larger than this are skipped by {@code file_grep} and counted as skipped (default 2 MiB).
      *
-     * @return the value
+     * @return bytes
      */
     public long grepMaxFileBytes() {
         return grepMaxFileBytes;
@@ -274,7 +274,7 @@ public final class FileToolSettings {
     /**
      * Lines of {@code file_grep} results longer than this are clipped with a marker (default 600).
      *
-     * @return the value
+     * @return characters
      */
     public int grepLineClipChars() {
         return grepLineClipChars;
@@ -284,7 +284,7 @@ public final class FileToolSettings {
      * The largest {@code contextBefore} and {@code contextAfter} of {@code file_grep} (default 20; 0 = no
      * context lines at all).
      *
-     * @return the value
+     * @return lines
      */
     public int grepMaxContext() {
         return grepMaxContext;
@@ -293,7 +293,7 @@ public final class FileToolSettings {
     /**
      * Lines of the diff shown in a {@code file_edit} result (default 40).
      *
-     * @return the value
+     * @return lines
      */
     public int editDiffMaxLines() {
         return editDiffMaxLines;
@@ -302,7 +302,7 @@ public final class FileToolSettings {
     /**
      * The longest accepted path, in characters (default 4,096); a longer one is refused before any lookup.
      *
-     * @return the value
+     * @return characters
      */
     public int maxPathLength() {
         return maxPathLength;
@@ -311,7 +311,7 @@ public final class FileToolSettings {
     /**
      * The longest accepted path component, in characters (default 255).
      *
-     * @return the value
+     * @return characters
      */
     public int maxComponentLength() {
         return maxComponentLength;
@@ -331,7 +331,7 @@ public final class FileToolSettings {
      * Threads of one walk or search (default: the available processors); every call gets threads of its own,
      * so concurrent calls never wait for each other's workers.
      *
-     * @return the value
+     * @return threads
      */
     public int parallelism() {
         return parallelism;
@@ -345,7 +345,7 @@ public final class FileToolSettings {
      * how to get the rest (default {@value #DEFAULT_RESULT_MAX_BYTES}, 1 MiB, well under the 2 MiB WebSocket
      * frame a daemon's result must fit in; at least {@value #MIN_RESULT_MAX_BYTES}).
      *
-     * @return the value
+     * @return bytes
      */
     public int resultMaxBytes() {
         return resultMaxBytes;
@@ -356,7 +356,7 @@ public final class FileToolSettings {
      * edit writes; larger ones fail {@code size_limit} before anything is read or written (default
      * {@link #heapDerivedWholeFileMaxBytes()}: 1/8 of the JVM's maximum heap, at most 1 GiB).
      *
-     * @return the value
+     * @return bytes
      */
     public long wholeFileMaxBytes() {
         return wholeFileMaxBytes;
@@ -381,7 +381,7 @@ public final class FileToolSettings {
      * about the page, not the file (default {@value #DEFAULT_READ_TOTALS_MAX_BYTES} bytes, 16 MiB; 0 = count
      * only when the page itself reaches the end of the file).
      *
-     * @return the value
+     * @return bytes
      */
     public long readTotalsMaxBytes() {
         return readTotalsMaxBytes;
