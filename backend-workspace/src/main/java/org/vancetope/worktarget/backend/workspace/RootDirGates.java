@@ -116,8 +116,7 @@ final class RootDirGates {
             return g;
         }
         try {
-            FileToolSettings s = settings;
-            g = ConfinedRoot.of(dir, s.maxPathLength(), s.maxComponentLength());
+            g = ConfinedRoot.of(dir, settings.maxPathLength(), settings.maxComponentLength());
         } catch (IOException e) {
             throw new ToolException(ErrorCode.INTERNAL, "The RootDir cannot be opened.", e);
         }
