@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -36,8 +36,8 @@ import org.vancetope.worktarget.spi.ToolException;
  *
  * <p>Defaults: a 2,048 MiB text file (a 1 MiB block of numbered lines written over and over), lines of
  * 32,000 {@code 'a'} followed by {@code '!'} searched with {@code (a+)+$}, 4 such lines per evil file.
- * {@code -Dlimits.searchTimeoutMs=N} sets the search deadline when the build has that setting (it is set
- * by reflection, so the same main also runs against a build from before the setting existed). The
+ * {@code -Dlimits.searchTimeoutMs=N} sets the search deadline ({@code FileToolSettings.searchTimeout}) to
+ * N milliseconds. The
  * files live in a fresh directory under {@code java.io.tmpdir} and are deleted afterwards.
  */
 public final class FileLimitsBenchmark {
@@ -63,8 +63,7 @@ public final class FileLimitsBenchmark {
             FileToolSettings.Builder b = FileToolSettings.builder();
             String timeout = System.getProperty("limits.searchTimeoutMs");
             if (timeout != null) {
-                Method m = FileToolSettings.Builder.class.getMethod("searchTimeoutMillis", long.class);
-                m.invoke(b, Long.parseLong(timeout));
+                b.searchTimeout(Duration.ofMillis(Long.parseLong(timeout)));
             }
             FileToolSettings settings = b.build();
             LocalBackend local = LocalBackend.builder().workDirectory(dir).fileSettings(settings).build();

@@ -1,81 +1,49 @@
 package org.vancetope.worktarget.core;
 
+import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
  * The limits of the file tools ({@code file_read} … {@code file_delete}), shared by every backend that
  * runs them. Immutable; start from {@link #defaults()} or {@link #builder()}, change with
- * {@link #toBuilder()}; {@link Builder#build()} validates.
+ * {@link #toBuilder()}. Each setter of the {@link Builder} refuses a bad value at once;
+ * {@link Builder#build()} checks only what several settings must satisfy together (a default never
+ * above its maximum).
  *
  * <pre>{@code
  * FileToolSettings settings = FileToolSettings.builder()
  *         .grepMaxFileBytes(4L << 20)
  *         .findDefaultLimit(100)
+ *         .searchTimeout(Duration.ofSeconds(10))
  *         .build();
  * }</pre>
  *
  * <p>The settings bound what one call returns, what it looks at, how much memory and time it may take;
  * they do not limit how often tools are called. No single call may take the process (or a daemon's
- * connection) down: results are capped in bytes ({@code resultMaxBytes}) as well as in counts,
- * whole-file operations in memory ({@code wholeFileMaxBytes}), walks and searches in time
- * ({@code searchTimeoutMillis}), and a {@code file_read} page costs about the page
- * ({@code readTotalsMaxBytes}).
- *
- * @param readDefaultChars {@code file_read}: characters returned when {@code maxChars} is absent (spec default 8,000)
- * @param readMaxChars {@code file_read}: the largest accepted {@code maxChars} (default 100,000)
- * @param headTailMaxLines {@code file_head_tail}: the largest {@code head} and {@code tail} (spec: 5,000)
- * @param listMaxEntries {@code file_list}: entries returned before the listing is marked truncated (default 1,000)
- * @param defaultMaxDepth {@code file_find}/{@code file_grep}/{@code file_count}: default {@code maxDepth} (spec: 12)
- * @param maxDepthLimit the largest accepted {@code maxDepth} (default 64)
- * @param findDefaultLimit {@code file_find}: default {@code limit} (spec: 200)
- * @param findMaxLimit {@code file_find}: the largest {@code limit} (spec: 2,000)
- * @param grepDefaultLimit {@code file_grep}: default {@code limit} (spec: 200)
- * @param grepMaxLimit {@code file_grep}: the largest {@code limit} (spec: 1,000)
- * @param grepMaxFileBytes {@code file_grep}: files larger than this are skipped and counted (spec: 2 MiB)
- * @param grepLineClipChars {@code file_grep}: longer lines are clipped with a marker (spec: 600)
- * @param grepMaxContext {@code file_grep}: the largest {@code contextBefore}/{@code contextAfter} (default 20)
- * @param editDiffMaxLines {@code file_edit}: lines of the diff shown in the result (default 40)
- * @param maxPathLength the longest accepted path, in characters (default 4,096)
- * @param maxComponentLength the longest accepted path component, in characters (default 255)
- * @param generatedDirNames directory names pruned from walks unless {@code includeGenerated}
- *        (default {@link #DEFAULT_GENERATED_DIRS})
- * @param parallelism threads of one walk or search (default: available processors); every call gets threads
- *        of its own, so concurrent calls never wait for each other's workers
- * @param resultMaxBytes the most bytes of compact UTF-8 JSON the variable part of one result may take: the
- *        {@code matches} of {@code file_grep} (context lines included), the {@code files} of
- *        {@code file_find}, the {@code entries} of {@code file_list}, the {@code content} of {@code file_read},
- *        {@code head} + {@code tail} of {@code file_head_tail}; beyond it the result is cut, {@code truncated}
- *        is true and a {@code hint} says how to get the rest (default {@value #DEFAULT_RESULT_MAX_BYTES},
- *        1 MiB, well under the 2 MiB WebSocket frame a daemon's result must fit in; at least 1,024)
- * @param wholeFileMaxBytes the largest file {@code file_edit} loads and the largest content (UTF-8 bytes)
- *        {@code file_write} or an edit writes; larger ones fail {@code size_limit} before anything is read or
- *        written (default {@link #heapDerivedWholeFileMaxBytes()}: 1/8 of the JVM's maximum heap, at most
- *        1 GiB)
- * @param searchTimeoutMillis the deadline of one {@code file_grep}, {@code file_find} or {@code file_count}
- *        call, enforced inside regex matching; past it the call fails {@code timeout}, and a cancelled call
- *        (its thread interrupted) fails {@code cancelled}, in both cases with every thread of the call
- *        stopped (default 30,000 ms: below the 60 s a DAEMON call waits, so the caller sees why)
- * @param readTotalsMaxBytes how far {@code file_read} reads on past the page to count {@code totalLines} and
- *        {@code totalChars}; a file whose end lies further gives {@code null} totals and
- *        {@code totalsKnown: false}, so a page costs about the page, not the file (default 16 MiB; 0 = only
- *        when the page reaches the end)
+ * connection) down: results are capped in bytes ({@link #resultMaxBytes()}) as well as in counts,
+ * whole-file operations in memory ({@link #wholeFileMaxBytes()}), walks and searches in time
+ * ({@link #searchTimeout()}), and a {@code file_read} page costs about the page
+ * ({@link #readTotalsMaxBytes()}). It does not read system properties or environment variables: the
+ * host maps its own configuration onto the builder.
  */
-public record FileToolSettings(int readDefaultChars, int readMaxChars, int headTailMaxLines, int listMaxEntries,
-                               int defaultMaxDepth, int maxDepthLimit, int findDefaultLimit, int findMaxLimit,
-                               int grepDefaultLimit, int grepMaxLimit, long grepMaxFileBytes, int grepLineClipChars,
-                               int grepMaxContext, int editDiffMaxLines, int maxPathLength, int maxComponentLength,
-                               Set<String> generatedDirNames, int parallelism, int resultMaxBytes,
-                               long wholeFileMaxBytes, long searchTimeoutMillis, long readTotalsMaxBytes) {
+public final class FileToolSettings {
 
-    /** The default {@code resultMaxBytes}: 1 MiB. */
+    /** The default {@link #resultMaxBytes()}: 1 MiB. */
     public static final int DEFAULT_RESULT_MAX_BYTES = 1 << 20;
-    /** The default {@code searchTimeoutMillis}: 30 s. */
-    public static final long DEFAULT_SEARCH_TIMEOUT_MILLIS = 30_000;
-    /** The default {@code readTotalsMaxBytes}: 16 MiB. */
+    /** The smallest {@link #resultMaxBytes()}: 1,024 bytes. */
+    public static final int MIN_RESULT_MAX_BYTES = 1024;
+    /** The default {@link #searchTimeout()}: 30 s. */
+    public static final Duration DEFAULT_SEARCH_TIMEOUT = Duration.ofSeconds(30);
+    /** The longest {@link #searchTimeout()}: one day. */
+    public static final Duration MAX_SEARCH_TIMEOUT = Duration.ofDays(1);
+    /** The default {@link #readTotalsMaxBytes()}: 16 MiB. */
     public static final long DEFAULT_READ_TOTALS_MAX_BYTES = 16L << 20;
-    /** The largest {@code wholeFileMaxBytes}: what one Java array can hold. */
+    /** The largest {@link #wholeFileMaxBytes()} and {@link #grepMaxFileBytes()}: what one Java array can hold. */
     public static final long WHOLE_FILE_LIMIT = Integer.MAX_VALUE - 16;
 
     /**
@@ -89,72 +57,56 @@ public record FileToolSettings(int readDefaultChars, int readMaxChars, int headT
             ".venv", "venv", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
             ".terraform", ".cache");
 
-    /** Validates and copies. */
-    public FileToolSettings {
-        positive("readDefaultChars", readDefaultChars);
-        positive("readMaxChars", readMaxChars);
-        if (readDefaultChars > readMaxChars) {
-            throw new IllegalArgumentException("readDefaultChars must not exceed readMaxChars");
-        }
-        positive("headTailMaxLines", headTailMaxLines);
-        positive("listMaxEntries", listMaxEntries);
-        if (defaultMaxDepth < 0 || maxDepthLimit < defaultMaxDepth) {
-            throw new IllegalArgumentException("need 0 <= defaultMaxDepth <= maxDepthLimit");
-        }
-        positive("findDefaultLimit", findDefaultLimit);
-        if (findMaxLimit < findDefaultLimit) {
-            throw new IllegalArgumentException("findMaxLimit must be at least findDefaultLimit");
-        }
-        positive("grepDefaultLimit", grepDefaultLimit);
-        if (grepMaxLimit < grepDefaultLimit) {
-            throw new IllegalArgumentException("grepMaxLimit must be at least grepDefaultLimit");
-        }
-        if (grepMaxFileBytes < 1 || grepMaxFileBytes > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException("grepMaxFileBytes must be between 1 and 2 GiB");
-        }
-        positive("grepLineClipChars", grepLineClipChars);
-        if (grepMaxContext < 0) {
-            throw new IllegalArgumentException("grepMaxContext must not be negative");
-        }
-        positive("editDiffMaxLines", editDiffMaxLines);
-        positive("maxPathLength", maxPathLength);
-        positive("maxComponentLength", maxComponentLength);
-        generatedDirNames = Set.copyOf(generatedDirNames);
-        positive("parallelism", parallelism);
-        if (resultMaxBytes < 1024) {
-            throw new IllegalArgumentException("resultMaxBytes must be at least 1024, got " + resultMaxBytes);
-        }
-        if (wholeFileMaxBytes < 1 || wholeFileMaxBytes > WHOLE_FILE_LIMIT) {
-            throw new IllegalArgumentException("wholeFileMaxBytes must be between 1 and " + WHOLE_FILE_LIMIT + ", got "
-                    + wholeFileMaxBytes);
-        }
-        positive("searchTimeoutMillis", searchTimeoutMillis);
-        if (readTotalsMaxBytes < 0) {
-            throw new IllegalArgumentException("readTotalsMaxBytes must not be negative, got " + readTotalsMaxBytes);
-        }
+    private final int readDefaultChars;
+    private final int readMaxChars;
+    private final int headTailMaxLines;
+    private final int listMaxEntries;
+    private final int defaultMaxDepth;
+    private final int maxDepthLimit;
+    private final int findDefaultLimit;
+    private final int findMaxLimit;
+    private final int grepDefaultLimit;
+    private final int grepMaxLimit;
+    private final long grepMaxFileBytes;
+    private final int grepLineClipChars;
+    private final int grepMaxContext;
+    private final int editDiffMaxLines;
+    private final int maxPathLength;
+    private final int maxComponentLength;
+    private final SortedSet<String> generatedDirNames;
+    private final int parallelism;
+    private final int resultMaxBytes;
+    private final long wholeFileMaxBytes;
+    private final Duration searchTimeout;
+    private final long readTotalsMaxBytes;
+
+    private FileToolSettings(Builder b) {
+        this.readDefaultChars = b.readDefaultChars;
+        this.readMaxChars = b.readMaxChars;
+        this.headTailMaxLines = b.headTailMaxLines;
+        this.listMaxEntries = b.listMaxEntries;
+        this.defaultMaxDepth = b.defaultMaxDepth;
+        this.maxDepthLimit = b.maxDepthLimit;
+        this.findDefaultLimit = b.findDefaultLimit;
+        this.findMaxLimit = b.findMaxLimit;
+        this.grepDefaultLimit = b.grepDefaultLimit;
+        this.grepMaxLimit = b.grepMaxLimit;
+        this.grepMaxFileBytes = b.grepMaxFileBytes;
+        this.grepLineClipChars = b.grepLineClipChars;
+        this.grepMaxContext = b.grepMaxContext;
+        this.editDiffMaxLines = b.editDiffMaxLines;
+        this.maxPathLength = b.maxPathLength;
+        this.maxComponentLength = b.maxComponentLength;
+        this.generatedDirNames = Collections.unmodifiableSortedSet(new TreeSet<>(b.generatedDirNames));
+        this.parallelism = b.parallelism;
+        this.resultMaxBytes = b.resultMaxBytes;
+        this.wholeFileMaxBytes = b.wholeFileMaxBytes;
+        this.searchTimeout = b.searchTimeout;
+        this.readTotalsMaxBytes = b.readTotalsMaxBytes;
     }
 
     /**
-     * The default {@code wholeFileMaxBytes} of this JVM: 1/8 of {@link Runtime#maxMemory()}, at most 1 GiB
-     * (and at least 1 MiB). {@code file_edit} holds the file's bytes once plus the replacement, so with
-     * {@code -Xmx256m} the limit is 32 MiB and a larger file is refused instead of exhausting the heap.
-     *
-     * @return bytes
-     */
-    public static long heapDerivedWholeFileMaxBytes() {
-        long max = Runtime.getRuntime().maxMemory();
-        long eighth = max == Long.MAX_VALUE ? 1L << 30 : max / 8;
-        return Math.max(1L << 20, Math.min(1L << 30, eighth));
-    }
-
-    private static void positive(String name, long v) {
-        if (v < 1) {
-            throw new IllegalArgumentException(name + " must be positive, got " + v);
-        }
-    }
-
-    /**
-     * The spec defaults.
+     * The defaults.
      *
      * @return the default settings
      */
@@ -163,18 +115,18 @@ public record FileToolSettings(int readDefaultChars, int readMaxChars, int headT
     }
 
     /**
-     * A builder with the spec defaults.
+     * A builder starting from the defaults.
      *
-     * @return the builder
+     * @return a new builder
      */
     public static Builder builder() {
         return new Builder();
     }
 
     /**
-     * A builder starting from these settings.
+     * A builder starting from these settings; {@code toBuilder().build()} equals this.
      *
-     * @return the builder
+     * @return a new builder
      */
     public Builder toBuilder() {
         Builder b = new Builder();
@@ -198,12 +150,353 @@ public record FileToolSettings(int readDefaultChars, int readMaxChars, int headT
         b.parallelism = parallelism;
         b.resultMaxBytes = resultMaxBytes;
         b.wholeFileMaxBytes = wholeFileMaxBytes;
-        b.searchTimeoutMillis = searchTimeoutMillis;
+        b.searchTimeout = searchTimeout;
         b.readTotalsMaxBytes = readTotalsMaxBytes;
         return b;
     }
 
-    /** Builds {@link FileToolSettings}; every setting starts at its spec default. */
+    /**
+     * The default {@link #wholeFileMaxBytes()} of this JVM: 1/8 of {@link Runtime#maxMemory()}, at most 1 GiB
+     * (and at least 1 MiB). {@code file_edit} holds the file's bytes once plus the replacement, so with
+     * {@code -Xmx256m} the limit is 32 MiB and a larger file is refused instead of exhausting the heap.
+     *
+     * @return bytes
+     */
+    public static long heapDerivedWholeFileMaxBytes() {
+        long max = Runtime.getRuntime().maxMemory();
+        long eighth = max == Long.MAX_VALUE ? 1L << 30 : max / 8;
+        return Math.max(1L << 20, Math.min(1L << 30, eighth));
+    }
+
+    /**
+     * Characters {@code file_read} returns when the call gives no {@code maxChars} (default 8,000; at most
+     * {@link #readMaxChars()}).
+     *
+     * @return characters
+     */
+    public int readDefaultChars() {
+        return readDefaultChars;
+    }
+
+    /**
+     * The largest {@code maxChars} {@code file_read} accepts (default 100,000).
+     *
+     * @return characters
+     */
+    public int readMaxChars() {
+        return readMaxChars;
+    }
+
+    /**
+     * The largest {@code head} and {@code tail} of {@code file_head_tail} (default 5,000).
+     *
+     * @return lines
+     */
+    public int headTailMaxLines() {
+        return headTailMaxLines;
+    }
+
+    /**
+     * Entries {@code file_list} returns before it marks the listing truncated (default 1,000).
+     *
+     * @return entries
+     */
+    public int listMaxEntries() {
+        return listMaxEntries;
+    }
+
+    /**
+     * The {@code maxDepth} of {@code file_find}, {@code file_grep} and {@code file_count} when the call gives
+     * none (default 12; 0 = only the starting directory; at most {@link #maxDepthLimit()}).
+     *
+     * @return levels
+     */
+    public int defaultMaxDepth() {
+        return defaultMaxDepth;
+    }
+
+    /**
+     * The largest {@code maxDepth} a call may ask for (default 64).
+     *
+     * @return levels
+     */
+    public int maxDepthLimit() {
+        return maxDepthLimit;
+    }
+
+    /**
+     * The {@code limit} of {@code file_find} when the call gives none (default 200; at most
+     * {@link #findMaxLimit()}).
+     *
+     * @return results
+     */
+    public int findDefaultLimit() {
+        return findDefaultLimit;
+    }
+
+    /**
+     * The largest {@code limit} of {@code file_find} (default 2,000).
+     *
+     * @return results
+     */
+    public int findMaxLimit() {
+        return findMaxLimit;
+    }
+
+    /**
+     * The {@code limit} of {@code file_grep} when the call gives none (default 200; at most
+     * {@link #grepMaxLimit()}).
+     *
+     * @return matches
+     */
+    public int grepDefaultLimit() {
+        return grepDefaultLimit;
+    }
+
+    /**
+     * The largest {@code limit} of {@code file_grep} (default 1,000).
+     *
+     * @return matches
+     */
+    public int grepMaxLimit() {
+        return grepMaxLimit;
+    }
+
+    /**
+     * Files larger than this are skipped by {@code file_grep} and counted as skipped (default 2 MiB).
+     *
+     * @return bytes
+     */
+    public long grepMaxFileBytes() {
+        return grepMaxFileBytes;
+    }
+
+    /**
+     * Lines of {@code file_grep} results longer than this are clipped with a marker (default 600).
+     *
+     * @return characters
+     */
+    public int grepLineClipChars() {
+        return grepLineClipChars;
+    }
+
+    /**
+     * The largest {@code contextBefore} and {@code contextAfter} of {@code file_grep} (default 20; 0 = no
+     * context lines at all).
+     *
+     * @return lines
+     */
+    public int grepMaxContext() {
+        return grepMaxContext;
+    }
+
+    /**
+     * Lines of the diff shown in a {@code file_edit} result (default 40).
+     *
+     * @return lines
+     */
+    public int editDiffMaxLines() {
+        return editDiffMaxLines;
+    }
+
+    /**
+     * The longest accepted path, in characters (default 4,096); a longer one is refused before any lookup.
+     *
+     * @return characters
+     */
+    public int maxPathLength() {
+        return maxPathLength;
+    }
+
+    /**
+     * The longest accepted path component, in characters (default 255).
+     *
+     * @return characters
+     */
+    public int maxComponentLength() {
+        return maxComponentLength;
+    }
+
+    /**
+     * The directory names pruned from walks unless a call sets {@code includeGenerated} (default
+     * {@link #DEFAULT_GENERATED_DIRS}; empty = prune nothing).
+     *
+     * @return the names, sorted and unmodifiable
+     */
+    public Set<String> generatedDirNames() {
+        return generatedDirNames;
+    }
+
+    /**
+     * Threads of one walk or search (default: the available processors); every call gets threads of its own,
+     * so concurrent calls never wait for each other's workers.
+     *
+     * @return threads
+     */
+    public int parallelism() {
+        return parallelism;
+    }
+
+    /**
+     * The most bytes of compact UTF-8 JSON the variable part of one result may take: the {@code matches} of
+     * {@code file_grep} (context lines included), the {@code files} of {@code file_find}, the {@code entries}
+     * of {@code file_list}, the {@code content} of {@code file_read}, {@code head} + {@code tail} of
+     * {@code file_head_tail}. Beyond it the result is cut, {@code truncated} is true and a {@code hint} says
+     * how to get the rest (default {@value #DEFAULT_RESULT_MAX_BYTES}, 1 MiB, well under the 2 MiB WebSocket
+     * frame a daemon's result must fit in; at least {@value #MIN_RESULT_MAX_BYTES}).
+     *
+     * @return bytes
+     */
+    public int resultMaxBytes() {
+        return resultMaxBytes;
+    }
+
+    /**
+     * The largest file {@code file_edit} loads and the largest content (UTF-8 bytes) {@code file_write} or an
+     * edit writes; larger ones fail {@code size_limit} before anything is read or written (default
+     * {@link #heapDerivedWholeFileMaxBytes()}: 1/8 of the JVM's maximum heap, at most 1 GiB).
+     *
+     * @return bytes
+     */
+    public long wholeFileMaxBytes() {
+        return wholeFileMaxBytes;
+    }
+
+    /**
+     * The deadline of one {@code file_grep}, {@code file_find} or {@code file_count} call, enforced inside regex
+     * matching and counted in whole milliseconds: past it the call fails {@code timeout}, and a cancelled call
+     * (its thread interrupted) fails {@code cancelled}, in both cases with every thread of the call stopped
+     * (default {@link #DEFAULT_SEARCH_TIMEOUT}, 30 s: below the 60 s a DAEMON call waits, so the caller sees
+     * why). It has no special value: there is always a deadline, from 1 ms to {@link #MAX_SEARCH_TIMEOUT}.
+     *
+     * @return the deadline
+     */
+    public Duration searchTimeout() {
+        return searchTimeout;
+    }
+
+    /**
+     * How far {@code file_read} reads on past the page to count {@code totalLines} and {@code totalChars}; a
+     * file whose end lies further gives {@code null} totals and {@code totalsKnown: false}, so a page costs
+     * about the page, not the file (default {@value #DEFAULT_READ_TOTALS_MAX_BYTES} bytes, 16 MiB; 0 = count
+     * only when the page itself reaches the end of the file).
+     *
+     * @return bytes
+     */
+    public long readTotalsMaxBytes() {
+        return readTotalsMaxBytes;
+    }
+
+    /**
+     * Whether {@code o} is a {@code FileToolSettings} with the same value in every setting.
+     *
+     * @param o the other object
+     * @return true when every setting is equal
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof FileToolSettings other)) {
+            return false;
+        }
+        return readDefaultChars == other.readDefaultChars
+                && readMaxChars == other.readMaxChars
+                && headTailMaxLines == other.headTailMaxLines
+                && listMaxEntries == other.listMaxEntries
+                && defaultMaxDepth == other.defaultMaxDepth
+                && maxDepthLimit == other.maxDepthLimit
+                && findDefaultLimit == other.findDefaultLimit
+                && findMaxLimit == other.findMaxLimit
+                && grepDefaultLimit == other.grepDefaultLimit
+                && grepMaxLimit == other.grepMaxLimit
+                && grepMaxFileBytes == other.grepMaxFileBytes
+                && grepLineClipChars == other.grepLineClipChars
+                && grepMaxContext == other.grepMaxContext
+                && editDiffMaxLines == other.editDiffMaxLines
+                && maxPathLength == other.maxPathLength
+                && maxComponentLength == other.maxComponentLength
+                && parallelism == other.parallelism
+                && resultMaxBytes == other.resultMaxBytes
+                && wholeFileMaxBytes == other.wholeFileMaxBytes
+                && readTotalsMaxBytes == other.readTotalsMaxBytes
+                && generatedDirNames.equals(other.generatedDirNames)
+                && searchTimeout.equals(other.searchTimeout);
+    }
+
+    /**
+     * A hash of every setting, consistent with {@link #equals(Object)}.
+     *
+     * @return the hash
+     */
+    @Override
+    public int hashCode() {
+        return Objects.hash(readDefaultChars, readMaxChars, headTailMaxLines, listMaxEntries, defaultMaxDepth, maxDepthLimit,
+                findDefaultLimit, findMaxLimit, grepDefaultLimit, grepMaxLimit, grepMaxFileBytes, grepLineClipChars,
+                grepMaxContext, editDiffMaxLines, maxPathLength, maxComponentLength, generatedDirNames, parallelism,
+                resultMaxBytes, wholeFileMaxBytes, searchTimeout, readTotalsMaxBytes);
+    }
+
+    /**
+     * Every setting and its value, as a record would list them, e.g.
+     * {@code FileToolSettings[readDefaultChars=8000, readMaxChars=100000, …, searchTimeout=PT30S, …]}.
+     *
+     * @return the description
+     */
+    @Override
+    public String toString() {
+        return "FileToolSettings[readDefaultChars=" + readDefaultChars
+                + ", readMaxChars=" + readMaxChars
+                + ", headTailMaxLines=" + headTailMaxLines
+                + ", listMaxEntries=" + listMaxEntries
+                + ", defaultMaxDepth=" + defaultMaxDepth
+                + ", maxDepthLimit=" + maxDepthLimit
+                + ", findDefaultLimit=" + findDefaultLimit
+                + ", findMaxLimit=" + findMaxLimit
+                + ", grepDefaultLimit=" + grepDefaultLimit
+                + ", grepMaxLimit=" + grepMaxLimit
+                + ", grepMaxFileBytes=" + grepMaxFileBytes
+                + ", grepLineClipChars=" + grepLineClipChars
+                + ", grepMaxContext=" + grepMaxContext
+                + ", editDiffMaxLines=" + editDiffMaxLines
+                + ", maxPathLength=" + maxPathLength
+                + ", maxComponentLength=" + maxComponentLength
+                + ", generatedDirNames=" + generatedDirNames
+                + ", parallelism=" + parallelism
+                + ", resultMaxBytes=" + resultMaxBytes
+                + ", wholeFileMaxBytes=" + wholeFileMaxBytes
+                + ", searchTimeout=" + searchTimeout
+                + ", readTotalsMaxBytes=" + readTotalsMaxBytes
+                + "]";
+    }
+
+    private static long atLeast(String name, long v, long min, String unit) {
+        if (v < min) {
+            throw new IllegalArgumentException(name + " must be at least " + min + " " + unit + ", got " + v);
+        }
+        return v;
+    }
+
+    private static long between(String name, long v, long min, long max, String unit) {
+        if (v < min || v > max) {
+            throw new IllegalArgumentException(name + " must be between " + min + " and " + max + " " + unit + ", got "
+                    + v);
+        }
+        return v;
+    }
+
+    private static void notAbove(String defaultName, long defaultValue, String maxName, long maxValue) {
+        if (defaultValue > maxValue) {
+            throw new IllegalArgumentException(defaultName + " (" + defaultValue + ") must not exceed " + maxName + " ("
+                    + maxValue + "); lower " + defaultName + " or raise " + maxName);
+        }
+    }
+
+    /**
+     * Builds {@link FileToolSettings}; every setting starts at its default. A setter refuses a bad value at
+     * once with an {@link IllegalArgumentException} that names the setting, the value and what is valid.
+     */
     public static final class Builder {
         private int readDefaultChars = 8_000;
         private int readMaxChars = 100_000;
@@ -225,271 +518,303 @@ public record FileToolSettings(int readDefaultChars, int readMaxChars, int headT
         private int parallelism = Runtime.getRuntime().availableProcessors();
         private int resultMaxBytes = DEFAULT_RESULT_MAX_BYTES;
         private long wholeFileMaxBytes = heapDerivedWholeFileMaxBytes();
-        private long searchTimeoutMillis = DEFAULT_SEARCH_TIMEOUT_MILLIS;
+        private Duration searchTimeout = DEFAULT_SEARCH_TIMEOUT;
         private long readTotalsMaxBytes = DEFAULT_READ_TOTALS_MAX_BYTES;
 
         private Builder() {
         }
 
         /**
-         * Characters {@code file_read} returns when {@code maxChars} is absent (default 8,000).
+         * Sets {@link FileToolSettings#readDefaultChars()}.
          *
-         * @param v the value
+         * @param v characters, at least 1
          * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
          */
         public Builder readDefaultChars(int v) {
-            this.readDefaultChars = v;
+            this.readDefaultChars = (int) atLeast("readDefaultChars", v, 1, "characters");
             return this;
         }
 
         /**
-         * The largest {@code maxChars} {@code file_read} accepts (default 100,000).
+         * Sets {@link FileToolSettings#readMaxChars()}.
          *
-         * @param v the value
+         * @param v characters, at least 1 and at least {@code readDefaultChars}
          * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
          */
         public Builder readMaxChars(int v) {
-            this.readMaxChars = v;
+            this.readMaxChars = (int) atLeast("readMaxChars", v, 1, "characters");
             return this;
         }
 
         /**
-         * The largest {@code head} / {@code tail} of {@code file_head_tail} (default 5,000).
+         * Sets {@link FileToolSettings#headTailMaxLines()}.
          *
-         * @param v the value
+         * @param v lines, at least 1
          * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
          */
         public Builder headTailMaxLines(int v) {
-            this.headTailMaxLines = v;
+            this.headTailMaxLines = (int) atLeast("headTailMaxLines", v, 1, "lines");
             return this;
         }
 
         /**
-         * Entries {@code file_list} returns before it marks the listing truncated (default 1,000).
+         * Sets {@link FileToolSettings#listMaxEntries()}.
          *
-         * @param v the value
+         * @param v entries, at least 1
          * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
          */
         public Builder listMaxEntries(int v) {
-            this.listMaxEntries = v;
+            this.listMaxEntries = (int) atLeast("listMaxEntries", v, 1, "entries");
             return this;
         }
 
         /**
-         * The default {@code maxDepth} of walks (default 12).
+         * Sets {@link FileToolSettings#defaultMaxDepth()}.
          *
-         * @param v the value
+         * @param v levels, 0 or more and at most {@code maxDepthLimit}
          * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
          */
         public Builder defaultMaxDepth(int v) {
-            this.defaultMaxDepth = v;
+            this.defaultMaxDepth = (int) atLeast("defaultMaxDepth", v, 0, "levels");
             return this;
         }
 
         /**
-         * The largest {@code maxDepth} accepted (default 64).
+         * Sets {@link FileToolSettings#maxDepthLimit()}.
          *
-         * @param v the value
+         * @param v levels, 0 or more and at least {@code defaultMaxDepth}
          * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
          */
         public Builder maxDepthLimit(int v) {
-            this.maxDepthLimit = v;
+            this.maxDepthLimit = (int) atLeast("maxDepthLimit", v, 0, "levels");
             return this;
         }
 
         /**
-         * The default {@code limit} of {@code file_find} (default 200).
+         * Sets {@link FileToolSettings#findDefaultLimit()}.
          *
-         * @param v the value
+         * @param v results, at least 1
          * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
          */
         public Builder findDefaultLimit(int v) {
-            this.findDefaultLimit = v;
+            this.findDefaultLimit = (int) atLeast("findDefaultLimit", v, 1, "results");
             return this;
         }
 
         /**
-         * The largest {@code limit} of {@code file_find} (default 2,000).
+         * Sets {@link FileToolSettings#findMaxLimit()}.
          *
-         * @param v the value
+         * @param v results, at least 1 and at least {@code findDefaultLimit}
          * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
          */
         public Builder findMaxLimit(int v) {
-            this.findMaxLimit = v;
+            this.findMaxLimit = (int) atLeast("findMaxLimit", v, 1, "results");
             return this;
         }
 
         /**
-         * The default {@code limit} of {@code file_grep} (default 200).
+         * Sets {@link FileToolSettings#grepDefaultLimit()}.
          *
-         * @param v the value
+         * @param v matches, at least 1
          * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
          */
         public Builder grepDefaultLimit(int v) {
-            this.grepDefaultLimit = v;
+            this.grepDefaultLimit = (int) atLeast("grepDefaultLimit", v, 1, "matches");
             return this;
         }
 
         /**
-         * The largest {@code limit} of {@code file_grep} (default 1,000).
+         * Sets {@link FileToolSettings#grepMaxLimit()}.
          *
-         * @param v the value
+         * @param v matches, at least 1 and at least {@code grepDefaultLimit}
          * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
          */
         public Builder grepMaxLimit(int v) {
-            this.grepMaxLimit = v;
+            this.grepMaxLimit = (int) atLeast("grepMaxLimit", v, 1, "matches");
             return this;
         }
 
         /**
-         * Files larger than this are skipped by {@code file_grep} and counted (default 2 MiB).
-         *
-         * @param v bytes
-         * @return this
-         */
-        public Builder grepMaxFileBytes(long v) {
-            this.grepMaxFileBytes = v;
-            return this;
-        }
-
-        /**
-         * Lines longer than this are clipped in {@code file_grep} results (default 600).
-         *
-         * @param v characters
-         * @return this
-         */
-        public Builder grepLineClipChars(int v) {
-            this.grepLineClipChars = v;
-            return this;
-        }
-
-        /**
-         * The largest {@code contextBefore} / {@code contextAfter} (default 20).
-         *
-         * @param v lines
-         * @return this
-         */
-        public Builder grepMaxContext(int v) {
-            this.grepMaxContext = v;
-            return this;
-        }
-
-        /**
-         * Lines of diff in a {@code file_edit} result (default 40).
-         *
-         * @param v lines
-         * @return this
-         */
-        public Builder editDiffMaxLines(int v) {
-            this.editDiffMaxLines = v;
-            return this;
-        }
-
-        /**
-         * The longest accepted path (default 4,096 characters).
-         *
-         * @param v characters
-         * @return this
-         */
-        public Builder maxPathLength(int v) {
-            this.maxPathLength = v;
-            return this;
-        }
-
-        /**
-         * The longest accepted path component (default 255 characters).
-         *
-         * @param v characters
-         * @return this
-         */
-        public Builder maxComponentLength(int v) {
-            this.maxComponentLength = v;
-            return this;
-        }
-
-        /**
-         * The directory names pruned from walks unless {@code includeGenerated} (default
-         * {@link #DEFAULT_GENERATED_DIRS}).
-         *
-         * @param names the names
-         * @return this
-         */
-        public Builder generatedDirNames(Set<String> names) {
-            this.generatedDirNames = new TreeSet<>(names);
-            return this;
-        }
-
-        /**
-         * Threads of one walk or search (default: available processors); every call gets its own.
-         *
-         * @param v threads
-         * @return this
-         */
-        public Builder parallelism(int v) {
-            this.parallelism = v;
-            return this;
-        }
-
-        /**
-         * The most bytes of JSON the variable part of one result may take (default
-         * {@value FileToolSettings#DEFAULT_RESULT_MAX_BYTES}, at least 1,024); see {@link FileToolSettings}.
-         *
-         * @param v bytes
-         * @return this
-         */
-        public Builder resultMaxBytes(int v) {
-            this.resultMaxBytes = v;
-            return this;
-        }
-
-        /**
-         * The largest file {@code file_edit} loads and the largest content {@code file_write} writes (default
-         * {@link FileToolSettings#heapDerivedWholeFileMaxBytes()}: 1/8 of the maximum heap, at most 1 GiB).
+         * Sets {@link FileToolSettings#grepMaxFileBytes()}.
          *
          * @param v bytes, 1 to {@link FileToolSettings#WHOLE_FILE_LIMIT}
          * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
+         */
+        public Builder grepMaxFileBytes(long v) {
+            this.grepMaxFileBytes = between("grepMaxFileBytes", v, 1, WHOLE_FILE_LIMIT, "bytes");
+            return this;
+        }
+
+        /**
+         * Sets {@link FileToolSettings#grepLineClipChars()}.
+         *
+         * @param v characters, at least 1
+         * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
+         */
+        public Builder grepLineClipChars(int v) {
+            this.grepLineClipChars = (int) atLeast("grepLineClipChars", v, 1, "characters");
+            return this;
+        }
+
+        /**
+         * Sets {@link FileToolSettings#grepMaxContext()}.
+         *
+         * @param v lines, 0 or more
+         * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
+         */
+        public Builder grepMaxContext(int v) {
+            this.grepMaxContext = (int) atLeast("grepMaxContext", v, 0, "lines");
+            return this;
+        }
+
+        /**
+         * Sets {@link FileToolSettings#editDiffMaxLines()}.
+         *
+         * @param v lines, at least 1
+         * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
+         */
+        public Builder editDiffMaxLines(int v) {
+            this.editDiffMaxLines = (int) atLeast("editDiffMaxLines", v, 1, "lines");
+            return this;
+        }
+
+        /**
+         * Sets {@link FileToolSettings#maxPathLength()}.
+         *
+         * @param v characters, at least 1
+         * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
+         */
+        public Builder maxPathLength(int v) {
+            this.maxPathLength = (int) atLeast("maxPathLength", v, 1, "characters");
+            return this;
+        }
+
+        /**
+         * Sets {@link FileToolSettings#maxComponentLength()}.
+         *
+         * @param v characters, at least 1
+         * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
+         */
+        public Builder maxComponentLength(int v) {
+            this.maxComponentLength = (int) atLeast("maxComponentLength", v, 1, "characters");
+            return this;
+        }
+
+        /**
+         * Sets {@link FileToolSettings#generatedDirNames()}.
+         *
+         * @param names the names, none null (empty = prune nothing)
+         * @return this
+         * @throws NullPointerException when {@code names} is null
+         * @throws IllegalArgumentException when a name is null
+         */
+        public Builder generatedDirNames(Set<String> names) {
+            Objects.requireNonNull(names, "names");
+            TreeSet<String> copy = new TreeSet<>();
+            for (String name : names) {
+                if (name == null) {
+                    throw new IllegalArgumentException("generatedDirNames must not contain null, got " + names);
+                }
+                copy.add(name);
+            }
+            this.generatedDirNames = copy;
+            return this;
+        }
+
+        /**
+         * Sets {@link FileToolSettings#parallelism()}.
+         *
+         * @param v threads, at least 1
+         * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
+         */
+        public Builder parallelism(int v) {
+            this.parallelism = (int) atLeast("parallelism", v, 1, "threads");
+            return this;
+        }
+
+        /**
+         * Sets {@link FileToolSettings#resultMaxBytes()}.
+         *
+         * @param v bytes, at least {@value FileToolSettings#MIN_RESULT_MAX_BYTES}
+         * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
+         */
+        public Builder resultMaxBytes(int v) {
+            this.resultMaxBytes = (int) atLeast("resultMaxBytes", v, MIN_RESULT_MAX_BYTES, "bytes");
+            return this;
+        }
+
+        /**
+         * Sets {@link FileToolSettings#wholeFileMaxBytes()}.
+         *
+         * @param v bytes, 1 to {@link FileToolSettings#WHOLE_FILE_LIMIT}
+         * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
          */
         public Builder wholeFileMaxBytes(long v) {
-            this.wholeFileMaxBytes = v;
+            this.wholeFileMaxBytes = between("wholeFileMaxBytes", v, 1, WHOLE_FILE_LIMIT, "bytes");
             return this;
         }
 
         /**
-         * The deadline of one {@code file_grep}, {@code file_find} or {@code file_count} call (default
-         * {@value FileToolSettings#DEFAULT_SEARCH_TIMEOUT_MILLIS} ms).
+         * Sets {@link FileToolSettings#searchTimeout()}.
          *
-         * @param v milliseconds
+         * @param timeout 1 ms to {@link FileToolSettings#MAX_SEARCH_TIMEOUT}; a fraction of a millisecond is dropped
          * @return this
+         * @throws NullPointerException when {@code timeout} is null
+         * @throws IllegalArgumentException when it is shorter than 1 ms or longer than one day
          */
-        public Builder searchTimeoutMillis(long v) {
-            this.searchTimeoutMillis = v;
+        public Builder searchTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.compareTo(Duration.ofMillis(1)) < 0 || timeout.compareTo(MAX_SEARCH_TIMEOUT) > 0) {
+                throw new IllegalArgumentException("searchTimeout must be between 1 ms and " + MAX_SEARCH_TIMEOUT
+                        + " (one day), got " + timeout);
+            }
+            this.searchTimeout = timeout;
             return this;
         }
 
         /**
-         * How far {@code file_read} reads on past the page to count the file's totals (default
-         * {@value FileToolSettings#DEFAULT_READ_TOTALS_MAX_BYTES} bytes, 16 MiB; 0 = not at all).
+         * Sets {@link FileToolSettings#readTotalsMaxBytes()}.
          *
-         * @param v bytes
+         * @param v bytes, 0 or more (0 = only when the page reaches the end)
          * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
          */
         public Builder readTotalsMaxBytes(long v) {
-            this.readTotalsMaxBytes = v;
+            this.readTotalsMaxBytes = atLeast("readTotalsMaxBytes", v, 0, "bytes");
             return this;
         }
 
         /**
-         * Validates and builds.
+         * Checks what several settings must satisfy together (each default at most its maximum) and builds.
          *
          * @return the settings
-         * @throws IllegalArgumentException when a value is out of range
+         * @throws IllegalArgumentException naming both settings when a default exceeds its maximum
          */
         public FileToolSettings build() {
-            return new FileToolSettings(readDefaultChars, readMaxChars, headTailMaxLines, listMaxEntries,
-                    defaultMaxDepth, maxDepthLimit, findDefaultLimit, findMaxLimit, grepDefaultLimit, grepMaxLimit,
-                    grepMaxFileBytes, grepLineClipChars, grepMaxContext, editDiffMaxLines, maxPathLength,
-                    maxComponentLength, generatedDirNames, parallelism, resultMaxBytes, wholeFileMaxBytes,
-                    searchTimeoutMillis, readTotalsMaxBytes);
+            notAbove("readDefaultChars", readDefaultChars, "readMaxChars", readMaxChars);
+            notAbove("defaultMaxDepth", defaultMaxDepth, "maxDepthLimit", maxDepthLimit);
+            notAbove("findDefaultLimit", findDefaultLimit, "findMaxLimit", findMaxLimit);
+            notAbove("grepDefaultLimit", grepDefaultLimit, "grepMaxLimit", grepMaxLimit);
+            return new FileToolSettings(this);
         }
     }
 }

@@ -1,27 +1,14 @@
 package org.vancetope.worktarget.backend.workspace;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.vancetope.worktarget.backend.workspace.internal.Descriptors;
 import org.vancetope.worktarget.backend.workspace.internal.BuiltInRootDirType;
 import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.FileToolSettings;
@@ -31,19 +18,12 @@ import org.vancetope.worktarget.core.internal.Params;
 import org.vancetope.worktarget.core.internal.Segments;
 import org.vancetope.worktarget.core.internal.exec.ExecEngine;
 import org.vancetope.worktarget.core.internal.exec.ExecResolver;
-import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
 import org.vancetope.worktarget.core.internal.exec.ExecSetup;
-import org.vancetope.worktarget.core.internal.exec.ExecTools;
-import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
-import org.vancetope.worktarget.core.internal.home.Homes;
 import org.vancetope.worktarget.core.internal.file.FileEngine;
-import org.vancetope.worktarget.core.internal.file.FileTools;
-import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
-import org.vancetope.worktarget.core.internal.path.SafeDirectory;
+import org.vancetope.worktarget.core.internal.home.Homes;
 import org.vancetope.worktarget.core.transfer.EphemeralDirCreator;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.BackendToolProvider;
-import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.RootDirCatalog;
 import org.vancetope.worktarget.spi.RootDirTypeHandler;
 import org.vancetope.worktarget.spi.SettingsCascade;
@@ -76,78 +56,44 @@ import org.vancetope.worktarget.spi.ToolException;
  * HOME of the caller's project, tenant or user ({@link #homes()}); disposing a RootDir kills its jobs,
  * {@link #close()} kills them all. It does not persist RootDir content across a suspend beyond what
  * the type handlers do.
+ *
+ * <p>This class is the public face: it wires the parts together and delegates. The type table is
+ * {@link RootDirTypes}, the catalog of descriptors {@link RootDirIndex}, resolving a RootDir to a
+ * checked folder and its confinement gate {@link RootDirGates}, creating and disposing RootDirs
+ * {@link RootDirLifecycle}, and the tool list {@link WorkspaceTools}.
  */
 public final class WorkspaceBackend implements BackendToolProvider, RootDirCatalog, AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(WorkspaceBackend.class);
     /** The name of the built-in per-process scratch type. */
     public static final String TEMP = BuiltInRootDirType.TEMP;
-    /** The name of the built-in transfer drop-box type (transfer spec §2). */
+    /** The name of the built-in transfer drop-box type. */
     public static final String EPHEMERAL = BuiltInRootDirType.EPHEMERAL;
 
-    private final Path root;
-    /** The workspace's own layout (project directories, descriptors, RootDir folders) goes through this root. */
-    private final ConfinedRoot workspace;
-    private final Map<String, RootDirTypeHandler> handlers;
-    private final Map<String, Boolean> deleteDefaults;
-    private final FileEngine engine;
+    private final RootDirIndex index;
+    private final RootDirGates gates;
+    private final RootDirLifecycle lifecycle;
     private final ExecEngine exec;
     private final Homes homes;
     private final List<BackendTool> tools;
-    private final Clock clock;
-    private final List<RootDirListener> listeners = new CopyOnWriteArrayList<>();
-    private final Map<String, Map<String, RootDirInfo>> projects = new ConcurrentHashMap<>();
-    private final Map<Path, ConfinedRoot> gates = new ConcurrentHashMap<>();
-    private final Object lock = new Object();
-    private volatile boolean allLoaded;
 
-    private WorkspaceBackend(Builder b) throws IOException {
-        this.root = Files.createDirectories(b.root.toAbsolutePath()).toRealPath();
-        this.workspace = ConfinedRoot.of(root);
-        this.handlers = Map.copyOf(b.handlers);
-        this.deleteDefaults = Map.copyOf(b.deleteDefaults);
-        this.engine = new FileEngine(b.settings);
-        this.clock = b.clock;
-        this.listeners.addAll(b.listeners);
+    private WorkspaceBackend(Builder b, RootDirTypes types) throws IOException {
+        Path root = Files.createDirectories(b.root.toAbsolutePath()).toRealPath();
+        this.index = new RootDirIndex(root);
+        FileEngine engine = new FileEngine(b.settings);
+        this.gates = new RootDirGates(index, types, engine.settings());
+        this.lifecycle = new RootDirLifecycle(index, types, gates, b.clock, b.listeners);
         this.homes = Homes.builder().workspaceRoot(root).homesRoot(b.homesRoot).settings(b.settingsCascade)
                 .maxBytes(b.homeMaxBytes).clock(b.clock).build();
         this.exec = ExecSetup.engine(b.execSettings, b.hostEnv, true);
-        List<BackendTool> all = new ArrayList<>(FileTools.create(ToolCatalog.WORK_PREFIX, engine, (params, ctx) -> {
-            String dirName = Params.optString(params, ToolCatalog.DIR_NAME, null);
-            return gate(resolveRoot(ctx, dirName));
-        }));
-        all.addAll(ExecTools.create(exec, ToolCatalog.WORK_PREFIX, ExecResolvers.work(
-                (params, ctx) -> gate(resolveRoot(ctx, Params.optString(params, ToolCatalog.DIR_NAME, null))),
-                homes, ExecEnvPolicy.work(b.hostEnv))));
-        this.tools = List.copyOf(all);
+        this.tools = WorkspaceTools.create(engine, exec, homes, b.hostEnv,
+                (params, ctx) -> gates.gate(resolveRoot(ctx, Params.optString(params, ToolCatalog.DIR_NAME, null))));
         // Jobs never outlive the RootDir they run in.
-        this.listeners.add(new RootDirListener() {
+        lifecycle.addListener(new RootDirListener() {
             @Override
             public void disposing(RootDirInfo dir) {
                 exec.closeRoot(dir.path());
             }
         });
-        sweepAtStart();
-    }
-
-    /**
-     * Deletes what processes that crashed left at the top of every RootDir (staged files of a transfer or
-     * a write that never finished): they are hidden from the tools, but take space.
-     */
-    private void sweepAtStart() {
-        loadAll();
-        int swept = 0;
-        for (Map<String, RootDirInfo> dirs : projects.values()) {
-            for (RootDirInfo info : dirs.values()) {
-                try {
-                    swept += ConfinedRoot.of(info.path()).sweep();
-                } catch (IOException e) {
-                    LOG.debug("RootDir {}/{}/{} has no folder to sweep yet", info.tenant(), info.project(), info.dirName());
-                }
-            }
-        }
-        if (swept > 0) {
-            LOG.info("Deleted {} staging entries that crashed processes left in RootDirs", swept);
-        }
+        gates.sweepAtStart();
     }
 
     /**
@@ -200,7 +146,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      * @return the root
      */
     public Path workspaceRoot() {
-        return root;
+        return index.root();
     }
 
     /**
@@ -209,7 +155,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      * @param listener the listener
      */
     public void addListener(RootDirListener listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
+        lifecycle.addListener(listener);
     }
 
     /**
@@ -218,7 +164,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      * @param listener the listener
      */
     public void removeListener(RootDirListener listener) {
-        listeners.remove(listener);
+        lifecycle.removeListener(listener);
     }
 
     // ------------------------------------------------------------------------------------- catalog
@@ -228,7 +174,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         if (!Segments.isSafe(tenant) || !Segments.isSafe(project)) {
             return List.of();
         }
-        return project(tenant, project).keySet().stream().sorted().toList();
+        return index.names(tenant, project);
     }
 
     /**
@@ -242,8 +188,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         if (!Segments.isSafe(tenant) || !Segments.isSafe(project)) {
             return List.of();
         }
-        return project(tenant, project).values().stream()
-                .sorted(java.util.Comparator.comparing(RootDirInfo::dirName)).toList();
+        return index.list(tenant, project);
     }
 
     /**
@@ -258,7 +203,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         if (!Segments.isSafe(tenant) || !Segments.isSafe(project) || !Segments.isSafe(dirName)) {
             return Optional.empty();
         }
-        return Optional.ofNullable(project(tenant, project).get(dirName));
+        return index.find(tenant, project, dirName);
     }
 
     // ------------------------------------------------------------------------------------- resolve
@@ -274,7 +219,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      */
     public Path resolveRoot(ToolContext ctx, String dirName) throws ToolException {
         if (dirName == null) {
-            return checkedDir(tempRootDir(ctx));
+            return gates.checkedDir(tempRootDir(ctx));
         }
         return resolveRoot(ctx.tenant(), ctx.project(), dirName);
     }
@@ -289,17 +234,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      * @throws ToolException {@code path_escape} for an unsafe name, {@code not_found} for an unknown RootDir
      */
     public Path resolveRoot(String tenant, String project, String dirName) throws ToolException {
-        Segments.require("tenant", tenant);
-        Segments.require("project", project);
-        Segments.require("dirName", dirName);
-        RootDirInfo info = project(tenant, project).get(dirName);
-        if (info == null) {
-            List<String> names = rootDirNames(tenant, project);
-            throw new ToolException(ErrorCode.NOT_FOUND, "RootDir '" + dirName + "' does not exist in project '"
-                    + project + "'. Existing: " + (names.isEmpty() ? "none" : String.join(", ", names))
-                    + ". Omit dirName to work in the process's temporary RootDir.");
-        }
-        return checkedDir(info);
+        return gates.resolve(tenant, project, dirName);
     }
 
     /**
@@ -329,44 +264,6 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
                 purpose == null ? Map.of() : Map.of("purpose", purpose)).dirName();
     }
 
-    private Path checkedDir(RootDirInfo info) throws ToolException {
-        Path expected = info.path();
-        try {
-            if (!Files.isDirectory(expected, LinkOption.NOFOLLOW_LINKS)) {
-                if (Files.exists(expected, LinkOption.NOFOLLOW_LINKS)) {
-                    throw new ToolException(ErrorCode.PATH_ESCAPE, "RootDir '" + info.dirName() + "' is not a plain "
-                            + "directory inside the workspace; it cannot be used.");
-                }
-                handler(info.type()).recover(info.handle());
-            }
-            Path real = expected.toRealPath();
-            if (!real.equals(expected)) {
-                throw new ToolException(ErrorCode.PATH_ESCAPE, "RootDir '" + info.dirName() + "' is not a plain "
-                        + "directory inside the workspace; it cannot be used.");
-            }
-            return real;
-        } catch (IOException e) {
-            throw new ToolException(ErrorCode.INTERNAL, "RootDir '" + info.dirName() + "' cannot be prepared.", e);
-        }
-    }
-
-    private ConfinedRoot gate(Path dir) throws ToolException {
-        ConfinedRoot g = gates.get(dir);
-        if (g != null) {
-            return g;
-        }
-        try {
-            FileToolSettings s = engine.settings();
-            g = ConfinedRoot.of(dir, s.maxPathLength(), s.maxComponentLength());
-        } catch (IOException e) {
-            throw new ToolException(ErrorCode.INTERNAL, "The RootDir cannot be opened.", e);
-        }
-        if (gates.putIfAbsent(dir, g) == null) {
-            g.sweep(); // the first use since start: leftovers of a crashed process go
-        }
-        return gates.get(dir);
-    }
-
     /**
      * The process's {@code temp} RootDir, created on first use (one per creator process,
      * {@code deleteOnCreatorClose = true}).
@@ -376,23 +273,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      * @throws ToolException {@code path_escape} when tenant or project is not a safe segment
      */
     public RootDirInfo tempRootDir(ToolContext ctx) throws ToolException {
-        Segments.require("tenant", ctx.tenant());
-        Segments.require("project", ctx.project());
-        String name = tempName(ctx.processId());
-        RootDirInfo existing = project(ctx.tenant(), ctx.project()).get(name);
-        if (existing != null) {
-            return existing;
-        }
-        return create(ctx, name, TEMP, "temp of process " + ctx.processId(), true, Map.of(), true);
-    }
-
-    private static String tempName(String processId) {
-        try {
-            byte[] h = MessageDigest.getInstance("SHA-256").digest(processId.getBytes(StandardCharsets.UTF_8));
-            return "temp-" + HexFormat.of().formatHex(h, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing", e);
-        }
+        return lifecycle.tempRootDir(ctx);
     }
 
     // ------------------------------------------------------------------------------------- create
@@ -412,16 +293,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      */
     public RootDirInfo createRootDir(ToolContext creator, String dirName, String type, String label,
                                      Boolean deleteOnCreatorClose, Map<String, String> metadata) throws ToolException {
-        Segments.require("tenant", creator.tenant());
-        Segments.require("project", creator.project());
-        if (!handlers.containsKey(type)) {
-            throw Params.invalid("Unknown RootDir type '" + type + "'. Known: " + String.join(", ",
-                    handlers.keySet().stream().sorted().toList()) + ".");
-        }
-        String name = dirName == null ? type + "-" + UUID.randomUUID().toString().substring(0, 8) : dirName;
-        Segments.require("dirName", name);
-        boolean delete = deleteOnCreatorClose != null ? deleteOnCreatorClose : deleteDefaults.getOrDefault(type, false);
-        return create(creator, name, type, label, delete, metadata == null ? Map.of() : metadata, false);
+        return lifecycle.createRootDir(creator, dirName, type, label, deleteOnCreatorClose, metadata);
     }
 
     /**
@@ -436,51 +308,6 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         return createRootDir(creator, null, EPHEMERAL, "transfer", true, metadata).dirName();
     }
 
-    private RootDirInfo create(ToolContext creator, String name, String type, String label, boolean delete,
-                               Map<String, String> metadata, boolean reuse) throws ToolException {
-        synchronized (lock) {
-            Map<String, RootDirInfo> dirs = project(creator.tenant(), creator.project());
-            RootDirInfo existing = dirs.get(name);
-            if (existing != null) {
-                if (reuse) {
-                    return existing;
-                }
-                throw new ToolException(ErrorCode.EXISTS, "RootDir '" + name + "' already exists in project '"
-                        + creator.project() + "'. Choose another name.");
-            }
-            Path dir = projectDir(creator.tenant(), creator.project()).resolve(name);
-            if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-                throw new ToolException(ErrorCode.EXISTS, "A directory named '" + name + "' already exists in project '"
-                        + creator.project() + "' without a descriptor. Choose another name.");
-            }
-            RootDirInfo info = new RootDirInfo(creator.tenant(), creator.project(), name, type, label,
-                    creator.processId(), clock.instant(), delete, metadata, dir);
-            String projectPath = creator.tenant() + "/" + creator.project();
-            try {
-                workspace.openOrCreate(workspace.resolve(projectPath)).close();
-                Descriptors.write(workspace, info);
-                handler(type).init(info.handle());
-            } catch (IOException | RuntimeException e) {
-                try {
-                    Descriptors.delete(workspace, creator.tenant(), creator.project(), name);
-                    workspace.deleteTree(workspace.resolveEntry(projectPath + "/" + name));
-                } catch (IOException | ToolException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-                throw new ToolException(ErrorCode.INTERNAL, "RootDir '" + name + "' could not be created.", e);
-            }
-            dirs.put(name, info);
-            for (RootDirListener l : listeners) {
-                try {
-                    l.created(info);
-                } catch (RuntimeException e) {
-                    LOG.warn("A RootDirListener threw on created; ignoring it", e);
-                }
-            }
-            return info;
-        }
-    }
-
     // ------------------------------------------------------------------------------------- dispose
 
     /**
@@ -493,17 +320,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      * @throws ToolException {@code path_escape} for an unsafe name
      */
     public boolean deleteRootDir(String tenant, String project, String dirName) throws ToolException {
-        Segments.require("tenant", tenant);
-        Segments.require("project", project);
-        Segments.require("dirName", dirName);
-        synchronized (lock) {
-            RootDirInfo info = project(tenant, project).get(dirName);
-            if (info == null) {
-                return false;
-            }
-            dispose(info);
-            return true;
-        }
+        return lifecycle.deleteRootDir(tenant, project, dirName);
     }
 
     /**
@@ -513,20 +330,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      * @return the disposed RootDirs
      */
     public List<RootDirInfo> closeProcess(String processId) {
-        Objects.requireNonNull(processId, "processId");
-        loadAll();
-        List<RootDirInfo> disposed = new ArrayList<>();
-        synchronized (lock) {
-            for (Map<String, RootDirInfo> dirs : projects.values()) {
-                for (RootDirInfo info : List.copyOf(dirs.values())) {
-                    if (info.deleteOnCreatorClose() && info.creatorProcessId().equals(processId)) {
-                        dispose(info);
-                        disposed.add(info);
-                    }
-                }
-            }
-        }
-        return disposed;
+        return lifecycle.closeProcess(processId);
     }
 
     /**
@@ -544,30 +348,6 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         }
     }
 
-    private void dispose(RootDirInfo info) {
-        for (RootDirListener l : listeners) {
-            try {
-                l.disposing(info);
-            } catch (RuntimeException e) {
-                LOG.warn("A RootDirListener threw on disposing; ignoring it", e);
-            }
-        }
-        try {
-            handler(info.type()).close(info.handle());
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("Closing RootDir {}/{}/{} failed; its directory may remain", info.tenant(), info.project(),
-                    info.dirName(), e);
-        }
-        try {
-            Descriptors.delete(workspace, info.tenant(), info.project(), info.dirName());
-        } catch (IOException e) {
-            LOG.warn("Deleting the descriptor of RootDir {}/{}/{} failed", info.tenant(), info.project(),
-                    info.dirName(), e);
-        }
-        gates.remove(info.path());
-        project(info.tenant(), info.project()).remove(info.dirName());
-    }
-
     /**
      * Suspends a project: every RootDir's handler runs {@code suspend}.
      *
@@ -576,7 +356,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      * @throws ToolException {@code path_escape} for unsafe names, {@code internal} when a handler fails
      */
     public void suspendProject(String tenant, String project) throws ToolException {
-        lifecycle(tenant, project, true);
+        lifecycle.lifecycle(tenant, project, true);
     }
 
     /**
@@ -587,93 +367,13 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      * @throws ToolException {@code path_escape} for unsafe names, {@code internal} when a handler fails
      */
     public void recoverProject(String tenant, String project) throws ToolException {
-        lifecycle(tenant, project, false);
-    }
-
-    private void lifecycle(String tenant, String project, boolean suspend) throws ToolException {
-        Segments.require("tenant", tenant);
-        Segments.require("project", project);
-        synchronized (lock) {
-            for (RootDirInfo info : rootDirs(tenant, project)) {
-                try {
-                    if (suspend) {
-                        handler(info.type()).suspend(info.handle());
-                    } else {
-                        handler(info.type()).recover(info.handle());
-                    }
-                } catch (IOException e) {
-                    throw new ToolException(ErrorCode.INTERNAL, "RootDir '" + info.dirName() + "' could not be "
-                            + (suspend ? "suspended" : "recovered") + ".", e);
-                }
-                gates.remove(info.path());
-            }
-        }
-    }
-
-    // ------------------------------------------------------------------------------------- state
-
-    private RootDirTypeHandler handler(String type) {
-        RootDirTypeHandler h = handlers.get(type);
-        if (h == null) {
-            throw new IllegalStateException("no handler for RootDir type '" + type + "'; register it on the builder");
-        }
-        return h;
-    }
-
-    private Path projectDir(String tenant, String project) {
-        return root.resolve(tenant).resolve(project);
-    }
-
-    private Map<String, RootDirInfo> project(String tenant, String project) {
-        return projects.computeIfAbsent(tenant + '/' + project, k -> load(tenant, project));
-    }
-
-    private Map<String, RootDirInfo> load(String tenant, String project) {
-        Map<String, RootDirInfo> out = new ConcurrentHashMap<>();
-        try {
-            for (String name : Descriptors.names(workspace, tenant, project)) {
-                if (!Segments.isSafe(name)) {
-                    continue;
-                }
-                RootDirInfo info = Descriptors.read(workspace, tenant, project, name);
-                if (info != null) {
-                    out.put(name, info);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the RootDirs of " + tenant + "/" + project, e);
-        }
-        return out;
-    }
-
-    private void loadAll() {
-        if (allLoaded) {
-            return;
-        }
-        try (SafeDirectory tenants = workspace.openRoot()) {
-            for (String tenant : tenants.names()) {
-                if (!Segments.isSafe(tenant) || !tenants.attributes(tenant).isDirectory()) {
-                    continue;
-                }
-                try (SafeDirectory projectDirs = tenants.openChild(tenant)) {
-                    for (String project : projectDirs.names()) {
-                        if (Segments.isSafe(project) && projectDirs.attributes(project).isDirectory()) {
-                            project(tenant, project);
-                        }
-                    }
-                }
-            }
-            allLoaded = true;
-        } catch (IOException e) {
-            LOG.warn("Scanning the workspace for RootDirs failed", e);
-        }
+        lifecycle.lifecycle(tenant, project, false);
     }
 
     /** Builds a {@link WorkspaceBackend}. */
     public static final class Builder {
         private Path root;
-        private final Map<String, RootDirTypeHandler> handlers = new LinkedHashMap<>();
-        private final Map<String, Boolean> deleteDefaults = new LinkedHashMap<>();
+        private final RootDirTypes.Table types = new RootDirTypes.Table();
         private FileToolSettings settings = FileToolSettings.defaults();
         private Clock clock = Clock.systemUTC();
         private final List<RootDirListener> listeners = new ArrayList<>();
@@ -707,9 +407,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
          * @return this
          */
         public Builder rootDirType(RootDirTypeHandler handler, boolean deleteOnCreatorCloseDefault) {
-            Objects.requireNonNull(handler, "handler");
-            handlers.put(handler.type(), handler);
-            deleteDefaults.put(handler.type(), deleteOnCreatorCloseDefault);
+            types.put(handler, deleteOnCreatorCloseDefault);
             return this;
         }
 
@@ -815,13 +513,9 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
             if (root == null) {
                 throw new IllegalStateException("workspaceRoot is required");
             }
-            for (String type : handlers.keySet()) {
-                if (!Segments.isSafe(type)) {
-                    throw new IllegalStateException("RootDir type '" + type + "' must be a safe name");
-                }
-            }
+            RootDirTypes frozen = types.freeze();
             try {
-                return new WorkspaceBackend(this);
+                return new WorkspaceBackend(this, frozen);
             } catch (IOException e) {
                 throw new IllegalStateException("the workspace root cannot be created or opened", e);
             }

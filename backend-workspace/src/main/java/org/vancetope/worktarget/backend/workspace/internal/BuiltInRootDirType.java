@@ -13,7 +13,7 @@ import org.vancetope.worktarget.spi.ToolException;
  * <ul>
  *   <li>{@code temp}: the lazy scratch RootDir of one process. Init creates the folder, suspend keeps
  *       the content where it is, recover recreates a missing folder, close deletes it.</li>
- *   <li>{@code ephemeral} (transfer spec §2): one per transfer or bundle. Init creates an empty folder;
+ *   <li>{@code ephemeral}: one per transfer or bundle. Init creates an empty folder;
  *       suspend does nothing (the content is not persisted); recover creates an empty folder (the content
  *       is gone); close deletes the folder recursively.</li>
  * </ul>

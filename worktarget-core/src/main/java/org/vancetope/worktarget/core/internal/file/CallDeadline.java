@@ -198,7 +198,7 @@ final class CallDeadline {
         }
         String at = where.get();
         return new ToolException(ErrorCode.TIMEOUT, tool + " stopped at its deadline of " + seconds()
-                + " (FileToolSettings.searchTimeoutMillis = " + timeoutMillis + ")"
+                + " (FileToolSettings.searchTimeout)"
                 + (at == null ? "" : " while it was working on " + ConfinedRoot.quote(at)) + "; nothing was returned. "
                 + whatToDo);
     }

@@ -34,7 +34,7 @@ final class FileCounting {
 
     /**
      * {@code file_count}: lines, chars and bytes of a file or tree, or the lines matching a pattern. Bounded
-     * by {@link FileToolSettings#searchTimeoutMillis()} like {@code file_grep} (matching checks it).
+     * by {@link FileToolSettings#searchTimeout()} like {@code file_grep} (matching checks it).
      *
      * @param gate the gate
      * @param params path, pathGlob, maxDepth, pattern, includeGenerated
@@ -60,7 +60,7 @@ final class FileCounting {
         AtomicInteger binary = new AtomicInteger();
         AtomicInteger nonUtf8 = new AtomicInteger();
         AtomicInteger unreadable = new AtomicInteger();
-        CallDeadline deadline = CallDeadline.start("file_count", settings.searchTimeoutMillis());
+        CallDeadline deadline = CallDeadline.start("file_count", settings.searchTimeout().toMillis());
         String prefix = TreeWalker.prefix(gate, single ? base.getParent() : base);
         TreeWalker.Sink sink = e -> {
             try (SeekableByteChannel ch = e.open()) {

@@ -51,7 +51,7 @@ final class FileGrep {
      * sorts after the last match that can still be kept are not searched, so the result does not depend
      * on thread timing. A cut result has {@code truncated} true and a {@code hint}; {@code filesSearched}
      * counts only the files actually searched. The call fails {@code timeout} at
-     * {@link FileToolSettings#searchTimeoutMillis()} (matching checks it) and {@code cancelled} when its
+     * {@link FileToolSettings#searchTimeout()} (matching checks it) and {@code cancelled} when its
      * thread is interrupted.
      *
      * @param gate the gate
@@ -77,7 +77,7 @@ final class FileGrep {
         Path base = gate.resolveForRead(userPath);
         BasicFileAttributes baseAttrs = FileErrors.attrs(base, userPath);
         GrepCollector col = new GrepCollector(limit, settings.resultMaxBytes());
-        CallDeadline deadline = CallDeadline.start("file_grep", settings.searchTimeoutMillis());
+        CallDeadline deadline = CallDeadline.start("file_grep", settings.searchTimeout().toMillis());
         int skippedGenerated = 0;
         String prefix = TreeWalker.prefix(gate, baseAttrs.isDirectory() ? base : base.getParent());
         try {

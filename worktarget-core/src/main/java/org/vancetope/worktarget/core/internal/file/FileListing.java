@@ -119,7 +119,7 @@ final class FileListing {
                     return s >= minSize && s <= maxSize && t > after && t < before;
                 };
         TreeWalker.Result walk;
-        CallDeadline deadline = CallDeadline.start("file_find", settings.searchTimeoutMillis());
+        CallDeadline deadline = CallDeadline.start("file_find", settings.searchTimeout().toMillis());
         try (SafeDirectory dir = gate.open(base)) {
             walk = TreeWalker.walk(lanes, deadline, new TreeWalker.Spec(dir, maxDepth, glob,
                     includeGenerated ? null : settings.generatedDirNames(), filter));

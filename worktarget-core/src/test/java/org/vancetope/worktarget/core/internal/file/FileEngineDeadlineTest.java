@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -105,12 +106,12 @@ class FileEngineDeadlineTest {
 
     @Test
     void catastrophicPatternFailsWithTimeoutWithinItsDeadline() throws Exception {
-        FileEngine engine = new FileEngine(FileToolSettings.builder().searchTimeoutMillis(500).build());
+        FileEngine engine = new FileEngine(FileToolSettings.builder().searchTimeout(Duration.ofMillis(500)).build());
         ToolException e = failureWithin(start(engine, "file_grep", params("pattern", EVIL, "path", "evil0")), 120,
                 "the catastrophic grep");
         assertThat(e.code()).isEqualTo(ErrorCode.TIMEOUT);
         assertThat(e.getMessage()).contains("file_grep stopped at its deadline of 500 ms")
-                .contains("searchTimeoutMillis").contains("'evil0/e.txt'").contains("(a+)+");
+                .contains("FileToolSettings.searchTimeout").contains("'evil0/e.txt'").contains("(a+)+");
         assertThat(threadsMatching()).as("no thread of the call still matches").isZero();
     }
 
@@ -118,7 +119,7 @@ class FileEngineDeadlineTest {
     void anotherCallersGrepCompletesWhileTwoCatastrophicGrepsRun() throws Exception {
         // one engine serves every caller (as one backend serves every process), two threads per search
         FileEngine engine = new FileEngine(FileToolSettings.builder().parallelism(2)
-                .searchTimeoutMillis(TimeUnit.MINUTES.toMillis(10)).build());
+                .searchTimeout(Duration.ofMinutes(10)).build());
         List<Future<Map<String, Object>>> evil = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             evil.add(start(engine, "file_grep", params("pattern", EVIL, "path", "evil" + i)));
@@ -142,7 +143,7 @@ class FileEngineDeadlineTest {
     @Test
     void cancelledGrepFailsCancelledAndStopsEveryThreadOfTheCall() throws Exception {
         FileEngine engine = new FileEngine(FileToolSettings.builder().parallelism(2)
-                .searchTimeoutMillis(TimeUnit.MINUTES.toMillis(10)).build());
+                .searchTimeout(Duration.ofMinutes(10)).build());
         CompletableFuture<Thread> worker = new CompletableFuture<>();
         Future<ToolException> outcome = callers.submit(() -> {
             worker.complete(Thread.currentThread());

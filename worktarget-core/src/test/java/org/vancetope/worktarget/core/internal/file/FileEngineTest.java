@@ -11,6 +11,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -705,10 +706,10 @@ class FileEngineTest {
     @Test
     void countWithACatastrophicPatternFailsTimeoutAtItsDeadline() throws Exception {
         file("evil.txt", ("a".repeat(30_000) + "!\n").repeat(3));
-        FileEngine e = engine(FileToolSettings.builder().searchTimeoutMillis(300));
+        FileEngine e = engine(FileToolSettings.builder().searchTimeout(Duration.ofMillis(300)));
         ToolException x = boundedFailure(() -> run(e, "file_count", "path", "evil.txt", "pattern", "(a+)+$"));
         assertThat(x.code()).isEqualTo(ErrorCode.TIMEOUT);
-        assertThat(x.getMessage()).contains("file_count").contains("searchTimeoutMillis").contains("'evil.txt'");
+        assertThat(x.getMessage()).contains("file_count").contains("FileToolSettings.searchTimeout").contains("'evil.txt'");
     }
 
     @Test

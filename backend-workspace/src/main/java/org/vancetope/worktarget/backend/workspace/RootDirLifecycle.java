@@ -1,0 +1,227 @@
+package org.vancetope.worktarget.backend.workspace;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.workspace.internal.BuiltInRootDirType;
+import org.vancetope.worktarget.backend.workspace.internal.Descriptors;
+import org.vancetope.worktarget.core.internal.Params;
+import org.vancetope.worktarget.core.internal.Segments;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.spi.ToolException;
+
+/**
+ * The lifetime of RootDirs: creating one (descriptor, folder, type handler {@code init}, listeners'
+ * {@code created}), the per-process {@code temp} RootDir made on first use, disposing one (listeners'
+ * {@code disposing}, handler {@code close}, descriptor deleted), disposing a closed process's RootDirs
+ * with {@code deleteOnCreatorClose}, and suspending or recovering a project. All of it under one lock.
+ *
+ * <p>It does not resolve RootDirs for tools ({@link RootDirGates} does) and does not know about jobs:
+ * the backend stops a RootDir's jobs through a {@link RootDirListener}.
+ */
+final class RootDirLifecycle {
+    private static final Logger LOG = LoggerFactory.getLogger(RootDirLifecycle.class);
+
+    private final RootDirIndex index;
+    private final RootDirTypes types;
+    private final RootDirGates gates;
+    private final Clock clock;
+    private final List<RootDirListener> listeners = new CopyOnWriteArrayList<>();
+    private final Object lock = new Object();
+
+    RootDirLifecycle(RootDirIndex index, RootDirTypes types, RootDirGates gates, Clock clock,
+                     List<RootDirListener> listeners) {
+        this.index = index;
+        this.types = types;
+        this.gates = gates;
+        this.clock = clock;
+        this.listeners.addAll(listeners);
+    }
+
+    void addListener(RootDirListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    void removeListener(RootDirListener listener) {
+        listeners.remove(listener);
+    }
+
+    /** See {@link WorkspaceBackend#tempRootDir}. */
+    RootDirInfo tempRootDir(ToolContext ctx) throws ToolException {
+        Segments.require("tenant", ctx.tenant());
+        Segments.require("project", ctx.project());
+        String name = tempName(ctx.processId());
+        RootDirInfo existing = index.project(ctx.tenant(), ctx.project()).get(name);
+        if (existing != null) {
+            return existing;
+        }
+        return create(ctx, name, BuiltInRootDirType.TEMP, "temp of process " + ctx.processId(), true, Map.of(), true);
+    }
+
+    private static String tempName(String processId) {
+        try {
+            byte[] h = MessageDigest.getInstance("SHA-256").digest(processId.getBytes(StandardCharsets.UTF_8));
+            return "temp-" + HexFormat.of().formatHex(h, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing", e);
+        }
+    }
+
+    /** See {@link WorkspaceBackend#createRootDir}. */
+    RootDirInfo createRootDir(ToolContext creator, String dirName, String type, String label,
+                              Boolean deleteOnCreatorClose, Map<String, String> metadata) throws ToolException {
+        Segments.require("tenant", creator.tenant());
+        Segments.require("project", creator.project());
+        if (!types.isKnown(type)) {
+            throw Params.invalid("Unknown RootDir type '" + type + "'. Known: " + String.join(", ", types.names()) + ".");
+        }
+        String name = dirName == null ? type + "-" + UUID.randomUUID().toString().substring(0, 8) : dirName;
+        Segments.require("dirName", name);
+        boolean delete = deleteOnCreatorClose != null ? deleteOnCreatorClose : types.deleteOnCreatorCloseDefault(type);
+        return create(creator, name, type, label, delete, metadata == null ? Map.of() : metadata, false);
+    }
+
+    private RootDirInfo create(ToolContext creator, String name, String type, String label, boolean delete,
+                               Map<String, String> metadata, boolean reuse) throws ToolException {
+        ConfinedRoot workspace = index.workspace();
+        synchronized (lock) {
+            Map<String, RootDirInfo> dirs = index.project(creator.tenant(), creator.project());
+            RootDirInfo existing = dirs.get(name);
+            if (existing != null) {
+                if (reuse) {
+                    return existing;
+                }
+                throw new ToolException(ErrorCode.EXISTS, "RootDir '" + name + "' already exists in project '"
+                        + creator.project() + "'. Choose another name.");
+            }
+            Path dir = index.projectDir(creator.tenant(), creator.project()).resolve(name);
+            if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+                throw new ToolException(ErrorCode.EXISTS, "A directory named '" + name + "' already exists in project '"
+                        + creator.project() + "' without a descriptor. Choose another name.");
+            }
+            RootDirInfo info = new RootDirInfo(creator.tenant(), creator.project(), name, type, label,
+                    creator.processId(), clock.instant(), delete, metadata, dir);
+            String projectPath = creator.tenant() + "/" + creator.project();
+            try {
+                workspace.openOrCreate(workspace.resolve(projectPath)).close();
+                Descriptors.write(workspace, info);
+                types.handler(type).init(info.handle());
+            } catch (IOException | RuntimeException e) {
+                try {
+                    Descriptors.delete(workspace, creator.tenant(), creator.project(), name);
+                    workspace.deleteTree(workspace.resolveEntry(projectPath + "/" + name));
+                } catch (IOException | ToolException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw new ToolException(ErrorCode.INTERNAL, "RootDir '" + name + "' could not be created.", e);
+            }
+            dirs.put(name, info);
+            for (RootDirListener l : listeners) {
+                try {
+                    l.created(info);
+                } catch (RuntimeException e) {
+                    LOG.warn("A RootDirListener threw on created; ignoring it", e);
+                }
+            }
+            return info;
+        }
+    }
+
+    /** See {@link WorkspaceBackend#deleteRootDir}. */
+    boolean deleteRootDir(String tenant, String project, String dirName) throws ToolException {
+        Segments.require("tenant", tenant);
+        Segments.require("project", project);
+        Segments.require("dirName", dirName);
+        synchronized (lock) {
+            RootDirInfo info = index.project(tenant, project).get(dirName);
+            if (info == null) {
+                return false;
+            }
+            dispose(info);
+            return true;
+        }
+    }
+
+    /** See {@link WorkspaceBackend#closeProcess}. */
+    List<RootDirInfo> closeProcess(String processId) {
+        Objects.requireNonNull(processId, "processId");
+        index.loadAll();
+        List<RootDirInfo> disposed = new ArrayList<>();
+        synchronized (lock) {
+            for (Map<String, RootDirInfo> dirs : index.allProjects()) {
+                for (RootDirInfo info : List.copyOf(dirs.values())) {
+                    if (info.deleteOnCreatorClose() && info.creatorProcessId().equals(processId)) {
+                        dispose(info);
+                        disposed.add(info);
+                    }
+                }
+            }
+        }
+        return disposed;
+    }
+
+    private void dispose(RootDirInfo info) {
+        for (RootDirListener l : listeners) {
+            try {
+                l.disposing(info);
+            } catch (RuntimeException e) {
+                LOG.warn("A RootDirListener threw on disposing; ignoring it", e);
+            }
+        }
+        try {
+            types.handler(info.type()).close(info.handle());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Closing RootDir {}/{}/{} failed; its directory may remain", info.tenant(), info.project(),
+                    info.dirName(), e);
+        }
+        try {
+            Descriptors.delete(index.workspace(), info.tenant(), info.project(), info.dirName());
+        } catch (IOException e) {
+            LOG.warn("Deleting the descriptor of RootDir {}/{}/{} failed", info.tenant(), info.project(),
+                    info.dirName(), e);
+        }
+        gates.forget(info.path());
+        index.project(info.tenant(), info.project()).remove(info.dirName());
+    }
+
+    /**
+     * Runs every RootDir handler's {@code suspend} (or {@code recover}) for a project.
+     *
+     * @throws ToolException {@code path_escape} for unsafe names, {@code internal} when a handler fails
+     */
+    void lifecycle(String tenant, String project, boolean suspend) throws ToolException {
+        Segments.require("tenant", tenant);
+        Segments.require("project", project);
+        synchronized (lock) {
+            for (RootDirInfo info : index.list(tenant, project)) {
+                try {
+                    if (suspend) {
+                        types.handler(info.type()).suspend(info.handle());
+                    } else {
+                        types.handler(info.type()).recover(info.handle());
+                    }
+                } catch (IOException e) {
+                    throw new ToolException(ErrorCode.INTERNAL, "RootDir '" + info.dirName() + "' could not be "
+                            + (suspend ? "suspended" : "recovered") + ".", e);
+                }
+                gates.forget(info.path());
+            }
+        }
+    }
+}
