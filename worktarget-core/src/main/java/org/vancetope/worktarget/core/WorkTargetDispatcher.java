@@ -278,7 +278,7 @@ public final class WorkTargetDispatcher {
         String backend = inv.backendTool();
         Endpoint endpoint;
         ToolSpec spec;
-        Map<String, Object> routed = new LinkedHashMap<>(inv.params());
+        Map<String, Object> routed = inv.params(); // copied only when routing changes it
         String where;
         Duration timeout;
         switch (target.kind()) {
@@ -290,7 +290,7 @@ public final class WorkTargetDispatcher {
                             + "work_target_set (for example kind WORK) to run on the server workspace instead.");
                 }
                 spec = find(endpoint.manifest(), backend).or(() -> ToolCatalog.backend(backend)).orElseThrow();
-                routed.remove(ToolCatalog.DIR_NAME);
+                routed = without(routed, ToolCatalog.DIR_NAME);
                 where = "the CLIENT backend (" + backend + ")";
                 timeout = clientTimeout;
             }
@@ -301,7 +301,7 @@ public final class WorkTargetDispatcher {
                         "Daemon '" + key.name() + "' does not offer " + backend + " (its manifest has: "
                                 + String.join(", ", endpoint.manifest().stream().map(ToolSpec::name).toList())
                                 + "). Update the daemon, or call work_target_set to use another target."));
-                routed.remove(ToolCatalog.DIR_NAME);
+                routed = without(routed, ToolCatalog.DIR_NAME);
                 where = "the DAEMON backend (" + backend + " on daemon '" + key.name() + "')";
                 timeout = daemonTimeout;
             }
@@ -316,6 +316,7 @@ public final class WorkTargetDispatcher {
                 spec = local.spec();
                 if (target.targetName() != null && routed.get(ToolCatalog.DIR_NAME) == null
                         && spec.parameterNames().contains(ToolCatalog.DIR_NAME)) {
+                    routed = new LinkedHashMap<>(routed);
                     routed.put(ToolCatalog.DIR_NAME, target.targetName());
                 }
                 where = "the WORK backend (" + backend + ")";
@@ -326,8 +327,17 @@ public final class WorkTargetDispatcher {
         guard(wrapper, spec, routed, where);
         Endpoint resolved = endpoint;
         Duration wait = timeout;
-        return backendChain(inv.withParams(routed), wrapper, spec, where,
+        return backendChain(routed == inv.params() ? inv : inv.withParams(routed), wrapper, spec, where,
                 call -> resolved.invoke(backend, call.params(), call.context(), wait));
+    }
+
+    private static Map<String, Object> without(Map<String, Object> params, String key) {
+        if (!params.containsKey(key)) {
+            return params;
+        }
+        Map<String, Object> copy = new LinkedHashMap<>(params);
+        copy.remove(key);
+        return copy;
     }
 
     /** The backend interceptors, then the call; parameters a backend interceptor changed are guarded again. */
