@@ -148,7 +148,7 @@ class ExecExpiryTest {
 
         time.advance(Duration.ofDays(400));
 
-        assertThat(engine.expireNow()).isEqualTo(new ExecEngine.ExpiryPass(0, 0));
+        assertThat(engine.expireNow()).isEqualTo(new ExecExpiry.Pass(0, 0));
         assertThat(dir.resolve(r.stdoutPath())).hasContent("kept\n");
         assertThat(engine.status("s1", r.id()).stdoutPath()).isEqualTo(r.stdoutPath());
     }
@@ -287,15 +287,15 @@ class ExecExpiryTest {
     void defaultsKeepOutputAndIdleScopesForOneHour() {
         assertThat(ExecSettings.defaults().outputRetentionMs()).isEqualTo(3_600_000L);
         assertThat(ExecSettings.defaults().scopeIdleMs()).isEqualTo(3_600_000L);
-        assertThat(ExecEngine.defaultExpiryCheckMs(3_600_000L, 3_600_000L)).isEqualTo(60_000L);
+        assertThat(ExecExpiry.defaultCheckMs(3_600_000L, 3_600_000L)).isEqualTo(60_000L);
     }
 
     @Test
     void defaultCheckIntervalFollowsTheShorterExpiryWithinItsBounds() {
-        assertThat(ExecEngine.defaultExpiryCheckMs(20_000L, 0)).isEqualTo(2_000L);
-        assertThat(ExecEngine.defaultExpiryCheckMs(0, 30_000L)).isEqualTo(3_000L);
-        assertThat(ExecEngine.defaultExpiryCheckMs(500L, 0)).isEqualTo(1_000L);
-        assertThat(ExecEngine.defaultExpiryCheckMs(0, 86_400_000L)).isEqualTo(60_000L);
+        assertThat(ExecExpiry.defaultCheckMs(20_000L, 0)).isEqualTo(2_000L);
+        assertThat(ExecExpiry.defaultCheckMs(0, 30_000L)).isEqualTo(3_000L);
+        assertThat(ExecExpiry.defaultCheckMs(500L, 0)).isEqualTo(1_000L);
+        assertThat(ExecExpiry.defaultCheckMs(0, 86_400_000L)).isEqualTo(60_000L);
     }
 
     @Test
