@@ -3,6 +3,7 @@ package org.vancetope.worktarget.backend.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -41,7 +42,7 @@ class ProcessEndOverTheWireTest {
         store = new InMemoryProcessStore();
         dispatcher = WorkTargetDispatcher.builder().processStore(store).clientConnectivity(t.server.clients())
                 .daemonInvoker(t.server.daemons()).build();
-        local = LocalBackend.builder().workDirectory(dir).execSettings(ExecSettings.builder().killGraceMs(200).build())
+        local = LocalBackend.builder().workDirectory(dir).execSettings(ExecSettings.builder().killGrace(Duration.ofMillis(200)).build())
                 .build();
     }
 

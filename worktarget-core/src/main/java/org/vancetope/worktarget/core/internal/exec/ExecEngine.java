@@ -42,16 +42,16 @@ import org.vancetope.worktarget.spi.ToolException;
  * and a complete, sealed environment, to which the engine adds only the random job
  * cookie {@code WORKTARGET_EXEC_JOB} (how the tree kill finds re-parented children). Kill, deadline
  * and {@link #closeScope}/{@link #closeRoot} send SIGTERM to the whole tree and SIGKILL to survivors
- * after {@code killGraceMs}, without blocking; {@link #close} waits for the trees to end (up to
- * {@code killGraceMs}, then SIGKILL) before it returns, so a JVM that exits next leaves nothing behind.
+ * after {@code killGrace}, without blocking; {@link #close} waits for the trees to end (up to
+ * {@code killGrace}, then SIGKILL) before it returns, so a JVM that exits next leaves nothing behind.
  *
  * <p>Every job is started from one engine-owned spawner thread: Linux's parent-death signal (used by
  * bubblewrap's {@code --die-with-parent}) follows the thread that started a process, so jobs must not
  * be started from callers' threads, which pools retire.
  *
  * <p>Nothing of an ended job is kept for ever: a finished job's output files are deleted
- * {@code outputRetentionMs} after it finished (the job stays known, with its in-memory head and tail),
- * and a scope whose jobs have all finished and that had no call for {@code scopeIdleMs} is closed, as
+ * {@code outputRetention} after it finished (the job stays known, with its in-memory head and tail),
+ * and a scope whose jobs have all finished and that had no call for {@code scopeIdle} is closed, as
  * by {@link #closeScope}. The engine's scheduler checks both every {@code expiryCheckMs}, on the
  * engine's clock. Thread-safe.
  *
@@ -62,22 +62,6 @@ import org.vancetope.worktarget.spi.ToolException;
  * {@link ExecExpiry} expires output files and idle scopes and {@link ExecThreads} holds the threads.
  */
 public final class ExecEngine implements AutoCloseable {
-    /** Default of {@code inlineOutputCharCap}: characters of each stream returned inline. */
-    public static final int DEFAULT_INLINE_OUTPUT_CHAR_CAP = 8_000;
-    /** Default of {@code defaultWaitMs}: how long {@code exec_run} waits for the exit. */
-    public static final long DEFAULT_WAIT_MS = 15_000;
-    /** Default of {@code maxWaitMs}: the cap on a caller's {@code waitMs}. */
-    public static final long DEFAULT_MAX_WAIT_MS = 300_000;
-    /** Default of {@code killGraceMs}: time between SIGTERM and SIGKILL (spec §8). */
-    public static final long DEFAULT_KILL_GRACE_MS = 10_000;
-    /** Default of {@code maxJobsPerScope}. */
-    public static final int DEFAULT_MAX_JOBS_PER_SCOPE = 32;
-    /** Default of {@code outputFileMaxBytes}: the most bytes kept in each stream's file. */
-    public static final long DEFAULT_OUTPUT_FILE_MAX_BYTES = 64L * 1024 * 1024;
-    /** Default of {@code outputRetentionMs}: a finished job's output files are deleted one hour after it finished. */
-    public static final long DEFAULT_OUTPUT_RETENTION_MS = 3_600_000;
-    /** Default of {@code scopeIdleMs}: a scope with only finished jobs and no call for one hour is closed. */
-    public static final long DEFAULT_SCOPE_IDLE_MS = 3_600_000;
     /** Default of {@code outputDrainMs}: how long output pipes may stay open after the shell exits. */
     public static final long DEFAULT_OUTPUT_DRAIN_MS = 1_000;
     /** Default number of lines of {@code exec_tail}. */
@@ -111,20 +95,23 @@ public final class ExecEngine implements AutoCloseable {
     ExecEngine(ExecEngineBuilder b, String setsid) {
         ExecSettings s = b.settings;
         this.inlineOutputCharCap = s.inlineOutputCharCap();
-        this.defaultWaitMs = s.defaultWaitMs();
-        this.maxWaitMs = s.maxWaitMs();
-        this.killGraceMs = s.killGraceMs();
+        this.defaultWaitMs = s.defaultWait().toMillis();
+        this.maxWaitMs = s.maxWait().toMillis();
+        this.killGraceMs = s.killGrace().toMillis();
         this.isolation = b.isolation;
         this.threads = new ExecThreads(b.scheduler);
         ScheduledExecutorService scheduler = threads.scheduler;
         ProcessTree tree = new ProcessTree(scheduler, Duration.ofMillis(killGraceMs));
-        this.jobs = new JobTable(b.clock, b.random, s.maxJobsPerScope(), s.scopeIdleMs());
+        long outputRetentionMs = s.outputRetention().toMillis();
+        long scopeIdleMs = s.scopeIdle().toMillis();
+        this.jobs = new JobTable(b.clock, b.random, s.maxJobsPerScope(), scopeIdleMs);
         this.outputs = new JobOutputs(s.outputFileMaxBytes(), inlineOutputCharCap, b.clock);
-        this.launcher = new JobLauncher(outputs, isolation, b.shell, setsid, b.random, b.clock, tree, threads.spawner, threads.io);
+        this.launcher = new JobLauncher(outputs, isolation, b.shell, setsid, b.random, b.clock, tree, threads.spawner,
+                threads.io);
         this.waits = new JobWaits(threads.io, scheduler, b.outputDrainMs);
         this.reaper = new JobReaper(tree, jobs, threads.io);
-        this.results = new ExecResults(inlineOutputCharCap, s.outputFileMaxBytes(), s.outputRetentionMs());
-        this.expiry = new ExecExpiry(jobs, reaper, b.clock, scheduler, s.outputRetentionMs(), s.scopeIdleMs(),
+        this.results = new ExecResults(inlineOutputCharCap, s.outputFileMaxBytes(), outputRetentionMs);
+        this.expiry = new ExecExpiry(jobs, reaper, b.clock, scheduler, outputRetentionMs, scopeIdleMs,
                 b.expiryCheckMs);
     }
 
@@ -236,7 +223,7 @@ public final class ExecEngine implements AutoCloseable {
      *
      * @param scope the caller's scope
      * @param id the job id
-     * @param waitMs the most milliseconds to wait (capped by {@code maxWaitMs})
+     * @param waitMs the most milliseconds to wait (capped by {@code maxWait})
      * @return the state
      * @throws ToolException {@code not_found} when no job of that id exists in this scope
      */
@@ -269,7 +256,7 @@ public final class ExecEngine implements AutoCloseable {
 
     /**
      * Kills a running job and its whole process tree: SIGTERM now, SIGKILL to survivors after
-     * {@code killGraceMs}. Returns at once.
+     * {@code killGrace}. Returns at once.
      *
      * @param scope the caller's scope
      * @param id the job id
@@ -324,7 +311,7 @@ public final class ExecEngine implements AutoCloseable {
 
     /**
      * Kills all jobs and waits for them: SIGTERM to every tree (and to what finished jobs left running),
-     * a wait of up to {@code killGraceMs} for them to end, then SIGKILL to whatever still runs — in this
+     * a wait of up to {@code killGrace} for them to end, then SIGKILL to whatever still runs — in this
      * call, so that a JVM that exits next leaves nothing behind. Returns as soon as every tree has ended.
      * Then removes the output files and stops the engine's threads. A second call waits for the first.
      */
@@ -363,9 +350,9 @@ public final class ExecEngine implements AutoCloseable {
 
     /**
      * One expiry pass at the clock's current time (the engine's scheduler runs one every
-     * {@code expiryCheckMs}): closes the scopes that are idle for {@code scopeIdleMs} — every job finished,
+     * {@code expiryCheckMs}): closes the scopes that are idle for {@code scopeIdle} — every job finished,
      * and neither a call nor a job's end for that long — and deletes the output files of jobs that
-     * finished {@code outputRetentionMs} ago.
+     * finished {@code outputRetention} ago.
      *
      * @return what it did
      */

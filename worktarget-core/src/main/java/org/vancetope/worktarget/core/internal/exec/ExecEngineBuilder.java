@@ -13,7 +13,9 @@ import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.ExecSettings;
 
 /**
- * Builds an {@link ExecEngine}; every limit has the spec default.
+ * Builds an {@link ExecEngine}: the limits of {@link ExecSettings}, the isolation, and what only the engine
+ * and its tests set (clock, scheduler, randomness, shell, output drain and expiry check). Every setting
+ * starts at its default; {@link #build()} validates and starts the engine's threads. Not thread-safe.
  */
 public final class ExecEngineBuilder {
     private static final Logger LOG = LoggerFactory.getLogger(ExecEngineBuilder.class);
@@ -32,10 +34,10 @@ public final class ExecEngineBuilder {
     }
 
     /**
-     * The limits (default {@link ExecSettings#defaults()}: inline cap 8,000, waitMs 15,000 capped at
-     * 300,000, killGraceMs 10,000, 32 jobs per scope, 64 MiB per output file, output kept one hour after
-     * the job finished, idle scopes closed after one hour). The isolation settings in it are not used
-     * here: pass the built {@link #isolation(Isolation)}.
+     * The limits (default {@link ExecSettings#defaults()}: inline cap 8,000, wait 15 s capped at 5 min,
+     * kill grace 10 s, 32 jobs per scope, 64 MiB per output file, output kept one hour after the job
+     * finished, idle scopes closed after one hour). The isolation settings in it are not used here: pass
+     * the built {@link #isolation(Isolation)}.
      *
      * @param limits the limits, validated when they were built
      * @return this
@@ -60,7 +62,7 @@ public final class ExecEngineBuilder {
 
     /**
      * {@code expiryCheckMs}: how often the engine's scheduler looks for finished jobs whose output
-     * files are older than {@code outputRetentionMs} and for scopes idle for {@code scopeIdleMs}
+     * files are older than {@code outputRetention} and for scopes idle for {@code scopeIdle}
      * (default: a tenth of the shorter of the two, between 1,000 and 60,000; no checks when both are 0).
      *
      * @param ms milliseconds, at least 1

@@ -9,8 +9,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The retention of what ended jobs leave: every {@code expiryCheckMs}, on the engine's clock, one pass
- * deletes the output files of jobs that finished {@code outputRetentionMs} ago (the job stays known, with
- * its in-memory head and tail) and closes the scopes idle for {@code scopeIdleMs}, as an explicit close
+ * deletes the output files of jobs that finished {@code outputRetention} ago (the job stays known, with
+ * its in-memory head and tail) and closes the scopes idle for {@code scopeIdle}, as an explicit close
  * would. A time of 0 turns its half off; with both 0 there is no periodic pass at all.
  *
  * <p>It does not decide what is idle or due (that is {@link JobTable}) and does not end processes itself
@@ -58,8 +58,8 @@ final class ExecExpiry {
      * The default period: a tenth of the shorter non-zero expiry time, between 1 s and
      * {@value #MAX_DEFAULT_CHECK_MS} ms.
      *
-     * @param retentionMs {@code outputRetentionMs}
-     * @param idleMs {@code scopeIdleMs}
+     * @param retentionMs {@code outputRetention}
+     * @param idleMs {@code scopeIdle}
      * @return milliseconds
      */
     static long defaultCheckMs(long retentionMs, long idleMs) {

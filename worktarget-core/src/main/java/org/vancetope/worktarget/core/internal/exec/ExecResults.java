@@ -41,7 +41,7 @@ final class ExecResults {
         String hint = null;
         if (expired) {
             hint = "The output files of this job were deleted " + duration(outputRetentionMs) + " after it finished "
-                    + "(outputRetentionMs), so stdoutPath and stderrPath are null; stdout and stderr are what was kept "
+                    + "(outputRetention), so stdoutPath and stderrPath are null; stdout and stderr are what was kept "
                     + "in memory" + (truncated ? " (head and tail)" : " (all of it)") + ". Run the command again if you "
                     + "need more of its output.";
         } else if (truncated) {

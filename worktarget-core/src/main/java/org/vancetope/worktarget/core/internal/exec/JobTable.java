@@ -167,11 +167,7 @@ final class JobTable {
         }
     }
 
-    /**
-     * Forgets a job's id once the job is out of its scope.
-     *
-     * @param job the job
-     */
+    /** Forgets a job's id once the job is out of its scope. */
     void release(Job job) {
         ids.remove(job.id);
     }
@@ -211,7 +207,8 @@ final class JobTable {
             throw new ToolException(ErrorCode.NOT_FOUND, "No job with id '" + id + "' here. Job ids come from exec_run; "
                     + "the oldest finished jobs are forgotten after " + maxJobsPerScope + " newer ones (maxJobsPerScope)"
                     + (scopeIdleMs > 0 ? ", and all of them once this scope has had no call and no running job for "
-                    + ExecResults.duration(scopeIdleMs) + " (scopeIdleMs)" : "") + ". Run the command again if you need its output.");
+                    + ExecResults.duration(scopeIdleMs) + " (scopeIdle)" : "")
+                    + ". Run the command again if you need its output.");
         }
         return job;
     }
@@ -275,12 +272,7 @@ final class JobTable {
         }
     }
 
-    /**
-     * How many jobs a scope holds (running and finished).
-     *
-     * @param scope the scope
-     * @return the count
-     */
+    /** How many jobs a scope holds (running and finished). */
     int jobCount(String scope) {
         Scope table = scopes.get(scope);
         if (table == null) {
@@ -291,18 +283,14 @@ final class JobTable {
         }
     }
 
-    /**
-     * How many scopes hold jobs or starts in progress.
-     *
-     * @return the count
-     */
+    /** How many scopes hold jobs or starts in progress. */
     int scopeCount() {
         return scopes.size();
     }
 
     /**
-     * Closes the scopes idle for {@code scopeIdleMs} at {@code now} (when that is not 0) and, in the other
-     * scopes, picks the jobs that finished {@code outputRetentionMs} ago and still have their files (when
+     * Closes the scopes idle for {@code scopeIdle} at {@code now} (when that is not 0) and, in the other
+     * scopes, picks the jobs that finished {@code outputRetention} ago and still have their files (when
      * that is not 0).
      *
      * @param now the clock's current time
@@ -341,7 +329,7 @@ final class JobTable {
         return new Expired(closedJobs, expiring, scopesClosed);
     }
 
-    /** Whether a scope is idle: no start in progress, every job finished, nothing happened for scopeIdleMs. */
+    /** Whether a scope is idle: no start in progress, every job finished, nothing happened for scopeIdle. */
     private boolean idle(Scope table, Instant now) {
         if (table.pending > 0) {
             return false;
