@@ -116,7 +116,7 @@ public final class ExecEngine implements AutoCloseable {
     }
 
     /**
-     * A builder with the spec defaults.
+     * A builder with the defaults.
      *
      * @return the builder
      */

@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ends the whole process tree of a job (spec §8 "Kill/Deadline"): a snapshot of the job's shell,
+ * Ends the whole process tree of a job: a snapshot of the job's shell,
  * its descendants and — on Linux — every process of the job's session or process group and every
  * process that still carries the job's environment cookie (which finds children that re-parented
  * themselves by double-forking, with or without their own {@code setsid}), then
