@@ -1,269 +1,466 @@
 package org.vancetope.worktarget.core;
 
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
-import org.vancetope.worktarget.core.internal.exec.ExecEngine;
 import org.vancetope.worktarget.core.internal.exec.HeadTail;
 import org.vancetope.worktarget.core.internal.exec.Isolation;
 
 /**
  * The limits and the isolation of the exec tools ({@code exec_run} … {@code exec_kill}), shared by every
  * backend that runs them. Immutable; start from {@link #defaults()} or {@link #builder()}, change with
- * {@link #toBuilder()}; {@link Builder#build()} validates (an invalid isolation configuration fails
- * here, never silently falls back to no isolation).
+ * {@link #toBuilder()}. Each setter of the {@link Builder} refuses a bad value at once;
+ * {@link Builder#build()} checks what needs several settings together and the isolation wrapper (an
+ * invalid isolation configuration fails there, never silently falls back to no isolation).
  *
  * <pre>{@code
  * ExecSettings exec = ExecSettings.builder()
- *         .isolationMode("custom")                        // wrap WORK jobs in bubblewrap
- *         .killGraceMs(5_000)
+ *         .isolationMode(ExecSettings.IsolationMode.CUSTOM)   // wrap WORK jobs in bubblewrap
+ *         .killGrace(Duration.ofSeconds(5))
  *         .build();
  * }</pre>
  *
- * <p>The isolation applies to WORK jobs; CLIENT jobs run as the user, as the spec says. The environment
- * variable {@code VANCE_EXEC_ISOLATION_MODE} of the host overrides {@link #isolationMode()} when the
- * backend is built.
- *
- * @param inlineOutputCharCap characters of each stream returned inline, cut as HEAD_TAIL (spec default 8,000)
- * @param defaultWaitMs how long {@code exec_run} waits for the exit when {@code waitMs} is absent (spec: 15,000)
- * @param maxWaitMs the largest accepted {@code waitMs} (default 300,000)
- * @param killGraceMs time between SIGTERM and SIGKILL of a job's process tree (spec: 10,000)
- * @param maxJobsPerScope jobs one scope (tenant/project/session) may hold at once (default 32)
- * @param outputFileMaxBytes the cap of each stream's output file (default 64 MiB)
- * @param outputRetentionMs how long a finished job's output files are kept (default 3,600,000: one hour after
- *        the job finished); then they are deleted and {@code exec_status} says so; 0 keeps them until the job is
- *        forgotten
- * @param scopeIdleMs how long a scope whose jobs have all finished may go without a call before it is closed:
- *        its jobs are forgotten, their output files deleted and what they left running ended (default
- *        3,600,000: one hour); 0 keeps idle scopes until they are closed explicitly
- * @param isolationMode {@code none} (default) or {@code custom}
- * @param isolationWrapper the wrapper template with {@code {workdir}} and {@code {cmd}} placeholders (default:
- *        the shipped bubblewrap template)
+ * <p>The isolation applies to WORK jobs; CLIENT jobs run as the user. The environment variable
+ * {@code VANCE_EXEC_ISOLATION_MODE} of the host overrides {@link #isolationMode()} when the backend is
+ * built (read with {@link IsolationMode#parse(String)}). This class does not read system properties or
+ * environment variables itself. The engine uses the times in whole milliseconds.
  */
-public record ExecSettings(int inlineOutputCharCap, long defaultWaitMs, long maxWaitMs, long killGraceMs,
-                           int maxJobsPerScope, long outputFileMaxBytes, long outputRetentionMs, long scopeIdleMs,
-                           String isolationMode, String isolationWrapper) {
+public final class ExecSettings {
+    private static final int DEFAULT_INLINE_OUTPUT_CHAR_CAP = 8_000;
+    private static final Duration DEFAULT_WAIT = Duration.ofSeconds(15);
+    private static final Duration DEFAULT_MAX_WAIT = Duration.ofMinutes(5);
+    private static final Duration DEFAULT_KILL_GRACE = Duration.ofSeconds(10);
+    private static final int DEFAULT_MAX_JOBS_PER_SCOPE = 32;
+    private static final long DEFAULT_OUTPUT_FILE_MAX_BYTES = 64L * 1024 * 1024;
+    private static final Duration DEFAULT_OUTPUT_RETENTION = Duration.ofHours(1);
+    private static final Duration DEFAULT_SCOPE_IDLE = Duration.ofHours(1);
 
-    private static final ExecSettings DEFAULTS = builder().build();
+    private static final ExecSettings DEFAULTS = new Builder().build();
 
-    /** Validates. */
-    public ExecSettings {
-        if (inlineOutputCharCap < HeadTail.MIN_CAP) {
-            throw new IllegalArgumentException("inlineOutputCharCap must be at least " + HeadTail.MIN_CAP + ", got "
-                    + inlineOutputCharCap);
-        }
-        if (defaultWaitMs < 0 || maxWaitMs < defaultWaitMs) {
-            throw new IllegalArgumentException("need 0 <= defaultWaitMs <= maxWaitMs, got " + defaultWaitMs + " and "
-                    + maxWaitMs);
-        }
-        if (killGraceMs < 0) {
-            throw new IllegalArgumentException("killGraceMs must be 0 or more, got " + killGraceMs);
-        }
-        if (maxJobsPerScope < 1) {
-            throw new IllegalArgumentException("maxJobsPerScope must be at least 1, got " + maxJobsPerScope);
-        }
-        if (outputFileMaxBytes < 1) {
-            throw new IllegalArgumentException("outputFileMaxBytes must be at least 1, got " + outputFileMaxBytes);
-        }
-        if (outputRetentionMs < 0) {
-            throw new IllegalArgumentException("outputRetentionMs must be 0 (keep) or more, got " + outputRetentionMs);
-        }
-        if (scopeIdleMs < 0) {
-            throw new IllegalArgumentException("scopeIdleMs must be 0 (never expire) or more, got " + scopeIdleMs);
-        }
-        isolationMode = Objects.requireNonNullElse(isolationMode, "none").strip().toLowerCase(Locale.ROOT);
-        if (!isolationMode.equals("none") && !isolationMode.equals("custom")) {
-            throw new IllegalArgumentException("isolationMode must be 'none' or 'custom', got '" + isolationMode + "'");
-        }
-        Objects.requireNonNull(isolationWrapper, "isolationWrapper");
-        if (isolationMode.equals("custom")) {
-            // Validates the template now, so a broken one fails when the backend is built.
-            Isolation.custom(isolationWrapper);
+    /** How WORK jobs are isolated from the machine. */
+    public enum IsolationMode {
+        /** No wrapper: jobs run as {@code /bin/sh -c <command>} (the default). */
+        NONE,
+        /** Jobs run inside the configured wrapper template, e.g. bubblewrap. */
+        CUSTOM;
+
+        /**
+         * Reads a mode as written in configuration or in {@code VANCE_EXEC_ISOLATION_MODE}: {@code none} or
+         * {@code custom}, in any case, with surrounding blanks ignored.
+         *
+         * @param value the text
+         * @return the mode
+         * @throws IllegalArgumentException for null or any other text, naming the value and the valid ones
+         */
+        public static IsolationMode parse(String value) {
+            String v = value == null ? "" : value.strip().toLowerCase(Locale.ROOT);
+            switch (v) {
+                case "none":
+                    return NONE;
+                case "custom":
+                    return CUSTOM;
+                default:
+                    throw new IllegalArgumentException("isolationMode must be 'none' or 'custom' (any case), got "
+                            + (value == null ? "null" : "'" + value + "'"));
+            }
         }
     }
 
+    private final int inlineOutputCharCap;
+    private final Duration defaultWait;
+    private final Duration maxWait;
+    private final Duration killGrace;
+    private final int maxJobsPerScope;
+    private final long outputFileMaxBytes;
+    private final Duration outputRetention;
+    private final Duration scopeIdle;
+    private final IsolationMode isolationMode;
+    private final String isolationWrapper;
+
+    private ExecSettings(Builder b) {
+        this.inlineOutputCharCap = b.inlineOutputCharCap;
+        this.defaultWait = b.defaultWait;
+        this.maxWait = b.maxWait;
+        this.killGrace = b.killGrace;
+        this.maxJobsPerScope = b.maxJobsPerScope;
+        this.outputFileMaxBytes = b.outputFileMaxBytes;
+        this.outputRetention = b.outputRetention;
+        this.scopeIdle = b.scopeIdle;
+        this.isolationMode = b.isolationMode;
+        this.isolationWrapper = b.isolationWrapper;
+    }
+
     /**
-     * The spec defaults.
+     * The defaults.
      *
-     * @return the defaults
+     * @return the default settings
      */
     public static ExecSettings defaults() {
         return DEFAULTS;
     }
 
     /**
-     * A builder with the spec defaults.
+     * A builder starting from the defaults.
      *
-     * @return the builder
+     * @return a new builder
      */
     public static Builder builder() {
         return new Builder();
     }
 
     /**
-     * A builder holding these settings.
+     * A builder starting from these settings.
      *
-     * @return the builder
+     * @return a new builder
      */
     public Builder toBuilder() {
         Builder b = new Builder();
         b.inlineOutputCharCap = inlineOutputCharCap;
-        b.defaultWaitMs = defaultWaitMs;
-        b.maxWaitMs = maxWaitMs;
-        b.killGraceMs = killGraceMs;
+        b.defaultWait = defaultWait;
+        b.maxWait = maxWait;
+        b.killGrace = killGrace;
         b.maxJobsPerScope = maxJobsPerScope;
         b.outputFileMaxBytes = outputFileMaxBytes;
-        b.outputRetentionMs = outputRetentionMs;
-        b.scopeIdleMs = scopeIdleMs;
+        b.outputRetention = outputRetention;
+        b.scopeIdle = scopeIdle;
         b.isolationMode = isolationMode;
         b.isolationWrapper = isolationWrapper;
         return b;
     }
 
-    /** Builds {@link ExecSettings}. */
+    /**
+     * The characters of each stream returned inline, cut to head and tail beyond that (default 8,000).
+     *
+     * @return characters per stream
+     */
+    public int inlineOutputCharCap() {
+        return inlineOutputCharCap;
+    }
+
+    /**
+     * How long {@code exec_run} waits for the exit when the caller gives no {@code waitMs} (default 15 s).
+     *
+     * @return the wait, at most {@link #maxWait()}
+     */
+    public Duration defaultWait() {
+        return defaultWait;
+    }
+
+    /**
+     * The cap of a caller's {@code waitMs} (default 5 min).
+     *
+     * @return the cap
+     */
+    public Duration maxWait() {
+        return maxWait;
+    }
+
+    /**
+     * The time between SIGTERM and SIGKILL of a job's process tree (default 10 s). {@code exec_kill},
+     * deadlines and closing a scope return at once and send SIGKILL later; closing the backend (its engine)
+     * waits up to this long for the jobs to end on SIGTERM, then sends SIGKILL itself before it returns.
+     * Zero sends SIGKILL right after SIGTERM.
+     *
+     * @return the grace period
+     */
+    public Duration killGrace() {
+        return killGrace;
+    }
+
+    /**
+     * How many jobs one scope (tenant/project/session) may hold at once (default 32); when full, the oldest
+     * finished job is forgotten to make room.
+     *
+     * @return the maximum
+     */
+    public int maxJobsPerScope() {
+        return maxJobsPerScope;
+    }
+
+    /**
+     * The cap of each stream's output file (default 64 MiB); the in-memory tail stays the true end.
+     *
+     * @return bytes per file
+     */
+    public long outputFileMaxBytes() {
+        return outputFileMaxBytes;
+    }
+
+    /**
+     * How long a finished job's output files are kept (default 1 h after the job finished). Then both files
+     * are deleted; the job stays known until it is forgotten, and {@code exec_status} returns its status and
+     * the head and tail kept in memory, with null paths and a hint that the files expired.
+     * {@link Duration#ZERO} keeps the files until the job is forgotten (evicted by
+     * {@link #maxJobsPerScope()}, or its scope closed or expired).
+     *
+     * @return the retention, or zero to keep the files
+     */
+    public Duration outputRetention() {
+        return outputRetention;
+    }
+
+    /**
+     * How long a scope may stay idle before it is closed (default 1 h). A scope is idle when all its jobs
+     * have finished and neither a call of it nor the end of one of its jobs happened for this long; closing
+     * it forgets its jobs, deletes their output files and ends what they left running in the background (as
+     * closing it explicitly does). A later call of the scope starts afresh. {@link Duration#ZERO} keeps idle
+     * scopes until they are closed explicitly.
+     *
+     * @return the idle time, or zero for never
+     */
+    public Duration scopeIdle() {
+        return scopeIdle;
+    }
+
+    /**
+     * The isolation of WORK jobs (default {@link IsolationMode#NONE}).
+     *
+     * @return the mode
+     */
+    public IsolationMode isolationMode() {
+        return isolationMode;
+    }
+
+    /**
+     * The wrapper template of {@link IsolationMode#CUSTOM}, with {@code {workdir}} and {@code {cmd}}
+     * placeholders (default: the shipped bubblewrap template). Kept, and not checked, while the mode is
+     * {@link IsolationMode#NONE}.
+     *
+     * @return the template
+     */
+    public String isolationWrapper() {
+        return isolationWrapper;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ExecSettings s
+                && inlineOutputCharCap == s.inlineOutputCharCap
+                && defaultWait.equals(s.defaultWait)
+                && maxWait.equals(s.maxWait)
+                && killGrace.equals(s.killGrace)
+                && maxJobsPerScope == s.maxJobsPerScope
+                && outputFileMaxBytes == s.outputFileMaxBytes
+                && outputRetention.equals(s.outputRetention)
+                && scopeIdle.equals(s.scopeIdle)
+                && isolationMode == s.isolationMode
+                && isolationWrapper.equals(s.isolationWrapper);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(inlineOutputCharCap, defaultWait, maxWait, killGrace, maxJobsPerScope, outputFileMaxBytes,
+                outputRetention, scopeIdle, isolationMode, isolationWrapper);
+    }
+
+    @Override
+    public String toString() {
+        return "ExecSettings[inlineOutputCharCap=" + inlineOutputCharCap + ", defaultWait=" + defaultWait
+                + ", maxWait=" + maxWait + ", killGrace=" + killGrace + ", maxJobsPerScope=" + maxJobsPerScope
+                + ", outputFileMaxBytes=" + outputFileMaxBytes + ", outputRetention=" + outputRetention
+                + ", scopeIdle=" + scopeIdle + ", isolationMode=" + isolationMode + ", isolationWrapper="
+                + isolationWrapper + "]";
+    }
+
+    /**
+     * Builds {@link ExecSettings}; every setting starts at its default. Each setter refuses a bad value at
+     * once with an {@link IllegalArgumentException} that names the setting, the value and what is valid.
+     */
     public static final class Builder {
-        private int inlineOutputCharCap = ExecEngine.DEFAULT_INLINE_OUTPUT_CHAR_CAP;
-        private long defaultWaitMs = ExecEngine.DEFAULT_WAIT_MS;
-        private long maxWaitMs = ExecEngine.DEFAULT_MAX_WAIT_MS;
-        private long killGraceMs = ExecEngine.DEFAULT_KILL_GRACE_MS;
-        private int maxJobsPerScope = ExecEngine.DEFAULT_MAX_JOBS_PER_SCOPE;
-        private long outputFileMaxBytes = ExecEngine.DEFAULT_OUTPUT_FILE_MAX_BYTES;
-        private long outputRetentionMs = ExecEngine.DEFAULT_OUTPUT_RETENTION_MS;
-        private long scopeIdleMs = ExecEngine.DEFAULT_SCOPE_IDLE_MS;
-        private String isolationMode = "none";
+        private int inlineOutputCharCap = DEFAULT_INLINE_OUTPUT_CHAR_CAP;
+        private Duration defaultWait = DEFAULT_WAIT;
+        private Duration maxWait = DEFAULT_MAX_WAIT;
+        private Duration killGrace = DEFAULT_KILL_GRACE;
+        private int maxJobsPerScope = DEFAULT_MAX_JOBS_PER_SCOPE;
+        private long outputFileMaxBytes = DEFAULT_OUTPUT_FILE_MAX_BYTES;
+        private Duration outputRetention = DEFAULT_OUTPUT_RETENTION;
+        private Duration scopeIdle = DEFAULT_SCOPE_IDLE;
+        private IsolationMode isolationMode = IsolationMode.NONE;
         private String isolationWrapper = Isolation.defaultBubblewrapTemplate();
 
         private Builder() {
         }
 
         /**
-         * {@code inlineOutputCharCap} (default 8,000).
+         * Sets {@link ExecSettings#inlineOutputCharCap()}.
          *
-         * @param chars characters per stream
+         * @param chars at least 80
          * @return this
+         * @throws IllegalArgumentException when below 80
          */
         public Builder inlineOutputCharCap(int chars) {
+            if (chars < HeadTail.MIN_CAP) {
+                throw new IllegalArgumentException("inlineOutputCharCap must be at least " + HeadTail.MIN_CAP
+                        + " characters, got " + chars);
+            }
             this.inlineOutputCharCap = chars;
             return this;
         }
 
         /**
-         * The default {@code waitMs} (default 15,000).
+         * Sets {@link ExecSettings#defaultWait()}; {@link #build()} checks that it is at most
+         * {@link ExecSettings#maxWait()}.
          *
-         * @param ms milliseconds
+         * @param wait zero or more
          * @return this
+         * @throws IllegalArgumentException when null or negative
          */
-        public Builder defaultWaitMs(long ms) {
-            this.defaultWaitMs = ms;
+        public Builder defaultWait(Duration wait) {
+            this.defaultWait = checked("defaultWait", wait, "zero (do not wait) or more");
             return this;
         }
 
         /**
-         * The cap of {@code waitMs} (default 300,000).
+         * Sets {@link ExecSettings#maxWait()}; {@link #build()} checks that it is at least
+         * {@link ExecSettings#defaultWait()}.
          *
-         * @param ms milliseconds
+         * @param wait zero or more
          * @return this
+         * @throws IllegalArgumentException when null or negative
          */
-        public Builder maxWaitMs(long ms) {
-            this.maxWaitMs = ms;
+        public Builder maxWait(Duration wait) {
+            this.maxWait = checked("maxWait", wait, "zero (never wait) or more");
             return this;
         }
 
         /**
-         * {@code killGraceMs} between SIGTERM and SIGKILL (default 10,000). {@code exec_kill}, deadlines and
-         * closing a scope return at once and send SIGKILL later; closing the backend (its engine) waits up
-         * to this long for the jobs to end on SIGTERM, then sends SIGKILL itself before it returns.
+         * Sets {@link ExecSettings#killGrace()}.
          *
-         * @param ms milliseconds
+         * @param grace zero (SIGKILL at once) or more
          * @return this
+         * @throws IllegalArgumentException when null or negative
          */
-        public Builder killGraceMs(long ms) {
-            this.killGraceMs = ms;
+        public Builder killGrace(Duration grace) {
+            this.killGrace = checked("killGrace", grace, "zero (SIGKILL at once) or more");
             return this;
         }
 
         /**
-         * Jobs per scope (default 32).
+         * Sets {@link ExecSettings#maxJobsPerScope()}.
          *
-         * @param max the maximum
+         * @param max at least 1
          * @return this
+         * @throws IllegalArgumentException when below 1
          */
         public Builder maxJobsPerScope(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("maxJobsPerScope must be at least 1, got " + max);
+            }
             this.maxJobsPerScope = max;
             return this;
         }
 
         /**
-         * The cap of each output file (default 64 MiB).
+         * Sets {@link ExecSettings#outputFileMaxBytes()}.
          *
-         * @param bytes the cap
+         * @param bytes at least 1
          * @return this
+         * @throws IllegalArgumentException when below 1
          */
         public Builder outputFileMaxBytes(long bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("outputFileMaxBytes must be at least 1 byte, got " + bytes);
+            }
             this.outputFileMaxBytes = bytes;
             return this;
         }
 
         /**
-         * How long a finished job's output files are kept (default 3,600,000 ms: one hour after the job
-         * finished). Then both files are deleted; the job stays known until it is forgotten, and
-         * {@code exec_status} returns its status and the head and tail kept in memory, with null paths and
-         * a hint that the files expired. 0 keeps the files until the job is forgotten (evicted by
-         * {@code maxJobsPerScope}, or its scope closed or expired).
+         * Sets {@link ExecSettings#outputRetention()}.
          *
-         * @param ms milliseconds, 0 or more
+         * @param retention zero (keep the files until the job is forgotten) or at least 1 ms
          * @return this
+         * @throws IllegalArgumentException when null, negative or between zero and 1 ms
          */
-        public Builder outputRetentionMs(long ms) {
-            this.outputRetentionMs = ms;
+        public Builder outputRetention(Duration retention) {
+            this.outputRetention = checkedZeroOrMillis("outputRetention", retention,
+                    "zero (keep the files until the job is forgotten) or at least 1 ms");
             return this;
         }
 
         /**
-         * How long a scope may stay idle before it is closed (default 3,600,000 ms: one hour). A scope is
-         * idle when all its jobs have finished and neither a call of it nor the end of one of its jobs
-         * happened for this long; closing it forgets its jobs, deletes their output files and ends what they
-         * left running in the background (as closing it explicitly does). A later call of the scope starts
-         * afresh. 0 keeps idle scopes until they are closed explicitly.
+         * Sets {@link ExecSettings#scopeIdle()}.
          *
-         * @param ms milliseconds, 0 or more
+         * @param idle zero (never close idle scopes) or at least 1 ms
          * @return this
+         * @throws IllegalArgumentException when null, negative or between zero and 1 ms
          */
-        public Builder scopeIdleMs(long ms) {
-            this.scopeIdleMs = ms;
+        public Builder scopeIdle(Duration idle) {
+            this.scopeIdle = checkedZeroOrMillis("scopeIdle", idle, "zero (never close idle scopes) or at least 1 ms");
             return this;
         }
 
         /**
-         * The isolation mode of WORK jobs: {@code none} (default) or {@code custom}.
+         * Sets {@link ExecSettings#isolationMode()}.
          *
          * @param mode the mode
          * @return this
+         * @throws IllegalArgumentException when null
          */
-        public Builder isolationMode(String mode) {
+        public Builder isolationMode(IsolationMode mode) {
+            if (mode == null) {
+                throw new IllegalArgumentException("isolationMode must be NONE or CUSTOM, got null");
+            }
             this.isolationMode = mode;
             return this;
         }
 
         /**
-         * The isolation wrapper template (default: the shipped bubblewrap template).
+         * Sets {@link ExecSettings#isolationWrapper()}; {@link #build()} checks it when the mode is
+         * {@link IsolationMode#CUSTOM}.
          *
          * @param template the template, split into argv on blanks; {@code {cmd}} must be one argument
          * @return this
+         * @throws IllegalArgumentException when null
          */
         public Builder isolationWrapper(String template) {
+            if (template == null) {
+                throw new IllegalArgumentException("isolationWrapper must be a wrapper template with a {cmd} "
+                        + "placeholder, got null");
+            }
             this.isolationWrapper = template;
             return this;
         }
 
         /**
-         * Validates and builds.
+         * Checks what needs several settings together and builds.
          *
          * @return the settings
-         * @throws IllegalArgumentException naming the setting that is out of range or the template's fault
+         * @throws IllegalArgumentException when {@code defaultWait} is longer than {@code maxWait}, or when the
+         *                                  mode is {@link IsolationMode#CUSTOM} and the wrapper template is
+         *                                  invalid (saying what is wrong with it)
          */
         public ExecSettings build() {
-            return new ExecSettings(inlineOutputCharCap, defaultWaitMs, maxWaitMs, killGraceMs, maxJobsPerScope,
-                    outputFileMaxBytes, outputRetentionMs, scopeIdleMs, isolationMode, isolationWrapper);
+            if (defaultWait.compareTo(maxWait) > 0) {
+                throw new IllegalArgumentException("defaultWait must be at most maxWait, got defaultWait=" + defaultWait
+                        + " and maxWait=" + maxWait);
+            }
+            if (isolationMode == IsolationMode.CUSTOM) {
+                // Validates the template now, so a broken one fails when the backend is built.
+                Isolation.custom(isolationWrapper);
+            }
+            return new ExecSettings(this);
+        }
+
+        private static Duration checked(String name, Duration d, String valid) {
+            if (d == null || d.isNegative()) {
+                throw new IllegalArgumentException(name + " must be " + valid + ", got " + d);
+            }
+            try {
+                d.toMillis();
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException(name + " must be " + valid + " and fit in a long of milliseconds, "
+                        + "got " + d, e);
+            }
+            return d;
+        }
+
+        private static Duration checkedZeroOrMillis(String name, Duration d, String valid) {
+            checked(name, d, valid);
+            if (!d.isZero() && d.toMillis() == 0) {
+                throw new IllegalArgumentException(name + " must be " + valid + ", got " + d);
+            }
+            return d;
         }
     }
 }

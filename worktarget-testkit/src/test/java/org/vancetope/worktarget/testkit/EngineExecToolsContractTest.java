@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.testkit;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.ToolCatalog;
@@ -17,7 +18,7 @@ class EngineExecToolsContractTest extends ExecToolsContract {
 
     @Override
     protected List<BackendTool> createExecTools(Path workDir) throws Exception {
-        engine = ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(500).build()).build();
+        engine = ExecEngine.builder().settings(ExecSettings.builder().killGrace(Duration.ofMillis(500)).build()).build();
         return ExecTools.create(engine, ToolCatalog.CLIENT_PREFIX,
                 ExecResolvers.client(ConfinedRoot.of(workDir), ExecEnvPolicy.client(System.getenv())));
     }

@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.testkit;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.ToolCatalog;
@@ -18,7 +19,7 @@ class WorkExecToolsContractTest extends ExecToolsContract {
 
     @Override
     protected List<BackendTool> createExecTools(Path workDir) throws Exception {
-        engine = ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(500).build()).build();
+        engine = ExecEngine.builder().settings(ExecSettings.builder().killGrace(Duration.ofMillis(500)).build()).build();
         Homes homes = Homes.builder().homesRoot(workDir.resolve(".homes")).build();
         ConfinedRoot root = ConfinedRoot.of(workDir);
         return ExecTools.create(engine, ToolCatalog.WORK_PREFIX,

@@ -30,7 +30,7 @@ class OverTheWireContractTest {
         Wire(Path workDir) throws Exception {
             server = new TestServer();
             local = LocalBackend.builder().workDirectory(workDir)
-                    .execSettings(ExecSettings.builder().killGraceMs(500).build()).build();
+                    .execSettings(ExecSettings.builder().killGrace(Duration.ofMillis(500)).build()).build();
             server.daemon(BOX.name(), local.tools());
         }
 

@@ -3,6 +3,7 @@ package org.vancetope.worktarget.backend.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -40,7 +41,7 @@ class ProcessEndOverTheWireTest {
         t = new TestServer();
         store = new InMemoryProcessStore();
         dispatcher = WorkTargetDispatcher.builder().processStore(store).peers(t.server.peers()).build();
-        local = LocalBackend.builder().workDirectory(dir).execSettings(ExecSettings.builder().killGraceMs(200).build())
+        local = LocalBackend.builder().workDirectory(dir).execSettings(ExecSettings.builder().killGrace(Duration.ofMillis(200)).build())
                 .build();
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +48,7 @@ class SoakTest {
 
     @BeforeEach
     void start() throws Exception {
-        ExecSettings exec = ExecSettings.builder().killGraceMs(200).build();
+        ExecSettings exec = ExecSettings.builder().killGrace(Duration.ofMillis(200)).build();
         work = WorkspaceBackend.builder().workspaceRoot(tmp.resolve("ws")).homesRoot(tmp.resolve("homes"))
                 .hostEnvironment(Map.of("PATH", "/usr/bin:/bin")).execSettings(exec).build();
         local = LocalBackend.builder().workDirectory(Files.createDirectories(tmp.resolve("daemon"))).execSettings(exec)

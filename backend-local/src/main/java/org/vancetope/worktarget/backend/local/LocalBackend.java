@@ -98,7 +98,7 @@ public final class LocalBackend implements BackendToolProvider, Peers, AutoClose
 
     /**
      * Kills every job this backend started and waits for it: SIGTERM to each process tree, up to the
-     * grace period ({@code killGraceMs}) for the trees to end, then SIGKILL to what still runs, all
+     * grace period ({@code killGrace}) for the trees to end, then SIGKILL to what still runs, all
      * before it returns, so that a JVM exiting next leaves no process behind. Then releases the exec
      * engine.
      */

@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.backend.local;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.spi.BackendTool;
@@ -13,7 +14,7 @@ class LocalBackendExecContractTest extends ExecToolsContract {
     @Override
     protected List<BackendTool> createExecTools(Path workDir) {
         local = LocalBackend.builder().workDirectory(workDir)
-                .execSettings(ExecSettings.builder().killGraceMs(500).build()).build();
+                .execSettings(ExecSettings.builder().killGrace(Duration.ofMillis(500)).build()).build();
         return local.tools().stream().filter(t -> t.spec().name().startsWith("client_exec_")).toList();
     }
 

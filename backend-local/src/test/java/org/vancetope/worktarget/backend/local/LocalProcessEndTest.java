@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,7 +26,7 @@ class LocalProcessEndTest {
 
     @BeforeEach
     void setUp() {
-        local = LocalBackend.builder().workDirectory(dir).execSettings(ExecSettings.builder().killGraceMs(200).build())
+        local = LocalBackend.builder().workDirectory(dir).execSettings(ExecSettings.builder().killGrace(Duration.ofMillis(200)).build())
                 .build();
     }
 

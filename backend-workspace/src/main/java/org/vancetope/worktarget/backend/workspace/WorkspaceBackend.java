@@ -108,7 +108,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
 
     /**
      * Kills every job of this backend and waits for it (whole process trees: SIGTERM, up to the grace
-     * period {@code killGraceMs} for them to end, then SIGKILL to what still runs, before it returns) and
+     * period ({@code ExecSettings.killGrace}) for them to end, then SIGKILL to what still runs, before it returns) and
      * releases the exec engine. RootDirs stay on disk.
      */
     @Override

@@ -3,6 +3,7 @@ package org.vancetope.worktarget.backend.workspace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,7 +34,7 @@ class ProcessEndTest {
     void setUp() {
         work = WorkspaceBackend.builder().workspaceRoot(tmp.resolve("ws")).homesRoot(tmp.resolve("homes"))
                 .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
-                .execSettings(ExecSettings.builder().killGraceMs(200).build()).build();
+                .execSettings(ExecSettings.builder().killGrace(Duration.ofMillis(200)).build()).build();
         store = new InMemoryProcessStore();
         dispatcher = WorkTargetDispatcher.builder().processStore(store).backend(work).rootDirCatalog(work).build();
     }

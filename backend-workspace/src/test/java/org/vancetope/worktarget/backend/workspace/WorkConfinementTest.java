@@ -112,7 +112,7 @@ class WorkConfinementTest {
         }
         Assumptions.assumeTrue(works, "bwrap is not usable here");
         work.close();
-        work = backend(ExecSettings.builder().isolationMode("custom").build());
+        work = backend(ExecSettings.builder().isolationMode(ExecSettings.IsolationMode.CUSTOM).build());
         jobOutputThroughAnInRootLinkStaysInTheRoot();
     }
 

@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.backend.workspace;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.spi.BackendTool;
@@ -14,7 +15,7 @@ class WorkspaceBackendExecContractTest extends ExecToolsContract {
     @Override
     protected List<BackendTool> createExecTools(Path workDir) {
         work = WorkspaceBackend.builder().workspaceRoot(workDir.resolve("workspace"))
-                .execSettings(ExecSettings.builder().killGraceMs(500).build()).build();
+                .execSettings(ExecSettings.builder().killGrace(Duration.ofMillis(500)).build()).build();
         return work.tools().stream().filter(t -> t.spec().name().startsWith("work_exec_")).toList();
     }
 

@@ -70,11 +70,11 @@ final class DaemonCommand {
 
     private static ExecSettings execSettings(Args a) throws Args.UsageException {
         ExecSettings defaults = ExecSettings.defaults();
-        int grace = a.intOption("kill-grace-ms", (int) defaults.killGraceMs());
+        int grace = a.intOption("kill-grace-ms", (int) defaults.killGrace().toMillis());
         if (grace < 0) {
             throw new Args.UsageException("--kill-grace-ms must be 0 or more, got " + grace + ".");
         }
-        return defaults.toBuilder().killGraceMs(grace).build();
+        return defaults.toBuilder().killGrace(Duration.ofMillis(grace)).build();
     }
 
     static int run(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {

@@ -135,7 +135,7 @@ final class ServeCommand {
                 generated ? "generated admin token: " + adminToken : "admin token as given");
         CountDownLatch stopped = new CountDownLatch(1);
         // The JVM exits when the hook returns: closing the backend waits until every job tree has ended
-        // (SIGTERM, up to killGraceMs, SIGKILL), and runs even when an earlier close fails.
+        // (SIGTERM, up to killGrace, SIGKILL), and runs even when an earlier close fails.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("Shutting down");
             try {

@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param durationMs milliseconds from start to exit (or to now while running)
  * @param lastOutputAt when the job last printed anything, or null when it never did
  * @param stdoutPath where the full stdout is (relative to the working directory when inside it), or null once
- *        the output files expired ({@code outputRetentionMs})
+ *        the output files expired ({@code outputRetention})
  * @param stderrPath where the full stderr is, or null once the output files expired
  * @param stdout stdout, HEAD_TAIL-rendered to the inline cap
  * @param stderr stderr, HEAD_TAIL-rendered to the inline cap

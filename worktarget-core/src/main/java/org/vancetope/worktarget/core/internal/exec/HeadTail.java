@@ -3,7 +3,7 @@ package org.vancetope.worktarget.core.internal.exec;
 import java.util.Objects;
 
 /**
- * The HEAD_TAIL renderer of exec output (spec §5.4): text longer than the inline cap becomes about
+ * The HEAD_TAIL renderer of exec output: text longer than the inline cap becomes about
  * 20 % of its start, the sentinel line {@code …[truncated, N chars omitted]} with the exact number of
  * omitted characters, and about 80 % of its end. Every backend renders exec output through this one
  * class.

@@ -4,14 +4,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
+import org.vancetope.worktarget.core.ExecSettings.IsolationMode;
 
 /**
- * Opt-in OS isolation of exec jobs (spec §8 "Exec — opt-in OS-Isolation"): mode {@code none} runs
+ * Opt-in OS isolation of exec jobs: mode {@code none} runs
  * {@code /bin/sh -c <cmd>} directly; mode {@code custom} wraps it in a tool such as bubblewrap, built
  * from a template whose placeholders are replaced inside argv elements — the template is split into
  * argv once, at build time, and never passes through a shell.
@@ -24,7 +24,7 @@ import java.util.function.UnaryOperator;
  * literally (no escapes, no expansions).
  *
  * <pre>{@code
- * Isolation iso = Isolation.fromConfig("custom", Isolation.defaultBubblewrapTemplate(), System::getenv);
+ * Isolation iso = Isolation.fromConfig(IsolationMode.CUSTOM, Isolation.defaultBubblewrapTemplate(), System::getenv);
  * }</pre>
  *
  * <p>An invalid configuration fails in {@link #fromConfig} with a message saying what to fix; it
@@ -42,21 +42,13 @@ public final class Isolation {
     /** The placeholder for the sealed environment as {@code --setenv} triples. */
     public static final String ENV = "{env}";
 
-    /** The isolation modes. */
-    public enum Mode {
-        /** No wrapper: {@code /bin/sh -c <cmd>}. */
-        NONE,
-        /** The configured wrapper template. */
-        CUSTOM
-    }
+    private static final Isolation NONE = new Isolation(IsolationMode.NONE, List.of(), "");
 
-    private static final Isolation NONE = new Isolation(Mode.NONE, List.of(), "");
-
-    private final Mode mode;
+    private final IsolationMode mode;
     private final List<String> template;
     private final String source;
 
-    private Isolation(Mode mode, List<String> template, String source) {
+    private Isolation(IsolationMode mode, List<String> template, String source) {
         this.mode = mode;
         this.template = template;
         this.source = source;
@@ -117,36 +109,32 @@ public final class Isolation {
             throw new IllegalArgumentException("exec isolation wrapper must start with the wrapper program, not a "
                     + "placeholder: " + wrapper);
         }
-        return new Isolation(Mode.CUSTOM, List.copyOf(tokens), wrapper);
+        return new Isolation(IsolationMode.CUSTOM, List.copyOf(tokens), wrapper);
     }
 
     /**
      * Builds the isolation from configuration, with the mode overridable by the environment variable
-     * {@value #MODE_ENV}.
+     * {@value #MODE_ENV} (read with {@link IsolationMode#parse}; blank or unset means no override).
      *
-     * @param mode the configured mode, {@code none} or {@code custom}; null or blank means {@code none}
-     * @param wrapper the wrapper template (used by {@code custom})
+     * @param mode the configured mode; null means {@link IsolationMode#NONE}
+     * @param wrapper the wrapper template (used by {@link IsolationMode#CUSTOM})
      * @param envLookup reads a host environment variable, e.g. {@code System::getenv}
      * @return the isolation
-     * @throws IllegalArgumentException when the mode is unknown or the template is invalid
+     * @throws IllegalArgumentException when the override is not a mode or the template is invalid
      */
-    public static Isolation fromConfig(String mode, String wrapper, UnaryOperator<String> envLookup) {
+    public static Isolation fromConfig(IsolationMode mode, String wrapper, UnaryOperator<String> envLookup) {
         Objects.requireNonNull(envLookup, "envLookup");
         String override = envLookup.apply(MODE_ENV);
-        String effective = override != null && !override.isBlank() ? override : mode;
-        String origin = override != null && !override.isBlank() ? "environment variable " + MODE_ENV : "configuration";
-        if (effective == null || effective.isBlank()) {
-            return NONE;
+        IsolationMode effective = mode == null ? IsolationMode.NONE : mode;
+        if (override != null && !override.isBlank()) {
+            try {
+                effective = IsolationMode.parse(override);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("exec isolation mode '" + override + "' from environment variable "
+                        + MODE_ENV + " is unknown; use 'none' or 'custom' (any case).", e);
+            }
         }
-        switch (effective.strip().toLowerCase(Locale.ROOT)) {
-            case "none":
-                return NONE;
-            case "custom":
-                return custom(wrapper).withResolvedProgram(envLookup.apply("PATH"));
-            default:
-                throw new IllegalArgumentException("exec isolation mode '" + effective + "' from " + origin
-                        + " is unknown; use 'none' or 'custom'.");
-        }
+        return effective == IsolationMode.CUSTOM ? custom(wrapper).withResolvedProgram(envLookup.apply("PATH")) : NONE;
     }
 
     /**
@@ -204,17 +192,17 @@ public final class Isolation {
      *
      * @return the mode
      */
-    public Mode mode() {
+    public IsolationMode mode() {
         return mode;
     }
 
     /**
      * Whether commands are wrapped.
      *
-     * @return true for {@link Mode#CUSTOM}
+     * @return true for {@link IsolationMode#CUSTOM}
      */
     public boolean active() {
-        return mode == Mode.CUSTOM;
+        return mode == IsolationMode.CUSTOM;
     }
 
     /**

@@ -1,10 +1,7 @@
 package org.vancetope.worktarget.core.internal.exec;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryIteratorException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ends the whole process tree of a job (spec §8 "Kill/Deadline"): a snapshot of the job's shell,
+ * Ends the whole process tree of a job: a snapshot of the job's shell,
  * its descendants and — on Linux — every process of the job's session or process group and every
  * process that still carries the job's environment cookie (which finds children that re-parented
  * themselves by double-forking, with or without their own {@code setsid}), then
@@ -33,19 +30,19 @@ import org.slf4j.LoggerFactory;
  * caller ({@link #terminateAndWait}).
  *
  * <p>It does not follow a process that cleared its own environment, left the job's session and
- * escaped its parent all at once; the isolation wrapper's PID namespace is the answer to that.
+ * escaped its parent all at once; the isolation wrapper's PID namespace is the answer to that. Reading
+ * {@code /proc} is {@link ProcTable}'s part; this class decides whom to signal when.
  */
 final class ProcessTree {
     /** The environment variable that marks every process of a job. */
     static final String COOKIE_VAR = "WORKTARGET_EXEC_JOB";
 
     private static final Logger LOG = LoggerFactory.getLogger(ProcessTree.class);
-    private static final Path PROC = Path.of("/proc");
+    private static final Path PROC = ProcTable.PROC;
     private static final int KILL_ROUNDS = 5;
     /** How long one SIGKILL round waits for the processes it signalled to die. */
     static final Duration SETTLE = Duration.ofSeconds(1);
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
-    private static final byte[] PREFIX = (COOKIE_VAR + "=").getBytes(StandardCharsets.US_ASCII);
 
     private final ScheduledExecutorService scheduler;
     private final Duration grace;
@@ -82,7 +79,7 @@ final class ProcessTree {
      * @return the start time, or 0 when it cannot be read (gone, no /proc)
      */
     static long startTicksOf(long pid) {
-        Stat s = Stat.read(PROC.resolve(Long.toString(pid)).resolve("stat"));
+        ProcTable.Stat s = ProcTable.Stat.read(PROC.resolve(Long.toString(pid)).resolve("stat"));
         return s == null ? 0 : s.startTicks();
     }
 
@@ -302,146 +299,11 @@ final class ProcessTree {
             }
         }
         if (procAvailable) {
-            for (int attempt = 0; attempt < 3 && !scanProc(out, self, cookies, leaders, floor); attempt++) {
+            for (int attempt = 0; attempt < 3 && !ProcTable.scan(out, self, cookies, leaders, floor); attempt++) {
                 LOG.debug("listing /proc was cut short; listing again");
             }
         }
         out.remove(self);
         return out;
-    }
-
-    /**
-     * Adds every process of /proc that carries one of the cookies or belongs to the session or group
-     * of one of the leaders.
-     *
-     * @return false when the listing was cut short
-     */
-    private static boolean scanProc(Map<Long, ProcessHandle> out, long self, Set<String> cookies, Set<Long> leaders,
-                                    long floorTicks) {
-        try (DirectoryStream<Path> dir = Files.newDirectoryStream(PROC)) {
-            for (Path p : dir) {
-                String name = p.getFileName().toString();
-                if (name.isEmpty() || !Character.isDigit(name.charAt(0))) {
-                    continue;
-                }
-                long pid;
-                try {
-                    pid = Long.parseLong(name);
-                } catch (NumberFormatException e) {
-                    continue;
-                }
-                if (pid == self || out.containsKey(pid)) {
-                    continue;
-                }
-                Stat stat = Stat.read(p.resolve("stat"));
-                if (stat == null || stat.startTicks() < floorTicks) {
-                    continue; // gone, or older than every tree's root: not a member of any of them
-                }
-                boolean member = leaders.contains(stat.group()) || leaders.contains(stat.session());
-                if (!member && !cookies.isEmpty()) {
-                    String cookie = cookieOf(p.resolve("environ"));
-                    member = cookie != null && cookies.contains(cookie);
-                }
-                if (member) {
-                    ProcessHandle.of(pid).ifPresent(ph -> out.put(pid, ph));
-                }
-            }
-            return true;
-        } catch (IOException | DirectoryIteratorException e) {
-            // Processes come and go while /proc is listed.
-            return false;
-        }
-    }
-
-    /**
-     * The fields of {@code /proc/<pid>/stat} a scan needs: the process group and session (a member of the
-     * session or group led by a job shell belongs to the job even when it cleared its environment and was
-     * re-parented — job shells lead both through setsid) and the start time.
-     *
-     * @param group the process group id
-     * @param session the session id
-     * @param startTicks the start time in clock ticks since boot
-     */
-    record Stat(long group, long session, long startTicks) {
-        /** Field 22 (starttime), counted from the field after the command's closing parenthesis (field 3). */
-        private static final int START_TIME_FROM_STATE = 19;
-
-        /** Reads and parses a stat file; null when it is gone, unreadable or not in the expected form. */
-        static Stat read(Path stat) {
-            byte[] b;
-            try {
-                b = Files.readAllBytes(stat);
-            } catch (IOException | SecurityException e) {
-                return null;
-            }
-            return parse(b);
-        }
-
-        /** Parses "pid (comm) state ppid pgrp session … starttime …"; comm may hold blanks and parentheses. */
-        static Stat parse(byte[] b) {
-            int i = b.length - 1;
-            while (i >= 0 && b[i] != ')') {
-                i--;
-            }
-            if (i < 0) {
-                return null;
-            }
-            long group = -1;
-            long session = -1;
-            int field = 0; // 0 = state, 1 = ppid, 2 = pgrp, 3 = session, …
-            int pos = i + 2;
-            while (pos < b.length) {
-                int endOfField = pos;
-                long value = 0;
-                boolean number = true;
-                while (endOfField < b.length && b[endOfField] != ' ' && b[endOfField] != '\n') {
-                    byte c = b[endOfField];
-                    if (c >= '0' && c <= '9' && number) {
-                        value = value * 10 + (c - '0');
-                    } else {
-                        number = false;
-                    }
-                    endOfField++;
-                }
-                if (field == 2 && number) {
-                    group = value;
-                } else if (field == 3 && number) {
-                    session = value;
-                } else if (field == START_TIME_FROM_STATE) {
-                    return number && group >= 0 && session >= 0 ? new Stat(group, session, value) : null;
-                }
-                field++;
-                pos = endOfField + 1;
-            }
-            return null;
-        }
-    }
-
-    /** The value of the cookie variable in a NUL-separated environ file, or null. */
-    private static String cookieOf(Path environ) {
-        try (InputStream in = Files.newInputStream(environ)) {
-            byte[] data = in.readAllBytes();
-            int start = 0;
-            for (int i = 0; i <= data.length; i++) {
-                if (i == data.length || data[i] == 0) {
-                    if (i - start > PREFIX.length && regionEquals(data, start, PREFIX)) {
-                        return new String(data, start + PREFIX.length, i - start - PREFIX.length, StandardCharsets.US_ASCII);
-                    }
-                    start = i + 1;
-                }
-            }
-            return null;
-        } catch (IOException | SecurityException e) {
-            return null; // gone, or not ours to read
-        }
-    }
-
-    private static boolean regionEquals(byte[] data, int from, byte[] needle) {
-        for (int j = 0; j < needle.length; j++) {
-            if (data[from + j] != needle[j]) {
-                return false;
-            }
-        }
-        return true;
     }
 }

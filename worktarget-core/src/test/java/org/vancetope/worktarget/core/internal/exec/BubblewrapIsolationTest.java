@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -56,8 +57,8 @@ class BubblewrapIsolationTest {
         }
         Assumptions.assumeTrue(works, "bwrap is not usable here");
         root = Files.createDirectories(base.resolve("root"));
-        Isolation iso = Isolation.fromConfig("custom", Isolation.defaultBubblewrapTemplate(), System::getenv);
-        engine = ExecEngine.builder().isolation(iso).settings(ExecSettings.builder().killGraceMs(300).build()).build();
+        Isolation iso = Isolation.fromConfig(ExecSettings.IsolationMode.CUSTOM, Isolation.defaultBubblewrapTemplate(), System::getenv);
+        engine = ExecEngine.builder().isolation(iso).settings(ExecSettings.builder().killGrace(Duration.ofMillis(300)).build()).build();
     }
 
     @AfterEach

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +21,7 @@ class ExecCancellationTest {
     @TempDir
     Path dir;
 
-    private final ExecEngine engine = ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(500).build()).build();
+    private final ExecEngine engine = ExecEngine.builder().settings(ExecSettings.builder().killGrace(Duration.ofMillis(500)).build()).build();
 
     @AfterEach
     void close() {

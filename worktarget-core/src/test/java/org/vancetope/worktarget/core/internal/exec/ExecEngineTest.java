@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.HashSet;
@@ -33,7 +34,7 @@ class ExecEngineTest {
 
     @BeforeEach
     void setUp() {
-        engine = ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(200).inlineOutputCharCap(200).build()).build();
+        engine = ExecEngine.builder().settings(ExecSettings.builder().killGrace(Duration.ofMillis(200)).inlineOutputCharCap(200).build()).build();
     }
 
     @AfterEach
@@ -201,8 +202,8 @@ class ExecEngineTest {
     }
 
     @Test
-    void waitIsCappedByMaxWaitMs() throws ToolException {
-        try (ExecEngine capped = ExecEngine.builder().settings(ExecSettings.builder().defaultWaitMs(0).maxWaitMs(0).build()).build()) {
+    void waitIsCappedByMaxWait() throws ToolException {
+        try (ExecEngine capped = ExecEngine.builder().settings(ExecSettings.builder().defaultWait(Duration.ZERO).maxWait(Duration.ZERO).build()).build()) {
             ExecResult r = capped.run(new ExecRequest("s1", "sleep 1000", root(dir), ENV, 3_600_000L, null, null));
             assertThat(r.status()).isEqualTo(JobStatus.RUNNING);
         }
@@ -257,7 +258,7 @@ class ExecEngineTest {
 
     @Test
     void fullScopeOfRunningJobsRefusesANewOneNamingTheLimit() throws ToolException {
-        try (ExecEngine two = ExecEngine.builder().settings(ExecSettings.builder().maxJobsPerScope(2).killGraceMs(100).build()).build()) {
+        try (ExecEngine two = ExecEngine.builder().settings(ExecSettings.builder().maxJobsPerScope(2).killGrace(Duration.ofMillis(100)).build()).build()) {
             two.run(new ExecRequest("s1", "sleep 1000", root(dir), ENV, 0L, null, null));
             two.run(new ExecRequest("s1", "sleep 1000", root(dir), ENV, 0L, null, null));
             assertThatThrownBy(() -> two.run(new ExecRequest("s1", "true", root(dir), ENV, 0L, null, null)))
@@ -339,12 +340,12 @@ class ExecEngineTest {
     }
 
     @Test
-    void invalidSettingsFailAtBuildNamingTheSetting() {
+    void invalidSettingsFailNamingTheSetting() {
         assertThatThrownBy(() -> ExecEngine.builder().settings(ExecSettings.builder().inlineOutputCharCap(10).build()).build())
                 .hasMessageContaining("inlineOutputCharCap");
         assertThatThrownBy(() -> ExecEngine.builder().settings(ExecSettings.builder().maxJobsPerScope(0).build()).build()).hasMessageContaining("maxJobsPerScope");
-        assertThatThrownBy(() -> ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(-1).build()).build()).hasMessageContaining("killGraceMs");
-        assertThatThrownBy(() -> ExecEngine.builder().settings(ExecSettings.builder().defaultWaitMs(10).maxWaitMs(5).build()).build()).hasMessageContaining("maxWaitMs");
+        assertThatThrownBy(() -> ExecEngine.builder().settings(ExecSettings.builder().killGrace(Duration.ofMillis(-1)).build()).build()).hasMessageContaining("killGrace");
+        assertThatThrownBy(() -> ExecEngine.builder().settings(ExecSettings.builder().defaultWait(Duration.ofMillis(10)).maxWait(Duration.ofMillis(5)).build()).build()).hasMessageContaining("maxWait");
         assertThatThrownBy(() -> ExecEngine.builder().settings(ExecSettings.builder().outputFileMaxBytes(0).build()).build()).hasMessageContaining("outputFileMaxBytes");
     }
 

@@ -18,8 +18,8 @@ import org.vancetope.worktarget.testfixtures.Await;
 import org.vancetope.worktarget.testfixtures.ManualTime;
 
 /**
- * Finished jobs' output files expire after {@code outputRetentionMs}, idle scopes are closed after
- * {@code scopeIdleMs}: on the engine's clock (moved by the test), checked by the engine's scheduler
+ * Finished jobs' output files expire after {@code outputRetention}, idle scopes are closed after
+ * {@code scopeIdle}: on the engine's clock (moved by the test), checked by the engine's scheduler
  * every few milliseconds ({@code expiryCheckMs}) or by an explicit pass where a test must know that a
  * pass ran and did nothing.
  */
@@ -43,8 +43,8 @@ class ExecExpiryTest {
 
     private ExecEngine engine(Duration retention, Duration idle) {
         engine = ExecEngine.builder().clock(time.clock()).expiryCheckMs(5)
-                .settings(ExecSettings.builder().killGraceMs(300).outputRetentionMs(retention.toMillis())
-                        .scopeIdleMs(idle.toMillis()).build())
+                .settings(ExecSettings.builder().killGrace(Duration.ofMillis(300)).outputRetention(retention)
+                        .scopeIdle(idle).build())
                 .build();
         return engine;
     }
@@ -96,7 +96,7 @@ class ExecExpiryTest {
         assertThat(later.stdout()).isEqualTo("hi\n");
         assertThat(later.stdoutPath()).isNull();
         assertThat(later.stderrPath()).isNull();
-        assertThat(later.hint()).contains("deleted", "1 min", "outputRetentionMs", "Run the command again");
+        assertThat(later.hint()).contains("deleted", "1 min", "outputRetention", "Run the command again");
         assertThat(later.toMap()).containsEntry("stdoutPath", null).containsKey("hint");
     }
 
@@ -148,7 +148,7 @@ class ExecExpiryTest {
 
         time.advance(Duration.ofDays(400));
 
-        assertThat(engine.expireNow()).isEqualTo(new ExecEngine.ExpiryPass(0, 0));
+        assertThat(engine.expireNow()).isEqualTo(new ExecExpiry.Pass(0, 0));
         assertThat(dir.resolve(r.stdoutPath())).hasContent("kept\n");
         assertThat(engine.status("s1", r.id()).stdoutPath()).isEqualTo(r.stdoutPath());
     }
@@ -177,7 +177,7 @@ class ExecExpiryTest {
 
         assertThatThrownBy(() -> engine.status("s1", r.id())).isInstanceOfSatisfying(ToolException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
-            assertThat(e.getMessage()).contains("scopeIdleMs", "10 min", "Run the command again");
+            assertThat(e.getMessage()).contains("scopeIdle", "10 min", "Run the command again");
         });
     }
 
@@ -285,32 +285,32 @@ class ExecExpiryTest {
 
     @Test
     void defaultsKeepOutputAndIdleScopesForOneHour() {
-        assertThat(ExecSettings.defaults().outputRetentionMs()).isEqualTo(3_600_000L);
-        assertThat(ExecSettings.defaults().scopeIdleMs()).isEqualTo(3_600_000L);
-        assertThat(ExecEngine.defaultExpiryCheckMs(3_600_000L, 3_600_000L)).isEqualTo(60_000L);
+        assertThat(ExecSettings.defaults().outputRetention()).isEqualTo(Duration.ofHours(1));
+        assertThat(ExecSettings.defaults().scopeIdle()).isEqualTo(Duration.ofHours(1));
+        assertThat(ExecExpiry.defaultCheckMs(3_600_000L, 3_600_000L)).isEqualTo(60_000L);
     }
 
     @Test
     void defaultCheckIntervalFollowsTheShorterExpiryWithinItsBounds() {
-        assertThat(ExecEngine.defaultExpiryCheckMs(20_000L, 0)).isEqualTo(2_000L);
-        assertThat(ExecEngine.defaultExpiryCheckMs(0, 30_000L)).isEqualTo(3_000L);
-        assertThat(ExecEngine.defaultExpiryCheckMs(500L, 0)).isEqualTo(1_000L);
-        assertThat(ExecEngine.defaultExpiryCheckMs(0, 86_400_000L)).isEqualTo(60_000L);
+        assertThat(ExecExpiry.defaultCheckMs(20_000L, 0)).isEqualTo(2_000L);
+        assertThat(ExecExpiry.defaultCheckMs(0, 30_000L)).isEqualTo(3_000L);
+        assertThat(ExecExpiry.defaultCheckMs(500L, 0)).isEqualTo(1_000L);
+        assertThat(ExecExpiry.defaultCheckMs(0, 86_400_000L)).isEqualTo(60_000L);
     }
 
     @Test
     void negativeExpirySettingsAreRefusedNamingTheSetting() {
-        assertThatThrownBy(() -> ExecSettings.builder().outputRetentionMs(-1).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outputRetentionMs");
-        assertThatThrownBy(() -> ExecSettings.builder().scopeIdleMs(-1).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("scopeIdleMs");
+        assertThatThrownBy(() -> ExecSettings.builder().outputRetention(Duration.ofMillis(-1)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outputRetention");
+        assertThatThrownBy(() -> ExecSettings.builder().scopeIdle(Duration.ofMillis(-1)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("scopeIdle");
         assertThatThrownBy(() -> ExecEngine.builder().expiryCheckMs(0).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expiryCheckMs");
     }
 
     @Test
     void expirySettingsSurviveToBuilder() {
-        ExecSettings s = ExecSettings.builder().outputRetentionMs(5).scopeIdleMs(7).build();
+        ExecSettings s = ExecSettings.builder().outputRetention(Duration.ofMillis(5)).scopeIdle(Duration.ofMillis(7)).build();
         assertThat(s.toBuilder().build()).isEqualTo(s);
     }
 

@@ -44,7 +44,7 @@ class ExecSoakTest {
         ManualTime time = new ManualTime();
         int threadsBefore = engineThreads();
         ExecEngine engine = ExecEngine.builder().clock(time.clock()).expiryCheckMs(5)
-                .settings(ExecSettings.builder().outputRetentionMs(RETENTION.toMillis()).scopeIdleMs(IDLE.toMillis())
+                .settings(ExecSettings.builder().outputRetention(RETENTION).scopeIdle(IDLE)
                         .build())
                 .build();
         int peakFiles = 0;

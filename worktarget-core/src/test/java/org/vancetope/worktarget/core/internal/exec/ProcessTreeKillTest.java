@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +42,7 @@ class ProcessTreeKillTest {
 
     @BeforeEach
     void setUp() {
-        engine = ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(300).build()).build();
+        engine = ExecEngine.builder().settings(ExecSettings.builder().killGrace(Duration.ofMillis(300)).build()).build();
     }
 
     /** Engines a test closes itself; closed again (a no-op then) after it. */
@@ -116,7 +117,7 @@ class ProcessTreeKillTest {
 
     @Test
     void killReturnsBeforeTheGracePeriodEnds() throws Exception {
-        try (ExecEngine slow = ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(3_600_000).build()).build()) {
+        try (ExecEngine slow = ExecEngine.builder().settings(ExecSettings.builder().killGrace(Duration.ofMillis(3_600_000)).build()).build()) {
             ExecResult r = slow.run(new ExecRequest("s", "trap '' TERM; echo $$ > shell.pid; echo ready; while :; do sleep 1; done", root(dir), ENV,
                     0L, null, null));
             Await.until("ready", () -> {
@@ -187,7 +188,7 @@ class ProcessTreeKillTest {
 
     @Test
     void forgettingAFinishedJobEndsWhatItLeftRunning() throws Exception {
-        try (ExecEngine one = ExecEngine.builder().settings(ExecSettings.builder().maxJobsPerScope(1).killGraceMs(300).build()).build()) {
+        try (ExecEngine one = ExecEngine.builder().settings(ExecSettings.builder().maxJobsPerScope(1).killGrace(Duration.ofMillis(300)).build()).build()) {
             one.run(new ExecRequest("s", "sh -c 'setsid sleep 1000 & echo $! > left.pid'", root(dir), ENV, 30_000L, null,
                     null));
             long left = Long.parseLong(Files.readString(dir.resolve("left.pid")).strip());
@@ -237,7 +238,7 @@ class ProcessTreeKillTest {
 
     @Test
     void closeReturnsWithoutWaitingOutTheGraceWhenTheTreeEndsOnSigterm() throws Exception {
-        ExecEngine patient = extra(ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(3_600_000).build())
+        ExecEngine patient = extra(ExecEngine.builder().settings(ExecSettings.builder().killGrace(Duration.ofMillis(3_600_000)).build())
                 .build());
         ExecResult r = patient.run(new ExecRequest("s", "sleep 1000 & echo $! > bg.pid; echo ready; wait", root(dir), ENV,
                 0L, null, null));
@@ -258,7 +259,7 @@ class ProcessTreeKillTest {
 
     @Test
     void closeEndsATreeWhoseDelayedSigkillWasStillPending() throws Exception {
-        ExecEngine graced = extra(ExecEngine.builder().settings(ExecSettings.builder().killGraceMs(2_000).build()).build());
+        ExecEngine graced = extra(ExecEngine.builder().settings(ExecSettings.builder().killGrace(Duration.ofMillis(2_000)).build()).build());
         ExecResult r = graced.run(new ExecRequest("s", "trap '' TERM; echo $$ > shell.pid; echo ready; "
                 + "while :; do sleep 0.1; done", root(dir), ENV, 0L, null, null));
         Await.until("ready", () -> {
@@ -279,7 +280,7 @@ class ProcessTreeKillTest {
     @Test
     void closeEndsWhatAForgottenJobLeftRunningWhoseSigkillWasPending() throws Exception {
         ExecEngine one = extra(ExecEngine.builder()
-                .settings(ExecSettings.builder().maxJobsPerScope(1).killGraceMs(2_000).build()).build());
+                .settings(ExecSettings.builder().maxJobsPerScope(1).killGrace(Duration.ofMillis(2_000)).build()).build());
         ExecResult first = one.run(new ExecRequest("s", "sh -c 'setsid sh -c \"trap \\\"\\\" TERM; "
                 + "echo \\$\\$ > left.pid; exec sleep 1000\" &'; while [ ! -s left.pid ]; do sleep 0.01; done",
                 root(dir), ENV, 30_000L, null, null));

@@ -89,16 +89,16 @@ class ProcessTreeTest {
     @Test
     void statGivesGroupSessionAndStartTimeWhenTheCommandHoldsBlanksAndParentheses() {
         String line = "4242 (a b) (c)) S 1 77 88 0 -1 4194560 100 0 0 0 3 4 0 0 20 0 1 0 987654 5566 77 18446744073709551615\n";
-        ProcessTree.Stat s = ProcessTree.Stat.parse(line.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-        assertThat(s).isEqualTo(new ProcessTree.Stat(77, 88, 987654));
+        ProcTable.Stat s = ProcTable.Stat.parse(line.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        assertThat(s).isEqualTo(new ProcTable.Stat(77, 88, 987654));
     }
 
     @Test
     void statThatIsCutShortOrNotNumericIsNotRead() {
-        assertThat(ProcessTree.Stat.parse("4242 (sh) S 1 77 88 0".getBytes())).isNull();
-        assertThat(ProcessTree.Stat.parse("4242 sh S 1 77 88".getBytes())).isNull();
-        assertThat(ProcessTree.Stat.parse("4242 (sh) S 1 x 88 0 -1 1 1 0 0 0 3 4 0 0 20 0 1 0 9 1".getBytes())).isNull();
-        assertThat(ProcessTree.Stat.read(dir.resolve("no-such-stat"))).isNull();
+        assertThat(ProcTable.Stat.parse("4242 (sh) S 1 77 88 0".getBytes())).isNull();
+        assertThat(ProcTable.Stat.parse("4242 sh S 1 77 88".getBytes())).isNull();
+        assertThat(ProcTable.Stat.parse("4242 (sh) S 1 x 88 0 -1 1 1 0 0 0 3 4 0 0 20 0 1 0 9 1".getBytes())).isNull();
+        assertThat(ProcTable.Stat.read(dir.resolve("no-such-stat"))).isNull();
     }
 
     @Test
@@ -118,7 +118,7 @@ class ProcessTreeTest {
         ProcessTree.Target t = start("(" + SETSID + " sleep 1000 & echo $! > g.pid) ; sleep 1000", "cookie-ticks-2");
         long grandchild = pids("g.pid").get(0);
         Await.until("the grandchild runs in a session of its own", () -> {
-            ProcessTree.Stat s = ProcessTree.Stat.read(Path.of("/proc/" + grandchild + "/stat"));
+            ProcTable.Stat s = ProcTable.Stat.read(Path.of("/proc/" + grandchild + "/stat"));
             return s != null && s.session() == grandchild;
         });
         assertThat(t.startTicks()).isPositive();

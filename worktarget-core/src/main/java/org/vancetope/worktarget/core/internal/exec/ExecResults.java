@@ -1,0 +1,121 @@
+package org.vancetope.worktarget.core.internal.exec;
+
+import java.time.Instant;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
+
+/**
+ * Renders a job's state as the results of the exec tools: {@link ExecResult} with each stream cut to its
+ * inline head and tail, the output files' paths relative to the root (null once they expired) and a hint
+ * that says how to page cut output, why a file stopped growing (its cap, a full disk, a write error) or
+ * that the files expired; and {@link ExecTailResult} from lines already read.
+ *
+ * <p>It does not read files, wait or change a job. Stateless apart from its limits; thread-safe.
+ */
+final class ExecResults {
+    private final int inlineOutputCharCap;
+    private final long outputFileMaxBytes;
+    private final long outputRetentionMs;
+
+    ExecResults(int inlineOutputCharCap, long outputFileMaxBytes, long outputRetentionMs) {
+        this.inlineOutputCharCap = inlineOutputCharCap;
+        this.outputFileMaxBytes = outputFileMaxBytes;
+        this.outputRetentionMs = outputRetentionMs;
+    }
+
+    /**
+     * The current state and output of a job.
+     *
+     * @param job the job
+     * @return the result
+     */
+    ExecResult result(Job job) {
+        JobStatus status = job.status();
+        Integer exit = job.exitCode();
+        HeadTail.Rendered out = job.stdout.render(inlineOutputCharCap);
+        HeadTail.Rendered err = job.stderr.render(inlineOutputCharCap);
+        boolean expired = job.outputExpired();
+        boolean fileCut = job.stdout.fileCapped() || job.stderr.fileCapped();
+        boolean truncated = out.truncated() || err.truncated() || fileCut;
+        String outPath = ConfinedRoot.jobOutputPath(job.stdout.name());
+        String errPath = ConfinedRoot.jobOutputPath(job.stderr.name());
+        String hint = null;
+        if (expired) {
+            hint = "The output files of this job were deleted " + duration(outputRetentionMs) + " after it finished "
+                    + "(outputRetention), so stdoutPath and stderrPath are null; stdout and stderr are what was kept "
+                    + "in memory" + (truncated ? " (head and tail)" : " (all of it)") + ". Run the command again if you "
+                    + "need more of its output.";
+        } else if (truncated) {
+            String path = out.truncated() || !err.truncated() ? outPath : errPath;
+            StringBuilder h = new StringBuilder("Output was cut to its head and tail. ");
+            h.append(fileCut ? "The files stdoutPath (" + outPath + ") and stderrPath (" + errPath + ") hold the output "
+                    + "up to where they stopped (below)" : "The full output is in stdoutPath (" + outPath
+                    + ") and stderrPath (" + errPath + ")");
+            h.append("; page it with bounded commands in exec_run, e.g. 'tail -n 200 ").append(path)
+                    .append("', 'head -n 200 ").append(path).append("', \"sed -n '200,400p' ").append(path)
+                    .append("\" or \"grep -n -m 20 'error' ").append(path).append("\".");
+            cutNote(h, "stdout", job.stdout);
+            cutNote(h, "stderr", job.stderr);
+            hint = h.toString();
+        }
+        Instant a = job.stdout.lastOutputAt();
+        Instant b = job.stderr.lastOutputAt();
+        Instant last = a == null ? b : b == null ? a : a.isAfter(b) ? a : b;
+        return new ExecResult(job.id, status, status.finished() ? exit : null, job.durationMs(System.nanoTime()), last,
+                expired ? null : outPath, expired ? null : errPath, out.text(), err.text(), truncated, hint);
+    }
+
+    /**
+     * The result of {@code exec_tail}.
+     *
+     * @param job the job
+     * @param stderr true for stderr, false for stdout
+     * @param expired whether the job's output files expired (then the path is null)
+     * @param t the lines read
+     * @return the result
+     */
+    ExecTailResult tail(Job job, boolean stderr, boolean expired, TailReader.Tail t) {
+        StreamCapture capture = stderr ? job.stderr : job.stdout;
+        return new ExecTailResult(job.id, job.status(), stderr ? "stderr" : "stdout",
+                expired ? null : ConfinedRoot.jobOutputPath(capture.name()), t.lines(), t.truncated());
+    }
+
+    /** Says why a stream's file stopped growing, if it did: its cap, a full disk, another write error. */
+    private void cutNote(StringBuilder h, String stream, StreamCapture c) {
+        StreamCapture.Cut cut = c.fileCut();
+        if (cut == null) {
+            return;
+        }
+        h.append(' ');
+        switch (cut) {
+            case CAP -> h.append("The ").append(stream).append(" file stopped growing at ").append(outputFileMaxBytes)
+                    .append(" bytes (outputFileMaxBytes); the inline tail is still the true end of the output.");
+            case DISK_FULL -> h.append("The ").append(stream).append(" file is incomplete: it stopped at ")
+                    .append(c.fileBytes()).append(" bytes because the disk is full (disk_full), not because of a "
+                    + "limit; the inline tail is still the true end of the output. Free space on the work "
+                    + "directory's file system before running commands with much output.");
+            case WRITE_ERROR -> h.append("The ").append(stream).append(" file is incomplete: writing it failed at ")
+                    .append(c.fileBytes()).append(" bytes (").append(c.cutDetail()).append("); the inline tail is still "
+                    + "the true end of the output.");
+            default -> throw new IllegalStateException("unknown cut " + cut);
+        }
+    }
+
+    /**
+     * A duration for messages: "1 h", "90 min", "30 s", "250 ms".
+     *
+     * @param ms milliseconds
+     * @return the text
+     */
+    static String duration(long ms) {
+        if (ms >= 3_600_000 && ms % 3_600_000 == 0) {
+            return ms / 3_600_000 + " h";
+        }
+        if (ms >= 60_000 && ms % 60_000 == 0) {
+            return ms / 60_000 + " min";
+        }
+        if (ms >= 1_000 && ms % 1_000 == 0) {
+            return ms / 1_000 + " s";
+        }
+        return ms + " ms";
+    }
+}

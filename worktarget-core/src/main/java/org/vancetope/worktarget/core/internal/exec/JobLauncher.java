@@ -1,0 +1,197 @@
+package org.vancetope.worktarget.core.internal.exec;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolException;
+
+/**
+ * Starts one job: checks the request, creates its output files, builds the command line
+ * ({@code setsid} where available, the {@link Isolation} wrapper, {@code /bin/sh -c <command>}) with the
+ * caller's sealed environment plus the job cookie {@value ProcessTree#COOKIE_VAR}, starts the process on
+ * the engine's one spawner thread and connects its stdout and stderr to their captures. A start that
+ * fails half-way leaves nothing behind: no process, no open or stray output file.
+ *
+ * <p>Every job is started from the one spawner thread because Linux's parent-death signal (used by
+ * bubblewrap's {@code --die-with-parent}) follows the thread that started a process, and pools retire
+ * callers' threads. It does not file the job in a scope, wait for it or end it. Thread-safe.
+ */
+final class JobLauncher {
+    private static final Logger LOG = LoggerFactory.getLogger(JobLauncher.class);
+    private static final File DEV_NULL = new File("/dev/null");
+
+    private final JobOutputs outputs;
+    private final Isolation isolation;
+    private final String shell;
+    private final String setsid;
+    private final Random random;
+    private final Clock clock;
+    private final ProcessTree tree;
+    private final ExecutorService spawner;
+    private final ExecutorService io;
+
+    JobLauncher(JobOutputs outputs, Isolation isolation, String shell, String setsid, Random random, Clock clock,
+                ProcessTree tree, ExecutorService spawner, ExecutorService io) {
+        this.outputs = outputs;
+        this.isolation = isolation;
+        this.shell = shell;
+        this.setsid = setsid;
+        this.random = random;
+        this.clock = clock;
+        this.tree = tree;
+        this.spawner = spawner;
+        this.io = io;
+    }
+
+    /**
+     * Checks what a request must satisfy before a slot is reserved for it.
+     *
+     * @param req the request
+     * @throws ToolException {@code invalid_params} for a blank command, a virtual root or a deadline under
+     *                       1 s; {@code not_found} when the working directory is missing
+     */
+    static void check(ExecRequest req) throws ToolException {
+        if (req.command().isBlank()) {
+            throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'command' must not be blank.");
+        }
+        Path cwd = req.root().root();
+        if (cwd.getFileSystem() != FileSystems.getDefault()) {
+            throw new ToolException(ErrorCode.INVALID_PARAMS, "exec needs a working directory on the default file "
+                    + "system; this backend's root is virtual, so it cannot run commands.");
+        }
+        if (!Files.isDirectory(cwd)) {
+            throw new ToolException(ErrorCode.NOT_FOUND, "The working directory of the job does not exist (any more). "
+                    + "Check the work target with work_target_get.");
+        }
+        if (req.deadlineSeconds() != null && req.deadlineSeconds() < 1) {
+            throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'deadlineSeconds' must be at least 1.");
+        }
+    }
+
+    /**
+     * Starts a job with its output pumps running.
+     *
+     * @param req the checked request
+     * @param id the job's id
+     * @return the running job
+     * @throws ToolException {@code internal} when the output files or the process cannot be created
+     */
+    Job start(ExecRequest req, String id) throws ToolException {
+        JobOutputs.Pair captures = null;
+        Process p = null;
+        String cookie = newCookie();
+        try {
+            captures = outputs.create(req.root(), id);
+            Map<String, String> env = new LinkedHashMap<>(req.env());
+            env.put(ProcessTree.COOKIE_VAR, cookie);
+            List<String> argv = new ArrayList<>();
+            if (setsid != null) {
+                argv.add(setsid);
+            }
+            argv.addAll(isolation.argv(shell, req.command(), req.root().root(), req.home(), env));
+            ProcessBuilder pb = new ProcessBuilder(argv);
+            pb.directory(req.root().root().toFile());
+            pb.environment().clear();
+            pb.environment().putAll(env);
+            pb.redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));
+            long startNanos = System.nanoTime();
+            p = spawn(pb);
+            Job job = new Job(id, req.scope(), cookie, req.root(), p, captures.stdout(), captures.stderr(), startNanos,
+                    clock);
+            wire(job);
+            return job;
+        } catch (IOException | RuntimeException | ToolException e) {
+            if (p != null) {
+                tree.terminate(p.toHandle(), cookie); // started, but could not be watched: leave nothing behind
+            }
+            if (captures != null) {
+                captures.stdout().closeFile();
+                captures.stderr().closeFile();
+            }
+            JobOutputs.deleteQuietly(req.root(), JobOutputs.stdoutName(id));
+            JobOutputs.deleteQuietly(req.root(), JobOutputs.stderrName(id));
+            if (e instanceof ToolException te) {
+                throw te;
+            }
+            if (e instanceof RuntimeException re && !(e instanceof RejectedExecutionException)) {
+                throw re;
+            }
+            LOG.warn("exec job could not start: {}", e.toString());
+            throw new ToolException(ErrorCode.INTERNAL, "The job could not be started (" + e.getClass().getSimpleName()
+                    + "). Check that the work directory is writable and try again.", e);
+        }
+    }
+
+    private String newCookie() {
+        byte[] b = new byte[16];
+        synchronized (random) {
+            random.nextBytes(b);
+        }
+        return HexFormat.of().formatHex(b);
+    }
+
+    /**
+     * Starts the process on the spawner thread. The caller waits for the start without giving up on an
+     * interrupt, and keeps its interrupt status, so that the engine still ends the job of an interrupted
+     * caller.
+     */
+    private Process spawn(ProcessBuilder pb) throws IOException, ToolException {
+        Future<Process> started;
+        try {
+            started = spawner.submit(pb::start);
+        } catch (RejectedExecutionException e) {
+            throw new ToolException(ErrorCode.INTERNAL, "The exec engine is closed; no new jobs can start.", e);
+        }
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return started.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException ioe) {
+                throw ioe;
+            }
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IOException(cause);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void wire(Job job) {
+        Process p = job.process;
+        CompletableFuture<Void> pumps = CompletableFuture.allOf(
+                CompletableFuture.runAsync(() -> job.stdout.pump(p.getInputStream()), io),
+                CompletableFuture.runAsync(() -> job.stderr.pump(p.getErrorStream()), io));
+        job.pumps(pumps);
+    }
+}

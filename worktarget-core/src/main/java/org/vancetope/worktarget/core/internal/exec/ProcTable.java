@@ -1,0 +1,164 @@
+package org.vancetope.worktarget.core.internal.exec;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads Linux's {@code /proc} for the tree kill of {@link ProcessTree}: lists the processes that belong to
+ * a job by session, process group or environment cookie ({@value ProcessTree#COOKIE_VAR}), and parses the
+ * fields of {@code /proc/<pid>/stat} that decide membership (group, session, start time).
+ *
+ * <p>It does not signal or wait for processes, and reads only what it is asked to; every read copes with
+ * a process that is gone or not ours to read. Stateless; thread-safe.
+ */
+final class ProcTable {
+    /** The root of the process file system. */
+    static final Path PROC = Path.of("/proc");
+
+    private static final byte[] PREFIX = (ProcessTree.COOKIE_VAR + "=").getBytes(StandardCharsets.US_ASCII);
+
+    private ProcTable() {
+    }
+
+    /**
+     * Adds every process of /proc that carries one of the cookies or belongs to the session or group
+     * of one of the leaders.
+     *
+     * @return false when the listing was cut short
+     */
+    static boolean scan(Map<Long, ProcessHandle> out, long self, Set<String> cookies, Set<Long> leaders,
+                        long floorTicks) {
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(PROC)) {
+            for (Path p : dir) {
+                String name = p.getFileName().toString();
+                if (name.isEmpty() || !Character.isDigit(name.charAt(0))) {
+                    continue;
+                }
+                long pid;
+                try {
+                    pid = Long.parseLong(name);
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                if (pid == self || out.containsKey(pid)) {
+                    continue;
+                }
+                Stat stat = Stat.read(p.resolve("stat"));
+                if (stat == null || stat.startTicks() < floorTicks) {
+                    continue; // gone, or older than every tree's root: not a member of any of them
+                }
+                boolean member = leaders.contains(stat.group()) || leaders.contains(stat.session());
+                if (!member && !cookies.isEmpty()) {
+                    String cookie = cookieOf(p.resolve("environ"));
+                    member = cookie != null && cookies.contains(cookie);
+                }
+                if (member) {
+                    ProcessHandle.of(pid).ifPresent(ph -> out.put(pid, ph));
+                }
+            }
+            return true;
+        } catch (IOException | DirectoryIteratorException e) {
+            // Processes come and go while /proc is listed.
+            return false;
+        }
+    }
+
+    /**
+     * The fields of {@code /proc/<pid>/stat} a scan needs: the process group and session (a member of the
+     * session or group led by a job shell belongs to the job even when it cleared its environment and was
+     * re-parented — job shells lead both through setsid) and the start time.
+     *
+     * @param group the process group id
+     * @param session the session id
+     * @param startTicks the start time in clock ticks since boot
+     */
+    record Stat(long group, long session, long startTicks) {
+        /** Field 22 (starttime), counted from the field after the command's closing parenthesis (field 3). */
+        private static final int START_TIME_FROM_STATE = 19;
+
+        /** Reads and parses a stat file; null when it is gone, unreadable or not in the expected form. */
+        static Stat read(Path stat) {
+            byte[] b;
+            try {
+                b = Files.readAllBytes(stat);
+            } catch (IOException | SecurityException e) {
+                return null;
+            }
+            return parse(b);
+        }
+
+        /** Parses "pid (comm) state ppid pgrp session … starttime …"; comm may hold blanks and parentheses. */
+        static Stat parse(byte[] b) {
+            int i = b.length - 1;
+            while (i >= 0 && b[i] != ')') {
+                i--;
+            }
+            if (i < 0) {
+                return null;
+            }
+            long group = -1;
+            long session = -1;
+            int field = 0; // 0 = state, 1 = ppid, 2 = pgrp, 3 = session, …
+            int pos = i + 2;
+            while (pos < b.length) {
+                int endOfField = pos;
+                long value = 0;
+                boolean number = true;
+                while (endOfField < b.length && b[endOfField] != ' ' && b[endOfField] != '\n') {
+                    byte c = b[endOfField];
+                    if (c >= '0' && c <= '9' && number) {
+                        value = value * 10 + (c - '0');
+                    } else {
+                        number = false;
+                    }
+                    endOfField++;
+                }
+                if (field == 2 && number) {
+                    group = value;
+                } else if (field == 3 && number) {
+                    session = value;
+                } else if (field == START_TIME_FROM_STATE) {
+                    return number && group >= 0 && session >= 0 ? new Stat(group, session, value) : null;
+                }
+                field++;
+                pos = endOfField + 1;
+            }
+            return null;
+        }
+    }
+
+    /** The value of the cookie variable in a NUL-separated environ file, or null. */
+    private static String cookieOf(Path environ) {
+        try (InputStream in = Files.newInputStream(environ)) {
+            byte[] data = in.readAllBytes();
+            int start = 0;
+            for (int i = 0; i <= data.length; i++) {
+                if (i == data.length || data[i] == 0) {
+                    if (i - start > PREFIX.length && regionEquals(data, start, PREFIX)) {
+                        return new String(data, start + PREFIX.length, i - start - PREFIX.length, StandardCharsets.US_ASCII);
+                    }
+                    start = i + 1;
+                }
+            }
+            return null;
+        } catch (IOException | SecurityException e) {
+            return null; // gone, or not ours to read
+        }
+    }
+
+    private static boolean regionEquals(byte[] data, int from, byte[] needle) {
+        for (int j = 0; j < needle.length; j++) {
+            if (data[from + j] != needle[j]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
