@@ -13,6 +13,7 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.internal.Discovery;
+import org.vancetope.worktarget.core.internal.InProcessEndpoint;
 import org.vancetope.worktarget.core.internal.ParameterGuard;
 import org.vancetope.worktarget.core.internal.Params;
 import org.vancetope.worktarget.core.internal.Segments;
@@ -82,7 +83,7 @@ public final class WorkTargetDispatcher {
     private final AllPeers peers;
     private final RootDirCatalog rootDirs;
     private final Map<String, BackendTool> localTools;
-    private final WorkEndpoint work;
+    private final Endpoint work;
     private final List<BackendToolProvider> providers;
     private final Map<String, BackendTool> hostTools;
     private final List<ToolInterceptor> interceptors;
@@ -112,7 +113,7 @@ public final class WorkTargetDispatcher {
             }
         }
         this.localTools = Map.copyOf(tools);
-        this.work = new WorkEndpoint(localTools);
+        this.work = new InProcessEndpoint("the in-process backends", List.copyOf(localTools.values()));
         this.providers = List.copyOf(b.providers);
         Map<String, BackendTool> host = new HashMap<>();
         for (BackendTool t : b.hostTools) {
@@ -505,37 +506,6 @@ public final class WorkTargetDispatcher {
                 throw new ToolException(ErrorCode.INTERNAL, next.tool() + " failed unexpectedly in " + next.backendTool()
                         + " (" + e.getClass().getSimpleName() + "). This is a bug on the host; retrying may not help.", e);
             }
-        }
-    }
-
-    /** The WORK target's endpoint: the in-process backend tools. */
-    private static final class WorkEndpoint implements Endpoint {
-        private final Map<String, BackendTool> tools;
-        private final List<ToolSpec> manifest;
-
-        WorkEndpoint(Map<String, BackendTool> tools) {
-            this.tools = tools;
-            this.manifest = tools.values().stream().map(BackendTool::spec).toList();
-        }
-
-        @Override
-        public String describe() {
-            return "the in-process backends";
-        }
-
-        @Override
-        public List<ToolSpec> manifest() {
-            return manifest;
-        }
-
-        @Override
-        public Map<String, Object> invoke(String tool, Map<String, Object> params, ToolContext context,
-                                          Duration timeout) throws ToolException {
-            BackendTool t = tools.get(tool);
-            if (t == null) {
-                throw new ToolException(ErrorCode.UNKNOWN_TOOL, "No in-process backend offers " + tool + ".");
-            }
-            return t.invoke(params, context);
         }
     }
 

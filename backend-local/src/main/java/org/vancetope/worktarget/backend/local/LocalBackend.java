@@ -3,8 +3,6 @@ package org.vancetope.worktarget.backend.local;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -12,6 +10,7 @@ import java.util.Optional;
 import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.FileToolSettings;
 import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.core.internal.InProcessEndpoint;
 import org.vancetope.worktarget.core.internal.exec.ExecEngine;
 import org.vancetope.worktarget.core.internal.exec.ExecResolver;
 import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
@@ -24,13 +23,10 @@ import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.BackendToolProvider;
 import org.vancetope.worktarget.spi.Endpoint;
-import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.PeerKey;
 import org.vancetope.worktarget.spi.Peers;
 import org.vancetope.worktarget.spi.SessionKey;
 import org.vancetope.worktarget.spi.ToolContext;
-import org.vancetope.worktarget.spi.ToolException;
-import org.vancetope.worktarget.spi.ToolSpec;
 
 /**
  * The CLIENT backend for an agent that runs in the same JVM as its user's files: the
@@ -54,7 +50,6 @@ public final class LocalBackend implements BackendToolProvider, Peers, AutoClose
     private final ConfinedRoot gate;
     private final ExecEngine exec;
     private final List<BackendTool> tools;
-    private final Map<String, BackendTool> byName;
     private final Endpoint endpoint;
 
     private LocalBackend(ConfinedRoot gate, Builder b) {
@@ -67,10 +62,7 @@ public final class LocalBackend implements BackendToolProvider, Peers, AutoClose
         all.addAll(ExecTools.create(exec, ToolCatalog.CLIENT_PREFIX,
                 ExecResolvers.client(gate, ExecEnvPolicy.client(b.hostEnv))));
         this.tools = List.copyOf(all);
-        Map<String, BackendTool> m = new LinkedHashMap<>();
-        tools.forEach(t -> m.put(t.spec().name(), t));
-        this.byName = Map.copyOf(m);
-        this.endpoint = new Here();
+        this.endpoint = new InProcessEndpoint("the local client (" + gate.root() + ")", tools);
     }
 
     /**
@@ -151,33 +143,6 @@ public final class LocalBackend implements BackendToolProvider, Peers, AutoClose
     @Override
     public List<String> onlineDaemons(String tenant, String project) {
         return List.of();
-    }
-
-    /** The client that is this machine: runs the tools in this JVM, on the caller's thread. */
-    private final class Here implements Endpoint {
-        private final List<ToolSpec> manifest = tools.stream().map(BackendTool::spec).toList();
-
-        @Override
-        public String describe() {
-            return "the local client (" + gate.root() + ")";
-        }
-
-        @Override
-        public List<ToolSpec> manifest() {
-            return manifest;
-        }
-
-        /** Runs the tool on the caller's thread; the timeout is not enforced. */
-        @Override
-        public Map<String, Object> invoke(String tool, Map<String, Object> params, ToolContext context,
-                                          Duration timeout) throws ToolException {
-            BackendTool t = byName.get(tool);
-            if (t == null) {
-                throw new ToolException(ErrorCode.UNKNOWN_TOOL, "The local client does not offer '" + tool + "'. It "
-                        + "offers: " + String.join(", ", byName.keySet()) + ".");
-            }
-            return t.invoke(params == null ? Map.of() : params, context);
-        }
     }
 
     /** Builds a {@link LocalBackend}. */
