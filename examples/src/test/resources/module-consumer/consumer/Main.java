@@ -85,7 +85,7 @@ public final class Main {
                 throw new IllegalStateException("the daemon did not connect");
             }
             WorkTargetDispatcher tools = WorkTargetDispatcher.builder().processStore(processes).backend(work)
-                    .rootDirCatalog(work).peers(server.peers()).build();
+                    .peers(server.peers()).build();
             tools.invoke("p-1", "file_write", Map.of("path", "w.txt", "content", "on WORK"));
             System.out.println("work: " + tools.invoke("p-1", "file_read", Map.of("path", "w.txt")).get("content"));
             tools.invoke("p-1", "work_target_set", Map.of("kind", "DAEMON", "targetName", "box"));

@@ -38,7 +38,7 @@ import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.DaemonKey;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /**
  * Moves a file (default 1 GiB) over loopback WebSocket between two processes, download
@@ -145,7 +145,7 @@ public final class WireTransferBenchmark {
                     Runtime.getRuntime().availableProcessors());
             String token = "bench-" + Long.toHexString(new Random().nextLong());
             InMemoryProcessStore processes = new InMemoryProcessStore();
-            processes.add(PROCESS, null, "s-1", TENANT, PROJECT, "alice");
+            processes.process(PROCESS).tenant(TENANT).project(PROJECT).session("s-1").user("alice").add();
             long limit = Math.max(size, TransferSettings.defaults().maxUploadSize());
             TransferSettings settings = TransferSettings.defaults().toBuilder().maxUploadSize(limit)
                     .maxDownloadSize(limit).syncBeforeCommit(SYNC).build();
@@ -171,7 +171,7 @@ public final class WireTransferBenchmark {
                  PlainWsHarness.Server tuned = new PlainWsHarness.Server(tunedServerDir, PlainWsHarness.Mode.TUNED);
                  SftpHarness sftp = SftpHarness.start(base, sftpServerDir, childHeap, childJvmArgs("sftp-server"))) {
                 WorkTargetDispatcher.Builder b = WorkTargetDispatcher.builder().processStore(processes).backend(work)
-                        .rootDirCatalog(work).peers(server.peers());
+                        .peers(server.peers());
                 transfers.tools(work.ephemeralDirs()).forEach(b::hostTool);
                 WorkTargetDispatcher dispatcher = b.build();
 

@@ -3,7 +3,7 @@ package org.vancetope.worktarget.examples;
 import java.util.Map;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.ToolException;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /**
  * Runs a wrapper tool against a custom backend found by {@code ServiceLoader}
@@ -21,7 +21,7 @@ public final class CustomBackendExample {
      */
     public static void main(String[] args) throws ToolException {
         InMemoryProcessStore processes = new InMemoryProcessStore();
-        processes.add("agent-1", null, null, "acme", "proj", null);
+        processes.process("agent-1").tenant("acme").project("proj").add();
         WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder()
                 .processStore(processes)
                 .discoverBackends()

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /**
  * The smallest useful setup: one JVM, a WORK backend on a workspace directory, and an agent process
@@ -24,10 +24,10 @@ public final class InProcessWorkExample {
     public static void main(String[] args) throws Exception {
         Path workspace = Files.createTempDirectory("worktarget-example");
         InMemoryProcessStore processes = new InMemoryProcessStore();   // your host's process model
-        processes.add("agent-1", null, null, "acme", "proj", null);
+        processes.process("agent-1").tenant("acme").project("proj").add();
         try (WorkspaceBackend work = WorkspaceBackend.builder().workspaceRoot(workspace).build()) {
             WorkTargetDispatcher tools = WorkTargetDispatcher.builder()
-                    .processStore(processes).backend(work).rootDirCatalog(work).build();
+                    .processStore(processes).backend(work).build();
 
             tools.invoke("agent-1", "file_write", Map.of("path", "hello.txt", "content", "hello\nworld\n"));
             System.out.println(Print.json(tools.invoke("agent-1", "file_grep", Map.of("pattern", "wor"))));

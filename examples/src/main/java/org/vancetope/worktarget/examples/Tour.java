@@ -22,7 +22,7 @@ import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.ToolException;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /**
  * The demo tour, the README's main job: an embedded server with a WORK backend on a temporary
@@ -61,7 +61,7 @@ public final class Tour {
 
         ProgressBar progress = new ProgressBar();
         InMemoryProcessStore processes = new InMemoryProcessStore();
-        processes.add(PROCESS, null, "session-1", TENANT, PROJECT, "alice");
+        processes.process(PROCESS).tenant(TENANT).project(PROJECT).session("session-1").user("alice").add();
         Process daemon = null;
         try (WorkspaceBackend work = WorkspaceBackend.builder().workspaceRoot(workspace).build();
              ServerTransfers transfers = ServerTransfers.create(
@@ -72,7 +72,7 @@ public final class Tour {
                              .token(token, new AuthPrincipal("tour-daemon", TENANT, Set.of(PROJECT), null)).build())
                      .transfers(transfers).build().start()) {
             WorkTargetDispatcher.Builder b = WorkTargetDispatcher.builder().processStore(processes)
-                    .backend(work).rootDirCatalog(work)
+                    .backend(work)
                     .peers(server.peers());
             transfers.tools(work.ephemeralDirs()).forEach(b::hostTool);
             WorkTargetDispatcher dispatcher = b.build();

@@ -14,7 +14,7 @@ import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /**
  * How an agent framework tests its tool layer without touching the disk: the whole WORK backend on
@@ -30,7 +30,7 @@ class JimfsToolsExampleTest {
         fs = Jimfs.newFileSystem(Configuration.unix());
         work = WorkspaceBackend.builder().workspaceRoot(fs.getPath("/workspace")).build();
         InMemoryProcessStore processes = new InMemoryProcessStore();
-        processes.add("agent-1", null, null, "acme", "proj", null);
+        processes.process("agent-1").tenant("acme").project("proj").add();
         tools = WorkTargetDispatcher.builder().processStore(processes).backend(work).build();
     }
 

@@ -95,7 +95,8 @@ public final class WorkTargetDispatcher {
     private WorkTargetDispatcher(Builder b) {
         this.processStore = Objects.requireNonNull(b.processStore, "processStore is required");
         this.peers = new AllPeers(b.peers);
-        this.rootDirs = b.rootDirs;
+        this.rootDirs = b.rootDirs != null ? b.rootDirs : b.providers.stream()
+                .filter(RootDirCatalog.class::isInstance).map(RootDirCatalog.class::cast).findFirst().orElse(null);
         this.targets = WorkTargetService.builder().processStore(processStore).peers(b.peers.isEmpty() ? null : peers)
                 .build();
         Map<String, BackendTool> tools = new HashMap<>();
@@ -587,7 +588,8 @@ public final class WorkTargetDispatcher {
         }
 
         /**
-         * Lists RootDir names for {@code work_target_get} (optional).
+         * Lists RootDir names for {@code work_target_get} (optional: by default the first
+         * {@linkplain #backend backend} that is a {@link RootDirCatalog}, such as the workspace backend).
          *
          * @param catalog the catalog
          * @return this
@@ -598,7 +600,9 @@ public final class WorkTargetDispatcher {
         }
 
         /**
-         * Adds an in-process backend (the {@code work_*} tools of the workspace backend, or your own).
+         * Adds an in-process backend (the {@code work_*} tools of the workspace backend, or your own). A
+         * backend that is also a {@link RootDirCatalog} lists the RootDirs for {@code work_target_get}
+         * unless {@link #rootDirCatalog} names another.
          *
          * @param provider the provider
          * @return this

@@ -4,10 +4,10 @@
  * (a call still in flight, a job still running, a pending transfer).
  *
  * <pre>{@code
- * InMemoryProcessStore store = new InMemoryProcessStore();
- * store.add(TestProcesses.process("p1").session("s1").build());
+ * FakePeers peers = new FakePeers().client("acme", "s1", tools);
+ * WorkTargetDispatcher d = WorkTargetDispatcher.builder().processStore(store).peers(peers).build();
  * ...
- * @AfterEach void noLeaks() { clients.assertNoCallsInFlight(); }
+ * @AfterEach void noLeaks() { peers.close(); }   // fails when a call is still in flight
  * }</pre>
  */
 package org.vancetope.worktarget.testkit;

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.ToolInvocation;
 import org.vancetope.worktarget.core.WorkTarget;
@@ -132,7 +133,7 @@ class FakesStressTest {
     @Test
     void theProcessStoreKeepsEveryWriteAndHandsOutConsistentSnapshotsUnderConcurrentWriters() throws Exception {
         InMemoryProcessStore store = new InMemoryProcessStore();
-        store.add("p1", null, "s1", "acme", "proj", null);
+        store.process("p1").tenant("acme").project("proj").session("s1").add();
         onEveryThread(1_000, (t, i) -> {
             store.putEngineParam("p1", "k-" + t + "-" + i, i);
             Map<String, Object> snapshot = store.find("p1").orElseThrow().engineParams();

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.DaemonKey;
@@ -42,7 +43,7 @@ class FakesTest {
     @Test
     void theProcessStoreRemovesAKeyWhenGivenNull() {
         InMemoryProcessStore store = new InMemoryProcessStore();
-        store.add("p1", null, null, "acme", "proj", null);
+        store.process("p1").tenant("acme").project("proj").add();
         store.putEngineParam("p1", "k", "v");
         store.putEngineParam("p1", "k", null);
         assertThat(store.find("p1").orElseThrow().engineParams()).doesNotContainKey("k");
@@ -57,7 +58,7 @@ class FakesTest {
     @Test
     void theProcessStoreReturnsSnapshots() {
         InMemoryProcessStore store = new InMemoryProcessStore();
-        store.add("p1", null, null, "acme", "proj", null);
+        store.process("p1").tenant("acme").project("proj").add();
         var before = store.find("p1").orElseThrow();
         store.putEngineParam("p1", "k", "v");
         assertThat(before.engineParams()).isEmpty();

@@ -26,7 +26,7 @@ import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.ToolException;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /**
  * SIGTERM to a real {@code daemon} child JVM ({@link ChildJvm}) while one of its jobs runs a process
@@ -79,8 +79,8 @@ class DaemonShutdownTest {
                         .token(TOKEN, new AuthPrincipal(DAEMON, TENANT, Set.of(PROJECT), null)).build())
                 .build().start();
         InMemoryProcessStore store = new InMemoryProcessStore();
-        store.add(PROCESS, null, "s-1", TENANT, PROJECT, "alice");
-        dispatcher = WorkTargetDispatcher.builder().processStore(store).backend(work).rootDirCatalog(work)
+        store.process(PROCESS).tenant(TENANT).project(PROJECT).session("s-1").user("alice").add();
+        dispatcher = WorkTargetDispatcher.builder().processStore(store).backend(work)
                 .peers(server.peers()).build();
     }
 

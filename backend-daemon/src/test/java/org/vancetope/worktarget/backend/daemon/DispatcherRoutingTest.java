@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /** CLIENT and DAEMON routing through the dispatcher, end to end over loopback WebSockets. */
 class DispatcherRoutingTest {
@@ -23,7 +23,7 @@ class DispatcherRoutingTest {
     void start() throws Exception {
         t = new TestServer();
         store = new InMemoryProcessStore();
-        store.add("p-1", null, "s-1", "acme", "proj", "alice");
+        store.process("p-1").tenant("acme").project("proj").session("s-1").user("alice").add();
         dispatcher = WorkTargetDispatcher.builder().processStore(store)
                 .peers(t.server.peers()).build();
     }
@@ -70,7 +70,7 @@ class DispatcherRoutingTest {
 
     @Test
     void daemonOfAnotherProjectIsNotReachable() throws Exception {
-        store.add("p-2", null, null, "acme", "other", null);
+        store.process("p-2").tenant("acme").project("other").add();
         t.daemon("box", List.of(TestServer.echoRead("box")));
         dispatcher.invoke("p-2", "work_target_set", Map.of("kind", "DAEMON", "targetName", "box"));
         assertThatThrownBy(() -> dispatcher.invoke("p-2", "file_read", Map.of("path", "a")))

@@ -48,7 +48,7 @@ import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.ToolException;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /**
  * The command line's peers as real processes: a {@code daemon} or a {@code serve} child JVM
@@ -140,9 +140,9 @@ class PeerProcessTest {
                         .token(DAEMON_TOKEN, new AuthPrincipal(DAEMON, TENANT, Set.of(PROJECT), null)).build())
                 .transfers(transfers).build().start();
         InMemoryProcessStore store = new InMemoryProcessStore();
-        store.add(PROCESS, null, "s-1", TENANT, PROJECT, "alice");
+        store.process(PROCESS).tenant(TENANT).project(PROJECT).session("s-1").user("alice").add();
         WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store)
-                .backend(work).rootDirCatalog(work)
+                .backend(work)
                 .peers(server.peers());
         transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
         dispatcher = db.build();

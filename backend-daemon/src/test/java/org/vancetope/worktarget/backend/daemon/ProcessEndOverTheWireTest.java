@@ -20,7 +20,7 @@ import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.ProcessInfo;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.testfixtures.Await;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /**
  * The end of a process crosses the wire: with the {@code process.end} capability the server tells the
@@ -52,7 +52,7 @@ class ProcessEndOverTheWireTest {
     }
 
     private ProcessInfo processOnTheDaemon(String id) {
-        ProcessInfo p = store.add(id, null, null, "acme", "proj", null);
+        ProcessInfo p = store.process(id).tenant("acme").project("proj").add();
         store.putEngineParam(id, WorkTarget.ENGINE_PARAM_KEY, WorkTarget.daemon("box").toMap());
         return p;
     }

@@ -24,7 +24,7 @@ import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.ProcessInfo;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.testfixtures.Await;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /**
  * A long-lived server under many short-lived processes, bounded by count: 5,000 mixed calls (file
@@ -56,7 +56,7 @@ class SoakTest {
         t = new TestServer();
         t.started(t.daemonBuilder("box", local.tools()).processEndHook(local::processEnded));
         store = new InMemoryProcessStore();
-        dispatcher = WorkTargetDispatcher.builder().processStore(store).backend(work).rootDirCatalog(work)
+        dispatcher = WorkTargetDispatcher.builder().processStore(store).backend(work)
                 .peers(t.server.peers()).build();
     }
 
@@ -101,7 +101,7 @@ class SoakTest {
     /** Runs one process's calls and ends it; returns how many RootDirs the project had just before the end. */
     private int oneProcess(int i) throws ToolException {
         String id = "soak-" + i;
-        ProcessInfo p = store.add(id, null, null, "acme", "proj", null);
+        ProcessInfo p = store.process(id).tenant("acme").project("proj").add();
         if ((i & 1) == 1) {
             store.putEngineParam(id, WorkTarget.ENGINE_PARAM_KEY, WorkTarget.daemon("box").toMap());
         }

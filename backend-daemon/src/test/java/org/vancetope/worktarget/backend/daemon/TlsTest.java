@@ -25,7 +25,7 @@ import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.DaemonKey;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /** wss:// end to end with a certificate made by the JDK's keytool. */
 class TlsTest {
@@ -92,7 +92,7 @@ class TlsTest {
                         new TransferScope("acme", "proj"), TransferSettings.defaults(), TransferListener.NONE);
                 TestServer t = new TestServer(b -> b.sslContext(serverTls).transfers(transfers))) {
             InMemoryProcessStore store = new InMemoryProcessStore();
-            store.add("p-1", null, "s-1", "acme", "proj", "alice");
+            store.process("p-1").tenant("acme").project("proj").session("s-1").user("alice").add();
             WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).backend(work)
                     .peers(t.server.peers());
             transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);

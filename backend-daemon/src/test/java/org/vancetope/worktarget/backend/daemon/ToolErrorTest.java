@@ -16,7 +16,7 @@ import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.spi.ToolSpec;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /**
  * Every invocation is answered exactly once: a tool that throws an {@code Error} (or returns what cannot
@@ -115,7 +115,7 @@ class ToolErrorTest {
     @Test
     void aHostToolThatThrowsAnErrorIsAnsweredInternalByTheDispatcher() throws Exception {
         InMemoryProcessStore store = new InMemoryProcessStore();
-        store.add("p-1", null, "s-1", "acme", "proj", "alice");
+        store.process("p-1").tenant("acme").project("proj").session("s-1").user("alice").add();
         BackendTool crashing = BackendTool.of(hostSpec("host_crash"), (p, c) -> {
             throw new StackOverflowError("test");
         });

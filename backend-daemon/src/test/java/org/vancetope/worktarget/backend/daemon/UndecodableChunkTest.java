@@ -34,7 +34,7 @@ import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.Endpoint;
 import org.vancetope.worktarget.spi.FrameChannel;
 import org.vancetope.worktarget.testfixtures.Await;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /**
  * A chunk whose base64 is broken, over real loopback connections, fails its transfer at once. A foot
@@ -67,7 +67,7 @@ class UndecodableChunkTest {
                 TransferListener.NONE);
         t = new TestServer(b -> b.transfers(transfers));
         InMemoryProcessStore store = new InMemoryProcessStore();
-        store.add("p-1", null, "s-1", "acme", "proj", "alice");
+        store.process("p-1").tenant("acme").project("proj").session("s-1").user("alice").add();
         WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).backend(work)
                 .peers(t.server.peers());
         transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);

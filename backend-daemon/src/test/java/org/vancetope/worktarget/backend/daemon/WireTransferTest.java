@@ -25,7 +25,7 @@ import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.testfixtures.Await;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /** client_file_upload / client_file_download over real loopback WebSockets, to a daemon and to a foot. */
 class WireTransferTest {
@@ -57,7 +57,7 @@ class WireTransferTest {
                 TransferSettings.defaults(), listener);
         t = new TestServer(b -> b.transfers(transfers));
         InMemoryProcessStore store = new InMemoryProcessStore();
-        store.add("p-1", null, "s-1", "acme", "proj", "alice");
+        store.process("p-1").tenant("acme").project("proj").session("s-1").user("alice").add();
         WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).backend(work)
                 .peers(t.server.peers());
         transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);

@@ -21,7 +21,7 @@ import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.SessionKey;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 class LocalBackendTest {
     private static final ToolContext CTX = new ToolContext("p1", null, "acme", "proj", null);
@@ -95,7 +95,7 @@ class LocalBackendTest {
     @Test
     void dispatcherRoutesClientCallsHereByDefault() throws Exception {
         InMemoryProcessStore store = new InMemoryProcessStore();
-        store.add("p1", null, "s1", "acme", "proj", "me");
+        store.process("p1").tenant("acme").project("proj").session("s1").user("me").add();
         WorkTargetDispatcher d = WorkTargetDispatcher.builder().processStore(store).peers(local).build();
         d.invoke("p1", "file_write", Map.of("path", "notes.md", "content", "# hi"));
         Path written = fs.getPath("/home/me/work/notes.md");

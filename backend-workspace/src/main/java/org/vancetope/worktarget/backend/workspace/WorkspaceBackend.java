@@ -47,7 +47,7 @@ import org.vancetope.worktarget.spi.ToolException;
  *         .rootDirType(new GitCheckoutType(), false)      // an integrator's own type
  *         .build();
  * WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder()
- *         .processStore(store).backend(work).rootDirCatalog(work).build();
+ *         .processStore(store).backend(work).build();
  * String drop = work.createEphemeral(ctx, Map.of("purpose", "user-upload"));
  * Path where = work.resolveRoot(ctx.tenant(), ctx.project(), drop);
  * }</pre>

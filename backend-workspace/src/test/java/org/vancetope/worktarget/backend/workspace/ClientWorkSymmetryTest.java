@@ -19,7 +19,7 @@ import org.vancetope.worktarget.backend.local.LocalBackend;
 import org.vancetope.worktarget.core.WorkTarget;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.ToolException;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /**
  * The same sequence of wrapper calls through the dispatcher gives equal results on CLIENT
@@ -35,12 +35,11 @@ class ClientWorkSymmetryTest {
         LocalBackend local = LocalBackend.builder().workDirectory(fs.getPath("/home/me/project")).build();
         WorkspaceBackend work = WorkspaceBackend.builder().workspaceRoot(fs.getPath("/srv/ws")).build();
         InMemoryProcessStore store = new InMemoryProcessStore();
-        store.add("client", null, "s1", "acme", "proj", "me");
-        store.add("work", null, "s1", "acme", "proj", "me");
+        store.process("client").tenant("acme").project("proj").session("s1").user("me").add();
+        store.process("work").tenant("acme").project("proj").session("s1").user("me").add();
         store.putEngineParam("client", WorkTarget.ENGINE_PARAM_KEY, WorkTarget.CLIENT.toMap());
         store.putEngineParam("work", WorkTarget.ENGINE_PARAM_KEY, WorkTarget.WORK_TEMP.toMap());
-        dispatcher = WorkTargetDispatcher.builder().processStore(store).peers(local).backend(work)
-                .rootDirCatalog(work).build();
+        dispatcher = WorkTargetDispatcher.builder().processStore(store).peers(local).backend(work).build();
     }
 
     @AfterEach

@@ -16,7 +16,7 @@ import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.ProcessInfo;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.testfixtures.Await;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /**
  * The end of a process reaches the WORK backend through the dispatcher: its temporary RootDir goes, and
@@ -36,7 +36,7 @@ class ProcessEndTest {
                 .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
                 .execSettings(ExecSettings.builder().killGrace(Duration.ofMillis(200)).build()).build();
         store = new InMemoryProcessStore();
-        dispatcher = WorkTargetDispatcher.builder().processStore(store).backend(work).rootDirCatalog(work).build();
+        dispatcher = WorkTargetDispatcher.builder().processStore(store).backend(work).build();
     }
 
     @AfterEach
@@ -50,7 +50,7 @@ class ProcessEndTest {
 
     @Test
     void aProcessThatEndedLeavesNoTempRootDirNoJobAndNoOutputBehind() throws Exception {
-        ProcessInfo p = store.add("p1", null, null, "acme", "proj", null);
+        ProcessInfo p = store.process("p1").tenant("acme").project("proj").add();
         Map<String, Object> run = dispatcher.invoke("p1", "exec_run", Map.of("command", "echo $$ > pid; exec sleep 1000",
                 "waitMs", 0));
         Path dir = work.resolveRoot(new ToolContext("p1", null, "acme", "proj", null), null);
@@ -67,7 +67,7 @@ class ProcessEndTest {
 
     @Test
     void aJobOfTheProcessInANamedRootDirEndsWithTheProcessButTheRootDirStays() throws Exception {
-        ProcessInfo p = store.add("p1", null, null, "acme", "proj", null);
+        ProcessInfo p = store.process("p1").tenant("acme").project("proj").add();
         work.createRootDir(new ToolContext("other", null, "acme", "proj", null), "shared", WorkspaceBackend.TEMP, null,
                 false, null);
         dispatcher.invoke("p1", "exec_run", Map.of("command", "echo $$ > pid; exec sleep 1000", "waitMs", 0,

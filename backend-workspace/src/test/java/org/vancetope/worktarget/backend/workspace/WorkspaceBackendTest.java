@@ -27,7 +27,7 @@ import org.vancetope.worktarget.spi.RootDirHandle;
 import org.vancetope.worktarget.spi.RootDirTypeHandler;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 class WorkspaceBackendTest {
     private static final Instant NOW = Instant.parse("2026-11-30T10:00:00Z");
@@ -322,11 +322,10 @@ class WorkspaceBackendTest {
     @Test
     void dispatcherRoutesWorkCallsWithTheTargetDirName() throws Exception {
         InMemoryProcessStore store = new InMemoryProcessStore();
-        store.add("p1", null, null, "acme", "proj", "alice");
+        store.process("p1").tenant("acme").project("proj").user("alice").add();
         work.createRootDir(P1, "src", "temp", null, false, null);
         store.putEngineParam("p1", WorkTarget.ENGINE_PARAM_KEY, WorkTarget.work("src").toMap());
-        WorkTargetDispatcher d = WorkTargetDispatcher.builder().processStore(store).backend(work)
-                .rootDirCatalog(work).build();
+        WorkTargetDispatcher d = WorkTargetDispatcher.builder().processStore(store).backend(work).build();
         d.invoke("p1", "file_write", Map.of("path", "Main.java", "content", "class Main {}"));
         assertThat(Files.readString(work.resolveRoot("acme", "proj", "src").resolve("Main.java")))
                 .isEqualTo("class Main {}");

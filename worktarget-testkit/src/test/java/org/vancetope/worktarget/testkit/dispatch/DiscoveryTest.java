@@ -16,14 +16,14 @@ import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.core.internal.Discovery;
 import org.vancetope.worktarget.spi.BackendToolProvider;
 import org.vancetope.worktarget.spi.ToolException;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 class DiscoveryTest {
 
     @Test
     void discoverBackendsFindsProvidersDeclaredInMetaInfServices() throws ToolException {
         InMemoryProcessStore store = new InMemoryProcessStore();
-        store.add("p1", null, null, "acme", "proj", null);
+        store.process("p1").tenant("acme").project("proj").add();
         WorkTargetDispatcher d = WorkTargetDispatcher.builder().processStore(store).discoverBackends().build();
         assertThat(d.invoke("p1", "file_list", Map.of())).containsEntry("from", "discovered");
     }

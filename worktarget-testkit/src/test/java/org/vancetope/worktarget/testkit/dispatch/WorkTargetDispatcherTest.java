@@ -30,7 +30,7 @@ import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.spi.ToolLabel;
 import org.vancetope.worktarget.spi.ToolSpec;
 import org.vancetope.worktarget.testkit.FakePeers;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.testkit.RecordingListener;
 
 class WorkTargetDispatcherTest {
@@ -44,7 +44,7 @@ class WorkTargetDispatcherTest {
     @BeforeEach
     void setUp() {
         store = new InMemoryProcessStore();
-        store.add("p1", null, "s1", "acme", "proj", "alice");
+        store.process("p1").tenant("acme").project("proj").session("s1").user("alice").add();
         peers = new FakePeers();
         listener = new RecordingListener();
         workCalls = new ArrayList<>();
@@ -704,6 +704,32 @@ class WorkTargetDispatcherTest {
                 .containsEntry("clientBound", true)
                 .containsEntry("rootDirs", List.of("docs", "src"))
                 .containsEntry("daemons", List.of("box"));
+    }
+
+    @Test
+    void aBackendThatIsARootDirCatalogListsTheRootDirsWithoutASecondCall() throws ToolException {
+        abstract class CatalogBackend implements BackendToolProvider, org.vancetope.worktarget.spi.RootDirCatalog {
+        }
+        BackendToolProvider work = workBackend();
+        CatalogBackend both = new CatalogBackend() {
+            @Override
+            public String name() {
+                return "workspace";
+            }
+
+            @Override
+            public List<BackendTool> tools() {
+                return work.tools();
+            }
+
+            @Override
+            public List<String> rootDirNames(String tenant, String project) {
+                return List.of("from-the-backend");
+            }
+        };
+        Map<String, Object> r = WorkTargetDispatcher.builder().processStore(store).backend(both).listener(listener)
+                .build().invoke("p1", "work_target_get", Map.of());
+        assertThat(r).containsEntry("rootDirs", List.of("from-the-backend"));
     }
 
     @Test

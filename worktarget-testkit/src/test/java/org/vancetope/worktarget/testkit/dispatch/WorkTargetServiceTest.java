@@ -20,7 +20,7 @@ import org.vancetope.worktarget.core.WorkTarget;
 import org.vancetope.worktarget.core.WorkTargetService;
 import org.vancetope.worktarget.spi.ProcessInfo;
 import org.vancetope.worktarget.testkit.FakePeers;
-import org.vancetope.worktarget.testkit.InMemoryProcessStore;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 class WorkTargetServiceTest {
     private InMemoryProcessStore store;
@@ -32,7 +32,7 @@ class WorkTargetServiceTest {
         store = new InMemoryProcessStore();
         clients = new FakePeers();
         service = WorkTargetService.builder().processStore(store).peers(clients).build();
-        store.add("parent", null, "s1", "acme", "proj", "alice");
+        store.process("parent").tenant("acme").project("proj").session("s1").user("alice").add();
     }
 
     @AfterEach
@@ -81,7 +81,7 @@ class WorkTargetServiceTest {
 
     @Test
     void theDefaultIsWorkTempForAProcessWithoutSession() {
-        store.add("lonely", null, null, "acme", "proj", null);
+        store.process("lonely").tenant("acme").project("proj").add();
         clients.client("acme", "s1", List.of());
         assertThat(service.current("lonely")).isEqualTo(WorkTarget.WORK_TEMP);
     }

@@ -57,6 +57,7 @@ import org.vancetope.worktarget.backend.daemon.internal.Ids;
 import org.vancetope.worktarget.backend.daemon.internal.PeerFailures;
 import org.vancetope.worktarget.backend.daemon.internal.Utf8;
 import org.vancetope.worktarget.backend.daemon.internal.Wire;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.WorkTarget;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.core.WorkTargetKind;
@@ -145,7 +146,7 @@ final class AdminServer implements AutoCloseable {
 
     private final DaemonServer server;
     private final WorkTargetDispatcher dispatcher;
-    private final AdminProcessStore store;
+    private final InMemoryProcessStore store;
     private final byte[] token;
     private final Limits limits;
     private final Ids ids = new Ids();
@@ -162,7 +163,7 @@ final class AdminServer implements AutoCloseable {
      * @param store the processes of the calls
      * @param adminToken the token every request must carry
      */
-    AdminServer(DaemonServer server, WorkTargetDispatcher dispatcher, AdminProcessStore store, String adminToken) {
+    AdminServer(DaemonServer server, WorkTargetDispatcher dispatcher, InMemoryProcessStore store, String adminToken) {
         this(server, dispatcher, store, adminToken, Limits.defaults());
     }
 
@@ -175,7 +176,7 @@ final class AdminServer implements AutoCloseable {
      * @param adminToken the token every request must carry
      * @param limits the limits
      */
-    AdminServer(DaemonServer server, WorkTargetDispatcher dispatcher, AdminProcessStore store, String adminToken,
+    AdminServer(DaemonServer server, WorkTargetDispatcher dispatcher, InMemoryProcessStore store, String adminToken,
                 Limits limits) {
         this.server = server;
         this.dispatcher = dispatcher;
@@ -492,7 +493,7 @@ final class AdminServer implements AutoCloseable {
         String given = text(n, "processId");
         String processId = given != null ? given : ONE_SHOT_PREFIX + UUID.randomUUID();
         String callId = ids.next("ac-");
-        store.put(new ProcessInfo(processId, null, sessionId, tenant, project, text(n, "user"),
+        store.add(new ProcessInfo(processId, null, sessionId, tenant, project, text(n, "user"),
                 Map.of(WorkTarget.ENGINE_PARAM_KEY, target.toMap())));
         try {
             Map<String, Object> result = dispatcher.invoke(processId, tool, params);

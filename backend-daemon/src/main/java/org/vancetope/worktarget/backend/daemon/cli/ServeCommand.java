@@ -18,6 +18,7 @@ import org.vancetope.worktarget.backend.daemon.ServerTransfers;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.daemon.internal.Ids;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferListener;
@@ -112,10 +113,10 @@ final class ServeCommand {
             work.close();
             throw new Args.UsageException(e.getMessage() + ".");
         }
-        AdminProcessStore store = new AdminProcessStore();
+        InMemoryProcessStore store = new InMemoryProcessStore();
         WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store)
                 .peers(server.peers());
-        db.backend(work).rootDirCatalog(work);
+        db.backend(work);
         transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
         AdminServer admin;
         try {

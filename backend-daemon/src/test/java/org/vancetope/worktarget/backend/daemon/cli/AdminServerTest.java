@@ -32,6 +32,7 @@ import org.vancetope.worktarget.backend.daemon.DaemonServer;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.daemon.internal.Wire;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.BackendTool;
@@ -54,7 +55,7 @@ class AdminServerTest {
     private Path workspace;
     private WorkspaceBackend work;
     private DaemonServer server;
-    private AdminProcessStore store;
+    private InMemoryProcessStore store;
     private AdminServer admin;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
@@ -64,10 +65,10 @@ class AdminServerTest {
         work = WorkspaceBackend.builder().workspaceRoot(workspace).build();
         server = DaemonServer.builder().authenticator(TokenAuthenticator.builder()
                 .token("daemon-token", new AuthPrincipal("box", "acme", Set.of("proj"), null)).build()).build().start();
-        store = new AdminProcessStore();
+        store = new InMemoryProcessStore();
         WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store)
                 .peers(server.peers())
-                .backend(work).rootDirCatalog(work)
+                .backend(work)
                 .hostTool(hostTool("test_recurse", (p, c) -> Map.of("depth", recurse(0))))
                 .hostTool(hostTool("test_slow", (p, c) -> {
                     LockSupport.parkNanos(TIMEOUT.multipliedBy(3).toNanos());

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.backend.daemon.DaemonClient;
 import org.vancetope.worktarget.backend.daemon.DaemonServer;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.AuthPrincipal;
@@ -38,7 +39,7 @@ class CliTest {
     void start() throws Exception {
         server = DaemonServer.builder().authenticator(TokenAuthenticator.builder()
                 .token(DAEMON_TOKEN, new AuthPrincipal("box", "acme", Set.of("proj"), null)).build()).build().start();
-        AdminProcessStore store = new AdminProcessStore();
+        InMemoryProcessStore store = new InMemoryProcessStore();
         WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store)
                 .peers(server.peers()).build();
         admin = new AdminServer(server, dispatcher, store, ADMIN_TOKEN).start("127.0.0.1", 0);

@@ -88,8 +88,9 @@ public final class Homes implements HomeMaintenance {
     }
 
     /**
-     * The scope of a call: the {@code home-scope} setting, read user → project → tenant; missing or
-     * unparseable → PROJECT with a WARN; USER without a user → PROJECT.
+     * The scope of a call: the {@code home-scope} setting, read user → project → tenant; missing → PROJECT
+     * (the default, the narrowest choice: nothing to warn about); unparseable → PROJECT with one WARN per
+     * project and value; USER without a user → PROJECT.
      *
      * @param tenant the tenant
      * @param project the project
@@ -100,10 +101,9 @@ public final class Homes implements HomeMaintenance {
         Optional<String> raw = settings.resolve(tenant, project, user, HomeScope.SETTING);
         Optional<HomeScope> parsed = raw.flatMap(HomeScope::parse);
         if (parsed.isEmpty()) {
-            String what = raw.map(v -> "unparseable value '" + v + "'").orElse("no value");
-            if (warned.add(tenant + "/" + project + "/" + raw.orElse(""))) {
-                LOG.warn("{} has {} for setting {}; using the narrowest scope 'project'. Set it to project, tenant or user.",
-                        tenant + "/" + project, what, HomeScope.SETTING);
+            if (raw.isPresent() && warned.add(tenant + "/" + project + "/" + raw.get())) {
+                LOG.warn("{} has the unparseable value '{}' for setting {}; using the narrowest scope 'project'. "
+                        + "Set it to project, tenant or user.", tenant + "/" + project, raw.get(), HomeScope.SETTING);
             }
             return HomeScope.PROJECT;
         }

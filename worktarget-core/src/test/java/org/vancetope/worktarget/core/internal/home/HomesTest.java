@@ -50,6 +50,36 @@ class HomesTest {
         assertThat(h.dir()).isEqualTo(base.resolve("homes/acme/shop"));
     }
 
+    /** What the logger (slf4j-simple writes to System.err in these tests) printed while the call ran. */
+    private static String stderrOf(Runnable call) {
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(buffer, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            call.run();
+        } finally {
+            System.setErr(original);
+        }
+        return buffer.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theDefaultScopeNeedsNoWarning() {
+        Homes homes = homes(SettingsCascade.EMPTY);
+        String logged = stderrOf(() -> assertThat(homes.scope("acme", "shop", "alice")).isEqualTo(HomeScope.PROJECT));
+        assertThat(logged).doesNotContain("WARN").doesNotContain(HomeScope.SETTING);
+    }
+
+    @Test
+    void anUnparseableScopeIsWarnedAboutOnceAndFallsBackToProject() {
+        Homes homes = homes(new MapSettings().set(SettingLevel.PROJECT, "shop", "galaxy"));
+        String logged = stderrOf(() -> {
+            assertThat(homes.scope("acme", "shop", "alice")).isEqualTo(HomeScope.PROJECT);
+            assertThat(homes.scope("acme", "shop", "alice")).isEqualTo(HomeScope.PROJECT);
+        });
+        assertThat(logged).containsOnlyOnce("unparseable value 'galaxy'");
+    }
+
     @Test
     void tenantScopeUsesTheTenantKey() throws ToolException {
         MapSettings s = new MapSettings().set(SettingLevel.TENANT, "acme", "tenant");
