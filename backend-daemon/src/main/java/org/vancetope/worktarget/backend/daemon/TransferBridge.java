@@ -91,9 +91,23 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
     /** The connections' path: chunk frames are cut apart from the bytes, base64 decoded straight into the chunk. */
     @Override
     public void onFrameUtf8(FrameChannel<String> channel, String type, ByteBuffer utf8) {
+        handle(channel, type, () -> codec.decode(utf8));
+    }
+
+    /** A frame the connection parsed already: decoded from its fields, not parsed again. */
+    @Override
+    public void onFrameFields(FrameChannel<String> channel, String type, Map<String, Object> fields, ByteBuffer utf8) {
+        handle(channel, type, () -> codec.decode(fields));
+    }
+
+    private interface Decoding {
+        TransferFrame decode() throws FrameDecodeException;
+    }
+
+    private void handle(FrameChannel<String> channel, String type, Decoding decoding) {
         TransferFrame decoded;
         try {
-            decoded = codec.decode(utf8);
+            decoded = decoding.decode();
         } catch (FrameDecodeException e) {
             String id = e.transferId().orElse(null);
             Attached a = attached.get(channel.id());

@@ -423,7 +423,7 @@ public final class ClientSession {
                     && settings.extension().handles(o.type())) {
                 FrameExtension ext = settings.extension();
                 try {
-                    ext.onFrameUtf8(frames, o.type(), o.utf8());
+                    o.handTo(ext, frames);
                 } catch (RuntimeException e) {
                     LOG.warn("The frame extension failed on a '{}' frame", o.type(), e);
                     sendError(ctx, "The '" + o.type() + "' frame could not be handled"

@@ -135,7 +135,7 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
                 return;
             }
             try {
-                ext.onFrameUtf8(connection.frames(), o.type(), o.utf8());
+                o.handTo(ext, connection.frames());
             } catch (RuntimeException e) {
                 LOG.warn("The frame extension failed on a '{}' frame of connection {}", o.type(), connection.id(), e);
                 // an extension refuses a frame with IllegalArgumentException, whose message is for the peer
