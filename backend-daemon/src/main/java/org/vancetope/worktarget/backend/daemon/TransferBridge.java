@@ -12,9 +12,9 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vancetope.worktarget.backend.daemon.internal.NettyFrameChannel;
 import org.vancetope.worktarget.backend.daemon.internal.ReadGate;
 import org.vancetope.worktarget.backend.daemon.internal.SerialExecutor;
+import org.vancetope.worktarget.backend.daemon.internal.WireChannel;
 import org.vancetope.worktarget.core.transfer.TransferChunk;
 import org.vancetope.worktarget.core.transfer.TransferConnection;
 import org.vancetope.worktarget.core.transfer.TransferEndpoint;
@@ -123,10 +123,6 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
     }
 
     private static void deliver(Attached a, Runnable handling) {
-        if (a.gate == null) {
-            a.lane.execute(handling);
-            return;
-        }
         a.gate.queued();
         a.lane.execute(() -> {
             try {
@@ -159,10 +155,11 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
     }
 
     private Attached attach(FrameChannel<String> channel) {
-        return attached.computeIfAbsent(channel.id(), id -> new Attached(
-                endpoint.attach(new Encoding(channel, codec), scopes.apply(channel)), new SerialExecutor(workers),
-                channel instanceof NettyFrameChannel netty
-                        ? new ReadGate(netty.channel(), MAX_WAITING_FRAMES, RESUME_AT_FRAMES) : null));
+        return attached.computeIfAbsent(channel.id(), id -> {
+            WireChannel wire = WireChannel.of(channel);
+            return new Attached(endpoint.attach(new Encoding(wire, codec), scopes.apply(channel)),
+                    new SerialExecutor(workers), new ReadGate(wire, MAX_WAITING_FRAMES, RESUME_AT_FRAMES));
+        });
     }
 
     /**
@@ -184,10 +181,10 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
 
     /** A channel of transfer frames over a channel of JSON text frames. */
     private static final class Encoding implements FrameChannel<TransferFrame> {
-        private final FrameChannel<String> text;
+        private final WireChannel text;
         private final TransferCodec codec;
 
-        Encoding(FrameChannel<String> text, TransferCodec codec) {
+        Encoding(WireChannel text, TransferCodec codec) {
             this.text = text;
             this.codec = codec;
         }
@@ -204,13 +201,10 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
 
         @Override
         public CompletionStage<Void> send(TransferFrame frame) {
-            if (text instanceof NettyFrameChannel netty) {
-                if (frame instanceof TransferChunk chunk) {     // ~87 KiB: straight into the network buffer
-                    return netty.sendUtf8(codec.encodedLength(chunk), dst -> codec.encodeChunk(chunk, dst));
-                }
-                return netty.sendUtf8(codec.encode(frame));
+            if (frame instanceof TransferChunk chunk) {     // ~87 KiB: straight into the network buffer
+                return text.sendUtf8(codec.encodedLength(chunk), dst -> codec.encodeChunk(chunk, dst));
             }
-            return text.send(codec.encodeToString(frame));
+            return text.sendUtf8(codec.encode(frame));
         }
 
         @Override
