@@ -1,22 +1,22 @@
 package org.vancetope.worktarget.transfer;
 
-import com.fasterxml.jackson.core.Base64Variant;
-import com.fasterxml.jackson.core.Base64Variants;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import java.io.ByteArrayOutputStream;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Objects;
+import org.vancetope.worktarget.core.internal.FieldReader;
 import org.vancetope.worktarget.core.transfer.TransferAttrs;
 import org.vancetope.worktarget.core.transfer.TransferChunk;
 import org.vancetope.worktarget.core.transfer.TransferComplete;
@@ -31,13 +31,15 @@ import org.vancetope.worktarget.transfer.internal.Base64Codec;
  * The JSON codec of the transfer frames: one UTF-8 JSON object per
  * frame, chunk bytes as standard base64 with padding.
  *
- * <p>Decoding is a streaming parse: fields may come in any order, unknown fields are skipped, and
- * the base64 of a chunk is decoded straight from the input bytes into the chunk's array, without an
- * intermediate {@code String}, as strictly as the JDK's decoder. Every defect of the input is a
+ * <p>Decoding: a chunk frame in the canonical form this codec writes is cut apart without a JSON
+ * parser, its base64 decoded straight from the input bytes into the chunk's array, as strictly as the
+ * JDK's decoder. Any other frame is parsed once into its fields, which are read with the typed field
+ * reader every WorkTarget decoder shares ({@link #decode(Map)} takes fields that a connection parsed
+ * already). Fields may come in any order, unknown fields are ignored. Every defect of the input is a
  * {@link FrameDecodeException}; no other exception leaves the decode methods (except for a slice
- * outside its array). When a field is broken, the rest of the frame is still read for its
- * {@code type} and {@code transferId}, so that the failure names the transfer wherever the id stands
- * (a receiver can then fail that transfer at once). Instances are immutable and thread-safe.
+ * outside its array). A failure names the frame's {@code type} and {@code transferId} whenever they
+ * are strings, wherever they stand (a receiver can then fail that transfer at once). Instances are
+ * immutable and thread-safe.
  *
  * <pre>{@code
  * TransferCodec codec = TransferCodec.create();
@@ -48,7 +50,6 @@ import org.vancetope.worktarget.transfer.internal.Base64Codec;
  * <p>It does not check protocol rules (hash format, sizes, sequence numbers): the state machines do.
  */
 public final class TransferCodec {
-    private static final Base64Variant BASE64 = Base64Variants.MIME_NO_LINEFEEDS;
     private static final JsonStringEncoder QUOTER = JsonStringEncoder.getInstance();
     private static final byte[] CHUNK_HEAD = ascii("{\"type\":\"transfer_chunk\",\"transferId\":\"");
     private static final byte[] SEQ = ascii("\",\"seq\":");
@@ -57,10 +58,14 @@ public final class TransferCodec {
     private static final byte[] LAST_FALSE = ascii("\",\"last\":false}");
     private static final String BAD_BASE64 = "Field 'bytes' is not valid base64 (standard alphabet, with padding).";
 
-    private final JsonFactory factory;
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
 
-    private TransferCodec(JsonFactory factory) {
-        this.factory = factory;
+    private final JsonFactory factory;
+    private final ObjectReader reader;
+
+    private TransferCodec(ObjectMapper mapper) {
+        this.factory = mapper.getFactory();
+        this.reader = mapper.readerFor(MAP).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     }
 
     /**
@@ -69,7 +74,7 @@ public final class TransferCodec {
      * @return the codec
      */
     public static TransferCodec create() {
-        return new TransferCodec(JsonFactory.builder().build());
+        return new TransferCodec(new ObjectMapper());
     }
 
     /**
@@ -266,62 +271,135 @@ public final class TransferCodec {
         return parse(json, offset, length);
     }
 
-    /** The general path: a streaming parse of any frame. */
+    /** The general path: the frame parsed into a map once, then decoded from it. */
     private TransferFrame parse(byte[] json, int offset, int length) throws FrameDecodeException {
-        Fields f = new Fields();
-        FrameDecodeException broken = null;
-        try (JsonParser p = factory.createParser(json, offset, length)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw f.fail(FrameDecodeException.Reason.MALFORMED_JSON, "A transfer frame must be one JSON object.", null);
-            }
-            JsonToken t;
-            while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                JsonToken v = p.nextToken();
-                if (broken == null) {
-                    try {
-                        readField(p, name, v, f, json, offset, length);
-                    } catch (FrameDecodeException e) {
-                        if (p.currentToken() == JsonToken.START_OBJECT || p.currentToken() == JsonToken.START_ARRAY) {
-                            p.skipChildren();
-                        }
-                        if (f.type != null && f.transferId != null || !inTopObject(p)) {
-                            throw e;
-                        }
-                        broken = e;     // read on for the type and id, so the failure can name its transfer
-                    }
-                } else if ("type".equals(name) || "transferId".equals(name)) {
-                    readField(p, name, v, f, json, offset, length);
-                } else {
-                    p.skipChildren();
-                }
-            }
-            if (broken != null) {
-                throw f.fail(broken.reason(), broken.getMessage(), broken.getCause());
-            }
-            if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
-                throw f.fail(FrameDecodeException.Reason.MALFORMED_JSON,
-                        "A transfer frame must be exactly one JSON object, without trailing content.", null);
-            }
-        } catch (FrameDecodeException e) {
-            throw broken == null ? e : f.fail(broken.reason(), broken.getMessage(), broken.getCause());
+        Map<String, Object> fields;
+        try {
+            fields = reader.readValue(json, offset, length);
         } catch (JsonProcessingException e) {
-            throw broken != null ? f.fail(broken.reason(), broken.getMessage(), broken.getCause())
-                    : f.fail(FrameDecodeException.Reason.MALFORMED_JSON, "Malformed JSON: " + e.getOriginalMessage(), e);
-        } catch (IOException e) {
-            throw broken != null ? f.fail(broken.reason(), broken.getMessage(), broken.getCause())
-                    : f.fail(FrameDecodeException.Reason.MALFORMED_JSON, "Unreadable frame: " + e.getMessage(), e);
-        } catch (RuntimeException e) {
-            throw broken != null ? f.fail(broken.reason(), broken.getMessage(), broken.getCause())
-                    : f.fail(FrameDecodeException.Reason.MALFORMED_JSON, "Unreadable frame: " + e, e);
+            throw new FrameDecodeException(FrameDecodeException.Reason.MALFORMED_JSON,
+                    "Malformed JSON: " + e.getOriginalMessage(), null, null, e);
+        } catch (IOException | RuntimeException e) {
+            throw new FrameDecodeException(FrameDecodeException.Reason.MALFORMED_JSON, "Unreadable frame: " + e, null,
+                    null, e);
         }
-        return f.build();
+        if (fields == null) {
+            throw new FrameDecodeException(FrameDecodeException.Reason.MALFORMED_JSON,
+                    "A transfer frame must be one JSON object.", null, null, null);
+        }
+        return decode(fields);
     }
 
-    /** Whether the parser stands on a field of the frame's own object (not of an object inside it). */
-    private static boolean inTopObject(JsonParser p) {
-        com.fasterxml.jackson.core.JsonStreamContext c = p.getParsingContext();
-        return c.inObject() && c.getParent() != null && c.getParent().inRoot();
+    /**
+     * Decodes a frame that was already parsed, for example by a connection that parsed it to learn
+     * its type: the fields as a JSON parser gives them (strings, numbers, booleans, maps and lists).
+     * Unknown fields are ignored; a failure names the frame's type and transfer whenever they are
+     * strings, whatever else is broken.
+     *
+     * @param fields the frame's fields
+     * @return the frame
+     * @throws FrameDecodeException when the fields are not a valid transfer frame
+     */
+    public TransferFrame decode(Map<String, ?> fields) throws FrameDecodeException {
+        String type = fields.get("type") instanceof String t ? t : null;
+        String transferId = fields.get("transferId") instanceof String id ? id : null;
+        FieldReader<FrameDecodeException> f = new FieldReader<>(fields, new Words(type, transferId, ""));
+        // every known field is checked, whatever the type, so a broken field is reported before a missing one
+        f.string("type");
+        f.string("transferId");
+        String source = f.string("source");
+        String target = f.string("target");
+        String dirName = f.string("dirName");
+        String hash = f.string("hash");
+        String error = f.string("error");
+        String hashCheck = f.string("hashCheck");
+        String localPath = f.string("localPath");
+        String remotePath = f.string("remotePath");
+        Long totalSize = f.integer("totalSize", 0, Long.MAX_VALUE);
+        Long seq = f.integer("seq", 0, Long.MAX_VALUE);
+        Long bytesWritten = f.integer("bytesWritten", 0, Long.MAX_VALUE);
+        Boolean ok = f.bool("ok");
+        Boolean last = f.bool("last");
+        TransferAttrs attrs = attrs(f.object("attrs"), type, transferId);
+        byte[] bytes = base64(f.string("bytes"), type, transferId);
+        if (type == null) {
+            throw new FrameDecodeException(FrameDecodeException.Reason.MISSING_TYPE, "The frame has no 'type' field.",
+                    null, transferId, null);
+        }
+        switch (type) {
+            case TransferInit.TYPE, TransferInitResponse.TYPE, TransferChunk.TYPE, TransferComplete.TYPE,
+                    TransferFinish.TYPE, UploadRequest.TYPE -> { }
+            default -> throw new FrameDecodeException(FrameDecodeException.Reason.UNKNOWN_TYPE,
+                    "Unknown frame type '" + type + "'.", type, transferId, null);
+        }
+        Required r = new Required(type, transferId);
+        r.of(transferId, "transferId");
+        if (transferId.isEmpty()) {
+            throw f.refuse("transferId", "must not be empty.");
+        }
+        return switch (type) {
+            case TransferInit.TYPE -> new TransferInit(transferId, source, r.of(target, "target"), dirName,
+                    r.of(totalSize, "totalSize"), r.of(hash, "hash"), attrs);
+            case TransferInitResponse.TYPE -> new TransferInitResponse(transferId, r.of(ok, "ok"), error);
+            case TransferChunk.TYPE -> new TransferChunk(transferId, r.of(seq, "seq"), r.of(bytes, "bytes"),
+                    r.of(last, "last"));
+            case TransferComplete.TYPE -> new TransferComplete(transferId, r.of(ok, "ok"), error,
+                    bytesWritten == null ? 0L : bytesWritten, hashCheck);
+            case TransferFinish.TYPE -> new TransferFinish(transferId, r.of(ok, "ok"), error);
+            default -> new UploadRequest(transferId, r.of(localPath, "localPath"), r.of(dirName, "dirName"),
+                    r.of(remotePath, "remotePath"), attrs);
+        };
+    }
+
+    private static TransferAttrs attrs(Map<String, Object> attrs, String type, String transferId)
+            throws FrameDecodeException {
+        if (attrs == null) {
+            return null;
+        }
+        FieldReader<FrameDecodeException> a = new FieldReader<>(attrs, new Words(type, transferId, "attrs."));
+        return new TransferAttrs(a.string("mode"), a.string("mtime"));
+    }
+
+    private static byte[] base64(String text, String type, String transferId) throws FrameDecodeException {
+        if (text == null) {
+            return null;
+        }
+        byte[] ascii = text.getBytes(StandardCharsets.ISO_8859_1);    // any other character is not base64 anyway
+        byte[] bytes = Base64Codec.decode(ByteBuffer.wrap(ascii), 0, ascii.length);
+        if (bytes == null) {
+            throw new FrameDecodeException(FrameDecodeException.Reason.BAD_BASE64, BAD_BASE64, type, transferId, null);
+        }
+        return bytes;
+    }
+
+    /** The transfer frames' words for the field reader: {@code Field 'seq' ...}, refusals are {@code BAD_FIELD}. */
+    private record Words(String type, String transferId, String prefix)
+            implements FieldReader.Vocabulary<FrameDecodeException> {
+        @Override
+        public String subject(String field) {
+            return "Field '" + prefix + field + "'";
+        }
+
+        @Override
+        public String missing(String field) {
+            return "A " + type + " frame needs the field '" + prefix + field + "'.";
+        }
+
+        @Override
+        public FrameDecodeException refusal(String field, String message) {
+            return new FrameDecodeException(FrameDecodeException.Reason.BAD_FIELD, message, type, transferId, null);
+        }
+    }
+
+    /** The check of a frame type's required fields. */
+    private record Required(String type, String transferId) {
+        <T> T of(T value, String name) throws FrameDecodeException {
+            if (value == null) {
+                throw new FrameDecodeException(FrameDecodeException.Reason.MISSING_FIELD,
+                        "A " + type + " frame needs the field '" + name + "'.", type, transferId, null);
+            }
+            return value;
+        }
     }
 
     /**
@@ -387,190 +465,6 @@ public final class TransferCodec {
             }
         }
         return true;
-    }
-
-    private void readField(JsonParser p, String name, JsonToken v, Fields f, byte[] json, int offset, int length)
-            throws IOException, FrameDecodeException {
-        switch (name) {
-            case "type" -> f.type = string(p, v, name, f);
-            case "transferId" -> f.transferId = string(p, v, name, f);
-            case "source" -> f.source = string(p, v, name, f);
-            case "target" -> f.target = string(p, v, name, f);
-            case "dirName" -> f.dirName = string(p, v, name, f);
-            case "hash" -> f.hash = string(p, v, name, f);
-            case "error" -> f.error = string(p, v, name, f);
-            case "hashCheck" -> f.hashCheck = string(p, v, name, f);
-            case "localPath" -> f.localPath = string(p, v, name, f);
-            case "remotePath" -> f.remotePath = string(p, v, name, f);
-            case "totalSize" -> f.totalSize = count(p, v, name, f);
-            case "seq" -> f.seq = count(p, v, name, f);
-            case "bytesWritten" -> f.bytesWritten = count(p, v, name, f);
-            case "ok" -> f.ok = bool(p, v, name, f);
-            case "last" -> f.last = bool(p, v, name, f);
-            case "attrs" -> f.attrs = attrs(p, v, f);
-            case "bytes" -> f.bytes = base64(p, v, f, json, offset, length);
-            default -> p.skipChildren();
-        }
-    }
-
-    private static String string(JsonParser p, JsonToken v, String name, Fields f) throws IOException, FrameDecodeException {
-        if (v == JsonToken.VALUE_NULL) {
-            return null;
-        }
-        if (v != JsonToken.VALUE_STRING) {
-            throw f.fail(FrameDecodeException.Reason.BAD_FIELD, "Field '" + name + "' must be a string.", null);
-        }
-        return p.getText();
-    }
-
-    private static Long count(JsonParser p, JsonToken v, String name, Fields f) throws IOException, FrameDecodeException {
-        if (v == JsonToken.VALUE_NULL) {
-            return null;
-        }
-        if (v != JsonToken.VALUE_NUMBER_INT) {
-            throw f.fail(FrameDecodeException.Reason.BAD_FIELD, "Field '" + name + "' must be a whole number.", null);
-        }
-        long value;
-        try {
-            value = p.getLongValue();
-        } catch (InputCoercionException e) {
-            throw f.fail(FrameDecodeException.Reason.BAD_FIELD, "Field '" + name + "' is out of range.", e);
-        }
-        if (value < 0) {
-            throw f.fail(FrameDecodeException.Reason.BAD_FIELD, "Field '" + name + "' must not be negative.", null);
-        }
-        return value;
-    }
-
-    private static Boolean bool(JsonParser p, JsonToken v, String name, Fields f) throws FrameDecodeException {
-        if (v == JsonToken.VALUE_NULL) {
-            return null;
-        }
-        if (v != JsonToken.VALUE_TRUE && v != JsonToken.VALUE_FALSE) {
-            throw f.fail(FrameDecodeException.Reason.BAD_FIELD, "Field '" + name + "' must be true or false.", null);
-        }
-        return v == JsonToken.VALUE_TRUE;
-    }
-
-    private static TransferAttrs attrs(JsonParser p, JsonToken v, Fields f) throws IOException, FrameDecodeException {
-        if (v == JsonToken.VALUE_NULL) {
-            return null;
-        }
-        if (v != JsonToken.START_OBJECT) {
-            throw f.fail(FrameDecodeException.Reason.BAD_FIELD, "Field 'attrs' must be an object.", null);
-        }
-        String mode = null;
-        String mtime = null;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String name = p.currentName();
-            JsonToken t = p.nextToken();
-            switch (name) {
-                case "mode" -> mode = string(p, t, "attrs.mode", f);
-                case "mtime" -> mtime = string(p, t, "attrs.mtime", f);
-                default -> p.skipChildren();
-            }
-        }
-        return new TransferAttrs(mode, mtime);
-    }
-
-    /**
-     * Decodes the chunk's base64. Fast path: the token is located in the input array and handed to
-     * {@link Base64Codec}, which allocates the exact result; the parser then skips the token without
-     * building a {@code String}. A string with JSON escapes (legal, though no encoder writes them)
-     * takes Jackson's own decoder.
-     */
-    private static byte[] base64(JsonParser p, JsonToken v, Fields f, byte[] json, int offset, int length)
-            throws IOException, FrameDecodeException {
-        if (v == JsonToken.VALUE_NULL) {
-            return null;
-        }
-        if (v != JsonToken.VALUE_STRING) {
-            throw f.fail(FrameDecodeException.Reason.BAD_FIELD, "Field 'bytes' must be a base64 string.", null);
-        }
-        long rel = p.currentTokenLocation().getByteOffset();
-        int quote = rel < 0 ? -1 : (int) (offset + rel);
-        if (quote >= offset && quote < offset + length && json[quote] == '"') {
-            int end = offset + length;
-            int i = quote + 1;
-            while (i < end && json[i] != '"' && json[i] != '\\') {
-                i++;
-            }
-            if (i < end && json[i] == '"') {
-                byte[] bytes = Base64Codec.decode(ByteBuffer.wrap(json), quote + 1, i);
-                if (bytes == null) {
-                    throw f.fail(FrameDecodeException.Reason.BAD_BASE64, BAD_BASE64, null);
-                }
-                return bytes;
-            }
-        }
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            p.readBinaryValue(BASE64, out);
-        } catch (IOException | IllegalArgumentException e) {
-            throw f.fail(FrameDecodeException.Reason.BAD_BASE64, BAD_BASE64, e);
-        }
-        return out.toByteArray();
-    }
-
-    /** The fields read so far, and the frame they make. */
-    private static final class Fields {
-        String type;
-        String transferId;
-        String source;
-        String target;
-        String dirName;
-        String hash;
-        String error;
-        String hashCheck;
-        String localPath;
-        String remotePath;
-        Long totalSize;
-        Long seq;
-        Long bytesWritten;
-        Boolean ok;
-        Boolean last;
-        TransferAttrs attrs;
-        byte[] bytes;
-
-        FrameDecodeException fail(FrameDecodeException.Reason reason, String message, Throwable cause) {
-            return new FrameDecodeException(reason, message, type, transferId, cause);
-        }
-
-        private <T> T require(T value, String name) throws FrameDecodeException {
-            if (value == null) {
-                throw fail(FrameDecodeException.Reason.MISSING_FIELD,
-                        "A " + type + " frame needs the field '" + name + "'.", null);
-            }
-            return value;
-        }
-
-        TransferFrame build() throws FrameDecodeException {
-            if (type == null) {
-                throw fail(FrameDecodeException.Reason.MISSING_TYPE, "The frame has no 'type' field.", null);
-            }
-            switch (type) {
-                case TransferInit.TYPE, TransferInitResponse.TYPE, TransferChunk.TYPE, TransferComplete.TYPE,
-                        TransferFinish.TYPE, UploadRequest.TYPE -> { }
-                default -> throw fail(FrameDecodeException.Reason.UNKNOWN_TYPE,
-                        "Unknown frame type '" + type + "'.", null);
-            }
-            require(transferId, "transferId");
-            if (transferId.isEmpty()) {
-                throw fail(FrameDecodeException.Reason.BAD_FIELD, "Field 'transferId' must not be empty.", null);
-            }
-            return switch (type) {
-                case TransferInit.TYPE -> new TransferInit(transferId, source, require(target, "target"), dirName,
-                        require(totalSize, "totalSize"), require(hash, "hash"), attrs);
-                case TransferInitResponse.TYPE -> new TransferInitResponse(transferId, require(ok, "ok"), error);
-                case TransferChunk.TYPE -> new TransferChunk(transferId, require(seq, "seq"), require(bytes, "bytes"),
-                        require(last, "last"));
-                case TransferComplete.TYPE -> new TransferComplete(transferId, require(ok, "ok"), error,
-                        bytesWritten == null ? 0L : bytesWritten, hashCheck);
-                case TransferFinish.TYPE -> new TransferFinish(transferId, require(ok, "ok"), error);
-                default -> new UploadRequest(transferId, require(localPath, "localPath"), require(dirName, "dirName"),
-                        require(remotePath, "remotePath"), attrs);
-            };
-        }
     }
 
     /** A growable byte sink that hands out its array without a copy when it is exactly full. */

@@ -2,6 +2,7 @@ package org.vancetope.worktarget.backend.daemon;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.vancetope.worktarget.spi.FrameChannel;
 
 /**
@@ -18,7 +19,9 @@ import org.vancetope.worktarget.spi.FrameChannel;
  * };
  * }</pre>
  *
- * <p>Frames arrive through {@link #onFrameUtf8}, whose default hands them to {@link #onFrame} as text.
+ * <p>Frames arrive through {@link #onFrameUtf8}, whose default hands them to {@link #onFrame} as text,
+ * or, when the connection had to parse a frame to learn its type, through {@link #onFrameFields},
+ * whose default hands on the bytes.
  * Callbacks run on the connection's I/O thread: they must be fast and must not block (hand work
  * to your own executor). An exception thrown from them is logged, answered with an {@code error}
  * frame of code {@code bad_frame} and counted as a protocol error of the connection; throw an
@@ -58,6 +61,20 @@ public interface FrameExtension {
      */
     default void onFrameUtf8(FrameChannel<String> channel, String type, ByteBuffer utf8) {
         onFrame(channel, type, StandardCharsets.UTF_8.decode(utf8).toString());
+    }
+
+    /**
+     * A frame arrived that the connection parsed to learn its type (its {@code type} was not its first
+     * field): the connection calls this method with the frame's fields, so that the frame need not be
+     * parsed twice. The default ignores them and calls {@link #onFrameUtf8}.
+     *
+     * @param channel the connection it arrived on; send answers through it
+     * @param type the frame's type
+     * @param fields the frame's fields as the JSON parser gave them (strings, numbers, booleans, maps and lists)
+     * @param utf8 the whole frame, as for {@link #onFrameUtf8}
+     */
+    default void onFrameFields(FrameChannel<String> channel, String type, Map<String, Object> fields, ByteBuffer utf8) {
+        onFrameUtf8(channel, type, utf8);
     }
 
     /**

@@ -12,9 +12,9 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vancetope.worktarget.backend.daemon.internal.NettyFrameChannel;
 import org.vancetope.worktarget.backend.daemon.internal.ReadGate;
 import org.vancetope.worktarget.backend.daemon.internal.SerialExecutor;
+import org.vancetope.worktarget.backend.daemon.internal.WireChannel;
 import org.vancetope.worktarget.core.transfer.TransferChunk;
 import org.vancetope.worktarget.core.transfer.TransferConnection;
 import org.vancetope.worktarget.core.transfer.TransferEndpoint;
@@ -34,7 +34,8 @@ import org.vancetope.worktarget.transfer.TransferCodec;
  * TransferEndpoint brain = TransferEndpoint.builder(TransferSide.BRAIN).resolver(roots).build();
  * TransferBridge transfers = new TransferBridge(brain, channel -> new TransferScope("acme", "proj"), ioPool);
  * DaemonServer server = DaemonServer.builder().frameExtension(transfers)...build().start();
- * TransferConnection conn = transfers.connection(server.daemonChannel(key).orElseThrow());
+ * TransferConnection conn = transfers.connection(server.peers().find(key).flatMap(Endpoint::transferChannel)
+ *         .orElseThrow()).orElseThrow();
  * }</pre>
  *
  * <p>Frames are handled off the I/O thread, on a worker pool, one connection at a time in arrival
@@ -91,9 +92,23 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
     /** The connections' path: chunk frames are cut apart from the bytes, base64 decoded straight into the chunk. */
     @Override
     public void onFrameUtf8(FrameChannel<String> channel, String type, ByteBuffer utf8) {
+        handle(channel, type, () -> codec.decode(utf8));
+    }
+
+    /** A frame the connection parsed already: decoded from its fields, not parsed again. */
+    @Override
+    public void onFrameFields(FrameChannel<String> channel, String type, Map<String, Object> fields, ByteBuffer utf8) {
+        handle(channel, type, () -> codec.decode(fields));
+    }
+
+    private interface Decoding {
+        TransferFrame decode() throws FrameDecodeException;
+    }
+
+    private void handle(FrameChannel<String> channel, String type, Decoding decoding) {
         TransferFrame decoded;
         try {
-            decoded = codec.decode(utf8);
+            decoded = decoding.decode();
         } catch (FrameDecodeException e) {
             String id = e.transferId().orElse(null);
             Attached a = attached.get(channel.id());
@@ -109,10 +124,6 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
     }
 
     private static void deliver(Attached a, Runnable handling) {
-        if (a.gate == null) {
-            a.lane.execute(handling);
-            return;
-        }
         a.gate.queued();
         a.lane.execute(() -> {
             try {
@@ -134,7 +145,7 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
     /**
      * The transfer connection of a WebSocket connection, to start a download or request an upload on it.
      *
-     * @param channel the connection, e.g. from {@link DaemonServer#daemonChannel}
+     * @param channel the connection, e.g. a peer's {@code Endpoint.transferChannel()} from {@link DaemonServer#peers()}
      * @return the transfer connection; empty when the channel is closed
      */
     public Optional<TransferConnection> connection(FrameChannel<String> channel) {
@@ -145,10 +156,11 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
     }
 
     private Attached attach(FrameChannel<String> channel) {
-        return attached.computeIfAbsent(channel.id(), id -> new Attached(
-                endpoint.attach(new Encoding(channel, codec), scopes.apply(channel)), new SerialExecutor(workers),
-                channel instanceof NettyFrameChannel netty
-                        ? new ReadGate(netty.channel(), MAX_WAITING_FRAMES, RESUME_AT_FRAMES) : null));
+        return attached.computeIfAbsent(channel.id(), id -> {
+            WireChannel wire = WireChannel.of(channel);
+            return new Attached(endpoint.attach(new Encoding(wire, codec), scopes.apply(channel)),
+                    new SerialExecutor(workers), new ReadGate(wire, MAX_WAITING_FRAMES, RESUME_AT_FRAMES));
+        });
     }
 
     /**
@@ -170,10 +182,10 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
 
     /** A channel of transfer frames over a channel of JSON text frames. */
     private static final class Encoding implements FrameChannel<TransferFrame> {
-        private final FrameChannel<String> text;
+        private final WireChannel text;
         private final TransferCodec codec;
 
-        Encoding(FrameChannel<String> text, TransferCodec codec) {
+        Encoding(WireChannel text, TransferCodec codec) {
             this.text = text;
             this.codec = codec;
         }
@@ -190,13 +202,10 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
 
         @Override
         public CompletionStage<Void> send(TransferFrame frame) {
-            if (text instanceof NettyFrameChannel netty) {
-                if (frame instanceof TransferChunk chunk) {     // ~87 KiB: straight into the network buffer
-                    return netty.sendUtf8(codec.encodedLength(chunk), dst -> codec.encodeChunk(chunk, dst));
-                }
-                return netty.sendUtf8(codec.encode(frame));
+            if (frame instanceof TransferChunk chunk) {     // ~87 KiB: straight into the network buffer
+                return text.sendUtf8(codec.encodedLength(chunk), dst -> codec.encodeChunk(chunk, dst));
             }
-            return text.send(codec.encodeToString(frame));
+            return text.sendUtf8(codec.encode(frame));
         }
 
         @Override

@@ -96,6 +96,24 @@ class TransferBridgeTest {
         assertThat(out).as("nothing sent").isNull();
     }
 
+    @Test
+    void aFrameTheConnectionParsedIsDecodedFromItsFields(@TempDir Path dir) throws Exception {
+        endpoint = TransferEndpoint.builder(TransferSide.FOOT)
+                .resolver(FootTargetResolver.at(Files.createDirectories(dir.resolve("foot")))).build();
+        TransferBridge bridge = new TransferBridge(endpoint, c -> new TransferScope("acme", "proj"), worker::add);
+        NettyFrameChannel frames = new NettyFrameChannel(channel, "c-1");
+        bridge.onFrameFields(frames, "transfer_init", java.util.Map.of("type", "transfer_init", "transferId", "t1",
+                "target", "a.bin", "totalSize", 0, "hash", "sha256:" + "0".repeat(64)), utf8("not parsed again"));
+        runWorker(10);
+        TextWebSocketFrame f = channel.readOutbound();
+        try {
+            assertThat(TransferCodec.create().decode(f.text())).isInstanceOfSatisfying(TransferInitResponse.class,
+                    r -> assertThat(r.transferId()).isEqualTo("t1"));
+        } finally {
+            f.release();
+        }
+    }
+
     private static ByteBuffer utf8(String json) {
         return ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8));
     }

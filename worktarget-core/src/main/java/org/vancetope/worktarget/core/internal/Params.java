@@ -6,11 +6,39 @@ import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
 /**
- * Typed reading of JSON-shaped tool parameters with errors that say what to pass instead.
+ * Typed reading of JSON-shaped tool parameters with errors that say what to pass instead: the
+ * {@link FieldReader} with the tools' words ({@code Parameter 'name' ...}) and {@code invalid_params}.
  * Every backend reads its parameters through this class, so messages read the same everywhere.
  */
 public final class Params {
+    private static final FieldReader.Vocabulary<ToolException> WORDS = new FieldReader.Vocabulary<>() {
+        @Override
+        public String subject(String field) {
+            return "Parameter '" + field + "'";
+        }
+
+        @Override
+        public String missing(String field) {
+            return "Missing required parameter '" + field + "'.";
+        }
+
+        @Override
+        public ToolException refusal(String field, String message) {
+            return invalid(message);
+        }
+    };
+
     private Params() {
+    }
+
+    /**
+     * The reader of a tool's parameters, for what the methods here do not cover.
+     *
+     * @param params the parameters
+     * @return the reader; its refusals are {@code invalid_params}
+     */
+    public static FieldReader<ToolException> reader(Map<String, Object> params) {
+        return new FieldReader<>(params, WORDS);
     }
 
     /**
@@ -22,17 +50,7 @@ public final class Params {
      * @throws ToolException {@code invalid_params} when missing, not a string or empty
      */
     public static String requireString(Map<String, Object> params, String name) throws ToolException {
-        Object v = params.get(name);
-        if (v == null) {
-            throw invalid("Missing required parameter '" + name + "'.");
-        }
-        if (!(v instanceof String s)) {
-            throw invalid("Parameter '" + name + "' must be a string, got " + typeName(v) + ".");
-        }
-        if (s.isEmpty()) {
-            throw invalid("Parameter '" + name + "' must not be empty.");
-        }
-        return s;
+        return reader(params).requireNonEmpty(name);
     }
 
     /**
@@ -44,14 +62,7 @@ public final class Params {
      * @throws ToolException {@code invalid_params} when missing or not a string
      */
     public static String requireText(Map<String, Object> params, String name) throws ToolException {
-        Object v = params.get(name);
-        if (v == null) {
-            throw invalid("Missing required parameter '" + name + "'.");
-        }
-        if (!(v instanceof String s)) {
-            throw invalid("Parameter '" + name + "' must be a string, got " + typeName(v) + ".");
-        }
-        return s;
+        return reader(params).requireString(name);
     }
 
     /**
@@ -64,14 +75,8 @@ public final class Params {
      * @throws ToolException {@code invalid_params} when not a string
      */
     public static String optString(Map<String, Object> params, String name, String defaultValue) throws ToolException {
-        Object v = params.get(name);
-        if (v == null) {
-            return defaultValue;
-        }
-        if (!(v instanceof String s)) {
-            throw invalid("Parameter '" + name + "' must be a string, got " + typeName(v) + ".");
-        }
-        return s;
+        String s = reader(params).string(name);
+        return s == null ? defaultValue : s;
     }
 
     /**
@@ -84,14 +89,8 @@ public final class Params {
      * @throws ToolException {@code invalid_params} when not a boolean
      */
     public static boolean optBoolean(Map<String, Object> params, String name, boolean defaultValue) throws ToolException {
-        Object v = params.get(name);
-        if (v == null) {
-            return defaultValue;
-        }
-        if (v instanceof Boolean b) {
-            return b;
-        }
-        throw invalid("Parameter '" + name + "' must be true or false, got " + typeName(v) + ".");
+        Boolean b = reader(params).bool(name);
+        return b == null ? defaultValue : b;
     }
 
     /**
@@ -107,23 +106,7 @@ public final class Params {
      */
     public static long optLong(Map<String, Object> params, String name, long defaultValue, long min, long max)
             throws ToolException {
-        Object v = params.get(name);
-        if (v == null) {
-            return defaultValue;
-        }
-        long value;
-        if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) {
-            value = ((Number) v).longValue();
-        } else if (v instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())
-                && !Double.isInfinite(n.doubleValue())) {
-            value = n.longValue();
-        } else {
-            throw invalid("Parameter '" + name + "' must be an integer, got " + typeName(v) + ".");
-        }
-        if (value < min || value > max) {
-            throw invalid("Parameter '" + name + "' must be between " + min + " and " + max + ", got " + value + ".");
-        }
-        return value;
+        return reader(params).integer(name, defaultValue, min, max);
     }
 
     /**
@@ -139,7 +122,7 @@ public final class Params {
      */
     public static int optInt(Map<String, Object> params, String name, int defaultValue, int min, int max)
             throws ToolException {
-        return (int) optLong(params, name, defaultValue, min, max);
+        return (int) reader(params).integer(name, defaultValue, min, max);
     }
 
     /**
@@ -151,21 +134,7 @@ public final class Params {
      * @throws ToolException {@code invalid_params} when not an object of strings
      */
     public static Map<String, String> optStringMap(Map<String, Object> params, String name) throws ToolException {
-        Object v = params.get(name);
-        if (v == null) {
-            return Map.of();
-        }
-        if (!(v instanceof Map<?, ?> m)) {
-            throw invalid("Parameter '" + name + "' must be an object of strings, got " + typeName(v) + ".");
-        }
-        java.util.LinkedHashMap<String, String> out = new java.util.LinkedHashMap<>();
-        for (Map.Entry<?, ?> e : m.entrySet()) {
-            if (!(e.getKey() instanceof String k) || !(e.getValue() instanceof String s)) {
-                throw invalid("Parameter '" + name + "' must be an object whose values are strings.");
-            }
-            out.put(k, s);
-        }
-        return out;
+        return reader(params).stringMap(name);
     }
 
     /**
@@ -186,7 +155,7 @@ public final class Params {
         }
         String lower = v.strip().toLowerCase(java.util.Locale.ROOT);
         if (!allowed.contains(lower)) {
-            throw invalid("Parameter '" + name + "' must be one of " + String.join(", ", allowed) + ", got '" + v + "'.");
+            throw reader(params).refuse(name, "must be one of " + String.join(", ", allowed) + ", got '" + v + "'.");
         }
         return lower;
     }
@@ -199,24 +168,5 @@ public final class Params {
      */
     public static ToolException invalid(String message) {
         return new ToolException(ErrorCode.INVALID_PARAMS, message);
-    }
-
-    private static String typeName(Object v) {
-        if (v instanceof String) {
-            return "a string";
-        }
-        if (v instanceof Number) {
-            return "a number";
-        }
-        if (v instanceof Boolean) {
-            return "a boolean";
-        }
-        if (v instanceof List) {
-            return "an array";
-        }
-        if (v instanceof Map) {
-            return "an object";
-        }
-        return v.getClass().getSimpleName();
     }
 }

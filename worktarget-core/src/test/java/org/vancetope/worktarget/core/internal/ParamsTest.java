@@ -67,4 +67,18 @@ class ParamsTest {
         assertThatThrownBy(() -> Params.optStringMap(Map.of("env", Map.of("A", 1)), "env"))
                 .hasMessageContaining("strings");
     }
+
+    @Test
+    void aParameterOfTheWrongTypeIsInvalidParamsNamingTheParameter() {
+        assertThatThrownBy(() -> Params.optLong(Map.of("n", "5"), "n", 0, 0, 9))
+                .isInstanceOf(ToolException.class)
+                .hasMessage("Parameter 'n' must be an integer, got a string.")
+                .extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+    }
+
+    @Test
+    void aParameterBeyondEveryLongIsOutOfRange() {
+        assertThatThrownBy(() -> Params.optLong(Map.of("n", new java.math.BigInteger("99999999999999999999")), "n", 0,
+                0, Long.MAX_VALUE)).hasMessage("Parameter 'n' must be at least 0, got 99999999999999999999.");
+    }
 }

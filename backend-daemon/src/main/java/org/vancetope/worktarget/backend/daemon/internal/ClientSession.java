@@ -5,7 +5,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.WriteBufferWaterMark;
@@ -21,21 +20,15 @@ import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
-import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketClientHandshakeException;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
-import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.timeout.IdleState;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
-import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -56,7 +49,6 @@ import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.CancelledCall;
-import org.vancetope.worktarget.backend.daemon.FrameExtension;
 import org.vancetope.worktarget.backend.daemon.ServerRefusedException;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ErrorCode;
@@ -314,7 +306,7 @@ public final class ClientSession {
     }
 
     /** The handler of one connection attempt, last in the pipeline. */
-    private final class Connection extends ChannelInboundHandlerAdapter {
+    private final class Connection extends FrameHandler {
         final Channel channel;
         final Map<String, Running> running = new ConcurrentHashMap<>();
         volatile boolean welcomed;
@@ -324,11 +316,11 @@ public final class ClientSession {
         Message.ErrorFrame lastError;
         ServerRefusedException refusal;
         NettyFrameChannel frames;
-        int silent;
         /** The largest frame sent: this client's limit and the server's, 2 MiB when it announced none. */
         volatile int maxOutboundBytes = Math.min(settings.maxFrameBytes(), Wire.PROTOCOL_MAX_FRAME_BYTES);
 
         Connection(Channel channel) {
+            super(null, settings.silentIntervalsBeforeClose());
             this.channel = channel;
         }
 
@@ -348,57 +340,53 @@ public final class ClientSession {
                         ctx.close();
                     }
                 }, settings.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS);
-            } else if (evt instanceof IdleStateEvent e && e.state() == IdleState.READER_IDLE && welcomed) {
-                silent++;
-                if (silent >= settings.silentIntervalsBeforeClose()) {
-                    LOG.warn("No traffic from {} for {} intervals; reconnecting", settings.uri(), silent);
-                    ctx.close();
-                } else {
-                    ctx.writeAndFlush(new PingWebSocketFrame());
-                }
             } else {
                 super.userEventTriggered(ctx, evt);
             }
         }
 
         @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            silent = 0;
-            if (!(msg instanceof WebSocketFrame frame)) {
-                ReferenceCountUtil.release(msg);
-                return;
-            }
-            try {
-                if (frame instanceof TextWebSocketFrame text) {
-                    onText(ctx, text);
-                } else if (frame instanceof CloseWebSocketFrame close) {
-                    closeCode = close.statusCode();
-                    closeReason = close.reasonText();
-                    ctx.writeAndFlush(new CloseWebSocketFrame(closeCode == -1 ? 1000 : closeCode, ""))
-                            .addListener(ChannelFutureListener.CLOSE);
-                } else if (frame instanceof BinaryWebSocketFrame) {
-                    sendError(ctx, "Binary frames were not negotiated.");
-                }
-            } finally {
-                frame.release();
-            }
+        protected boolean watchingSilence() {
+            return welcomed;
         }
 
-        private void onText(ChannelHandlerContext ctx, TextWebSocketFrame text) {
-            if (!Utf8.isValid(text.content())) {
-                LOG.warn("The server sent a text frame that is not valid UTF-8; closing the connection");
-                ctx.writeAndFlush(new CloseWebSocketFrame(Utf8.CLOSE_INVALID_PAYLOAD, "invalid UTF-8"))
-                        .addListener(ChannelFutureListener.CLOSE);
-                return;
-            }
-            Message m;
-            try {
-                m = Wire.decode(text.content());
-            } catch (BadFrameException e) {
-                LOG.warn("Bad frame from the server: {}", e.getMessage());
-                sendError(ctx, e.getMessage());
-                return;
-            }
+        @Override
+        protected void silenceLimitReached(ChannelHandlerContext ctx, int intervals) {
+            LOG.warn("No traffic from {} for {} intervals; reconnecting", settings.uri(), intervals);
+            ctx.close();
+        }
+
+        @Override
+        protected String binaryFrameRefusal() {
+            return "Binary frames were not negotiated.";
+        }
+
+        @Override
+        protected NettyFrameChannel frames() {
+            return frames;
+        }
+
+        @Override
+        protected void onCloseFrame(ChannelHandlerContext ctx, CloseWebSocketFrame close) {
+            closeCode = close.statusCode();
+            closeReason = close.reasonText();
+            ctx.writeAndFlush(new CloseWebSocketFrame(closeCode == -1 ? 1000 : closeCode, ""))
+                    .addListener(ChannelFutureListener.CLOSE);
+        }
+
+        @Override
+        protected void close(ChannelHandlerContext ctx, int code, String reason) {
+            writeClose(ctx, code, reason);
+        }
+
+        @Override
+        protected void undecodable(ChannelHandlerContext ctx, String problem) {
+            LOG.warn("Bad frame from the server: {}", problem);
+            badFrame(ctx, problem);
+        }
+
+        @Override
+        protected void onMessage(ChannelHandlerContext ctx, Message m) {
             if (m instanceof Message.Welcome w) {
                 welcomed = true;
                 sendsContext = w.capabilities().contains(Wire.CAP_INVOKE_CONTEXT);
@@ -419,24 +407,9 @@ public final class ClientSession {
             } else if (m instanceof Message.ErrorFrame e) {
                 lastError = e;
                 LOG.warn("The server reported {}: {}", e.code(), e.message());
-            } else if (m instanceof Message.Other o && welcomed && settings.extension() != null
-                    && settings.extension().handles(o.type())) {
-                FrameExtension ext = settings.extension();
-                try {
-                    ext.onFrameUtf8(frames, o.type(), o.utf8());
-                } catch (RuntimeException e) {
-                    LOG.warn("The frame extension failed on a '{}' frame", o.type(), e);
-                    sendError(ctx, "The '" + o.type() + "' frame could not be handled"
-                            + (e instanceof IllegalArgumentException ? ": " + e.getMessage() : "."));
-                }
-            } else {
-                sendError(ctx, "Unexpected frame type '" + m.type() + "' for a client.");
+            } else if (!(m instanceof Message.Other o && handOff(ctx, settings.extension(), o))) {
+                badFrame(ctx, "Unexpected frame type '" + m.type() + "' for a client.");
             }
-        }
-
-        private void sendError(ChannelHandlerContext ctx, String message) {
-            ctx.writeAndFlush(new TextWebSocketFrame(Wire.encode(
-                    new Message.ErrorFrame(ErrorCode.BAD_FRAME.wire(), message), ctx.alloc())));
         }
 
         private void onInvoke(ChannelHandlerContext ctx, Message.Invoke inv) {
@@ -570,14 +543,6 @@ public final class ClientSession {
             if (channel.isActive()) {
                 channel.writeAndFlush(new TextWebSocketFrame(Wire.encode(message, channel.alloc())));
             }
-        }
-
-        @Override
-        public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-            if (frames != null) {
-                frames.writabilityChanged();
-            }
-            super.channelWritabilityChanged(ctx);
         }
 
         @Override

@@ -141,9 +141,11 @@ public sealed interface Message {
     /**
      * A frame of a type this module does not handle itself: {@code utf8} is the whole frame as
      * UTF-8 bytes, read-only. Decoded from a network buffer it is a view of that buffer, valid only
-     * until the frame is released: read it during the call that handed it over.
+     * until the frame is released: read it during the call that handed it over. {@code fields} are
+     * the frame's fields when the decoder had to parse the frame to learn its type (so that its
+     * handler need not parse it again), null when the type stood in the frame's canonical head.
      */
-    record Other(String type, java.nio.ByteBuffer utf8) implements Message {
+    record Other(String type, java.nio.ByteBuffer utf8, Map<String, Object> fields) implements Message {
         /** Checks the fields. */
         public Other {
             java.util.Objects.requireNonNull(type, "type");
@@ -157,7 +159,22 @@ public sealed interface Message {
          * @param text the whole frame
          */
         public Other(String type, String text) {
-            this(type, java.nio.ByteBuffer.wrap(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            this(type, java.nio.ByteBuffer.wrap(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)), null);
+        }
+
+        /**
+         * Hands the frame to an extension: its fields when the decoder parsed them, else its bytes.
+         *
+         * @param extension the extension that handles the type
+         * @param channel the connection it arrived on
+         */
+        public void handTo(org.vancetope.worktarget.backend.daemon.FrameExtension extension,
+                           org.vancetope.worktarget.spi.FrameChannel<String> channel) {
+            if (fields == null) {
+                extension.onFrameUtf8(channel, type, utf8);
+            } else {
+                extension.onFrameFields(channel, type, fields, utf8);
+            }
         }
 
         /**

@@ -19,7 +19,7 @@ import org.vancetope.worktarget.spi.FrameChannel;
  * it turns false above the channel's high write-buffer watermark and true again below the low one,
  * so a sender that waits for {@link #whenWritable(Runnable)} never queues without bound.
  */
-public final class NettyFrameChannel implements FrameChannel<String> {
+public final class NettyFrameChannel implements WireChannel {
     private static final Logger LOG = LoggerFactory.getLogger(NettyFrameChannel.class);
     private final Channel channel;
     private final String id;
@@ -59,6 +59,7 @@ public final class NettyFrameChannel implements FrameChannel<String> {
      * @param utf8 the whole frame
      * @return completes when written, exceptionally when the write failed
      */
+    @Override
     public CompletionStage<Void> sendUtf8(byte[] utf8) {
         // Copied into a pooled (direct) buffer rather than wrapped: the socket write needs direct memory
         // anyway, and a client's frame masking runs several times faster over it than over a heap array.
@@ -74,6 +75,7 @@ public final class NettyFrameChannel implements FrameChannel<String> {
      * @return completes when written, exceptionally when the write failed
      * @throws IllegalStateException when the writer wrote another number of bytes
      */
+    @Override
     public CompletionStage<Void> sendUtf8(int length, Consumer<ByteBuffer> writer) {
         ByteBuf buf = channel.alloc().buffer(length, length);
         try {
@@ -88,6 +90,12 @@ public final class NettyFrameChannel implements FrameChannel<String> {
             throw e;
         }
         return write(new TextWebSocketFrame(buf));
+    }
+
+    /** Turns Netty's auto-read off and on. */
+    @Override
+    public void reading(boolean on) {
+        channel.config().setAutoRead(on);
     }
 
     private CompletionStage<Void> write(TextWebSocketFrame f) {

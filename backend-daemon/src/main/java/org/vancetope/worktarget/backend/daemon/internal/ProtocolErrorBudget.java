@@ -41,4 +41,10 @@ public final class ProtocolErrorBudget {
         }
         return times.size() >= limit;
     }
+
+    /** What exhausts the budget, for the log: {@code 3 protocol errors within 10000 ms}. */
+    @Override
+    public String toString() {
+        return limit + " protocol errors within " + java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(windowNanos) + " ms";
+    }
 }

@@ -1,11 +1,10 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
-import io.netty.channel.Channel;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Receive-side back-pressure for frames handed from a connection's I/O thread to a worker: while
- * {@code high} or more of them wait, the connection stops reading (Netty's auto-read off), so TCP's
+ * {@code high} or more of them wait, the connection stops reading ({@link WireChannel#reading}: Netty's auto-read off), so TCP's
  * window pushes back on the peer, whose sender then waits for writability; reading resumes once
  * at most {@code low} wait. This bounds the memory a fast sender can pin in a slow receiver (a disk
  * slower than the network) to about {@code high} frames.
@@ -13,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>{@link #queued()} runs on the I/O thread, {@link #done()} on the worker; both are thread-safe.
  */
 public final class ReadGate {
-    private final Channel channel;
+    private final WireChannel channel;
     private final int high;
     private final int low;
     private final AtomicInteger waiting = new AtomicInteger();
@@ -22,11 +21,11 @@ public final class ReadGate {
     /**
      * A gate for a channel.
      *
-     * @param channel the connection
+     * @param channel the connection; a channel without flow control makes the gate count only
      * @param high pause reading when this many frames wait
      * @param low resume reading when at most this many wait; below {@code high}
      */
-    public ReadGate(Channel channel, int high, int low) {
+    public ReadGate(WireChannel channel, int high, int low) {
         if (low < 0 || low >= high) {
             throw new IllegalArgumentException("need 0 <= low < high, got low " + low + ", high " + high);
         }
@@ -54,14 +53,14 @@ public final class ReadGate {
     private synchronized void pauseIfFull() {
         if (!paused && waiting.get() >= high) {
             paused = true;
-            channel.config().setAutoRead(false);
+            channel.reading(false);
         }
     }
 
     private synchronized void resumeIfDrained() {
         if (paused && waiting.get() <= low) {
             paused = false;
-            channel.config().setAutoRead(true);
+            channel.reading(true);
         }
     }
 

@@ -1,19 +1,10 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
-import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
-import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
-import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
-import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
-import io.netty.handler.timeout.IdleState;
-import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.util.ReferenceCountUtil;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.ScheduledFuture;
@@ -29,23 +20,22 @@ import org.vancetope.worktarget.spi.ErrorCode;
 /**
  * The server's per-connection frame handler, last in the pipeline: waits for {@code hello} (10 s),
  * validates it against the authenticated principal, answers {@code welcome}, registers the
- * connection, then routes results, manifests and extension frames. Every malformed frame is
- * answered with {@code error bad_frame} and counted; the limit within the window closes with 1008.
+ * connection, then routes results, manifests and extension frames. The steps both ends share (UTF-8
+ * check, decoding, {@code bad_frame} answers against the protocol-error budget, the extension
+ * hand-off, pings, writability) are {@link FrameHandler}'s; the server's budget closes with 1008.
  * It runs on the I/O thread and never runs tool work.
  */
-public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
+public final class ServerConnectionHandler extends FrameHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ServerConnectionHandler.class);
 
     private enum State { HANDSHAKE, AWAITING_HELLO, OPEN, CLOSING }
 
     private final ServerCore core;
     private final ServerSettings settings;
-    private final ProtocolErrorBudget budget;
     private State state = State.HANDSHAKE;
     private ScheduledFuture<?> helloTimer;
     private ServerConnection connection;
     private boolean detached;
-    private int silent;
 
     /**
      * Creates the handler of one connection.
@@ -53,10 +43,11 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
      * @param core the server core
      */
     public ServerConnectionHandler(ServerCore core) {
+        super(new ProtocolErrorBudget(core.settings().protocolErrorLimit(),
+                core.settings().protocolErrorWindow().toNanos(), core.settings().nanoClock()),
+                core.settings().silentIntervalsBeforeClose());
         this.core = core;
         this.settings = core.settings();
-        this.budget = new ProtocolErrorBudget(settings.protocolErrorLimit(), settings.protocolErrorWindow().toNanos(),
-                settings.nanoClock());
     }
 
     @Override
@@ -65,53 +56,47 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
             state = State.AWAITING_HELLO;
             helloTimer = ctx.executor().schedule(() -> helloTimedOut(ctx), settings.helloTimeout().toNanos(),
                     TimeUnit.NANOSECONDS);
-        } else if (evt instanceof IdleStateEvent e && e.state() == IdleState.READER_IDLE) {
-            silentInterval(ctx);
         } else {
             super.userEventTriggered(ctx, evt);
         }
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        silent = 0;
+    protected boolean reading() {
+        return state != State.CLOSING;
+    }
+
+    @Override
+    protected boolean watchingSilence() {
+        return state != State.HANDSHAKE && state != State.CLOSING;
+    }
+
+    @Override
+    protected void silentIntervals(int intervals) {
         if (connection != null) {
-            connection.silentIntervals(0);
-        }
-        if (!(msg instanceof WebSocketFrame frame)) {
-            LOG.debug("Ignoring {} on {}", msg.getClass().getSimpleName(), ctx.channel());
-            ReferenceCountUtil.release(msg);
-            return;
-        }
-        try {
-            if (state == State.CLOSING) {
-                return;
-            }
-            if (frame instanceof TextWebSocketFrame text) {
-                onText(ctx, text);
-            } else if (frame instanceof BinaryWebSocketFrame) {
-                protocolError(ctx, "Binary frames are only allowed after the capability 'transfer.binary' was "
-                        + "negotiated, and it was not. Send JSON text frames.");
-            }
-            // pong (and ping/close, answered by the protocol handler) only count as traffic
-        } finally {
-            frame.release();
+            connection.silentIntervals(intervals);
         }
     }
 
-    private void onText(ChannelHandlerContext ctx, TextWebSocketFrame text) {
-        if (!Utf8.isValid(text.content())) {
-            LOG.info("Closing {}: a text frame is not valid UTF-8", ctx.channel());
-            close(ctx, Utf8.CLOSE_INVALID_PAYLOAD, "invalid UTF-8");
-            return;
-        }
-        Message m;
-        try {
-            m = Wire.decode(text.content());
-        } catch (BadFrameException e) {
-            protocolError(ctx, e.getMessage());
-            return;
-        }
+    @Override
+    protected void silenceLimitReached(ChannelHandlerContext ctx, int intervals) {
+        LOG.info("Closing {}: no traffic for {} ping intervals", ctx.channel(), intervals);
+        close(ctx, Wire.CLOSE_GOING_AWAY, "no traffic");
+    }
+
+    @Override
+    protected String binaryFrameRefusal() {
+        return "Binary frames are only allowed after the capability 'transfer.binary' was negotiated, and it was "
+                + "not. Send JSON text frames.";
+    }
+
+    @Override
+    protected NettyFrameChannel frames() {
+        return connection == null ? null : connection.frames();
+    }
+
+    @Override
+    protected void onMessage(ChannelHandlerContext ctx, Message m) {
         if (state == State.AWAITING_HELLO) {
             if (m instanceof Message.Hello h) {
                 onHello(ctx, h);
@@ -129,21 +114,11 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
         } else if (m instanceof Message.ErrorFrame e) {
             LOG.info("Connection {} reported an error: {} {}", connection.id(), e.code(), e.message());
         } else if (m instanceof Message.Other o) {
-            FrameExtension ext = settings.extension();
-            if (ext == null || !ext.handles(o.type())) {
-                protocolError(ctx, "Unknown frame type '" + o.type() + "'.");
-                return;
-            }
-            try {
-                ext.onFrameUtf8(connection.frames(), o.type(), o.utf8());
-            } catch (RuntimeException e) {
-                LOG.warn("The frame extension failed on a '{}' frame of connection {}", o.type(), connection.id(), e);
-                // an extension refuses a frame with IllegalArgumentException, whose message is for the peer
-                protocolError(ctx, "The '" + o.type() + "' frame could not be handled"
-                        + (e instanceof IllegalArgumentException ? ": " + e.getMessage() : "."));
+            if (!handOff(ctx, settings.extension(), o)) {
+                badFrame(ctx, "Unknown frame type '" + o.type() + "'.");
             }
         } else {
-            protocolError(ctx, "A client must not send '" + m.type() + "' frames"
+            badFrame(ctx, "A client must not send '" + m.type() + "' frames"
                     + (m instanceof Message.Hello ? " after welcome." : "."));
         }
     }
@@ -228,45 +203,17 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
         }
     }
 
-    private void silentInterval(ChannelHandlerContext ctx) {
-        if (state == State.HANDSHAKE || state == State.CLOSING) {
-            return;
-        }
-        silent++;
-        if (connection != null) {
-            connection.silentIntervals(silent);
-        }
-        if (silent >= settings.silentIntervalsBeforeClose()) {
-            LOG.info("Closing {}: no traffic for {} ping intervals", ctx.channel(), silent);
-            close(ctx, Wire.CLOSE_GOING_AWAY, "no traffic");
-        } else {
-            ctx.writeAndFlush(new PingWebSocketFrame());
-        }
-    }
-
-    private void protocolError(ChannelHandlerContext ctx, String message) {
-        LOG.debug("Protocol error on {}: {}", ctx.channel(), message);
-        ctx.write(new TextWebSocketFrame(Wire.encode(new Message.ErrorFrame(ErrorCode.BAD_FRAME.wire(), message),
-                ctx.alloc())));
-        if (budget.record()) {
-            LOG.info("Closing {}: {} protocol errors within {} ms", ctx.channel(), settings.protocolErrorLimit(),
-                    settings.protocolErrorWindow().toMillis());
-            close(ctx, Wire.CLOSE_POLICY, "too many protocol errors");
-        } else {
-            ctx.flush();
-        }
-    }
-
     private void refuse(ChannelHandlerContext ctx, ErrorCode code, String message, int closeCode) {
         LOG.info("Refusing {}: {} {}", ctx.channel(), code.wire(), message);
         ctx.write(new TextWebSocketFrame(Wire.encode(new Message.ErrorFrame(code.wire(), message), ctx.alloc())));
         close(ctx, closeCode, code.wire());
     }
 
-    private void close(ChannelHandlerContext ctx, int code, String reason) {
+    @Override
+    protected void close(ChannelHandlerContext ctx, int code, String reason) {
         state = State.CLOSING;
         detach();   // offline before the peer can see the close frame; pending calls fail now
-        ctx.writeAndFlush(new CloseWebSocketFrame(code, reason)).addListener(ChannelFutureListener.CLOSE);
+        writeClose(ctx, code, reason);
     }
 
     /** Takes the connection out of service once: fails its pending calls, unregisters it, tells the extension. */
@@ -288,14 +235,6 @@ public final class ServerConnectionHandler extends ChannelInboundHandlerAdapter 
                 LOG.warn("The frame extension failed on close of connection {}", c.id(), e);
             }
         }
-    }
-
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-        if (connection != null) {
-            connection.frames().writabilityChanged();
-        }
-        super.channelWritabilityChanged(ctx);
     }
 
     @Override

@@ -25,6 +25,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.vancetope.worktarget.core.internal.FieldReader;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolLabel;
 import org.vancetope.worktarget.spi.ToolSpec;
@@ -126,9 +127,11 @@ public final class Wire {
     // ------------------------------------------------------------------ decoding
 
     /**
-     * Decodes a text frame's payload in one streaming pass; the buffer is not released. A frame of a
-     * type this module does not handle is returned as {@link Message.Other} as soon as its
-     * {@code type} is read, without parsing the rest.
+     * Decodes a text frame's payload; the buffer is not released. Each frame is parsed once: a frame
+     * of a type this module does not handle is returned as {@link Message.Other}, either unparsed
+     * (its type read from the canonical head {@code {"type":"…",} that every WorkTarget encoder
+     * writes, so a transfer chunk reaches its decoder without a JSON parser having run) or, when the
+     * type is not the first field, with the {@link Message.Other#fields() fields} this one pass parsed.
      *
      * @param content the UTF-8 payload
      * @return the message
@@ -136,6 +139,10 @@ public final class Wire {
      *         or one of this module's frames has a malformed field
      */
     public static Message decode(ByteBuf content) throws BadFrameException {
+        String head = headType(content);
+        if (head != null && !OWN_TYPES.contains(head)) {
+            return new Message.Other(head, content.nioBuffer(), null);
+        }
         try (InputStream in = new ByteBufInputStream(content.duplicate());
              JsonParser p = FACTORY.createParser(in)) {
             return decode(p, () -> content.nioBuffer());
@@ -152,11 +159,43 @@ public final class Wire {
      * @throws BadFrameException as {@link #decode(ByteBuf)}
      */
     public static Message decode(String text) throws BadFrameException {
-        try (JsonParser p = FACTORY.createParser(text)) {
-            return decode(p, () -> java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (IOException e) {
-            throw notJson(e);
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        return decode(io.netty.buffer.Unpooled.wrappedBuffer(utf8));
+    }
+
+    private static final byte[] TYPE_HEAD = "{\"type\":\"".getBytes(StandardCharsets.US_ASCII);
+
+    /**
+     * The type of a frame that starts with {@code {"type":"name",} (or {@code "}"}) with an ASCII
+     * name without escapes; null for any other start (the frame is then parsed to learn it).
+     */
+    private static String headType(ByteBuf b) {
+        int from = b.readerIndex();
+        int to = b.writerIndex();
+        if (to - from < TYPE_HEAD.length + 2) {
+            return null;
         }
+        for (int i = 0; i < TYPE_HEAD.length; i++) {
+            if (b.getByte(from + i) != TYPE_HEAD[i]) {
+                return null;
+            }
+        }
+        int start = from + TYPE_HEAD.length;
+        int p = start;
+        while (p < to && p - start < 64) {
+            byte c = b.getByte(p);
+            if (c == '"') {
+                break;
+            }
+            if (c == '\\' || c < 0x20) {      // escapes, control and non-ASCII bytes: the parser reads it
+                return null;
+            }
+            p++;
+        }
+        if (p == start || p + 1 >= to || b.getByte(p) != '"' || (b.getByte(p + 1) != ',' && b.getByte(p + 1) != '}')) {
+            return null;
+        }
+        return b.toString(start, p - start, StandardCharsets.US_ASCII);
     }
 
     private static BadFrameException notJson(IOException e) {
@@ -167,12 +206,12 @@ public final class Wire {
         return new BadFrameException("The frame is not valid JSON (" + m + "). Send one JSON object per text frame.");
     }
 
-    /** Marks a field whose value this decoder skipped (an object or array it has no use for). */
-    private static final Object SKIPPED = new Object();
-    /** Marks a field whose value was JSON null. */
-    private static final Object NULL = new Object();
-    private static final Set<String> MAP_FIELDS = Set.of("params", "result", "limits", "context", "error");
-    private static final Set<String> TREE_FIELDS = Set.of("tools", "capabilities");
+    /** Stands for an object this decoder skipped: a field of one of its own frames that it has no use for. */
+    private static final Map<String, Object> SKIPPED_OBJECT = Map.of();
+    /** Stands for an array this decoder skipped. */
+    private static final List<Object> SKIPPED_ARRAY = List.of();
+    private static final Set<String> STRUCTURED_FIELDS = Set.of("params", "result", "limits", "context", "error",
+            "tools", "capabilities");
 
     private static Message decode(JsonParser p, java.util.function.Supplier<java.nio.ByteBuffer> utf8)
             throws IOException, BadFrameException {
@@ -190,12 +229,11 @@ public final class Wire {
                     throw new BadFrameException("The field 'type' must be a string.");
                 }
                 type = p.getText();
-                if (!OWN_TYPES.contains(type)) {
-                    return new Message.Other(type, utf8.get());
-                }
                 continue;
             }
-            fields.put(name, readValue(p, name, v));
+            // until the type is known, and for the frames of other types, every value is kept
+            boolean keep = type == null || !OWN_TYPES.contains(type) || STRUCTURED_FIELDS.contains(name);
+            fields.put(name, readValue(p, v, keep));
         }
         if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
             throw new BadFrameException("The frame is not valid JSON. Send one JSON object per text frame.");
@@ -203,10 +241,14 @@ public final class Wire {
         if (type == null) {
             throw new BadFrameException("The frame has no field 'type'. Every frame needs a string field 'type'.");
         }
-        return build(type, new Fields(type, fields));
+        if (!OWN_TYPES.contains(type)) {
+            fields.put("type", type);
+            return new Message.Other(type, utf8.get(), fields);
+        }
+        return build(type, new FieldReader<>(fields, new Words(type)));
     }
 
-    private static Object readValue(JsonParser p, String name, JsonToken v) throws IOException {
+    private static Object readValue(JsonParser p, JsonToken v, boolean keep) throws IOException {
         switch (v) {
             case VALUE_STRING:
                 return p.getText();
@@ -218,105 +260,76 @@ public final class Wire {
             case VALUE_FALSE:
                 return Boolean.FALSE;
             case VALUE_NULL:
-                return NULL;
+                return null;
             case START_OBJECT:
-                if (MAP_FIELDS.contains(name)) {
-                    return MAPPER.readValue(p, MAP);
-                }
-                if (TREE_FIELDS.contains(name)) {
-                    return MAPPER.readTree(p);
-                }
-                p.skipChildren();
-                return SKIPPED;
             case START_ARRAY:
-                if (TREE_FIELDS.contains(name)) {
-                    return MAPPER.readTree(p);
+                if (keep) {
+                    return MAPPER.readValue(p, Object.class);
                 }
                 p.skipChildren();
-                return SKIPPED;
+                return v == JsonToken.START_OBJECT ? SKIPPED_OBJECT : SKIPPED_ARRAY;
             default:
                 p.skipChildren();
-                return SKIPPED;
-        }
-    }
-
-    /** Typed access to the fields of one decoded frame, with errors naming the field. */
-    private record Fields(String type, Map<String, Object> raw) {
-        String str(String field) throws BadFrameException {
-            Object v = raw.get(field);
-            if (v == null || v == NULL) {
                 return null;
-            }
-            if (!(v instanceof String s)) {
-                throw new BadFrameException("The field '" + field + "' of '" + type + "' must be a string.");
-            }
-            return s;
-        }
-
-        String requireStr(String field) throws BadFrameException {
-            String s = str(field);
-            if (s == null || s.isEmpty()) {
-                throw new BadFrameException("The frame '" + type + "' needs a non-empty string field '" + field + "'.");
-            }
-            return s;
-        }
-
-        long integer(String field, long absent) throws BadFrameException {
-            Object v = raw.get(field);
-            if (v == null || v == NULL) {
-                return absent;
-            }
-            if (!(v instanceof Integer || v instanceof Long)) {
-                throw new BadFrameException("The field '" + field + "' of '" + type + "' must be an integer.");
-            }
-            return ((Number) v).longValue();
-        }
-
-        @SuppressWarnings("unchecked")
-        Map<String, Object> map(String field) throws BadFrameException {
-            Object v = raw.get(field);
-            if (v == null || v == NULL) {
-                return Map.of();
-            }
-            if (!(v instanceof Map<?, ?>)) {
-                throw new BadFrameException("The field '" + field + "' of '" + type + "' must be a JSON object.");
-            }
-            return (Map<String, Object>) v;
-        }
-
-        JsonNode tree(String field) {
-            Object v = raw.get(field);
-            return v instanceof JsonNode n ? n : null;
-        }
-
-        boolean has(String field) {
-            return raw.containsKey(field) && raw.get(field) != NULL;
         }
     }
 
-    private static Message build(String type, Fields f) throws BadFrameException {
+    /** The protocol frames' words for the field reader: {@code The field 'x' of 'hello' ...}, refusals are bad frames. */
+    private record Words(String type) implements FieldReader.Vocabulary<BadFrameException> {
+        @Override
+        public String subject(String field) {
+            return "The field '" + field + "' of '" + type + "'";
+        }
+
+        @Override
+        public String missing(String field) {
+            return "The frame '" + type + "' needs a non-empty string field '" + field + "'.";
+        }
+
+        @Override
+        public BadFrameException refusal(String field, String message) {
+            return new BadFrameException(message);
+        }
+    }
+
+    /** A required, non-empty string, refused with the one message of a missing one. */
+    private static String requireStr(FieldReader<BadFrameException> f, String field, String type)
+            throws BadFrameException {
+        String s = f.string(field);
+        if (s == null || s.isEmpty()) {
+            throw new BadFrameException(new Words(type).missing(field));
+        }
+        return s;
+    }
+
+    private static Map<String, Object> map(FieldReader<BadFrameException> f, String field) throws BadFrameException {
+        Map<String, Object> m = f.object(field);
+        return m == null ? Map.of() : m;
+    }
+
+    private static Message build(String type, FieldReader<BadFrameException> f) throws BadFrameException {
         switch (type) {
             case HELLO: {
-                long version = f.integer("protocolVersion", -1);
+                long version = f.integer("protocolVersion", -1, Long.MIN_VALUE, Long.MAX_VALUE);
                 return new Message.Hello(version > Integer.MAX_VALUE || version < Integer.MIN_VALUE ? -1 : (int) version,
-                        f.str("profile"), f.str("tenant"), f.str("project"), f.str("daemonName"), f.str("sessionId"),
-                        f.str("clientName"), stringsOf(f, "capabilities"), tools(treeOrSkipped(f, "tools")),
-                        f.map("limits"));
+                        f.string("profile"), f.string("tenant"), f.string("project"), f.string("daemonName"),
+                        f.string("sessionId"), f.string("clientName"), stringsOf(f, "capabilities"),
+                        tools(tree(f, "tools")), map(f, "limits"));
             }
             case WELCOME:
-                return new Message.Welcome((int) f.integer("protocolVersion", -1), f.str("connectionId"),
-                        stringsOf(f, "capabilities"), f.map("limits"));
+                return new Message.Welcome((int) f.integer("protocolVersion", -1, Long.MIN_VALUE, Long.MAX_VALUE),
+                        f.string("connectionId"), stringsOf(f, "capabilities"), map(f, "limits"));
             case ERROR:
-                return new Message.ErrorFrame(f.requireStr("code"), f.str("message"));
+                return new Message.ErrorFrame(requireStr(f, "code", type), f.string("message"));
             case TOOL_MANIFEST:
-                return new Message.ToolManifest(tools(treeOrSkipped(f, "tools")));
+                return new Message.ToolManifest(tools(tree(f, "tools")));
             case INVOKE:
-                return new Message.Invoke(f.requireStr("correlationId"), f.requireStr("name"), f.map("params"),
-                        f.integer("timeoutMs", 0L), context(f));
+                return new Message.Invoke(requireStr(f, "correlationId", type), requireStr(f, "name", type),
+                        map(f, "params"), f.integer("timeoutMs", 0L, Long.MIN_VALUE, Long.MAX_VALUE), context(f));
             case RESULT:
                 return result(f);
             case CANCEL:
-                return new Message.Cancel(f.requireStr("correlationId"));
+                return new Message.Cancel(requireStr(f, "correlationId", type));
             case PROCESS_END: {
                 ToolContext c = context(f);
                 if (c == null) {
@@ -329,38 +342,42 @@ public final class Wire {
         }
     }
 
-    private static JsonNode treeOrSkipped(Fields f, String field) throws BadFrameException {
-        if (f.has(field) && f.tree(field) == null) {
+    /** A field that must be an array (or absent), as a tree. */
+    private static JsonNode tree(FieldReader<BadFrameException> f, String field) throws BadFrameException {
+        Object v = f.raw(field);
+        if (v == null) {
+            return null;
+        }
+        if (!(v instanceof List<?>) && !(v instanceof Map<?, ?>)) {
             throw new BadFrameException("The field '" + field + "' must be an array.");
         }
-        return f.tree(field);
+        return MAPPER.valueToTree(v);
     }
 
-    private static Set<String> stringsOf(Fields f, String field) throws BadFrameException {
-        return stringArray(treeOrSkipped(f, field), field);
+    private static Set<String> stringsOf(FieldReader<BadFrameException> f, String field) throws BadFrameException {
+        return stringArray(tree(f, field), field);
     }
 
-    private static Message.Result result(Fields f) throws BadFrameException {
-        String id = f.requireStr("correlationId");
-        Object ok = f.raw().get("ok");
-        if (!(ok instanceof Boolean)) {
+    private static Message.Result result(FieldReader<BadFrameException> f) throws BadFrameException {
+        String id = requireStr(f, "correlationId", RESULT);
+        if (!(f.raw("ok") instanceof Boolean ok)) {
             throw new BadFrameException("client_tool_result needs a boolean field 'ok'.");
         }
-        if ((Boolean) ok) {
-            return new Message.Result(id, true, f.map("result"), null, null);
+        if (ok) {
+            return new Message.Result(id, true, map(f, "result"), null, null);
         }
-        Map<String, Object> err = f.has("error") ? f.map("error") : Map.of();
+        Map<String, Object> err = map(f, "error");
         Object code = err.get("code");
         Object message = err.get("message");
         return new Message.Result(id, false, null, code instanceof String c ? c : "internal",
                 message instanceof String m ? m : "The client reported a failure without a message.");
     }
 
-    private static ToolContext context(Fields f) throws BadFrameException {
+    private static ToolContext context(FieldReader<BadFrameException> f) throws BadFrameException {
         if (!f.has("context")) {
             return null;
         }
-        Map<String, Object> c = f.map("context");
+        Map<String, Object> c = map(f, "context");
         Object processId = c.get("processId");
         Object tenant = c.get("tenant");
         Object project = c.get("project");

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 class ReadGateTest {
     private final EmbeddedChannel channel = new EmbeddedChannel();
+    private final NettyFrameChannel wire = new NettyFrameChannel(channel, "c-1");
 
     @AfterEach
     void close() {
@@ -22,7 +23,7 @@ class ReadGateTest {
 
     @Test
     void readingStopsWhenHighFramesWaitAndResumesAtLow() {
-        ReadGate gate = new ReadGate(channel, 4, 1);
+        ReadGate gate = new ReadGate(wire, 4, 1);
         for (int i = 0; i < 3; i++) {
             gate.queued();
         }
@@ -41,7 +42,7 @@ class ReadGateTest {
 
     @Test
     void framesArrivingWhilePausedKeepReadingOffUntilDrained() {
-        ReadGate gate = new ReadGate(channel, 2, 0);
+        ReadGate gate = new ReadGate(wire, 2, 0);
         gate.queued();
         gate.queued();
         gate.queued();      // a frame of the read batch in progress
@@ -54,14 +55,14 @@ class ReadGateTest {
 
     @Test
     void thresholdsOutOfOrderAreRejected() {
-        assertThatThrownBy(() -> new ReadGate(channel, 4, 4)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new ReadGate(wire, 4, 4)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("low < high");
-        assertThatThrownBy(() -> new ReadGate(channel, 4, -1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ReadGate(wire, 4, -1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void racingProducerAndConsumerNeverLeaveReadingOff() throws Exception {
-        ReadGate gate = new ReadGate(channel, 8, 2);
+        ReadGate gate = new ReadGate(wire, 8, 2);
         Semaphore items = new Semaphore(0);
         int frames = 200_000;
         ExecutorService pool = Executors.newFixedThreadPool(2);

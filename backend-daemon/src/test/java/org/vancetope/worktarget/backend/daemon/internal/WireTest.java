@@ -68,6 +68,54 @@ class WireTest {
     }
 
     @Test
+    void anOtherFrameWithItsTypeInTheCanonicalHeadIsHandedOnUnparsed() throws Exception {
+        String text = "{\"type\":\"transfer_chunk\",\"transferId\":\"t1\",\"seq\":0,\"bytes\":\"\",\"last\":true}";
+        assertThat(((Message.Other) Wire.decode(text)).fields()).isNull();
+    }
+
+    @Test
+    void anOtherFrameWhoseTypeIsNotFirstIsHandedOnWithTheFieldsParsedOnce() throws Exception {
+        String text = "{\"transferId\":\"t1\",\"attrs\":{\"mode\":\"644\"},\"type\":\"transfer_finish\",\"ok\":true}";
+        Message.Other o = (Message.Other) Wire.decode(text);
+        assertThat(o.type()).isEqualTo("transfer_finish");
+        assertThat(o.fields()).isEqualTo(Map.of("type", "transfer_finish", "transferId", "t1",
+                "attrs", Map.of("mode", "644"), "ok", true));
+        assertThat(o.text()).isEqualTo(text);
+    }
+
+    @Test
+    void anOtherFrameWithWhitespaceBeforeItsTypeIsParsedForIt() throws Exception {
+        Message.Other o = (Message.Other) Wire.decode("{ \"type\" : \"transfer_finish\", \"ok\":true}");
+        assertThat(o.fields()).containsEntry("ok", true);
+    }
+
+    @Test
+    void anOwnFrameWithItsTypeInTheCanonicalHeadIsStillDecoded() throws Exception {
+        assertThat(Wire.decode("{\"type\":\"client_tool_cancel\",\"correlationId\":\"dt-1\"}"))
+                .isEqualTo(new Message.Cancel("dt-1"));
+    }
+
+    @Test
+    void aMistypedFieldOfAnOwnFrameIsABadFrameNamingFieldAndFrame() {
+        assertThatThrownBy(() -> Wire.decode("{\"type\":\"client_tool_invoke\",\"correlationId\":\"dt-1\","
+                + "\"name\":\"t\",\"timeoutMs\":\"60\"}")).isInstanceOf(BadFrameException.class)
+                .hasMessage("The field 'timeoutMs' of 'client_tool_invoke' must be an integer, got a string.");
+    }
+
+    @Test
+    void aFractionalTimeoutIsABadFrame() {
+        assertThatThrownBy(() -> Wire.decode("{\"type\":\"client_tool_invoke\",\"correlationId\":\"dt-1\","
+                + "\"name\":\"t\",\"timeoutMs\":1.5}")).isInstanceOf(BadFrameException.class)
+                .hasMessage("The field 'timeoutMs' of 'client_tool_invoke' must be an integer, got 1.5.");
+    }
+
+    @Test
+    void aMissingCorrelationIdIsABadFrameSayingWhatToSend() {
+        assertThatThrownBy(() -> Wire.decode("{\"type\":\"client_tool_cancel\"}")).isInstanceOf(BadFrameException.class)
+                .hasMessage("The frame 'client_tool_cancel' needs a non-empty string field 'correlationId'.");
+    }
+
+    @Test
     void resultWithoutOkIsABadFrame() {
         assertThatThrownBy(() -> Wire.decode("{\"type\":\"client_tool_result\",\"correlationId\":\"dt-1\"}"))
                 .isInstanceOf(BadFrameException.class).hasMessageContaining("'ok'");

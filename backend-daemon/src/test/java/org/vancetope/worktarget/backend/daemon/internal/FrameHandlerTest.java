@@ -1,0 +1,211 @@
+package org.vancetope.worktarget.backend.daemon.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.timeout.IdleStateEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.vancetope.worktarget.backend.daemon.FrameExtension;
+import org.vancetope.worktarget.spi.FrameChannel;
+
+class FrameHandlerTest {
+    private final AtomicLong now = new AtomicLong();
+    private final List<String> messages = new ArrayList<>();
+    private final List<String> extensionFrames = new ArrayList<>();
+    private final List<EmbeddedChannel> channels = new ArrayList<>();
+
+    /** A side that records what the pipeline hands it. */
+    private final class Side extends FrameHandler {
+        NettyFrameChannel frames;
+        final List<String> lost = new ArrayList<>();
+        final FrameExtension extension = new FrameExtension() {
+            @Override
+            public boolean handles(String type) {
+                return type.startsWith("transfer_");
+            }
+
+            @Override
+            public void onFrame(FrameChannel<String> channel, String type, String frame) {
+                if (frame.contains("refuse")) {
+                    throw new IllegalArgumentException("refused for a reason");
+                }
+                extensionFrames.add(type);
+            }
+        };
+
+        Side(ProtocolErrorBudget budget) {
+            super(budget, 2);
+        }
+
+        @Override
+        protected void onMessage(ChannelHandlerContext ctx, Message message) {
+            if (message instanceof Message.Other o && handOff(ctx, extension, o)) {
+                return;
+            }
+            messages.add(message.type());
+        }
+
+        @Override
+        protected void close(ChannelHandlerContext ctx, int code, String reason) {
+            writeClose(ctx, code, reason);
+        }
+
+        @Override
+        protected NettyFrameChannel frames() {
+            return frames;
+        }
+
+        @Override
+        protected void silenceLimitReached(ChannelHandlerContext ctx, int intervals) {
+            lost.add("after " + intervals);
+        }
+
+        @Override
+        protected String binaryFrameRefusal() {
+            return "no binary frames";
+        }
+    }
+
+    private EmbeddedChannel channel(Side side) {
+        EmbeddedChannel ch = new EmbeddedChannel(side);
+        side.frames = new NettyFrameChannel(ch, "c-1");
+        channels.add(ch);
+        return ch;
+    }
+
+    private static String nextText(EmbeddedChannel ch) {
+        Object o = ch.readOutbound();
+        assertThat(o).isInstanceOf(TextWebSocketFrame.class);
+        TextWebSocketFrame f = (TextWebSocketFrame) o;
+        try {
+            return f.text();
+        } finally {
+            f.release();
+        }
+    }
+
+    @AfterEach
+    void closeChannels() {
+        channels.forEach(EmbeddedChannel::finishAndReleaseAll);
+    }
+
+    @Test
+    void aFrameOfTheBaseProtocolIsDecodedOnceAndHandedToTheSide() {
+        EmbeddedChannel ch = channel(new Side(null));
+        ch.writeInbound(new TextWebSocketFrame("{\"type\":\"client_tool_cancel\",\"correlationId\":\"dt-1\"}"));
+        assertThat(messages).containsExactly(Wire.CANCEL);
+        Object out = ch.readOutbound();
+        assertThat(out).isNull();
+    }
+
+    @Test
+    void anUndecodableFrameIsAnsweredWithBadFrame() {
+        EmbeddedChannel ch = channel(new Side(null));
+        ch.writeInbound(new TextWebSocketFrame("{\"type\":\"client_tool_cancel\"}"));
+        assertThat(nextText(ch)).isEqualTo("{\"type\":\"error\",\"code\":\"bad_frame\",\"message\":\"The frame "
+                + "'client_tool_cancel' needs a non-empty string field 'correlationId'.\"}");
+        assertThat(messages).isEmpty();
+    }
+
+    @Test
+    void theLastBadFrameTheBudgetAllowsClosesWith1008() {
+        EmbeddedChannel ch = channel(new Side(new ProtocolErrorBudget(2, 10_000_000_000L, now::get)));
+        ch.writeInbound(new TextWebSocketFrame("not json"));
+        nextText(ch);
+        ch.writeInbound(new TextWebSocketFrame("not json"));
+        nextText(ch);
+        Object close = ch.readOutbound();
+        assertThat(close).isInstanceOfSatisfying(CloseWebSocketFrame.class, c -> {
+            assertThat(c.statusCode()).isEqualTo(Wire.CLOSE_POLICY);
+            c.release();
+        });
+    }
+
+    @Test
+    void withoutABudgetBadFramesNeverClose() {
+        EmbeddedChannel ch = channel(new Side(null));
+        for (int i = 0; i < 5; i++) {
+            ch.writeInbound(new TextWebSocketFrame("not json"));
+            assertThat(nextText(ch)).contains("bad_frame");
+        }
+        Object out = ch.readOutbound();
+        assertThat(out).isNull();
+        assertThat(ch.isActive()).isTrue();
+    }
+
+    @Test
+    void aTextFrameThatIsNotUtf8ClosesWith1007() {
+        EmbeddedChannel ch = channel(new Side(null));
+        ch.writeInbound(new TextWebSocketFrame(Unpooled.wrappedBuffer(new byte[] {'{', (byte) 0xc3, (byte) 0x28, '}'})));
+        Object close = ch.readOutbound();
+        assertThat(close).isInstanceOfSatisfying(CloseWebSocketFrame.class, c -> {
+            assertThat(c.statusCode()).isEqualTo(Utf8.CLOSE_INVALID_PAYLOAD);
+            c.release();
+        });
+        assertThat(messages).isEmpty();
+    }
+
+    @Test
+    void aBinaryFrameIsAnsweredWithTheSidesRefusal() {
+        EmbeddedChannel ch = channel(new Side(null));
+        ch.writeInbound(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(new byte[] {1})));
+        assertThat(nextText(ch)).contains("\"bad_frame\"", "no binary frames");
+    }
+
+    @Test
+    void aFrameOfAnExtensionsTypeGoesToTheExtension() {
+        EmbeddedChannel ch = channel(new Side(null));
+        ch.writeInbound(new TextWebSocketFrame("{\"type\":\"transfer_finish\",\"transferId\":\"t\",\"ok\":true}"));
+        assertThat(extensionFrames).containsExactly("transfer_finish");
+        assertThat(messages).isEmpty();
+    }
+
+    @Test
+    void aFrameTheExtensionRefusesIsAnsweredWithItsReason() {
+        EmbeddedChannel ch = channel(new Side(null));
+        ch.writeInbound(new TextWebSocketFrame("{\"type\":\"transfer_finish\",\"transferId\":\"refuse\"}"));
+        assertThat(nextText(ch)).contains("\"bad_frame\"",
+                "The 'transfer_finish' frame could not be handled: refused for a reason");
+    }
+
+    @Test
+    void aFrameNoExtensionHandlesIsLeftToTheSide() {
+        EmbeddedChannel ch = channel(new Side(null));
+        ch.writeInbound(new TextWebSocketFrame("{\"type\":\"x_unknown\"}"));
+        assertThat(messages).containsExactly("x_unknown");
+    }
+
+    @Test
+    void silentIntervalsSendPingsUntilTheLimitIsReached() {
+        Side side = new Side(null);
+        EmbeddedChannel ch = channel(side);
+        ch.pipeline().fireUserEventTriggered(IdleStateEvent.FIRST_READER_IDLE_STATE_EVENT);
+        Object ping = ch.readOutbound();
+        assertThat(ping).isInstanceOf(PingWebSocketFrame.class);
+        ((PingWebSocketFrame) ping).release();
+        ch.pipeline().fireUserEventTriggered(IdleStateEvent.READER_IDLE_STATE_EVENT);
+        assertThat(side.lost).containsExactly("after 2");
+    }
+
+    @Test
+    void anyReadStartsTheSilenceOver() {
+        Side side = new Side(null);
+        EmbeddedChannel ch = channel(side);
+        ch.pipeline().fireUserEventTriggered(IdleStateEvent.FIRST_READER_IDLE_STATE_EVENT);
+        ((PingWebSocketFrame) ch.readOutbound()).release();
+        ch.writeInbound(new TextWebSocketFrame("{\"type\":\"client_tool_cancel\",\"correlationId\":\"dt-1\"}"));
+        ch.pipeline().fireUserEventTriggered(IdleStateEvent.READER_IDLE_STATE_EVENT);
+        ((PingWebSocketFrame) ch.readOutbound()).release();
+        assertThat(side.lost).isEmpty();
+    }
+}
