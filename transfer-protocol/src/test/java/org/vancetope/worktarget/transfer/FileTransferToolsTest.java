@@ -87,7 +87,7 @@ class FileTransferToolsTest {
     void uploadIntoAMissingDirNameFailsBeforeAnythingIsSent() throws Exception {
         fx.footFile("a.txt", "a".getBytes());
         Map<String, Object> r = upload.invoke(params("localPath", "a.txt", "dirName", "nope", "remotePath", "a.txt"), CTX);
-        assertThat(r).containsEntry("ok", false).containsEntry("error", "dirName not found");
+        assertThat(r).containsEntry("ok", false).containsEntry("error", "dirName not found").containsEntry("code", "not_found");
         assertThat(fx.pair.left().sentCount()).isZero();
     }
 
@@ -102,7 +102,8 @@ class FileTransferToolsTest {
     void uploadToAPathOutsideTheRootDirFailsBeforeAnythingIsSent() throws Exception {
         Map<String, Object> r = upload.invoke(params("localPath", "a.txt", "dirName", "uploads",
                 "remotePath", "../reports/x"), CTX);
-        assertThat(r).containsEntry("ok", false).containsEntry("error", ConfinedRoot.escape("../reports/x").getMessage());
+        assertThat(r).containsEntry("ok", false).containsEntry("error", ConfinedRoot.escape("../reports/x").getMessage())
+                .containsEntry("code", "path_escape");
         assertThat(fx.pair.left().sentCount()).isZero();
     }
 

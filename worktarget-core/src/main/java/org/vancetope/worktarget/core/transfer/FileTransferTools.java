@@ -26,7 +26,7 @@ import org.vancetope.worktarget.spi.ToolSpec;
  * The Brain's transfer tools: {@code client_file_upload} copies a file from the
  * client into a RootDir, {@code client_file_download} copies a RootDir file to the client. Both
  * block until the transfer ended and return {@code ok}, {@code bytesWritten}, {@code hash} and, when
- * not ok, {@code error}. Also builds {@code workspace_create_ephemeral_dir} around an
+ * not ok, {@code error} and {@code code}. Also builds {@code workspace_create_ephemeral_dir} around an
  * {@link EphemeralDirCreator}.
  *
  * <pre>{@code
@@ -54,7 +54,8 @@ public final class FileTransferTools {
     /** The spec of {@code client_file_upload}. */
     public static final ToolSpec UPLOAD_SPEC = new ToolSpec(UPLOAD,
             "Copy a file from the user's machine (the client's workspace) into a server RootDir. The RootDir must exist "
-                    + "(create one with workspace_create_ephemeral_dir). Returns ok, bytesWritten, hash (sha256) and error.",
+                    + "(create one with workspace_create_ephemeral_dir). Returns ok, bytesWritten, hash (sha256) and, "
+                    + "when not ok, error and its stable code.",
             true, Set.of(ToolLabel.WRITE, ToolLabel.SIDE_EFFECT), Schema.object()
                     .string("localPath", "Path of the file on the client, relative to its workspace.", true)
                     .string("dirName", "The server RootDir to write into; must exist.", true)
@@ -65,7 +66,7 @@ public final class FileTransferTools {
     /** The spec of {@code client_file_download}. */
     public static final ToolSpec DOWNLOAD_SPEC = new ToolSpec(DOWNLOAD,
             "Copy a file from a server RootDir to the user's machine (the client's workspace). Returns ok, bytesWritten, "
-                    + "hash (sha256) and error.",
+                    + "hash (sha256) and, when not ok, error and its stable code.",
             true, Set.of(ToolLabel.WRITE, ToolLabel.SIDE_EFFECT), Schema.object()
                     .string("dirName", "The server RootDir the file is in.", true)
                     .string("remotePath", "Path of the file relative to the RootDir.", true)
@@ -166,14 +167,14 @@ public final class FileTransferTools {
         TransferScope scope = new TransferScope(context.tenant(), context.project());
         Optional<Path> root = roots.find(scope, dirName);
         if (root.isEmpty()) {
-            return TransferResult.failed(null, RootDirTargetResolver.DIR_NOT_FOUND);
+            return TransferResult.failed(null, ErrorCode.NOT_FOUND, RootDirTargetResolver.DIR_NOT_FOUND);
         }
         if (!Files.isWritable(root.get())) {
-            return TransferResult.failed(null, "dirName is not writable");
+            return TransferResult.failed(null, ErrorCode.FORBIDDEN, "dirName is not writable");
         }
-        String refusal = check(root.get(), remotePath, false);
+        TransferResult refusal = check(root.get(), remotePath, false);
         if (refusal != null) {
-            return TransferResult.failed(null, refusal);
+            return refusal;
         }
         TransferConnection conn = connection(context);
         return await(conn.requestUpload(scope, localPath, dirName, remotePath, attrs));
@@ -195,30 +196,32 @@ public final class FileTransferTools {
         TransferScope scope = new TransferScope(context.tenant(), context.project());
         Optional<Path> root = roots.find(scope, dirName);
         if (root.isEmpty()) {
-            return TransferResult.failed(null, RootDirTargetResolver.DIR_NOT_FOUND);
+            return TransferResult.failed(null, ErrorCode.NOT_FOUND, RootDirTargetResolver.DIR_NOT_FOUND);
         }
-        String refusal = check(root.get(), remotePath, true);
+        TransferResult refusal = check(root.get(), remotePath, true);
         if (refusal != null) {
-            return TransferResult.failed(null, refusal);
+            return refusal;
         }
         TransferConnection conn = connection(context);
         return await(conn.send(root.get(), remotePath, localPath, null, attrs));
     }
 
     /** The gate's refusal of a RootDir path before anything is sent, or null (the transfer itself checks again). */
-    private static String check(Path root, String path, boolean read) {
+    private static TransferResult check(Path root, String path, boolean read) {
         try {
             ConfinedRoot gate = ConfinedRoot.of(root);
             if (read) {
                 gate.openFile(path).channel().close();
             } else if (gate.resolve(path).equals(gate.root())) {
-                return ConfinedRoot.isTheRoot(path).getMessage();
+                ToolException e = ConfinedRoot.isTheRoot(path);
+                return TransferResult.failed(null, e.code(), e.getMessage());
             }
             return null;
         } catch (ToolException e) {
-            return e.getMessage();
+            return TransferResult.failed(null, e.code(), e.getMessage());
         } catch (IOException e) {
-            return "the RootDir cannot be opened: " + e.getClass().getSimpleName();
+            return TransferResult.failed(null, ErrorCode.INTERNAL, "the RootDir cannot be opened: "
+                    + e.getClass().getSimpleName());
         }
     }
 
