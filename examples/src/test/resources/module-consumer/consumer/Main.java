@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.vancetope.worktarget.backend.daemon.DaemonClient;
-import org.vancetope.worktarget.backend.daemon.DaemonServer;
+import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
+import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.local.LocalBackend;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
@@ -72,12 +72,12 @@ public final class Main {
                 base.resolve("ws"))).homesRoot(Files.createDirectories(base.resolve("homes"))).build();
              LocalBackend local = LocalBackend.builder().workDirectory(Files.createDirectories(base.resolve("box")))
                      .build();
-             DaemonServer server = DaemonServer.builder().host("127.0.0.1").port(0)
+             WorkTargetServer server = WorkTargetServer.builder().host("127.0.0.1").port(0)
                      .authenticator(TokenAuthenticator.builder()
                              .token("consumer-token-1", new AuthPrincipal("box", "acme", Set.of("proj"), null))
                              .build())
                      .build().start();
-             DaemonClient daemon = DaemonClient.builder()
+             WorkTargetClient daemon = WorkTargetClient.builder()
                      .uri(URI.create("ws://127.0.0.1:" + server.port() + "/worktarget/v1"))
                      .token("consumer-token-1").daemon("acme", "proj", "box").tools(local.tools()).build()
                      .start()) {

@@ -37,8 +37,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.vancetope.worktarget.backend.daemon.DaemonClient;
-import org.vancetope.worktarget.backend.daemon.DaemonServer;
+import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
+import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.WorkTarget;
@@ -50,7 +50,7 @@ import org.vancetope.worktarget.spi.ProcessStore;
 
 /**
  * A tiny tool invocation's round trip over loopback WebSocket through the whole stack
- * ({@code WorkTargetDispatcher} → DAEMON target → {@code DaemonServer} → {@code DaemonClient} → a
+ * ({@code WorkTargetDispatcher} → DAEMON target → {@code WorkTargetServer} → {@code WorkTargetClient} → a
  * {@code client_file_read} that returns a constant), beside a plain Netty WebSocket request/response
  * harness (the client sends a small text frame, the server echoes it) in the same run, and the same
  * harness with the echo sent from a worker thread. All use blocking callers: one caller (1 in
@@ -176,17 +176,17 @@ public final class InvocationBenchmark {
 
     /** The whole stack: dispatcher → DAEMON → server → client connector → tool. */
     private static final class StackHarness implements AutoCloseable {
-        private final DaemonServer server;
-        private final DaemonClient daemon;
+        private final WorkTargetServer server;
+        private final WorkTargetClient daemon;
         private final WorkTargetDispatcher dispatcher;
         private final Map<String, Object> params = Map.of("path", "README.md");
 
         StackHarness() throws Exception {
-            server = DaemonServer.builder().authenticator(TokenAuthenticator.builder()
+            server = WorkTargetServer.builder().authenticator(TokenAuthenticator.builder()
                     .token(TOKEN, new AuthPrincipal("bench", "acme", Set.of("proj"), null)).build()).build().start();
             BackendTool read = BackendTool.of(ToolCatalog.backend("client_file_read").orElseThrow(),
                     (p, ctx) -> Map.of("content", "hello", "totalLines", 1));
-            daemon = DaemonClient.builder().uri(URI.create("ws://127.0.0.1:" + server.port() + "/worktarget/v1"))
+            daemon = WorkTargetClient.builder().uri(URI.create("ws://127.0.0.1:" + server.port() + "/worktarget/v1"))
                     .token(TOKEN).daemon("acme", "proj", "bench").tools(List.of(read)).build().start();
             if (!daemon.awaitConnected(Duration.ofSeconds(10))) {
                 throw new IllegalStateException("daemon did not connect");

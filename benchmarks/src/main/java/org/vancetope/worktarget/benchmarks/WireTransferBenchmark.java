@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.vancetope.worktarget.backend.daemon.DaemonServer;
+import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.ServerTransfers;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
@@ -53,7 +53,7 @@ import org.vancetope.worktarget.core.InMemoryProcessStore;
  *      org.vancetope.worktarget.benchmarks.WireTransferBenchmark [sizeMiB=1024] [reps=3] [childHeap=1g]
  * }</pre>
  *
- * <p>WorkTarget: a {@code WorkspaceBackend}, {@code ServerTransfers} and a {@code DaemonServer}
+ * <p>WorkTarget: a {@code WorkspaceBackend}, {@code ServerTransfers} and a {@code WorkTargetServer}
  * with a {@code TokenAuthenticator} in this JVM; the daemon is {@code cli.Main daemon} in a child
  * JVM; the timed calls are the host tools {@code client_file_download} and {@code client_file_upload}
  * through the {@code WorkTargetDispatcher} with the DAEMON target set (each includes the sender's
@@ -163,7 +163,7 @@ public final class WireTransferBenchmark {
                  ServerTransfers transfers = ServerTransfers.create(
                          new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
                          settings, TransferListener.NONE);
-                 DaemonServer server = DaemonServer.builder().host("127.0.0.1").port(0)
+                 WorkTargetServer server = WorkTargetServer.builder().host("127.0.0.1").port(0)
                          .authenticator(TokenAuthenticator.builder()
                                  .token(token, new AuthPrincipal("bench-daemon", TENANT, Set.of(PROJECT), null)).build())
                          .transfers(transfers).build().start();
@@ -310,7 +310,7 @@ public final class WireTransferBenchmark {
             return p;
         }
 
-        private void awaitDaemon(DaemonServer server, Process daemon) throws Exception {
+        private void awaitDaemon(WorkTargetServer server, Process daemon) throws Exception {
             DaemonKey key = new DaemonKey(TENANT, PROJECT, DAEMON);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (server.peers().find(key).map(e -> e.isStale()).orElse(true)) {

@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
-import org.vancetope.worktarget.backend.daemon.DaemonClient;
-import org.vancetope.worktarget.backend.daemon.DaemonServer;
+import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
+import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.local.LocalBackend;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
@@ -63,12 +63,12 @@ public final class BasicUse {
         String token = "a-long-random-daemon-token";
         try (WorkspaceBackend work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace"))
                      .homesRoot(base.resolve("homes")).build();
-             DaemonServer server = DaemonServer.builder().host("127.0.0.1").port(0)
+             WorkTargetServer server = WorkTargetServer.builder().host("127.0.0.1").port(0)
                      .authenticator(TokenAuthenticator.builder()
                              .token(token, new AuthPrincipal("build-box", "acme", Set.of("shop"), null)).build())
                      .build().start();
              LocalBackend box = LocalBackend.builder().workDirectory(base.resolve("build-box")).build();
-             DaemonClient daemon = DaemonClient.builder()
+             WorkTargetClient daemon = WorkTargetClient.builder()
                      .uri(URI.create("ws://127.0.0.1:" + server.port() + "/worktarget/v1"))
                      .token(token).daemon("acme", "shop", "build-box").tools(box.tools()).build().start()) {
             if (!daemon.awaitConnected(Duration.ofSeconds(30))) {

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.vancetope.worktarget.backend.daemon.DaemonServer;
+import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.ServerTransfers;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
@@ -67,7 +67,7 @@ public final class Tour {
              ServerTransfers transfers = ServerTransfers.create(
                      new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
                      TransferSettings.defaults(), progress);
-             DaemonServer server = DaemonServer.builder().host("127.0.0.1").port(0)
+             WorkTargetServer server = WorkTargetServer.builder().host("127.0.0.1").port(0)
                      .authenticator(TokenAuthenticator.builder()
                              .token(token, new AuthPrincipal("tour-daemon", TENANT, Set.of(PROJECT), null)).build())
                      .transfers(transfers).build().start()) {
@@ -187,7 +187,7 @@ public final class Tour {
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
-    private static void awaitOnline(DaemonServer server, Process daemon, Path log) throws Exception {
+    private static void awaitOnline(WorkTargetServer server, Process daemon, Path log) throws Exception {
         DaemonKey key = new DaemonKey(TENANT, PROJECT, DAEMON);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (server.peers().find(key).map(e -> e.isStale()).orElse(true)) {

@@ -22,7 +22,6 @@ import org.vancetope.worktarget.spi.BackendToolProvider;
 import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.Endpoint;
 import org.vancetope.worktarget.spi.ErrorCode;
-import org.vancetope.worktarget.spi.PeerKey;
 import org.vancetope.worktarget.spi.Peers;
 import org.vancetope.worktarget.spi.ProcessInfo;
 import org.vancetope.worktarget.spi.ProcessStore;
@@ -80,7 +79,7 @@ public final class WorkTargetDispatcher {
 
     private final ProcessStore processStore;
     private final WorkTargetService targets;
-    private final AllPeers peers;
+    private final PeerList peers;
     private final RootDirCatalog rootDirs;
     private final Map<String, BackendTool> localTools;
     private final Endpoint work;
@@ -94,7 +93,7 @@ public final class WorkTargetDispatcher {
 
     private WorkTargetDispatcher(Builder b) {
         this.processStore = Objects.requireNonNull(b.processStore, "processStore is required");
-        this.peers = new AllPeers(b.peers);
+        this.peers = new PeerList(b.peers);
         this.rootDirs = b.rootDirs != null ? b.rootDirs : b.providers.stream()
                 .filter(RootDirCatalog.class::isInstance).map(RootDirCatalog.class::cast).findFirst().orElse(null);
         this.targets = WorkTargetService.builder().processStore(processStore).peers(b.peers.isEmpty() ? null : peers)
@@ -177,7 +176,7 @@ public final class WorkTargetDispatcher {
         return p.isPresent();
     }
 
-    private static void tell(String who, Runnable call) {
+    static void tell(String who, Runnable call) {
         try {
             call.run();
         } catch (RuntimeException e) {
@@ -228,7 +227,7 @@ public final class WorkTargetDispatcher {
         ToolInvocation invocation = new ToolInvocation(tool, target, ToolInvocation.backendToolOf(tool, target), p, ctx);
         safeListener(() -> listener.callStarted(invocation));
         try {
-            Map<String, Object> result = new Chain(interceptors, 0, invocation, true, inv -> route(process, inv))
+            Map<String, Object> result = new InterceptorChain(interceptors, 0, invocation, true, inv -> route(process, inv))
                     .proceed(invocation);
             Map<String, Object> r = result == null ? Map.of() : result;
             safeListener(() -> listener.callFinished(invocation, Duration.ofNanos(System.nanoTime() - start), r));
@@ -344,15 +343,15 @@ public final class WorkTargetDispatcher {
 
     /** The backend interceptors, then the call; parameters a backend interceptor changed are guarded again. */
     private Map<String, Object> backendChain(ToolInvocation routed, ToolSpec wrapper, ToolSpec spec, String where,
-                                             Link call) throws ToolException {
+                                             InterceptorChain.Link call) throws ToolException {
         Map<String, Object> guarded = routed.params();
-        Link terminal = next -> {
+        InterceptorChain.Link terminal = next -> {
             if (next.params() != guarded && !next.params().equals(guarded)) {
                 guard(wrapper, spec, next.params(), where);
             }
             return call.call(next);
         };
-        return new Chain(backendInterceptors, 0, routed, false, terminal).proceed(routed);
+        return new InterceptorChain(backendInterceptors, 0, routed, false, terminal).proceed(routed);
     }
 
     private Endpoint daemon(ProcessInfo process, DaemonKey key) throws ToolException {
@@ -440,111 +439,8 @@ public final class WorkTargetDispatcher {
         }
     }
 
-    @FunctionalInterface
-    private interface Link {
-        Map<String, Object> call(ToolInvocation invocation) throws ToolException;
-    }
-
     private static SessionKey sessionKey(ProcessInfo process) {
         return new SessionKey(process.tenant(), process.sessionId());
-    }
-
-    /**
-     * One list of interceptors and the link after it. Before routing an interceptor may change the
-     * parameters and the target (the backend tool follows from the target); after routing only the
-     * parameters.
-     */
-    private static final class Chain implements ToolInterceptor.Chain {
-        private final List<ToolInterceptor> links;
-        private final int index;
-        private final ToolInvocation invocation;
-        private final boolean mayReroute;
-        private final Link terminal;
-
-        Chain(List<ToolInterceptor> links, int index, ToolInvocation invocation, boolean mayReroute, Link terminal) {
-            this.links = links;
-            this.index = index;
-            this.invocation = invocation;
-            this.mayReroute = mayReroute;
-            this.terminal = terminal;
-        }
-
-        @Override
-        public ToolInvocation invocation() {
-            return invocation;
-        }
-
-        @Override
-        public Map<String, Object> proceed(ToolInvocation next) throws ToolException {
-            Objects.requireNonNull(next, "invocation");
-            if (!next.tool().equals(invocation.tool()) || !next.context().equals(invocation.context())) {
-                throw new IllegalStateException("An interceptor may not change the tool or the calling process of an "
-                        + "invocation");
-            }
-            boolean rerouted = !next.target().equals(invocation.target());
-            if (rerouted && !mayReroute) {
-                throw new IllegalStateException("A backend interceptor runs after routing: it may change only the "
-                        + "parameters of an invocation. Change the target in an interceptor (Builder.interceptor).");
-            }
-            if (!next.backendTool().equals(ToolInvocation.backendToolOf(next.tool(), next.target()))) {
-                throw new IllegalStateException("The backend tool follows from the tool and the target; change the "
-                        + "target with ToolInvocation.withTarget");
-            }
-            if (index < links.size()) {
-                return links.get(index).intercept(new Chain(links, index + 1, next, mayReroute, terminal));
-            }
-            if (mayReroute) {
-                return terminal.call(next); // routing: the backend chain below answers for the backend call
-            }
-            try {
-                return terminal.call(next);
-            } catch (ToolException e) {
-                throw e;
-            } catch (Throwable e) {
-                // Errors too (StackOverflowError, OutOfMemoryError): the call gets an answer, the host carries on
-                LOG.error("Backend tool {} failed unexpectedly (process {})", next.backendTool(),
-                        next.context().processId(), e);
-                throw new ToolException(ErrorCode.INTERNAL, next.tool() + " failed unexpectedly in " + next.backendTool()
-                        + " (" + e.getClass().getSimpleName() + "). This is a bug on the host; retrying may not help.", e);
-            }
-        }
-    }
-
-    /** Every configured {@link Peers}, asked in the order added. */
-    private static final class AllPeers implements Peers {
-        private final List<Peers> all;
-
-        AllPeers(List<Peers> all) {
-            this.all = List.copyOf(all);
-        }
-
-        @Override
-        public Optional<Endpoint> find(PeerKey key) {
-            for (Peers p : all) {
-                Optional<Endpoint> e = p.find(key);
-                if (e.isPresent()) {
-                    return e;
-                }
-            }
-            return Optional.empty();
-        }
-
-        @Override
-        public List<String> onlineDaemons(String tenant, String project) {
-            if (all.size() == 1) {
-                return all.get(0).onlineDaemons(tenant, project);
-            }
-            java.util.TreeSet<String> names = new java.util.TreeSet<>();
-            all.forEach(p -> names.addAll(p.onlineDaemons(tenant, project)));
-            return List.copyOf(names);
-        }
-
-        @Override
-        public void processEnded(ToolContext process) {
-            for (Peers p : all) {
-                tell("the peers " + p, () -> p.processEnded(process));
-            }
-        }
     }
 
     /** Builds a {@link WorkTargetDispatcher}. */
@@ -575,7 +471,7 @@ public final class WorkTargetDispatcher {
         }
 
         /**
-         * Adds the peers of the CLIENT and DAEMON targets: a {@code DaemonServer}'s connected clients and
+         * Adds the peers of the CLIENT and DAEMON targets: a {@code WorkTargetServer}'s connected clients and
          * daemons, or a {@code LocalBackend} for an agent whose CLIENT is this machine (optional; without
          * peers CLIENT and DAEMON calls fail {@code offline}). Several are asked in the order added.
          *

@@ -6,7 +6,7 @@ import org.vancetope.worktarget.spi.ToolContext;
 
 /**
  * A call the server cancelled ({@code client_tool_cancel}) or that was running when
- * the connection closed, as told to {@link DaemonClient.Builder#onCancel}. The worker thread running
+ * the connection closed, as told to {@link WorkTargetClient.Builder#onCancel}. The worker thread running
  * it has been interrupted; the hook is the place to stop what the call started outside that thread,
  * for example to kill the job an {@code client_exec_run} launched.
  *

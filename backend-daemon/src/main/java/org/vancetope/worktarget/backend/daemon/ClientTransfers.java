@@ -23,7 +23,7 @@ import org.vancetope.worktarget.core.transfer.TransferSide;
  * LocalBackend local = LocalBackend.builder().workDirectory(workDir).build();
  * ClientTransfers transfers = ClientTransfers.create(TargetResolver.at(local.workDirectory()),
  *         new TransferScope("acme", "proj"), TransferSettings.defaults(), TransferListener.NONE);
- * DaemonClient client = DaemonClient.builder()...tools(local.tools()).frameExtension(transfers.extension()).build();
+ * WorkTargetClient client = WorkTargetClient.builder()...tools(local.tools()).frameExtension(transfers.extension()).build();
  * }</pre>
  */
 public final class ClientTransfers implements AutoCloseable {
@@ -58,7 +58,7 @@ public final class ClientTransfers implements AutoCloseable {
     }
 
     /**
-     * The extension to hand to {@link DaemonClient.Builder#frameExtension}.
+     * The extension to hand to {@link WorkTargetClient.Builder#frameExtension}.
      *
      * @return the extension
      */

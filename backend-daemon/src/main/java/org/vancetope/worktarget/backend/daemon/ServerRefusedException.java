@@ -6,7 +6,7 @@ import java.io.IOException;
  * The server refused the client in a way that retrying cannot fix: the upgrade was answered with an
  * HTTP error (401 for a missing or rejected token), or the connection was closed with a 44xx code
  * ({@code forbidden} 4403, {@code superseded} 4409, unsupported version 4426, a bad hello 4400).
- * {@link DaemonClient#terminated()} completes with it, and the client stops reconnecting.
+ * {@link WorkTargetClient#terminated()} completes with it, and the client stops reconnecting.
  */
 public final class ServerRefusedException extends IOException {
     private static final long serialVersionUID = 1L;

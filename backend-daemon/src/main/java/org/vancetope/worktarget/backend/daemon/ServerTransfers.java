@@ -29,7 +29,7 @@ import org.vancetope.worktarget.spi.ToolContext;
  *
  * <pre>{@code
  * ServerTransfers transfers = ServerTransfers.create(roots, TransferSettings.defaults(), TransferListener.NONE);
- * DaemonServer server = DaemonServer.builder().transfers(transfers)...build().start();
+ * WorkTargetServer server = WorkTargetServer.builder().transfers(transfers)...build().start();
  * transfers.tools(ephemeralCreator).forEach(dispatcherBuilder::hostTool);
  * }</pre>
  *
@@ -70,7 +70,7 @@ public final class ServerTransfers implements AutoCloseable {
     }
 
     /**
-     * The extension to hand to {@link DaemonServer.Builder#frameExtension}.
+     * The extension to hand to {@link WorkTargetServer.Builder#frameExtension}.
      *
      * @return the extension
      */

@@ -33,7 +33,7 @@ import org.vancetope.worktarget.transfer.TransferCodec;
  * <pre>{@code
  * TransferEndpoint brain = TransferEndpoint.builder(TransferSide.BRAIN).resolver(roots).build();
  * TransferBridge transfers = new TransferBridge(brain, channel -> new TransferScope("acme", "proj"), ioPool);
- * DaemonServer server = DaemonServer.builder().frameExtension(transfers)...build().start();
+ * WorkTargetServer server = WorkTargetServer.builder().frameExtension(transfers)...build().start();
  * TransferConnection conn = transfers.connection(server.peers().find(key).flatMap(Endpoint::transferChannel)
  *         .orElseThrow()).orElseThrow();
  * }</pre>
@@ -145,7 +145,7 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
     /**
      * The transfer connection of a WebSocket connection, to start a download or request an upload on it.
      *
-     * @param channel the connection, e.g. a peer's {@code Endpoint.transferChannel()} from {@link DaemonServer#peers()}
+     * @param channel the connection, e.g. a peer's {@code Endpoint.transferChannel()} from {@link WorkTargetServer#peers()}
      * @return the transfer connection; empty when the channel is closed
      */
     public Optional<TransferConnection> connection(FrameChannel<String> channel) {

@@ -30,7 +30,7 @@ class ClientInvalidUtf8Test {
     void aServerTextFrameThatIsNotValidUtf8IsAnsweredWithClose1007() throws Exception {
         try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             listener.setSoTimeout(10_000);
-            DaemonClient client = DaemonClient.builder()
+            WorkTargetClient client = WorkTargetClient.builder()
                     .uri(URI.create("ws://127.0.0.1:" + listener.getLocalPort() + "/worktarget/v1")).token("t")
                     .daemon("acme", "proj", "box-1").tools(List.of()).reconnectBackoff(Duration.ofSeconds(30),
                             Duration.ofSeconds(30)).build();

@@ -54,7 +54,7 @@ class DaemonShutdownTest {
 
     private final List<ChildJvm> children = new ArrayList<>();
     private WorkspaceBackend work;
-    private DaemonServer server;
+    private WorkTargetServer server;
     private WorkTargetDispatcher dispatcher;
     private final List<Long> pids = new ArrayList<>();
 
@@ -74,7 +74,7 @@ class DaemonShutdownTest {
 
     private void startServer() throws IOException {
         work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace")).build();
-        server = DaemonServer.builder().host("127.0.0.1").port(0)
+        server = WorkTargetServer.builder().host("127.0.0.1").port(0)
                 .authenticator(TokenAuthenticator.builder()
                         .token(TOKEN, new AuthPrincipal(DAEMON, TENANT, Set.of(PROJECT), null)).build())
                 .build().start();

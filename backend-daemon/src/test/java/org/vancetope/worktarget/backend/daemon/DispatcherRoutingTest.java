@@ -35,7 +35,7 @@ class DispatcherRoutingTest {
 
     @Test
     void connectedFootMakesClientTheDefaultAndServesFileRead() throws Exception {
-        t.started(DaemonClient.builder().uri(t.uri()).token(TestServer.FOOT_TOKEN).foot("acme", "proj", "s-1")
+        t.started(WorkTargetClient.builder().uri(t.uri()).token(TestServer.FOOT_TOKEN).foot("acme", "proj", "s-1")
                 .tools(List.of(TestServer.echoRead("foot"))));
         Map<String, Object> r = dispatcher.invoke("p-1", "file_read", Map.of("path", "README.md"));
         assertThat(r).containsEntry("content", "foot:README.md").containsEntry("processId", "p-1");

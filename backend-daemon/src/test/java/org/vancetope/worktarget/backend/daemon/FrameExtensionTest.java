@@ -53,7 +53,7 @@ class FrameExtensionTest {
 
     @Test
     void extensionFramesTravelBothWaysOnTheDaemonsChannel() throws Exception {
-        DaemonClient box = t.started(t.daemonBuilder("box", List.of(TestServer.echoRead("box")))
+        WorkTargetClient box = t.started(t.daemonBuilder("box", List.of(TestServer.echoRead("box")))
                 .frameExtension(recorder(clientGot, clientSawClose)));
         FrameChannel<String> toDaemon = t.server.peers().find(new DaemonKey("acme", "proj", "box"))
                 .flatMap(Endpoint::transferChannel).orElseThrow();

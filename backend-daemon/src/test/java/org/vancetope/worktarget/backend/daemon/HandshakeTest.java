@@ -64,7 +64,7 @@ class HandshakeTest {
 
     @Test
     void clientWithABadTokenStopsWithARefusalInsteadOfRetrying() throws Exception {
-        DaemonClient c = t.track(DaemonClient.builder().uri(t.uri()).token("wrong-token-123").daemon("acme", "proj", "box")
+        WorkTargetClient c = t.track(WorkTargetClient.builder().uri(t.uri()).token("wrong-token-123").daemon("acme", "proj", "box")
                 .build().start());
         assertThatThrownBy(() -> c.terminated().get(10, TimeUnit.SECONDS))
                 .isInstanceOf(ExecutionException.class).cause().isInstanceOf(ServerRefusedException.class)
@@ -74,7 +74,7 @@ class HandshakeTest {
 
     @Test
     void daemonForAProjectItsTokenDoesNotGrantIsForbidden() throws Exception {
-        DaemonClient c = t.track(DaemonClient.builder().uri(t.uri()).token(TestServer.OTHER_TOKEN)
+        WorkTargetClient c = t.track(WorkTargetClient.builder().uri(t.uri()).token(TestServer.OTHER_TOKEN)
                 .daemon("acme", "proj", "box").build().start());
         assertThatThrownBy(() -> c.terminated().get(10, TimeUnit.SECONDS))
                 .cause().isInstanceOf(ServerRefusedException.class).hasMessageContaining("forbidden")
@@ -84,7 +84,7 @@ class HandshakeTest {
 
     @Test
     void daemonOfAnotherTenantIsForbidden() throws Exception {
-        DaemonClient c = t.track(DaemonClient.builder().uri(t.uri()).token(TestServer.DAEMON_TOKEN)
+        WorkTargetClient c = t.track(WorkTargetClient.builder().uri(t.uri()).token(TestServer.DAEMON_TOKEN)
                 .daemon("globex", "proj", "box").build().start());
         assertThatThrownBy(() -> c.terminated().get(10, TimeUnit.SECONDS)).cause()
                 .isInstanceOf(ServerRefusedException.class)

@@ -94,7 +94,7 @@ class InvocationTest {
 
     @Test
     void replacedToolsAreAnnouncedAndServed() throws Exception {
-        DaemonClient box = t.daemon("box", List.of(TestServer.echoRead("box")));
+        WorkTargetClient box = t.daemon("box", List.of(TestServer.echoRead("box")));
         box.replaceTools(List.of(TestServer.tool("client_file_count", (p, c) -> Map.of("files", 7L))));
         // the manifest frame precedes the result on the same connection, so the server has it once the call returns
         assertThat(call(BOX, "client_file_count", Map.of(), LONG)).containsEntry("files", 7);
@@ -115,7 +115,7 @@ class InvocationTest {
     void disconnectMidCallFailsTheCallAtOnceWithOffline() throws Exception {
         CountDownLatch running = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
-        DaemonClient box = t.daemon("box", List.of(TestServer.tool("client_file_read", (p, c) -> {
+        WorkTargetClient box = t.daemon("box", List.of(TestServer.tool("client_file_read", (p, c) -> {
             running.countDown();
             try {
                 never.await();
@@ -197,7 +197,7 @@ class InvocationTest {
     void secondDaemonWithTheSameNameSupersedesTheFirstAndFailsItsCallsAtOnce() throws Exception {
         CountDownLatch running = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
-        DaemonClient first = t.daemon("box", List.of(TestServer.tool("client_file_read", (p, c) -> {
+        WorkTargetClient first = t.daemon("box", List.of(TestServer.tool("client_file_read", (p, c) -> {
             running.countDown();
             try {
                 never.await();
@@ -239,7 +239,7 @@ class InvocationTest {
 
     @Test
     void footCallRoutesByTenantAndSession() throws Exception {
-        t.started(DaemonClient.builder().uri(t.uri()).token(TestServer.FOOT_TOKEN).foot("acme", null, "s-1")
+        t.started(WorkTargetClient.builder().uri(t.uri()).token(TestServer.FOOT_TOKEN).foot("acme", null, "s-1")
                 .tools(List.of(TestServer.echoRead("foot"))));
         assertThat(t.server.peers().find(new SessionKey("acme", "s-1"))).isPresent();
         assertThat(t.server.peers().find(new SessionKey("acme", "s-2"))).isEmpty();
@@ -271,7 +271,7 @@ class InvocationTest {
 
     @Test
     void clientReconnectsAfterTheServerRestarts() throws Exception {
-        DaemonClient box = t.daemon("box", List.of(TestServer.echoRead("box")));
+        WorkTargetClient box = t.daemon("box", List.of(TestServer.echoRead("box")));
         int port = t.server.port();
         t.server.close();
         try (TestServer again = new TestServer(b -> b.port(port))) {

@@ -16,7 +16,7 @@ import org.vancetope.worktarget.testkit.FileToolsFixture;
 
 /**
  * The file and exec contract suites once more, over the wire: every call goes through the server's
- * the peers of a {@code DaemonServer} over a loopback WebSocket to a daemon that serves {@link LocalBackend}'s tools.
+ * the peers of a {@code WorkTargetServer} over a loopback WebSocket to a daemon that serves {@link LocalBackend}'s tools.
  */
 class OverTheWireContractTest {
     private static final DaemonKey BOX = new DaemonKey("acme", "proj", "box");

@@ -65,11 +65,11 @@ class OversizedCallTest {
         }
     }
 
-    private void start(UnaryOperator<DaemonServer.Builder> server) throws Exception {
+    private void start(UnaryOperator<WorkTargetServer.Builder> server) throws Exception {
         start(server, d -> d);
     }
 
-    private void start(UnaryOperator<DaemonServer.Builder> server, UnaryOperator<DaemonClient.Builder> daemon)
+    private void start(UnaryOperator<WorkTargetServer.Builder> server, UnaryOperator<WorkTargetClient.Builder> daemon)
             throws Exception {
         t = new TestServer(server);
         local = LocalBackend.builder().workDirectory(workDir).build();

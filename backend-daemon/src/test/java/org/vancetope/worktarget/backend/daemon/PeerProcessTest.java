@@ -95,13 +95,13 @@ class PeerProcessTest {
     // the in-test server (tests with a daemon child)
     private WorkspaceBackend work;
     private ServerTransfers transfers;
-    private DaemonServer server;
+    private WorkTargetServer server;
     private WorkTargetDispatcher dispatcher;
 
     // the in-test daemon (the test with a serve child)
     private LocalBackend local;
     private ClientTransfers clientTransfers;
-    private DaemonClient daemonClient;
+    private WorkTargetClient daemonClient;
 
     @AfterEach
     void stop() {
@@ -135,7 +135,7 @@ class PeerProcessTest {
         transfers = ServerTransfers.create(
                 new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
                 TransferSettings.defaults(), listener);
-        server = DaemonServer.builder().host("127.0.0.1").port(0)
+        server = WorkTargetServer.builder().host("127.0.0.1").port(0)
                 .authenticator(TokenAuthenticator.builder()
                         .token(DAEMON_TOKEN, new AuthPrincipal(DAEMON, TENANT, Set.of(PROJECT), null)).build())
                 .transfers(transfers).build().start();
@@ -387,7 +387,7 @@ class PeerProcessTest {
         local = LocalBackend.builder().workDirectory(localWorkdir).build();
         clientTransfers = ClientTransfers.create(TargetResolver.at(local.workDirectory()),
                 new TransferScope(TENANT, PROJECT), TransferSettings.defaults(), gate);
-        daemonClient = DaemonClient.builder().uri(URI.create("ws://127.0.0.1:" + wsPort + "/worktarget/v1"))
+        daemonClient = WorkTargetClient.builder().uri(URI.create("ws://127.0.0.1:" + wsPort + "/worktarget/v1"))
                 .token(DAEMON_TOKEN).daemon(TENANT, PROJECT, DAEMON).tools(local.tools())
                 .frameExtension(clientTransfers.extension()).build().start();
         assertThat(daemonClient.awaitConnected(WAIT)).as("the in-test daemon connected to serve").isTrue();

@@ -84,7 +84,7 @@ class ProcessEndOverTheWireTest {
     void onlyTheDaemonsOfTheProcesssProjectAreTold() throws Exception {
         List<ToolContext> heard = new CopyOnWriteArrayList<>();
         t.started(t.daemonBuilder("box", local.tools()).processEndHook(heard::add));
-        t.started(DaemonClient.builder().uri(t.uri()).token(TestServer.OTHER_TOKEN).daemon("acme", "other", "box")
+        t.started(WorkTargetClient.builder().uri(t.uri()).token(TestServer.OTHER_TOKEN).daemon("acme", "other", "box")
                 .tools(local.tools()).processEndHook(c -> heard.add(new ToolContext("WRONG", null, "x", "x", null))));
         dispatcher.processEnded(processOnTheDaemon("p1"));
         Await.until("the project's daemon heard of it", () -> !heard.isEmpty());

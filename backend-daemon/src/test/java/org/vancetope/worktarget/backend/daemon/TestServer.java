@@ -25,44 +25,44 @@ final class TestServer implements AutoCloseable {
     static final String OTHER_TOKEN = "daemon-token-acme-other";
     static final Duration WAIT = Duration.ofSeconds(10);
 
-    final DaemonServer server;
-    private final List<DaemonClient> clients = new ArrayList<>();
+    final WorkTargetServer server;
+    private final List<WorkTargetClient> clients = new ArrayList<>();
 
     TestServer() throws IOException {
         this(b -> b);
     }
 
-    TestServer(UnaryOperator<DaemonServer.Builder> tweak) throws IOException {
+    TestServer(UnaryOperator<WorkTargetServer.Builder> tweak) throws IOException {
         TokenAuthenticator auth = TokenAuthenticator.builder()
                 .token(DAEMON_TOKEN, new AuthPrincipal("box", "acme", Set.of("proj"), null))
                 .token(FOOT_TOKEN, new AuthPrincipal("alice", "acme", Set.of("*"), "alice"))
                 .token(OTHER_TOKEN, new AuthPrincipal("other", "acme", Set.of("other"), null))
                 .build();
-        this.server = tweak.apply(DaemonServer.builder().authenticator(auth)).build().start();
+        this.server = tweak.apply(WorkTargetServer.builder().authenticator(auth)).build().start();
     }
 
     URI uri() {
         return URI.create("ws://127.0.0.1:" + server.port() + "/worktarget/v1");
     }
 
-    DaemonClient.Builder daemonBuilder(String name, List<BackendTool> tools) {
-        return DaemonClient.builder().uri(uri()).token(DAEMON_TOKEN).daemon("acme", "proj", name).tools(tools)
+    WorkTargetClient.Builder daemonBuilder(String name, List<BackendTool> tools) {
+        return WorkTargetClient.builder().uri(uri()).token(DAEMON_TOKEN).daemon("acme", "proj", name).tools(tools)
                 .reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200));
     }
 
-    DaemonClient started(DaemonClient.Builder builder) throws InterruptedException {
-        DaemonClient c = builder.build();
+    WorkTargetClient started(WorkTargetClient.Builder builder) throws InterruptedException {
+        WorkTargetClient c = builder.build();
         clients.add(c);
         c.start();
         assertThat(c.awaitConnected(WAIT)).as("client connected").isTrue();
         return c;
     }
 
-    DaemonClient daemon(String name, List<BackendTool> tools) throws InterruptedException {
+    WorkTargetClient daemon(String name, List<BackendTool> tools) throws InterruptedException {
         return started(daemonBuilder(name, tools));
     }
 
-    DaemonClient track(DaemonClient c) {
+    WorkTargetClient track(WorkTargetClient c) {
         clients.add(c);
         return c;
     }
@@ -78,14 +78,14 @@ final class TestServer implements AutoCloseable {
     }
 
     /** Runs a tool on a connected peer of a server, as the dispatcher does after routing. */
-    static Map<String, Object> invoke(DaemonServer server, PeerKey key, String tool, Map<String, Object> params,
+    static Map<String, Object> invoke(WorkTargetServer server, PeerKey key, String tool, Map<String, Object> params,
                                       ToolContext ctx, Duration timeout) throws ToolException {
         return server.peers().find(key).orElseThrow(() -> new ToolException(ErrorCode.OFFLINE, key + " is not connected"))
                 .invoke(tool, params, ctx, timeout);
     }
 
     /** Whether a peer is connected and answering. */
-    static boolean online(DaemonServer server, PeerKey key) {
+    static boolean online(WorkTargetServer server, PeerKey key) {
         return server.peers().find(key).map(e -> !e.isStale()).orElse(false);
     }
 
@@ -95,7 +95,7 @@ final class TestServer implements AutoCloseable {
 
     @Override
     public void close() {
-        clients.forEach(DaemonClient::close);
+        clients.forEach(WorkTargetClient::close);
         server.close();
     }
 }

@@ -66,7 +66,7 @@ class TlsTest {
         SslContext clientTls = tls.client();
         try (TestServer t = new TestServer(b -> b.sslContext(serverTls))) {
             URI wss = URI.create("wss://127.0.0.1:" + t.server.port() + "/worktarget/v1");
-            t.started(DaemonClient.builder().uri(wss).token(TestServer.DAEMON_TOKEN).daemon("acme", "proj", "box")
+            t.started(WorkTargetClient.builder().uri(wss).token(TestServer.DAEMON_TOKEN).daemon("acme", "proj", "box")
                     .sslContext(clientTls).tools(List.of(TestServer.echoRead("tls"))));
             assertThat(TestServer.invoke(t.server, new DaemonKey("acme", "proj", "box"), "client_file_read",
                     Map.of("path", "secret.txt"), TestServer.ctx(), Duration.ofSeconds(10)))
@@ -98,7 +98,7 @@ class TlsTest {
             transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
             WorkTargetDispatcher dispatcher = db.build();
             URI wss = URI.create("wss://127.0.0.1:" + t.server.port() + "/worktarget/v1");
-            t.started(DaemonClient.builder().uri(wss).token(TestServer.DAEMON_TOKEN).daemon("acme", "proj", "box")
+            t.started(WorkTargetClient.builder().uri(wss).token(TestServer.DAEMON_TOKEN).daemon("acme", "proj", "box")
                     .sslContext(clientTls).frameExtension(clientTransfers.extension()));
             String dirName = (String) dispatcher.invoke("p-1", "workspace_create_ephemeral_dir", Map.of()).get("dirName");
             dispatcher.invoke("p-1", "work_target_set", Map.of("kind", "DAEMON", "targetName", "box"));
@@ -115,7 +115,7 @@ class TlsTest {
         SslContext serverTls = Tls.in(dir).server();
         try (TestServer t = new TestServer(b -> b.sslContext(serverTls))) {
             URI wss = URI.create("wss://127.0.0.1:" + t.server.port() + "/worktarget/v1");
-            DaemonClient c = t.track(DaemonClient.builder().uri(wss).token(TestServer.DAEMON_TOKEN)
+            WorkTargetClient c = t.track(WorkTargetClient.builder().uri(wss).token(TestServer.DAEMON_TOKEN)
                     .daemon("acme", "proj", "box").reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(100))
                     .build().start());
             assertThat(c.awaitConnected(Duration.ofSeconds(1))).isFalse();

@@ -132,7 +132,7 @@ class UpgradeDeadlineTest {
     void daemonClientConnectsAndStaysOnlineWithAShortUpgradeTimeout() throws Exception {
         Duration timeout = Duration.ofSeconds(1);
         try (TestServer t = server(timeout)) {
-            DaemonClient c = t.daemon("box", List.of(TestServer.echoRead("box")));
+            WorkTargetClient c = t.daemon("box", List.of(TestServer.echoRead("box")));
             LockSupport.parkNanos(timeout.multipliedBy(2).toNanos());
             assertThat(c.isConnected()).isTrue();
             assertThat(TestServer.online(t.server, new DaemonKey("acme", "proj", "box"))).isTrue();
@@ -141,7 +141,7 @@ class UpgradeDeadlineTest {
 
     @Test
     void upgradeTimeoutMustBePositive() {
-        assertThatThrownBy(() -> DaemonServer.builder().authenticator(token -> java.util.Optional.empty())
+        assertThatThrownBy(() -> WorkTargetServer.builder().authenticator(token -> java.util.Optional.empty())
                 .upgradeTimeout(Duration.ZERO).build()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("upgradeTimeout");
     }

@@ -75,7 +75,7 @@ class WireTransferTest {
         work.close();
     }
 
-    private DaemonClient daemon() throws InterruptedException {
+    private WorkTargetClient daemon() throws InterruptedException {
         return t.started(t.daemonBuilder("box", List.of(TestServer.echoRead("box")))
                 .frameExtension(clientTransfers.extension()));
     }
@@ -153,7 +153,7 @@ class WireTransferTest {
 
     @Test
     void aDownloadOverTheSessionsFootWorksForTheClientTarget() throws Exception {
-        t.started(DaemonClient.builder().uri(t.uri()).token(TestServer.FOOT_TOKEN).foot("acme", "proj", "s-1")
+        t.started(WorkTargetClient.builder().uri(t.uri()).token(TestServer.FOOT_TOKEN).foot("acme", "proj", "s-1")
                 .tools(List.of(TestServer.echoRead("foot"))).frameExtension(clientTransfers.extension()));
         byte[] content = bytes(10_000);
         String dirName = ephemeralDirWith("a.bin", content);
@@ -165,7 +165,7 @@ class WireTransferTest {
 
     @Test
     void aConnectionClosingMidTransferAbortsBothSidesAtOnceAndLeavesNoStagingFile() throws Exception {
-        DaemonClient daemon = daemon();
+        WorkTargetClient daemon = daemon();
         byte[] content = bytes(30_000_000);
         String dirName = ephemeralDirWith("big.bin", content);
         dispatcher.invoke("p-1", "work_target_set", Map.of("kind", "DAEMON", "targetName", "box"));
@@ -189,7 +189,7 @@ class WireTransferTest {
 
     @Test
     void aConnectionClosingMidUploadLeavesNoStagingFileInTheRootDir() throws Exception {
-        DaemonClient daemon = daemon();
+        WorkTargetClient daemon = daemon();
         Files.createDirectories(footRoot.resolve("acme/proj"));
         Files.write(footRoot.resolve("acme/proj/big.bin"), bytes(30_000_000));
         String dirName = (String) dispatcher.invoke("p-1", "workspace_create_ephemeral_dir", Map.of()).get("dirName");

@@ -52,7 +52,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.ConnectionInfo;
-import org.vancetope.worktarget.backend.daemon.DaemonServer;
+import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.internal.Ids;
 import org.vancetope.worktarget.backend.daemon.internal.PeerFailures;
 import org.vancetope.worktarget.backend.daemon.internal.Utf8;
@@ -144,7 +144,7 @@ final class AdminServer implements AutoCloseable {
         }
     }
 
-    private final DaemonServer server;
+    private final WorkTargetServer server;
     private final WorkTargetDispatcher dispatcher;
     private final InMemoryProcessStore store;
     private final byte[] token;
@@ -163,7 +163,7 @@ final class AdminServer implements AutoCloseable {
      * @param store the processes of the calls
      * @param adminToken the token every request must carry
      */
-    AdminServer(DaemonServer server, WorkTargetDispatcher dispatcher, InMemoryProcessStore store, String adminToken) {
+    AdminServer(WorkTargetServer server, WorkTargetDispatcher dispatcher, InMemoryProcessStore store, String adminToken) {
         this(server, dispatcher, store, adminToken, Limits.defaults());
     }
 
@@ -176,7 +176,7 @@ final class AdminServer implements AutoCloseable {
      * @param adminToken the token every request must carry
      * @param limits the limits
      */
-    AdminServer(DaemonServer server, WorkTargetDispatcher dispatcher, InMemoryProcessStore store, String adminToken,
+    AdminServer(WorkTargetServer server, WorkTargetDispatcher dispatcher, InMemoryProcessStore store, String adminToken,
                 Limits limits) {
         this.server = server;
         this.dispatcher = dispatcher;

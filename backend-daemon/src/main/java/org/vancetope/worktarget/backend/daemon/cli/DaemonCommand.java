@@ -10,7 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vancetope.worktarget.backend.daemon.DaemonClient;
+import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
 import org.vancetope.worktarget.backend.daemon.ServerRefusedException;
 import org.vancetope.worktarget.backend.daemon.ClientTransfers;
 import org.vancetope.worktarget.backend.local.LocalBackend;
@@ -108,9 +108,9 @@ final class DaemonCommand {
         ClientTransfers transfers = ClientTransfers.create(transferRoot,
                 new TransferScope(a.require("tenant"), a.require("project")), transferSettings,
                 TransferListener.NONE);
-        DaemonClient client;
+        WorkTargetClient client;
         try {
-            client = DaemonClient.builder().uri(uri).token(token)
+            client = WorkTargetClient.builder().uri(uri).token(token)
                     .daemon(a.require("tenant"), a.require("project"), a.require("name"))
                     .clientName("worktarget-daemon/" + Runtime.version().feature())
                     .workerThreads(a.intOption("workers", 16))

@@ -18,7 +18,7 @@ import java.util.List;
  * <p>Exit codes: {@value #OK} success, {@value #FAILED} the operation failed (e.g. the tool call
  * returned an error), {@value #USAGE} bad command line, {@value #REFUSED} refused by the server
  * (token, grants), {@value #UNREACHABLE} cannot connect or bind. It is a tool for operators and
- * demos, not an API: embed {@code DaemonServer} and {@code DaemonClient} instead.
+ * demos, not an API: embed {@code WorkTargetServer} and {@code WorkTargetClient} instead.
  */
 public final class Main {
     /** Success. */

@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vancetope.worktarget.backend.daemon.DaemonServer;
+import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.ServerTransfers;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.daemon.internal.Ids;
@@ -99,9 +99,9 @@ final class ServeCommand {
                 new RootDirTargetResolver((scope, dirName) -> work.findRoot(scope.tenant(), scope.project(), dirName)),
                 TransferSettings.defaults().toBuilder().syncBeforeCommit(!a.flag("no-sync")).build(),
                 TransferListener.NONE);
-        DaemonServer server;
+        WorkTargetServer server;
         try {
-            server = DaemonServer.builder().host(a.get("bind", "127.0.0.1")).port(port).authenticator(auth)
+            server = WorkTargetServer.builder().host(a.get("bind", "127.0.0.1")).port(port).authenticator(auth)
                     .sslContext(ssl).transfers(transfers).upgradeTimeout(requestTimeout).build().start();
         } catch (IOException e) {
             transfers.close();

@@ -12,7 +12,7 @@ import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ToolContext;
 
 /**
- * The validated settings of a client connector (built by {@code DaemonClient.Builder}).
+ * The validated settings of a client connector (built by {@code WorkTargetClient.Builder}).
  *
  * @param uri the server endpoint, {@code ws://} or {@code wss://}
  * @param token the bearer token

@@ -8,7 +8,7 @@ import org.vancetope.worktarget.backend.daemon.FrameExtension;
 import org.vancetope.worktarget.spi.Authenticator;
 
 /**
- * The validated settings the server's handlers run with (built by {@code DaemonServer.Builder}).
+ * The validated settings the server's handlers run with (built by {@code WorkTargetServer.Builder}).
  *
  * @param path the WebSocket path
  * @param maxFrameBytes largest frame payload

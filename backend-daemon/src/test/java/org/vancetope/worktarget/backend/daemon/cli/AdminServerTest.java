@@ -28,7 +28,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.vancetope.worktarget.backend.daemon.DaemonServer;
+import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.daemon.internal.Wire;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
@@ -54,7 +54,7 @@ class AdminServerTest {
     Path base;
     private Path workspace;
     private WorkspaceBackend work;
-    private DaemonServer server;
+    private WorkTargetServer server;
     private InMemoryProcessStore store;
     private AdminServer admin;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -63,7 +63,7 @@ class AdminServerTest {
     void start() throws Exception {
         workspace = Files.createDirectories(base.resolve("workspace"));
         work = WorkspaceBackend.builder().workspaceRoot(workspace).build();
-        server = DaemonServer.builder().authenticator(TokenAuthenticator.builder()
+        server = WorkTargetServer.builder().authenticator(TokenAuthenticator.builder()
                 .token("daemon-token", new AuthPrincipal("box", "acme", Set.of("proj"), null)).build()).build().start();
         store = new InMemoryProcessStore();
         WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store)

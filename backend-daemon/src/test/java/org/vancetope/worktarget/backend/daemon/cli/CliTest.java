@@ -17,8 +17,8 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.vancetope.worktarget.backend.daemon.DaemonClient;
-import org.vancetope.worktarget.backend.daemon.DaemonServer;
+import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
+import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.ToolCatalog;
@@ -31,13 +31,13 @@ class CliTest {
     private static final String ADMIN_TOKEN = "admin-token-for-cli";
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private DaemonServer server;
+    private WorkTargetServer server;
     private AdminServer admin;
-    private DaemonClient daemon;
+    private WorkTargetClient daemon;
 
     @BeforeEach
     void start() throws Exception {
-        server = DaemonServer.builder().authenticator(TokenAuthenticator.builder()
+        server = WorkTargetServer.builder().authenticator(TokenAuthenticator.builder()
                 .token(DAEMON_TOKEN, new AuthPrincipal("box", "acme", Set.of("proj"), null)).build()).build().start();
         InMemoryProcessStore store = new InMemoryProcessStore();
         WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store)
@@ -57,7 +57,7 @@ class CliTest {
     private void connectDaemon() throws InterruptedException {
         BackendTool read = BackendTool.of(ToolCatalog.backend("client_file_read").orElseThrow(),
                 (p, c) -> Map.of("content", "from box: " + p.get("path")));
-        daemon = DaemonClient.builder().uri(URI.create("ws://127.0.0.1:" + server.port() + "/worktarget/v1"))
+        daemon = WorkTargetClient.builder().uri(URI.create("ws://127.0.0.1:" + server.port() + "/worktarget/v1"))
                 .token(DAEMON_TOKEN).daemon("acme", "proj", "build-box-01").tools(List.of(read)).build().start();
         assertThat(daemon.awaitConnected(Duration.ofSeconds(10))).isTrue();
     }

@@ -8,9 +8,9 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** Every setting of the client builder is validated at build time, with a message naming it. */
-class DaemonClientBuilderTest {
-    private static DaemonClient.Builder valid() {
-        return DaemonClient.builder().uri(URI.create("ws://127.0.0.1:1/worktarget/v1")).token("t")
+class WorkTargetClientBuilderTest {
+    private static WorkTargetClient.Builder valid() {
+        return WorkTargetClient.builder().uri(URI.create("ws://127.0.0.1:1/worktarget/v1")).token("t")
                 .daemon("acme", "proj", "box-1");
     }
 
@@ -21,7 +21,7 @@ class DaemonClientBuilderTest {
 
     @Test
     void missingUriTokenOrProfileIsRejected() {
-        assertThatThrownBy(() -> DaemonClient.builder().token("t").daemon("acme", "proj", "box-1").build())
+        assertThatThrownBy(() -> WorkTargetClient.builder().token("t").daemon("acme", "proj", "box-1").build())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("uri, token");
     }
 

@@ -27,18 +27,19 @@ import org.vancetope.worktarget.backend.daemon.internal.ServerConnection;
 import org.vancetope.worktarget.backend.daemon.internal.ServerCore;
 import org.vancetope.worktarget.backend.daemon.internal.ServerSettings;
 import org.vancetope.worktarget.backend.daemon.internal.Wire;
-import org.vancetope.worktarget.spi.Authenticator;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
+import org.vancetope.worktarget.spi.Authenticator;
 import org.vancetope.worktarget.spi.Endpoint;
 import org.vancetope.worktarget.spi.Peers;
 
 /**
- * The server end of the wire protocol (the "Brain" side): a Netty WebSocket endpoint
- * that authenticates clients, keeps the session-bound foots (CLIENT target) and the named daemons
- * (DAEMON target), and runs {@code client_*} tools on them.
+ * The server end of the wire protocol (the "Brain" side): a Netty WebSocket endpoint that
+ * authenticates clients and serves foots and daemons alike — the session-bound foots (CLIENT target)
+ * and the named daemons (DAEMON target) are peers in one registry — and runs {@code client_*} tools on
+ * them.
  *
  * <pre>{@code
- * DaemonServer server = DaemonServer.builder()
+ * WorkTargetServer server = WorkTargetServer.builder()
  *         .port(7070)
  *         .authenticator(TokenAuthenticator.fromJson(Path.of("tokens.json")))
  *         .build()
@@ -60,8 +61,8 @@ import org.vancetope.worktarget.spi.Peers;
  * runs no tools itself and does not implement file transfers: frames of other types go to the
  * {@link FrameExtension} given to the builder.
  */
-public final class DaemonServer implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(DaemonServer.class);
+public final class WorkTargetServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkTargetServer.class);
 
     private final Builder config;
     private final ServerCore core;
@@ -70,7 +71,7 @@ public final class DaemonServer implements AutoCloseable {
     private Channel serverChannel;
     private boolean closed;
 
-    private DaemonServer(Builder b) {
+    private WorkTargetServer(Builder b) {
         this.config = b;
         Map<String, Object> limits = new LinkedHashMap<>();
         if (b.transfers != null) {
@@ -103,7 +104,7 @@ public final class DaemonServer implements AutoCloseable {
      * @throws IOException when the address cannot be bound
      * @throws IllegalStateException when already started
      */
-    public synchronized DaemonServer start() throws IOException {
+    public synchronized WorkTargetServer start() throws IOException {
         if (boss != null || closed) {
             throw new IllegalStateException("The server was already started (or closed); build a new one.");
         }
@@ -202,7 +203,7 @@ public final class DaemonServer implements AutoCloseable {
     }
 
     /**
-     * Settings of a {@link DaemonServer}; every limit has the protocol's default.
+     * Settings of a {@link WorkTargetServer}; every limit has the protocol's default.
      */
     public static final class Builder {
         private String host = "127.0.0.1";
@@ -240,7 +241,7 @@ public final class DaemonServer implements AutoCloseable {
         }
 
         /**
-         * The port (default 0: an ephemeral port, see {@link DaemonServer#port()}).
+         * The port (default 0: an ephemeral port, see {@link WorkTargetServer#port()}).
          *
          * @param port 0 to 65535
          * @return this
@@ -442,7 +443,7 @@ public final class DaemonServer implements AutoCloseable {
          * @throws IllegalStateException without an authenticator
          * @throws IllegalArgumentException for an out-of-range setting, naming it
          */
-        public DaemonServer build() {
+        public WorkTargetServer build() {
             if (authenticator == null) {
                 throw new IllegalStateException("An authenticator is required, e.g. TokenAuthenticator.fromJson(file).");
             }
@@ -458,7 +459,7 @@ public final class DaemonServer implements AutoCloseable {
                     + "within a positive window");
             require(lowWaterMark > 0 && highWaterMark >= lowWaterMark, "writeBufferWaterMark needs 0 < low <= high");
             require(ioThreads >= 0, "ioThreads must be >= 0");
-            return new DaemonServer(this);
+            return new WorkTargetServer(this);
         }
 
         private static boolean positive(Duration d) {

@@ -20,11 +20,11 @@ import org.vancetope.worktarget.spi.ToolContext;
 
 /**
  * The client end of the wire protocol (the "Foot" and daemon side): connects to a
- * {@link DaemonServer} with a bearer token, declares its tools in {@code hello}, and answers
+ * {@link WorkTargetServer} with a bearer token, declares its tools in {@code hello}, and answers
  * {@code client_tool_invoke} frames by running those tools on a worker pool.
  *
  * <pre>{@code
- * DaemonClient daemon = DaemonClient.builder()
+ * WorkTargetClient daemon = WorkTargetClient.builder()
  *         .uri(URI.create("ws://brain.example:7070/worktarget/v1"))
  *         .token(System.getenv("WORKTARGET_TOKEN"))
  *         .daemon("acme", "proj-research", "build-box-01")
@@ -48,10 +48,10 @@ import org.vancetope.worktarget.spi.ToolContext;
  * {@link #terminated()} with a {@link ServerRefusedException}. It does not implement file transfers;
  * frames of other types go to the {@link FrameExtension} given to the builder.
  */
-public final class DaemonClient implements AutoCloseable {
+public final class WorkTargetClient implements AutoCloseable {
     private final ClientSession session;
 
-    private DaemonClient(ClientSettings settings) {
+    private WorkTargetClient(ClientSettings settings) {
         this.session = new ClientSession(settings);
     }
 
@@ -69,7 +69,7 @@ public final class DaemonClient implements AutoCloseable {
      *
      * @return this
      */
-    public DaemonClient start() {
+    public WorkTargetClient start() {
         session.start();
         return this;
     }
@@ -133,7 +133,7 @@ public final class DaemonClient implements AutoCloseable {
         session.close();
     }
 
-    /** Settings of a {@link DaemonClient}. */
+    /** Settings of a {@link WorkTargetClient}. */
     public static final class Builder {
         private URI uri;
         private String token;
@@ -257,7 +257,7 @@ public final class DaemonClient implements AutoCloseable {
          * process's own scope. It runs on a worker thread, never on the I/O thread.
          *
          * <pre>{@code
-         * DaemonClient.builder()...tools(local.tools()).processEndHook(local::processEnded).build();
+         * WorkTargetClient.builder()...tools(local.tools()).processEndHook(local::processEnded).build();
          * }</pre>
          *
          * @param hook the hook, or null for none (the capability is then not offered)
@@ -400,7 +400,7 @@ public final class DaemonClient implements AutoCloseable {
          * @throws IllegalStateException when uri, token or the profile (daemon/foot) is missing
          * @throws IllegalArgumentException for a bad setting, naming it
          */
-        public DaemonClient build() {
+        public WorkTargetClient build() {
             if (uri == null || token == null || profile == null) {
                 throw new IllegalStateException("uri, token and one of daemon(...) or foot(...) are required.");
             }
@@ -420,7 +420,7 @@ public final class DaemonClient implements AutoCloseable {
             if (processEndHook != null) {
                 offered.add(Wire.CAP_PROCESS_END);
             }
-            return new DaemonClient(new ClientSettings(uri, token, profile, tenant, project, daemonName, sessionId,
+            return new WorkTargetClient(new ClientSettings(uri, token, profile, tenant, project, daemonName, sessionId,
                     clientName, offered, tools, workerThreads, initialBackoff, maxBackoff, pingInterval,
                     silentIntervalsBeforeClose, maxFrameBytes, handshakeTimeout, sslContext, cancelHook, extension,
                     lowWaterMark, highWaterMark, processEndHook));
