@@ -12,6 +12,7 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.daemon.internal.ForwardingChannel;
 import org.vancetope.worktarget.backend.daemon.internal.ReadGate;
 import org.vancetope.worktarget.backend.daemon.internal.SerialExecutor;
 import org.vancetope.worktarget.backend.daemon.internal.WireChannel;
@@ -181,23 +182,14 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
     }
 
     /** A channel of transfer frames over a channel of JSON text frames. */
-    private static final class Encoding implements FrameChannel<TransferFrame> {
+    private static final class Encoding extends ForwardingChannel<TransferFrame> {
         private final WireChannel text;
         private final TransferCodec codec;
 
         Encoding(WireChannel text, TransferCodec codec) {
+            super(text);
             this.text = text;
             this.codec = codec;
-        }
-
-        @Override
-        public String id() {
-            return text.id();
-        }
-
-        @Override
-        public boolean isOpen() {
-            return text.isOpen();
         }
 
         @Override
@@ -206,16 +198,6 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
                 return text.sendUtf8(codec.encodedLength(chunk), dst -> codec.encodeChunk(chunk, dst));
             }
             return text.sendUtf8(codec.encode(frame));
-        }
-
-        @Override
-        public boolean isWritable() {
-            return text.isWritable();
-        }
-
-        @Override
-        public void whenWritable(Runnable callback) {
-            text.whenWritable(callback);
         }
     }
 }

@@ -54,21 +54,12 @@ public interface WireChannel extends FrameChannel<String> {
     void reading(boolean on);
 
     /** A text channel that is not a WorkTarget connection: frames are sent as text; reading cannot be paused. */
-    final class Text implements WireChannel {
+    final class Text extends ForwardingChannel<String> implements WireChannel {
         private final FrameChannel<String> text;
 
         Text(FrameChannel<String> text) {
+            super(text);
             this.text = text;
-        }
-
-        @Override
-        public String id() {
-            return text.id();
-        }
-
-        @Override
-        public boolean isOpen() {
-            return text.isOpen();
         }
 
         @Override
@@ -84,16 +75,6 @@ public interface WireChannel extends FrameChannel<String> {
                 throw new IllegalStateException("the writer wrote " + buf.position() + " of " + length + " bytes");
             }
             return text.send(new String(buf.array(), 0, length, StandardCharsets.UTF_8));
-        }
-
-        @Override
-        public boolean isWritable() {
-            return text.isWritable();
-        }
-
-        @Override
-        public void whenWritable(Runnable callback) {
-            text.whenWritable(callback);
         }
 
         @Override
