@@ -172,11 +172,15 @@ public final class ToolCatalog {
                         .integer("waitMs", "How long to wait for the exit, in ms (default 15000).", 0L, null, false)
                         .integer("deadlineSeconds", "Kill the job (whole process tree) after this many seconds.", 1L, null, false)
                         .stringMap("env", "Extra environment variables for the job; may override HOME and PATH.")
+                        .string("stdin", "Text given to the command's standard input, which is then closed (default: "
+                                + "an empty input). At most 1 MiB; for more, write a file with file_write and use "
+                                + "'command < file'.", false)
                         .string(DIR_NAME, dirDesc, false)));
         w.add(wrapper("exec_status",
-                "Status and current output of a job started by exec_run.",
+                "Status and current output of a job started by exec_run. Without id: the jobs of this session, "
+                        + "newest first (at most 100): id, command, status, exitCode, startedAt, finishedAt, no output.",
                 Set.of(ToolLabel.READ_ONLY), Schema.object()
-                        .string("id", "The job id from exec_run.", true)));
+                        .string("id", "The job id from exec_run; omit it to list the jobs.", false)));
         w.add(wrapper("exec_tail",
                 "The last n lines (default 10, at most 500) of a job's stdout or stderr.",
                 Set.of(ToolLabel.READ_ONLY), Schema.object()
