@@ -134,8 +134,9 @@ public final class ToolCatalog {
                         .bool("includeGenerated", "Also search generated directories (default false).")
                         .bool("literal", "Treat pattern as plain text, not a regex: characters such as ( [ . * + ? "
                                 + "match themselves (default false).")
-                        .bool("countOnly", "Return only how many matches each file has (files: path and count) and "
-                                + "totalMatches, no lines (default false). Cannot be combined with context lines.")
+                        .bool("countOnly", "Return only counts, no lines (default false): files (path and count: "
+                                + "its matching lines, or its matches with multiline) and totalMatches. Cannot be "
+                                + "combined with context lines.")
                         .bool("multiline", "Let a match span lines (default false): use \\n in the pattern, and (?s) "
                                 + "to let '.' match line breaks. A match spans at most 200 lines; each match gives "
                                 + "its start line, its endLine and the matched lines as text.")

@@ -24,8 +24,9 @@ import org.vancetope.worktarget.core.internal.path.SafeDirectory;
  * a {@link SafeDirectory} opened from its parent's (with {@code SecureDirectoryStream}, by
  * {@code openat} without following links), entries are examined with {@code lstat}; links, FIFOs,
  * sockets and devices are never opened or descended into, and a directory swapped for a link while
- * the walk runs is not entered. Generated directories are pruned while walking, not filtered
- * afterwards. Matching files go to a sink in chunks that run in parallel too; a sink opens a file
+ * the walk runs is not entered. Generated directories, {@link Excludes} matches and what a
+ * {@link GitIgnore} ignores are pruned while walking, not filtered afterwards (each directory's
+ * {@code .gitignore} is read when the walk enters it). Matching files go to a sink in chunks that run in parallel too; a sink opens a file
  * through {@link Entry#open()}, relative to its open directory.
  *
  * <p>On Linux's default file system a directory's link count tells how many subdirectories it has
