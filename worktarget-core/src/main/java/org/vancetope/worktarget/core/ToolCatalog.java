@@ -54,6 +54,10 @@ public final class ToolCatalog {
         List<ToolSpec> w = new ArrayList<>();
         String dirDesc = "WORK target only: the RootDir to work in. Normally omitted: the current work target decides.";
         String pathDesc = "Path relative to the work directory, with '/' separators.";
+        String excludeDesc = "Globs of paths to leave out, e.g. [\"*.min.js\", \"fixtures\", \"docs/old/**\"]. A glob without '/' "
+                + "matches a name at any depth; a matching directory is not entered. At most 64.";
+        String ignoredDesc = "Also search files and directories that .gitignore files ignore (default false: they are "
+                + "skipped, as git and ripgrep do).";
         w.add(wrapper("file_read",
                 "Read a text file, or a window of it. Returns content, truncated, nextStartLine when more follows (page "
                         + "with startLine), and totalLines/totalChars: for files over 16 MiB these are null "
@@ -86,10 +90,17 @@ public final class ToolCatalog {
                 "List one directory level, sorted; directories end with '/'.",
                 Set.of(ToolLabel.READ_ONLY), Schema.object()
                         .string("path", "Directory relative to the work directory (default '.').", false)
+                        .stringArray("exclude", "Globs of entry names to leave out of the listing, e.g. "
+                                + "[\"*.log\", \"node_modules\"]. At most 64.", 64)
                         .string(DIR_NAME, dirDesc, false)));
         w.add(wrapper("file_find",
                 "Find files by glob, size and modification time. Generated directories (.git, node_modules, target, "
-                        + "build, .venv, ...) are skipped unless includeGenerated is true.",
+                        + "build, .venv, ...) are skipped unless includeGenerated is true; files and directories "
+                        + "ignored by .gitignore files (and .git/info/exclude) are skipped unless includeIgnored is "
+                        + "true. Supported .gitignore rules: '#' comments, '!' negation, a trailing '/' for "
+                        + "directories, a '/' at the start or middle anchoring to the .gitignore's directory, '*', '?', "
+                        + "'[...]', '**'; nested .gitignore files apply to their subtree. Not read: the global "
+                        + "core.excludesFile and .gitignore files above the work directory.",
                 Set.of(ToolLabel.READ_ONLY), Schema.object()
                         .string("path", "Directory to search (default '.').", false)
                         .string("pathGlob", "Glob on the path relative to 'path', e.g. '**/*.java'.", false)
@@ -101,22 +112,36 @@ public final class ToolCatalog {
                         .integer("maxDepth", "Deepest directory level to descend (default 12).", 0L, null, false)
                         .integer("limit", "Most results (default 200, at most 2000).", 1L, 2000L, false)
                         .bool("includeGenerated", "Also search generated directories (default false).")
+                        .bool("includeIgnored", ignoredDesc)
+                        .stringArray("exclude", excludeDesc, 64)
                         .string(DIR_NAME, dirDesc, false)));
         w.add(wrapper("file_grep",
                 "Search file contents with a Java regular expression. Returns matching lines with path and line number. "
                         + "Binary, non-UTF-8 and files over 2 MiB are skipped and counted. At most 1 MiB of JSON of "
                         + "matches (context lines included) is returned: then truncated=true and a hint says how to get "
-                        + "the rest. A search that runs longer than 30 s fails with timeout.",
+                        + "the rest. A search that runs longer than 30 s fails with timeout. Files ignored by .gitignore "
+                        + "are skipped unless includeIgnored is true (same rules as file_find).",
                 Set.of(ToolLabel.READ_ONLY), Schema.object()
-                        .string("pattern", "Java regular expression.", true)
+                        .string("pattern", "Java regular expression (or plain text with literal=true).", true)
                         .string("path", "Directory or single file to search (default '.').", false)
                         .string("pathGlob", "Only files whose relative path matches this glob, e.g. '**/*.md'.", false)
                         .bool("caseInsensitive", "Ignore case (default false).")
                         .integer("contextBefore", "Lines of context before each match (default 0).", 0L, 20L, false)
                         .integer("contextAfter", "Lines of context after each match (default 0).", 0L, 20L, false)
                         .integer("maxDepth", "Deepest directory level to descend (default 12).", 0L, null, false)
-                        .integer("limit", "Most matches (default 200, at most 1000).", 1L, 1000L, false)
+                        .integer("limit", "Most matches (default 200, at most 1000); with countOnly, most files listed.",
+                                1L, 1000L, false)
                         .bool("includeGenerated", "Also search generated directories (default false).")
+                        .bool("literal", "Treat pattern as plain text, not a regex: characters such as ( [ . * + ? "
+                                + "match themselves (default false).")
+                        .bool("countOnly", "Return only counts, no lines (default false): files (path and count: "
+                                + "its matching lines, or its matches with multiline) and totalMatches. Cannot be "
+                                + "combined with context lines.")
+                        .bool("multiline", "Let a match span lines (default false): use \\n in the pattern, and (?s) "
+                                + "to let '.' match line breaks. A match spans at most 200 lines; each match gives "
+                                + "its start line, its endLine and the matched lines as text.")
+                        .bool("includeIgnored", ignoredDesc)
+                        .stringArray("exclude", excludeDesc, 64)
                         .string(DIR_NAME, dirDesc, false)));
         w.add(wrapper("file_head_tail",
                 "Show the first and/or last lines of a file of any size (each at most 5000 lines).",
@@ -148,11 +173,15 @@ public final class ToolCatalog {
                         .integer("waitMs", "How long to wait for the exit, in ms (default 15000).", 0L, null, false)
                         .integer("deadlineSeconds", "Kill the job (whole process tree) after this many seconds.", 1L, null, false)
                         .stringMap("env", "Extra environment variables for the job; may override HOME and PATH.")
+                        .string("stdin", "Text given to the command's standard input, which is then closed (default: "
+                                + "an empty input). At most 1 MiB; for more, write a file with file_write and use "
+                                + "'command < file'.", false)
                         .string(DIR_NAME, dirDesc, false)));
         w.add(wrapper("exec_status",
-                "Status and current output of a job started by exec_run.",
+                "Status and current output of a job started by exec_run. Without id: the jobs of this session, "
+                        + "newest first (at most 100): id, command, status, exitCode, startedAt, finishedAt, no output.",
                 Set.of(ToolLabel.READ_ONLY), Schema.object()
-                        .string("id", "The job id from exec_run.", true)));
+                        .string("id", "The job id from exec_run; omit it to list the jobs.", false)));
         w.add(wrapper("exec_tail",
                 "The last n lines (default 10, at most 500) of a job's stdout or stderr.",
                 Set.of(ToolLabel.READ_ONLY), Schema.object()

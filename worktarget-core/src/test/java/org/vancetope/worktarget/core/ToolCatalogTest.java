@@ -99,7 +99,10 @@ class ToolCatalogTest {
             assertThat((List<String>) schema.get("required")).allMatch(props::containsKey);
             for (Object p : props.values()) {
                 Map<String, Object> prop = (Map<String, Object>) p;
-                assertThat(prop.get("type")).isIn("string", "integer", "boolean", "object");
+                assertThat(prop.get("type")).isIn("string", "integer", "boolean", "object", "array");
+                if ("array".equals(prop.get("type"))) {
+                    assertThat(prop.get("items")).isEqualTo(Map.of("type", "string"));
+                }
                 assertThat((String) prop.get("description")).isNotBlank();
             }
         }

@@ -317,4 +317,85 @@ public abstract class ExecToolsContract {
         assertThatThrownBy(() -> call("exec_run", Map.of("command", "true", "env", Map.of("A", 1))))
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
     }
+
+    // ===== exec_status listing, stdin
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> jobsOf(Map<String, Object> listing) {
+        return (List<Map<String, Object>>) listing.get("jobs");
+    }
+
+    @Test
+    public void statusWithoutIdListsNoJobsWhenTheSessionHasNone() throws ToolException {
+        Map<String, Object> r = call("exec_status", Map.of());
+        assertThat(jobsOf(r)).isEmpty();
+        assertThat(r).containsEntry("count", 0).containsEntry("total", 0).containsEntry("truncated", false);
+    }
+
+    @Test
+    public void statusWithoutIdListsTheSessionsJobsNewestFirst() throws ToolException {
+        String first = (String) run("exit 3").get("id");
+        String second = (String) run("sleep 1000", Map.of("waitMs", 0)).get("id");
+        List<Map<String, Object>> jobs = jobsOf(call("exec_status", Map.of()));
+        assertThat(jobs).extracting(j -> j.get("id")).containsExactly(second, first);
+        assertThat(jobs.get(0)).containsEntry("command", "sleep 1000").containsEntry("status", "running")
+                .containsEntry("exitCode", null).containsEntry("finishedAt", null);
+        assertThat(jobs.get(1)).containsEntry("command", "exit 3").containsEntry("status", "failed")
+                .containsEntry("exitCode", 3);
+        assertThat(jobs.get(1).get("startedAt")).isInstanceOf(String.class);
+        assertThat(jobs.get(1).get("finishedAt")).isInstanceOf(String.class);
+        assertThat(jobs.get(0)).containsOnlyKeys("id", "command", "status", "exitCode", "startedAt", "finishedAt");
+    }
+
+    @Test
+    public void statusWithoutIdDoesNotListAnotherSessionsJobs() throws Exception {
+        run("true");
+        Map<String, Object> r = tools.get("exec_status").invoke(Map.of(), otherSession());
+        assertThat(jobsOf(r)).isEmpty();
+    }
+
+    @Test
+    public void stdinIsWrittenToTheCommandAndClosed() throws ToolException {
+        Map<String, Object> r = run("tr a-z A-Z", Map.of("stdin", "hello\nworld\n", "waitMs", 30_000));
+        assertThat(r).containsEntry("status", "exited").containsEntry("stdout", "HELLO\nWORLD\n");
+    }
+
+    @Test
+    public void emptyStdinGivesAnEmptyInput() throws ToolException {
+        Map<String, Object> r = run("wc -c", Map.of("stdin", "", "waitMs", 30_000));
+        assertThat(r).containsEntry("status", "exited");
+        assertThat(((String) r.get("stdout")).strip()).isEqualTo("0");
+    }
+
+    @Test
+    public void withoutStdinTheInputIsEmpty() throws ToolException {
+        assertThat(((String) run("wc -c").get("stdout")).strip()).isEqualTo("0");
+    }
+
+    @Test
+    public void stdinThatTheCommandDoesNotReadDoesNotBlockTheRun() throws ToolException {
+        Map<String, Object> r = run("echo done", Map.of("stdin", "x".repeat(900_000), "waitMs", 30_000));
+        assertThat(r).containsEntry("status", "exited").containsEntry("stdout", "done\n");
+    }
+
+    @Test
+    public void stdinOverTheCapIsASizeLimitThatSaysWhatToDo() {
+        String big = "x".repeat(1024 * 1024 + 1);
+        assertThatThrownBy(() -> call("exec_run", Map.of("command", "cat", "stdin", big)))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.SIZE_LIMIT))
+                .hasMessageContaining("1048576").hasMessageContaining("file_write");
+    }
+
+    @Test
+    public void stdinCountsUtf8BytesAgainstTheCap() {
+        String big = "\u00e9".repeat(512 * 1024 + 1);
+        assertThatThrownBy(() -> call("exec_run", Map.of("command", "cat", "stdin", big)))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.SIZE_LIMIT));
+    }
+
+    @Test
+    public void stdinThatIsNotAStringIsInvalid() {
+        assertThatThrownBy(() -> call("exec_run", Map.of("command", "cat", "stdin", 5)))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
+    }
 }

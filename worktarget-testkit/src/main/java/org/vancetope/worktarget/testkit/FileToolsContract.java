@@ -348,6 +348,352 @@ public abstract class FileToolsContract {
         assertThat(r.get("skippedBinary")).isEqualTo(1);
     }
 
+    // ===== grep modes, gitignore, excludes
+
+    @Test
+    void grepLiteralMatchesRegexMetacharactersAsText() throws Exception {
+        f.write("a.txt", "callx\ncall(x) + [y]*\n");
+        List<Map<String, Object>> m = list(f.call("file_grep", "pattern", "call(x) + [y]*", "literal", true)
+                .get("matches"));
+        assertThat(m).containsExactly(Map.of("path", "a.txt", "line", 2, "text", "call(x) + [y]*"));
+    }
+
+    @Test
+    void grepLiteralThatIsNotAValidRegexIsSearchedAsText() throws Exception {
+        f.write("a.txt", "x (unclosed\n");
+        assertThat(list(f.call("file_grep", "pattern", "(unclosed", "literal", true).get("matches"))).hasSize(1);
+    }
+
+    @Test
+    void grepLiteralCanIgnoreCase() throws Exception {
+        f.write("a.txt", "FOO.BAR\nfooXbar\n");
+        List<Map<String, Object>> m = list(f.call("file_grep", "pattern", "foo.bar", "literal", true,
+                "caseInsensitive", true).get("matches"));
+        assertThat(m).extracting(x -> x.get("line")).containsExactly(1);
+    }
+
+    @Test
+    void grepLiteralWithALineBreakNeedsMultiline() {
+        ToolException e = f.failure("file_grep", "pattern", "a\nb", "literal", true);
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("multiline");
+    }
+
+    @Test
+    void grepLiteralWithALineBreakMatchesAcrossLinesInMultilineMode() throws Exception {
+        f.write("a.txt", "x\na.b\n(c)\n");
+        List<Map<String, Object>> m = list(f.call("file_grep", "pattern", "a.b\n(c)", "literal", true,
+                "multiline", true).get("matches"));
+        assertThat(m).containsExactly(Map.of("path", "a.txt", "line", 2, "endLine", 3, "text", "a.b\n(c)"));
+    }
+
+    @Test
+    void grepOfABadPatternSuggestsLiteral() {
+        assertThat(f.failure("file_grep", "pattern", "f(x").getMessage()).contains("literal");
+    }
+
+    @Test
+    void grepCountOnlyGivesPerFileCountsAndATotalWithoutLines() throws Exception {
+        f.write("a.txt", "hit\nno\nhit hit\n");
+        f.write("b/c.txt", "hit\n");
+        f.write("d.txt", "none\n");
+        Map<String, Object> r = f.call("file_grep", "pattern", "hit", "countOnly", true);
+        assertThat(r.get("files")).isEqualTo(List.of(Map.of("path", "a.txt", "count", 2),
+                Map.of("path", "b/c.txt", "count", 1)));
+        assertThat(r.get("totalMatches")).isEqualTo(3);
+        assertThat(r.get("filesMatched")).isEqualTo(2);
+        assertThat(r.get("filesSearched")).isEqualTo(3);
+        assertThat(r.get("truncated")).isEqualTo(false);
+        assertThat(r).doesNotContainKey("matches");
+    }
+
+    @Test
+    void grepCountOnlyLimitListsFewerFilesButCountsThemAll() throws Exception {
+        f.write("a.txt", "hit\n");
+        f.write("b.txt", "hit\nhit\n");
+        Map<String, Object> r = f.call("file_grep", "pattern", "hit", "countOnly", true, "limit", 1);
+        assertThat(paths(r.get("files"))).containsExactly("a.txt");
+        assertThat(r.get("totalMatches")).isEqualTo(3);
+        assertThat(r.get("truncated")).isEqualTo(true);
+        assertThat((String) r.get("hint")).contains("limit");
+    }
+
+    @Test
+    void grepCountOnlyOfOneFile() throws Exception {
+        f.write("sub/a.txt", "hit\nhit\n");
+        Map<String, Object> r = f.call("file_grep", "pattern", "hit", "path", "sub/a.txt", "countOnly", true);
+        assertThat(r.get("files")).isEqualTo(List.of(Map.of("path", "sub/a.txt", "count", 2)));
+    }
+
+    @Test
+    void grepCountOnlyWithContextLinesIsInvalid() {
+        ToolException e = f.failure("file_grep", "pattern", "x", "countOnly", true, "contextAfter", 2);
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("countOnly");
+    }
+
+    @Test
+    void grepMultilineMatchGivesItsStartLineEndLineAndLines() throws Exception {
+        f.write("a.txt", "a\nbegin\nmiddle\nend\nz\n");
+        List<Map<String, Object>> m = list(f.call("file_grep", "pattern", "gin\\nmiddle\\ne", "multiline", true)
+                .get("matches"));
+        assertThat(m).containsExactly(Map.of("path", "a.txt", "line", 2, "endLine", 4,
+                "text", "begin\nmiddle\nend"));
+    }
+
+    @Test
+    void grepWithoutMultilineDoesNotMatchAcrossLines() throws Exception {
+        f.write("a.txt", "begin\nend\n");
+        assertThat(list(f.call("file_grep", "pattern", "begin\\nend").get("matches"))).isEmpty();
+    }
+
+    @Test
+    void grepMultilineDotMatchesLineBreaksOnlyWithTheInlineFlag() throws Exception {
+        f.write("a.txt", "begin\nx\nend\n");
+        assertThat(list(f.call("file_grep", "pattern", "begin.*end", "multiline", true).get("matches"))).isEmpty();
+        assertThat(list(f.call("file_grep", "pattern", "(?s)begin.*?end", "multiline", true).get("matches")))
+                .extracting(x -> x.get("endLine")).containsExactly(3);
+    }
+
+    @Test
+    void grepMultilineReportsEveryMatchInOrder() throws Exception {
+        f.write("a.txt", "<a>\n1\n</a>\n<a>\n2\n</a>\n");
+        List<Map<String, Object>> m = list(f.call("file_grep", "pattern", "<a>\\n\\d\\n</a>", "multiline", true)
+                .get("matches"));
+        assertThat(m).extracting(x -> x.get("line")).containsExactly(1, 4);
+    }
+
+    @Test
+    void grepMultilineMatchMayNotSpanMoreLinesThanTheWindow() throws Exception {
+        f.write("long.txt", "begin\n" + "x\n".repeat(250) + "end\n");
+        f.write("short.txt", "begin\n" + "x\n".repeat(150) + "end\n");
+        List<Map<String, Object>> m = list(f.call("file_grep", "pattern", "(?s)begin.*end", "multiline", true)
+                .get("matches"));
+        assertThat(m).extracting(x -> x.get("path")).containsExactly("short.txt");
+        assertThat(m.get(0).get("endLine")).isEqualTo(152);
+    }
+
+    @Test
+    void grepMultilineCountOnlyCountsMatches() throws Exception {
+        f.write("a.txt", "k\nv\nk\nv\n");
+        Map<String, Object> r = f.call("file_grep", "pattern", "k\\nv", "multiline", true, "countOnly", true);
+        assertThat(r.get("totalMatches")).isEqualTo(2);
+    }
+
+    @Test
+    void grepSkipsFilesAndDirectoriesIgnoredByGitignore() throws Exception {
+        f.write(".gitignore", "*.log\nout/\n");
+        f.write("a.log", "hit\n");
+        f.write("out/x.txt", "hit\n");
+        f.write("keep.txt", "hit\n");
+        Map<String, Object> r = f.call("file_grep", "pattern", "hit");
+        assertThat(paths(r.get("matches"))).containsExactly("keep.txt");
+        assertThat(r.get("skippedIgnored")).isEqualTo(2);
+    }
+
+    @Test
+    void grepIncludeIgnoredSearchesIgnoredFiles() throws Exception {
+        f.write(".gitignore", "*.log\n");
+        f.write("a.log", "hit\n");
+        Map<String, Object> r = f.call("file_grep", "pattern", "hit", "includeIgnored", true);
+        assertThat(paths(r.get("matches"))).containsExactly("a.log");
+        assertThat(r.get("skippedIgnored")).isEqualTo(0);
+    }
+
+    @Test
+    void findSkipsIgnoredFilesUnlessIncludeIgnored() throws Exception {
+        f.write(".gitignore", "*.tmp\n");
+        f.write("a.tmp", "x");
+        f.write("b.txt", "x");
+        assertThat(paths(f.call("file_find", "pathGlob", "*.t*").get("files"))).containsExactly("b.txt");
+        assertThat(paths(f.call("file_find", "pathGlob", "*.t*", "includeIgnored", true).get("files")))
+                .containsExactly("a.tmp", "b.txt");
+    }
+
+    @Test
+    void gitignoreNegationReincludesAFile() throws Exception {
+        f.write(".gitignore", "*.log\n!keep.log\n");
+        f.write("drop.log", "x");
+        f.write("keep.log", "x");
+        assertThat(paths(f.call("file_find", "pathGlob", "*.log").get("files"))).containsExactly("keep.log");
+    }
+
+    @Test
+    void gitignoreLaterRuleWins() throws Exception {
+        f.write(".gitignore", "!keep.log\n*.log\n");
+        f.write("keep.log", "x");
+        assertThat(paths(f.call("file_find", "pathGlob", "*.log").get("files"))).isEmpty();
+    }
+
+    @Test
+    void gitignoreCannotReincludeAFileOfAnIgnoredDirectory() throws Exception {
+        f.write(".gitignore", "out/\n!out/keep.txt\n");
+        f.write("out/keep.txt", "x");
+        assertThat(paths(f.call("file_find").get("files"))).containsExactly(".gitignore");
+    }
+
+    @Test
+    void gitignoreTrailingSlashMatchesDirectoriesOnly() throws Exception {
+        f.write(".gitignore", "out/\n");
+        f.write("a/out", "a file named out");
+        f.write("b/out/x.txt", "x");
+        assertThat(paths(f.call("file_find", "pathGlob", "*/**").get("files"))).containsExactly("a/out");
+    }
+
+    @Test
+    void gitignoreLeadingSlashAnchorsToItsDirectory() throws Exception {
+        f.write(".gitignore", "/top.txt\n");
+        f.write("top.txt", "x");
+        f.write("sub/top.txt", "x");
+        assertThat(paths(f.call("file_find", "pathGlob", "**/top.txt").get("files"))).containsExactly("sub/top.txt");
+    }
+
+    @Test
+    void gitignoreMiddleSlashAnchorsToo() throws Exception {
+        f.write(".gitignore", "docs/*.md\n");
+        f.write("docs/a.md", "x");
+        f.write("docs/deep/b.md", "x");
+        f.write("x/docs/c.md", "x");
+        assertThat(paths(f.call("file_find", "pathGlob", "**/*.md").get("files")))
+                .containsExactly("docs/deep/b.md", "x/docs/c.md");
+    }
+
+    @Test
+    void gitignoreDoubleStarMatchesAnyNumberOfDirectories() throws Exception {
+        f.write(".gitignore", "a/**/z.txt\n**/gen/\nlogs/**\n");
+        f.write("a/z.txt", "x");
+        f.write("a/b/c/z.txt", "x");
+        f.write("q/gen/g.txt", "x");
+        f.write("logs/x/y.txt", "x");
+        f.write("a/b/keep.txt", "x");
+        assertThat(paths(f.call("file_find", "pathGlob", "*/**").get("files"))).containsExactly("a/b/keep.txt");
+    }
+
+    @Test
+    void gitignoreCommentsBlankLinesEscapesAndTrailingSpaces() throws Exception {
+        f.write(".gitignore", "# comment.txt\n\n\\#hash.txt\nspace.txt   \n\\!bang.txt\n");
+        f.write("comment.txt", "x");
+        f.write("#hash.txt", "x");
+        f.write("space.txt", "x");
+        f.write("!bang.txt", "x");
+        assertThat(paths(f.call("file_find", "pathGlob", "*.txt").get("files"))).containsExactly("comment.txt");
+    }
+
+    @Test
+    void nestedGitignoreAppliesToItsSubtreeOnly() throws Exception {
+        f.write("sub/.gitignore", "*.txt\n");
+        f.write("sub/a.txt", "x");
+        f.write("sub/deeper/b.txt", "x");
+        f.write("c.txt", "x");
+        assertThat(paths(f.call("file_find", "pathGlob", "*.txt").get("files"))).containsExactly("c.txt");
+    }
+
+    @Test
+    void nestedGitignoreOverridesItsParent() throws Exception {
+        f.write(".gitignore", "*.txt\n");
+        f.write("sub/.gitignore", "!keep.txt\n");
+        f.write("sub/keep.txt", "x");
+        f.write("sub/drop.txt", "x");
+        assertThat(paths(f.call("file_find", "pathGlob", "*.txt").get("files"))).containsExactly("sub/keep.txt");
+    }
+
+    @Test
+    void nestedAnchoredRuleIsRelativeToItsOwnDirectory() throws Exception {
+        f.write("sub/.gitignore", "/x.txt\n");
+        f.write("sub/x.txt", "x");
+        f.write("sub/deep/x.txt", "x");
+        f.write("x.txt", "x");
+        assertThat(paths(f.call("file_find", "pathGlob", "**/x.txt").get("files")))
+                .containsExactly("sub/deep/x.txt", "x.txt");
+    }
+
+    @Test
+    void gitignoreOfAnAncestorAppliesWhenSearchingASubdirectory() throws Exception {
+        f.write(".gitignore", "*.log\nsub/gen/\n");
+        f.write("sub/a.log", "hit\n");
+        f.write("sub/gen/b.txt", "hit\n");
+        f.write("sub/c.txt", "hit\n");
+        assertThat(paths(f.call("file_grep", "pattern", "hit", "path", "sub").get("matches")))
+                .containsExactly("sub/c.txt");
+    }
+
+    @Test
+    void gitInfoExcludeIsRead() throws Exception {
+        f.write(".git/info/exclude", "secret.txt\n");
+        f.write("secret.txt", "x");
+        f.write("open.txt", "x");
+        assertThat(paths(f.call("file_find", "pathGlob", "*.txt").get("files"))).containsExactly("open.txt");
+    }
+
+    @Test
+    void gitignoreRulesThatPointOutsideTheRootMatchNothing() throws Exception {
+        f.write(".gitignore", "../outside/secret.txt\n/../**\n../**\n");
+        f.write("a.txt", "x");
+        assertThat(paths(f.call("file_find", "pathGlob", "*.txt").get("files"))).containsExactly("a.txt");
+        assertOutsideUntouched();
+    }
+
+    @Test
+    void gitignoreThatIsALinkToAFileOutsideTheRootIsNotRead() throws Exception {
+        Files.writeString(outside.resolve("rules"), "*.txt\n");
+        Files.createSymbolicLink(f.path(".gitignore"), outside.resolve("rules"));
+        f.write("a.txt", "hit\n");
+        assertThat(paths(f.call("file_find", "pathGlob", "*.txt").get("files"))).containsExactly("a.txt");
+        assertThat(paths(f.call("file_grep", "pattern", "hit").get("matches"))).containsExactly("a.txt");
+    }
+
+    @Test
+    void findExcludeSkipsMatchingFilesAndDirectories() throws Exception {
+        f.write("a.js", "x");
+        f.write("a.min.js", "x");
+        f.write("fixtures/b.js", "x");
+        f.write("src/fixtures/c.js", "x");
+        f.write("src/d.js", "x");
+        assertThat(paths(f.call("file_find", "exclude", List.of("*.min.js", "fixtures")).get("files")))
+                .containsExactly("a.js", "src/d.js");
+    }
+
+    @Test
+    void grepExcludeWithAPathGlob() throws Exception {
+        f.write("docs/old/a.md", "hit\n");
+        f.write("docs/b.md", "hit\n");
+        assertThat(paths(f.call("file_grep", "pattern", "hit", "exclude", List.of("docs/old/**")).get("matches")))
+                .containsExactly("docs/b.md");
+    }
+
+    @Test
+    void listExcludeLeavesOutMatchingEntries() throws Exception {
+        f.write("a.log", "x");
+        f.write("b.txt", "x");
+        f.mkdir("node_modules");
+        assertThat(f.call("file_list", "exclude", List.of("*.log", "node_modules")).get("entries"))
+                .isEqualTo(List.of("b.txt"));
+    }
+
+    @Test
+    void excludeWithAnInvalidGlobIsInvalidParamsNamingExclude() {
+        ToolException e = f.failure("file_find", "exclude", List.of("[abc"));
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("exclude").contains("[abc");
+    }
+
+    @Test
+    void excludeThatIsNotAnArrayIsInvalidParams() {
+        ToolException e = f.failure("file_grep", "pattern", "x", "exclude", "*.js");
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("array");
+    }
+
+    @Test
+    void excludeOfEverythingIsInvalidParams() {
+        assertThat(f.failure("file_list", "exclude", List.of("**")).code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+    }
+
+    @Test
+    void excludeWithANonStringItemIsInvalidParams() {
+        assertThat(f.failure("file_find", "exclude", List.of(3)).code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+    }
+
     @Test
     void headTailShowsBothEnds() throws Exception {
         StringBuilder sb = new StringBuilder();

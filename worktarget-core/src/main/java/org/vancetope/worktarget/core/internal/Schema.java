@@ -108,6 +108,23 @@ public final class Schema {
     }
 
     /**
+     * Adds an optional array-of-strings property.
+     *
+     * @param name the name
+     * @param description the description
+     * @param maxItems the most items, or null
+     * @return this
+     */
+    public Schema stringArray(String name, String description, Integer maxItems) {
+        Map<String, Object> p = base("array", description);
+        p.put("items", Map.of("type", "string"));
+        if (maxItems != null) {
+            p.put("maxItems", maxItems);
+        }
+        return prop(name, p, false);
+    }
+
+    /**
      * Adds a property with a prepared schema.
      *
      * @param name the name

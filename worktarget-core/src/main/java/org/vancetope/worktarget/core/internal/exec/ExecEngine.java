@@ -68,6 +68,10 @@ public final class ExecEngine implements AutoCloseable {
     public static final int DEFAULT_TAIL_LINES = 10;
     /** The most lines {@code exec_tail} returns. */
     public static final int MAX_TAIL_LINES = 500;
+    /** The most bytes (UTF-8) of {@code stdin} one {@code exec_run} may give: 1 MiB. */
+    public static final int MAX_STDIN_BYTES = 1024 * 1024;
+    /** The most jobs {@link #list(String)} shows, newest first. */
+    public static final int MAX_LISTED_JOBS = 100;
 
     private static final Logger LOG = LoggerFactory.getLogger(ExecEngine.class);
 
@@ -216,6 +220,25 @@ public final class ExecEngine implements AutoCloseable {
      */
     public ExecResult status(String scope, String id) throws ToolException {
         return results.result(jobs.require(scope, id));
+    }
+
+    /**
+     * The jobs of a scope ({@code exec_status} without an id), newest first, at most
+     * {@value #MAX_LISTED_JOBS}: id, command, state, exit code, start and finish time; no output.
+     *
+     * @param scope the caller's scope
+     * @return the listing, empty when the scope has no job
+     */
+    public ExecJobsResult list(String scope) {
+        List<Job> all = jobs.jobs(scope);
+        List<ExecJobsResult.JobSummary> out = new java.util.ArrayList<>();
+        for (int i = all.size() - 1; i >= 0 && out.size() < MAX_LISTED_JOBS; i--) {
+            Job j = all.get(i);
+            JobStatus st = j.status();
+            out.add(new ExecJobsResult.JobSummary(j.id, ExecJobsResult.clip(j.command), st,
+                    st.finished() ? j.exitCode() : null, j.startedAt, j.finishedAt()));
+        }
+        return new ExecJobsResult(out, all.size(), all.size() > out.size());
     }
 
     /**

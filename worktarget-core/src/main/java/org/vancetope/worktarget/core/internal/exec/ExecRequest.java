@@ -18,9 +18,27 @@ import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
  * @param waitMs how long {@code run} waits for the exit, or null for the engine default; capped by the engine
  * @param deadlineSeconds kill the whole tree after this many seconds, or null for no deadline
  * @param home the job's scoped HOME for the isolation wrapper's {@code {home}} placeholder, or null
+ * @param stdin text written (as UTF-8) to the job's standard input, which is then closed; null for an empty
+ *        input ({@code /dev/null}); at most {@link ExecEngine#MAX_STDIN_BYTES} bytes
  */
 public record ExecRequest(String scope, String command, ConfinedRoot root, Map<String, String> env, Long waitMs,
-                          Long deadlineSeconds, Path home) {
+                          Long deadlineSeconds, Path home, String stdin) {
+
+    /**
+     * A request without stdin.
+     *
+     * @param scope the scope
+     * @param command the command
+     * @param root the root
+     * @param env the environment
+     * @param waitMs how long {@code run} waits, or null
+     * @param deadlineSeconds the deadline, or null
+     * @param home the scoped HOME, or null
+     */
+    public ExecRequest(String scope, String command, ConfinedRoot root, Map<String, String> env, Long waitMs,
+                       Long deadlineSeconds, Path home) {
+        this(scope, command, root, env, waitMs, deadlineSeconds, home, null);
+    }
 
     /** Validates and copies. */
     public ExecRequest {
@@ -40,6 +58,6 @@ public record ExecRequest(String scope, String command, ConfinedRoot root, Map<S
      * @return the request
      */
     public static ExecRequest of(String scope, String command, ConfinedRoot root, Map<String, String> env) {
-        return new ExecRequest(scope, command, root, env, null, null, null);
+        return new ExecRequest(scope, command, root, env, null, null, null, null);
     }
 }

@@ -51,11 +51,15 @@ public final class ExecTools {
                     Map<String, String> extras = Params.optStringMap(params, "env");
                     ExecTarget t = resolver.target(params, ctx);
                     Map<String, String> env = ExecEnvPolicy.withExtras(t.env(), extras);
+                    String stdin = Params.optString(params, "stdin", null);
                     return JsonValues.normalize(engine.run(new ExecRequest(resolver.scope(ctx), command, t.root(), env,
-                            waitMs, deadline, t.home())).toMap());
+                            waitMs, deadline, t.home(), stdin)).toMap());
                 }),
-                BackendTool.of(spec(prefix, "exec_status"), (params, ctx) ->
-                        JsonValues.normalize(engine.status(resolver.scope(ctx), Params.requireString(params, "id")).toMap())),
+                BackendTool.of(spec(prefix, "exec_status"), (params, ctx) -> {
+                    String id = Params.optString(params, "id", null);
+                    return JsonValues.normalize(id == null ? engine.list(resolver.scope(ctx)).toMap()
+                            : engine.status(resolver.scope(ctx), id).toMap());
+                }),
                 BackendTool.of(spec(prefix, "exec_tail"), (params, ctx) -> {
                     String id = Params.requireString(params, "id");
                     int n = Params.optInt(params, "n", ExecEngine.DEFAULT_TAIL_LINES, 1, ExecEngine.MAX_TAIL_LINES);

@@ -13,6 +13,10 @@ import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 final class Job {
     final String id;
     final String scope;
+    /** The shell command as given. */
+    final String command;
+    /** When the job started, on the engine's clock. */
+    final Instant startedAt;
     final String cookie;
     final ConfinedRoot root;
     final Process process;
@@ -33,10 +37,12 @@ final class Job {
     private Instant finishedAt;
     private boolean outputExpired;
 
-    Job(String id, String scope, String cookie, ConfinedRoot root, Process process, StreamCapture stdout,
-        StreamCapture stderr, long startNanos, Clock clock) {
+    Job(String id, String scope, String command, String cookie, ConfinedRoot root, Process process,
+        StreamCapture stdout, StreamCapture stderr, long startNanos, Clock clock) {
         this.id = id;
         this.scope = scope;
+        this.command = command;
+        this.startedAt = clock.instant();
         this.cookie = cookie;
         this.root = root;
         this.process = process;

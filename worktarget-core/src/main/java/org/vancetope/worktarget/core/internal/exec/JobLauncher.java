@@ -2,6 +2,8 @@ package org.vancetope.worktarget.core.internal.exec;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,6 +85,33 @@ final class JobLauncher {
         if (req.deadlineSeconds() != null && req.deadlineSeconds() < 1) {
             throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'deadlineSeconds' must be at least 1.");
         }
+        if (req.stdin() != null) {
+            long bytes = utf8Length(req.stdin());
+            if (bytes > ExecEngine.MAX_STDIN_BYTES) {
+                throw new ToolException(ErrorCode.SIZE_LIMIT, "Parameter 'stdin' has " + bytes + " bytes (UTF-8), "
+                        + "more than the " + ExecEngine.MAX_STDIN_BYTES + " allowed. Write the input to a file with "
+                        + "file_write and redirect it instead, e.g. command 'sort < input.txt'.");
+            }
+        }
+    }
+
+    /** The UTF-8 length of a text, without encoding it. */
+    static long utf8Length(String s) {
+        long n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                n++;
+            } else if (c < 0x800) {
+                n += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                n += 4;
+                i++;
+            } else {
+                n += 3;
+            }
+        }
+        return n;
     }
 
     /**
@@ -110,12 +139,15 @@ final class JobLauncher {
             pb.directory(req.root().root().toFile());
             pb.environment().clear();
             pb.environment().putAll(env);
-            pb.redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));
+            pb.redirectInput(req.stdin() == null ? ProcessBuilder.Redirect.from(DEV_NULL) : ProcessBuilder.Redirect.PIPE);
             long startNanos = System.nanoTime();
             p = spawn(pb);
-            Job job = new Job(id, req.scope(), cookie, req.root(), p, captures.stdout(), captures.stderr(), startNanos,
-                    clock);
+            Job job = new Job(id, req.scope(), req.command(), cookie, req.root(), p, captures.stdout(),
+                    captures.stderr(), startNanos, clock);
             wire(job);
+            if (req.stdin() != null) {
+                feed(p, req.stdin(), id);
+            }
             return job;
         } catch (IOException | RuntimeException | ToolException e) {
             if (p != null) {
@@ -137,6 +169,23 @@ final class JobLauncher {
             throw new ToolException(ErrorCode.INTERNAL, "The job could not be started (" + e.getClass().getSimpleName()
                     + "). Check that the work directory is writable and try again.", e);
         }
+    }
+
+    /**
+     * Writes the stdin text to the process and closes its input, on a thread of its own so that a
+     * process that reads slowly (or never, then the write ends with the process) cannot block the call.
+     */
+    private static void feed(Process p, String stdin, String id) {
+        byte[] bytes = stdin.getBytes(StandardCharsets.UTF_8);
+        Thread t = new Thread(() -> {
+            try (OutputStream in = p.getOutputStream()) {
+                in.write(bytes);
+            } catch (IOException e) {
+                // the process ended or closed its input before reading everything: nothing to do
+            }
+        }, "worktarget-exec-stdin-" + id);
+        t.setDaemon(true);
+        t.start();
     }
 
     private String newCookie() {

@@ -194,6 +194,23 @@ final class JobTable {
     }
 
     /**
+     * The jobs of a scope, oldest first; the lookup counts as the scope's last call.
+     *
+     * @param scope the scope
+     * @return a snapshot, empty when the scope holds no job
+     */
+    List<Job> jobs(String scope) {
+        Scope table = scope == null ? null : scopes.get(scope);
+        if (table == null) {
+            return List.of();
+        }
+        synchronized (table) {
+            table.lastCall = clock.instant();
+            return List.copyOf(table.jobs.values());
+        }
+    }
+
+    /**
      * A job of a scope, which must exist.
      *
      * @param scope the scope

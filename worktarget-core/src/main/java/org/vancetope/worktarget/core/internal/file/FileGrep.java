@@ -10,6 +10,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.vancetope.worktarget.core.FileToolSettings;
 import org.vancetope.worktarget.core.internal.Params;
@@ -26,6 +28,14 @@ final class FileGrep {
     /** One read buffer per thread, grown to the largest file read so far (at most the grep size limit + 1). */
     private static final ThreadLocal<byte[]> BUFFERS = ThreadLocal.withInitial(() -> new byte[TextScan.CHUNK]);
     private static final ThreadLocal<CharsetDecoder> DECODERS = ThreadLocal.withInitial(TextScan::strictUtf8);
+
+    /**
+     * The most lines one match of a {@code multiline} search may span; a longer match is looked for again
+     * within that many lines from its first line.
+     */
+    static final int MULTILINE_WINDOW_LINES = 200;
+    /** What {@code load} returns for a file that was searched and cannot match. */
+    private static final String NO_MATCH = new String(new char[0]);
 
     private final FileToolSettings settings;
     private final SearchLanes lanes;
@@ -54,15 +64,22 @@ final class FileGrep {
      * {@link FileToolSettings#searchTimeout()} (matching checks it) and {@code cancelled} when its
      * thread is interrupted.
      *
+     * <p>{@code literal} searches for the pattern as plain text; {@code multiline} lets a match span up to
+     * {@value #MULTILINE_WINDOW_LINES} lines (each match reports its start {@code line} and its
+     * {@code endLine}); {@code countOnly} returns a {@link GrepCountResult} (per-file counts and a total)
+     * instead of lines. Files ignored by {@code .gitignore} (see {@link GitIgnore}) and paths matching
+     * {@code exclude} are not searched.
+     *
      * @param gate the gate
      * @param params pattern, path, pathGlob, caseInsensitive, contextBefore, contextAfter, maxDepth, limit,
-     *        includeGenerated
-     * @return path, matches ({@code path}, {@code line}, {@code text}, optional {@code before}/{@code after}),
-     *         count, truncated, filesSearched, filesMatched, skippedLarge, skippedBinary, skippedNonUtf8,
-     *         skippedGeneratedDirs, and a hint when truncated
+     *        includeGenerated, literal, countOnly, multiline, includeIgnored, exclude
+     * @return a {@link GrepResult} (path, matches ({@code path}, {@code line}, {@code text}, optional
+     *         {@code before}/{@code after}/{@code endLine}), count, truncated, filesSearched, filesMatched,
+     *         skippedLarge, skippedBinary, skippedNonUtf8, skippedGeneratedDirs, skippedIgnored, and a hint when
+     *         truncated), or a {@link GrepCountResult} for countOnly
      * @throws ToolException {@code invalid_params} for a bad pattern, {@code timeout}, {@code cancelled}
      */
-    GrepResult grep(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
+    FileResult grep(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String regex = Params.requireString(params, "pattern");
         String userPath = Params.optString(params, "path", ".");
         Glob glob = Glob.compile(Params.optString(params, "pathGlob", null));
@@ -72,31 +89,55 @@ final class FileGrep {
         int maxDepth = Params.optInt(params, "maxDepth", settings.defaultMaxDepth(), 0, settings.maxDepthLimit());
         int limit = Params.optInt(params, "limit", settings.grepDefaultLimit(), 1, settings.grepMaxLimit());
         boolean includeGenerated = Params.optBoolean(params, "includeGenerated", false);
-        Pattern pattern = Searcher.compile(regex, ci);
-        Searcher searcher = new Searcher(pattern, ci);
+        boolean literal = Params.optBoolean(params, "literal", false);
+        boolean countOnly = Params.optBoolean(params, "countOnly", false);
+        boolean multiline = Params.optBoolean(params, "multiline", false);
+        boolean includeIgnored = Params.optBoolean(params, "includeIgnored", false);
+        Excludes excludes = Excludes.of(params);
+        if (literal && !multiline && (regex.indexOf('\n') >= 0 || regex.indexOf('\r') >= 0)) {
+            throw Params.invalid("pattern contains a line break, but lines are matched one at a time. Set multiline "
+                    + "to true to search for text that spans lines.");
+        }
+        if (countOnly && (ctxBefore > 0 || ctxAfter > 0)) {
+            throw Params.invalid("countOnly returns counts, not lines: leave out contextBefore and contextAfter, or set "
+                    + "countOnly to false.");
+        }
+        Pattern pattern = Searcher.compile(regex, ci, literal);
+        Searcher searcher = new Searcher(pattern, ci, literal ? regex : null);
+        Mode mode = new Mode(ctxBefore, ctxAfter, multiline);
         Path base = gate.resolveForRead(userPath);
         BasicFileAttributes baseAttrs = FileErrors.attrs(base, userPath);
         GrepCollector col = new GrepCollector(limit, settings.resultMaxBytes());
+        ConcurrentHashMap<String, Integer> counts = countOnly ? new ConcurrentHashMap<>() : null;
         CallDeadline deadline = CallDeadline.start("file_grep", settings.searchTimeout().toMillis());
         int skippedGenerated = 0;
+        int skippedIgnored = 0;
         String prefix = TreeWalker.prefix(gate, baseAttrs.isDirectory() ? base : base.getParent());
         try {
             if (baseAttrs.isDirectory()) {
                 try (SafeDirectory dir = gate.open(base)) {
                     TreeWalker.Spec spec = new TreeWalker.Spec(dir, maxDepth, glob,
-                            includeGenerated ? null : settings.generatedDirNames(), null);
-                    int[] counts = TreeWalker.walk(lanes, deadline, spec, e -> {
+                            includeGenerated ? null : settings.generatedDirNames(), null, excludes,
+                            includeIgnored ? null : GitIgnore.above(gate, base));
+                    int[] walked = TreeWalker.walk(lanes, deadline, spec, e -> {
+                        if (counts != null) {
+                            int c = countFile(e, prefix, searcher, mode, col, deadline);
+                            if (c > 0) {
+                                counts.put(e.rel(), c);
+                            }
+                            return;
+                        }
                         if (col.beyondCutoff(e.rel())) {
                             col.skippedByLimit.incrementAndGet();
                             return;
                         }
-                        List<GrepCollector.Hit> hits = grepFile(e, prefix, searcher, limit + 1, ctxBefore,
-                                ctxAfter, col, deadline);
+                        List<GrepCollector.Hit> hits = grepFile(e, prefix, searcher, limit + 1, mode, col, deadline);
                         if (hits != null && !hits.isEmpty()) {
                             col.add(e.rel(), hits);
                         }
                     });
-                    skippedGenerated = counts[0];
+                    skippedGenerated = walked[0];
+                    skippedIgnored = walked[2];
                 } catch (IOException e) {
                     throw FileErrors.io(e, userPath, "list");
                 }
@@ -105,10 +146,17 @@ final class FileGrep {
                     String name = base.getFileName().toString();
                     TreeWalker.Entry single = new TreeWalker.Entry(name, base, baseAttrs.size(),
                             baseAttrs.lastModifiedTime().toMillis(), dir, name);
-                    List<GrepCollector.Hit> hits = grepFile(single, prefix, searcher, limit + 1, ctxBefore,
-                            ctxAfter, col, deadline);
-                    if (hits != null && !hits.isEmpty()) {
-                        col.add(single.rel(), hits);
+                    if (counts != null) {
+                        int c = countFile(single, prefix, searcher, mode, col, deadline);
+                        if (c > 0) {
+                            counts.put(single.rel(), c);
+                        }
+                    } else {
+                        List<GrepCollector.Hit> hits = grepFile(single, prefix, searcher, limit + 1, mode, col,
+                                deadline);
+                        if (hits != null && !hits.isEmpty()) {
+                            col.add(single.rel(), hits);
+                        }
                     }
                 } catch (IOException e) {
                     throw FileErrors.io(e, userPath, "read");
@@ -119,10 +167,59 @@ final class FileGrep {
                     + "quantifiers such as (a+)+ or (.*)*): simplify it (a+ instead of (a+)+, a possessive a++ or an "
                     + "atomic group), or narrow path or pathGlob.");
         }
+        if (counts != null) {
+            return countResult(gate.relative(base), prefix, counts, limit, col, skippedGenerated, skippedIgnored);
+        }
         List<GrepResult.Match> matches = col.matches();
         return new GrepResult(gate.relative(base), matches, col.truncated(), col.searched.get(), col.filesMatched(),
-                col.large.get(), col.binary.get(), col.nonUtf8.get(), skippedGenerated,
+                col.large.get(), col.binary.get(), col.nonUtf8.get(), skippedGenerated, skippedIgnored,
                 col.truncated() ? grepHint(col, prefix, matches, limit, ctxBefore, ctxAfter) : null);
+    }
+
+    /** The count-only result: files by path, cut to {@code limit} files and the result budget. */
+    private GrepCountResult countResult(String path, String prefix, Map<String, Integer> counts, int limit,
+                                        GrepCollector col, int skippedGenerated, int skippedIgnored) {
+        TreeMap<String, Integer> sorted = new TreeMap<>(counts);
+        long total = 0;
+        for (int c : sorted.values()) {
+            total += c;
+        }
+        List<GrepCountResult.FileCount> files = new ArrayList<>();
+        long bytes = 2;
+        boolean byBytes = false;
+        for (Map.Entry<String, Integer> en : sorted.entrySet()) {
+            if (files.size() >= limit) {
+                break;
+            }
+            GrepCountResult.FileCount fc = new GrepCountResult.FileCount(prefix + en.getKey(), en.getValue());
+            long b = fc.jsonSize() + 1;
+            if (bytes + b > settings.resultMaxBytes()) {
+                byBytes = true;
+                break;
+            }
+            bytes += b;
+            files.add(fc);
+        }
+        boolean truncated = files.size() < sorted.size();
+        String hint = null;
+        if (truncated) {
+            hint = "Only " + files.size() + " of " + sorted.size() + " files with matches are listed ("
+                    + (byBytes ? "the result budget of " + settings.resultMaxBytes() + " bytes of JSON" : "limit")
+                    + "); totalMatches counts them all. " + (byBytes ? "" : "Raise limit (at most "
+                    + settings.grepMaxLimit() + ") or ") + "narrow path or pathGlob to see the rest.";
+        }
+        return new GrepCountResult(path, files, total, sorted.size(), truncated, col.searched.get(), col.large.get(),
+                col.binary.get(), col.nonUtf8.get(), skippedGenerated, skippedIgnored, hint);
+    }
+
+    /**
+     * How matches are looked for and shown.
+     *
+     * @param before context lines before each match
+     * @param after context lines after each match
+     * @param multiline whether a match may span lines
+     */
+    private record Mode(int before, int after, boolean multiline) {
     }
 
     private String grepHint(GrepCollector col, String prefix, List<GrepResult.Match> matches, int limit,
@@ -159,9 +256,11 @@ final class FileGrep {
         return b;
     }
 
-    /** Returns null when the file was skipped, else its matches (possibly empty), at most one over the byte budget. */
-    private List<GrepCollector.Hit> grepFile(TreeWalker.Entry e, String prefix, Searcher searcher, int max,
-                                             int ctxBefore, int ctxAfter, GrepCollector stats, CallDeadline deadline) {
+    /**
+     * The file's text, or null when it was skipped (too large, binary, not UTF-8, unreadable) or cannot
+     * match (then it counts as searched and the marker {@link #NO_MATCH} is returned).
+     */
+    private String load(TreeWalker.Entry e, Searcher searcher, GrepCollector stats) {
         if (e.size() > settings.grepMaxFileBytes()) {
             stats.large.incrementAndGet();
             return null;
@@ -202,7 +301,7 @@ final class FileGrep {
                 return null;
             }
             stats.searched.incrementAndGet();
-            return List.of();
+            return NO_MATCH;
         }
         if (bytes.indexOf(0) >= 0) {
             stats.binary.incrementAndGet();
@@ -214,25 +313,65 @@ final class FileGrep {
             return null;
         }
         stats.searched.incrementAndGet();
-        String rel = prefix + e.rel();
-        List<Searcher.Hit> hits;
+        return text;
+    }
+
+    /** Matches as spans: one line each, or (multiline) the lines a match spans. */
+    private List<Searcher.Span> spans(Searcher searcher, String text, int max, Mode mode, CallDeadline deadline,
+                                      String rel) {
         try {
-            hits = searcher.search(text, max, deadline, rel);
+            if (mode.multiline()) {
+                return searcher.searchMultiline(text, max, MULTILINE_WINDOW_LINES, deadline, rel);
+            }
+            List<Searcher.Hit> hits = searcher.search(text, max, deadline, rel);
+            List<Searcher.Span> out = new ArrayList<>(hits.size());
+            for (Searcher.Hit h : hits) {
+                out.add(new Searcher.Span(h.line(), h.line(), h.start(), h.end()));
+            }
+            return out;
         } catch (StackOverflowError so) {
             throw deadline.fail(Params.invalid("The pattern recursed too deeply while matching a long line of "
                     + ConfinedRoot.quote(rel) + " (Java regex recursion, e.g. (a|b)* or (.|\\n)* over thousands of "
                     + "characters). Use a character class instead (e.g. [ab]* or [^x]*), or narrow path or pathGlob."));
         }
+    }
+
+    /** Returns -1 when the file was skipped, else how many matches it has. */
+    private int countFile(TreeWalker.Entry e, String prefix, Searcher searcher, Mode mode, GrepCollector stats,
+                          CallDeadline deadline) {
+        String text = load(e, searcher, stats);
+        if (text == null) {
+            return -1;
+        }
+        if (text == NO_MATCH) {
+            return 0;
+        }
+        return spans(searcher, text, Integer.MAX_VALUE, mode, deadline, prefix + e.rel()).size();
+    }
+
+    /** Returns null when the file was skipped, else its matches (possibly empty), at most one over the byte budget. */
+    private List<GrepCollector.Hit> grepFile(TreeWalker.Entry e, String prefix, Searcher searcher, int max,
+                                             Mode mode, GrepCollector stats, CallDeadline deadline) {
+        String text = load(e, searcher, stats);
+        if (text == null) {
+            return null;
+        }
+        if (text == NO_MATCH) {
+            return List.of();
+        }
+        String rel = prefix + e.rel();
+        List<Searcher.Span> hits = spans(searcher, text, max, mode, deadline, rel);
         if (hits.isEmpty()) {
             return List.of();
         }
         List<GrepCollector.Hit> out = new ArrayList<>(hits.size());
         long used = 2;
-        for (Searcher.Hit h : hits) {
+        for (Searcher.Span h : hits) {
             GrepResult.Match m = new GrepResult.Match(rel, h.line(),
                     TextScan.clip(text.substring(h.start(), h.end()), settings.grepLineClipChars()),
-                    ctxBefore > 0 ? contextBefore(text, h.start(), ctxBefore) : null,
-                    ctxAfter > 0 ? contextAfter(text, h.end(), ctxAfter) : null);
+                    mode.before() > 0 ? contextBefore(text, h.start(), mode.before()) : null,
+                    mode.after() > 0 ? contextAfter(text, h.end(), mode.after()) : null,
+                    mode.multiline() ? h.endLine() : null);
             long b = m.jsonSize() + 1;
             out.add(new GrepCollector.Hit(m, b));
             used += b;

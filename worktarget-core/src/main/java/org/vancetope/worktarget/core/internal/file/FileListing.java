@@ -37,12 +37,14 @@ final class FileListing {
      * {@code file_list}: one directory level, sorted, directories marked with {@code '/'}.
      *
      * @param gate the gate
-     * @param params path (default {@code "."})
+     * @param params path (default {@code "."}), exclude (globs on names; a glob with {@code '/'} on the path
+     *        relative to {@code path})
      * @return path, entries, count, truncated
      * @throws ToolException {@code not_found} for a missing directory, {@code invalid_params} for a file
      */
     ListResult list(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String userPath = Params.optString(params, "path", ".");
+        Excludes excludes = Excludes.of(params);
         Path dir = gate.resolve(userPath);
         FileErrors.requireDirectory(dir, userPath, "file_list");
         List<String> entries = new ArrayList<>();
@@ -50,6 +52,9 @@ final class FileListing {
             List<String> names = d.names();
             names.sort(Comparator.naturalOrder());
             for (String name : names) {
+                if (excludes != null && excludes.excludes(name, name)) {
+                    continue;
+                }
                 BasicFileAttributes a;
                 try {
                     a = d.attributes(name);
@@ -93,10 +98,13 @@ final class FileListing {
      * {@code file_find}: files by glob, size and modification time, pruning generated directories.
      *
      * @param gate the gate
+     * <p>Files and directories ignored by {@code .gitignore} (see {@link GitIgnore}) are skipped unless
+     * {@code includeIgnored}; paths matching {@code exclude} are skipped always.
+     *
      * @param params path, pathGlob, minSize, maxSize, modifiedAfter, modifiedBefore, sortBy, maxDepth, limit,
-     *        includeGenerated
+     *        includeGenerated, includeIgnored, exclude
      * @return path, files ({@code path}, {@code size}, {@code modified}), count, totalMatches, truncated,
-     *         skippedGeneratedDirs
+     *         skippedGeneratedDirs, skippedIgnored
      * @throws ToolException on failure
      */
     FindResult find(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
@@ -110,6 +118,8 @@ final class FileListing {
         int maxDepth = Params.optInt(params, "maxDepth", settings.defaultMaxDepth(), 0, settings.maxDepthLimit());
         int limit = Params.optInt(params, "limit", settings.findDefaultLimit(), 1, settings.findMaxLimit());
         boolean includeGenerated = Params.optBoolean(params, "includeGenerated", false);
+        boolean includeIgnored = Params.optBoolean(params, "includeIgnored", false);
+        Excludes excludes = Excludes.of(params);
         Path base = gate.resolve(userPath);
         FileErrors.requireDirectory(base, userPath, "file_find");
         Predicate<BasicFileAttributes> filter = minSize == 0 && maxSize == Long.MAX_VALUE
@@ -122,7 +132,8 @@ final class FileListing {
         CallDeadline deadline = CallDeadline.start("file_find", settings.searchTimeout().toMillis());
         try (SafeDirectory dir = gate.open(base)) {
             walk = TreeWalker.walk(lanes, deadline, new TreeWalker.Spec(dir, maxDepth, glob,
-                    includeGenerated ? null : settings.generatedDirNames(), filter));
+                    includeGenerated ? null : settings.generatedDirNames(), filter, excludes,
+                    includeIgnored ? null : GitIgnore.above(gate, base)));
         } catch (IOException e) {
             throw FileErrors.io(e, userPath, "list");
         } catch (CallDeadline.Stop e) {
@@ -161,7 +172,7 @@ final class FileListing {
                     + "limit (at most " + settings.findMaxLimit() + "), or narrow path or pathGlob.";
         }
         return new FindResult(gate.relative(base), out, files.size(), files.size() > out.size(),
-                walk.skippedGeneratedDirs(), hint);
+                walk.skippedGeneratedDirs(), walk.skippedIgnored(), hint);
     }
 
     private static long instant(Map<String, Object> params, String name, long dflt) throws ToolException {

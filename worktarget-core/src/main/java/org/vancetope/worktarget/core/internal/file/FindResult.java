@@ -13,10 +13,11 @@ import java.util.Map;
  * @param totalMatches all files that matched, shown or not
  * @param truncated whether files were left out
  * @param skippedGeneratedDirs generated directories pruned
+ * @param skippedIgnored files and directories skipped because a {@code .gitignore} ignores them
  * @param hint why files were left out and how to see them, or null (then absent)
  */
 record FindResult(String path, List<Found> files, int totalMatches, boolean truncated, int skippedGeneratedDirs,
-                  String hint) implements FileResult {
+                  int skippedIgnored, String hint) implements FileResult {
 
     /**
      * One file found.
@@ -62,6 +63,7 @@ record FindResult(String path, List<Found> files, int totalMatches, boolean trun
         r.put("totalMatches", totalMatches);
         r.put("truncated", truncated);
         r.put("skippedGeneratedDirs", skippedGeneratedDirs);
+        r.put("skippedIgnored", skippedIgnored);
         if (hint != null) {
             r.put("hint", hint);
         }

@@ -34,11 +34,23 @@ final class Glob {
      * @throws ToolException {@code invalid_params} for a malformed glob
      */
     static Glob compile(String glob) throws ToolException {
+        return compile(glob, "pathGlob");
+    }
+
+    /**
+     * Compiles a glob given as a named parameter.
+     *
+     * @param glob the glob, or null / empty for "everything"
+     * @param param the parameter it came from, for error messages (e.g. {@code "exclude"})
+     * @return the glob, or null when everything matches
+     * @throws ToolException {@code invalid_params} for a malformed glob
+     */
+    static Glob compile(String glob, String param) throws ToolException {
         if (glob == null || glob.isEmpty() || glob.equals("**") || glob.equals("**/*")) {
             return null;
         }
         if (glob.indexOf('\\') >= 0) {
-            throw Params.invalid("pathGlob '" + glob + "' contains a backslash; use '/' as the separator.");
+            throw Params.invalid(param + " '" + glob + "' contains a backslash; use '/' as the separator.");
         }
         String g = glob.startsWith("./") ? glob.substring(2) : glob;
         boolean nameOnly = g.indexOf('/') < 0;
@@ -66,7 +78,7 @@ final class Glob {
                 case '[' -> {
                     int end = g.indexOf(']', i + 2);
                     if (end < 0) {
-                        throw Params.invalid("pathGlob '" + glob + "' has an unclosed '['.");
+                        throw Params.invalid(param + " '" + glob + "' has an unclosed '['.");
                     }
                     String body = g.substring(i + 1, end);
                     re.append('[');
@@ -105,12 +117,12 @@ final class Glob {
             }
         }
         if (braces != 0) {
-            throw Params.invalid("pathGlob '" + glob + "' has an unclosed '{'.");
+            throw Params.invalid(param + " '" + glob + "' has an unclosed '{'.");
         }
         try {
             return new Glob(Pattern.compile(re.toString()), nameOnly);
         } catch (PatternSyntaxException e) {
-            throw Params.invalid("pathGlob '" + glob + "' is not a valid glob: " + e.getDescription() + ".");
+            throw Params.invalid(param + " '" + glob + "' is not a valid glob: " + e.getDescription() + ".");
         }
     }
 

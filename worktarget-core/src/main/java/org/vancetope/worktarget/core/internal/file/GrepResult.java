@@ -17,10 +17,11 @@ import java.util.Map;
  * @param skippedBinary binary files
  * @param skippedNonUtf8 files that may match but are not UTF-8
  * @param skippedGeneratedDirs generated directories pruned
+ * @param skippedIgnored files and directories skipped because a {@code .gitignore} ignores them
  * @param hint why matches were left out and how to get them, or null (then absent)
  */
 record GrepResult(String path, List<Match> matches, boolean truncated, int filesSearched, int filesMatched,
-                  int skippedLarge, int skippedBinary, int skippedNonUtf8, int skippedGeneratedDirs, String hint)
+                  int skippedLarge, int skippedBinary, int skippedNonUtf8, int skippedGeneratedDirs, int skippedIgnored, String hint)
         implements FileResult {
 
     /**
@@ -31,17 +32,21 @@ record GrepResult(String path, List<Match> matches, boolean truncated, int files
      * @param text the line, clipped
      * @param before the context lines before it, or null when none were asked for (then absent)
      * @param after the context lines after it, or null when none were asked for (then absent)
+     * @param endLine the line a multiline match ends on, or null outside multiline mode (then absent)
      */
-    record Match(String path, int line, String text, List<String> before, List<String> after) {
+    record Match(String path, int line, String text, List<String> before, List<String> after, Integer endLine) {
         /**
          * The JSON-shaped match.
          *
-         * @return path, line, text, and before/after when asked for
+         * @return path, line, endLine (multiline), text, and before/after when asked for
          */
         Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("path", path);
             m.put("line", line);
+            if (endLine != null) {
+                m.put("endLine", endLine);
+            }
             m.put("text", text);
             if (before != null) {
                 m.put("before", before);
@@ -79,6 +84,7 @@ record GrepResult(String path, List<Match> matches, boolean truncated, int files
         r.put("skippedBinary", skippedBinary);
         r.put("skippedNonUtf8", skippedNonUtf8);
         r.put("skippedGeneratedDirs", skippedGeneratedDirs);
+        r.put("skippedIgnored", skippedIgnored);
         if (hint != null) {
             r.put("hint", hint);
         }

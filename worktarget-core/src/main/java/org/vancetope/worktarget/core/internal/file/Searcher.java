@@ -42,9 +42,24 @@ final class Searcher {
      * @param caseInsensitive whether matching ignores case
      */
     Searcher(Pattern pattern, boolean caseInsensitive) {
-        this.plain = !caseInsensitive && TextScan.isPlainLiteral(pattern.pattern());
+        this(pattern, caseInsensitive, null);
+    }
+
+    /**
+     * A searcher for a pattern that may be a plain text.
+     *
+     * @param pattern the pattern compiled with the caller's flags (for a literal: its quoted form)
+     * @param caseInsensitive whether matching ignores case
+     * @param literal the caller's text when the pattern is a literal ({@code literal: true}), else null
+     */
+    Searcher(Pattern pattern, boolean caseInsensitive, String literal) {
+        boolean lineLiteral = literal != null && !literal.isEmpty() && literal.indexOf('\n') < 0
+                && literal.indexOf('\r') < 0;
+        this.plain = !caseInsensitive && (literal != null ? lineLiteral : TextScan.isPlainLiteral(pattern.pattern()));
         List<String> lits = caseInsensitive ? List.of()
-                : plain ? List.of(pattern.pattern()) : TextScan.requiredLiterals(pattern.pattern());
+                : plain ? List.of(literal != null ? literal : pattern.pattern())
+                : literal != null ? (literal.isEmpty() ? List.of() : List.of(literal))
+                : TextScan.requiredLiterals(pattern.pattern());
         this.literals = lits.stream().map(Finder::new).toList();
         this.linePattern = Pattern.compile(pattern.pattern(), pattern.flags() | Pattern.MULTILINE);
         byte[] longest = null;
@@ -162,6 +177,97 @@ final class Searcher {
     }
 
     /**
+     * One match of a multiline search.
+     *
+     * @param line the 1-based line the match starts on
+     * @param endLine the 1-based line the match ends on
+     * @param start the start offset of the match's first line
+     * @param end the end offset of the match's last line (before its terminator)
+     */
+    record Span(int line, int endLine, int start, int end) {
+    }
+
+    /**
+     * The matches of the pattern over the whole text, which may span lines ({@code multiline: true}).
+     * {@code ^} and {@code $} match at line boundaries; {@code .} does not match a newline unless the
+     * pattern says {@code (?s)}. A match may span at most {@code windowLines} lines: a longer one is
+     * looked for again within the window of lines that starts on its first line, and when none fits
+     * the search goes on after its first character. Matches do not overlap.
+     *
+     * @param text the whole text
+     * @param max stop after this many matches
+     * @param windowLines the most lines one match may span
+     * @param deadline the call's deadline, checked while matching
+     * @param rel the file, for the timeout message
+     * @return the matches in order
+     * @throws CallDeadline.Stop when the call is over
+     */
+    List<Span> searchMultiline(String text, int max, int windowLines, CallDeadline deadline, String rel) {
+        List<Span> out = new ArrayList<>();
+        if (!literals.isEmpty()) {
+            for (Finder lit : literals) {
+                if (lit.indexIn(text, 0) < 0) {
+                    return out;
+                }
+            }
+        }
+        int len = text.length();
+        Matcher m = linePattern.matcher(new GuardedText(text, deadline, rel));
+        m.useTransparentBounds(true);
+        m.useAnchoringBounds(false);
+        int pos = 0;
+        int lineNo = 1;
+        int counted = 0;
+        while (pos <= len && out.size() < max) {
+            m.region(pos, len);
+            if (!m.find()) {
+                break;
+            }
+            int s = m.start();
+            int e = m.end();
+            int ls = text.lastIndexOf('\n', s - 1) + 1;
+            if (s == len && ls == len && len > 0 && text.charAt(len - 1) == '\n') {
+                break; // an empty match after the final newline is not a line
+            }
+            int windowEnd = windowEnd(text, ls, windowLines);
+            if (e > windowEnd) {
+                m.region(s, windowEnd);
+                if (!m.find()) {
+                    pos = s + 1;
+                    continue;
+                }
+                s = m.start();
+                e = m.end();
+                ls = text.lastIndexOf('\n', s - 1) + 1;
+            }
+            lineNo += countNewlines(text, counted, ls);
+            counted = ls;
+            int lastLineStart = e > s ? text.lastIndexOf('\n', e - 2) + 1 : ls;
+            if (lastLineStart < ls) {
+                lastLineStart = ls;
+            }
+            int endLine = lineNo + countNewlines(text, ls, lastLineStart);
+            int le = lineEnd(text, lastLineStart);
+            out.add(new Span(lineNo, endLine, ls, trimCr(text, lastLineStart, le)));
+            pos = e > s ? e : s + 1;
+        }
+        return out;
+    }
+
+    /** The end offset of the {@code lines}-th line starting at {@code ls} (before its terminator). */
+    private static int windowEnd(String text, int ls, int lines) {
+        int end = ls;
+        for (int i = 0; i < lines; i++) {
+            int nl = text.indexOf('\n', end);
+            if (nl < 0) {
+                return text.length();
+            }
+            end = i == lines - 1 ? nl : nl + 1;
+        }
+        return end;
+    }
+
+    /**
      * Whether one line (without its terminator) matches.
      *
      * @param line the line
@@ -202,11 +308,28 @@ final class Searcher {
      * @throws ToolException {@code invalid_params} for a pattern that does not compile, saying where
      */
     static Pattern compile(String regex, boolean ci) throws ToolException {
+        return compile(regex, ci, false);
+    }
+
+    /**
+     * Compiles the caller's pattern, or quotes it when it is plain text.
+     *
+     * @param regex the Java regular expression, or the text for a literal
+     * @param ci whether matching ignores case (Unicode-aware)
+     * @param literal whether {@code regex} is plain text (no metacharacters)
+     * @return the pattern
+     * @throws ToolException {@code invalid_params} for a pattern that does not compile, saying where
+     */
+    static Pattern compile(String regex, boolean ci, boolean literal) throws ToolException {
+        if (literal) {
+            return Pattern.compile(Pattern.quote(regex), ci ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
+        }
         try {
             return Pattern.compile(regex, ci ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
         } catch (PatternSyntaxException e) {
             throw Params.invalid("pattern is not a valid Java regular expression: " + e.getDescription()
-                    + " near index " + e.getIndex() + ". Escape special characters such as ( [ { . * + ? with '\\'.");
+                    + " near index " + e.getIndex() + ". Escape special characters such as ( [ { . * + ? with '\\', "
+                    + "or set literal to true to search for the text as it is.");
         }
     }
 }

@@ -24,8 +24,9 @@ import org.vancetope.worktarget.core.internal.path.SafeDirectory;
  * a {@link SafeDirectory} opened from its parent's (with {@code SecureDirectoryStream}, by
  * {@code openat} without following links), entries are examined with {@code lstat}; links, FIFOs,
  * sockets and devices are never opened or descended into, and a directory swapped for a link while
- * the walk runs is not entered. Generated directories are pruned while walking, not filtered
- * afterwards. Matching files go to a sink in chunks that run in parallel too; a sink opens a file
+ * the walk runs is not entered. Generated directories, {@link Excludes} matches and what a
+ * {@link GitIgnore} ignores are pruned while walking, not filtered afterwards (each directory's
+ * {@code .gitignore} is read when the walk enters it). Matching files go to a sink in chunks that run in parallel too; a sink opens a file
  * through {@link Entry#open()}, relative to its open directory.
  *
  * <p>On Linux's default file system a directory's link count tells how many subdirectories it has
@@ -66,8 +67,9 @@ final class TreeWalker {
      * @param files the files, sorted by {@link Entry#rel()}
      * @param skippedGeneratedDirs generated directories pruned
      * @param unreadableDirs directories that could not be listed
+     * @param skippedIgnored files and directories skipped because a {@code .gitignore} ignores them
      */
-    record Result(List<Entry> files, int skippedGeneratedDirs, int unreadableDirs) {
+    record Result(List<Entry> files, int skippedGeneratedDirs, int unreadableDirs, int skippedIgnored) {
     }
 
     /** Receives matching files, from several threads at once. */
@@ -89,8 +91,24 @@ final class TreeWalker {
      * @param glob a glob on the path relative to {@code base}, or null
      * @param prune directory names to skip, or null
      * @param filter a filter on the attributes of regular files, or null
+     * @param excludes paths to skip (files, and directories not entered), or null
+     * @param ignores the {@code .gitignore} rules above {@code base} (the walk adds those it finds), or null
+     *        to ignore nothing
      */
-    record Spec(SafeDirectory base, int maxDepth, Glob glob, Set<String> prune, Predicate<BasicFileAttributes> filter) {
+    record Spec(SafeDirectory base, int maxDepth, Glob glob, Set<String> prune, Predicate<BasicFileAttributes> filter,
+                Excludes excludes, GitIgnore ignores) {
+        /**
+         * A walk without excludes that reads no {@code .gitignore}.
+         *
+         * @param base the directory, open
+         * @param maxDepth how many directory levels below {@code base} to descend
+         * @param glob a glob on the path relative to {@code base}, or null
+         * @param prune directory names to skip, or null
+         * @param filter a filter on the attributes of regular files, or null
+         */
+        Spec(SafeDirectory base, int maxDepth, Glob glob, Set<String> prune, Predicate<BasicFileAttributes> filter) {
+            this(base, maxDepth, glob, prune, filter, null, null);
+        }
     }
 
     private TreeWalker() {
@@ -125,7 +143,7 @@ final class TreeWalker {
                 null, e.name())));
         List<Entry> files = new ArrayList<>(out);
         files.sort(Comparator.comparing(Entry::rel));
-        return new Result(files, counts[0], counts[1]);
+        return new Result(files, counts[0], counts[1], counts[2]);
     }
 
     /**
@@ -136,19 +154,20 @@ final class TreeWalker {
      * @param deadline the call's deadline, checked at every directory and file
      * @param spec what to walk
      * @param sink the receiver
-     * @return {@code [skippedGeneratedDirs, unreadableDirs]}
+     * @return {@code [skippedGeneratedDirs, unreadableDirs, skippedIgnored]}
      * @throws CallDeadline.Stop when the call is over before the walk finished
      */
     static int[] walk(SearchLanes lanes, CallDeadline deadline, Spec spec, Sink sink) {
         LongAdder skipped = new LongAdder();
         LongAdder unreadable = new LongAdder();
+        LongAdder ignored = new LongAdder();
         boolean leaf = LEAF_OPTIMISATION && spec.base().path().getFileSystem() == FileSystems.getDefault();
-        lanes.run(deadline, new DirTask(null, spec.base(), "", "", 0,
-                new Shared(spec, sink, skipped, unreadable, leaf, deadline)));
-        return new int[] {skipped.intValue(), unreadable.intValue()};
+        lanes.run(deadline, new DirTask(null, spec.base(), "", "", 0, spec.ignores(),
+                new Shared(spec, sink, skipped, unreadable, ignored, leaf, deadline)));
+        return new int[] {skipped.intValue(), unreadable.intValue(), ignored.intValue()};
     }
 
-    private record Shared(Spec spec, Sink sink, LongAdder skipped, LongAdder unreadable, boolean leaf,
+    private record Shared(Spec spec, Sink sink, LongAdder skipped, LongAdder unreadable, LongAdder ignored, boolean leaf,
                           CallDeadline deadline) {
     }
 
@@ -169,15 +188,18 @@ final class TreeWalker {
         private final String name;
         private final String rel;
         private final int depth;
+        private final transient GitIgnore ignores;
         private final transient Shared shared;
 
         /** Either {@code given} (the base) or {@code parent} + {@code name} (opened when the task runs). */
-        DirTask(SafeDirectory parent, SafeDirectory given, String name, String rel, int depth, Shared shared) {
+        DirTask(SafeDirectory parent, SafeDirectory given, String name, String rel, int depth, GitIgnore ignores,
+                Shared shared) {
             this.parent = parent;
             this.given = given;
             this.name = name;
             this.rel = rel;
             this.depth = depth;
+            this.ignores = ignores;
             this.shared = shared;
         }
 
@@ -216,12 +238,16 @@ final class TreeWalker {
                 shared.unreadable().increment();
                 return;
             }
+            GitIgnore here = ignores == null ? null : ignores.enter(dir, names, rel);
             int seen = 0;
             for (String n : names) {
                 if ((++seen & 255) == 0) {
                     shared.deadline().check();
                 }
                 String r = rel.isEmpty() ? n : rel + '/' + n;
+                if (spec.excludes() != null && spec.excludes().excludes(r, n)) {
+                    continue;
+                }
                 boolean nameMatches = spec.glob() == null || spec.glob().matches(r, n);
                 if (subdirsLeft == 0 && !nameMatches) {
                     continue; // every subdirectory was seen: this is a non-matching non-directory
@@ -243,8 +269,16 @@ final class TreeWalker {
                         shared.skipped().increment();
                         continue;
                     }
-                    tasks.add(new DirTask(dir, null, n, r, depth + 1, shared));
+                    if (here != null && here.ignored(r, n, true)) {
+                        shared.ignored().increment();
+                        continue;
+                    }
+                    tasks.add(new DirTask(dir, null, n, r, depth + 1, here, shared));
                 } else if (a.isRegularFile() && nameMatches && (spec.filter() == null || spec.filter().test(a))) {
+                    if (here != null && here.ignored(r, n, false)) {
+                        shared.ignored().increment();
+                        continue;
+                    }
                     files.add(new Entry(r, dir.path().resolve(n), a.size(), a.lastModifiedTime().toMillis(), dir, n));
                 }
             }
