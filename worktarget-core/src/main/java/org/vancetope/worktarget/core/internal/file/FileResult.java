@@ -8,7 +8,7 @@ import java.util.Map;
  * their order, the number types and which keys may be null or absent are the records' {@code toMap}.
  */
 public sealed interface FileResult permits ReadResult, HeadTailResult, CountResult, WriteResult, DeleteResult,
-        EditResult, ListResult, FindResult, GrepResult {
+        EditResult, ListResult, FindResult, GrepResult, MoveResult, MkdirResult, StatResult, TreeResult {
     /**
      * The JSON-shaped tool result.
      *
