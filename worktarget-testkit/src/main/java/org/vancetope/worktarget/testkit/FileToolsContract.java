@@ -907,6 +907,16 @@ public abstract class FileToolsContract {
     }
 
     @Test
+    void moveOfALinkOntoTheFileItPointsToIsRefusedAndKeepsTheFile() throws Exception {
+        f.write("b.txt", "b");
+        Files.createSymbolicLink(f.path("link.txt"), f.path("b.txt"));
+        ToolException e = f.failure("file_move", "from", "link.txt", "to", "b.txt", "overwrite", true);
+        assertThat(e.code()).isEqualTo(ErrorCode.EXISTS);
+        assertThat(f.read("b.txt")).isEqualTo("b");
+        assertThat(Files.isSymbolicLink(f.path("link.txt"))).isTrue();
+    }
+
+    @Test
     void moveWithAMisspelledParameterIsRefusedBeforeAnythingMoves() throws Exception {
         f.write("a.txt", "a");
         f.write("b.txt", "b");

@@ -100,8 +100,9 @@ final class FileEntries {
     }
 
     private static void refuseTarget(BasicFileAttributes sa, BasicFileAttributes ta, Path src, Path dst, String from,
-                                     String to, boolean overwrite) throws ToolException, IOException {
-        if (Files.isSameFile(src, dst)) {
+                                     String to, boolean overwrite) throws ToolException {
+        // Compared without following a link: a link to the target is another entry than the target.
+        if (src.equals(dst) || sa.fileKey() != null && sa.fileKey().equals(ta.fileKey())) {
             throw Params.invalid(ConfinedRoot.quote(from) + " and " + ConfinedRoot.quote(to) + " are the same entry; "
                     + "nothing was moved. To change only the letter case of a name, move it to a temporary name "
                     + "first.");
