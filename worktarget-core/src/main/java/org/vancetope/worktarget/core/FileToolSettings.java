@@ -9,7 +9,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
- * The limits of the file tools ({@code file_read} … {@code file_delete}), shared by every backend that
+ * The limits of the file tools ({@code file_read} … {@code file_tree}), shared by every backend that
  * runs them. Immutable; start from {@link #defaults()} or {@link #builder()}, change with
  * {@link #toBuilder()}. Each setter of the {@link Builder} refuses a bad value at once;
  * {@link Builder#build()} checks only what several settings must satisfy together (a default never

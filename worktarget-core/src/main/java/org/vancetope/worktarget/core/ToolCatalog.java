@@ -15,9 +15,9 @@ import org.vancetope.worktarget.spi.ToolLabel;
 import org.vancetope.worktarget.spi.ToolSpec;
 
 /**
- * The tools of the WorkTarget layer: the 13 generic wrappers an LLM sees ({@code file_read} …
+ * The tools of the WorkTarget layer: the 17 generic wrappers an LLM sees ({@code file_read} …
  * {@code exec_kill}), the two meta-tools {@code work_target_get} / {@code work_target_set}, and the
- * 26 backend tools they route to ({@code client_*} for CLIENT and DAEMON, {@code work_*} for WORK).
+ * 34 backend tools they route to ({@code client_*} for CLIENT and DAEMON, {@code work_*} for WORK).
  *
  * <p>An engine adds {@link #allowedTools()} to its allowed tools; a recipe removes
  * {@link #deferredTools()} from the LLM's manifest so the LLM does not see three names for one
@@ -164,6 +164,54 @@ public final class ToolCatalog {
                 Set.of(ToolLabel.WRITE), Schema.object()
                         .string("path", pathDesc, true)
                         .string(DIR_NAME, dirDesc, false)));
+        w.add(wrapper("file_move",
+                "Rename or move a file, directory or symlink (the link itself) inside the work directory, as one atomic "
+                        + "rename where the file system allows it. Never replaces a directory, never replaces a file by a "
+                        + "directory or the other way round, and replaces an existing file only with overwrite=true. "
+                        + "Returns from, to, type (file, directory or symlink), overwritten and atomic (false only when "
+                        + "the rename crossed file systems and was done as copy and delete; a hint then says so). On "
+                        + "failure nothing was moved: not_found (source or target directory missing), exists (target "
+                        + "in the way), invalid_params (the work directory itself, a directory into itself), "
+                        + "path_escape (outside the work directory).",
+                Set.of(ToolLabel.WRITE), Schema.object()
+                        .string("from", "The file or directory to move, relative to the work directory.", true)
+                        .string("to", "Its new path, including the new name, relative to the work directory.", true)
+                        .bool("overwrite", "Replace an existing file at 'to' (default false). A directory is never "
+                                + "replaced.")
+                        .bool("createParents", "Create missing directories of 'to' (default false: they must exist).")
+                        .string(DIR_NAME, dirDesc, false)));
+        w.add(wrapper("file_mkdir",
+                "Create a directory and any missing parent directories. Returns path and created (false when the "
+                        + "directory already existed, which is not an error). Fails with exists when a file has that "
+                        + "name, invalid_params when a parent is a file.",
+                Set.of(ToolLabel.WRITE), Schema.object()
+                        .string("path", "The directory to create, relative to the work directory.", true)
+                        .string(DIR_NAME, dirDesc, false)));
+        w.add(wrapper("file_stat",
+                "Describe one file or directory without reading it: type (file, directory, or symlink: the link "
+                        + "itself is described, not followed), size in bytes, mode (POSIX permissions as octal, e.g. "
+                        + "'0644', or null where the file system has none) and modified (ISO-8601). With "
+                        + "countLines=true also lines (null for anything but a regular file). Fails with not_found "
+                        + "when nothing is there (call file_list on the parent), path_escape outside the work directory; "
+                        + "special files (FIFO, socket, device) are refused as by every file tool.",
+                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                        .string("path", "File or directory relative to the work directory (default '.').", false)
+                        .bool("countLines", "Also count the lines of a file (reads it; default false).")
+                        .string(DIR_NAME, dirDesc, false)));
+        w.add(wrapper("file_tree",
+                "Show a directory tree: entries in tree order, each with path (directories end with '/') and type, "
+                        + "and with sizes=true the size of each file. Links are shown, not followed; generated "
+                        + "directories (.git, node_modules, target, ...) are shown but not entered unless "
+                        + "includeGenerated is true. At most 1000 entries and 1 MiB of JSON: then truncated=true, the "
+                        + "deepest levels are incomplete and a hint says how to see the rest (a subdirectory, a lower "
+                        + "maxDepth).",
+                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                        .string("path", "Directory relative to the work directory (default '.').", false)
+                        .integer("maxDepth", "Deepest directory level to enter (default 3; 0 = only the entries of "
+                                + "'path').", 0L, null, false)
+                        .bool("sizes", "Also show the size of each file in bytes (default false).")
+                        .bool("includeGenerated", "Also enter generated directories (default false).")
+                        .string(DIR_NAME, dirDesc, false)));
         w.add(wrapper("exec_run",
                 "Run a shell command (/bin/sh -c) in the work directory. Returns when it exits or after waitMs, whichever "
                         + "is first; a still-running job keeps its id for exec_status, exec_tail and exec_kill. Long output "
@@ -239,7 +287,7 @@ public final class ToolCatalog {
     }
 
     /**
-     * The 13 generic wrappers, in manifest order.
+     * The 17 generic wrappers, in manifest order.
      *
      * @return the wrapper specs
      */
@@ -257,7 +305,7 @@ public final class ToolCatalog {
     }
 
     /**
-     * The 26 backend tools: the 13 {@code client_*} then the 13 {@code work_*}.
+     * The 34 backend tools: the 17 {@code client_*} then the 17 {@code work_*}.
      *
      * @return the backend specs
      */
@@ -298,9 +346,9 @@ public final class ToolCatalog {
     }
 
     /**
-     * What an engine adds to its allowed tools: the 13 wrappers, the 2 meta-tools and the 26 backends.
+     * What an engine adds to its allowed tools: the 17 wrappers, the 2 meta-tools and the 34 backends.
      *
-     * @return 41 names, in manifest order
+     * @return 53 names, in manifest order
      */
     public static Set<String> allowedTools() {
         Set<String> s = new LinkedHashSet<>();
@@ -311,7 +359,7 @@ public final class ToolCatalog {
     }
 
     /**
-     * What a recipe defers (hides from the LLM's manifest): the 26 backend names.
+     * What a recipe defers (hides from the LLM's manifest): the 34 backend names.
      *
      * @return the backend names
      */

@@ -15,12 +15,12 @@ import org.vancetope.worktarget.spi.ToolSpec;
 
 class ToolCatalogTest {
     private static final List<String> WRAPPERS = List.of("file_read", "file_write", "file_edit", "file_list",
-            "file_find", "file_grep", "file_head_tail", "file_count", "file_delete", "exec_run", "exec_status",
-            "exec_tail", "exec_kill");
+            "file_find", "file_grep", "file_head_tail", "file_count", "file_delete", "file_move", "file_mkdir",
+            "file_stat", "file_tree", "exec_run", "exec_status", "exec_tail", "exec_kill");
     private static final Path GOLDEN = Path.of("src/test/resources/golden/manifest.json");
 
     @Test
-    void thereAreThirteenPrimaryWrappers() {
+    void thereAreSeventeenPrimaryWrappers() {
         assertThat(ToolCatalog.wrappers()).extracting(ToolSpec::name).containsExactlyElementsOf(WRAPPERS);
         assertThat(ToolCatalog.wrappers()).allMatch(ToolSpec::primary);
     }
@@ -33,8 +33,8 @@ class ToolCatalogTest {
     }
 
     @Test
-    void thereAreTwentySixBackendsOneClientAndOneWorkPerWrapper() {
-        assertThat(ToolCatalog.backendTools()).hasSize(26);
+    void thereAreThirtyFourBackendsOneClientAndOneWorkPerWrapper() {
+        assertThat(ToolCatalog.backendTools()).hasSize(34);
         for (String w : WRAPPERS) {
             assertThat(ToolCatalog.backend("client_" + w)).isPresent();
             assertThat(ToolCatalog.backend("work_" + w)).isPresent();
@@ -43,13 +43,13 @@ class ToolCatalogTest {
 
     @Test
     void allowedToolsAreWrappersMetaToolsAndBackends() {
-        assertThat(ToolCatalog.allowedTools()).hasSize(41)
+        assertThat(ToolCatalog.allowedTools()).hasSize(53)
                 .containsAll(WRAPPERS).contains("work_target_get", "work_target_set", "client_exec_kill", "work_file_read");
     }
 
     @Test
     void deferredToolsAreExactlyTheBackends() {
-        assertThat(ToolCatalog.deferredTools()).hasSize(26).allMatch(n -> n.startsWith("client_") || n.startsWith("work_"));
+        assertThat(ToolCatalog.deferredTools()).hasSize(34).allMatch(n -> n.startsWith("client_") || n.startsWith("work_"));
     }
 
     @Test

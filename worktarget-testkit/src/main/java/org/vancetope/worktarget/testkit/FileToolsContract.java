@@ -28,7 +28,7 @@ import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
 /**
- * The behaviour of the nine file tools, written once and run by every backend on every file system
+ * The behaviour of the thirteen file tools, written once and run by every backend on every file system
  * flavour: Jimfs (unix and windows) and the real disk. A backend test extends this class (typically
  * as three {@code @Nested} classes, one per {@link Flavour}) and supplies one factory method.
  *
@@ -1070,5 +1070,474 @@ public abstract class FileToolsContract {
         // walks skip it instead of opening it
         assertThat(f.call("file_grep", "pattern", "x").get("matches")).isEqualTo(List.of());
         assertThat(f.call("file_list").get("entries")).isEqualTo(List.of("pipe"));
+    }
+
+    // ===== file_move, file_mkdir, file_stat, file_tree
+
+    private boolean exists(String rel) {
+        return Files.exists(f.path(rel), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    private List<Object> treePaths(Map<String, Object> tree) {
+        return paths(tree.get("entries"));
+    }
+
+    @Test
+    void moveRenamesAFileAtomicallyAndSaysWhatItMoved() throws Exception {
+        f.write("a.txt", "alpha\n");
+        Map<String, Object> r = f.call("file_move", "from", "a.txt", "to", "b.txt");
+        assertThat(r).containsEntry("from", "a.txt").containsEntry("to", "b.txt").containsEntry("type", "file")
+                .containsEntry("overwritten", false).containsEntry("atomic", true).doesNotContainKey("hint");
+        assertThat(exists("a.txt")).isFalse();
+        assertThat(f.read("b.txt")).isEqualTo("alpha\n");
+    }
+
+    @Test
+    void moveOfADirectoryTakesItsContentAlong() throws Exception {
+        f.write("src/a/x.txt", "x");
+        f.write("src/a/deep/y.txt", "y");
+        Map<String, Object> r = f.call("file_move", "from", "src/a", "to", "lib");
+        assertThat(r).containsEntry("type", "directory").containsEntry("to", "lib");
+        assertThat(f.read("lib/x.txt")).isEqualTo("x");
+        assertThat(f.read("lib/deep/y.txt")).isEqualTo("y");
+        assertThat(exists("src/a")).isFalse();
+    }
+
+    @Test
+    void moveOntoAnExistingFileIsRefusedWithoutOverwriteAndChangesNothing() throws Exception {
+        f.write("a.txt", "a");
+        f.write("b.txt", "b");
+        ToolException e = f.failure("file_move", "from", "a.txt", "to", "b.txt");
+        assertThat(e.code()).isEqualTo(ErrorCode.EXISTS);
+        assertThat(e.getMessage()).contains("'b.txt'").contains("overwrite");
+        assertThat(f.read("a.txt")).isEqualTo("a");
+        assertThat(f.read("b.txt")).isEqualTo("b");
+    }
+
+    @Test
+    void moveWithOverwriteReplacesAnExistingFile() throws Exception {
+        f.write("a.txt", "a");
+        f.write("d/b.txt", "b");
+        Map<String, Object> r = f.call("file_move", "from", "a.txt", "to", "d/b.txt", "overwrite", true);
+        assertThat(r).containsEntry("overwritten", true).containsEntry("atomic", true);
+        assertThat(f.read("d/b.txt")).isEqualTo("a");
+        assertThat(exists("a.txt")).isFalse();
+        assertThat(f.call("file_list", "path", "d").get("entries")).isEqualTo(List.of("b.txt"));
+    }
+
+    @Test
+    void moveNeverReplacesADirectoryEvenWithOverwrite() throws Exception {
+        f.write("a.txt", "a");
+        f.mkdir("empty");
+        f.write("full/keep.txt", "k");
+        f.mkdir("dir");
+        for (Object[] c : new Object[][] {{"a.txt", "empty"}, {"a.txt", "full"}, {"dir", "empty"}, {"dir", "full"}}) {
+            ToolException e = f.failure("file_move", "from", c[0], "to", c[1], "overwrite", true);
+            assertThat(e.code()).as("%s -> %s", c[0], c[1]).isEqualTo(ErrorCode.EXISTS);
+            assertThat(e.getMessage()).contains("never replaces a directory");
+        }
+        assertThat(f.read("a.txt")).isEqualTo("a");
+        assertThat(f.read("full/keep.txt")).isEqualTo("k");
+        assertThat(Files.isDirectory(f.path("dir"))).isTrue();
+        assertThat(Files.isDirectory(f.path("empty"))).isTrue();
+    }
+
+    @Test
+    void moveNeverReplacesAFileByADirectory() throws Exception {
+        f.write("dir/x.txt", "x");
+        f.write("b.txt", "b");
+        ToolException e = f.failure("file_move", "from", "dir", "to", "b.txt", "overwrite", true);
+        assertThat(e.code()).isEqualTo(ErrorCode.EXISTS);
+        assertThat(f.read("b.txt")).isEqualTo("b");
+        assertThat(f.read("dir/x.txt")).isEqualTo("x");
+    }
+
+    @Test
+    void moveOfADirectoryIntoItselfIsRefusedAndCreatesNothing() throws Exception {
+        f.write("a/x.txt", "x");
+        for (String to : new String[] {"a/b", "a/b/c", "a/./b/../c"}) {
+            ToolException e = f.failure("file_move", "from", "a", "to", to, "createParents", true);
+            assertThat(e.code()).as(to).isEqualTo(ErrorCode.INVALID_PARAMS);
+            assertThat(e.getMessage()).contains("into itself");
+        }
+        assertThat(f.call("file_list", "path", "a").get("entries")).isEqualTo(List.of("x.txt"));
+    }
+
+    @Test
+    void moveOfADirectoryIntoItselfThroughALinkIsRefused() throws Exception {
+        f.write("a/x.txt", "x");
+        Files.createSymbolicLink(f.path("la"), f.path("a"));
+        assertThat(f.failure("file_move", "from", "a", "to", "la/b").code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(f.read("a/x.txt")).isEqualTo("x");
+    }
+
+    @Test
+    void moveOfAMissingSourceIsNotFoundAndCreatesNothing() {
+        ToolException e = f.failure("file_move", "from", "nope.txt", "to", "new/dir/x.txt", "createParents", true);
+        assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(e.getMessage()).contains("'nope.txt'");
+        assertThat(exists("new")).isFalse();
+    }
+
+    @Test
+    void moveIntoAMissingDirectoryNeedsCreateParents() throws Exception {
+        f.write("a.txt", "a");
+        ToolException e = f.failure("file_move", "from", "a.txt", "to", "x/y/a.txt");
+        assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(e.getMessage()).contains("createParents").contains("file_mkdir");
+        assertThat(exists("x")).isFalse();
+        assertThat(f.call("file_move", "from", "a.txt", "to", "x/y/a.txt", "createParents", true).get("to"))
+                .isEqualTo("x/y/a.txt");
+        assertThat(f.read("x/y/a.txt")).isEqualTo("a");
+    }
+
+    @Test
+    void moveBelowAFileIsRefused() throws Exception {
+        f.write("a.txt", "a");
+        f.write("plain.txt", "p");
+        ToolException e = f.failure("file_move", "from", "a.txt", "to", "plain.txt/a.txt", "createParents", true);
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("'plain.txt' is a file");
+        assertThat(f.read("a.txt")).isEqualTo("a");
+        assertThat(f.read("plain.txt")).isEqualTo("p");
+    }
+
+    @Test
+    void moveOfTheWorkDirectoryItselfIsRefused() throws Exception {
+        f.write("a/x.txt", "x");
+        for (String root : new String[] {".", "", "a/..", "./"}) {
+            if (root.isEmpty()) {
+                assertThat(f.failure("file_move", "from", root, "to", "b").code()).isIn(ErrorCode.INVALID_PARAMS,
+                        ErrorCode.PATH_ESCAPE);
+                continue;
+            }
+            ToolException from = f.failure("file_move", "from", root, "to", "b");
+            assertThat(from.code()).as(root).isEqualTo(ErrorCode.INVALID_PARAMS);
+            assertThat(from.getMessage()).contains("work directory itself");
+            ToolException to = f.failure("file_move", "from", "a", "to", root, "overwrite", true);
+            assertThat(to.code()).as(root).isEqualTo(ErrorCode.INVALID_PARAMS);
+            assertThat(to.getMessage()).contains("work directory itself");
+        }
+        assertThat(f.read("a/x.txt")).isEqualTo("x");
+        assertThat(exists("b")).isFalse();
+    }
+
+    @Test
+    void moveOntoItselfIsRefused() throws Exception {
+        f.write("a.txt", "a");
+        ToolException e = f.failure("file_move", "from", "a.txt", "to", "./a.txt", "overwrite", true);
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("same entry");
+        assertThat(f.read("a.txt")).isEqualTo("a");
+    }
+
+    @Test
+    void moveOfALinkMovesTheLinkItselfNeverItsTarget() throws Exception {
+        Files.createSymbolicLink(f.path("link.txt"), outside.resolve("secret.txt"));
+        Map<String, Object> r = f.call("file_move", "from", "link.txt", "to", "moved.txt");
+        assertThat(r).containsEntry("type", "symlink");
+        assertThat(Files.isSymbolicLink(f.path("moved.txt"))).isTrue();
+        assertThat(exists("link.txt")).isFalse();
+        assertThat(f.failure("file_read", "path", "moved.txt").code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertOutsideUntouched();
+    }
+
+    @Test
+    void moveNeverReplacesALink() throws Exception {
+        f.write("a.txt", "a");
+        Files.createSymbolicLink(f.path("link.txt"), outside.resolve("secret.txt"));
+        assertThat(f.failure("file_move", "from", "a.txt", "to", "link.txt", "overwrite", true).code())
+                .isEqualTo(ErrorCode.EXISTS);
+        assertThat(Files.isSymbolicLink(f.path("link.txt"))).isTrue();
+        assertOutsideUntouched();
+    }
+
+    @Test
+    void moveOfALinkOntoTheFileItPointsToIsRefusedAndKeepsTheFile() throws Exception {
+        f.write("b.txt", "b");
+        Files.createSymbolicLink(f.path("link.txt"), f.path("b.txt"));
+        ToolException e = f.failure("file_move", "from", "link.txt", "to", "b.txt", "overwrite", true);
+        assertThat(e.code()).isEqualTo(ErrorCode.EXISTS);
+        assertThat(f.read("b.txt")).isEqualTo("b");
+        assertThat(Files.isSymbolicLink(f.path("link.txt"))).isTrue();
+    }
+
+    @Test
+    void moveWithAMisspelledParameterIsRefusedBeforeAnythingMoves() throws Exception {
+        f.write("a.txt", "a");
+        f.write("b.txt", "b");
+        assertThat(f.failure("file_move", "from", "a.txt", "to", "b.txt", "overwite", true).code())
+                .isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(f.read("b.txt")).isEqualTo("b");
+    }
+
+    @Test
+    void jailbreakMoveOutOfTheWorkDirectoryIsRefused() throws Exception {
+        f.write("a.txt", "a");
+        for (String to : new String[] {"../outside/a.txt", "../../outside/a.txt", "d/../../outside/a.txt",
+                outside.resolve("a.txt").toString(), ".worktarget/a.txt"}) {
+            assertThat(f.failure("file_move", "from", "a.txt", "to", to, "createParents", true).code()).as(to)
+                    .isEqualTo(ErrorCode.PATH_ESCAPE);
+        }
+        assertThat(f.read("a.txt")).isEqualTo("a");
+        assertOutsideUntouched();
+    }
+
+    @Test
+    void jailbreakMoveIntoTheWorkDirectoryFromOutsideIsRefused() throws Exception {
+        for (String from : new String[] {"../outside/secret.txt", outside.resolve("secret.txt").toString(),
+                "../outside"}) {
+            assertThat(f.failure("file_move", "from", from, "to", "got.txt").code()).as(from)
+                    .isEqualTo(ErrorCode.PATH_ESCAPE);
+        }
+        assertThat(exists("got.txt")).isFalse();
+        assertOutsideUntouched();
+    }
+
+    @Test
+    void jailbreakMoveThroughALinkToOutsideIsRefused() throws Exception {
+        f.write("a.txt", "a");
+        Files.createSymbolicLink(f.path("out"), outside);
+        assertThat(f.failure("file_move", "from", "a.txt", "to", "out/a.txt").code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(f.failure("file_move", "from", "out/secret.txt", "to", "got.txt").code())
+                .isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(f.failure("file_move", "from", "a.txt", "to", "out/new/a.txt", "createParents", true).code())
+                .isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(f.read("a.txt")).isEqualTo("a");
+        assertThat(exists("got.txt")).isFalse();
+        assertOutsideUntouched();
+    }
+
+    @Test
+    void jailbreakTheLibrarysOwnFilesCannotBeMoved() throws Exception {
+        plantLibraryFiles();
+        for (String from : new String[] {".worktarget", ".worktarget/exec/j1.stdout", STAGING}) {
+            assertThat(f.failure("file_move", "from", from, "to", "x").code()).as(from).isEqualTo(ErrorCode.PATH_ESCAPE);
+        }
+        assertThat(f.failure("file_move", "from", "sub/visible.txt", "to", STAGING).code())
+                .isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(exists(".worktarget/exec/j1.stdout")).isTrue();
+        assertThat(exists("x")).isFalse();
+    }
+
+    @Test
+    void mkdirCreatesTheDirectoryAndItsMissingParents() throws Exception {
+        Map<String, Object> r = f.call("file_mkdir", "path", "a/b/c");
+        assertThat(r).containsEntry("path", "a/b/c").containsEntry("created", true);
+        assertThat(Files.isDirectory(f.path("a/b/c"))).isTrue();
+    }
+
+    @Test
+    void mkdirOfAnExistingDirectoryIsOkWithCreatedFalse() throws Exception {
+        f.write("a/x.txt", "x");
+        assertThat(f.call("file_mkdir", "path", "a")).containsEntry("path", "a").containsEntry("created", false);
+        assertThat(f.call("file_mkdir", "path", ".")).containsEntry("path", ".").containsEntry("created", false);
+        assertThat(f.read("a/x.txt")).isEqualTo("x");
+    }
+
+    @Test
+    void mkdirWhereAFileExistsIsAClearError() throws Exception {
+        f.write("a.txt", "a");
+        ToolException e = f.failure("file_mkdir", "path", "a.txt");
+        assertThat(e.code()).isEqualTo(ErrorCode.EXISTS);
+        assertThat(e.getMessage()).contains("'a.txt'").contains("a file of that name exists");
+        assertThat(f.read("a.txt")).isEqualTo("a");
+    }
+
+    @Test
+    void mkdirBelowAFileNamesTheFileInTheWay() throws Exception {
+        f.write("a.txt", "a");
+        ToolException e = f.failure("file_mkdir", "path", "a.txt/sub/deeper");
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("'a.txt' is a file");
+    }
+
+    @Test
+    void jailbreakMkdirOutsideCreatesNothing() throws Exception {
+        Files.createSymbolicLink(f.path("out"), outside);
+        for (String p : new String[] {"../outside/new", "a/../../outside/new", outside.resolve("new").toString(),
+                "out/new", ".worktarget/new"}) {
+            assertThat(f.failure("file_mkdir", "path", p).code()).as(p).isEqualTo(ErrorCode.PATH_ESCAPE);
+        }
+        assertOutsideUntouched();
+        assertThat(exists("a")).isFalse();
+    }
+
+    @Test
+    void statOfAFileReportsTypeSizeAndModificationTime() throws Exception {
+        Path p = f.write("a.txt", "hello\nworld\n");
+        Map<String, Object> r = f.call("file_stat", "path", "a.txt");
+        assertThat(r).containsEntry("path", "a.txt").containsEntry("type", "file").containsEntry("size", 12)
+                .containsKey("mode").doesNotContainKey("lines");
+        assertThat(java.time.Instant.parse((String) r.get("modified")))
+                .isEqualTo(Files.getLastModifiedTime(p).toInstant());
+    }
+
+    @Test
+    void statCountsLinesOnlyWhenAsked() throws Exception {
+        f.write("a.txt", "one\ntwo\nthree");
+        assertThat(f.call("file_stat", "path", "a.txt", "countLines", true)).containsEntry("lines", 3)
+                .doesNotContainKey("hint");
+    }
+
+    @Test
+    void statOfADirectoryHasNoLinesAndSaysWhereToCountThem() throws Exception {
+        f.write("d/x.txt", "x\n");
+        Map<String, Object> r = f.call("file_stat", "path", "d", "countLines", true);
+        assertThat(r).containsEntry("type", "directory").containsEntry("lines", null);
+        assertThat((String) r.get("hint")).contains("file_count");
+        assertThat(f.call("file_stat").get("type")).isEqualTo("directory");
+        assertThat(f.call("file_stat", "path", ".").get("path")).isEqualTo(".");
+    }
+
+    @Test
+    void statShowsThePosixModeAsOctalWhereTheFileSystemHasOne() throws Exception {
+        Path p = f.write("run.sh", "echo hi\n");
+        boolean posix = f.workDir().getFileSystem().supportedFileAttributeViews().contains("posix");
+        if (posix) {
+            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-x---"));
+        }
+        Object mode = f.call("file_stat", "path", "run.sh").get("mode");
+        assertThat(mode).isEqualTo(posix ? "0750" : null);
+    }
+
+    @Test
+    void statOfALinkDescribesTheLinkItself() throws Exception {
+        Files.createSymbolicLink(f.path("link.txt"), outside.resolve("secret.txt"));
+        Map<String, Object> r = f.call("file_stat", "path", "link.txt", "countLines", true);
+        assertThat(r).containsEntry("type", "symlink").containsEntry("lines", null);
+        assertThat(r.toString()).doesNotContain("TOP SECRET").doesNotContain(outside.toString());
+    }
+
+    @Test
+    void statOfAMissingPathIsNotFound() {
+        ToolException e = f.failure("file_stat", "path", "nope/x.txt");
+        assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(e.getMessage()).contains("'nope/x.txt'");
+    }
+
+    @Test
+    void jailbreakStatOutsideIsRefused() throws Exception {
+        Files.createSymbolicLink(f.path("out"), outside);
+        for (String p : new String[] {"../outside/secret.txt", outside.resolve("secret.txt").toString(),
+                "out/secret.txt", "..", ".worktarget"}) {
+            assertThat(f.failure("file_stat", "path", p, "countLines", true).code()).as(p)
+                    .isEqualTo(ErrorCode.PATH_ESCAPE);
+        }
+    }
+
+    @Test
+    void treeShowsEveryEntryInTreeOrderWithItsType() throws Exception {
+        f.write("b.txt", "b");
+        f.write("a/x.txt", "x");
+        f.write("a-b/y.txt", "y");
+        f.mkdir("a/empty");
+        Map<String, Object> r = f.call("file_tree");
+        assertThat(treePaths(r)).containsExactly("a/", "a/empty/", "a/x.txt", "a-b/", "a-b/y.txt", "b.txt");
+        assertThat(list(r.get("entries")).get(0)).isEqualTo(Map.of("path", "a/", "type", "directory"));
+        assertThat(list(r.get("entries")).get(2)).isEqualTo(Map.of("path", "a/x.txt", "type", "file"));
+        assertThat(r).containsEntry("path", ".").containsEntry("count", 6).containsEntry("truncated", false)
+                .containsEntry("maxDepth", 3).doesNotContainKey("hint");
+    }
+
+    @Test
+    void treeOfASubdirectoryShowsRootRelativePaths() throws Exception {
+        f.write("src/main/A.java", "a");
+        assertThat(treePaths(f.call("file_tree", "path", "src"))).containsExactly("src/main/", "src/main/A.java");
+    }
+
+    @Test
+    void treeStopsAtMaxDepth() throws Exception {
+        f.write("a/b/c/d.txt", "d");
+        assertThat(treePaths(f.call("file_tree", "maxDepth", 0))).containsExactly("a/");
+        assertThat(treePaths(f.call("file_tree", "maxDepth", 1))).containsExactly("a/", "a/b/");
+        assertThat(treePaths(f.call("file_tree", "maxDepth", 3))).containsExactly("a/", "a/b/", "a/b/c/", "a/b/c/d.txt");
+    }
+
+    @Test
+    void treeRefusesAMaxDepthBeyondTheLimit() {
+        assertThat(f.failure("file_tree", "maxDepth", 10_000).code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+    }
+
+    @Test
+    void treeShowsFileSizesOnlyWhenAsked() throws Exception {
+        f.write("d/a.txt", "12345");
+        List<Map<String, Object>> e = list(f.call("file_tree", "sizes", true).get("entries"));
+        assertThat(e.get(0)).containsEntry("path", "d/").containsEntry("size", null);
+        assertThat(e.get(1)).containsEntry("path", "d/a.txt").containsEntry("size", 5);
+        assertThat(list(f.call("file_tree").get("entries")).get(1)).doesNotContainKey("size");
+    }
+
+    @Test
+    void treeShowsGeneratedDirectoriesWithoutEnteringThem() throws Exception {
+        f.write("node_modules/x/index.js", "x");
+        f.write("src/a.js", "a");
+        Map<String, Object> r = f.call("file_tree");
+        assertThat(treePaths(r)).containsExactly("node_modules/", "src/", "src/a.js");
+        assertThat(r.get("skippedGeneratedDirs")).isEqualTo(1);
+        assertThat(treePaths(f.call("file_tree", "includeGenerated", true))).contains("node_modules/x/index.js");
+    }
+
+    @Test
+    void treeIsCutAtTheEntryLimitAndSaysHowToSeeTheRest() throws Exception {
+        int over = FileToolSettings.defaults().listMaxEntries() + 5;
+        for (int i = 0; i < over; i++) {
+            f.write(String.format("many/f%05d.txt", i), "");
+        }
+        Map<String, Object> r = f.call("file_tree");
+        assertThat(list(r.get("entries"))).hasSize(FileToolSettings.defaults().listMaxEntries());
+        assertThat(treePaths(r).get(0)).isEqualTo("many/");
+        assertThat(r).containsEntry("truncated", true);
+        assertThat((String) r.get("hint")).contains("listMaxEntries").contains("maxDepth");
+    }
+
+    @Test
+    void treeResultStaysWithinTheResultBudgetAndSaysHowToSeeTheRest() throws Exception {
+        StringBuilder dir = new StringBuilder();
+        for (int i = 0; i < 4; i++) {
+            dir.append(i == 0 ? "" : "/").append("d").append(i).append("x".repeat(245));
+        }
+        for (int i = 0; i < 900; i++) {   // 900 paths of ~1,240 chars: over 1 MiB of JSON, under 1,000 entries
+            f.write(dir + "/f" + i + "y".repeat(240), "");
+        }
+        Map<String, Object> r = f.call("file_tree", "maxDepth", 4);
+        List<Map<String, Object>> e = list(r.get("entries"));
+        assertThat(jsonBytes(e)).isLessThanOrEqualTo(FileToolSettings.DEFAULT_RESULT_MAX_BYTES);
+        assertThat(e).isNotEmpty().hasSizeLessThan(904);
+        assertThat(r).containsEntry("truncated", true);
+        assertThat((String) r.get("hint")).contains("resultMaxBytes");
+    }
+
+    @Test
+    void treeOfAFileOrAMissingDirectoryIsAClearError() throws Exception {
+        f.write("a.txt", "a");
+        assertThat(f.failure("file_tree", "path", "a.txt").code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(f.failure("file_tree", "path", "nope").code()).isEqualTo(ErrorCode.NOT_FOUND);
+    }
+
+    @Test
+    void theLibrarysOwnFilesAreNeverShownInATree() throws Exception {
+        plantLibraryFiles();
+        assertThat(treePaths(f.call("file_tree", "includeGenerated", true))).containsExactly("sub/", "sub/visible.txt");
+    }
+
+    @Test
+    void jailbreakTreeShowsLinksButNeverFollowsThemOut() throws Exception {
+        Files.createSymbolicLink(f.path("out"), outside);
+        Files.createSymbolicLink(f.path("s.txt"), outside.resolve("secret.txt"));
+        Map<String, Object> r = f.call("file_tree", "sizes", true);
+        assertThat(list(r.get("entries"))).containsExactly(entry("out", "symlink"), entry("s.txt", "symlink"));
+        assertThat(r.toString()).doesNotContain("secret").doesNotContain(outside.toString());
+        for (String p : new String[] {"out", "../outside", outside.toString()}) {
+            assertThat(f.failure("file_tree", "path", p).code()).as(p).isEqualTo(ErrorCode.PATH_ESCAPE);
+        }
+    }
+
+    private static Map<String, Object> entry(String path, String type) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("path", path);
+        m.put("type", type);
+        m.put("size", null);
+        return m;
     }
 }

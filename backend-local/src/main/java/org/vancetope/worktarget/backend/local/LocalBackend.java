@@ -113,7 +113,7 @@ public final class LocalBackend implements BackendToolProvider, Peers, AutoClose
     }
 
     /**
-     * The thirteen {@code client_*} tools (nine file, four exec), with the catalog's specs.
+     * The seventeen {@code client_*} tools (thirteen file, four exec), with the catalog's specs.
      *
      * @return the tools
      */

@@ -45,10 +45,11 @@ class LocalBackendTest {
     }
 
     @Test
-    void offersTheThirteenClientToolsWithoutDirName() {
+    void offersTheSeventeenClientToolsWithoutDirName() {
         assertThat(local.tools()).extracting(t -> t.spec().name()).containsExactly("client_file_read",
                 "client_file_write", "client_file_edit", "client_file_list", "client_file_find", "client_file_grep",
-                "client_file_head_tail", "client_file_count", "client_file_delete", "client_exec_run",
+                "client_file_head_tail", "client_file_count", "client_file_delete", "client_file_move",
+                "client_file_mkdir", "client_file_stat", "client_file_tree", "client_exec_run",
                 "client_exec_status", "client_exec_tail", "client_exec_kill");
         assertThat(local.tools()).allSatisfy(t -> assertThat(t.spec().parameterNames()).doesNotContain("dirName"));
     }
@@ -81,7 +82,7 @@ class LocalBackendTest {
     }
 
     @Test
-    void manifestListsTheThirteenClientTools() {
+    void manifestListsTheSeventeenClientTools() {
         assertThat(here().manifest()).extracting(org.vancetope.worktarget.spi.ToolSpec::name)
                 .containsExactlyElementsOf(org.vancetope.worktarget.core.ToolCatalog.backendTools().stream()
                         .map(org.vancetope.worktarget.spi.ToolSpec::name).filter(n -> n.startsWith("client_")).toList());

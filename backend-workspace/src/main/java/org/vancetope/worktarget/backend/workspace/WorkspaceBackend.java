@@ -131,7 +131,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
     }
 
     /**
-     * The thirteen {@code work_*} tools (nine file, four exec), with the catalog's specs.
+     * The seventeen {@code work_*} tools (thirteen file, four exec), with the catalog's specs.
      *
      * @return the tools
      */

@@ -14,7 +14,7 @@ import org.vancetope.worktarget.core.internal.home.Homes;
 import org.vancetope.worktarget.spi.BackendTool;
 
 /**
- * The tool table of a workspace: the nine {@code work_file_*} tools of the file engine and the four
+ * The tool table of a workspace: the thirteen {@code work_file_*} tools of the file engine and the four
  * {@code work_exec_*} tools of the exec engine, each finding the RootDir of a call through the same gate
  * resolver, the exec tools with the scoped homes and the sealed WORK environment of the host.
  *
@@ -25,7 +25,7 @@ final class WorkspaceTools {
     }
 
     /**
-     * The thirteen tools, file tools first, in catalog order.
+     * The seventeen tools, file tools first, in catalog order.
      *
      * @param engine the file engine
      * @param exec the exec engine

@@ -76,10 +76,11 @@ class WorkspaceBackendTest {
     }
 
     @Test
-    void offersTheThirteenWorkToolsWithCatalogSpecs() {
+    void offersTheSeventeenWorkToolsWithCatalogSpecs() {
         assertThat(work.tools()).extracting(t -> t.spec().name()).containsExactly("work_file_read", "work_file_write",
                 "work_file_edit", "work_file_list", "work_file_find", "work_file_grep", "work_file_head_tail",
-                "work_file_count", "work_file_delete", "work_exec_run", "work_exec_status", "work_exec_tail",
+                "work_file_count", "work_file_delete", "work_file_move", "work_file_mkdir", "work_file_stat",
+                "work_file_tree", "work_exec_run", "work_exec_status", "work_exec_tail",
                 "work_exec_kill");
         assertThat(work.tools()).allSatisfy(t ->
                 assertThat(t.spec()).isEqualTo(org.vancetope.worktarget.core.ToolCatalog.backend(t.spec().name()).orElseThrow()));

@@ -10,7 +10,7 @@ import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
 /**
- * The file engine: the nine file operations on any {@link java.nio.file.FileSystem}, every path going
+ * The file engine: the thirteen file operations on any {@link java.nio.file.FileSystem}, every path going
  * through a {@link ConfinedRoot}. One instance serves every backend, so results have the same shape on
  * CLIENT, WORK and DAEMON; paths in results are relative to the gate's root with {@code '/'}.
  *
@@ -18,8 +18,9 @@ import org.vancetope.worktarget.spi.ToolException;
  * result by the tool binding ({@link FileTools}). The operations live with their idea: reading
  * ({@link FileReading}: {@code file_read}, {@code file_head_tail}), counting ({@link FileCounting}),
  * writing ({@link FileWriting}: {@code file_write}, {@code file_delete} and the atomic staged write),
- * editing ({@link FileEditing}), listing and finding ({@link FileListing}), searching ({@link FileGrep});
- * their failures are mapped in one place ({@link FileErrors}).
+ * editing ({@link FileEditing}), listing and finding ({@link FileListing}), searching ({@link FileGrep}),
+ * whole entries ({@link FileEntries}: {@code file_move}, {@code file_mkdir}, {@code file_stat}) and the
+ * tree view ({@link FileTree}); their failures are mapped in one place ({@link FileErrors}).
  *
  * <p>Single files are opened through {@link SafeDirectory} (no link followed in any component where
  * the platform allows it); writes are staged by the root ({@link StagedFile}) and renamed over the
@@ -44,6 +45,8 @@ public final class FileEngine {
     private final FileEditing editing;
     private final FileListing listing;
     private final FileGrep grep;
+    private final FileEntries entries;
+    private final FileTree tree;
 
     /**
      * An engine with the given limits.
@@ -59,6 +62,8 @@ public final class FileEngine {
         this.editing = new FileEditing(settings);
         this.listing = new FileListing(settings, lanes);
         this.grep = new FileGrep(settings, lanes);
+        this.entries = new FileEntries(counting);
+        this.tree = new FileTree(settings);
     }
 
     /**
@@ -90,6 +95,10 @@ public final class FileEngine {
             case "file_head_tail" -> reading.headTail(gate, params);
             case "file_count" -> counting.count(gate, params);
             case "file_delete" -> writing.delete(gate, params);
+            case "file_move" -> entries.move(gate, params);
+            case "file_mkdir" -> entries.mkdir(gate, params);
+            case "file_stat" -> entries.stat(gate, params);
+            case "file_tree" -> tree.tree(gate, params);
             default -> throw new ToolException(ErrorCode.UNKNOWN_TOOL, "Unknown file operation '" + operation + "'.");
         };
     }

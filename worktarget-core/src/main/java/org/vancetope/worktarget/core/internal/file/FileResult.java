@@ -8,7 +8,8 @@ import java.util.Map;
  * their order, the number types and which keys may be null or absent are the records' {@code toMap}.
  */
 public sealed interface FileResult permits ReadResult, HeadTailResult, CountResult, WriteResult, DeleteResult,
-        EditResult, ListResult, FindResult, GrepResult, GrepCountResult {
+        EditResult, ListResult, FindResult, GrepResult, GrepCountResult, MoveResult, MkdirResult, StatResult,
+        TreeResult {
     /**
      * The JSON-shaped tool result.
      *

@@ -12,7 +12,7 @@ import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.spi.ToolSpec;
 
 /**
- * Builds the nine file backend tools ({@code client_file_*} or {@code work_file_*}) over one
+ * Builds the thirteen file backend tools ({@code client_file_*} or {@code work_file_*}) over one
  * {@link FileEngine}; the backend only says how a call finds its root.
  *
  * <pre>{@code
@@ -22,7 +22,8 @@ import org.vancetope.worktarget.spi.ToolSpec;
 public final class FileTools {
     /** The file operations, as wrapper names, in catalog order. */
     public static final List<String> OPERATIONS = List.of("file_read", "file_write", "file_edit", "file_list",
-            "file_find", "file_grep", "file_head_tail", "file_count", "file_delete");
+            "file_find", "file_grep", "file_head_tail", "file_count", "file_delete", "file_move", "file_mkdir", "file_stat",
+            "file_tree");
 
     private FileTools() {
     }
@@ -42,7 +43,7 @@ public final class FileTools {
     }
 
     /**
-     * The nine tools with their catalog specs.
+     * The thirteen tools with their catalog specs.
      *
      * @param prefix {@link ToolCatalog#CLIENT_PREFIX} or {@link ToolCatalog#WORK_PREFIX}
      * @param engine the engine

@@ -384,6 +384,61 @@ public final class SafeDirectory implements Closeable {
     }
 
     /**
+     * Moves an entry of this directory into another open directory of the same root (or this one) for
+     * {@code file_move}: atomically by directory handle ({@code renameat}) where the platform has
+     * handles, else by {@link Files#move} with {@link StandardCopyOption#ATOMIC_MOVE}; only when the file
+     * system cannot rename atomically (the two directories are on different file systems) by a plain
+     * {@link Files#move}. Without {@code replace} an existing target name is never replaced, also not an
+     * empty directory (checked and renamed under the same lock as {@link #renameNoReplace}); with it, the
+     * caller has checked that the target is a regular file.
+     *
+     * @param from the source name here
+     * @param target the target directory
+     * @param to the target name there
+     * @param replace whether an existing regular file {@code to} is replaced
+     * @return true when the move was atomic, false when the fallback copied and deleted
+     * @throws FileAlreadyExistsException when {@code to} exists and {@code replace} is false
+     * @throws IOException on failure
+     */
+    public boolean move(String from, SafeDirectory target, String to, boolean replace) throws IOException {
+        Path source = path.resolve(from);
+        Path dest = target.path.resolve(to);
+        synchronized (NAME_LOCKS[Math.floorMod(target.path.hashCode() * 31 + to.hashCode(), NAME_LOCKS.length)]) {
+            if (!replace && target.exists(to)) {
+                throw new FileAlreadyExistsException(to);
+            }
+            try {
+                // A link is moved by path (the link itself, never its target): Jimfs's SecureDirectoryStream.move
+                // fails half-way on a link as its source.
+                if (sds != null && target.sds != null && !attributes(from).isSymbolicLink()) {
+                    try {
+                        sds.move(name(from), target.sds, name(to));
+                        return true;
+                    } catch (FileAlreadyExistsException e) {
+                        if (!replace) {
+                            throw e;
+                        }
+                        // Some providers (Jimfs) do not replace in SecureDirectoryStream.move; fall through.
+                    }
+                }
+                if (replace) {
+                    Files.move(source, dest, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                } else {
+                    Files.move(source, dest, StandardCopyOption.ATOMIC_MOVE);
+                }
+                return true;
+            } catch (AtomicMoveNotSupportedException e) {
+                if (replace) {
+                    Files.move(source, dest, StandardCopyOption.REPLACE_EXISTING, LinkOption.NOFOLLOW_LINKS);
+                } else {
+                    Files.move(source, dest, LinkOption.NOFOLLOW_LINKS);
+                }
+                return false;
+            }
+        }
+    }
+
+    /**
      * Renames an entry over another in this directory, atomically, replacing the target.
      *
      * @param from the source name
