@@ -74,13 +74,28 @@ public final class ToolCatalog {
                         .string("content", "The complete new content of the file.", true)
                         .string(DIR_NAME, dirDesc, false)));
         w.add(wrapper("file_edit",
-                "Replace exactly one occurrence of oldText with newText in a file. Fails without changing the file when "
-                        + "oldText is missing or occurs more than once (then add surrounding lines to make it unique). "
-                        + "Returns a short diff. Very large files are refused (size_limit).",
+                "Replace text in a file: one edit (oldText, newText) or several (edits), applied in order to the "
+                        + "file's content and written all at once or not at all. Each oldText must occur exactly once "
+                        + "unless replaceAll is true. If any edit fails (oldText missing, or occurring more than once) "
+                        + "the file is not changed and the error names the edit by its index. Returns a short diff and "
+                        + "the number of replacements; dryRun shows the diff without writing. Very large files are "
+                        + "refused (size_limit).",
                 Set.of(ToolLabel.WRITE), Schema.object()
                         .string("path", pathDesc, true)
-                        .string("oldText", "The exact text to replace; must occur exactly once.", true)
-                        .string("newText", "The replacement text (may be empty).", true)
+                        .string("oldText", "The exact text to replace; must occur exactly once unless replaceAll is "
+                                + "true. Give oldText and newText, or edits, not both.", false)
+                        .string("newText", "The replacement text for oldText (may be empty).", false)
+                        .bool("replaceAll", "With oldText: replace every occurrence instead of exactly one "
+                                + "(default false).")
+                        .array("edits", "Several edits, applied in order, each to the text the previous ones left; "
+                                + "all are written or none. Use instead of oldText/newText.", Schema.object()
+                                .string("oldText", "The exact text to replace; must occur exactly once in the text "
+                                        + "this edit sees, unless replaceAll is true.", true)
+                                .string("newText", "The replacement text (may be empty).", true)
+                                .bool("replaceAll", "Replace every occurrence instead of exactly one (default false).")
+                                .build(), 1)
+                        .bool("dryRun", "Only show the diff and the number of replacements; do not write the file "
+                                + "(default false).")
                         .string(DIR_NAME, dirDesc, false)));
         w.add(wrapper("file_list",
                 "List one directory level, sorted; directories end with '/'.",

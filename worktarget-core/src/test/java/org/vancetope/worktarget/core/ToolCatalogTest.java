@@ -99,8 +99,12 @@ class ToolCatalogTest {
             assertThat((List<String>) schema.get("required")).allMatch(props::containsKey);
             for (Object p : props.values()) {
                 Map<String, Object> prop = (Map<String, Object>) p;
-                assertThat(prop.get("type")).isIn("string", "integer", "boolean", "object");
+                assertThat(prop.get("type")).isIn("string", "integer", "boolean", "object", "array");
                 assertThat((String) prop.get("description")).isNotBlank();
+                if ("array".equals(prop.get("type"))) {
+                    // OpenAI function calling refuses an array without items
+                    assertThat(prop.get("items")).isInstanceOf(Map.class);
+                }
             }
         }
     }

@@ -233,6 +233,140 @@ public abstract class FileToolsContract {
         assertThat(f.read("e.txt")).isEqualTo("x\nx\n");
     }
 
+    // ===== multi-edit, multi-read, binary reads
+
+    private static Map<String, Object> edit(String oldText, String newText) {
+        return Map.of("oldText", oldText, "newText", newText);
+    }
+
+    @Test
+    void editsAreAppliedInOrderEachToTheTextThePreviousOnesLeft() throws Exception {
+        f.write("m.txt", "one\ntwo\nthree\n");
+        Map<String, Object> r = f.call("file_edit", "path", "m.txt",
+                "edits", List.of(edit("one", "ONE"), edit("ONE\ntwo", "ONE\n2"), edit("three", "3")));
+        assertThat(f.read("m.txt")).isEqualTo("ONE\n2\n3\n");
+        assertThat(r.get("replacements")).isEqualTo(3);
+        assertThat(r.get("changed")).isEqualTo(true);
+        assertThat(r.get("dryRun")).isEqualTo(false);
+        assertThat((String) r.get("diff")).contains("-one").contains("+ONE").contains("-three").contains("+3");
+    }
+
+    @Test
+    void editsWhereTheThirdFailsLeaveTheFileByteIdenticalAndNameTheEdit() throws Exception {
+        byte[] before = "alpha\r\nbeta\r\ngamma\r\n".getBytes(StandardCharsets.UTF_8);
+        f.write("m.txt", before);
+        ToolException e = f.failure("file_edit", "path", "m.txt",
+                "edits", List.of(edit("alpha", "A"), edit("beta", "B"), edit("delta", "D")));
+        assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(e.getMessage()).contains("edits[2]").contains("not found").contains("unchanged");
+        assertThat(Files.readAllBytes(f.path("m.txt"))).isEqualTo(before);
+    }
+
+    @Test
+    void editsWithAnAmbiguousEditNameItAndSuggestReplaceAll() throws Exception {
+        f.write("m.txt", "x\nx\ny\n");
+        ToolException e = f.failure("file_edit", "path", "m.txt", "edits", List.of(edit("y", "Y"), edit("x", "z")));
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("edits[1]").contains("2 times").contains("replaceAll");
+        assertThat(f.read("m.txt")).isEqualTo("x\nx\ny\n");
+    }
+
+    @Test
+    void editsSeeTheTextOfTheEditsBeforeThem() throws Exception {
+        f.write("m.txt", "a\n");
+        ToolException e = f.failure("file_edit", "path", "m.txt", "edits", List.of(edit("a", "b"), edit("a", "c")));
+        assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(e.getMessage()).contains("edits[1]");
+        assertThat(f.read("m.txt")).isEqualTo("a\n");
+    }
+
+    @Test
+    void replaceAllReplacesEveryOccurrenceAndSaysHowMany() throws Exception {
+        f.write("r.txt", "foo bar foo\nfoo\n");
+        Map<String, Object> r = f.call("file_edit", "path", "r.txt", "oldText", "foo", "newText", "baz",
+                "replaceAll", true);
+        assertThat(f.read("r.txt")).isEqualTo("baz bar baz\nbaz\n");
+        assertThat(r.get("replacements")).isEqualTo(3);
+        assertThat(r.get("line")).isEqualTo(1);
+    }
+
+    @Test
+    void replaceAllInsideEditsReplacesEveryOccurrence() throws Exception {
+        f.write("r.txt", "aaa\n");
+        Map<String, Object> r = f.call("file_edit", "path", "r.txt", "edits",
+                List.of(Map.of("oldText", "aa", "newText", "b", "replaceAll", true), edit("a\n", "c\n")));
+        assertThat(f.read("r.txt")).isEqualTo("bc\n");
+        assertThat(r.get("replacements")).isEqualTo(2);
+    }
+
+    @Test
+    void dryRunReturnsTheDiffWithoutWriting() throws Exception {
+        f.write("d.txt", "keep\n");
+        Map<String, Object> r = f.call("file_edit", "path", "d.txt", "edits", List.of(edit("keep", "lose")),
+                "dryRun", true);
+        assertThat(r.get("dryRun")).isEqualTo(true);
+        assertThat(r.get("changed")).isEqualTo(true);
+        assertThat((String) r.get("diff")).contains("-keep").contains("+lose");
+        assertThat(f.read("d.txt")).isEqualTo("keep\n");
+        assertThat(f.call("file_list").get("entries")).isEqualTo(List.of("d.txt"));
+    }
+
+    @Test
+    void dryRunOfTheSingleFormNeverWritesEither() throws Exception {
+        f.write("d.txt", "keep\n");
+        Map<String, Object> r = f.call("file_edit", "path", "d.txt", "oldText", "keep", "newText", "lose",
+                "dryRun", true);
+        assertThat(r.get("replacements")).isEqualTo(1);
+        assertThat(f.read("d.txt")).isEqualTo("keep\n");
+    }
+
+    @Test
+    void emptyEditsAreRefused() throws Exception {
+        f.write("e.txt", "x\n");
+        ToolException e = f.failure("file_edit", "path", "e.txt", "edits", List.of());
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("edits").contains("empty");
+        assertThat(f.read("e.txt")).isEqualTo("x\n");
+    }
+
+    @Test
+    void editsTogetherWithOldTextAreRefused() throws Exception {
+        f.write("e.txt", "x\n");
+        ToolException e = f.failure("file_edit", "path", "e.txt", "oldText", "x", "newText", "y",
+                "edits", List.of(edit("x", "z")));
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("not both");
+        assertThat(f.read("e.txt")).isEqualTo("x\n");
+    }
+
+    @Test
+    void editWithoutOldTextOrEditsSaysWhatToPass() throws Exception {
+        f.write("e.txt", "x\n");
+        ToolException e = f.failure("file_edit", "path", "e.txt");
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("oldText").contains("edits");
+    }
+
+    @Test
+    void editsEntryWithAnUnknownKeyOrNoOldTextIsRefusedByIndex() throws Exception {
+        f.write("e.txt", "x\n");
+        ToolException unknown = f.failure("file_edit", "path", "e.txt",
+                "edits", List.of(edit("x", "y"), Map.of("old", "x", "newText", "y")));
+        assertThat(unknown.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(unknown.getMessage()).contains("edits[1]").contains("'old'");
+        ToolException missing = f.failure("file_edit", "path", "e.txt", "edits", List.of(Map.of("newText", "y")));
+        assertThat(missing.getMessage()).contains("edits[0]").contains("oldText");
+        assertThat(f.read("e.txt")).isEqualTo("x\n");
+    }
+
+    @Test
+    void editsThroughAnEscapingPathAreRefused() throws Exception {
+        ToolException e = f.failure("file_edit", "path", "../outside/secret.txt",
+                "edits", List.of(edit("TOP", "NO")));
+        assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertOutsideUntouched();
+    }
+
     // ================================================================== list / find
 
     @Test

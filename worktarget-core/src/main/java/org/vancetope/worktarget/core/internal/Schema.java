@@ -108,6 +108,25 @@ public final class Schema {
     }
 
     /**
+     * Adds an optional array property.
+     *
+     * @param name the name
+     * @param description the description
+     * @param items the schema of each item, e.g. {@code Map.of("type", "string")} or an
+     *        {@link #build() object schema}
+     * @param minItems the fewest items, or null
+     * @return this
+     */
+    public Schema array(String name, String description, Map<String, Object> items, Integer minItems) {
+        Map<String, Object> p = base("array", description);
+        p.put("items", items);
+        if (minItems != null) {
+            p.put("minItems", minItems);
+        }
+        return prop(name, p, false);
+    }
+
+    /**
      * Adds a property with a prepared schema.
      *
      * @param name the name
