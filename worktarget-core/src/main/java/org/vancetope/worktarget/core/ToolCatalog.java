@@ -58,12 +58,22 @@ public final class ToolCatalog {
                 "Read a text file, or a window of it. Returns content, truncated, nextStartLine when more follows (page "
                         + "with startLine), and totalLines/totalChars: for files over 16 MiB these are null "
                         + "(totalsKnown=false) unless the page reaches the end; use file_count for them. A page holds at "
-                        + "most 1 MiB of JSON.",
+                        + "most 1 MiB of JSON. Several files at once: paths instead of path (at most 20); the result is "
+                        + "files, one entry per path with the usual fields or its own error {code, message}, sharing the "
+                        + "1 MiB. Binary files (images, PDFs, archives) are refused unless allowBinary is true, so that "
+                        + "no large base64 text fills the context by accident; with it a binary file comes back whole as "
+                        + "encoding 'base64', mediaType (e.g. image/png) and content, up to 512 KiB.",
                 Set.of(ToolLabel.READ_ONLY), Schema.object()
-                        .string("path", pathDesc, true)
+                        .string("path", pathDesc + " Give path or paths, not both.", false)
+                        .array("paths", "Several files to read in one call (at most 20), each with the same "
+                                + "startLine/maxLines/maxChars; a missing or refused file gets its own error entry and "
+                                + "does not fail the others.", Map.of("type", "string"), 1)
                         .integer("startLine", "First line to return, 1-based (default 1).", 1L, null, false)
                         .integer("maxLines", "Most lines to return (default: all that fit in maxChars).", 1L, null, false)
                         .integer("maxChars", "Most characters to return (default 8000).", 1L, null, false)
+                        .bool("allowBinary", "Return a binary file (image, PDF, archive, any file with NUL bytes) whole "
+                                + "as base64 with its mediaType instead of refusing it (default false). Text files are "
+                                + "read as text either way; startLine/maxLines/maxChars do not apply to a binary file.")
                         .string(DIR_NAME, dirDesc, false)));
         w.add(wrapper("file_write",
                 "Create or overwrite a text file with the given content. Creates missing parent directories; the write is "

@@ -130,6 +130,11 @@ public abstract class FileToolsContract {
         return (List<Map<String, Object>>) o;
     }
 
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object o) {
+        return (Map<String, Object>) o;
+    }
+
     private static List<Object> paths(Object files) {
         return list(files).stream().map(m -> m.get("path")).toList();
     }
@@ -365,6 +370,187 @@ public abstract class FileToolsContract {
                 "edits", List.of(edit("TOP", "NO")));
         assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE);
         assertOutsideUntouched();
+    }
+
+    @Test
+    void readOfSeveralPathsReturnsOneEntryPerPathInOrder() throws Exception {
+        f.write("b.txt", "bee\n");
+        f.write("a/c.txt", "sea\n");
+        Map<String, Object> r = f.call("file_read", "paths", List.of("b.txt", "a/c.txt"));
+        List<Map<String, Object>> files = list(r.get("files"));
+        assertThat(paths(files)).containsExactly("b.txt", "a/c.txt");
+        assertThat(files.get(0).get("content")).isEqualTo("bee\n");
+        assertThat(files.get(1).get("content")).isEqualTo("sea\n");
+        assertThat(files.get(1).get("totalLines")).isEqualTo(1);
+        assertThat(r.get("truncated")).isEqualTo(false);
+    }
+
+    @Test
+    void readOfSeveralPathsGivesAMissingFileItsOwnError() throws Exception {
+        f.write("here.txt", "yes\n");
+        List<Map<String, Object>> files = list(f.call("file_read", "paths", List.of("gone.txt", "here.txt"))
+                .get("files"));
+        assertThat(files.get(0).get("path")).isEqualTo("gone.txt");
+        Map<String, Object> error = map(files.get(0).get("error"));
+        assertThat(error.get("code")).isEqualTo("not_found");
+        assertThat((String) error.get("message")).contains("'gone.txt'");
+        assertThat(files.get(0)).doesNotContainKey("content");
+        assertThat(files.get(1).get("content")).isEqualTo("yes\n");
+    }
+
+    @Test
+    void readOfSeveralPathsFailsOnlyTheEntryThatEscapes() throws Exception {
+        f.write("in.txt", "inside\n");
+        Map<String, Object> r = f.call("file_read", "paths", List.of("../outside/secret.txt", "in.txt"));
+        List<Map<String, Object>> files = list(r.get("files"));
+        assertThat(map(files.get(0).get("error")).get("code")).isEqualTo("path_escape");
+        assertThat(files.get(1).get("content")).isEqualTo("inside\n");
+        assertThat(r.toString()).doesNotContain("TOP SECRET").doesNotContain(outside.toString());
+    }
+
+    @Test
+    void readWithBothPathAndPathsIsRefused() throws Exception {
+        f.write("a.txt", "a\n");
+        ToolException e = f.failure("file_read", "path", "a.txt", "paths", List.of("a.txt"));
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("not both");
+    }
+
+    @Test
+    void readWithNeitherPathNorPathsSaysWhatToPass() {
+        ToolException e = f.failure("file_read", "startLine", 2);
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("path").contains("paths");
+    }
+
+    @Test
+    void readWithEmptyPathsIsRefused() {
+        ToolException e = f.failure("file_read", "paths", List.of());
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("empty");
+    }
+
+    @Test
+    void readOfMoreThanTheMostFilesIsRefusedAndNamesTheSetting() {
+        List<String> many = java.util.stream.IntStream.rangeClosed(1, FileToolSettings.DEFAULT_READ_MAX_FILES + 1)
+                .mapToObj(i -> "f" + i + ".txt").toList();
+        ToolException e = f.failure("file_read", "paths", many);
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("readMaxFiles").contains("at most " + FileToolSettings.DEFAULT_READ_MAX_FILES);
+    }
+
+    @Test
+    void readOfSeveralBigFilesSharesTheResultBudgetAndMarksThemTruncated() throws Exception {
+        List<String> names = new java.util.ArrayList<>();
+        String big = ("z".repeat(99) + "\n").repeat(1500);      // 150,000 chars each, 20 are ~3 MB
+        for (int i = 0; i < FileToolSettings.DEFAULT_READ_MAX_FILES; i++) {
+            names.add("big" + i + ".txt");
+            f.write("big" + i + ".txt", big);
+        }
+        Map<String, Object> r = f.call("file_read", "paths", names, "maxChars", 100_000);
+        assertThat(jsonBytes(r)).isLessThanOrEqualTo(FileToolSettings.DEFAULT_RESULT_MAX_BYTES);
+        for (Map<String, Object> file : list(r.get("files"))) {
+            assertThat(file.get("truncated")).isEqualTo(true);
+            assertThat((String) file.get("content")).isNotEmpty();
+            assertThat(file.get("nextStartLine")).isNotNull();
+        }
+        assertThat(r.get("truncated")).isEqualTo(true);
+        assertThat((String) r.get("hint")).contains("resultMaxBytes");
+    }
+
+    @Test
+    void readOfSeveralFilesGivesWhatSmallFilesLeaveToTheBigOne() throws Exception {
+        List<String> names = new java.util.ArrayList<>();
+        for (int i = 0; i < FileToolSettings.DEFAULT_READ_MAX_FILES - 1; i++) {
+            names.add("small" + i + ".txt");
+            f.write("small" + i + ".txt", "tiny\n");
+        }
+        names.add("big.txt");
+        f.write("big.txt", ("y".repeat(99) + "\n").repeat(1000));       // 100,000 chars: more than an equal share
+        Map<String, Object> r = f.call("file_read", "paths", names, "maxChars", 100_000);
+        Map<String, Object> bigEntry = list(r.get("files")).get(names.size() - 1);
+        assertThat((String) bigEntry.get("content")).hasSize(100_000);
+        assertThat(bigEntry.get("truncated")).isEqualTo(false);
+        assertThat(jsonBytes(r)).isLessThanOrEqualTo(FileToolSettings.DEFAULT_RESULT_MAX_BYTES);
+    }
+
+    private static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 'I', 'H', 'D',
+        'R', 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0};
+
+    @Test
+    void readOfABinaryFileWithoutAllowBinaryIsRefusedAndSaysHowToGetIt() throws Exception {
+        f.write("img.png", PNG);
+        ToolException e = f.failure("file_read", "path", "img.png");
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("binary").contains("allowBinary");
+    }
+
+    @Test
+    void readOfAnImageWithAllowBinaryReturnsBase64AndItsMediaType() throws Exception {
+        f.write("pics/img.png", PNG);
+        Map<String, Object> r = f.call("file_read", "path", "pics/img.png", "allowBinary", true);
+        assertThat(r.get("path")).isEqualTo("pics/img.png");
+        assertThat(r.get("encoding")).isEqualTo("base64");
+        assertThat(r.get("mediaType")).isEqualTo("image/png");
+        assertThat(((Number) r.get("bytes")).longValue()).isEqualTo(PNG.length);
+        assertThat(java.util.Base64.getDecoder().decode((String) r.get("content"))).isEqualTo(PNG);
+    }
+
+    @Test
+    void readOfAnImageIsRecognisedByItsBytesWhateverItsName() throws Exception {
+        f.write("picture.dat", PNG);
+        assertThat(f.call("file_read", "path", "picture.dat", "allowBinary", true).get("mediaType"))
+                .isEqualTo("image/png");
+    }
+
+    @Test
+    void readOfAnUnknownBinaryWithAllowBinaryIsAnOctetStream() throws Exception {
+        byte[] blob = {1, 2, 0, 3, (byte) 0xFF, 0, 7};
+        f.write("blob.bin", blob);
+        Map<String, Object> r = f.call("file_read", "path", "blob.bin", "allowBinary", true);
+        assertThat(r.get("mediaType")).isEqualTo("application/octet-stream");
+        assertThat(java.util.Base64.getDecoder().decode((String) r.get("content"))).isEqualTo(blob);
+    }
+
+    @Test
+    void readOfATextFileWithAllowBinaryIsUnchanged() throws Exception {
+        f.write("t.txt", "plain\ntext\n");
+        Map<String, Object> plain = f.call("file_read", "path", "t.txt");
+        Map<String, Object> allowed = f.call("file_read", "path", "t.txt", "allowBinary", true);
+        assertThat(allowed).isEqualTo(plain).doesNotContainKey("encoding");
+    }
+
+    @Test
+    void readOfABinaryFileOverTheCapFailsSizeLimitAndSaysWhatToDo() throws Exception {
+        byte[] big = new byte[FileToolSettings.DEFAULT_BINARY_READ_MAX_BYTES + 1];
+        big[0] = 0;
+        big[big.length - 1] = 1;
+        f.write("big.bin", big);
+        ToolException e = f.failure("file_read", "path", "big.bin", "allowBinary", true);
+        assertThat(e.code()).isEqualTo(ErrorCode.SIZE_LIMIT);
+        assertThat(e.getMessage()).contains("binaryReadMaxBytes").contains("exec_run")
+                .contains(String.valueOf(big.length));
+    }
+
+    @Test
+    void readOfABinaryFileInPathsIsItsOwnEntryNextToText() throws Exception {
+        f.write("img.png", PNG);
+        f.write("t.txt", "text\n");
+        List<Map<String, Object>> files = list(f.call("file_read", "paths", List.of("img.png", "t.txt", "img.png"),
+                "allowBinary", true).get("files"));
+        assertThat(files.get(0).get("encoding")).isEqualTo("base64");
+        assertThat(files.get(1).get("content")).isEqualTo("text\n");
+        assertThat(files.get(2).get("mediaType")).isEqualTo("image/png");
+    }
+
+    @Test
+    void readOfABinaryFileInPathsWithoutAllowBinaryFailsOnlyThatEntry() throws Exception {
+        f.write("img.png", PNG);
+        f.write("t.txt", "text\n");
+        List<Map<String, Object>> files = list(f.call("file_read", "paths", List.of("img.png", "t.txt"))
+                .get("files"));
+        assertThat(map(files.get(0).get("error")).get("code")).isEqualTo("invalid_params");
+        assertThat(files.get(1).get("content")).isEqualTo("text\n");
     }
 
     // ================================================================== list / find

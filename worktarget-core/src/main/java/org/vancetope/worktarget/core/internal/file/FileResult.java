@@ -7,8 +7,8 @@ import java.util.Map;
  * JSON-shaped result the tool sends ({@link #toMap()}). Every operation has its own record; the keys,
  * their order, the number types and which keys may be null or absent are the records' {@code toMap}.
  */
-public sealed interface FileResult permits ReadResult, HeadTailResult, CountResult, WriteResult, DeleteResult,
-        EditResult, ListResult, FindResult, GrepResult {
+public sealed interface FileResult permits ReadResult, BinaryReadResult, MultiReadResult, HeadTailResult, CountResult,
+        WriteResult, DeleteResult, EditResult, ListResult, FindResult, GrepResult {
     /**
      * The JSON-shaped tool result.
      *
