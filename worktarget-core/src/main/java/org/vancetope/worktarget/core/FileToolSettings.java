@@ -43,6 +43,12 @@ public final class FileToolSettings {
     public static final Duration MAX_SEARCH_TIMEOUT = Duration.ofDays(1);
     /** The default {@link #readTotalsMaxBytes()}: 16 MiB. */
     public static final long DEFAULT_READ_TOTALS_MAX_BYTES = 16L << 20;
+    /** The default {@link #readMaxFiles()}: 20. */
+    public static final int DEFAULT_READ_MAX_FILES = 20;
+    /** The largest {@link #readMaxFiles()}: 1,000. */
+    public static final int MAX_READ_MAX_FILES = 1000;
+    /** The default {@link #binaryReadMaxBytes()}: 512 KiB (about 683 KiB of base64). */
+    public static final int DEFAULT_BINARY_READ_MAX_BYTES = 512 * 1024;
     /** The largest {@link #wholeFileMaxBytes()} and {@link #grepMaxFileBytes()}: what one Java array can hold. */
     public static final long WHOLE_FILE_LIMIT = Integer.MAX_VALUE - 16;
 
@@ -79,6 +85,8 @@ public final class FileToolSettings {
     private final long wholeFileMaxBytes;
     private final Duration searchTimeout;
     private final long readTotalsMaxBytes;
+    private final int readMaxFiles;
+    private final int binaryReadMaxBytes;
 
     private FileToolSettings(Builder b) {
         this.readDefaultChars = b.readDefaultChars;
@@ -103,6 +111,8 @@ public final class FileToolSettings {
         this.wholeFileMaxBytes = b.wholeFileMaxBytes;
         this.searchTimeout = b.searchTimeout;
         this.readTotalsMaxBytes = b.readTotalsMaxBytes;
+        this.readMaxFiles = b.readMaxFiles;
+        this.binaryReadMaxBytes = b.binaryReadMaxBytes;
     }
 
     /**
@@ -152,6 +162,8 @@ public final class FileToolSettings {
         b.wholeFileMaxBytes = wholeFileMaxBytes;
         b.searchTimeout = searchTimeout;
         b.readTotalsMaxBytes = readTotalsMaxBytes;
+        b.readMaxFiles = readMaxFiles;
+        b.binaryReadMaxBytes = binaryReadMaxBytes;
         return b;
     }
 
@@ -388,6 +400,29 @@ public final class FileToolSettings {
     }
 
     /**
+     * The most files one {@code file_read} call reads with {@code paths} (default
+     * {@value #DEFAULT_READ_MAX_FILES}, at most {@value #MAX_READ_MAX_FILES}); more fail {@code invalid_params}.
+     * The files share the call's {@link #resultMaxBytes()}.
+     *
+     * @return files
+     */
+    public int readMaxFiles() {
+        return readMaxFiles;
+    }
+
+    /**
+     * The largest binary file {@code file_read} returns as base64 when the call passes {@code allowBinary}
+     * (default {@value #DEFAULT_BINARY_READ_MAX_BYTES} bytes, 512 KiB); a bigger one fails {@code size_limit}.
+     * The base64 text (4 bytes for every 3) must also fit in the result budget ({@link #resultMaxBytes()},
+     * or a file's share of it when several are read), so the smaller of the two bounds applies.
+     *
+     * @return bytes
+     */
+    public int binaryReadMaxBytes() {
+        return binaryReadMaxBytes;
+    }
+
+    /**
      * Whether {@code o} is a {@code FileToolSettings} with the same value in every setting.
      *
      * @param o the other object
@@ -421,6 +456,8 @@ public final class FileToolSettings {
                 && resultMaxBytes == other.resultMaxBytes
                 && wholeFileMaxBytes == other.wholeFileMaxBytes
                 && readTotalsMaxBytes == other.readTotalsMaxBytes
+                && readMaxFiles == other.readMaxFiles
+                && binaryReadMaxBytes == other.binaryReadMaxBytes
                 && generatedDirNames.equals(other.generatedDirNames)
                 && searchTimeout.equals(other.searchTimeout);
     }
@@ -435,7 +472,7 @@ public final class FileToolSettings {
         return Objects.hash(readDefaultChars, readMaxChars, headTailMaxLines, listMaxEntries, defaultMaxDepth, maxDepthLimit,
                 findDefaultLimit, findMaxLimit, grepDefaultLimit, grepMaxLimit, grepMaxFileBytes, grepLineClipChars,
                 grepMaxContext, editDiffMaxLines, maxPathLength, maxComponentLength, generatedDirNames, parallelism,
-                resultMaxBytes, wholeFileMaxBytes, searchTimeout, readTotalsMaxBytes);
+                resultMaxBytes, wholeFileMaxBytes, searchTimeout, readTotalsMaxBytes, readMaxFiles, binaryReadMaxBytes);
     }
 
     /**
@@ -468,6 +505,8 @@ public final class FileToolSettings {
                 + ", wholeFileMaxBytes=" + wholeFileMaxBytes
                 + ", searchTimeout=" + searchTimeout
                 + ", readTotalsMaxBytes=" + readTotalsMaxBytes
+                + ", readMaxFiles=" + readMaxFiles
+                + ", binaryReadMaxBytes=" + binaryReadMaxBytes
                 + "]";
     }
 
@@ -520,6 +559,8 @@ public final class FileToolSettings {
         private long wholeFileMaxBytes = heapDerivedWholeFileMaxBytes();
         private Duration searchTimeout = DEFAULT_SEARCH_TIMEOUT;
         private long readTotalsMaxBytes = DEFAULT_READ_TOTALS_MAX_BYTES;
+        private int readMaxFiles = DEFAULT_READ_MAX_FILES;
+        private int binaryReadMaxBytes = DEFAULT_BINARY_READ_MAX_BYTES;
 
         private Builder() {
         }
@@ -800,6 +841,30 @@ public final class FileToolSettings {
          */
         public Builder readTotalsMaxBytes(long v) {
             this.readTotalsMaxBytes = atLeast("readTotalsMaxBytes", v, 0, "bytes");
+            return this;
+        }
+
+        /**
+         * Sets {@link FileToolSettings#readMaxFiles()}.
+         *
+         * @param v files, 1 to {@value FileToolSettings#MAX_READ_MAX_FILES}
+         * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
+         */
+        public Builder readMaxFiles(int v) {
+            this.readMaxFiles = (int) between("readMaxFiles", v, 1, MAX_READ_MAX_FILES, "files");
+            return this;
+        }
+
+        /**
+         * Sets {@link FileToolSettings#binaryReadMaxBytes()}.
+         *
+         * @param v bytes, at least 1
+         * @return this
+         * @throws IllegalArgumentException when {@code v} is out of range
+         */
+        public Builder binaryReadMaxBytes(int v) {
+            this.binaryReadMaxBytes = (int) atLeast("binaryReadMaxBytes", v, 1, "bytes");
             return this;
         }
 

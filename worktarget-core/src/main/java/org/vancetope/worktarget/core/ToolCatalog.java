@@ -62,12 +62,22 @@ public final class ToolCatalog {
                 "Read a text file, or a window of it. Returns content, truncated, nextStartLine when more follows (page "
                         + "with startLine), and totalLines/totalChars: for files over 16 MiB these are null "
                         + "(totalsKnown=false) unless the page reaches the end; use file_count for them. A page holds at "
-                        + "most 1 MiB of JSON.",
+                        + "most 1 MiB of JSON. Several files at once: paths instead of path (at most 20); the result is "
+                        + "files, one entry per path with the usual fields or its own error {code, message}, sharing the "
+                        + "1 MiB. Binary files (images, PDFs, archives) are refused unless allowBinary is true, so that "
+                        + "no large base64 text fills the context by accident; with it a binary file comes back whole as "
+                        + "encoding 'base64', mediaType (e.g. image/png) and content, up to 512 KiB.",
                 Set.of(ToolLabel.READ_ONLY), Schema.object()
-                        .string("path", pathDesc, true)
+                        .string("path", pathDesc + " Give path or paths, not both.", false)
+                        .array("paths", "Several files to read in one call (at most 20), each with the same "
+                                + "startLine/maxLines/maxChars; a missing or refused file gets its own error entry and "
+                                + "does not fail the others.", Map.of("type", "string"), 1)
                         .integer("startLine", "First line to return, 1-based (default 1).", 1L, null, false)
                         .integer("maxLines", "Most lines to return (default: all that fit in maxChars).", 1L, null, false)
                         .integer("maxChars", "Most characters to return (default 8000).", 1L, null, false)
+                        .bool("allowBinary", "Return a binary file (image, PDF, archive, any file with NUL bytes) whole "
+                                + "as base64 with its mediaType instead of refusing it (default false). Text files are "
+                                + "read as text either way; startLine/maxLines/maxChars do not apply to a binary file.")
                         .string(DIR_NAME, dirDesc, false)));
         w.add(wrapper("file_write",
                 "Create or overwrite a text file with the given content. Creates missing parent directories; the write is "
@@ -78,13 +88,28 @@ public final class ToolCatalog {
                         .string("content", "The complete new content of the file.", true)
                         .string(DIR_NAME, dirDesc, false)));
         w.add(wrapper("file_edit",
-                "Replace exactly one occurrence of oldText with newText in a file. Fails without changing the file when "
-                        + "oldText is missing or occurs more than once (then add surrounding lines to make it unique). "
-                        + "Returns a short diff. Very large files are refused (size_limit).",
+                "Replace text in a file: one edit (oldText, newText) or several (edits), applied in order to the "
+                        + "file's content and written all at once or not at all. Each oldText must occur exactly once "
+                        + "unless replaceAll is true. If any edit fails (oldText missing, or occurring more than once) "
+                        + "the file is not changed and the error names the edit by its index. Returns a short diff and "
+                        + "the number of replacements; dryRun shows the diff without writing. Very large files are "
+                        + "refused (size_limit).",
                 Set.of(ToolLabel.WRITE), Schema.object()
                         .string("path", pathDesc, true)
-                        .string("oldText", "The exact text to replace; must occur exactly once.", true)
-                        .string("newText", "The replacement text (may be empty).", true)
+                        .string("oldText", "The exact text to replace; must occur exactly once unless replaceAll is "
+                                + "true. Give oldText and newText, or edits, not both.", false)
+                        .string("newText", "The replacement text for oldText (may be empty).", false)
+                        .bool("replaceAll", "With oldText: replace every occurrence instead of exactly one "
+                                + "(default false).")
+                        .array("edits", "Several edits, applied in order, each to the text the previous ones left; "
+                                + "all are written or none. Use instead of oldText/newText.", Schema.object()
+                                .string("oldText", "The exact text to replace; must occur exactly once in the text "
+                                        + "this edit sees, unless replaceAll is true.", true)
+                                .string("newText", "The replacement text (may be empty).", true)
+                                .bool("replaceAll", "Replace every occurrence instead of exactly one (default false).")
+                                .build(), 1)
+                        .bool("dryRun", "Only show the diff and the number of replacements; do not write the file "
+                                + "(default false).")
                         .string(DIR_NAME, dirDesc, false)));
         w.add(wrapper("file_list",
                 "List one directory level, sorted; directories end with '/'.",

@@ -46,6 +46,8 @@ class FileToolSettingsTest {
         assertThat(s.resultMaxBytes()).isEqualTo(1 << 20);
         assertThat(s.searchTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(s.readTotalsMaxBytes()).isEqualTo(16L << 20);
+        assertThat(s.readMaxFiles()).isEqualTo(20);
+        assertThat(s.binaryReadMaxBytes()).isEqualTo(512 * 1024);
         assertThat(s.wholeFileMaxBytes()).isEqualTo(FileToolSettings.heapDerivedWholeFileMaxBytes());
     }
 
@@ -68,7 +70,7 @@ class FileToolSettingsTest {
                 .grepDefaultLimit(8).grepMaxLimit(9).grepMaxFileBytes(10).grepLineClipChars(11).grepMaxContext(0)
                 .editDiffMaxLines(12).maxPathLength(13).maxComponentLength(14).generatedDirNames(Set.of("gen"))
                 .parallelism(15).resultMaxBytes(4096).wholeFileMaxBytes(77).searchTimeout(Duration.ofMillis(5))
-                .readTotalsMaxBytes(0).build();
+                .readTotalsMaxBytes(0).readMaxFiles(16).binaryReadMaxBytes(17).build();
         FileToolSettings copy = s.toBuilder().build();
         assertThat(copy).isEqualTo(s).hasSameHashCodeAs(s);
         assertThat(copy.toString()).isEqualTo(s.toString());
@@ -94,7 +96,7 @@ class FileToolSettingsTest {
                 .generatedDirNames(Set.of("b", "a")).build().toString();
         assertThat(text).startsWith("FileToolSettings[readDefaultChars=8000, readMaxChars=100000, ")
                 .contains(", grepMaxContext=7, ", ", generatedDirNames=[a, b], ", ", searchTimeout=PT5S, ")
-                .endsWith(", readTotalsMaxBytes=16777216]");
+                .endsWith(", readTotalsMaxBytes=16777216, readMaxFiles=20, binaryReadMaxBytes=524288]");
         for (String name : Arrays.asList("headTailMaxLines", "listMaxEntries", "defaultMaxDepth", "maxDepthLimit",
                 "findDefaultLimit", "findMaxLimit", "grepDefaultLimit", "grepMaxLimit", "grepMaxFileBytes",
                 "grepLineClipChars", "editDiffMaxLines", "maxPathLength", "maxComponentLength", "parallelism",
@@ -281,6 +283,26 @@ class FileToolSettingsTest {
     @Test
     void readTotalsMaxBytesOfZeroIsAccepted() {
         assertThat(FileToolSettings.builder().readTotalsMaxBytes(0).build().readTotalsMaxBytes()).isZero();
+    }
+
+    @Test
+    void readMaxFilesOutOfRangeIsRefusedAtOnce() {
+        refused(() -> FileToolSettings.builder().readMaxFiles(0))
+                .hasMessage("readMaxFiles must be between 1 and 1000 files, got 0");
+        refused(() -> FileToolSettings.builder().readMaxFiles(1001)).hasMessageContaining("got 1001");
+    }
+
+    @Test
+    void readMaxFilesOfOneAndOfTheMaximumAreAccepted() {
+        assertThat(FileToolSettings.builder().readMaxFiles(1).build().readMaxFiles()).isEqualTo(1);
+        assertThat(FileToolSettings.builder().readMaxFiles(1000).build().readMaxFiles())
+                .isEqualTo(FileToolSettings.MAX_READ_MAX_FILES);
+    }
+
+    @Test
+    void binaryReadMaxBytesBelowOneIsRefusedAtOnce() {
+        refused(() -> FileToolSettings.builder().binaryReadMaxBytes(0))
+                .hasMessage("binaryReadMaxBytes must be at least 1 bytes, got 0");
     }
 
     @Test

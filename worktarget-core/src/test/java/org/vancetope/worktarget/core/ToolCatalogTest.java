@@ -100,10 +100,11 @@ class ToolCatalogTest {
             for (Object p : props.values()) {
                 Map<String, Object> prop = (Map<String, Object>) p;
                 assertThat(prop.get("type")).isIn("string", "integer", "boolean", "object", "array");
-                if ("array".equals(prop.get("type"))) {
-                    assertThat(prop.get("items")).isEqualTo(Map.of("type", "string"));
-                }
                 assertThat((String) prop.get("description")).isNotBlank();
+                if ("array".equals(prop.get("type"))) {
+                    // OpenAI function calling refuses an array without items
+                    assertThat(prop.get("items")).isInstanceOf(Map.class);
+                }
             }
         }
     }

@@ -130,6 +130,11 @@ public abstract class FileToolsContract {
         return (List<Map<String, Object>>) o;
     }
 
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object o) {
+        return (Map<String, Object>) o;
+    }
+
     private static List<Object> paths(Object files) {
         return list(files).stream().map(m -> m.get("path")).toList();
     }
@@ -231,6 +236,321 @@ public abstract class FileToolsContract {
         assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
         assertThat(e.getMessage()).contains("2 times").contains("surrounding");
         assertThat(f.read("e.txt")).isEqualTo("x\nx\n");
+    }
+
+    // ===== multi-edit, multi-read, binary reads
+
+    private static Map<String, Object> edit(String oldText, String newText) {
+        return Map.of("oldText", oldText, "newText", newText);
+    }
+
+    @Test
+    void editsAreAppliedInOrderEachToTheTextThePreviousOnesLeft() throws Exception {
+        f.write("m.txt", "one\ntwo\nthree\n");
+        Map<String, Object> r = f.call("file_edit", "path", "m.txt",
+                "edits", List.of(edit("one", "ONE"), edit("ONE\ntwo", "ONE\n2"), edit("three", "3")));
+        assertThat(f.read("m.txt")).isEqualTo("ONE\n2\n3\n");
+        assertThat(r.get("replacements")).isEqualTo(3);
+        assertThat(r.get("changed")).isEqualTo(true);
+        assertThat(r.get("dryRun")).isEqualTo(false);
+        assertThat((String) r.get("diff")).contains("-one").contains("+ONE").contains("-three").contains("+3");
+    }
+
+    @Test
+    void editsWhereTheThirdFailsLeaveTheFileByteIdenticalAndNameTheEdit() throws Exception {
+        byte[] before = "alpha\r\nbeta\r\ngamma\r\n".getBytes(StandardCharsets.UTF_8);
+        f.write("m.txt", before);
+        ToolException e = f.failure("file_edit", "path", "m.txt",
+                "edits", List.of(edit("alpha", "A"), edit("beta", "B"), edit("delta", "D")));
+        assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(e.getMessage()).contains("edits[2]").contains("not found").contains("unchanged");
+        assertThat(Files.readAllBytes(f.path("m.txt"))).isEqualTo(before);
+    }
+
+    @Test
+    void editsWithAnAmbiguousEditNameItAndSuggestReplaceAll() throws Exception {
+        f.write("m.txt", "x\nx\ny\n");
+        ToolException e = f.failure("file_edit", "path", "m.txt", "edits", List.of(edit("y", "Y"), edit("x", "z")));
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("edits[1]").contains("2 times").contains("replaceAll");
+        assertThat(f.read("m.txt")).isEqualTo("x\nx\ny\n");
+    }
+
+    @Test
+    void editsSeeTheTextOfTheEditsBeforeThem() throws Exception {
+        f.write("m.txt", "a\n");
+        ToolException e = f.failure("file_edit", "path", "m.txt", "edits", List.of(edit("a", "b"), edit("a", "c")));
+        assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(e.getMessage()).contains("edits[1]");
+        assertThat(f.read("m.txt")).isEqualTo("a\n");
+    }
+
+    @Test
+    void replaceAllReplacesEveryOccurrenceAndSaysHowMany() throws Exception {
+        f.write("r.txt", "foo bar foo\nfoo\n");
+        Map<String, Object> r = f.call("file_edit", "path", "r.txt", "oldText", "foo", "newText", "baz",
+                "replaceAll", true);
+        assertThat(f.read("r.txt")).isEqualTo("baz bar baz\nbaz\n");
+        assertThat(r.get("replacements")).isEqualTo(3);
+        assertThat(r.get("line")).isEqualTo(1);
+    }
+
+    @Test
+    void replaceAllInsideEditsReplacesEveryOccurrence() throws Exception {
+        f.write("r.txt", "aaa\n");
+        Map<String, Object> r = f.call("file_edit", "path", "r.txt", "edits",
+                List.of(Map.of("oldText", "aa", "newText", "b", "replaceAll", true), edit("a\n", "c\n")));
+        assertThat(f.read("r.txt")).isEqualTo("bc\n");
+        assertThat(r.get("replacements")).isEqualTo(2);
+    }
+
+    @Test
+    void dryRunReturnsTheDiffWithoutWriting() throws Exception {
+        f.write("d.txt", "keep\n");
+        Map<String, Object> r = f.call("file_edit", "path", "d.txt", "edits", List.of(edit("keep", "lose")),
+                "dryRun", true);
+        assertThat(r.get("dryRun")).isEqualTo(true);
+        assertThat(r.get("changed")).isEqualTo(true);
+        assertThat((String) r.get("diff")).contains("-keep").contains("+lose");
+        assertThat(f.read("d.txt")).isEqualTo("keep\n");
+        assertThat(f.call("file_list").get("entries")).isEqualTo(List.of("d.txt"));
+    }
+
+    @Test
+    void dryRunOfTheSingleFormNeverWritesEither() throws Exception {
+        f.write("d.txt", "keep\n");
+        Map<String, Object> r = f.call("file_edit", "path", "d.txt", "oldText", "keep", "newText", "lose",
+                "dryRun", true);
+        assertThat(r.get("replacements")).isEqualTo(1);
+        assertThat(f.read("d.txt")).isEqualTo("keep\n");
+    }
+
+    @Test
+    void emptyEditsAreRefused() throws Exception {
+        f.write("e.txt", "x\n");
+        ToolException e = f.failure("file_edit", "path", "e.txt", "edits", List.of());
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("edits").contains("empty");
+        assertThat(f.read("e.txt")).isEqualTo("x\n");
+    }
+
+    @Test
+    void editsTogetherWithOldTextAreRefused() throws Exception {
+        f.write("e.txt", "x\n");
+        ToolException e = f.failure("file_edit", "path", "e.txt", "oldText", "x", "newText", "y",
+                "edits", List.of(edit("x", "z")));
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("not both");
+        assertThat(f.read("e.txt")).isEqualTo("x\n");
+    }
+
+    @Test
+    void editWithoutOldTextOrEditsSaysWhatToPass() throws Exception {
+        f.write("e.txt", "x\n");
+        ToolException e = f.failure("file_edit", "path", "e.txt");
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("oldText").contains("edits");
+    }
+
+    @Test
+    void editsEntryWithAnUnknownKeyOrNoOldTextIsRefusedByIndex() throws Exception {
+        f.write("e.txt", "x\n");
+        ToolException unknown = f.failure("file_edit", "path", "e.txt",
+                "edits", List.of(edit("x", "y"), Map.of("old", "x", "newText", "y")));
+        assertThat(unknown.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(unknown.getMessage()).contains("edits[1]").contains("'old'");
+        ToolException missing = f.failure("file_edit", "path", "e.txt", "edits", List.of(Map.of("newText", "y")));
+        assertThat(missing.getMessage()).contains("edits[0]").contains("oldText");
+        assertThat(f.read("e.txt")).isEqualTo("x\n");
+    }
+
+    @Test
+    void editsThroughAnEscapingPathAreRefused() throws Exception {
+        ToolException e = f.failure("file_edit", "path", "../outside/secret.txt",
+                "edits", List.of(edit("TOP", "NO")));
+        assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertOutsideUntouched();
+    }
+
+    @Test
+    void readOfSeveralPathsReturnsOneEntryPerPathInOrder() throws Exception {
+        f.write("b.txt", "bee\n");
+        f.write("a/c.txt", "sea\n");
+        Map<String, Object> r = f.call("file_read", "paths", List.of("b.txt", "a/c.txt"));
+        List<Map<String, Object>> files = list(r.get("files"));
+        assertThat(paths(files)).containsExactly("b.txt", "a/c.txt");
+        assertThat(files.get(0).get("content")).isEqualTo("bee\n");
+        assertThat(files.get(1).get("content")).isEqualTo("sea\n");
+        assertThat(files.get(1).get("totalLines")).isEqualTo(1);
+        assertThat(r.get("truncated")).isEqualTo(false);
+    }
+
+    @Test
+    void readOfSeveralPathsGivesAMissingFileItsOwnError() throws Exception {
+        f.write("here.txt", "yes\n");
+        List<Map<String, Object>> files = list(f.call("file_read", "paths", List.of("gone.txt", "here.txt"))
+                .get("files"));
+        assertThat(files.get(0).get("path")).isEqualTo("gone.txt");
+        Map<String, Object> error = map(files.get(0).get("error"));
+        assertThat(error.get("code")).isEqualTo("not_found");
+        assertThat((String) error.get("message")).contains("'gone.txt'");
+        assertThat(files.get(0)).doesNotContainKey("content");
+        assertThat(files.get(1).get("content")).isEqualTo("yes\n");
+    }
+
+    @Test
+    void readOfSeveralPathsFailsOnlyTheEntryThatEscapes() throws Exception {
+        f.write("in.txt", "inside\n");
+        Map<String, Object> r = f.call("file_read", "paths", List.of("../outside/secret.txt", "in.txt"));
+        List<Map<String, Object>> files = list(r.get("files"));
+        assertThat(map(files.get(0).get("error")).get("code")).isEqualTo("path_escape");
+        assertThat(files.get(1).get("content")).isEqualTo("inside\n");
+        assertThat(r.toString()).doesNotContain("TOP SECRET").doesNotContain(outside.toString());
+    }
+
+    @Test
+    void readWithBothPathAndPathsIsRefused() throws Exception {
+        f.write("a.txt", "a\n");
+        ToolException e = f.failure("file_read", "path", "a.txt", "paths", List.of("a.txt"));
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("not both");
+    }
+
+    @Test
+    void readWithNeitherPathNorPathsSaysWhatToPass() {
+        ToolException e = f.failure("file_read", "startLine", 2);
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("path").contains("paths");
+    }
+
+    @Test
+    void readWithEmptyPathsIsRefused() {
+        ToolException e = f.failure("file_read", "paths", List.of());
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("empty");
+    }
+
+    @Test
+    void readOfMoreThanTheMostFilesIsRefusedAndNamesTheSetting() {
+        List<String> many = java.util.stream.IntStream.rangeClosed(1, FileToolSettings.DEFAULT_READ_MAX_FILES + 1)
+                .mapToObj(i -> "f" + i + ".txt").toList();
+        ToolException e = f.failure("file_read", "paths", many);
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("readMaxFiles").contains("at most " + FileToolSettings.DEFAULT_READ_MAX_FILES);
+    }
+
+    @Test
+    void readOfSeveralBigFilesSharesTheResultBudgetAndMarksThemTruncated() throws Exception {
+        List<String> names = new java.util.ArrayList<>();
+        String big = ("z".repeat(99) + "\n").repeat(1500);      // 150,000 chars each, 20 are ~3 MB
+        for (int i = 0; i < FileToolSettings.DEFAULT_READ_MAX_FILES; i++) {
+            names.add("big" + i + ".txt");
+            f.write("big" + i + ".txt", big);
+        }
+        Map<String, Object> r = f.call("file_read", "paths", names, "maxChars", 100_000);
+        assertThat(jsonBytes(r)).isLessThanOrEqualTo(FileToolSettings.DEFAULT_RESULT_MAX_BYTES);
+        for (Map<String, Object> file : list(r.get("files"))) {
+            assertThat(file.get("truncated")).isEqualTo(true);
+            assertThat((String) file.get("content")).isNotEmpty();
+            assertThat(file.get("nextStartLine")).isNotNull();
+        }
+        assertThat(r.get("truncated")).isEqualTo(true);
+        assertThat((String) r.get("hint")).contains("resultMaxBytes");
+    }
+
+    @Test
+    void readOfSeveralFilesGivesWhatSmallFilesLeaveToTheBigOne() throws Exception {
+        List<String> names = new java.util.ArrayList<>();
+        for (int i = 0; i < FileToolSettings.DEFAULT_READ_MAX_FILES - 1; i++) {
+            names.add("small" + i + ".txt");
+            f.write("small" + i + ".txt", "tiny\n");
+        }
+        names.add("big.txt");
+        f.write("big.txt", ("y".repeat(99) + "\n").repeat(1000));       // 100,000 chars: more than an equal share
+        Map<String, Object> r = f.call("file_read", "paths", names, "maxChars", 100_000);
+        Map<String, Object> bigEntry = list(r.get("files")).get(names.size() - 1);
+        assertThat((String) bigEntry.get("content")).hasSize(100_000);
+        assertThat(bigEntry.get("truncated")).isEqualTo(false);
+        assertThat(jsonBytes(r)).isLessThanOrEqualTo(FileToolSettings.DEFAULT_RESULT_MAX_BYTES);
+    }
+
+    private static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 'I', 'H', 'D',
+        'R', 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0};
+
+    @Test
+    void readOfABinaryFileWithoutAllowBinaryIsRefusedAndSaysHowToGetIt() throws Exception {
+        f.write("img.png", PNG);
+        ToolException e = f.failure("file_read", "path", "img.png");
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("binary").contains("allowBinary");
+    }
+
+    @Test
+    void readOfAnImageWithAllowBinaryReturnsBase64AndItsMediaType() throws Exception {
+        f.write("pics/img.png", PNG);
+        Map<String, Object> r = f.call("file_read", "path", "pics/img.png", "allowBinary", true);
+        assertThat(r.get("path")).isEqualTo("pics/img.png");
+        assertThat(r.get("encoding")).isEqualTo("base64");
+        assertThat(r.get("mediaType")).isEqualTo("image/png");
+        assertThat(((Number) r.get("bytes")).longValue()).isEqualTo(PNG.length);
+        assertThat(java.util.Base64.getDecoder().decode((String) r.get("content"))).isEqualTo(PNG);
+    }
+
+    @Test
+    void readOfAnImageIsRecognisedByItsBytesWhateverItsName() throws Exception {
+        f.write("picture.dat", PNG);
+        assertThat(f.call("file_read", "path", "picture.dat", "allowBinary", true).get("mediaType"))
+                .isEqualTo("image/png");
+    }
+
+    @Test
+    void readOfAnUnknownBinaryWithAllowBinaryIsAnOctetStream() throws Exception {
+        byte[] blob = {1, 2, 0, 3, (byte) 0xFF, 0, 7};
+        f.write("blob.bin", blob);
+        Map<String, Object> r = f.call("file_read", "path", "blob.bin", "allowBinary", true);
+        assertThat(r.get("mediaType")).isEqualTo("application/octet-stream");
+        assertThat(java.util.Base64.getDecoder().decode((String) r.get("content"))).isEqualTo(blob);
+    }
+
+    @Test
+    void readOfATextFileWithAllowBinaryIsUnchanged() throws Exception {
+        f.write("t.txt", "plain\ntext\n");
+        Map<String, Object> plain = f.call("file_read", "path", "t.txt");
+        Map<String, Object> allowed = f.call("file_read", "path", "t.txt", "allowBinary", true);
+        assertThat(allowed).isEqualTo(plain).doesNotContainKey("encoding");
+    }
+
+    @Test
+    void readOfABinaryFileOverTheCapFailsSizeLimitAndSaysWhatToDo() throws Exception {
+        byte[] big = new byte[FileToolSettings.DEFAULT_BINARY_READ_MAX_BYTES + 1];
+        big[0] = 0;
+        big[big.length - 1] = 1;
+        f.write("big.bin", big);
+        ToolException e = f.failure("file_read", "path", "big.bin", "allowBinary", true);
+        assertThat(e.code()).isEqualTo(ErrorCode.SIZE_LIMIT);
+        assertThat(e.getMessage()).contains("binaryReadMaxBytes").contains("exec_run")
+                .contains(String.valueOf(big.length));
+    }
+
+    @Test
+    void readOfABinaryFileInPathsIsItsOwnEntryNextToText() throws Exception {
+        f.write("img.png", PNG);
+        f.write("t.txt", "text\n");
+        List<Map<String, Object>> files = list(f.call("file_read", "paths", List.of("img.png", "t.txt", "img.png"),
+                "allowBinary", true).get("files"));
+        assertThat(files.get(0).get("encoding")).isEqualTo("base64");
+        assertThat(files.get(1).get("content")).isEqualTo("text\n");
+        assertThat(files.get(2).get("mediaType")).isEqualTo("image/png");
+    }
+
+    @Test
+    void readOfABinaryFileInPathsWithoutAllowBinaryFailsOnlyThatEntry() throws Exception {
+        f.write("img.png", PNG);
+        f.write("t.txt", "text\n");
+        List<Map<String, Object>> files = list(f.call("file_read", "paths", List.of("img.png", "t.txt"))
+                .get("files"));
+        assertThat(map(files.get(0).get("error")).get("code")).isEqualTo("invalid_params");
+        assertThat(files.get(1).get("content")).isEqualTo("text\n");
     }
 
     // ================================================================== list / find

@@ -116,8 +116,30 @@ public final class Schema {
      * @return this
      */
     public Schema stringArray(String name, String description, Integer maxItems) {
+        return array(name, description, Map.of("type", "string"), null, maxItems);
+    }
+
+    /**
+     * Adds an optional array property.
+     *
+     * @param name the name
+     * @param description the description
+     * @param items the schema of each item, e.g. {@code Map.of("type", "string")} or an
+     *        {@link #build() object schema}
+     * @param minItems the fewest items, or null
+     * @return this
+     */
+    public Schema array(String name, String description, Map<String, Object> items, Integer minItems) {
+        return array(name, description, items, minItems, null);
+    }
+
+    private Schema array(String name, String description, Map<String, Object> items, Integer minItems,
+                         Integer maxItems) {
         Map<String, Object> p = base("array", description);
-        p.put("items", Map.of("type", "string"));
+        p.put("items", items);
+        if (minItems != null) {
+            p.put("minItems", minItems);
+        }
         if (maxItems != null) {
             p.put("maxItems", maxItems);
         }

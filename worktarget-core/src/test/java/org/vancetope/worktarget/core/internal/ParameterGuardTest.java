@@ -38,7 +38,10 @@ class ParameterGuardTest {
 
     @Test
     void aMissingRequiredParameterIsRefused() {
-        assertThatThrownBy(() -> ParameterGuard.check(WRAPPER, CLIENT, Map.of(), "here"))
-                .hasMessageContaining("Missing required parameter 'path' for file_read");
+        // file_read takes path or paths, so neither is required there; file_write requires path and content
+        ToolSpec write = ToolCatalog.wrapper("file_write").orElseThrow();
+        ToolSpec clientWrite = ToolCatalog.backend("client_file_write").orElseThrow();
+        assertThatThrownBy(() -> ParameterGuard.check(write, clientWrite, Map.of("content", "x"), "here"))
+                .hasMessageContaining("Missing required parameter 'path' for file_write");
     }
 }

@@ -412,15 +412,16 @@ class WorkTargetDispatcherTest {
     void anUnknownParameterIsRejectedListingTheAcceptedOnes() {
         target(WorkTarget.WORK_TEMP);
         assertCode(() -> dispatcher().invoke("p1", "file_read", Map.of("path", "a", "encoding", "latin1")),
-                ErrorCode.INVALID_PARAMS, "Unknown parameter 'encoding'", "path, startLine, maxLines, maxChars, dirName");
+                ErrorCode.INVALID_PARAMS, "Unknown parameter 'encoding'",
+                "path, paths, startLine, maxLines, maxChars, allowBinary, dirName");
         assertThat(workCalls).isEmpty();
     }
 
     @Test
     void aMissingRequiredParameterIsRejectedBeforeTheBackendRuns() {
         target(WorkTarget.WORK_TEMP);
-        assertCode(() -> dispatcher().invoke("p1", "file_edit", Map.of("path", "a", "oldText", "x")),
-                ErrorCode.INVALID_PARAMS, "'newText'");
+        assertCode(() -> dispatcher().invoke("p1", "file_write", Map.of("path", "a")),
+                ErrorCode.INVALID_PARAMS, "'content'");
         assertThat(workCalls).isEmpty();
     }
 

@@ -18,9 +18,9 @@ import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
 /**
- * {@code file_edit}: replaces exactly one occurrence of a text in a file, working on the file's bytes,
- * writes the result with {@link FileWriting#replaceAtomically}, and renders the short diff of the lines
- * around the edit.
+ * {@code file_edit}: replaces texts in a file, one edit or a list applied in order, working on the
+ * file's bytes in memory; writes the result with {@link FileWriting#replaceAtomically} only when every
+ * edit matched (all or nothing), and renders the short diff of the lines around each replacement.
  */
 final class FileEditing {
     private final FileToolSettings settings;
@@ -29,23 +29,34 @@ final class FileEditing {
         this.settings = settings;
     }
 
+    /** One replacement of a {@code file_edit} call. */
+    private record Edit(String oldText, String newText, boolean replaceAll) {
+    }
+
+    private static final List<String> EDIT_KEYS = List.of("oldText", "newText", "replaceAll");
+
     /**
-     * {@code file_edit}: replaces exactly one occurrence, atomically, and shows a short diff.
+     * {@code file_edit}: applies one edit ({@code oldText}, {@code newText}) or a list of them
+     * ({@code edits}) in order to the file's content in memory, and writes the result atomically, or
+     * nothing when any edit fails; shows a short diff.
      *
-     * <p>Works on the file's bytes (in valid UTF-8 a text's bytes occur exactly where the text does), so
-     * it holds the file once, not as bytes and text and the edited copy; a file over
-     * {@link FileToolSettings#wholeFileMaxBytes()} is refused before it is read.
+     * <p>Works on the file's bytes (in valid UTF-8 a text's bytes occur exactly where the text does); a
+     * file over {@link FileToolSettings#wholeFileMaxBytes()} is refused before it is read. Each edit must
+     * match exactly once in the text the previous edits left, unless its {@code replaceAll} is true; with
+     * {@code dryRun} nothing is written.
      *
      * @param gate the gate
-     * @param params path, oldText, newText
-     * @return path, line, changed, diff
-     * @throws ToolException {@code not_found} when oldText is missing, {@code invalid_params} when ambiguous,
-     *         {@code size_limit} for a file (or an edited file) over the limit
+     * @param params path and oldText, newText, replaceAll, or edits; dryRun
+     * @return path, line, changed, replacements, dryRun, diff
+     * @throws ToolException {@code not_found} when an oldText is missing, {@code invalid_params} when one is
+     *         ambiguous or the parameters mix both forms, {@code size_limit} for a file (or an edited file) over
+     *         the limit; in every case the file is unchanged
      */
     EditResult edit(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String userPath = Params.requireText(params, "path"); // an empty path gets the root's own message
-        String oldText = Params.requireString(params, "oldText");
-        String newText = Params.requireText(params, "newText");
+        boolean single = params.get("edits") == null;
+        List<Edit> edits = edits(params);
+        boolean dryRun = Params.optBoolean(params, "dryRun", false);
         Path file = gate.resolve(userPath);
         long limit = settings.wholeFileMaxBytes();
         byte[] data;
@@ -71,6 +82,121 @@ final class FileEditing {
             throw Params.invalid("File " + ConfinedRoot.quote(userPath) + " is not UTF-8 text; file_edit only edits "
                     + "text files.");
         }
+        int firstLine = 0;
+        int replacements = 0;
+        boolean changed = false;
+        List<String> diffLines = new ArrayList<>();
+        int hiddenReplacements = 0;
+        for (int e = 0; e < edits.size(); e++) {
+            Edit edit = edits.get(e);
+            String which = single ? "oldText" : "edits[" + e + "].oldText";
+            String unchanged = single ? "the file is unchanged" : "no edit was applied and the file is unchanged";
+            List<Integer> at = occurrences(data, n, edit, which, unchanged, userPath, single);
+            byte[] old = edit.oldText().getBytes(StandardCharsets.UTF_8);
+            byte[] neu = edit.newText().getBytes(StandardCharsets.UTF_8);
+            long after = (long) n + (long) at.size() * (neu.length - old.length);
+            if (after > limit) {
+                throw new ToolException(ErrorCode.SIZE_LIMIT, "The edited " + ConfinedRoot.quote(userPath) + " would be "
+                        + after + " bytes, over the " + limit + " bytes file_edit may write (wholeFileMaxBytes). The file "
+                        + "is unchanged. Make the edit with exec_run instead.");
+            }
+            for (int idx : at) {
+                int line = lineOf(data, idx);
+                if (firstLine == 0) {
+                    firstLine = line;
+                }
+                if (diffLines.size() <= settings.editDiffMaxLines()) {
+                    diffLines.addAll(diff(data, n, idx, old.length, edit.oldText(), edit.newText(), line));
+                } else {
+                    hiddenReplacements++;
+                }
+            }
+            replacements += at.size();
+            if (!edit.oldText().equals(edit.newText())) {
+                changed = true;
+                byte[] next = new byte[(int) after];
+                int from = 0;
+                int to = 0;
+                for (int idx : at) {
+                    System.arraycopy(data, from, next, to, idx - from);
+                    to += idx - from;
+                    System.arraycopy(neu, 0, next, to, neu.length);
+                    to += neu.length;
+                    from = idx + old.length;
+                }
+                System.arraycopy(data, from, next, to, n - from);
+                data = next;
+                n = next.length;
+            }
+        }
+        if (changed && !dryRun) {
+            byte[] body = data;
+            int len = n;
+            try {
+                FileWriting.replaceAtomically(gate, file, userPath, staged -> staged.write(ByteBuffer.wrap(body, 0, len)));
+            } catch (IOException e) {
+                throw FileErrors.io(e, userPath, "write");
+            }
+        }
+        return new EditResult(gate.relative(file), firstLine, changed, replacements, dryRun,
+                render(diffLines, hiddenReplacements));
+    }
+
+    /** The edits of a call: the single form or the list, exactly one of them. */
+    private static List<Edit> edits(Map<String, Object> params) throws ToolException {
+        Object list = params.get("edits");
+        boolean hasSingle = params.get("oldText") != null || params.get("newText") != null;
+        if (list == null) {
+            if (!hasSingle) {
+                throw Params.invalid("Pass oldText and newText (one edit), or edits (a list of {oldText, newText}) for "
+                        + "several edits.");
+            }
+            return List.of(new Edit(Params.requireString(params, "oldText"), Params.requireText(params, "newText"),
+                    Params.optBoolean(params, "replaceAll", false)));
+        }
+        if (hasSingle || params.get("replaceAll") != null) {
+            throw Params.invalid("Pass either oldText/newText/replaceAll or edits, not both; put the single edit into "
+                    + "edits as one more {oldText, newText} entry.");
+        }
+        if (!(list instanceof List<?> items)) {
+            throw Params.invalid("Parameter 'edits' must be an array of {oldText, newText, replaceAll?} objects.");
+        }
+        if (items.isEmpty()) {
+            throw Params.invalid("Parameter 'edits' is empty; give at least one {oldText, newText} edit, or use "
+                    + "oldText/newText.");
+        }
+        List<Edit> out = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            if (!(items.get(i) instanceof Map<?, ?> m)) {
+                throw Params.invalid("edits[" + i + "] must be an object {oldText, newText, replaceAll?}; no edit was "
+                        + "applied.");
+            }
+            Map<String, Object> p = new java.util.LinkedHashMap<>();
+            for (Map.Entry<?, ?> en : m.entrySet()) {
+                String key = String.valueOf(en.getKey());
+                if (!EDIT_KEYS.contains(key)) {
+                    throw Params.invalid("edits[" + i + "] has an unknown key '" + key + "'; an edit takes oldText, "
+                            + "newText and replaceAll. No edit was applied.");
+                }
+                p.put(key, en.getValue());
+            }
+            try {
+                out.add(new Edit(Params.requireString(p, "oldText"), Params.requireText(p, "newText"),
+                        Params.optBoolean(p, "replaceAll", false)));
+            } catch (ToolException e) {
+                throw Params.invalid("edits[" + i + "]: " + e.getMessage() + " No edit was applied.");
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Where one edit's oldText occurs in {@code data[0, n)}: once, or every non-overlapping occurrence
+     * with replaceAll.
+     */
+    private static List<Integer> occurrences(byte[] data, int n, Edit edit, String which, String unchanged,
+                                             String userPath, boolean single) throws ToolException {
+        String oldText = edit.oldText();
         byte[] old = hasLoneSurrogate(oldText) ? null : oldText.getBytes(StandardCharsets.UTF_8);
         int idx = old == null ? -1 : indexOf(data, n, old, 0);
         if (idx < 0) {
@@ -82,9 +208,17 @@ final class FileEditing {
                     && indexOf(data, n, stripped.getBytes(StandardCharsets.UTF_8), 0) >= 0) {
                 hint = " The text occurs with different surrounding whitespace; copy it exactly.";
             }
-            throw new ToolException(ErrorCode.NOT_FOUND, "oldText was not found in " + ConfinedRoot.quote(userPath)
-                    + "; the file is unchanged." + hint + " Call file_read and copy the exact text, including "
+            String seen = single ? "" : (" (in the text the edits before it left)");
+            throw new ToolException(ErrorCode.NOT_FOUND, which + " was not found in " + ConfinedRoot.quote(userPath)
+                    + seen + "; " + unchanged + "." + hint + " Call file_read and copy the exact text, including "
                     + "whitespace and line breaks.");
+        }
+        List<Integer> at = new ArrayList<>();
+        if (edit.replaceAll()) {
+            for (int i = idx; i >= 0; i = indexOf(data, n, old, i + old.length)) {
+                at.add(i);
+            }
+            return at;
         }
         int second = indexOf(data, n, old, idx + 1);
         if (second >= 0) {
@@ -96,39 +230,19 @@ final class FileEditing {
                     lines.add(lineOf(data, i));
                 }
             }
-            throw Params.invalid("oldText occurs " + count + " times in " + ConfinedRoot.quote(userPath) + " (at lines "
-                    + joinInts(lines) + (count > lines.size() ? ", ..." : "") + "); the file is unchanged. Include more "
-                    + "surrounding lines in oldText so that it matches exactly once.");
+            throw Params.invalid(which + " occurs " + count + " times in " + ConfinedRoot.quote(userPath) + " (at lines "
+                    + joinInts(lines) + (count > lines.size() ? ", ..." : "") + "); " + unchanged + ". Include more "
+                    + "surrounding lines in oldText so that it matches exactly once, or set replaceAll to true to "
+                    + "replace every occurrence.");
         }
-        boolean changed = !oldText.equals(newText);
-        if (changed) {
-            byte[] neu = newText.getBytes(StandardCharsets.UTF_8);
-            long after = (long) n - old.length + neu.length;
-            if (after > limit) {
-                throw new ToolException(ErrorCode.SIZE_LIMIT, "The edited " + ConfinedRoot.quote(userPath) + " would be "
-                        + after + " bytes, over the " + limit + " bytes file_edit may write (wholeFileMaxBytes). The file "
-                        + "is unchanged. Make the edit with exec_run instead.");
-            }
-            int end = idx + old.length;
-            byte[] body = data;
-            try {
-                FileWriting.replaceAtomically(gate, file, userPath, staged -> {
-                    staged.write(ByteBuffer.wrap(body, 0, idx));
-                    staged.write(neu);
-                    staged.write(ByteBuffer.wrap(body, end, n - end));
-                });
-            } catch (IOException e) {
-                throw FileErrors.io(e, userPath, "write");
-            }
-        }
-        int line = lineOf(data, idx);
-        return new EditResult(gate.relative(file), line, changed, diff(data, n, idx, old.length, oldText, newText, line));
+        at.add(idx);
+        return at;
     }
 
     private static final byte[] CRLF = {'\r', '\n'};
 
-    /** The diff of an edit, from the lines around it only (decoded from the bytes). */
-    private String diff(byte[] data, int n, int idx, int oldLen, String oldText, String newText, int line) {
+    /** The diff lines of one replacement, from the lines around it only (decoded from the bytes). */
+    private List<String> diff(byte[] data, int n, int idx, int oldLen, String oldText, String newText, int line) {
         int ls = lastNewline(data, idx - 1) + 1;
         int end = idx + oldLen;
         int le = indexOf(data, n, NEWLINE, Math.max(end - (oldText.endsWith("\n") ? 1 : 0), idx));
@@ -220,7 +334,7 @@ final class FileEditing {
         }
     }
 
-    private String diff(String text, int idx, String oldText, String newText, int line) {
+    private static List<String> diff(String text, int idx, String oldText, String newText, int line) {
         int ls = text.lastIndexOf('\n', idx - 1) + 1;
         int end = idx + oldText.length();
         int le = text.indexOf('\n', Math.max(end - (oldText.endsWith("\n") ? 1 : 0), idx));
@@ -247,13 +361,25 @@ final class FileEditing {
             int nle = text.indexOf('\n', le + 1);
             out.add(" " + stripCr(text.substring(le + 1, nle < 0 ? text.length() : nle)));
         }
+        return out;
+    }
+
+    /**
+     * The diff text: at most {@link FileToolSettings#editDiffMaxLines()} lines, each clipped; what is left
+     * out is counted in a last line.
+     */
+    private String render(List<String> lines, int hiddenReplacements) {
         int max = settings.editDiffMaxLines();
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < out.size() && i < max; i++) {
-            sb.append(TextScan.clip(out.get(i), settings.grepLineClipChars())).append('\n');
+        for (int i = 0; i < lines.size() && i < max; i++) {
+            sb.append(TextScan.clip(lines.get(i), settings.grepLineClipChars())).append('\n');
         }
-        if (out.size() > max) {
-            sb.append("… (").append(out.size() - max).append(" more diff lines)\n");
+        if (lines.size() > max) {
+            sb.append("… (").append(lines.size() - max).append(" more diff lines");
+            if (hiddenReplacements > 0) {
+                sb.append(", and ").append(hiddenReplacements).append(" more replacements not shown");
+            }
+            sb.append(")\n");
         }
         return sb.toString();
     }

@@ -45,6 +45,20 @@ final class FileErrors {
     }
 
     /**
+     * A file that looks binary, for a {@code file_read} without {@code allowBinary}.
+     *
+     * @param userPath the path as the caller gave it
+     * @param binaryMaxBytes the largest binary file file_read returns as base64
+     * @return the error
+     */
+    static ToolException binaryRead(String userPath, int binaryMaxBytes) {
+        return Params.invalid("File " + ConfinedRoot.quote(userPath) + " looks binary (it contains NUL bytes); "
+                + "file_read shows text unless asked otherwise. Pass allowBinary: true to get its bytes as base64 "
+                + "with their mediaType (files of at most " + binaryMaxBytes + " bytes), or use file_count for its "
+                + "size.");
+    }
+
+    /**
      * The attributes of a path, not following a link.
      *
      * @param p the resolved path

@@ -7,9 +7,9 @@ import java.util.Map;
  * JSON-shaped result the tool sends ({@link #toMap()}). Every operation has its own record; the keys,
  * their order, the number types and which keys may be null or absent are the records' {@code toMap}.
  */
-public sealed interface FileResult permits ReadResult, HeadTailResult, CountResult, WriteResult, DeleteResult,
-        EditResult, ListResult, FindResult, GrepResult, GrepCountResult, MoveResult, MkdirResult, StatResult,
-        TreeResult {
+public sealed interface FileResult permits ReadResult, BinaryReadResult, MultiReadResult, HeadTailResult, CountResult,
+        WriteResult, DeleteResult, EditResult, ListResult, FindResult, GrepResult, GrepCountResult, MoveResult,
+        MkdirResult, StatResult, TreeResult {
     /**
      * The JSON-shaped tool result.
      *
