@@ -20,7 +20,10 @@ import org.vancetope.worktarget.core.transfer.TransferInitResponse;
 import org.vancetope.worktarget.core.transfer.TransferResult;
 import org.vancetope.worktarget.core.transfer.UploadRequest;
 
-/** Spec 002 §5.1–§5.4 end to end: a Brain and a Foot endpoint over the in-memory pair and the codec. */
+/**
+ * A transfer's life end to end (init, chunks, complete, finish): a Brain and a Foot endpoint over the
+ * in-memory pair and the codec.
+ */
 class TransferLifecycleTest {
     private TransferFixture fx;
 

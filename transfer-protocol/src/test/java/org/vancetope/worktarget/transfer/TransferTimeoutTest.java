@@ -16,7 +16,7 @@ import org.vancetope.worktarget.core.transfer.TransferInitResponse;
 import org.vancetope.worktarget.core.transfer.TransferResult;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 
-/** Spec 002 §5.5 and §5.6: each phase timeout and the cleanup sweep, by moving a manual clock. */
+/** Each phase timeout of a transfer and the cleanup sweep, by moving a manual clock. */
 class TransferTimeoutTest {
     private static final Duration JUST_BEFORE = Duration.ofMillis(29_999);
     private static final Duration PAST = Duration.ofMillis(2);

@@ -192,19 +192,7 @@ public final class ServerConnection implements Endpoint {
     /**
      * Sends an invocation to the peer and waits for its result, on the caller's thread (never an I/O
      * thread). Correlation ids start with {@code dt-} for a daemon, {@code ct-} for a foot.
-     */
-    @Override
-    public Map<String, Object> invoke(String tool, Map<String, Object> params, ToolContext context, Duration timeout)
-            throws ToolException {
-        return invoke(key instanceof DaemonKey ? "dt-" : "ct-", key.describe(), tool, params, context, timeout);
-    }
-
-    /**
-     * Sends an invocation and waits for its result. Runs on the caller's thread, never on the I/O
-     * thread.
      *
-     * @param prefix {@code "ct-"} or {@code "dt-"}
-     * @param peer how to name the peer in messages, e.g. {@code "daemon 'build-box-01'"}
      * @param tool the tool name
      * @param params the parameters
      * @param context the calling process
@@ -213,8 +201,11 @@ public final class ServerConnection implements Endpoint {
      * @throws ToolException {@code offline} when the connection is or becomes closed, {@code timeout},
      *         {@code cancelled} when the calling thread is interrupted, or the tool's own failure
      */
-    public Map<String, Object> invoke(String prefix, String peer, String tool, Map<String, Object> params,
-                                      ToolContext context, Duration timeout) throws ToolException {
+    @Override
+    public Map<String, Object> invoke(String tool, Map<String, Object> params, ToolContext context, Duration timeout)
+            throws ToolException {
+        String prefix = key instanceof DaemonKey ? "dt-" : "ct-";
+        String peer = key.describe();
         if (frames.channel().eventLoop().inEventLoop()) {
             throw new IllegalStateException("invoke must not be called on an I/O thread; it blocks");
         }

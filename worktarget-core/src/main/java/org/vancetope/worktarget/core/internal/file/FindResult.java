@@ -1,6 +1,5 @@
 package org.vancetope.worktarget.core.internal.file;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,36 +25,25 @@ record FindResult(String path, List<Found> files, int totalMatches, boolean trun
      * @param size its size in bytes
      * @param modified its modification time, ISO-8601
      */
-    record Found(String path, long size, String modified) {
+    record Found(String path, long size, String modified) implements ResultEntry {
         /**
          * The JSON-shaped entry.
          *
          * @return path, size, modified
          */
-        Map<String, Object> toMap() {
+        @Override
+        public Map<String, Object> toMap() {
             Map<String, Object> f = new LinkedHashMap<>();
             f.put("path", path);
             f.put("size", size);
             f.put("modified", modified);
             return f;
         }
-
-        /**
-         * The JSON size of {@link #toMap()}, what the entry costs of the result budget.
-         *
-         * @return bytes
-         */
-        long jsonSize() {
-            return JsonSize.of(toMap());
-        }
     }
 
     @Override
     public Map<String, Object> toMap() {
-        List<Map<String, Object>> out = new ArrayList<>(files.size());
-        for (Found f : files) {
-            out.add(f.toMap());
-        }
+        List<Map<String, Object>> out = ResultEntry.toMaps(files);
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("path", path);
         r.put("files", out);

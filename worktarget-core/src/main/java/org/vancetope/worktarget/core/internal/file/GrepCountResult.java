@@ -1,6 +1,5 @@
 package org.vancetope.worktarget.core.internal.file;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,35 +31,24 @@ record GrepCountResult(String path, List<FileCount> files, long totalMatches, in
      * @param path the file, relative to the root
      * @param count its matches
      */
-    record FileCount(String path, int count) {
+    record FileCount(String path, int count) implements ResultEntry {
         /**
          * The JSON-shaped entry.
          *
          * @return path, count
          */
-        Map<String, Object> toMap() {
+        @Override
+        public Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("path", path);
             m.put("count", count);
             return m;
         }
-
-        /**
-         * The JSON size of {@link #toMap()}, what the entry costs of the result budget.
-         *
-         * @return bytes
-         */
-        long jsonSize() {
-            return JsonSize.of(toMap());
-        }
     }
 
     @Override
     public Map<String, Object> toMap() {
-        List<Map<String, Object>> out = new ArrayList<>(files.size());
-        for (FileCount f : files) {
-            out.add(f.toMap());
-        }
+        List<Map<String, Object>> out = ResultEntry.toMaps(files);
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("path", path);
         r.put("files", out);

@@ -1,6 +1,5 @@
 package org.vancetope.worktarget.core.internal.file;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,13 +33,15 @@ record GrepResult(String path, List<Match> matches, boolean truncated, int files
      * @param after the context lines after it, or null when none were asked for (then absent)
      * @param endLine the line a multiline match ends on, or null outside multiline mode (then absent)
      */
-    record Match(String path, int line, String text, List<String> before, List<String> after, Integer endLine) {
+    record Match(String path, int line, String text, List<String> before, List<String> after, Integer endLine)
+            implements ResultEntry {
         /**
          * The JSON-shaped match.
          *
          * @return path, line, endLine (multiline), text, and before/after when asked for
          */
-        Map<String, Object> toMap() {
+        @Override
+        public Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("path", path);
             m.put("line", line);
@@ -56,23 +57,11 @@ record GrepResult(String path, List<Match> matches, boolean truncated, int files
             }
             return m;
         }
-
-        /**
-         * The JSON size of {@link #toMap()}, what the match costs of the result budget.
-         *
-         * @return bytes
-         */
-        long jsonSize() {
-            return JsonSize.of(toMap());
-        }
     }
 
     @Override
     public Map<String, Object> toMap() {
-        List<Map<String, Object>> out = new ArrayList<>(matches.size());
-        for (Match m : matches) {
-            out.add(m.toMap());
-        }
+        List<Map<String, Object>> out = ResultEntry.toMaps(matches);
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("path", path);
         r.put("matches", out);

@@ -1,6 +1,5 @@
 package org.vancetope.worktarget.core.internal.file;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +22,9 @@ record MultiReadResult(List<Entry> files, boolean truncated, String hint) implem
      * @param result the read result, or null when the file failed
      * @param error the file's failure, or null
      */
-    record Entry(String path, FileResult result, ToolException error) {
-        Map<String, Object> toMap() {
+    record Entry(String path, FileResult result, ToolException error) implements ResultEntry {
+        @Override
+        public Map<String, Object> toMap() {
             if (result != null) {
                 return result.toMap();
             }
@@ -44,10 +44,7 @@ record MultiReadResult(List<Entry> files, boolean truncated, String hint) implem
 
     @Override
     public Map<String, Object> toMap() {
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (Entry e : files) {
-            out.add(e.toMap());
-        }
+        List<Map<String, Object>> out = ResultEntry.toMaps(files);
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("files", out);
         r.put("truncated", truncated);

@@ -25,8 +25,9 @@ record TreeResult(String path, int maxDepth, List<Node> entries, int count, bool
      * @param size its size in bytes, or null when sizes were not asked for or it is not a regular file
      * @param sizes whether sizes were asked for (only then is {@code size} present)
      */
-    record Node(String path, String type, Long size, boolean sizes) {
-        Map<String, Object> toMap() {
+    record Node(String path, String type, Long size, boolean sizes) implements ResultEntry {
+        @Override
+        public Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("path", path);
             m.put("type", type);
@@ -35,10 +36,6 @@ record TreeResult(String path, int maxDepth, List<Node> entries, int count, bool
             }
             return m;
         }
-
-        long jsonSize() {
-            return JsonSize.of(toMap());
-        }
     }
 
     @Override
@@ -46,7 +43,7 @@ record TreeResult(String path, int maxDepth, List<Node> entries, int count, bool
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("path", path);
         r.put("maxDepth", maxDepth);
-        r.put("entries", entries.stream().map(Node::toMap).toList());
+        r.put("entries", ResultEntry.toMaps(entries));
         r.put("count", count);
         r.put("truncated", truncated);
         r.put("skippedGeneratedDirs", skippedGeneratedDirs);
