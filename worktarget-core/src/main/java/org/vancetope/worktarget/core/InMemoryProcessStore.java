@@ -98,7 +98,7 @@ public final class InMemoryProcessStore implements ProcessStore {
         }
         ProcessInfo id = e.identity;
         return Optional.of(new ProcessInfo(id.id(), id.parentId(), id.sessionId(), id.tenant(), id.project(), id.user(),
-                new LinkedHashMap<>(e.params)));
+                e.params));     // the record copies the map
     }
 
     /**

@@ -216,7 +216,8 @@ public final class WorkTargetDispatcher {
             throw e;
         }
         ToolContext ctx = ToolContext.of(process);
-        WorkTarget target = targets.current(process);
+        WorkTargetService.Current current = targets.resolve(process);
+        WorkTarget target = current.target();
         if (!hostTools.containsKey(tool) && !isMeta(tool) && ToolCatalog.wrapper(tool).isEmpty()) {
             ToolException e = new ToolException(ErrorCode.UNKNOWN_TOOL, "Unknown tool '" + tool + "'. Available: "
                     + availableTools() + ".");
@@ -227,7 +228,8 @@ public final class WorkTargetDispatcher {
         ToolInvocation invocation = new ToolInvocation(tool, target, ToolInvocation.backendToolOf(tool, target), p, ctx);
         safeListener(() -> listener.callStarted(invocation));
         try {
-            Map<String, Object> result = new InterceptorChain(interceptors, 0, invocation, true, inv -> route(process, inv))
+            Map<String, Object> result = new InterceptorChain(interceptors, 0, invocation, true,
+                    inv -> route(process, inv, current.client()))
                     .proceed(invocation);
             Map<String, Object> r = result == null ? Map.of() : result;
             safeListener(() -> listener.callFinished(invocation, Duration.ofNanos(System.nanoTime() - start), r));
@@ -259,7 +261,8 @@ public final class WorkTargetDispatcher {
      * The routing link, last of the user interceptors: resolves the invocation's target to its endpoint
      * (once), fits and guards the parameters, then runs the backend interceptors and the endpoint call.
      */
-    private Map<String, Object> route(ProcessInfo process, ToolInvocation inv) throws ToolException {
+    private Map<String, Object> route(ProcessInfo process, ToolInvocation inv, Endpoint defaultClient)
+            throws ToolException {
         String tool = inv.tool();
         BackendTool hostTool = hostTools.get(tool);
         if (hostTool != null) {
@@ -284,7 +287,9 @@ public final class WorkTargetDispatcher {
         Duration timeout;
         switch (target.kind()) {
             case CLIENT -> {
-                endpoint = process.sessionId() == null ? null : peers.find(sessionKey(process)).orElse(null);
+                // the default CLIENT target was chosen for the client found then: not looked up twice
+                endpoint = defaultClient != null ? defaultClient
+                        : process.sessionId() == null ? null : peers.find(sessionKey(process)).orElse(null);
                 if (endpoint == null) {
                     throw new ToolException(ErrorCode.OFFLINE, "The work target is CLIENT, but no client is "
                             + "connected to this session, so " + tool + " cannot run. Reconnect the client, or call "

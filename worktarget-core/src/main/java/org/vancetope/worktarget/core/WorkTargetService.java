@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.spi.Endpoint;
 import org.vancetope.worktarget.spi.Peers;
 import org.vancetope.worktarget.spi.ProcessInfo;
 import org.vancetope.worktarget.spi.SessionKey;
@@ -97,11 +98,32 @@ public final class WorkTargetService {
      * @return the default
      */
     public WorkTarget defaultFor(ProcessInfo process) {
-        if (peers != null && process.sessionId() != null
-                && peers.find(new SessionKey(process.tenant(), process.sessionId())).isPresent()) {
-            return WorkTarget.CLIENT;
-        }
-        return WorkTarget.WORK_TEMP;
+        return resolveDefault(process).target();
+    }
+
+    /**
+     * The current target with the endpoint looked up on the way: a default CLIENT target was chosen
+     * because the session's client is connected, and the routing uses that client instead of looking
+     * it up again.
+     */
+    Current resolve(ProcessInfo process) {
+        Optional<WorkTarget> stored = stored(process);
+        return stored.isPresent() ? new Current(stored.get(), null) : resolveDefault(process);
+    }
+
+    private Current resolveDefault(ProcessInfo process) {
+        Endpoint client = peers == null || process.sessionId() == null ? null
+                : peers.find(new SessionKey(process.tenant(), process.sessionId())).orElse(null);
+        return new Current(client != null ? WorkTarget.CLIENT : WorkTarget.WORK_TEMP, client);
+    }
+
+    /**
+     * A process's current target and, when it is the default CLIENT, the client it was chosen for.
+     *
+     * @param target the target
+     * @param client the session's client when the target is the default CLIENT, else null
+     */
+    record Current(WorkTarget target, Endpoint client) {
     }
 
     /**
@@ -115,7 +137,7 @@ public final class WorkTargetService {
     public WorkTarget set(String processId, WorkTarget target) {
         Objects.requireNonNull(target, "target");
         WorkTarget previous = current(find(processId));
-        processStore.putEngineParam(processId, WorkTarget.ENGINE_PARAM_KEY, target.toMap());
+        processStore.putEngineParam(processId, WorkTarget.ENGINE_PARAM_KEY, new StoredTarget(target));
         return previous;
     }
 
@@ -144,13 +166,13 @@ public final class WorkTargetService {
         Object fromCaller = callerParams == null ? null : callerParams.get(WorkTarget.ENGINE_PARAM_KEY);
         Object fromRecipe = recipeParams == null ? null : recipeParams.get(WorkTarget.ENGINE_PARAM_KEY);
         if (fromCaller != null) {
-            out.put(WorkTarget.ENGINE_PARAM_KEY, strict(fromCaller, "the caller's workTarget parameter").toMap());
+            out.put(WorkTarget.ENGINE_PARAM_KEY, new StoredTarget(strict(fromCaller, "the caller's workTarget parameter")));
         } else if (fromRecipe != null) {
-            out.put(WorkTarget.ENGINE_PARAM_KEY, strict(fromRecipe, "the recipe's workTarget default").toMap());
+            out.put(WorkTarget.ENGINE_PARAM_KEY, new StoredTarget(strict(fromRecipe, "the recipe's workTarget default")));
         } else if (parentProcessId != null) {
             processStore.find(parentProcessId)
                     .flatMap(this::stored)
-                    .ifPresent(t -> out.put(WorkTarget.ENGINE_PARAM_KEY, t.toMap()));
+                    .ifPresent(t -> out.put(WorkTarget.ENGINE_PARAM_KEY, new StoredTarget(t)));
         }
         return out;
     }
@@ -177,6 +199,9 @@ public final class WorkTargetService {
 
     @SuppressWarnings("unchecked")
     private static Optional<WorkTarget> parse(Object raw, String owner) {
+        if (raw instanceof StoredTarget stored) {
+            return Optional.of(stored.target());     // stored by set, handed back as it was: parsed already
+        }
         try {
             if (raw instanceof Map<?, ?> m) {
                 return Optional.of(WorkTarget.fromMap((Map<String, ?>) m));

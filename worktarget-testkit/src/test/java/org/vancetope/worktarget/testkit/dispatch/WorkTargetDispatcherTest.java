@@ -818,6 +818,22 @@ class WorkTargetDispatcherTest {
     }
 
     @Test
+    void aCallOnTheDefaultClientTargetLooksTheClientUpOnce() throws ToolException {
+        peers.client("acme", "s1", echoes("client_"));
+        dispatcher().invoke("p1", "file_read", Map.of("path", "a"));
+        assertThat(peers.lookups()).isEqualTo(1);
+        assertThat(clientCalls()).hasSize(1);
+    }
+
+    @Test
+    void aCallOnAStoredClientTargetLooksTheClientUpOnce() throws ToolException {
+        peers.client("acme", "s1", echoes("client_"));
+        target(WorkTarget.CLIENT);
+        dispatcher().invoke("p1", "file_read", Map.of("path", "a"));
+        assertThat(peers.lookups()).isEqualTo(1);
+    }
+
+    @Test
     void aHostToolRunsAsItIsWhateverTheTarget() throws ToolException {
         target(WorkTarget.daemon("box"));
         Map<String, Object> r = builder().hostTool(hostTool("client_file_upload")).build()

@@ -106,6 +106,13 @@ class WorkTargetServiceTest {
     }
 
     @Test
+    void aTargetSetIsReadBackWithoutParsingItAgain() {
+        WorkTarget box = WorkTarget.daemon("box");
+        service.set("parent", box);
+        assertThat(service.stored(store.find("parent").orElseThrow())).containsSame(box);
+    }
+
+    @Test
     void setReturnsThePreviousTarget() {
         assertThat(service.set("parent", WorkTarget.work("src"))).isEqualTo(WorkTarget.WORK_TEMP);
         assertThat(service.set("parent", WorkTarget.daemon("box"))).isEqualTo(WorkTarget.work("src"));
