@@ -3,19 +3,19 @@ package org.vancetope.worktarget.backend.daemon;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import org.vancetope.worktarget.spi.FrameChannel;
 
 /**
  * A handler for frame types beyond the base protocol (handshake, manifests, invocations), for example
  * the transfer frames ({@code transfer_*}). The server and the client connector hand every text frame whose
  * {@code type} this extension {@link #handles(String) handles} to it, with the connection as a
- * {@link FrameChannel} whose writability follows the connection's write-buffer watermarks.
+ * {@link WireChannel} whose writability follows the connection's write-buffer watermarks. Each
+ * connection is announced once it is open ({@link #onOpen}) and once it closed ({@link #onClose}).
  *
  * <pre>{@code
  * FrameExtension transfers = new FrameExtension() {
  *     public boolean handles(String type) { return type.startsWith("transfer_"); }
- *     public void onFrame(FrameChannel<String> channel, String type, String frame) { engine.feed(channel, frame); }
- *     public void onClose(FrameChannel<String> channel) { engine.abortAll(channel); }
+ *     public void onFrame(WireChannel channel, String type, String frame) { engine.feed(channel, frame); }
+ *     public void onClose(WireChannel channel) { engine.abortAll(channel); }
  * };
  * }</pre>
  *
@@ -45,11 +45,11 @@ public interface FrameExtension {
      * @param type the frame's type
      * @param frame the whole frame, a JSON object as text
      */
-    void onFrame(FrameChannel<String> channel, String type, String frame);
+    void onFrame(WireChannel channel, String type, String frame);
 
     /**
      * A frame arrived, as bytes: the connection calls this method, whose default decodes the text and
-     * calls {@link #onFrame(FrameChannel, String, String)}. Override it to parse the bytes directly
+     * calls {@link #onFrame(WireChannel, String, String)}. Override it to parse the bytes directly
      * (the transfer frames do: a chunk frame is about 87 KiB of base64 that need not become a
      * {@code String}).
      *
@@ -59,7 +59,7 @@ public interface FrameExtension {
      *             read-only and valid only during this call (it is a view of the network buffer):
      *             copy what you keep
      */
-    default void onFrameUtf8(FrameChannel<String> channel, String type, ByteBuffer utf8) {
+    default void onFrameUtf8(WireChannel channel, String type, ByteBuffer utf8) {
         onFrame(channel, type, StandardCharsets.UTF_8.decode(utf8).toString());
     }
 
@@ -73,8 +73,18 @@ public interface FrameExtension {
      * @param fields the frame's fields as the JSON parser gave them (strings, numbers, booleans, maps and lists)
      * @param utf8 the whole frame, as for {@link #onFrameUtf8}
      */
-    default void onFrameFields(FrameChannel<String> channel, String type, Map<String, Object> fields, ByteBuffer utf8) {
+    default void onFrameFields(WireChannel channel, String type, Map<String, Object> fields, ByteBuffer utf8) {
         onFrameUtf8(channel, type, utf8);
+    }
+
+    /**
+     * A connection completed its handshake (the server accepted its {@code hello}, or the client
+     * received its {@code welcome}); it may carry frames from now on. Called once per connection,
+     * before any of its frames reaches this extension. Default: nothing.
+     *
+     * @param channel the connection
+     */
+    default void onOpen(WireChannel channel) {
     }
 
     /**
@@ -83,6 +93,6 @@ public interface FrameExtension {
      *
      * @param channel the connection
      */
-    default void onClose(FrameChannel<String> channel) {
+    default void onClose(WireChannel channel) {
     }
 }

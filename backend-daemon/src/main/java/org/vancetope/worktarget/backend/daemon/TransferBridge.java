@@ -15,7 +15,6 @@ import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.internal.ForwardingChannel;
 import org.vancetope.worktarget.backend.daemon.internal.ReadGate;
 import org.vancetope.worktarget.backend.daemon.internal.SerialExecutor;
-import org.vancetope.worktarget.backend.daemon.internal.WireChannel;
 import org.vancetope.worktarget.core.transfer.TransferChunk;
 import org.vancetope.worktarget.core.transfer.TransferConnection;
 import org.vancetope.worktarget.core.transfer.TransferEndpoint;
@@ -86,19 +85,19 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
     }
 
     @Override
-    public void onFrame(FrameChannel<String> channel, String type, String frame) {
+    public void onFrame(WireChannel channel, String type, String frame) {
         onFrameUtf8(channel, type, ByteBuffer.wrap(frame.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** The connections' path: chunk frames are cut apart from the bytes, base64 decoded straight into the chunk. */
     @Override
-    public void onFrameUtf8(FrameChannel<String> channel, String type, ByteBuffer utf8) {
+    public void onFrameUtf8(WireChannel channel, String type, ByteBuffer utf8) {
         handle(channel, type, () -> codec.decode(utf8));
     }
 
     /** A frame the connection parsed already: decoded from its fields, not parsed again. */
     @Override
-    public void onFrameFields(FrameChannel<String> channel, String type, Map<String, Object> fields, ByteBuffer utf8) {
+    public void onFrameFields(WireChannel channel, String type, Map<String, Object> fields, ByteBuffer utf8) {
         handle(channel, type, () -> codec.decode(fields));
     }
 
@@ -106,7 +105,7 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
         TransferFrame decode() throws FrameDecodeException;
     }
 
-    private void handle(FrameChannel<String> channel, String type, Decoding decoding) {
+    private void handle(WireChannel channel, String type, Decoding decoding) {
         TransferFrame decoded;
         try {
             decoded = decoding.decode();
@@ -135,8 +134,14 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
         });
     }
 
+    /** The connection is open: its transfer connection exists from now on, for frames and for {@link #connection}. */
     @Override
-    public void onClose(FrameChannel<String> channel) {
+    public void onOpen(WireChannel channel) {
+        attach(channel);
+    }
+
+    @Override
+    public void onClose(WireChannel channel) {
         Attached a = attached.remove(channel.id());
         if (a != null) {
             a.lane.execute(a.connection::onClose);
@@ -147,21 +152,20 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
      * The transfer connection of a WebSocket connection, to start a download or request an upload on it.
      *
      * @param channel the connection, e.g. a peer's {@code Endpoint.transferChannel()} from {@link WorkTargetServer#peers()}
-     * @return the transfer connection; empty when the channel is closed
+     * @return the transfer connection; empty when the channel is closed, or is no connection of a server
+     *         or client this bridge is the frame extension of
      */
     public Optional<TransferConnection> connection(FrameChannel<String> channel) {
         if (!channel.isOpen()) {
             return Optional.empty();
         }
-        return Optional.of(attach(channel).connection);
+        return Optional.ofNullable(attached.get(channel.id())).map(Attached::connection);
     }
 
-    private Attached attach(FrameChannel<String> channel) {
-        return attached.computeIfAbsent(channel.id(), id -> {
-            WireChannel wire = WireChannel.of(channel);
-            return new Attached(endpoint.attach(new Encoding(wire, codec), scopes.apply(channel)),
-                    new SerialExecutor(workers), new ReadGate(wire, MAX_WAITING_FRAMES, RESUME_AT_FRAMES));
-        });
+    private Attached attach(WireChannel channel) {
+        return attached.computeIfAbsent(channel.id(), id -> new Attached(
+                endpoint.attach(new Encoding(channel, codec), scopes.apply(channel)),
+                new SerialExecutor(workers), new ReadGate(channel, MAX_WAITING_FRAMES, RESUME_AT_FRAMES)));
     }
 
     /**

@@ -20,9 +20,12 @@ class FrameExtensionTest {
     private final BlockingQueue<String> clientGot = new LinkedBlockingQueue<>();
     private final CompletableFuture<String> serverSawClose = new CompletableFuture<>();
     private final CompletableFuture<String> clientSawClose = new CompletableFuture<>();
+    private final BlockingQueue<String> serverOpened = new LinkedBlockingQueue<>();
+    private final BlockingQueue<String> clientOpened = new LinkedBlockingQueue<>();
     private TestServer t;
 
-    private static FrameExtension recorder(BlockingQueue<String> got, CompletableFuture<String> closed) {
+    private static FrameExtension recorder(BlockingQueue<String> got, CompletableFuture<String> closed,
+                                           BlockingQueue<String> opened) {
         return new FrameExtension() {
             @Override
             public boolean handles(String type) {
@@ -30,12 +33,17 @@ class FrameExtensionTest {
             }
 
             @Override
-            public void onFrame(FrameChannel<String> channel, String type, String frame) {
-                got.add(frame);
+            public void onOpen(WireChannel channel) {
+                opened.add(channel.id());
             }
 
             @Override
-            public void onClose(FrameChannel<String> channel) {
+            public void onFrame(WireChannel channel, String type, String frame) {
+                got.add("open " + opened.contains(channel.id()) + ": " + frame);
+            }
+
+            @Override
+            public void onClose(WireChannel channel) {
                 closed.complete(channel.id());
             }
         };
@@ -43,7 +51,7 @@ class FrameExtensionTest {
 
     @BeforeEach
     void start() throws Exception {
-        t = new TestServer(b -> b.frameExtension(recorder(serverGot, serverSawClose)));
+        t = new TestServer(b -> b.frameExtension(recorder(serverGot, serverSawClose, serverOpened)));
     }
 
     @AfterEach
@@ -54,14 +62,14 @@ class FrameExtensionTest {
     @Test
     void extensionFramesTravelBothWaysOnTheDaemonsChannel() throws Exception {
         WorkTargetClient box = t.started(t.daemonBuilder("box", List.of(TestServer.echoRead("box")))
-                .frameExtension(recorder(clientGot, clientSawClose)));
+                .frameExtension(recorder(clientGot, clientSawClose, clientOpened)));
         FrameChannel<String> toDaemon = t.server.peers().find(new DaemonKey("acme", "proj", "box"))
                 .flatMap(Endpoint::transferChannel).orElseThrow();
         assertThat(toDaemon.isOpen()).isTrue();
         assertThat(toDaemon.isWritable()).isTrue();
         String init = "{\"type\":\"transfer_init\",\"transferId\":\"t-1\",\"totalSize\":3}";
         toDaemon.send(init).toCompletableFuture().get(10, TimeUnit.SECONDS);
-        assertThat(clientGot.poll(10, TimeUnit.SECONDS)).isEqualTo(init);
+        assertThat(clientGot.poll(10, TimeUnit.SECONDS)).isEqualTo("open true: " + init);
         assertThat(serverGot).isEmpty();
         box.close();
         assertThat(serverSawClose.get(10, TimeUnit.SECONDS)).isEqualTo(toDaemon.id());
@@ -74,7 +82,19 @@ class FrameExtensionTest {
         try (RawClient raw = RawClient.daemon(t.uri(), "raw", RawClient.READ_TOOL)) {
             String chunk = "{\"type\":\"transfer_chunk\",\"transferId\":\"t-9\",\"seq\":0,\"data\":\"AAEC\"}";
             raw.send(chunk);
-            assertThat(serverGot.poll(10, TimeUnit.SECONDS)).isEqualTo(chunk);
+            assertThat(serverGot.poll(10, TimeUnit.SECONDS)).isEqualTo("open true: " + chunk);
         }
+    }
+
+    @Test
+    void eachEndAnnouncesTheOpenConnectionOnceBeforeAnyFrame() throws Exception {
+        t.started(t.daemonBuilder("box", List.of(TestServer.echoRead("box")))
+                .frameExtension(recorder(clientGot, clientSawClose, clientOpened)));
+        String id = t.server.peers().find(new DaemonKey("acme", "proj", "box"))
+                .flatMap(Endpoint::transferChannel).orElseThrow().id();
+        assertThat(serverOpened.poll(10, TimeUnit.SECONDS)).isEqualTo(id);
+        assertThat(clientOpened.poll(10, TimeUnit.SECONDS)).isEqualTo(id);
+        assertThat(serverOpened).isEmpty();
+        assertThat(clientOpened).isEmpty();
     }
 }

@@ -88,7 +88,7 @@ class UndecodableChunkTest {
         }
 
         @Override
-        public void onFrame(FrameChannel<String> channel, String type, String frame) {
+        public void onFrame(WireChannel channel, String type, String frame) {
             frames.add(frame);
         }
 

@@ -1,7 +1,6 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -36,19 +35,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vancetope.worktarget.backend.daemon.CancelledCall;
 import org.vancetope.worktarget.backend.daemon.ServerRefusedException;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ErrorCode;
@@ -65,6 +60,9 @@ public final class ClientSession {
     private static final Logger LOG = LoggerFactory.getLogger(ClientSession.class);
     private static final Set<Integer> FINAL_CLOSE_CODES = Set.of(Wire.CLOSE_BAD_FRAME, Wire.CLOSE_UNAUTHORIZED,
             Wire.CLOSE_FORBIDDEN, Wire.CLOSE_SUPERSEDED, Wire.CLOSE_UNSUPPORTED_VERSION);
+
+    /** The source of correlation ids of the calls a client sends; today the server sends them all. */
+    private static final Ids IDS = new Ids();
 
     private final ClientSettings settings;
     private volatile Map<String, BackendTool> tools;
@@ -129,7 +127,7 @@ public final class ClientSession {
         this.tools = next;
         Connection c = current;
         if (c != null && c.welcomed) {
-            c.send(new Message.ToolManifest(next.values().stream().map(BackendTool::spec).toList()));
+            c.calls.send(new Message.ToolManifest(next.values().stream().map(BackendTool::spec).toList()));
         }
     }
 
@@ -185,7 +183,8 @@ public final class ClientSession {
      */
     public int runningCalls() {
         Connection c = current;
-        return c == null ? 0 : c.running.size();
+        PeerConnection open = c == null ? null : c.calls;
+        return open == null ? 0 : open.runningCalls();
     }
 
     /**
@@ -293,22 +292,9 @@ public final class ClientSession {
         signalConnected();
     }
 
-    private static final class Running {
-        final Message.Invoke invoke;
-        final ToolContext context;
-        final AtomicBoolean started = new AtomicBoolean();
-        volatile Future<?> future;
-
-        Running(Message.Invoke invoke, ToolContext context) {
-            this.invoke = invoke;
-            this.context = context;
-        }
-    }
-
     /** The handler of one connection attempt, last in the pipeline. */
     private final class Connection extends FrameHandler {
         final Channel channel;
-        final Map<String, Running> running = new ConcurrentHashMap<>();
         volatile boolean welcomed;
         boolean sendsContext;
         int closeCode = -1;
@@ -316,8 +302,8 @@ public final class ClientSession {
         Message.ErrorFrame lastError;
         ServerRefusedException refusal;
         NettyFrameChannel frames;
-        /** The largest frame sent: this client's limit and the server's, 2 MiB when it announced none. */
-        volatile int maxOutboundBytes = Math.min(settings.maxFrameBytes(), Wire.PROTOCOL_MAX_FRAME_BYTES);
+        /** The calls of the connection, once welcomed. */
+        volatile PeerConnection calls;
 
         Connection(Channel channel) {
             super(null, settings.silentIntervalsBeforeClose());
@@ -388,20 +374,25 @@ public final class ClientSession {
         @Override
         protected void onMessage(ChannelHandlerContext ctx, Message m) {
             if (m instanceof Message.Welcome w) {
-                welcomed = true;
                 sendsContext = w.capabilities().contains(Wire.CAP_INVOKE_CONTEXT);
+                // the largest frame sent: this client's limit and the server's, 2 MiB when it announced none
+                int maxOutbound = Math.min(settings.maxFrameBytes(), Wire.PROTOCOL_MAX_FRAME_BYTES);
                 if (w.limits().get(Wire.LIMIT_MAX_FRAME_BYTES) instanceof Number announced && announced.longValue() > 0) {
-                    maxOutboundBytes = (int) Math.min(settings.maxFrameBytes(), announced.longValue());
+                    maxOutbound = (int) Math.min(settings.maxFrameBytes(), announced.longValue());
                 }
                 frames = new NettyFrameChannel(channel, w.connectionId());
+                calls = new PeerConnection(frames, new PeerConnection.Names("the server " + settings.uri(),
+                        settings.profile(), "st-"), IDS, sendsContext, maxOutbound, settings.cancelHook());
+                opened(settings.extension());
+                welcomed = true;
                 attempts.set(0);
                 current = this;
                 LOG.info("Connected to {} as {} (connection {})", settings.uri(), describe(), w.connectionId());
                 signalConnected();
-            } else if (m instanceof Message.Invoke inv) {
-                onInvoke(ctx, inv);
-            } else if (m instanceof Message.Cancel c) {
-                onCancel(c.correlationId());
+            } else if (m instanceof Message.Invoke inv && calls != null) {
+                onInvoke(inv);
+            } else if (m instanceof Message.Cancel c && calls != null) {
+                calls.cancelled(c.correlationId());
             } else if (m instanceof Message.ProcessEnd e) {
                 onProcessEnd(e.context());
             } else if (m instanceof Message.ErrorFrame e) {
@@ -412,80 +403,15 @@ public final class ClientSession {
             }
         }
 
-        private void onInvoke(ChannelHandlerContext ctx, Message.Invoke inv) {
+        private void onInvoke(Message.Invoke inv) {
             BackendTool tool = tools.get(inv.name());
             if (tool == null) {
-                send(new Message.Result(inv.correlationId(), false, null, ErrorCode.UNKNOWN_TOOL.wire(),
-                        "This " + settings.profile() + " does not offer the tool '" + inv.name() + "'. It offers: "
-                                + String.join(", ", tools.keySet()) + ". Call work_target_get and pick another target."));
+                calls.refuse(inv, ErrorCode.UNKNOWN_TOOL, "This " + settings.profile() + " does not offer the tool '"
+                        + inv.name() + "'. It offers: " + String.join(", ", tools.keySet())
+                        + ". Call work_target_get and pick another target.");
                 return;
             }
-            ToolContext context = sendsContext && inv.context() != null ? inv.context() : fallbackContext;
-            Running r = new Running(inv, context);
-            running.put(inv.correlationId(), r);
-            try {
-                r.future = workers.submit(() -> run(r, tool));
-            } catch (RejectedExecutionException e) {
-                running.remove(inv.correlationId());
-                send(new Message.Result(inv.correlationId(), false, null, ErrorCode.OFFLINE.wire(),
-                        "The " + settings.profile() + " is shutting down; retry when it is back."));
-            }
-        }
-
-        private void run(Running r, BackendTool tool) {
-            if (!r.started.compareAndSet(false, true)) {
-                return;
-            }
-            Message.Invoke inv = r.invoke;
-            Message.Result result;
-            try {
-                Map<String, Object> out = tool.invoke(inv.params(), r.context);
-                result = new Message.Result(inv.correlationId(), true, out == null ? Map.of() : out, null, null);
-            } catch (ToolException e) {
-                result = new Message.Result(inv.correlationId(), false, null, e.code().wire(), e.getMessage());
-            } catch (Throwable e) {
-                // Errors too (StackOverflowError, OutOfMemoryError): every invocation gets its one answer
-                LOG.error("Tool {} failed unexpectedly on call {}", inv.name(), inv.correlationId(), e);
-                result = internal(inv, "failed unexpectedly (" + e.getClass().getSimpleName() + ")");
-            } finally {
-                running.remove(inv.correlationId());
-            }
-            sendResult(inv, result);
-        }
-
-        private Message.Result internal(Message.Invoke inv, String what) {
-            return new Message.Result(inv.correlationId(), false, null, ErrorCode.INTERNAL.wire(), "The tool "
-                    + inv.name() + " " + what + ". See the " + settings.profile() + "'s log; retrying may not help.");
-        }
-
-        /**
-         * Sends the answer to an invocation, measured before it is sent: a result larger than the frame
-         * limit is answered as a {@code size_limit} error of that call instead, so the connection and
-         * every other call on it carry on.
-         */
-        private void sendResult(Message.Invoke inv, Message.Result result) {
-            int limit = maxOutboundBytes;
-            ByteBuf frame;
-            try {
-                frame = Wire.encode(result, channel.alloc(), limit);
-            } catch (FrameTooLargeException e) {
-                LOG.warn("The result of {} (call {}) is larger than {} bytes; answering size_limit", inv.name(),
-                        inv.correlationId(), limit);
-                frame = Wire.encode(new Message.Result(inv.correlationId(), false, null, ErrorCode.SIZE_LIMIT.wire(),
-                        "The result of " + inv.name() + " is larger than " + Wire.describeBytes(limit) + ", the limit "
-                                + "of one message on the connection (maxFrameBytes), so it was not sent back; the tool "
-                                + "itself ran. Ask for less per call: a narrower path or pathGlob, a lower limit, fewer "
-                                + "context lines, or a window of a file (startLine, maxLines)."), channel.alloc());
-            } catch (Throwable e) {
-                LOG.error("The result of {} (call {}) cannot be encoded", inv.name(), inv.correlationId(), e);
-                frame = Wire.encode(internal(inv, "returned a result that cannot be sent ("
-                        + e.getClass().getSimpleName() + ")"), channel.alloc());
-            }
-            if (channel.isActive()) {
-                channel.writeAndFlush(new TextWebSocketFrame(frame));
-            } else {
-                frame.release();
-            }
+            calls.answer(inv, tool, sendsContext && inv.context() != null ? inv.context() : fallbackContext, workers);
         }
 
         /** The server says a process ended: the hook frees its state, on a worker (it may kill process trees). */
@@ -503,45 +429,8 @@ public final class ClientSession {
                         LOG.warn("Freeing the state of ended process {} failed", process.processId(), t);
                     }
                 });
-            } catch (java.util.concurrent.RejectedExecutionException closing) {
+            } catch (RejectedExecutionException closing) {
                 LOG.debug("Ignored process_end of {}: the client is closing", process.processId());
-            }
-        }
-
-        private void onCancel(String correlationId) {
-            Running r = running.remove(correlationId);
-            if (r == null) {
-                LOG.debug("Cancel for {} which is not running (finished or unknown)", correlationId);
-                return;
-            }
-            cancel(r, true);
-        }
-
-        private void cancel(Running r, boolean answer) {
-            Message.Invoke inv = r.invoke;
-            LOG.info("Cancelling {} ({})", inv.correlationId(), inv.name());
-            boolean notStarted = r.started.compareAndSet(false, true);
-            Future<?> f = r.future;
-            if (f != null) {
-                f.cancel(true);
-            }
-            if (settings.cancelHook() != null) {
-                try {
-                    settings.cancelHook().accept(new CancelledCall(inv.correlationId(), inv.name(), inv.params(),
-                            r.context));
-                } catch (RuntimeException e) {
-                    LOG.warn("The cancel hook failed for {}", inv.correlationId(), e);
-                }
-            }
-            if (notStarted && answer) {
-                send(new Message.Result(inv.correlationId(), false, null, ErrorCode.CANCELLED.wire(),
-                        "The call was cancelled before it started."));
-            }
-        }
-
-        private void send(Message message) {
-            if (channel.isActive()) {
-                channel.writeAndFlush(new TextWebSocketFrame(Wire.encode(message, channel.alloc())));
             }
         }
 
@@ -565,10 +454,10 @@ public final class ClientSession {
             if (current == this) {
                 current = null;
             }
-            for (Running r : running.values()) {
-                cancel(r, false);
+            PeerConnection open = calls;
+            if (open != null) {
+                open.close(ErrorCode.OFFLINE, "The connection to the server " + settings.uri() + " closed.");
             }
-            running.clear();
             if (frames != null) {
                 frames.writabilityChanged();
                 if (settings.extension() != null) {

@@ -216,6 +216,24 @@ public abstract class FrameHandler extends ChannelInboundHandlerAdapter {
         return true;
     }
 
+    /**
+     * Announces the open connection to the extension ({@link FrameExtension#onOpen}); a failure of the
+     * extension is logged and the connection stays open.
+     *
+     * @param extension the extension, may be null
+     */
+    protected final void opened(FrameExtension extension) {
+        NettyFrameChannel frames = frames();
+        if (extension == null || frames == null) {
+            return;
+        }
+        try {
+            extension.onOpen(frames);
+        } catch (RuntimeException e) {
+            LOG.warn("The frame extension failed on the opening of connection {}", frames.id(), e);
+        }
+    }
+
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof IdleStateEvent e && e.state() == IdleState.READER_IDLE) {

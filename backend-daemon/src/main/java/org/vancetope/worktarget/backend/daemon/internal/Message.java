@@ -169,7 +169,7 @@ public sealed interface Message {
          * @param channel the connection it arrived on
          */
         public void handTo(org.vancetope.worktarget.backend.daemon.FrameExtension extension,
-                           org.vancetope.worktarget.spi.FrameChannel<String> channel) {
+                           org.vancetope.worktarget.backend.daemon.WireChannel channel) {
             if (fields == null) {
                 extension.onFrameUtf8(channel, type, utf8);
             } else {

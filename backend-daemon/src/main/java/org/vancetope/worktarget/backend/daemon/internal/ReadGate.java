@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
+import org.vancetope.worktarget.backend.daemon.WireChannel;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**

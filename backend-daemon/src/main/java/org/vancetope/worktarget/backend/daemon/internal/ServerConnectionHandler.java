@@ -189,6 +189,7 @@ public final class ServerConnectionHandler extends FrameHandler {
         // register first: invokes from other threads are queued behind this task, so welcome still goes first,
         // and a client that saw welcome always finds itself registered
         core.peers().register(connection);
+        opened(settings.extension());
         ctx.writeAndFlush(new TextWebSocketFrame(Wire.encode(new Message.Welcome(Wire.PROTOCOL_VERSION, id, caps,
                 settings.limits()), ctx.alloc())));
         LOG.info("Accepted {} {} of {} (subject {}) as connection {}", profile,

@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.vancetope.worktarget.backend.daemon.WireChannel;
 import org.vancetope.worktarget.backend.daemon.FrameExtension;
-import org.vancetope.worktarget.spi.FrameChannel;
 
 class FrameHandlerTest {
     private final AtomicLong now = new AtomicLong();
@@ -35,7 +35,7 @@ class FrameHandlerTest {
             }
 
             @Override
-            public void onFrame(FrameChannel<String> channel, String type, String frame) {
+            public void onFrame(WireChannel channel, String type, String frame) {
                 if (frame.contains("refuse")) {
                     throw new IllegalArgumentException("refused for a reason");
                 }

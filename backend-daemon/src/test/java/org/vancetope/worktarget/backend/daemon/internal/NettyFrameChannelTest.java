@@ -96,4 +96,15 @@ class NettyFrameChannelTest {
         assertThat(sent).isNull();
         ch.finishAndReleaseAll();
     }
+
+    @Test
+    void pausingReadingTurnsAutoReadOffAndResumingTurnsItOn() {
+        EmbeddedChannel channel = new EmbeddedChannel();
+        NettyFrameChannel frames = new NettyFrameChannel(channel, "c-1");
+        frames.reading(false);
+        assertThat(channel.config().isAutoRead()).isFalse();
+        frames.reading(true);
+        assertThat(channel.config().isAutoRead()).isTrue();
+        channel.finishAndReleaseAll();
+    }
 }

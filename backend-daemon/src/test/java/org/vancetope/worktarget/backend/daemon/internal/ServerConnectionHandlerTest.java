@@ -25,11 +25,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.vancetope.worktarget.backend.daemon.WireChannel;
 import org.vancetope.worktarget.backend.daemon.FrameExtension;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.SessionKey;
-import org.vancetope.worktarget.spi.FrameChannel;
 
 class ServerConnectionHandlerTest {
     private static final AuthPrincipal BOX = new AuthPrincipal("box", "acme", Set.of("proj"), null);
@@ -50,12 +50,12 @@ class ServerConnectionHandlerTest {
                 }
 
                 @Override
-                public void onFrame(FrameChannel<String> channel, String type, String frame) {
+                public void onFrame(WireChannel channel, String type, String frame) {
                     extensionFrames.add(channel.id() + " " + frame);
                 }
 
                 @Override
-                public void onClose(FrameChannel<String> channel) {
+                public void onClose(WireChannel channel) {
                     extensionClosed.add(channel.id());
                 }
             }, now::get));
