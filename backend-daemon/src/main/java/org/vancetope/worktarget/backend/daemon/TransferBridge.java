@@ -68,7 +68,7 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
      * Creates a bridge.
      *
      * @param endpoint the endpoint that runs the transfers
-     * @param scopes the tenant and project of a connection (the Foot's receive root, the Brain's default)
+     * @param scopes the tenant and project of a connection (on a client, where received files land; on the server, the default)
      * @param workers where frames are handled, one connection at a time; it may block on disk I/O, so not
      *                an event loop. The bridge does not shut it down.
      */
