@@ -56,6 +56,7 @@ public final class TransferCodec {
     private static final byte[] BYTES = ascii(",\"bytes\":\"");
     private static final byte[] LAST_TRUE = ascii("\",\"last\":true}");
     private static final byte[] LAST_FALSE = ascii("\",\"last\":false}");
+    private static final byte[] LAST_WITH_HASH = ascii("\",\"last\":true,\"hash\":");
     private static final String BAD_BASE64 = "Field 'bytes' is not valid base64 (standard alphabet, with padding).";
 
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
@@ -106,7 +107,8 @@ public final class TransferCodec {
     public int encodedLength(TransferChunk chunk) {
         return CHUNK_HEAD.length + QUOTER.quoteAsUTF8(chunk.transferId()).length + SEQ.length
                 + Long.toString(chunk.seq()).length() + BYTES.length + Base64Codec.encodedLength(chunk.bytes().length)
-                + (chunk.last() ? LAST_TRUE.length : LAST_FALSE.length);
+                + (chunk.hash() != null ? LAST_WITH_HASH.length + QUOTER.quoteAsUTF8(chunk.hash()).length + 3
+                : chunk.last() ? LAST_TRUE.length : LAST_FALSE.length);
     }
 
     /**
@@ -122,7 +124,11 @@ public final class TransferCodec {
         dst.put(CHUNK_HEAD).put(QUOTER.quoteAsUTF8(chunk.transferId())).put(SEQ)
                 .put(Long.toString(chunk.seq()).getBytes(StandardCharsets.US_ASCII)).put(BYTES);
         Base64Codec.encode(chunk.bytes(), dst);
-        dst.put(chunk.last() ? LAST_TRUE : LAST_FALSE);
+        if (chunk.hash() != null) {
+            dst.put(LAST_WITH_HASH).put((byte) '"').put(QUOTER.quoteAsUTF8(chunk.hash())).put((byte) '"').put((byte) '}');
+        } else {
+            dst.put(chunk.last() ? LAST_TRUE : LAST_FALSE);
+        }
     }
 
     /** A chunk frame in one exactly sized array, the same bytes {@link #encodeChunk(TransferChunk, ByteBuffer)} writes. */
@@ -164,7 +170,7 @@ public final class TransferCodec {
                 g.writeStringField("target", i.target());
                 optString(g, "dirName", i.dirName());
                 g.writeNumberField("totalSize", i.totalSize());
-                g.writeStringField("hash", i.hash());
+                optString(g, "hash", i.hash());     // absent: it comes with the last chunk (hash trailer)
                 attrs(g, i.attrs());
             } else if (frame instanceof TransferInitResponse r) {
                 g.writeBooleanField("ok", r.ok());
@@ -339,16 +345,25 @@ public final class TransferCodec {
         }
         return switch (type) {
             case TransferInit.TYPE -> new TransferInit(transferId, source, r.of(target, "target"), dirName,
-                    r.of(totalSize, "totalSize"), r.of(hash, "hash"), attrs);
+                    r.of(totalSize, "totalSize"), hash, attrs);
             case TransferInitResponse.TYPE -> new TransferInitResponse(transferId, r.of(ok, "ok"), error);
-            case TransferChunk.TYPE -> new TransferChunk(transferId, r.of(seq, "seq"), r.of(bytes, "bytes"),
-                    r.of(last, "last"));
+            case TransferChunk.TYPE -> chunk(transferId, r.of(seq, "seq"), r.of(bytes, "bytes"), r.of(last, "last"),
+                    hash);
             case TransferComplete.TYPE -> new TransferComplete(transferId, r.of(ok, "ok"), error,
                     bytesWritten == null ? 0L : bytesWritten, hashCheck);
             case TransferFinish.TYPE -> new TransferFinish(transferId, r.of(ok, "ok"), error);
             default -> new UploadRequest(transferId, r.of(localPath, "localPath"), r.of(dirName, "dirName"),
                     r.of(remotePath, "remotePath"), attrs);
         };
+    }
+
+    private static TransferChunk chunk(String transferId, long seq, byte[] bytes, boolean last, String hash)
+            throws FrameDecodeException {
+        if (hash != null && !last) {
+            throw new FrameDecodeException(FrameDecodeException.Reason.BAD_FIELD, "Field 'hash' is allowed only on the "
+                    + "last chunk (last: true).", TransferChunk.TYPE, transferId, null);
+        }
+        return new TransferChunk(transferId, seq, bytes, last, hash);
     }
 
     private static TransferAttrs attrs(Map<String, Object> attrs, String type, String transferId)

@@ -199,6 +199,34 @@ class TransferCodecTest {
     }
 
     @Test
+    void anInitWithoutHashLeavesTheFieldOutAndDecodesWithNone() throws Exception {
+        TransferInit init = new TransferInit("t1", null, "a.txt", null, 3, null, null);
+        String json = codec.encodeToString(init);
+        assertThat(json).isEqualTo("{\"type\":\"transfer_init\",\"transferId\":\"t1\",\"target\":\"a.txt\","
+                + "\"totalSize\":3}");
+        assertThat(codec.decode(json)).isEqualTo(init);
+    }
+
+    @Test
+    void aLastChunkWithTheTrailerHashRoundTripsAndIsAsLongAsAnnounced() throws Exception {
+        TransferChunk c = new TransferChunk("t1", 2, new byte[] {1, 2, 3}, true, "sha256:" + "ab".repeat(32));
+        byte[] json = codec.encode(c);
+        assertThat(json).hasSize(codec.encodedLength(c));
+        assertThat(new String(json, StandardCharsets.UTF_8)).isEqualTo("{\"type\":\"transfer_chunk\",\"transferId\":"
+                + "\"t1\",\"seq\":2,\"bytes\":\"AQID\",\"last\":true,\"hash\":\"sha256:" + "ab".repeat(32) + "\"}");
+        assertThat(codec.decode(json)).isEqualTo(c);
+        assertThat(codec.decode(java.nio.ByteBuffer.wrap(json))).isEqualTo(c);
+    }
+
+    @Test
+    void aHashOnAChunkThatIsNotTheLastIsRefused() {
+        FrameDecodeException e = decodeFails("{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":0,"
+                + "\"bytes\":\"\",\"last\":false,\"hash\":\"sha256:00\"}");
+        assertThat(e.reason()).isEqualTo(FrameDecodeException.Reason.BAD_FIELD);
+        assertThat(e.getMessage()).contains("only on the last chunk");
+    }
+
+    @Test
     void emptyChunkOfAnEmptyFileRoundTrips() throws Exception {
         TransferChunk c = new TransferChunk("t1", 0, new byte[0], true);
         assertThat(codec.decode(codec.encode(c))).isEqualTo(c);
@@ -314,7 +342,6 @@ class TransferCodecTest {
             "{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":0,\"bytes\":\"\"}",
             "{\"type\":\"transfer_init\",\"transferId\":\"t\",\"totalSize\":1,\"hash\":\"sha256:00\"}",
             "{\"type\":\"transfer_init\",\"transferId\":\"t\",\"target\":\"a\",\"hash\":\"sha256:00\"}",
-            "{\"type\":\"transfer_init\",\"transferId\":\"t\",\"target\":\"a\",\"totalSize\":1}",
             "{\"type\":\"client.file.upload.request\",\"transferId\":\"t\",\"dirName\":\"d\",\"remotePath\":\"r\"}",
             "{\"type\":\"client.file.upload.request\",\"transferId\":\"t\",\"localPath\":\"l\",\"remotePath\":\"r\"}",
             "{\"type\":\"client.file.upload.request\",\"transferId\":\"t\",\"localPath\":\"l\",\"dirName\":\"d\"}"})

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +22,7 @@ import java.util.stream.Stream;
 import org.vancetope.worktarget.core.transfer.FootTargetResolver;
 import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferAttrs;
+import org.vancetope.worktarget.core.transfer.TransferCapability;
 import org.vancetope.worktarget.core.transfer.TransferConnection;
 import org.vancetope.worktarget.core.transfer.TransferEndpoint;
 import org.vancetope.worktarget.core.transfer.TransferFrame;
@@ -78,8 +80,14 @@ final class TransferFixture implements AutoCloseable {
 
     TransferFixture(Configuration config, TransferSettings settings, int highWaterMark, boolean threaded)
             throws IOException {
+        this(config, settings, highWaterMark, threaded, Set.of());
+    }
+
+    /** A fixture whose connection negotiated transfer capabilities on both ends. */
+    TransferFixture(Configuration config, TransferSettings settings, int highWaterMark, boolean threaded,
+                    Set<TransferCapability> capabilities) throws IOException {
         this(Jimfs.newFileSystem(config.toBuilder().setAttributeViews("basic", "owner", "posix", "unix").build())
-                .getPath("/"), true, settings, highWaterMark, threaded);
+                .getPath("/"), true, settings, highWaterMark, threaded, capabilities);
     }
 
     /**
@@ -90,11 +98,11 @@ final class TransferFixture implements AutoCloseable {
      * @throws IOException when the directories cannot be made
      */
     static TransferFixture onDisk(Path dir) throws IOException {
-        return new TransferFixture(dir, false, TransferSettings.defaults(), 16, false);
+        return new TransferFixture(dir, false, TransferSettings.defaults(), 16, false, Set.of());
     }
 
     private TransferFixture(Path top, boolean ownsFileSystem, TransferSettings settings, int highWaterMark,
-                            boolean threaded) throws IOException {
+                            boolean threaded, Set<TransferCapability> capabilities) throws IOException {
         this.top = top;
         this.fs = top.getFileSystem();
         this.ownsFileSystem = ownsFileSystem;
@@ -118,8 +126,8 @@ final class TransferFixture implements AutoCloseable {
         InMemoryFramePair.Builder<TransferFrame> b = InMemoryFramePair.<TransferFrame>builder()
                 .highWaterMark(highWaterMark).wire(codec::encode, this::decode);
         pair = (threaded ? b.threaded() : b).build();
-        brainConn = brain.attach(pair.left(), SCOPE);
-        footConn = foot.attach(pair.right(), SCOPE);
+        brainConn = brain.attach(pair.left(), SCOPE, capabilities);
+        footConn = foot.attach(pair.right(), SCOPE, capabilities);
         pair.left().onReceive(brainConn::onFrame).onClose(brainConn::onClose);
         pair.right().onReceive(footConn::onFrame).onClose(footConn::onClose);
         // Record what each side sends by wrapping delivery.

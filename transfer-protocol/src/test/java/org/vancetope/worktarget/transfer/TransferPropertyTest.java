@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import net.jqwik.api.Arbitraries;
@@ -21,6 +22,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import org.vancetope.worktarget.core.internal.transfer.Sha256;
+import org.vancetope.worktarget.core.transfer.TransferCapability;
 import org.vancetope.worktarget.core.transfer.TransferChunk;
 import org.vancetope.worktarget.core.transfer.TransferComplete;
 import org.vancetope.worktarget.core.transfer.TransferConnection;
@@ -91,7 +93,7 @@ class TransferPropertyTest {
             return new TransferInit(id, i.source(), i.target(), i.dirName(), i.totalSize(), i.hash(), i.attrs());
         }
         if (f instanceof TransferChunk c) {
-            return new TransferChunk(id, c.seq(), c.bytes(), c.last());
+            return new TransferChunk(id, c.seq(), c.bytes(), c.last(), c.hash());
         }
         if (f instanceof TransferFinish fin) {
             return new TransferFinish(id, fin.ok(), fin.error());
@@ -120,20 +122,24 @@ class TransferPropertyTest {
 
     @Property(tries = 250)
     void receiverSurvivesAnyFrameSequence(@ForAll @IntRange(min = 0, max = 3000) int size, @ForAll long seed,
-                                          @ForAll boolean honestHash,
+                                          @ForAll boolean honestHash, @ForAll boolean hashTrailer,
                                           @ForAll("mutations") List<Mutation> mutations) throws Exception {
-        try (TransferFixture fx = new TransferFixture(Configuration.unix(), SETTINGS, 1_000)) {
+        try (TransferFixture fx = new TransferFixture(Configuration.unix(), SETTINGS, 1_000, false,
+                capabilities(hashTrailer))) {
             fx.brainSilent = true;
             fx.footFile("t.bin", OLD);
             byte[] data = data(size, seed);
             List<Step> steps = new ArrayList<>();
+            String announced = honestHash ? sha(data) : sha(OLD);
             steps.add(new FrameStep(new TransferInit("t1", null, "t.bin", null, size,
-                    honestHash ? sha(data) : sha(OLD), null)));
+                    hashTrailer ? null : announced, null)));
             int chunks = Math.max(1, (size + 511) / 512);
             for (int i = 0; i < chunks; i++) {
                 int from = i * 512;
                 int to = Math.min(size, from + 512);
-                steps.add(new FrameStep(new TransferChunk("t1", i, Arrays.copyOfRange(data, from, to), i == chunks - 1)));
+                boolean last = i == chunks - 1;
+                steps.add(new FrameStep(new TransferChunk("t1", i, Arrays.copyOfRange(data, from, to), last,
+                        hashTrailer && last ? announced : null)));
             }
             steps.add(new FrameStep(new TransferFinish("t1", true, null)));
             for (Mutation m : mutations) {
@@ -231,8 +237,10 @@ class TransferPropertyTest {
 
     @Property(tries = 250)
     void senderAndReceiverSurviveAnyDeliveryOrder(@ForAll @IntRange(min = 0, max = 4000) int size, @ForAll long seed,
+                                                  @ForAll boolean hashTrailer,
                                                   @ForAll("actions") List<Mutation> actions) throws Exception {
-        try (TransferFixture fx = new TransferFixture(Configuration.unix(), SETTINGS, 4)) {
+        try (TransferFixture fx = new TransferFixture(Configuration.unix(), SETTINGS, 4, false,
+                capabilities(hashTrailer))) {
             fx.footFile("t.bin", OLD);
             byte[] data = data(size, seed);
             Path src = fx.brainFile("reports", "src.bin", data);
@@ -291,5 +299,10 @@ class TransferPropertyTest {
             }
             assertThat(fx.stagingFiles()).isEmpty();
         }
+    }
+
+    /** Every combination of the transfer capabilities: each property runs with and without each one. */
+    private static Set<TransferCapability> capabilities(boolean hashTrailer) {
+        return hashTrailer ? Set.of(TransferCapability.HASH_TRAILER) : Set.of();
     }
 }

@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.backend.daemon;
 
+import java.util.Set;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -37,6 +38,17 @@ public interface FrameExtension {
      * @return true to receive such frames; false makes them {@code bad_frame} errors
      */
     boolean handles(String type);
+
+    /**
+     * The capabilities this extension adds to the handshake (a server offers them in {@code welcome} to a
+     * client that listed them in {@code hello}; a client lists them in {@code hello}). A connection
+     * uses those both ends listed: {@link WireChannel#capabilities()}. Default: none.
+     *
+     * @return the capability names, e.g. {@code transfer.hash-trailer}
+     */
+    default Set<String> capabilities() {
+        return Set.of();
+    }
 
     /**
      * A frame arrived.

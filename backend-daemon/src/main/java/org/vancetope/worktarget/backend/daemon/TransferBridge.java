@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.backend.daemon;
 
+import org.vancetope.worktarget.core.transfer.TransferCapability;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -84,6 +85,16 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
         return TYPES.contains(type);
     }
 
+    /** Every {@link TransferCapability} this version implements: a connection uses those both ends list. */
+    @Override
+    public Set<String> capabilities() {
+        Set<String> names = new java.util.LinkedHashSet<>();
+        for (TransferCapability c : TransferCapability.values()) {
+            names.add(c.wire());
+        }
+        return names;
+    }
+
     @Override
     public void onFrame(WireChannel channel, String type, String frame) {
         onFrameUtf8(channel, type, ByteBuffer.wrap(frame.getBytes(StandardCharsets.UTF_8)));
@@ -164,8 +175,16 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
 
     private Attached attach(WireChannel channel) {
         return attached.computeIfAbsent(channel.id(), id -> new Attached(
-                endpoint.attach(new Encoding(channel, codec), scopes.apply(channel)),
+                endpoint.attach(new Encoding(channel, codec), scopes.apply(channel), transferCapabilities(channel)),
                 new SerialExecutor(workers), new ReadGate(channel, MAX_WAITING_FRAMES, RESUME_AT_FRAMES)));
+    }
+
+    private static Set<TransferCapability> transferCapabilities(WireChannel channel) {
+        Set<TransferCapability> caps = java.util.EnumSet.noneOf(TransferCapability.class);
+        for (String name : channel.capabilities()) {
+            TransferCapability.fromWire(name).ifPresent(caps::add);
+        }
+        return caps;
     }
 
     /**

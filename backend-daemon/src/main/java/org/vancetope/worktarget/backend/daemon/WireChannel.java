@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.backend.daemon;
 
+import java.util.Set;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
@@ -42,4 +43,11 @@ public interface WireChannel extends FrameChannel<String> {
      * @param on whether to read
      */
     void reading(boolean on);
+
+    /**
+     * The capabilities both ends of the connection listed in their handshake.
+     *
+     * @return the negotiated capability names
+     */
+    Set<String> capabilities();
 }

@@ -416,7 +416,7 @@ public final class WorkTargetClient implements AutoCloseable {
             require(maxFrameBytes >= 64 * 1024, "maxFrameBytes must be at least 64 KiB");
             require(!handshakeTimeout.isNegative() && !handshakeTimeout.isZero(), "handshakeTimeout must be positive");
             require(lowWaterMark > 0 && highWaterMark >= lowWaterMark, "writeBufferWaterMark needs 0 < low <= high");
-            Set<String> offered = new LinkedHashSet<>(capabilities);
+            Set<String> offered = WorkTargetServer.offered(capabilities, extension);
             if (processEndHook != null) {
                 offered.add(Wire.CAP_PROCESS_END);
             }

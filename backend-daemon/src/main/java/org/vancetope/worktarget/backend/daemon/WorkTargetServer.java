@@ -85,7 +85,17 @@ public final class WorkTargetServer implements AutoCloseable {
         limits.put(Wire.LIMIT_MAX_FRAME_BYTES, b.maxFrameBytes);
         this.core = new ServerCore(new ServerSettings(b.path, b.maxFrameBytes, b.maxHandshakeBytes, b.pingInterval,
                 b.silentIntervalsBeforeClose, b.helloTimeout, b.protocolErrorLimit, b.protocolErrorWindow,
-                b.capabilities, limits, b.authenticator, b.extension, System::nanoTime, b.upgradeTimeout));
+                offered(b.capabilities, b.extension), limits, b.authenticator, b.extension, System::nanoTime,
+                b.upgradeTimeout));
+    }
+
+    /** The base protocol's capabilities and those of the frame extension. */
+    static Set<String> offered(Set<String> base, FrameExtension extension) {
+        Set<String> all = new LinkedHashSet<>(base);
+        if (extension != null) {
+            all.addAll(extension.capabilities());
+        }
+        return all;
     }
 
     /**

@@ -15,8 +15,11 @@ import java.util.Arrays;
  * @param seq the chunk number, from 0, exactly one more per chunk
  * @param bytes the raw chunk data (not copied)
  * @param last whether this is the final chunk
+ * @param hash {@code "sha256:<hex>"} of the whole file on the last chunk of a transfer announced without
+ *             its hash ({@link TransferCapability#HASH_TRAILER}), else null
  */
-public record TransferChunk(String transferId, long seq, byte[] bytes, boolean last) implements TransferFrame {
+public record TransferChunk(String transferId, long seq, byte[] bytes, boolean last, String hash)
+        implements TransferFrame {
 
     /** The wire type. */
     public static final String TYPE = "transfer_chunk";
@@ -30,6 +33,21 @@ public record TransferChunk(String transferId, long seq, byte[] bytes, boolean l
         if (bytes == null) {
             throw new IllegalArgumentException("bytes must not be null (use an empty array)");
         }
+        if (hash != null && !last) {
+            throw new IllegalArgumentException("only the last chunk carries the hash");
+        }
+    }
+
+    /**
+     * A chunk without a hash, as every chunk of the base protocol is.
+     *
+     * @param transferId the correlation id
+     * @param seq the chunk number
+     * @param bytes the raw chunk data (not copied)
+     * @param last whether this is the final chunk
+     */
+    public TransferChunk(String transferId, long seq, byte[] bytes, boolean last) {
+        this(transferId, seq, bytes, last, null);
     }
 
     @Override
@@ -46,17 +64,18 @@ public record TransferChunk(String transferId, long seq, byte[] bytes, boolean l
     @Override
     public boolean equals(Object o) {
         return o instanceof TransferChunk c && c.seq == seq && c.last == last && c.transferId.equals(transferId)
-                && Arrays.equals(c.bytes, bytes);
+                && Arrays.equals(c.bytes, bytes) && java.util.Objects.equals(c.hash, hash);
     }
 
     @Override
     public int hashCode() {
-        return (transferId.hashCode() * 31 + Long.hashCode(seq)) * 31 + Arrays.hashCode(bytes) + (last ? 1 : 0);
+        return ((transferId.hashCode() * 31 + Long.hashCode(seq)) * 31 + Arrays.hashCode(bytes) + (last ? 1 : 0)) * 31
+                + java.util.Objects.hashCode(hash);
     }
 
     @Override
     public String toString() {
         return "TransferChunk[transferId=" + transferId + ", seq=" + seq + ", bytes=" + bytes.length + " bytes, last="
-                + last + "]";
+                + last + (hash == null ? "" : ", hash=" + hash) + "]";
     }
 }

@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.core.transfer;
 
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.vancetope.worktarget.core.internal.transfer.TransferEngine;
 import org.vancetope.worktarget.spi.FrameChannel;
@@ -22,11 +23,23 @@ public final class TransferConnection {
     private final TransferEngine engine;
     private final FrameChannel<TransferFrame> channel;
     private final TransferScope scope;
+    private final Set<TransferCapability> capabilities;
 
-    TransferConnection(TransferEngine engine, FrameChannel<TransferFrame> channel, TransferScope scope) {
+    TransferConnection(TransferEngine engine, FrameChannel<TransferFrame> channel, TransferScope scope,
+                       Set<TransferCapability> capabilities) {
         this.engine = engine;
         this.channel = channel;
         this.scope = scope;
+        this.capabilities = Set.copyOf(capabilities);
+    }
+
+    /**
+     * The transfer capabilities both ends of the connection listed; transfers on it use exactly these.
+     *
+     * @return the capabilities, empty for the base protocol
+     */
+    public Set<TransferCapability> capabilities() {
+        return capabilities;
     }
 
     /**
@@ -55,7 +68,7 @@ public final class TransferConnection {
      * @param frame the decoded frame
      */
     public void onFrame(TransferFrame frame) {
-        engine.onFrame(channel, scope, frame);
+        engine.onFrame(channel, scope, capabilities, frame);
     }
 
     /**
@@ -88,7 +101,8 @@ public final class TransferConnection {
     /**
      * Sends a file: opens it through the confinement gate of {@code root} (the same rules as
      * {@code file_read}), hashes it from that open file on the calling thread, announces it with
-     * {@code transfer_init} and streams it from the same open file once the receiver accepts.
+     * {@code transfer_init} and streams it from the same open file once the receiver accepts. With
+     * {@link TransferCapability#HASH_TRAILER} it is not hashed beforehand but while it streams.
      *
      * @param root the directory {@code source} is relative to and confined to
      * @param source the file, relative to {@code root}
@@ -100,7 +114,7 @@ public final class TransferConnection {
      */
     public CompletableFuture<TransferResult> send(Path root, String source, String target, String dirName,
                                                   TransferAttrs attrs) {
-        return engine.startSend(channel, null, root, source, target, dirName, attrs, false);
+        return engine.startSend(channel, capabilities, null, root, source, target, dirName, attrs, false);
     }
 
     /**

@@ -2,6 +2,7 @@ package org.vancetope.worktarget.core.transfer;
 
 import java.time.Clock;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -56,7 +57,21 @@ public final class TransferEndpoint implements AutoCloseable {
      * @return the connection handle the transport feeds frames into
      */
     public TransferConnection attach(FrameChannel<TransferFrame> channel, TransferScope scope) {
-        return new TransferConnection(engine, Objects.requireNonNull(channel, "channel"), Objects.requireNonNull(scope, "scope"));
+        return attach(channel, scope, Set.of());
+    }
+
+    /**
+     * Binds a channel whose ends negotiated transfer capabilities to this endpoint.
+     *
+     * @param channel the channel (one connection)
+     * @param scope the tenant and project of the connection
+     * @param capabilities the capabilities both ends listed; transfers on the channel use exactly these
+     * @return the connection handle the transport feeds frames into
+     */
+    public TransferConnection attach(FrameChannel<TransferFrame> channel, TransferScope scope,
+                                     Set<TransferCapability> capabilities) {
+        return new TransferConnection(engine, Objects.requireNonNull(channel, "channel"),
+                Objects.requireNonNull(scope, "scope"), Objects.requireNonNull(capabilities, "capabilities"));
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
+import java.util.LinkedHashSet;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -380,7 +381,9 @@ public final class ClientSession {
                 if (w.limits().get(Wire.LIMIT_MAX_FRAME_BYTES) instanceof Number announced && announced.longValue() > 0) {
                     maxOutbound = (int) Math.min(settings.maxFrameBytes(), announced.longValue());
                 }
-                frames = new NettyFrameChannel(channel, w.connectionId());
+                Set<String> negotiated = new LinkedHashSet<>(w.capabilities());
+                negotiated.retainAll(settings.capabilities());
+                frames = new NettyFrameChannel(channel, w.connectionId(), negotiated);
                 calls = new PeerConnection(frames, new PeerConnection.Names("the server " + settings.uri(),
                         settings.profile(), "st-"), IDS, sendsContext, maxOutbound, settings.cancelHook());
                 opened(settings.extension());

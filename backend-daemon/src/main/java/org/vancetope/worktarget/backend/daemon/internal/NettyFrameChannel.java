@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
+import java.util.Set;
 import org.vancetope.worktarget.backend.daemon.WireChannel;
 import io.netty.channel.Channel;
 import io.netty.buffer.ByteBuf;
@@ -24,6 +25,7 @@ public final class NettyFrameChannel implements WireChannel {
     private static final Logger LOG = LoggerFactory.getLogger(NettyFrameChannel.class);
     private final Channel channel;
     private final String id;
+    private final Set<String> capabilities;
     private final List<Runnable> waiting = new ArrayList<>();
 
     /**
@@ -33,9 +35,26 @@ public final class NettyFrameChannel implements WireChannel {
      * @param id the connection id
      */
     public NettyFrameChannel(Channel channel, String id) {
+        this(channel, id, Set.of());
+    }
+
+    /**
+     * Wraps a channel whose ends negotiated capabilities.
+     *
+     * @param channel the WebSocket channel (after the upgrade)
+     * @param id the connection id
+     * @param capabilities the capabilities both ends listed
+     */
+    public NettyFrameChannel(Channel channel, String id, Set<String> capabilities) {
         this.channel = channel;
         this.id = id;
+        this.capabilities = Set.copyOf(capabilities);
         channel.closeFuture().addListener(f -> writabilityChanged());
+    }
+
+    @Override
+    public Set<String> capabilities() {
+        return capabilities;
     }
 
     @Override

@@ -102,14 +102,21 @@ final class IncomingTransfer {
 
     // ---------------------------------------------------------------- init
 
-    synchronized void onInit(TransferInit init) {
+    /**
+     * @param trailerAllowed whether the connection negotiated the hash trailer, so that the init may come
+     *                       without its hash (it then comes with the last chunk)
+     */
+    synchronized void onInit(TransferInit init, boolean trailerAllowed) {
         if (!ReceiverState.TABLE.allows(state, ReceiverState.RECEIVING)) {
             throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, ReceiverState.RECEIVING);
         }
         touch();
         this.hash = init.hash();
         this.totalSize = init.totalSize();
-        String refusal = validate(init);
+        String refusal = init.hash() == null && !trailerAllowed
+                ? "transfer_init needs the hash: \"sha256:\" followed by 64 hex digits (a transfer without it needs "
+                + "the capability transfer.hash-trailer, which this connection did not negotiate)"
+                : validate(init);
         if (refusal != null) {
             deleteStaging();
             outcome = new TransferResult(id, false, 0, hash, refusal);
@@ -129,7 +136,7 @@ final class IncomingTransfer {
         if (request != null && (!request.dirName().equals(init.dirName()) || !request.remotePath().equals(init.target()))) {
             return "transfer_init does not match the upload request (dirName and target must be the requested ones)";
         }
-        if (!Sha256.isWellFormed(init.hash())) {
+        if (init.hash() != null && !Sha256.isWellFormed(init.hash())) {
             return "hash must be \"sha256:\" followed by 64 hex digits";
         }
         long limit = engine.side.receiveLimit(engine.settings);
@@ -215,6 +222,21 @@ final class IncomingTransfer {
             fail("last chunk arrived after " + (received + bytes.length) + " of " + totalSize + " bytes", null);
             return;
         }
+        if (c.hash() != null) {
+            // the hash trailer: the last chunk names the hash the init left out (or, if the init had one, the same)
+            if (!Sha256.isWellFormed(c.hash())) {
+                fail("the last chunk's hash must be \"sha256:\" followed by 64 hex digits", null);
+                return;
+            }
+            if (hash != null && !hash.equalsIgnoreCase(c.hash())) {
+                fail("the last chunk's hash differs from the one transfer_init announced", TransferComplete.HASH_MISMATCH);
+                return;
+            }
+            hash = c.hash();
+        } else if (c.last() && hash == null) {
+            fail("the last chunk carries no hash, and transfer_init announced none; the file cannot be verified", null);
+            return;
+        }
         try {
             staging.write(bytes);
         } catch (IOException e) {
@@ -251,6 +273,7 @@ final class IncomingTransfer {
             fail("hash mismatch", TransferComplete.HASH_MISMATCH);
             return;
         }
+        hash = actual;
         try {
             staging.commit(mode == null ? null : TransferEngine.Modes.fromBits(mode),
                     mtime == null ? null : FileTime.from(mtime));

@@ -3,6 +3,7 @@ package org.vancetope.worktarget.core.internal.transfer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -38,8 +39,10 @@ final class OutgoingTransfer {
     private final String target;
     private final String dirName;
     private final long totalSize;
-    private final String hash;
+    private String hash;
     private final TransferAttrs attrs;
+    /** With the hash trailer: the file's SHA-256 as it is read, sent with the last chunk; else null. */
+    private final MessageDigest trailer;
 
     private SenderState state = SenderState.PREPARING;
     private SeekableByteChannel in;
@@ -56,7 +59,8 @@ final class OutgoingTransfer {
      * @param source the open source file, positioned at its start; owned (closed) by this transfer
      */
     OutgoingTransfer(TransferEngine engine, FrameChannel<TransferFrame> channel, String id, SeekableByteChannel source,
-                     String sourceName, String target, String dirName, long totalSize, String hash, TransferAttrs attrs) {
+                     String sourceName, String target, String dirName, long totalSize, String hash, TransferAttrs attrs,
+                     boolean hashTrailer) {
         this.engine = engine;
         this.channel = channel;
         this.id = id;
@@ -67,6 +71,7 @@ final class OutgoingTransfer {
         this.totalSize = totalSize;
         this.hash = hash;
         this.attrs = attrs;
+        this.trailer = hashTrailer ? Sha256.newDigest() : null;
         this.lastActivity = engine.now();
     }
 
@@ -235,7 +240,26 @@ final class OutgoingTransfer {
             finish(false, "cannot read the source file: " + e.getClass().getSimpleName(), sent);
             return null;
         }
-        return new TransferChunk(id, seq, bytes, sent + len == totalSize);
+        boolean last = sent + len == totalSize;
+        if (trailer == null) {
+            return new TransferChunk(id, seq, bytes, last);
+        }
+        trailer.update(bytes);
+        if (!last) {
+            return new TransferChunk(id, seq, bytes, false);
+        }
+        // the file was not read beforehand: what was sent must be the whole file, so it must end here
+        try {
+            if (in.read(ByteBuffer.allocate(1)) > 0) {
+                finish(false, "source file changed during the transfer (it is longer than announced)", sent);
+                return null;
+            }
+        } catch (IOException e) {
+            finish(false, "cannot read the source file: " + e.getClass().getSimpleName(), sent);
+            return null;
+        }
+        hash = Sha256.format(trailer.digest());
+        return new TransferChunk(id, seq, bytes, true, hash);
     }
 
     private void onTimer() {

@@ -23,6 +23,7 @@ import org.vancetope.worktarget.core.transfer.IllegalTransitionException;
 import org.vancetope.worktarget.core.transfer.TargetResolution;
 import org.vancetope.worktarget.core.transfer.TargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferAttrs;
+import org.vancetope.worktarget.core.transfer.TransferCapability;
 import org.vancetope.worktarget.core.transfer.TransferChunk;
 import org.vancetope.worktarget.core.transfer.TransferComplete;
 import org.vancetope.worktarget.core.transfer.TransferFinish;
@@ -107,7 +108,8 @@ public final class TransferEngine {
      * @param scope the channel's tenant and project
      * @param frame the frame
      */
-    public void onFrame(FrameChannel<TransferFrame> channel, TransferScope scope, TransferFrame frame) {
+    public void onFrame(FrameChannel<TransferFrame> channel, TransferScope scope, Set<TransferCapability> capabilities,
+                        TransferFrame frame) {
         if (frame == null) {
             LOG.warn("Dropped a null frame on channel {}", channel.id());
             return;
@@ -119,7 +121,7 @@ public final class TransferEngine {
                     r.onChunk(c);
                 }
             } else if (frame instanceof TransferInit i) {
-                onInit(channel, scope, i);
+                onInit(channel, scope, capabilities, i);
             } else if (frame instanceof TransferFinish f) {
                 IncomingTransfer r = receiver(channel, f);
                 if (r != null) {
@@ -136,7 +138,7 @@ public final class TransferEngine {
                     s.onComplete(c);
                 }
             } else if (frame instanceof UploadRequest u) {
-                onUploadRequest(channel, scope, u);
+                onUploadRequest(channel, scope, capabilities, u);
             }
         } catch (IllegalTransitionException e) {
             LOG.debug("Dropped {} for transfer {}: not expected in state {}", frame.type(), frame.transferId(), e.from());
@@ -200,7 +202,9 @@ public final class TransferEngine {
         return s;
     }
 
-    private void onInit(FrameChannel<TransferFrame> channel, TransferScope scope, TransferInit init) {
+    private void onInit(FrameChannel<TransferFrame> channel, TransferScope scope, Set<TransferCapability> capabilities,
+                        TransferInit init) {
+        boolean trailer = capabilities.contains(TransferCapability.HASH_TRAILER);
         IncomingTransfer existing = receivers.get(init.transferId());
         if (existing != null) {
             if (!existing.channel.id().equals(channel.id())) {
@@ -208,7 +212,7 @@ public final class TransferEngine {
                         init.transferId(), channel.id(), existing.channel.id());
                 return;
             }
-            existing.onInit(init);
+            existing.onInit(init, trailer);
             return;
         }
         if (closed) {
@@ -226,10 +230,11 @@ public final class TransferEngine {
             LOG.debug("Dropped concurrent duplicate transfer_init {}", init.transferId());
             return;
         }
-        r.onInit(init);
+        r.onInit(init, trailer);
     }
 
-    private void onUploadRequest(FrameChannel<TransferFrame> channel, TransferScope scope, UploadRequest u) {
+    private void onUploadRequest(FrameChannel<TransferFrame> channel, TransferScope scope,
+                                 Set<TransferCapability> capabilities, UploadRequest u) {
         if (side != TransferSide.FOOT) {
             LOG.warn("Dropped client.file.upload.request {}: only a client sends files on request", u.transferId());
             return;
@@ -246,7 +251,8 @@ public final class TransferEngine {
                     notifyFinished(TransferListener.Role.SENDER, TransferResult.failed(u.transferId(), r.error()));
                     return;
                 }
-                startSend(channel, u.transferId(), r.root(), u.localPath(), u.remotePath(), u.dirName(), u.attrs(), true);
+                startSend(channel, capabilities, u.transferId(), r.root(), u.localPath(), u.remotePath(), u.dirName(),
+                        u.attrs(), true);
             } catch (RuntimeException e) {
                 LOG.error("Upload request {} failed", u.transferId(), e);
                 channel.send(new TransferFinish(u.transferId(), false, "internal error on the client"));
@@ -259,9 +265,11 @@ public final class TransferEngine {
     /**
      * Opens a file through the confinement gate of its root, hashes it from that open channel and starts
      * sending it from the same channel: the file is never opened again by path, so what was checked is
-     * what is hashed and sent.
+     * what is hashed and sent. With {@link TransferCapability#HASH_TRAILER} the file is not read
+     * beforehand: it is hashed while it is sent and the hash goes with the last chunk.
      *
      * @param channel the channel
+     * @param capabilities the transfer capabilities of the connection
      * @param transferId the id, or null for a new one
      * @param root the root the source path is confined to
      * @param source the source path relative to the root, as the caller gave it
@@ -272,9 +280,11 @@ public final class TransferEngine {
      *                  then answered with {@code transfer_finish {ok:false, error}})
      * @return completes with the outcome; never exceptionally
      */
-    public CompletableFuture<TransferResult> startSend(FrameChannel<TransferFrame> channel, String transferId, Path root,
+    public CompletableFuture<TransferResult> startSend(FrameChannel<TransferFrame> channel,
+                                                       Set<TransferCapability> capabilities, String transferId, Path root,
                                                        String source, String target, String dirName,
                                                        TransferAttrs attrsOverride, boolean requested) {
+        boolean trailer = capabilities.contains(TransferCapability.HASH_TRAILER);
         String id = transferId == null ? ids.get() : transferId;
         String error = null;
         Sha256.Summary summary = null;
@@ -291,7 +301,8 @@ public final class TransferEngine {
                 if (file.attributes().size() > limit) {
                     error = sizeLimitError(file.attributes().size(), limit, side.sendLimitName());
                 } else {
-                    summary = Sha256.of(file.channel());
+                    // with the hash trailer the file is read once, as it is sent
+                    summary = trailer ? new Sha256.Summary(file.attributes().size(), null) : Sha256.of(file.channel());
                     file.channel().position(0);
                     if (summary.size() > limit) {
                         error = sizeLimitError(summary.size(), limit, side.sendLimitName());
@@ -315,7 +326,7 @@ public final class TransferEngine {
         }
         String sourceName = String.valueOf(file.path().getFileName());
         OutgoingTransfer s = new OutgoingTransfer(this, channel, id, file.channel(), sourceName, target, dirName,
-                summary.size(), summary.hash(), attrs.isEmpty() ? null : attrs);
+                summary.size(), summary.hash(), attrs.isEmpty() ? null : attrs, trailer);
         if (senders.putIfAbsent(id, s) != null) {
             closeQuietly(file);
             TransferResult failed = TransferResult.failed(id, "transfer id already in use");

@@ -1,0 +1,47 @@
+package org.vancetope.worktarget.core.transfer;
+
+import java.util.Optional;
+
+/**
+ * A transfer feature beyond the base protocol, negotiated per connection: a peer lists the ones it
+ * supports in its handshake, and a connection uses only those both ends listed. A connection without
+ * any of them transfers exactly as the base protocol says.
+ */
+public enum TransferCapability {
+    /**
+     * {@code transfer.hash-trailer}: the sender announces a file without its SHA-256 and sends the hash
+     * with the last chunk, so it reads the file once instead of twice; the receiver still verifies the
+     * whole file before it commits it.
+     */
+    HASH_TRAILER("transfer.hash-trailer");
+
+    private final String wire;
+
+    TransferCapability(String wire) {
+        this.wire = wire;
+    }
+
+    /**
+     * The name in the handshake's {@code capabilities}.
+     *
+     * @return the wire name, e.g. {@code transfer.hash-trailer}
+     */
+    public String wire() {
+        return wire;
+    }
+
+    /**
+     * The capability of a wire name.
+     *
+     * @param name a name from a handshake
+     * @return the capability, empty for a name this version does not know
+     */
+    public static Optional<TransferCapability> fromWire(String name) {
+        for (TransferCapability c : values()) {
+            if (c.wire.equals(name)) {
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
+    }
+}
