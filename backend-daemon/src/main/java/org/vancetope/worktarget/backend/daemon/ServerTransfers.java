@@ -62,7 +62,7 @@ public final class ServerTransfers implements AutoCloseable {
      * @param roots the RootDirs transfers read from and write into
      * @param settings limits, timeouts and masks
      * @param listener progress events (e.g. for progress bars)
-     * @return the transfers; {@link #bind} them to the server once it runs
+     * @return the transfers; give them to the server with {@link WorkTargetServer.Builder#transfers}
      */
     public static ServerTransfers create(RootDirTargetResolver roots, TransferSettings settings,
                                          TransferListener listener) {

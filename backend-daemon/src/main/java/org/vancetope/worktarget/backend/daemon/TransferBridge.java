@@ -21,6 +21,7 @@ import org.vancetope.worktarget.core.transfer.TransferConnection;
 import org.vancetope.worktarget.core.transfer.TransferEndpoint;
 import org.vancetope.worktarget.core.transfer.TransferFrame;
 import org.vancetope.worktarget.core.transfer.TransferScope;
+import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.FrameChannel;
 import org.vancetope.worktarget.transfer.FrameDecodeException;
 import org.vancetope.worktarget.transfer.TransferCodec;
@@ -85,11 +86,11 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
         return TYPES.contains(type);
     }
 
-    /** Every {@link TransferCapability} this version implements: a connection uses those both ends list. */
+    /** The endpoint's {@link TransferSettings#capabilities()}: a connection uses those both ends list. */
     @Override
     public Set<String> capabilities() {
         Set<String> names = new java.util.LinkedHashSet<>();
-        for (TransferCapability c : TransferCapability.values()) {
+        for (TransferCapability c : endpoint.settings().capabilities()) {
             names.add(c.wire());
         }
         return names;

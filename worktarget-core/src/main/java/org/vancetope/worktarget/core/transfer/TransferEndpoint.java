@@ -28,15 +28,17 @@ import org.vancetope.worktarget.spi.FrameChannel;
  *
  * <p>Timeouts per phase and the cleanup sweep keep the pending maps bounded: after every outcome
  * both sides' maps end empty. It does not decode frames (see {@code transfer-protocol}) and does not
- * resume interrupted transfers (V2).
+ * resume interrupted transfers.
  */
 public final class TransferEndpoint implements AutoCloseable {
     private final TransferEngine engine;
     private final ScheduledExecutorService ownedScheduler;
+    private final TransferSettings settings;
 
-    private TransferEndpoint(TransferEngine engine, ScheduledExecutorService ownedScheduler) {
+    private TransferEndpoint(TransferEngine engine, ScheduledExecutorService ownedScheduler, TransferSettings settings) {
         this.engine = engine;
         this.ownedScheduler = ownedScheduler;
+        this.settings = settings;
     }
 
     /**
@@ -72,6 +74,15 @@ public final class TransferEndpoint implements AutoCloseable {
                                      Set<TransferCapability> capabilities) {
         return new TransferConnection(engine, Objects.requireNonNull(channel, "channel"),
                 Objects.requireNonNull(scope, "scope"), Objects.requireNonNull(capabilities, "capabilities"));
+    }
+
+    /**
+     * The settings this endpoint runs with.
+     *
+     * @return the settings
+     */
+    public TransferSettings settings() {
+        return settings;
     }
 
     /**
@@ -223,7 +234,7 @@ public final class TransferEndpoint implements AutoCloseable {
                 s = TransferScheduler.of(exec);
             }
             return new TransferEndpoint(new TransferEngine(side, settings, resolver, clock, s, executor, listener, ids),
-                    owned);
+                    owned, settings);
         }
     }
 }

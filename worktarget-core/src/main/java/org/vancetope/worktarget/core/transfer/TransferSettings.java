@@ -1,6 +1,9 @@
 package org.vancetope.worktarget.core.transfer;
 
 import java.time.Duration;
+import java.util.Set;
+import java.util.EnumSet;
+import java.util.Collections;
 import java.util.Objects;
 
 /**
@@ -33,6 +36,7 @@ public final class TransferSettings {
     private final Duration cleanupInterval;
     private final int maxChunksInFlight;
     private final boolean syncBeforeCommit;
+    private final Set<TransferCapability> capabilities;
 
     private TransferSettings(Builder b) {
         this.chunkSize = b.chunkSize;
@@ -44,6 +48,7 @@ public final class TransferSettings {
         this.cleanupInterval = b.cleanupInterval;
         this.maxChunksInFlight = b.maxChunksInFlight;
         this.syncBeforeCommit = b.syncBeforeCommit;
+        this.capabilities = Collections.unmodifiableSet(EnumSet.copyOf(b.capabilities));
     }
 
     /**
@@ -80,6 +85,7 @@ public final class TransferSettings {
         b.cleanupInterval = cleanupInterval;
         b.maxChunksInFlight = maxChunksInFlight;
         b.syncBeforeCommit = syncBeforeCommit;
+        b.capabilities = EnumSet.copyOf(capabilities);
         return b;
     }
 
@@ -181,12 +187,24 @@ public final class TransferSettings {
         return syncBeforeCommit;
     }
 
+    /**
+     * The transfer capabilities this side offers in its handshake (default: every one this version
+     * implements). A connection uses those both ends offer; with none, this side transfers exactly as
+     * the base protocol says.
+     *
+     * @return the capabilities
+     */
+    public Set<TransferCapability> capabilities() {
+        return capabilities;
+    }
+
     @Override
     public String toString() {
         return "TransferSettings[chunkSize=" + chunkSize + ", maxUploadSize=" + maxUploadSize + ", maxDownloadSize="
                 + maxDownloadSize + ", brainModeMask=0" + Integer.toOctalString(brainModeMask) + ", footModeMask=0"
                 + Integer.toOctalString(footModeMask) + ", phaseTimeout=" + phaseTimeout + ", cleanupInterval="
-                + cleanupInterval + ", maxChunksInFlight=" + maxChunksInFlight + ", syncBeforeCommit=" + syncBeforeCommit + "]";
+                + cleanupInterval + ", maxChunksInFlight=" + maxChunksInFlight + ", syncBeforeCommit=" + syncBeforeCommit
+                + ", capabilities=" + capabilities + "]";
     }
 
     /** Builds {@link TransferSettings}; every setting starts at the spec default. */
@@ -200,6 +218,7 @@ public final class TransferSettings {
         private Duration cleanupInterval = Duration.ofMinutes(5);
         private int maxChunksInFlight = 8;
         private boolean syncBeforeCommit = true;
+        private EnumSet<TransferCapability> capabilities = EnumSet.allOf(TransferCapability.class);
 
         private Builder() {
         }
@@ -300,6 +319,18 @@ public final class TransferSettings {
          */
         public Builder syncBeforeCommit(boolean sync) {
             this.syncBeforeCommit = sync;
+            return this;
+        }
+
+        /**
+         * Sets {@link TransferSettings#capabilities()}: the transfer capabilities this side offers. An
+         * empty set makes this side speak the base protocol only.
+         *
+         * @param offered the capabilities
+         * @return this
+         */
+        public Builder capabilities(Set<TransferCapability> offered) {
+            this.capabilities = offered.isEmpty() ? EnumSet.noneOf(TransferCapability.class) : EnumSet.copyOf(offered);
             return this;
         }
 
