@@ -23,7 +23,8 @@ import org.vancetope.worktarget.core.internal.exec.Isolation;
  * <p>The isolation applies to WORK jobs; CLIENT jobs run as the user. The environment variable
  * {@code VANCE_EXEC_ISOLATION_MODE} of the host overrides {@link #isolationMode()} when the backend is
  * built (read with {@link IsolationMode#parse(String)}). This class does not read system properties or
- * environment variables itself. The engine uses the times in whole milliseconds.
+ * environment variables itself. The engine uses the times in whole milliseconds. What each setting does to
+ * a job's life is described in {@code docs/exec.md}; what isolation defends in {@code docs/security.md}.
  */
 public final class ExecSettings {
     private static final int DEFAULT_INLINE_OUTPUT_CHAR_CAP = 8_000;

@@ -12,8 +12,8 @@ import org.vancetope.worktarget.core.internal.transfer.TransferEngine;
 import org.vancetope.worktarget.spi.FrameChannel;
 
 /**
- * One side (Brain or Foot) of file transfer: runs the sender and receiver state machines of spec
- * 002 §5 for every channel {@linkplain #attach attached} to it. The same implementation serves both
+ * One side (Brain or Foot) of file transfer: runs the sender and receiver state machines of the
+ * transfer frames ({@link TransferFrame}) for every channel {@linkplain #attach attached} to it. The same implementation serves both
  * sides; {@link TransferSide} only picks limits, mode mask and whether unsolicited
  * {@code transfer_init}s are accepted (the Foot accepts downloads; the Brain accepts only uploads it
  * requested).

@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * The limits and timeouts of file transfer, each a named
- * setting with the spec's default. Immutable; build with {@link #builder()} or start from
+ * setting with its default ({@code docs/configuration.md} lists them all). Immutable; build with {@link #builder()} or start from
  * {@link #defaults()} and {@link #toBuilder()}.
  *
  * <pre>{@code
@@ -52,7 +52,7 @@ public final class TransferSettings {
     }
 
     /**
-     * The spec defaults.
+     * The defaults.
      *
      * @return the default settings
      */
@@ -61,7 +61,7 @@ public final class TransferSettings {
     }
 
     /**
-     * A builder starting from the spec defaults.
+     * A builder starting from the defaults.
      *
      * @return a new builder
      */
@@ -207,7 +207,7 @@ public final class TransferSettings {
                 + ", capabilities=" + capabilities + "]";
     }
 
-    /** Builds {@link TransferSettings}; every setting starts at the spec default. */
+    /** Builds {@link TransferSettings}; every setting starts at its default. */
     public static final class Builder {
         private int chunkSize = 64 * 1024;
         private long maxUploadSize = 100L * 1024 * 1024;
