@@ -27,7 +27,7 @@ import java.util.Map;
  * to your own executor). An exception thrown from them is logged, answered with an {@code error}
  * frame of code {@code bad_frame} and counted as a protocol error of the connection; throw an
  * {@link IllegalArgumentException} whose message is meant for the peer (it is sent along) to refuse a
- * frame. The extension does not see the frames of the base protocol ({@code docs/protocol-extensions.md}
+ * frame. The extension does not see the frames of the base protocol ({@code docs/protocol.md}
  * lists them).
  */
 public interface FrameExtension {

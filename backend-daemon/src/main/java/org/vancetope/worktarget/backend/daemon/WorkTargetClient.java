@@ -22,7 +22,7 @@ import org.vancetope.worktarget.spi.ToolContext;
  * The client end of the wire protocol (the "Foot" and daemon side): connects to a
  * {@link WorkTargetServer} with a bearer token, declares its tools in {@code hello}, and answers
  * {@code client_tool_invoke} frames by running those tools on a worker pool. The protocol is described in
- * {@code docs/protocol-extensions.md}, the builder's settings in {@code docs/configuration.md}.
+ * {@code docs/protocol.md}, the builder's settings in {@code docs/configuration.md}.
  *
  * <pre>{@code
  * WorkTargetClient daemon = WorkTargetClient.builder()

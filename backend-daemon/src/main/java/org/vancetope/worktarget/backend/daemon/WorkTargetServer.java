@@ -36,7 +36,7 @@ import org.vancetope.worktarget.spi.Peers;
  * The server end of the wire protocol (the "Brain" side): a Netty WebSocket endpoint that
  * authenticates clients and serves foots and daemons alike — the session-bound foots (CLIENT target)
  * and the named daemons (DAEMON target) are peers in one registry — and runs {@code client_*} tools on
- * them. The protocol and what this module adds to it are described in {@code docs/protocol-extensions.md};
+ * them. The protocol and what this module adds to it are described in {@code docs/protocol.md};
  * its settings and their defaults are listed in {@code docs/configuration.md}.
  *
  * <pre>{@code
