@@ -129,6 +129,30 @@ class UpgradeDeadlineTest {
     }
 
     @Test
+    void anUpgradeWithAQueryStringIsUpgradedInsteadOfLeftHanging() throws Exception {
+        try (TestServer t = server(SHORT);
+             SocketPeer p = SocketPeer.connect(java.net.URI.create(t.uri() + "?client=x"), TestServer.DAEMON_TOKEN,
+                     "daemon")) {
+            p.sendText("{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"daemon\",\"tenant\":\"acme\","
+                    + "\"project\":\"proj\",\"daemonName\":\"box\",\"tools\":[]}");
+            assertThat(p.next().text()).contains("\"welcome\"");
+        }
+    }
+
+    @Test
+    void anUpgradeOfAPathBelowTheEndpointIs404() throws Exception {
+        try (TestServer t = server(SHORT); Socket s = open(t)) {
+            OutputStream out = s.getOutputStream();
+            out.write(("GET " + t.uri().getPath() + "/more HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                    + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    + "Sec-WebSocket-Version: 13\r\nAuthorization: Bearer " + TestServer.DAEMON_TOKEN + "\r\n"
+                    + "X-WorkTarget-Profile: daemon\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertThat(readUntilClosed(s)).startsWith("HTTP/1.1 404");
+        }
+    }
+
+    @Test
     void daemonClientConnectsAndStaysOnlineWithAShortUpgradeTimeout() throws Exception {
         Duration timeout = Duration.ofSeconds(1);
         try (TestServer t = server(timeout)) {

@@ -66,7 +66,7 @@ public final class ServerCore {
     public ChannelInitializer<SocketChannel> initializer(SslContext ssl) {
         WebSocketServerProtocolConfig ws = WebSocketServerProtocolConfig.newBuilder()
                 .websocketPath(settings.path())
-                .checkStartsWith(false)
+                .checkStartsWith(true)              // a query string is allowed; HandshakeAuthHandler refuses any other path
                 .maxFramePayloadLength(settings.maxFrameBytes())
                 .handshakeTimeoutMillis(settings.helloTimeout().toMillis())
                 .dropPongFrames(false)              // pongs are inbound traffic for the liveness check
