@@ -32,7 +32,9 @@ public final class FrameDecodeException extends Exception {
         /** A field has the wrong JSON type or an out-of-range value. */
         BAD_FIELD,
         /** The chunk's {@code bytes} are not valid base64. */
-        BAD_BASE64
+        BAD_BASE64,
+        /** A binary chunk frame ({@code transfer.binary}) whose header is malformed or whose lengths disagree. */
+        MALFORMED_BINARY
     }
 
     /** Why. */

@@ -213,6 +213,129 @@ public final class TransferCodec {
         g.writeEndObject();
     }
 
+    // ---------------------------------------------------------------- binary chunks (transfer.binary)
+
+    /** The first byte of a binary chunk frame: the frame kind. */
+    public static final byte BINARY_CHUNK = 0x01;
+    /** Flag bit of a binary chunk frame: the last chunk. */
+    public static final int FLAG_LAST = 0x01;
+    /** Flag bit of a binary chunk frame: the 32 raw bytes of the whole file's SHA-256 follow the lengths. */
+    public static final int FLAG_HASH = 0x02;
+    /** The longest transfer id a binary chunk frame carries, in UTF-8 bytes. */
+    public static final int MAX_BINARY_ID_BYTES = 1024;
+    private static final int KNOWN_FLAGS = FLAG_LAST | FLAG_HASH;
+    private static final int SHA256_BYTES = 32;
+    private static final String SHA256_PREFIX = "sha256:";
+
+    /**
+     * The exact length of a chunk as a binary frame ({@code transfer.binary}).
+     *
+     * @param chunk the chunk
+     * @return bytes
+     * @throws IllegalArgumentException when the id is longer than {@link #MAX_BINARY_ID_BYTES} or the
+     *         hash is not {@code sha256:} and 64 hex digits
+     */
+    public int binaryLength(TransferChunk chunk) {
+        int id = chunk.transferId().getBytes(StandardCharsets.UTF_8).length;
+        if (id > MAX_BINARY_ID_BYTES) {
+            throw new IllegalArgumentException("transferId longer than " + MAX_BINARY_ID_BYTES + " bytes");
+        }
+        return 1 + 1 + 2 + id + 8 + 4 + (chunk.hash() != null ? SHA256_BYTES : 0) + chunk.bytes().length;
+    }
+
+    /**
+     * Writes a chunk as a binary frame: kind {@link #BINARY_CHUNK} (1 byte), flags (1 byte:
+     * {@link #FLAG_LAST}, {@link #FLAG_HASH}), the transfer id's length (2 bytes) and UTF-8 bytes, {@code seq}
+     * (8 bytes), the payload's length (4 bytes), the raw SHA-256 when {@link #FLAG_HASH} is set (32 bytes),
+     * then the payload; numbers big-endian.
+     *
+     * @param chunk the chunk
+     * @param dst where to write, from its position on; it advances by {@link #binaryLength}
+     * @throws java.nio.BufferOverflowException when {@code dst} has less room than that
+     */
+    public void encodeBinaryChunk(TransferChunk chunk, ByteBuffer dst) {
+        byte[] id = chunk.transferId().getBytes(StandardCharsets.UTF_8);
+        byte[] hash = chunk.hash() == null ? null : rawHash(chunk.hash());
+        dst.put(BINARY_CHUNK)
+                .put((byte) ((chunk.last() ? FLAG_LAST : 0) | (hash != null ? FLAG_HASH : 0)))
+                .putShort((short) id.length).put(id)
+                .putLong(chunk.seq())
+                .putInt(chunk.bytes().length);
+        if (hash != null) {
+            dst.put(hash);
+        }
+        dst.put(chunk.bytes());
+    }
+
+    /**
+     * Reads a binary chunk frame ({@link #encodeBinaryChunk}); the payload is copied out.
+     *
+     * @param frame the whole frame, from its position to its limit; not changed
+     * @return the chunk
+     * @throws FrameDecodeException with {@link FrameDecodeException.Reason#MALFORMED_BINARY} when the kind
+     *         is not a chunk, a flag is unknown, a length is out of range or the frame is longer or shorter
+     *         than its header says
+     */
+    public TransferChunk decodeBinaryChunk(ByteBuffer frame) throws FrameDecodeException {
+        ByteBuffer b = frame.slice().order(java.nio.ByteOrder.BIG_ENDIAN);
+        if (b.remaining() < 4) {
+            throw malformed("it is shorter than a header (" + b.remaining() + " bytes)", null);
+        }
+        byte kind = b.get();
+        if (kind != BINARY_CHUNK) {
+            throw malformed("its kind is " + kind + ", and only " + BINARY_CHUNK + " (a chunk) is defined", null);
+        }
+        int flags = b.get() & 0xFF;
+        int idLength = b.getShort() & 0xFFFF;
+        if (idLength == 0 || idLength > MAX_BINARY_ID_BYTES || b.remaining() < idLength) {
+            throw malformed("its transferId length " + idLength + " is 0, above " + MAX_BINARY_ID_BYTES
+                    + " or beyond the frame", null);
+        }
+        byte[] idBytes = new byte[idLength];
+        b.get(idBytes);
+        String id = new String(idBytes, StandardCharsets.UTF_8);
+        if ((flags & ~KNOWN_FLAGS) != 0) {
+            throw malformed("it has unknown flags 0x" + Integer.toHexString(flags & ~KNOWN_FLAGS), id);
+        }
+        boolean hasHash = (flags & FLAG_HASH) != 0;
+        if (b.remaining() < 12 + (hasHash ? SHA256_BYTES : 0)) {
+            throw malformed("its header is cut short", id);
+        }
+        long seq = b.getLong();
+        int length = b.getInt();
+        if (seq < 0 || length < 0) {
+            throw malformed("seq " + seq + " or payload length " + length + " is negative", id);
+        }
+        String hash = null;
+        if (hasHash) {
+            byte[] raw = new byte[SHA256_BYTES];
+            b.get(raw);
+            hash = SHA256_PREFIX + java.util.HexFormat.of().formatHex(raw);
+        }
+        if (b.remaining() != length) {
+            throw malformed("its header announces " + length + " payload bytes and " + b.remaining() + " follow", id);
+        }
+        boolean last = (flags & FLAG_LAST) != 0;
+        if (hasHash && !last) {
+            throw malformed("only the last chunk may carry the hash", id);
+        }
+        byte[] bytes = new byte[length];
+        b.get(bytes);
+        return new TransferChunk(id, seq, bytes, last, hash);
+    }
+
+    private static FrameDecodeException malformed(String problem, String transferId) {
+        return new FrameDecodeException(FrameDecodeException.Reason.MALFORMED_BINARY,
+                "The binary transfer_chunk frame is malformed: " + problem + ".", TransferChunk.TYPE, transferId, null);
+    }
+
+    private static byte[] rawHash(String hash) {
+        if (!hash.startsWith(SHA256_PREFIX) || hash.length() != SHA256_PREFIX.length() + 2 * SHA256_BYTES) {
+            throw new IllegalArgumentException("hash must be \"sha256:\" followed by 64 hex digits, got " + hash);
+        }
+        return java.util.HexFormat.of().parseHex(hash, SHA256_PREFIX.length(), hash.length());
+    }
+
     /**
      * Decodes a UTF-8 JSON frame.
      *

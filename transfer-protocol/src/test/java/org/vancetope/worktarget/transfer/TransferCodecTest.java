@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -224,6 +225,115 @@ class TransferCodecTest {
                 + "\"bytes\":\"\",\"last\":false,\"hash\":\"sha256:00\"}");
         assertThat(e.reason()).isEqualTo(FrameDecodeException.Reason.BAD_FIELD);
         assertThat(e.getMessage()).contains("only on the last chunk");
+    }
+
+    // ---- binary chunks (transfer.binary)
+
+    private ByteBuffer binary(TransferChunk c) {
+        ByteBuffer b = ByteBuffer.allocate(codec.binaryLength(c));
+        codec.encodeBinaryChunk(c, b);
+        assertThat(b.hasRemaining()).as("binaryLength is exact").isFalse();
+        return b.flip();
+    }
+
+    @Test
+    void aBinaryChunkRoundTripsWithItsHeader() throws Exception {
+        TransferChunk c = new TransferChunk("t-1", 7, new byte[] {0, (byte) 0xff, 42}, false);
+        ByteBuffer b = binary(c);
+        assertThat(b.get(0)).isEqualTo(TransferCodec.BINARY_CHUNK);
+        assertThat(b.get(1)).isZero();
+        assertThat(b.getShort(2)).isEqualTo((short) 3);
+        assertThat(b.remaining()).isEqualTo(1 + 1 + 2 + 3 + 8 + 4 + 3);
+        assertThat(codec.decodeBinaryChunk(b)).isEqualTo(c);
+        assertThat(b.position()).as("the frame is not consumed").isZero();
+    }
+
+    @Test
+    void aLastBinaryChunkCarriesItsFlagAndTheTrailerHash() throws Exception {
+        String hash = "sha256:" + "0123456789abcdef".repeat(4);
+        TransferChunk c = new TransferChunk("t-1", 0, new byte[0], true, hash);
+        ByteBuffer b = binary(c);
+        assertThat(b.get(1)).isEqualTo((byte) (TransferCodec.FLAG_LAST | TransferCodec.FLAG_HASH));
+        assertThat(codec.decodeBinaryChunk(b)).isEqualTo(c);
+    }
+
+    @Test
+    void aLargeBinaryChunkRoundTripsByteForByte() throws Exception {
+        byte[] data = new byte[1024 * 1024];
+        new Random(9).nextBytes(data);
+        TransferChunk c = new TransferChunk("t1", 42, data, false);
+        assertThat(codec.decodeBinaryChunk(binary(c)).bytes()).isEqualTo(data);
+    }
+
+    private FrameDecodeException binaryFails(byte[] frame) {
+        try {
+            codec.decodeBinaryChunk(ByteBuffer.wrap(frame));
+        } catch (FrameDecodeException e) {
+            assertThat(e.reason()).isEqualTo(FrameDecodeException.Reason.MALFORMED_BINARY);
+            assertThat(e.frameType()).contains("transfer_chunk");
+            return e;
+        }
+        throw new AssertionError("decoded a malformed binary frame");
+    }
+
+    private byte[] bytesOf(TransferChunk c) {
+        ByteBuffer b = binary(c);
+        byte[] out = new byte[b.remaining()];
+        b.get(out);
+        return out;
+    }
+
+    @Test
+    void aBinaryFrameShorterThanAHeaderIsMalformed() {
+        assertThat(binaryFails(new byte[] {1, 0}).getMessage()).contains("shorter than a header");
+    }
+
+    @Test
+    void aBinaryFrameOfAnotherKindIsMalformed() {
+        byte[] f = bytesOf(new TransferChunk("t", 0, new byte[] {1}, true));
+        f[0] = 9;
+        assertThat(binaryFails(f).getMessage()).contains("kind is 9");
+    }
+
+    @Test
+    void aBinaryFrameWithAnUnknownFlagIsMalformedAndNamesItsTransfer() {
+        byte[] f = bytesOf(new TransferChunk("t", 0, new byte[] {1}, true));
+        f[1] |= 0x40;
+        FrameDecodeException e = binaryFails(f);
+        assertThat(e.getMessage()).contains("unknown flags 0x40");
+        assertThat(e.transferId()).contains("t");
+    }
+
+    @Test
+    void aBinaryFrameWhosePayloadIsLongerOrShorterThanAnnouncedIsMalformed() {
+        byte[] f = bytesOf(new TransferChunk("t", 0, new byte[] {1, 2, 3}, false));
+        assertThat(binaryFails(Arrays.copyOf(f, f.length - 1)).getMessage()).contains("announces 3 payload bytes and 2");
+        assertThat(binaryFails(Arrays.copyOf(f, f.length + 1)).getMessage()).contains("announces 3 payload bytes and 4");
+    }
+
+    @Test
+    void aBinaryFrameWithAnEmptyOrOverlongIdIsMalformed() {
+        byte[] f = bytesOf(new TransferChunk("t", 0, new byte[0], false));
+        f[2] = 0;
+        f[3] = 0;
+        assertThat(binaryFails(f).getMessage()).contains("transferId length 0");
+        byte[] g = bytesOf(new TransferChunk("t", 0, new byte[0], false));
+        g[2] = (byte) 0xff;
+        assertThat(binaryFails(g).getMessage()).contains("transferId length 65281");
+    }
+
+    @Test
+    void aBinaryHashOnAChunkThatIsNotTheLastIsMalformed() {
+        byte[] f = bytesOf(new TransferChunk("t", 0, new byte[0], true, "sha256:" + "00".repeat(32)));
+        f[1] = (byte) TransferCodec.FLAG_HASH;
+        assertThat(binaryFails(f).getMessage()).contains("only the last chunk may carry the hash");
+    }
+
+    @Test
+    void anIdTooLongForTheBinaryHeaderIsRefusedWhenEncoding() {
+        TransferChunk c = new TransferChunk("x".repeat(TransferCodec.MAX_BINARY_ID_BYTES + 1), 0, new byte[0], true);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> codec.binaryLength(c))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("longer than 1024 bytes");
     }
 
     @Test

@@ -23,6 +23,7 @@ import org.vancetope.worktarget.core.transfer.FootTargetResolver;
 import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferAttrs;
 import org.vancetope.worktarget.core.transfer.TransferCapability;
+import org.vancetope.worktarget.core.transfer.TransferChunk;
 import org.vancetope.worktarget.core.transfer.TransferConnection;
 import org.vancetope.worktarget.core.transfer.TransferEndpoint;
 import org.vancetope.worktarget.core.transfer.TransferFrame;
@@ -124,7 +125,8 @@ final class TransferFixture implements AutoCloseable {
                 .resolver(FootTargetResolver.at(footRoot))
                 .clock(time.clock()).scheduler(ManualTransferScheduler.on(time)).listener(listener).build();
         InMemoryFramePair.Builder<TransferFrame> b = InMemoryFramePair.<TransferFrame>builder()
-                .highWaterMark(highWaterMark).wire(codec::encode, this::decode);
+                .highWaterMark(highWaterMark).wire(capabilities.contains(TransferCapability.BINARY)
+                        ? this::encodeBinaryChunks : codec::encode, this::decode);
         pair = (threaded ? b.threaded() : b).build();
         brainConn = brain.attach(pair.left(), SCOPE, capabilities);
         footConn = foot.attach(pair.right(), SCOPE, capabilities);
@@ -150,8 +152,21 @@ final class TransferFixture implements AutoCloseable {
         return brainConn.send(src.getParent(), src.getFileName().toString(), target, dirName, attrs);
     }
 
+    /** The wire of a connection that negotiated transfer.binary: chunks as binary frames, the rest JSON. */
+    private byte[] encodeBinaryChunks(TransferFrame f) {
+        if (!(f instanceof TransferChunk c)) {
+            return codec.encode(f);
+        }
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(codec.binaryLength(c));
+        codec.encodeBinaryChunk(c, b);
+        return b.array();
+    }
+
     private TransferFrame decode(byte[] json) {
         try {
+            if (json.length > 0 && json[0] == TransferCodec.BINARY_CHUNK) {
+                return codec.decodeBinaryChunk(java.nio.ByteBuffer.wrap(json));
+            }
             return codec.decode(json);
         } catch (FrameDecodeException e) {
             throw new IllegalStateException(e);

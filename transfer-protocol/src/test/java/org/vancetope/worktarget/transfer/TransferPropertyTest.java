@@ -123,9 +123,10 @@ class TransferPropertyTest {
     @Property(tries = 250)
     void receiverSurvivesAnyFrameSequence(@ForAll @IntRange(min = 0, max = 3000) int size, @ForAll long seed,
                                           @ForAll boolean honestHash, @ForAll boolean hashTrailer,
+                                          @ForAll boolean binary,
                                           @ForAll("mutations") List<Mutation> mutations) throws Exception {
         try (TransferFixture fx = new TransferFixture(Configuration.unix(), SETTINGS, 1_000, false,
-                capabilities(hashTrailer))) {
+                capabilities(hashTrailer, binary))) {
             fx.brainSilent = true;
             fx.footFile("t.bin", OLD);
             byte[] data = data(size, seed);
@@ -237,10 +238,10 @@ class TransferPropertyTest {
 
     @Property(tries = 250)
     void senderAndReceiverSurviveAnyDeliveryOrder(@ForAll @IntRange(min = 0, max = 4000) int size, @ForAll long seed,
-                                                  @ForAll boolean hashTrailer,
+                                                  @ForAll boolean hashTrailer, @ForAll boolean binary,
                                                   @ForAll("actions") List<Mutation> actions) throws Exception {
         try (TransferFixture fx = new TransferFixture(Configuration.unix(), SETTINGS, 4, false,
-                capabilities(hashTrailer))) {
+                capabilities(hashTrailer, binary))) {
             fx.footFile("t.bin", OLD);
             byte[] data = data(size, seed);
             Path src = fx.brainFile("reports", "src.bin", data);
@@ -302,7 +303,14 @@ class TransferPropertyTest {
     }
 
     /** Every combination of the transfer capabilities: each property runs with and without each one. */
-    private static Set<TransferCapability> capabilities(boolean hashTrailer) {
-        return hashTrailer ? Set.of(TransferCapability.HASH_TRAILER) : Set.of();
+    private static Set<TransferCapability> capabilities(boolean hashTrailer, boolean binary) {
+        Set<TransferCapability> caps = java.util.EnumSet.noneOf(TransferCapability.class);
+        if (hashTrailer) {
+            caps.add(TransferCapability.HASH_TRAILER);
+        }
+        if (binary) {
+            caps.add(TransferCapability.BINARY);
+        }
+        return caps;
     }
 }

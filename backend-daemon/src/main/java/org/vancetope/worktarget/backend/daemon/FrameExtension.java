@@ -91,6 +91,19 @@ public interface FrameExtension {
     }
 
     /**
+     * A binary frame arrived on a connection that negotiated binary frames ({@code transfer.binary});
+     * on any other connection the connection itself refuses them with {@code bad_frame}. Default:
+     * refused.
+     *
+     * @param channel the connection it arrived on
+     * @param frame the whole frame, read-only and valid only during this call: copy what you keep
+     * @throws IllegalArgumentException to refuse the frame; the message is sent to the peer
+     */
+    default void onBinaryFrame(WireChannel channel, ByteBuffer frame) {
+        throw new IllegalArgumentException("This connection does not handle binary frames.");
+    }
+
+    /**
      * A connection completed its handshake (the server accepted its {@code hello}, or the client
      * received its {@code welcome}); it may carry frames from now on. Called once per connection,
      * before any of its frames reaches this extension. Default: nothing.

@@ -107,6 +107,12 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
         handle(channel, type, () -> codec.decode(utf8));
     }
 
+    /** A chunk in a binary frame ({@code transfer.binary}): its header read, its payload copied out. */
+    @Override
+    public void onBinaryFrame(WireChannel channel, ByteBuffer frame) {
+        handle(channel, TransferChunk.TYPE, () -> codec.decodeBinaryChunk(frame));
+    }
+
     /** A frame the connection parsed already: decoded from its fields, not parsed again. */
     @Override
     public void onFrameFields(WireChannel channel, String type, Map<String, Object> fields, ByteBuffer utf8) {
@@ -176,7 +182,8 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
 
     private Attached attach(WireChannel channel) {
         return attached.computeIfAbsent(channel.id(), id -> new Attached(
-                endpoint.attach(new Encoding(channel, codec), scopes.apply(channel), transferCapabilities(channel)),
+                endpoint.attach(new Encoding(channel, codec, channel.capabilities().contains(
+                        TransferCapability.BINARY.wire())), scopes.apply(channel), transferCapabilities(channel)),
                 new SerialExecutor(workers), new ReadGate(channel, MAX_WAITING_FRAMES, RESUME_AT_FRAMES)));
     }
 
@@ -209,15 +216,20 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
     private static final class Encoding extends ForwardingChannel<TransferFrame> {
         private final WireChannel text;
         private final TransferCodec codec;
+        private final boolean binary;
 
-        Encoding(WireChannel text, TransferCodec codec) {
+        Encoding(WireChannel text, TransferCodec codec, boolean binary) {
             super(text);
             this.text = text;
             this.codec = codec;
+            this.binary = binary;
         }
 
         @Override
         public CompletionStage<Void> send(TransferFrame frame) {
+            if (binary && frame instanceof TransferChunk chunk) {      // raw bytes behind a small header
+                return text.sendBinary(codec.binaryLength(chunk), dst -> codec.encodeBinaryChunk(chunk, dst));
+            }
             if (frame instanceof TransferChunk chunk) {     // ~87 KiB: straight into the network buffer
                 return text.sendUtf8(codec.encodedLength(chunk), dst -> codec.encodeChunk(chunk, dst));
             }

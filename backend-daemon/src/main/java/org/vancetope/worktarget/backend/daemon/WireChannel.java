@@ -37,6 +37,18 @@ public interface WireChannel extends FrameChannel<String> {
     }
 
     /**
+     * Sends a binary frame written by {@code writer} straight into the transport's buffer. Only a
+     * connection that negotiated a capability defining binary frames ({@code transfer.binary}) may
+     * carry them; the peer refuses them otherwise.
+     *
+     * @param length the frame's exact length in bytes
+     * @param writer writes exactly {@code length} bytes into the buffer it is given
+     * @return completes when written, exceptionally when the write failed
+     * @throws IllegalStateException when the writer wrote another number of bytes
+     */
+    CompletionStage<Void> sendBinary(int length, Consumer<ByteBuffer> writer);
+
+    /**
      * Receive-side flow control: with {@code false} the channel stops reading frames from its peer
      * (TCP then pushes back on the peer's sender), with {@code true} it reads again.
      *

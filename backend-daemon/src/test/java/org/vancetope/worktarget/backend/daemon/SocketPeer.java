@@ -47,7 +47,8 @@ final class SocketPeer implements AutoCloseable {
         SocketPeer p = new SocketPeer(s);
         byte[] key = new byte[16];
         p.random.nextBytes(key);
-        String request = "GET " + uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()) + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
+        String target = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+        String request = "GET " + target + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
                 + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: "
                 + Base64.getEncoder().encodeToString(key) + "\r\nAuthorization: Bearer " + token
                 + "\r\nX-WorkTarget-Profile: " + profile + "\r\n\r\n";

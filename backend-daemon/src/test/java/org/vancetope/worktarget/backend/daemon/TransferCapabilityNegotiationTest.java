@@ -41,12 +41,25 @@ class TransferCapabilityNegotiationTest {
     private WorkTargetDispatcher dispatcher;
     private Path footRoot;
 
-    private static TransferSettings offering(boolean trailer) {
-        return TransferSettings.builder()
-                .capabilities(trailer ? Set.of(TransferCapability.HASH_TRAILER) : Set.of()).build();
+    /** {@code "trailer+binary"}, {@code "binary"}, {@code "none"} … as a set of capabilities. */
+    private static Set<TransferCapability> parse(String names) {
+        Set<TransferCapability> caps = java.util.EnumSet.noneOf(TransferCapability.class);
+        for (String n : names.split("\\+")) {
+            switch (n) {
+                case "trailer" -> caps.add(TransferCapability.HASH_TRAILER);
+                case "binary" -> caps.add(TransferCapability.BINARY);
+                case "none" -> { }
+                default -> throw new IllegalArgumentException(n);
+            }
+        }
+        return caps;
     }
 
-    private void start(boolean serverOffers, boolean clientOffers) throws Exception {
+    private static TransferSettings offering(Set<TransferCapability> caps) {
+        return TransferSettings.builder().capabilities(caps).build();
+    }
+
+    private void start(Set<TransferCapability> serverOffers, Set<TransferCapability> clientOffers) throws Exception {
         work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace")).build();
         transfers = ServerTransfers.create(
                 new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
@@ -92,13 +105,18 @@ class TransferCapabilityNegotiationTest {
         return ((TransferBridge) transfers.extension()).connection(channel).orElseThrow().capabilities();
     }
 
-    @ParameterizedTest(name = "server offers the trailer: {0}, the daemon: {1}")
-    @CsvSource({"true, true", "true, false", "false, true", "false, false"})
-    void theConnectionUsesTheCapabilitiesBothEndsOfferAndTransfersWorkBothWays(boolean serverOffers,
-                                                                              boolean clientOffers) throws Exception {
+    @ParameterizedTest(name = "server offers {0}, the daemon {1}")
+    @CsvSource({"trailer+binary, trailer+binary", "trailer+binary, none", "none, trailer+binary", "none, none",
+            "binary, trailer+binary", "trailer+binary, trailer", "binary, trailer"})
+    void theConnectionUsesTheCapabilitiesBothEndsOfferAndTransfersWorkBothWays(String server, String daemon)
+            throws Exception {
+        Set<TransferCapability> serverOffers = parse(server);
+        Set<TransferCapability> clientOffers = parse(daemon);
         start(serverOffers, clientOffers);
-        assertThat(serverSideCapabilities()).isEqualTo(serverOffers && clientOffers
-                ? Set.of(TransferCapability.HASH_TRAILER) : Set.of());
+        Set<TransferCapability> both = java.util.EnumSet.noneOf(TransferCapability.class);
+        both.addAll(serverOffers);
+        both.retainAll(clientOffers);
+        assertThat(serverSideCapabilities()).isEqualTo(both);
 
         byte[] down = bytes(300_000, 1);
         String dirName = (String) dispatcher.invoke("p-1", "workspace_create_ephemeral_dir", Map.of()).get("dirName");
@@ -115,5 +133,64 @@ class TransferCapabilityNegotiationTest {
         assertThat(u).containsEntry("ok", true).containsEntry("hash", sha256(up));
         assertThat(Files.readAllBytes(work.findRoot("acme", "proj", dirName).orElseThrow().resolve("up/local.bin")))
                 .isEqualTo(up);
+    }
+
+    @org.junit.jupiter.api.Test
+    void withTransferBinaryTheChunksTravelAsBinaryFramesOnTheWire() throws Exception {
+        work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace")).build();
+        transfers = ServerTransfers.create(
+                new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
+                TransferSettings.defaults(), TransferListener.NONE);
+        t = new TestServer(b -> b.transfers(transfers));
+        clientTransfers = ClientTransfers.create(FootTargetResolver.at(base), new TransferScope("acme", "proj"),
+                TransferSettings.defaults(), TransferListener.NONE);
+        InMemoryProcessStore store = new InMemoryProcessStore();
+        store.process("p-1").tenant("acme").project("proj").session("s-1").user("alice").add();
+        WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).backend(work)
+                .peers(t.server.peers());
+        transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
+        dispatcher = db.build();
+        byte[] content = bytes(150_000, 3);
+        String dirName = (String) dispatcher.invoke("p-1", "workspace_create_ephemeral_dir", Map.of()).get("dirName");
+        Files.write(work.findRoot("acme", "proj", dirName).orElseThrow().resolve("r.bin"), content);
+        org.vancetope.worktarget.transfer.TransferCodec codec = org.vancetope.worktarget.transfer.TransferCodec.create();
+        try (SocketPeer peer = SocketPeer.connect(t.uri(), TestServer.DAEMON_TOKEN, "daemon")) {
+            peer.sendText("{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"daemon\",\"tenant\":\"acme\","
+                    + "\"project\":\"proj\",\"daemonName\":\"box\",\"tools\":[],"
+                    + "\"capabilities\":[\"transfer.binary\"]}");
+            assertThat(peer.next().text()).contains("\"welcome\"", "\"transfer.binary\"");
+            dispatcher.invoke("p-1", "work_target_set", Map.of("kind", "DAEMON", "targetName", "box"));
+            var download = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return dispatcher.invoke("p-1", "client_file_download",
+                            Map.of("dirName", dirName, "remotePath", "r.bin", "localPath", "r.bin"));
+                } catch (org.vancetope.worktarget.spi.ToolException e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                }
+            });
+            SocketPeer.Frame init = peer.next();
+            assertThat(init.opcode()).isEqualTo(SocketPeer.TEXT);
+            String id = (String) new com.fasterxml.jackson.databind.ObjectMapper().readValue(init.text(), Map.class)
+                    .get("transferId");
+            assertThat(init.text()).contains("\"transfer_init\"", "\"hash\"");
+            peer.sendText("{\"type\":\"transfer_init_response\",\"transferId\":\"" + id + "\",\"ok\":true}");
+            java.io.ByteArrayOutputStream received = new java.io.ByteArrayOutputStream();
+            long seq = 0;
+            boolean last = false;
+            while (!last) {
+                SocketPeer.Frame f = peer.next();
+                assertThat(f.opcode()).as("a chunk is a binary frame").isEqualTo(2);
+                org.vancetope.worktarget.core.transfer.TransferChunk c =
+                        codec.decodeBinaryChunk(java.nio.ByteBuffer.wrap(f.payload()));
+                assertThat(c.transferId()).isEqualTo(id);
+                assertThat(c.seq()).isEqualTo(seq++);
+                received.write(c.bytes());
+                last = c.last();
+            }
+            assertThat(received.toByteArray()).isEqualTo(content);
+            peer.sendText("{\"type\":\"transfer_complete\",\"transferId\":\"" + id + "\",\"ok\":true,"
+                    + "\"bytesWritten\":" + content.length + ",\"hashCheck\":\"ok\"}");
+            assertThat(download.get(30, java.util.concurrent.TimeUnit.SECONDS)).containsEntry("ok", true);
+        }
     }
 }

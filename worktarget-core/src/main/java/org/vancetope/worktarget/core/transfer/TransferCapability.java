@@ -13,7 +13,14 @@ public enum TransferCapability {
      * with the last chunk, so it reads the file once instead of twice; the receiver still verifies the
      * whole file before it commits it.
      */
-    HASH_TRAILER("transfer.hash-trailer");
+    HASH_TRAILER("transfer.hash-trailer"),
+
+    /**
+     * {@code transfer.binary}: chunks travel in binary WebSocket frames (a small header, then the raw
+     * bytes) instead of base64 in JSON; the other transfer frames stay JSON text. The receiver's checks
+     * are those of every chunk.
+     */
+    BINARY("transfer.binary");
 
     private final String wire;
 

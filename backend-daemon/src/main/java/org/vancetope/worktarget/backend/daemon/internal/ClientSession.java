@@ -257,8 +257,8 @@ public final class ClientSession {
                         p.addLast("websocket", new WebSocketClientProtocolHandler(ws));
                         p.addLast("ws-aggregator", new WebSocketFrameAggregator(settings.maxFrameBytes()));
                         p.addLast("liveness", new IdleStateHandler(pingMillis, 0, 0, TimeUnit.MILLISECONDS));
-                        // behind Netty's frame encoder: masks the text frames in place instead of copying them
-                        p.addLast("text-frames", new ClientTextFrameEncoder());
+                        // behind Netty's frame encoder: masks text and binary frames in place instead of copying them
+                        p.addLast("masked-frames", new ClientFrameEncoder());
                         p.addLast("frames", new Connection(ch));
                     }
                 });
@@ -346,6 +346,11 @@ public final class ClientSession {
         @Override
         protected String binaryFrameRefusal() {
             return "Binary frames were not negotiated.";
+        }
+
+        @Override
+        protected org.vancetope.worktarget.backend.daemon.FrameExtension extension() {
+            return settings.extension();
         }
 
         @Override

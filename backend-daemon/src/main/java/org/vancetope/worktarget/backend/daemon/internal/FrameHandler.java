@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
+import org.vancetope.worktarget.core.transfer.TransferCapability;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -137,12 +138,40 @@ public abstract class FrameHandler extends ChannelInboundHandlerAdapter {
                 onText(ctx, text);
             } else if (frame instanceof CloseWebSocketFrame close) {
                 onCloseFrame(ctx, close);
-            } else if (frame instanceof BinaryWebSocketFrame) {
-                badFrame(ctx, binaryFrameRefusal());
+            } else if (frame instanceof BinaryWebSocketFrame binary) {
+                onBinary(ctx, binary);
             }
             // pong (and ping, answered by the protocol handler) only count as traffic
         } finally {
             frame.release();
+        }
+    }
+
+    /**
+     * The frame extension of this side, which binary frames go to.
+     *
+     * @return the extension, or null for none
+     */
+    protected abstract FrameExtension extension();
+
+    /**
+     * A binary frame goes to the extension when the connection negotiated binary frames
+     * ({@code transfer.binary}); otherwise, or when the extension refuses it, it is a bad frame.
+     */
+    private void onBinary(ChannelHandlerContext ctx, BinaryWebSocketFrame binary) {
+        NettyFrameChannel frames = frames();
+        FrameExtension extension = extension();
+        if (frames == null || extension == null
+                || !frames.capabilities().contains(TransferCapability.BINARY.wire())) {
+            badFrame(ctx, binaryFrameRefusal());
+            return;
+        }
+        try {
+            extension.onBinaryFrame(frames, binary.content().nioBuffer().asReadOnlyBuffer());
+        } catch (RuntimeException e) {
+            LOG.warn("The frame extension failed on a binary frame of connection {}", frames.id(), e);
+            badFrame(ctx, "The binary frame could not be handled"
+                    + (e instanceof IllegalArgumentException ? ": " + e.getMessage() : "."));
         }
     }
 

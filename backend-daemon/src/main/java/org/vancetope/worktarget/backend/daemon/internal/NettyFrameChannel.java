@@ -1,5 +1,7 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import java.util.Set;
 import org.vancetope.worktarget.backend.daemon.WireChannel;
 import io.netty.channel.Channel;
@@ -97,6 +99,16 @@ public final class NettyFrameChannel implements WireChannel {
      */
     @Override
     public CompletionStage<Void> sendUtf8(int length, Consumer<ByteBuffer> writer) {
+        return write(new TextWebSocketFrame(written(length, writer)));
+    }
+
+    @Override
+    public CompletionStage<Void> sendBinary(int length, Consumer<ByteBuffer> writer) {
+        return write(new BinaryWebSocketFrame(written(length, writer)));
+    }
+
+    /** A pooled buffer of exactly {@code length} bytes, filled by the writer. */
+    private ByteBuf written(int length, Consumer<ByteBuffer> writer) {
         ByteBuf buf = channel.alloc().buffer(length, length);
         try {
             ByteBuffer view = buf.nioBuffer(0, length);
@@ -109,7 +121,7 @@ public final class NettyFrameChannel implements WireChannel {
             buf.release();
             throw e;
         }
-        return write(new TextWebSocketFrame(buf));
+        return buf;
     }
 
     /** Turns Netty's auto-read off and on. */
@@ -118,7 +130,7 @@ public final class NettyFrameChannel implements WireChannel {
         channel.config().setAutoRead(on);
     }
 
-    private CompletionStage<Void> write(TextWebSocketFrame f) {
+    private CompletionStage<Void> write(WebSocketFrame f) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         channel.writeAndFlush(f).addListener(w -> {
             if (w.isSuccess()) {

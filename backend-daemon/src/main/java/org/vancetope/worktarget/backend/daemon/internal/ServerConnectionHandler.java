@@ -91,6 +91,11 @@ public final class ServerConnectionHandler extends FrameHandler {
     }
 
     @Override
+    protected FrameExtension extension() {
+        return settings.extension();
+    }
+
+    @Override
     protected NettyFrameChannel frames() {
         return connection == null ? null : connection.frames();
     }

@@ -41,6 +41,14 @@ class FrameHandlerTest {
                 }
                 extensionFrames.add(type);
             }
+
+            @Override
+            public void onBinaryFrame(WireChannel channel, java.nio.ByteBuffer frame) {
+                if (frame.remaining() == 0) {
+                    throw new IllegalArgumentException("an empty binary frame");
+                }
+                extensionFrames.add("binary of " + frame.remaining() + " bytes");
+            }
         };
 
         Side(ProtocolErrorBudget budget) {
@@ -66,6 +74,11 @@ class FrameHandlerTest {
         }
 
         @Override
+        protected FrameExtension extension() {
+            return extension;
+        }
+
+        @Override
         protected void silenceLimitReached(ChannelHandlerContext ctx, int intervals) {
             lost.add("after " + intervals);
         }
@@ -77,8 +90,12 @@ class FrameHandlerTest {
     }
 
     private EmbeddedChannel channel(Side side) {
+        return channel(side, java.util.Set.of());
+    }
+
+    private EmbeddedChannel channel(Side side, java.util.Set<String> capabilities) {
         EmbeddedChannel ch = new EmbeddedChannel(side);
-        side.frames = new NettyFrameChannel(ch, "c-1");
+        side.frames = new NettyFrameChannel(ch, "c-1", capabilities);
         channels.add(ch);
         return ch;
     }
@@ -160,6 +177,23 @@ class FrameHandlerTest {
         EmbeddedChannel ch = channel(new Side(null));
         ch.writeInbound(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(new byte[] {1})));
         assertThat(nextText(ch)).contains("\"bad_frame\"", "no binary frames");
+    }
+
+    @Test
+    void withTransferBinaryNegotiatedABinaryFrameGoesToTheExtension() {
+        EmbeddedChannel ch = channel(new Side(null), java.util.Set.of("transfer.binary"));
+        ch.writeInbound(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(new byte[] {1, 2, 3})));
+        assertThat(extensionFrames).containsExactly("binary of 3 bytes");
+        Object answer = ch.readOutbound();
+        assertThat(answer).as("nothing is answered").isNull();
+    }
+
+    @Test
+    void aBinaryFrameTheExtensionRefusesIsAnsweredWithItsReason() {
+        EmbeddedChannel ch = channel(new Side(null), java.util.Set.of("transfer.binary"));
+        ch.writeInbound(new BinaryWebSocketFrame(Unpooled.EMPTY_BUFFER));
+        assertThat(nextText(ch)).contains("\"bad_frame\"", "an empty binary frame");
+        assertThat(extensionFrames).isEmpty();
     }
 
     @Test

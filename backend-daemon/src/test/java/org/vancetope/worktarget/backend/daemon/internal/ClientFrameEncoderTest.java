@@ -25,10 +25,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * What the client writes comes out of the pipeline (Netty's client encoder, then this one nearer the
  * tail) as bytes that Netty's server decoder, which requires and removes the mask, reads back.
  */
-class ClientTextFrameEncoderTest {
+class ClientFrameEncoderTest {
 
     private static EmbeddedChannel client() {
-        return new EmbeddedChannel(new WebSocket08FrameEncoder(true), new ClientTextFrameEncoder());
+        return new EmbeddedChannel(new WebSocket08FrameEncoder(true), new ClientFrameEncoder());
     }
 
     /** Passes everything the client wrote through a server's decoder. */
@@ -74,6 +74,23 @@ class ClientTextFrameEncoderTest {
         client.finishAndReleaseAll();
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 125, 126, 65_536, 65_561})
+    void aBinaryFrameIsMaskedInPlaceAndReadsBackAsTheSameBytes(int length) {
+        EmbeddedChannel client = client();
+        byte[] bytes = new byte[length];
+        new Random(length).nextBytes(bytes);
+        client.writeOutbound(new io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame(
+                client.alloc().directBuffer(length).writeBytes(bytes)));
+        List<WebSocketFrame> read = asServerReadsIt(client);
+        assertThat(read).singleElement().satisfies(f -> {
+            assertThat(f).isInstanceOf(io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame.class);
+            assertThat(ByteBufUtil.getBytes(f.content())).isEqualTo(bytes);
+        });
+        read.forEach(WebSocketFrame::release);
+        client.finishAndReleaseAll();
+    }
+
     @Test
     void aPayloadItMayNotChangeGoesThroughNettysEncoderUnchanged() {
         EmbeddedChannel client = client();
@@ -95,7 +112,7 @@ class ClientTextFrameEncoderTest {
     @Test
     void theMaskCoversEveryBytePositionModuloFour() {
         ByteBuffer payload = ByteBuffer.allocate(21);
-        ClientTextFrameEncoder.mask(payload, 0x01020304);
+        ClientFrameEncoder.mask(payload, 0x01020304);
         for (int i = 0; i < 21; i++) {
             assertThat(payload.get(i)).as("byte %d", i).isEqualTo((byte) (i % 4 + 1));
         }
@@ -105,8 +122,8 @@ class ClientTextFrameEncoderTest {
     @ValueSource(ints = {0, 125, 126, 65_535, 65_536})
     void theHeadCarriesFinTextMaskBitLengthAndKey(int length) {
         ByteBuf head = Unpooled.buffer();
-        ClientTextFrameEncoder.writeHead(head, length, 0x0A0B0C0D);
-        assertThat(head.readableBytes()).isEqualTo(ClientTextFrameEncoder.headLength(length));
+        ClientFrameEncoder.writeHead(head, length, 0x0A0B0C0D);
+        assertThat(head.readableBytes()).isEqualTo(ClientFrameEncoder.headLength(length));
         assertThat(head.getByte(0)).isEqualTo((byte) 0x81);
         assertThat(head.getByte(1) & 0x80).isEqualTo(0x80);
         assertThat(head.getInt(head.writerIndex() - 4)).isEqualTo(0x0A0B0C0D);
