@@ -150,9 +150,11 @@ public final class StrictSchemas {
             types.add("null");
         }
         out.put("type", types);
-        if (schema.get("enum") instanceof List<?> values && !values.contains(null)) {
+        if (schema.get("enum") instanceof List<?> values) {
             List<Object> withNull = new ArrayList<>(values);
-            withNull.add(null);
+            if (!withNull.contains(null)) {
+                withNull.add(null);
+            }
             out.put("enum", withNull);
         }
         return out;
