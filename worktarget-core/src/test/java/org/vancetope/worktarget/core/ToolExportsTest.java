@@ -204,6 +204,33 @@ class ToolExportsTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void aKeywordOpenAiStrictModeDoesNotSupportIsDroppedAndWrittenIntoTheDescription() {
+        Map<String, Object> name = new LinkedHashMap<>();
+        name.put("type", "string");
+        name.put("description", "A name.");
+        name.put("minLength", 2);
+        name.put("default", "x");
+        ToolSpec own = new ToolSpec("own_tool", "d", true, Set.of(), Map.of("type", "object", "properties",
+                Map.of("name", name)));
+        Map<String, Object> strict = parameters(ToolFormat.OPENAI_STRICT,
+                ToolCatalog.toolDefinitions(ToolFormat.OPENAI_STRICT, List.of(own)).get(0));
+        Map<String, Object> p = (Map<String, Object>) ((Map<String, Object>) strict.get("properties")).get("name");
+        assertThat(p).doesNotContainKeys("minLength", "default").containsEntry("type", List.of("string", "null"));
+        assertThat((String) p.get("description")).isEqualTo("A name. Limits: minLength 2, default x.");
+        assertThat(StrictRules.openAi(strict)).isEmpty();
+    }
+
+    @Test
+    void anIntegratorsOpenSchemaIsClosedInBothStrictForms() {
+        ToolSpec own = new ToolSpec("own_tool", "d", true, Set.of(), Map.of("type", "object"));
+        for (ToolFormat f : List.of(ToolFormat.OPENAI_STRICT, ToolFormat.ANTHROPIC_STRICT)) {
+            Map<String, Object> strict = parameters(f, ToolCatalog.toolDefinitions(f, List.of(own)).get(0));
+            assertThat(strict).containsEntry("additionalProperties", false).containsEntry("properties", Map.of());
+        }
+    }
+
+    @Test
     void theAnthropicStrictExportKeepsAMinItemsOfOne() {
         Map<String, Object> read = parameters(ToolFormat.ANTHROPIC_STRICT, ToolCatalog.toolDefinitions(
                 ToolFormat.ANTHROPIC_STRICT, List.of(ToolCatalog.wrapper("file_read").orElseThrow())).get(0));

@@ -12,11 +12,11 @@ import java.util.Set;
  *
  * <p>Both providers: every object schema gets {@code additionalProperties: false}; an object whose
  * values are given by an {@code additionalProperties} schema (a map) becomes an array of
- * {@code {name, value}} entries, which strict mode can express. OpenAI: every property is required,
- * an optional one becomes a union with {@code null}. Anthropic: optional properties stay optional;
- * {@code minimum}, {@code maximum}, {@code exclusiveMinimum}, {@code exclusiveMaximum},
- * {@code multipleOf}, {@code minLength}, {@code maxLength}, {@code maxItems} and a {@code minItems}
- * above 1 are dropped and written into the description.
+ * {@code {name, value}} entries, which strict mode can express; a keyword the provider's strict mode
+ * does not support is dropped and written into the description ("Limits: minimum 1, maximum 500.").
+ * OpenAI: every property is required, an optional one becomes a union with {@code null}. Anthropic:
+ * optional properties stay optional; numeric bounds, {@code minLength}, {@code maxLength},
+ * {@code maxItems} and a {@code minItems} above 1 are among the keywords it does not support.
  */
 public final class StrictSchemas {
     /** The keywords OpenAI's strict mode supports. */
@@ -31,9 +31,6 @@ public final class StrictSchemas {
     public static final String ENTRY_NAME = "name";
     /** The name of the value field of a map parameter in its list form. */
     public static final String ENTRY_VALUE = "value";
-
-    private static final List<String> DROPPED_FOR_ANTHROPIC = List.of("minimum", "maximum", "exclusiveMinimum",
-            "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "maxItems", "minItems");
 
     private final boolean openAi;
 
@@ -83,11 +80,11 @@ public final class StrictSchemas {
         for (Map.Entry<String, Object> e : schema.entrySet()) {
             String key = e.getKey();
             Object value = e.getValue();
-            if (!openAi && DROPPED_FOR_ANTHROPIC.contains(key)) {
-                if (!("minItems".equals(key) && value instanceof Number n && n.longValue() <= 1)) {
-                    limits.append(limits.length() == 0 ? "" : ", ").append(key).append(' ').append(value);
-                    continue;
-                }
+            boolean supported = (openAi ? OPENAI_KEYWORDS : ANTHROPIC_KEYWORDS).contains(key)
+                    && (openAi || !"minItems".equals(key) || value instanceof Number n && n.longValue() <= 1);
+            if (!supported) {
+                limits.append(limits.length() == 0 ? "" : ", ").append(key).append(' ').append(value);
+                continue;
             }
             switch (key) {
                 case "properties" -> {
