@@ -84,6 +84,8 @@ class ProviderArgumentsTest {
                 Call.of("file_write", map("path", "notes/todo.md", "content", "# TODO\n- ship it\n")),
                 Call.of("file_read", map("path", "notes/todo.md", "maxLines", 10)),
                 Call.of("file_edit", map("path", "notes/todo.md", "oldText", "ship it", "newText", "ship it today")),
+                Call.of("file_edit", map("path", "notes/todo.md", "edits", List.of(map("oldText", "today",
+                        "newText", "now"), map("oldText", "# TODO", "newText", "# Plan", "replaceAll", true)))),
                 Call.of("file_list", map("path", "notes", "exclude", List.of("*.log"))),
                 Call.of("file_find", map("pathGlob", "**/*.md", "sortBy", "mtime", "limit", 50)),
                 Call.of("file_grep", map("pattern", "todo", "caseInsensitive", true, "contextAfter", 1)),
@@ -138,13 +140,28 @@ class ProviderArgumentsTest {
                     m.forEach((k, x) -> entries.add(map("name", k, "value", x)));
                     v = entries;
                 }
-                out.put(p, v);
+                out.put(p, format == ToolFormat.OPENAI_STRICT ? withNulls((Map<String, Object>) props.get(p), v) : v);
             } else if (format == ToolFormat.OPENAI_STRICT) {
                 out.put(p, null);
             }
         }
         assertThat(out.keySet()).containsAll(args.keySet());
         return out;
+    }
+
+    /** A nested value as OpenAI's strict mode writes it: every property of its objects present, unused ones null. */
+    @SuppressWarnings("unchecked")
+    private static Object withNulls(Map<String, Object> schema, Object value) {
+        if (value instanceof List<?> list && schema.get("items") instanceof Map<?, ?> items) {
+            return list.stream().map(x -> withNulls((Map<String, Object>) items, x)).toList();
+        }
+        if (value instanceof Map<?, ?> m && schema.get("properties") instanceof Map<?, ?> props) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            ((Map<String, Object>) props).forEach((k, sub) -> out.put(k, m.containsKey(k)
+                    ? withNulls((Map<String, Object>) sub, m.get(k)) : null));
+            return out;
+        }
+        return value;
     }
 
     @ParameterizedTest
@@ -166,7 +183,6 @@ class ProviderArgumentsTest {
 
     @ParameterizedTest
     @EnumSource(ToolFormat.class)
-    @SuppressWarnings("unchecked")
     void transferArgumentsValidateAndRunUpToTheMissingRootDir(ToolFormat format) throws Exception {
         Map<String, Object> upload = map("localPath", "report.pdf", "dirName", "inbox", "remotePath", "r/report.pdf",
                 "attrs", map("mode", "0644"));
@@ -175,11 +191,6 @@ class ProviderArgumentsTest {
                 FileTransferTools.DOWNLOAD, download).entrySet()) {
             Map<String, Object> schema = exported(format, spec(c.getKey()));
             Map<String, Object> args = asLlmWrites(format, schema, c.getValue());
-            if (format == ToolFormat.OPENAI_STRICT && args.get("attrs") instanceof Map<?, ?> attrs) {
-                Map<String, Object> full = new LinkedHashMap<>((Map<String, Object>) attrs);
-                full.putIfAbsent("mtime", null);
-                args.put("attrs", full);
-            }
             assertThat(SchemaCheck.errors(schema, args)).as(format + " " + c.getKey() + " " + args).isEmpty();
             // the parameters pass the guard; the transfer itself fails as a result: the RootDir does not exist
             Map<String, Object> result = dispatcher.invoke("p", c.getKey(), args);
