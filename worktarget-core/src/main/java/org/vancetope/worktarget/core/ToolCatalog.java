@@ -7,10 +7,14 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.vancetope.worktarget.core.internal.Json;
+import org.vancetope.worktarget.core.internal.ResultSchemas;
 import org.vancetope.worktarget.core.internal.Schema;
+import org.vancetope.worktarget.core.internal.StrictSchemas;
+import org.vancetope.worktarget.spi.ToolAnnotations;
 import org.vancetope.worktarget.spi.ToolLabel;
 import org.vancetope.worktarget.spi.ToolSpec;
 
@@ -21,8 +25,9 @@ import org.vancetope.worktarget.spi.ToolSpec;
  *
  * <p>An engine adds {@link #allowedTools()} to its allowed tools; a recipe removes
  * {@link #deferredTools()} from the LLM's manifest so the LLM does not see three names for one
- * operation. {@link #toolDefinitions(Collection)} exports JSON-Schema tool definitions accepted by
- * OpenAI and Anthropic function calling and by MCP ({@code inputSchema}).
+ * operation. {@link #toolDefinitions(Collection)} exports the manifest (JSON-Schema definitions with
+ * labels, output schemas and MCP hints); {@link #toolDefinitions(ToolFormat, Collection)} exports what
+ * MCP, OpenAI function calling and Anthropic tool use take as it is, including their strict forms.
  *
  * <pre>{@code
  * Set<String> allowed = new LinkedHashSet<>(myEngineTools);
@@ -58,7 +63,7 @@ public final class ToolCatalog {
                 + "matches a name at any depth; a matching directory is not entered. At most 64.";
         String ignoredDesc = "Also search files and directories that .gitignore files ignore (default false: they are "
                 + "skipped, as git and ripgrep do).";
-        w.add(wrapper("file_read",
+        w.add(wrapper("file_read", "Read file",
                 "Read a text file, or a window of it. Returns content, truncated, nextStartLine when more follows (page "
                         + "with startLine), and totalLines/totalChars: for files over 16 MiB these are null "
                         + "(totalsKnown=false) unless the page reaches the end; use file_count for them. A page holds at "
@@ -67,7 +72,7 @@ public final class ToolCatalog {
                         + "1 MiB. Binary files (images, PDFs, archives) are refused unless allowBinary is true, so that "
                         + "no large base64 text fills the context by accident; with it a binary file comes back whole as "
                         + "encoding 'base64', mediaType (e.g. image/png) and content, up to 512 KiB.",
-                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                Set.of(ToolLabel.READ_ONLY, ToolLabel.CLOSED_WORLD), ResultSchemas.fileRead(), Schema.object()
                         .string("path", pathDesc + " Give path or paths, not both.", false)
                         .array("paths", "Several files to read in one call (at most 20), each with the same "
                                 + "startLine/maxLines/maxChars; a missing or refused file gets its own error entry and "
@@ -79,22 +84,22 @@ public final class ToolCatalog {
                                 + "as base64 with its mediaType instead of refusing it (default false). Text files are "
                                 + "read as text either way; startLine/maxLines/maxChars do not apply to a binary file.")
                         .string(DIR_NAME, dirDesc, false)));
-        w.add(wrapper("file_write",
+        w.add(wrapper("file_write", "Write file",
                 "Create or overwrite a text file with the given content. Creates missing parent directories; the write is "
                         + "atomic and keeps the permissions of a file it replaces. Very large content is refused "
                         + "(size_limit; the limit depends on the memory of the process that runs the tool).",
-                Set.of(ToolLabel.WRITE), Schema.object()
+                Set.of(ToolLabel.WRITE, ToolLabel.IDEMPOTENT, ToolLabel.CLOSED_WORLD), ResultSchemas.fileWrite(), Schema.object()
                         .string("path", pathDesc, true)
                         .string("content", "The complete new content of the file.", true)
                         .string(DIR_NAME, dirDesc, false)));
-        w.add(wrapper("file_edit",
+        w.add(wrapper("file_edit", "Edit file",
                 "Replace text in a file: one edit (oldText, newText) or several (edits), applied in order to the "
                         + "file's content and written all at once or not at all. Each oldText must occur exactly once "
                         + "unless replaceAll is true. If any edit fails (oldText missing, or occurring more than once) "
                         + "the file is not changed and the error names the edit by its index. Returns a short diff and "
                         + "the number of replacements; dryRun shows the diff without writing. Very large files are "
                         + "refused (size_limit).",
-                Set.of(ToolLabel.WRITE), Schema.object()
+                Set.of(ToolLabel.WRITE, ToolLabel.CLOSED_WORLD), ResultSchemas.fileEdit(), Schema.object()
                         .string("path", pathDesc, true)
                         .string("oldText", "The exact text to replace; must occur exactly once unless replaceAll is "
                                 + "true. Give oldText and newText, or edits, not both.", false)
@@ -111,14 +116,14 @@ public final class ToolCatalog {
                         .bool("dryRun", "Only show the diff and the number of replacements; do not write the file "
                                 + "(default false).")
                         .string(DIR_NAME, dirDesc, false)));
-        w.add(wrapper("file_list",
+        w.add(wrapper("file_list", "List directory",
                 "List one directory level, sorted; directories end with '/'.",
-                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                Set.of(ToolLabel.READ_ONLY, ToolLabel.CLOSED_WORLD), ResultSchemas.fileList(), Schema.object()
                         .string("path", "Directory relative to the work directory (default '.').", false)
                         .stringArray("exclude", "Globs of entry names to leave out of the listing, e.g. "
                                 + "[\"*.log\", \"node_modules\"]. At most 64.", 64)
                         .string(DIR_NAME, dirDesc, false)));
-        w.add(wrapper("file_find",
+        w.add(wrapper("file_find", "Find files",
                 "Find files by glob, size and modification time. Generated directories (.git, node_modules, target, "
                         + "build, .venv, ...) are skipped unless includeGenerated is true; files and directories "
                         + "ignored by .gitignore files (and .git/info/exclude) are skipped unless includeIgnored is "
@@ -126,7 +131,7 @@ public final class ToolCatalog {
                         + "directories, a '/' at the start or middle anchoring to the .gitignore's directory, '*', '?', "
                         + "'[...]', '**'; nested .gitignore files apply to their subtree. Not read: the global "
                         + "core.excludesFile and .gitignore files above the work directory.",
-                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                Set.of(ToolLabel.READ_ONLY, ToolLabel.CLOSED_WORLD), ResultSchemas.fileFind(), Schema.object()
                         .string("path", "Directory to search (default '.').", false)
                         .string("pathGlob", "Glob on the path relative to 'path', e.g. '**/*.java'.", false)
                         .integer("minSize", "Smallest file size in bytes.", 0L, null, false)
@@ -140,13 +145,13 @@ public final class ToolCatalog {
                         .bool("includeIgnored", ignoredDesc)
                         .stringArray("exclude", excludeDesc, 64)
                         .string(DIR_NAME, dirDesc, false)));
-        w.add(wrapper("file_grep",
+        w.add(wrapper("file_grep", "Search file contents",
                 "Search file contents with a Java regular expression. Returns matching lines with path and line number. "
                         + "Binary, non-UTF-8 and files over 2 MiB are skipped and counted. At most 1 MiB of JSON of "
                         + "matches (context lines included) is returned: then truncated=true and a hint says how to get "
                         + "the rest. A search that runs longer than 30 s fails with timeout. Files ignored by .gitignore "
                         + "are skipped unless includeIgnored is true (same rules as file_find).",
-                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                Set.of(ToolLabel.READ_ONLY, ToolLabel.CLOSED_WORLD), ResultSchemas.fileGrep(), Schema.object()
                         .string("pattern", "Java regular expression (or plain text with literal=true).", true)
                         .string("path", "Directory or single file to search (default '.').", false)
                         .string("pathGlob", "Only files whose relative path matches this glob, e.g. '**/*.md'.", false)
@@ -168,28 +173,28 @@ public final class ToolCatalog {
                         .bool("includeIgnored", ignoredDesc)
                         .stringArray("exclude", excludeDesc, 64)
                         .string(DIR_NAME, dirDesc, false)));
-        w.add(wrapper("file_head_tail",
+        w.add(wrapper("file_head_tail", "Head and tail of a file",
                 "Show the first and/or last lines of a file of any size (each at most 5000 lines).",
-                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                Set.of(ToolLabel.READ_ONLY, ToolLabel.CLOSED_WORLD), ResultSchemas.fileHeadTail(), Schema.object()
                         .string("path", pathDesc, true)
                         .integer("head", "Lines from the start (default 0).", 0L, 5000L, false)
                         .integer("tail", "Lines from the end (default 0).", 0L, 5000L, false)
                         .string(DIR_NAME, dirDesc, false)));
-        w.add(wrapper("file_count",
+        w.add(wrapper("file_count", "Count lines",
                 "Count lines, characters and bytes of a file or a directory tree, or the lines matching a pattern.",
-                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                Set.of(ToolLabel.READ_ONLY, ToolLabel.CLOSED_WORLD), ResultSchemas.fileCount(), Schema.object()
                         .string("path", "File or directory (default '.').", false)
                         .string("pathGlob", "In a directory: only files matching this glob.", false)
                         .integer("maxDepth", "Deepest directory level to descend (default 12).", 0L, null, false)
                         .string("pattern", "Count only lines matching this Java regular expression.", false)
                         .bool("includeGenerated", "Also count in generated directories (default false).")
                         .string(DIR_NAME, dirDesc, false)));
-        w.add(wrapper("file_delete",
+        w.add(wrapper("file_delete", "Delete file",
                 "Delete one file. Directories are refused. A missing file returns deleted=false.",
-                Set.of(ToolLabel.WRITE), Schema.object()
+                Set.of(ToolLabel.WRITE, ToolLabel.IDEMPOTENT, ToolLabel.CLOSED_WORLD), ResultSchemas.fileDelete(), Schema.object()
                         .string("path", pathDesc, true)
                         .string(DIR_NAME, dirDesc, false)));
-        w.add(wrapper("file_move",
+        w.add(wrapper("file_move", "Move or rename",
                 "Rename or move a file, directory or symlink (the link itself) inside the work directory, as one atomic "
                         + "rename where the file system allows it. Never replaces a directory, never replaces a file by a "
                         + "directory or the other way round, and replaces an existing file only with overwrite=true. "
@@ -198,50 +203,50 @@ public final class ToolCatalog {
                         + "failure nothing was moved: not_found (source or target directory missing), exists (target "
                         + "in the way), invalid_params (the work directory itself, a directory into itself), "
                         + "path_escape (outside the work directory).",
-                Set.of(ToolLabel.WRITE), Schema.object()
+                Set.of(ToolLabel.WRITE, ToolLabel.CLOSED_WORLD), ResultSchemas.fileMove(), Schema.object()
                         .string("from", "The file or directory to move, relative to the work directory.", true)
                         .string("to", "Its new path, including the new name, relative to the work directory.", true)
                         .bool("overwrite", "Replace an existing file at 'to' (default false). A directory is never "
                                 + "replaced.")
                         .bool("createParents", "Create missing directories of 'to' (default false: they must exist).")
                         .string(DIR_NAME, dirDesc, false)));
-        w.add(wrapper("file_mkdir",
+        w.add(wrapper("file_mkdir", "Create directory",
                 "Create a directory and any missing parent directories. Returns path and created (false when the "
                         + "directory already existed, which is not an error). Fails with exists when a file has that "
                         + "name, invalid_params when a parent is a file.",
-                Set.of(ToolLabel.WRITE), Schema.object()
+                Set.of(ToolLabel.WRITE, ToolLabel.NON_DESTRUCTIVE, ToolLabel.IDEMPOTENT, ToolLabel.CLOSED_WORLD), ResultSchemas.fileMkdir(), Schema.object()
                         .string("path", "The directory to create, relative to the work directory.", true)
                         .string(DIR_NAME, dirDesc, false)));
-        w.add(wrapper("file_stat",
+        w.add(wrapper("file_stat", "Describe file",
                 "Describe one file or directory without reading it: type (file, directory, or symlink: the link "
                         + "itself is described, not followed), size in bytes, mode (POSIX permissions as octal, e.g. "
                         + "'0644', or null where the file system has none) and modified (ISO-8601). With "
                         + "countLines=true also lines (null for anything but a regular file). Fails with not_found "
                         + "when nothing is there (call file_list on the parent), path_escape outside the work directory; "
                         + "special files (FIFO, socket, device) are refused as by every file tool.",
-                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                Set.of(ToolLabel.READ_ONLY, ToolLabel.CLOSED_WORLD), ResultSchemas.fileStat(), Schema.object()
                         .string("path", "File or directory relative to the work directory (default '.').", false)
                         .bool("countLines", "Also count the lines of a file (reads it; default false).")
                         .string(DIR_NAME, dirDesc, false)));
-        w.add(wrapper("file_tree",
+        w.add(wrapper("file_tree", "Directory tree",
                 "Show a directory tree: entries in tree order, each with path (directories end with '/') and type, "
                         + "and with sizes=true the size of each file. Links are shown, not followed; generated "
                         + "directories (.git, node_modules, target, ...) are shown but not entered unless "
                         + "includeGenerated is true. At most 1000 entries and 1 MiB of JSON: then truncated=true, the "
                         + "deepest levels are incomplete and a hint says how to see the rest (a subdirectory, a lower "
                         + "maxDepth).",
-                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                Set.of(ToolLabel.READ_ONLY, ToolLabel.CLOSED_WORLD), ResultSchemas.fileTree(), Schema.object()
                         .string("path", "Directory relative to the work directory (default '.').", false)
                         .integer("maxDepth", "Deepest directory level to enter (default 3; 0 = only the entries of "
                                 + "'path').", 0L, null, false)
                         .bool("sizes", "Also show the size of each file in bytes (default false).")
                         .bool("includeGenerated", "Also enter generated directories (default false).")
                         .string(DIR_NAME, dirDesc, false)));
-        w.add(wrapper("exec_run",
+        w.add(wrapper("exec_run", "Run shell command",
                 "Run a shell command (/bin/sh -c) in the work directory. Returns when it exits or after waitMs, whichever "
                         + "is first; a still-running job keeps its id for exec_status, exec_tail and exec_kill. Long output "
                         + "is cut to head and tail; the full output stays in stdoutPath/stderrPath.",
-                Set.of(ToolLabel.SIDE_EFFECT), Schema.object()
+                Set.of(ToolLabel.SIDE_EFFECT), ResultSchemas.execRun(), Schema.object()
                         .string("command", "The shell command.", true)
                         .integer("waitMs", "How long to wait for the exit, in ms (default 15000).", 0L, null, false)
                         .integer("deadlineSeconds", "Kill the job (whole process tree) after this many seconds.", 1L, null, false)
@@ -250,20 +255,20 @@ public final class ToolCatalog {
                                 + "an empty input). At most 1 MiB; for more, write a file with file_write and use "
                                 + "'command < file'.", false)
                         .string(DIR_NAME, dirDesc, false)));
-        w.add(wrapper("exec_status",
+        w.add(wrapper("exec_status", "Job status",
                 "Status and current output of a job started by exec_run. Without id: the jobs of this session, "
                         + "newest first (at most 100): id, command, status, exitCode, startedAt, finishedAt, no output.",
-                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                Set.of(ToolLabel.READ_ONLY, ToolLabel.CLOSED_WORLD), ResultSchemas.execStatus(), Schema.object()
                         .string("id", "The job id from exec_run; omit it to list the jobs.", false)));
-        w.add(wrapper("exec_tail",
+        w.add(wrapper("exec_tail", "Job output tail",
                 "The last n lines (default 10, at most 500) of a job's stdout or stderr.",
-                Set.of(ToolLabel.READ_ONLY), Schema.object()
+                Set.of(ToolLabel.READ_ONLY, ToolLabel.CLOSED_WORLD), ResultSchemas.execTail(), Schema.object()
                         .string("id", "The job id from exec_run.", true)
                         .integer("n", "Number of lines (default 10, at most 500).", 1L, 500L, false)
                         .choice("stream", "Which stream (default stdout).", List.of("stdout", "stderr"))));
-        w.add(wrapper("exec_kill",
+        w.add(wrapper("exec_kill", "Kill job",
                 "Kill a job and its whole process tree. Unknown or finished jobs return killed=false.",
-                Set.of(ToolLabel.SIDE_EFFECT), Schema.object()
+                Set.of(ToolLabel.SIDE_EFFECT, ToolLabel.IDEMPOTENT, ToolLabel.CLOSED_WORLD), ResultSchemas.execKill(), Schema.object()
                         .string("id", "The job id from exec_run.", true)));
         WRAPPERS = List.copyOf(w);
 
@@ -277,28 +282,30 @@ public final class ToolCatalog {
                 new ToolSpec(WORK_TARGET_GET,
                         "Report where file_* and exec_* tools currently run (the work target) and what else is available: "
                                 + "whether a client is connected, the project's RootDir names and its online daemons.",
-                        false, Set.of(ToolLabel.READ_ONLY), Schema.object().build()),
+                        false, Set.of(ToolLabel.READ_ONLY, ToolLabel.CLOSED_WORLD), Schema.object().build(),
+                        "Current work target", ResultSchemas.workTargetGet()),
                 new ToolSpec(WORK_TARGET_SET,
                         "Switch where file_* and exec_* tools run for this process. kind CLIENT = the user's machine, WORK = a "
                                 + "server workspace RootDir (targetName = RootDir name, omit for a temporary one), DAEMON = a "
                                 + "named daemon (targetName required). Returns the previous and the current target; does not "
                                 + "check reachability.",
-                        false, Set.of(ToolLabel.WRITE), Schema.object()
+                        false, Set.of(ToolLabel.WRITE, ToolLabel.NON_DESTRUCTIVE, ToolLabel.IDEMPOTENT,
+                                ToolLabel.CLOSED_WORLD), Schema.object()
                                 .choice("kind", "CLIENT, WORK or DAEMON.", List.of("CLIENT", "WORK", "DAEMON"), true)
                                 .string("targetName", "WORK: RootDir name (optional). DAEMON: daemon name (required).", false)
-                                .build()));
+                                .build(), "Switch work target", ResultSchemas.workTargetSet()));
 
         Map<String, ToolSpec> backends = new LinkedHashMap<>();
         for (ToolSpec s : WRAPPERS) {
             ToolSpec client = new ToolSpec(CLIENT_PREFIX + s.name(),
                     s.description() + " Runs on the client machine, in its work directory.", true, s.labels(),
-                    Schema.without(s.paramsSchema(), DIR_NAME));
+                    Schema.without(s.paramsSchema(), DIR_NAME), s.title() + " (client)", s.outputSchema());
             backends.put(client.name(), client);
         }
         for (ToolSpec s : WRAPPERS) {
             ToolSpec work = new ToolSpec(WORK_PREFIX + s.name(),
                     s.description() + " Runs in a server workspace RootDir (dirName; default the process's temp RootDir).",
-                    true, s.labels(), s.paramsSchema());
+                    true, s.labels(), s.paramsSchema(), s.title() + " (workspace)", s.outputSchema());
             backends.put(work.name(), work);
         }
         BACKENDS = Collections.unmodifiableMap(backends);
@@ -307,8 +314,9 @@ public final class ToolCatalog {
     private ToolCatalog() {
     }
 
-    private static ToolSpec wrapper(String name, String description, Set<ToolLabel> labels, Schema schema) {
-        return new ToolSpec(name, description, true, labels, schema.build());
+    private static ToolSpec wrapper(String name, String title, String description, Set<ToolLabel> labels,
+                                    Map<String, Object> output, Schema schema) {
+        return new ToolSpec(name, description, true, labels, schema.build(), title, output);
     }
 
     /**
@@ -393,9 +401,10 @@ public final class ToolCatalog {
     }
 
     /**
-     * Exports tool definitions: {@code name}, {@code description}, {@code inputSchema} (the JSON-Schema
-     * object; OpenAI calls it {@code parameters}, Anthropic {@code input_schema}, MCP
-     * {@code inputSchema}), plus {@code primary} and {@code labels}.
+     * Exports tool definitions as the manifest: {@code name}, {@code title}, {@code description},
+     * {@code inputSchema} (the JSON-Schema object), {@code outputSchema}, {@code annotations} (the MCP
+     * hints), plus {@code primary} and {@code labels}. For a provider's API as it is, use
+     * {@link #toolDefinitions(ToolFormat, Collection)}.
      *
      * @param specs the tools to export
      * @return JSON-shaped definitions
@@ -405,13 +414,94 @@ public final class ToolCatalog {
         for (ToolSpec s : specs) {
             Map<String, Object> d = new LinkedHashMap<>();
             d.put("name", s.name());
+            d.put("title", s.title());
             d.put("description", s.description());
             d.put("primary", s.primary());
             d.put("labels", s.labels().stream().sorted().map(ToolLabel::wire).toList());
             d.put("inputSchema", s.paramsSchema());
+            d.put("outputSchema", s.outputSchema());
+            d.put("annotations", annotations(s));
             out.add(d);
         }
         return out;
+    }
+
+    /**
+     * Exports tool definitions in a provider's format, as its API takes them (see {@link ToolFormat}).
+     *
+     * <pre>{@code
+     * List<Map<String, Object>> tools = ToolCatalog.toolDefinitions(ToolFormat.OPENAI_STRICT, ToolCatalog.wrappers());
+     * // [{"type":"function","name":"file_read","description":"...","parameters":{...},"strict":true}, ...]
+     * }</pre>
+     *
+     * @param format the format
+     * @param specs the tools to export
+     * @return JSON-shaped definitions, one per spec, in order
+     */
+    public static List<Map<String, Object>> toolDefinitions(ToolFormat format, Collection<ToolSpec> specs) {
+        Objects.requireNonNull(format, "format");
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (ToolSpec s : specs) {
+            Map<String, Object> d = new LinkedHashMap<>();
+            switch (format) {
+                case MCP -> {
+                    d.put("name", s.name());
+                    d.put("title", s.title());
+                    d.put("description", s.description());
+                    d.put("inputSchema", s.paramsSchema());
+                    d.put("outputSchema", s.outputSchema());
+                    d.put("annotations", annotations(s));
+                }
+                case OPENAI, OPENAI_STRICT -> {
+                    boolean strict = format == ToolFormat.OPENAI_STRICT;
+                    d.put("type", "function");
+                    d.put("name", s.name());
+                    d.put("description", s.description());
+                    d.put("parameters", strict ? StrictSchemas.openAi(s.paramsSchema()) : s.paramsSchema());
+                    d.put("strict", strict);
+                }
+                case ANTHROPIC, ANTHROPIC_STRICT -> {
+                    boolean strict = format == ToolFormat.ANTHROPIC_STRICT;
+                    d.put("name", s.name());
+                    d.put("description", s.description());
+                    d.put("input_schema", strict ? StrictSchemas.anthropic(s.paramsSchema()) : s.paramsSchema());
+                    if (strict) {
+                        d.put("strict", true);
+                    }
+                }
+                default -> throw new IllegalStateException("unknown format " + format);
+            }
+            out.add(d);
+        }
+        return out;
+    }
+
+    private static Map<String, Object> annotations(ToolSpec s) {
+        ToolAnnotations a = s.annotations();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("title", a.title());
+        m.put("readOnlyHint", a.readOnlyHint());
+        m.put("destructiveHint", a.destructiveHint());
+        m.put("idempotentHint", a.idempotentHint());
+        m.put("openWorldHint", a.openWorldHint());
+        return m;
+    }
+
+    /**
+     * The LLM-facing tools (wrappers and meta-tools) in a provider's format as pretty-printed JSON;
+     * pinned by golden-file tests like {@link #manifestJson()}.
+     *
+     * @param format the format
+     * @return the JSON text
+     */
+    public static String manifestJson(ToolFormat format) {
+        return Json.pretty(toolDefinitions(format, llmFacing()));
+    }
+
+    private static List<ToolSpec> llmFacing() {
+        List<ToolSpec> all = new ArrayList<>(WRAPPERS);
+        all.addAll(META);
+        return all;
     }
 
     /**
@@ -421,8 +511,6 @@ public final class ToolCatalog {
      * @return the JSON text
      */
     public static String manifestJson() {
-        List<ToolSpec> all = new ArrayList<>(WRAPPERS);
-        all.addAll(META);
-        return Json.pretty(toolDefinitions(all));
+        return Json.pretty(toolDefinitions(llmFacing()));
     }
 }

@@ -71,6 +71,8 @@ import org.vancetope.worktarget.spi.ToolSpec;
  */
 public final class WorkTargetDispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(WorkTargetDispatcher.class);
+    private static final String EXEC_RUN = "exec_run";
+    private static final String EXEC_ENV = "env";
 
     /** The default timeout of a DAEMON call: 60 s. */
     public static final Duration DEFAULT_DAEMON_TIMEOUT = Duration.ofSeconds(60);
@@ -329,6 +331,13 @@ public final class WorkTargetDispatcher {
                 timeout = daemonTimeout;
             }
             default -> throw new IllegalStateException("unknown kind " + target.kind());
+        }
+        if (routed.get(EXEC_ENV) instanceof List<?> && ToolCatalog.wrapper(EXEC_RUN).orElseThrow() == wrapper) {
+            // The list form of env (strict tool schemas cannot express a map) goes to every backend as the
+            // map that backends of any version read.
+            Map<String, Object> copy = new LinkedHashMap<>(routed);
+            copy.put(EXEC_ENV, Params.optStringMap(routed, EXEC_ENV));
+            routed = copy;
         }
         guard(wrapper, spec, routed, where);
         Endpoint resolved = endpoint;

@@ -76,8 +76,10 @@ class ToolCatalogTest {
     @Test
     void everyWrapperHasLabels() {
         assertThat(ToolCatalog.wrappers()).allMatch(s -> !s.labels().isEmpty());
-        assertThat(ToolCatalog.wrapper("file_read").orElseThrow().labels()).containsExactly(ToolLabel.READ_ONLY);
-        assertThat(ToolCatalog.wrapper("file_write").orElseThrow().labels()).containsExactly(ToolLabel.WRITE);
+        assertThat(ToolCatalog.wrapper("file_read").orElseThrow().labels())
+                .containsExactlyInAnyOrder(ToolLabel.READ_ONLY, ToolLabel.CLOSED_WORLD);
+        assertThat(ToolCatalog.wrapper("file_write").orElseThrow().labels())
+                .containsExactlyInAnyOrder(ToolLabel.WRITE, ToolLabel.IDEMPOTENT, ToolLabel.CLOSED_WORLD);
         assertThat(ToolCatalog.wrapper("exec_run").orElseThrow().labels()).containsExactly(ToolLabel.SIDE_EFFECT);
     }
 

@@ -9,20 +9,38 @@ import java.util.Set;
 
 /**
  * The description of one tool as an LLM and a wire peer see it: name, description,
- * whether it is primary, its labels and a JSON-Schema object for its parameters.
+ * whether it is primary, its labels, a JSON-Schema object for its parameters, a human-readable title
+ * and a JSON-Schema object for its result.
  *
- * <p>The schema is a plain {@code Map} tree (strings, numbers, booleans, lists, maps) so that this
- * module stays free of any JSON library. It must be an object schema; its {@code properties} are
- * the parameters the tool accepts.
+ * <p>The schemas are plain {@code Map} trees (strings, numbers, booleans, lists, maps) so that this
+ * module stays free of any JSON library. Both must be object schemas; the {@code properties} of
+ * {@code paramsSchema} are the parameters the tool accepts, those of {@code outputSchema} the fields
+ * of its result.
+ *
+ * <p>The labels are the one source of the MCP hints: {@link #annotations()} derives them, so a spec
+ * cannot say "read-only" in its labels and "destructive" in its hints.
+ *
+ * <pre>{@code
+ * ToolSpec spec = new ToolSpec("file_mkdir", "Create a directory ...", true,
+ *         Set.of(ToolLabel.WRITE, ToolLabel.NON_DESTRUCTIVE, ToolLabel.IDEMPOTENT, ToolLabel.CLOSED_WORLD),
+ *         params, "Create directory", output);
+ * spec.annotations();   // ToolAnnotations[title=Create directory, readOnlyHint=false, destructiveHint=false, ...]
+ * }</pre>
  *
  * @param name the tool name, e.g. {@code "work_file_read"}
  * @param description what the tool does, written for an LLM
  * @param primary whether the tool is shown in an engine's manifest by default
  * @param labels what the tool does to the world
  * @param paramsSchema a JSON-Schema object describing the parameters
+ * @param title a short human-readable name, e.g. {@code "Read file"}; null or blank: derived from the name
+ *              ({@code "my_tool"} becomes {@code "My tool"})
+ * @param outputSchema a JSON-Schema object describing the result; null: {@code {"type":"object"}}, any object
  */
 public record ToolSpec(String name, String description, boolean primary, Set<ToolLabel> labels,
-                       Map<String, Object> paramsSchema) {
+                       Map<String, Object> paramsSchema, String title, Map<String, Object> outputSchema) {
+
+    /** The output schema of a spec that does not describe its result: any JSON object. */
+    private static final Map<String, Object> ANY_OBJECT = Map.of("type", "object");
 
     /** Validates and copies the arguments. */
     public ToolSpec {
@@ -36,6 +54,49 @@ public record ToolSpec(String name, String description, boolean primary, Set<Too
         if (!"object".equals(paramsSchema.get("type"))) {
             throw new IllegalArgumentException("paramsSchema of " + name + " must be a JSON-Schema object (type=object)");
         }
+        title = title == null || title.isBlank() ? titleOf(name) : title.strip();
+        outputSchema = outputSchema == null ? ANY_OBJECT : Collections.unmodifiableMap(new LinkedHashMap<>(outputSchema));
+        if (!"object".equals(outputSchema.get("type"))) {
+            throw new IllegalArgumentException("outputSchema of " + name + " must be a JSON-Schema object (type=object): "
+                    + "a tool result is a JSON object");
+        }
+    }
+
+    /**
+     * A spec without a title of its own (derived from the name) and without an output schema (any
+     * object): the form of tools that predate them.
+     *
+     * @param name the tool name
+     * @param description what the tool does
+     * @param primary whether the tool is shown by default
+     * @param labels what the tool does to the world
+     * @param paramsSchema a JSON-Schema object describing the parameters
+     */
+    public ToolSpec(String name, String description, boolean primary, Set<ToolLabel> labels,
+                    Map<String, Object> paramsSchema) {
+        this(name, description, primary, labels, paramsSchema, null, null);
+    }
+
+    /**
+     * The MCP hints, derived from the title and the labels: read-only when the labels contain
+     * {@link ToolLabel#READ_ONLY} (then not destructive and idempotent); otherwise destructive unless
+     * {@link ToolLabel#NON_DESTRUCTIVE}, idempotent only with {@link ToolLabel#IDEMPOTENT}. Open-world
+     * unless {@link ToolLabel#CLOSED_WORLD}. A spec with only the older labels thus gets MCP's own
+     * cautious defaults.
+     *
+     * @return the hints
+     */
+    public ToolAnnotations annotations() {
+        boolean readOnly = labels.contains(ToolLabel.READ_ONLY);
+        return new ToolAnnotations(title, readOnly,
+                !readOnly && !labels.contains(ToolLabel.NON_DESTRUCTIVE),
+                readOnly || labels.contains(ToolLabel.IDEMPOTENT),
+                !labels.contains(ToolLabel.CLOSED_WORLD));
+    }
+
+    private static String titleOf(String name) {
+        String spaced = name.strip().replace('_', ' ').replace('-', ' ');
+        return Character.toUpperCase(spaced.charAt(0)) + spaced.substring(1);
     }
 
     /**

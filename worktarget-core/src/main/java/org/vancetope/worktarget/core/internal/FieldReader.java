@@ -239,19 +239,24 @@ public final class FieldReader<E extends Exception> {
     }
 
     /**
-     * An optional object whose values are all strings.
+     * An optional object whose values are all strings, given as an object or, as strict tool schemas
+     * send it, as a list of {@code {"name": ..., "value": ...}} entries (each name once).
      *
      * @param field the field
      * @return the object; empty when absent
-     * @throws E when not an object of strings
+     * @throws E when neither an object of strings nor such a list
      */
     public Map<String, String> stringMap(String field) throws E {
         Object v = fields.get(field);
         if (v == null) {
             return Map.of();
         }
+        if (v instanceof List<?> entries) {
+            return entries(field, entries);
+        }
         if (!(v instanceof Map<?, ?> m)) {
-            throw refuse(field, "must be an object of strings, got " + describe(v) + ".");
+            throw refuse(field, "must be an object of strings or a list of {name, value} entries, got "
+                    + describe(v) + ".");
         }
         Map<String, String> out = new LinkedHashMap<>();
         for (Map.Entry<?, ?> e : m.entrySet()) {
@@ -259,6 +264,25 @@ public final class FieldReader<E extends Exception> {
                 throw refuse(field, "must be an object whose values are strings.");
             }
             out.put(k, s);
+        }
+        return out;
+    }
+
+    /** The list form of a map, as strict tool schemas (which cannot express a map) send it. */
+    private Map<String, String> entries(String field, List<?> entries) throws E {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            if (!(entries.get(i) instanceof Map<?, ?> e) || !(e.get("name") instanceof String name)
+                    || !(e.get("value") instanceof String value)) {
+                throw refuse(field, "as a list must hold {name, value} entries with string name and value; entry "
+                        + i + " is " + describe(entries.get(i)) + ".");
+            }
+            if (e.size() != 2) {
+                throw refuse(field, "entry " + i + " ('" + name + "') must have only the fields name and value.");
+            }
+            if (out.put(name, value) != null) {
+                throw refuse(field, "names '" + name + "' twice; give each name once.");
+            }
         }
         return out;
     }

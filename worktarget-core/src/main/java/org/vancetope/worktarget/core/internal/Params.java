@@ -126,7 +126,8 @@ public final class Params {
     }
 
     /**
-     * An optional object of string values (e.g. environment extras).
+     * An optional object of string values (e.g. environment extras), or its list form of
+     * {@code {name, value}} entries.
      *
      * @param params the parameters
      * @param name the parameter name

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import org.vancetope.worktarget.core.internal.Params;
+import org.vancetope.worktarget.core.internal.ResultSchemas;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.internal.Schema;
 import org.vancetope.worktarget.spi.BackendTool;
@@ -56,33 +57,35 @@ public final class FileTransferTools {
             "Copy a file from the user's machine (the client's workspace) into a server RootDir. The RootDir must exist "
                     + "(create one with workspace_create_ephemeral_dir). Returns ok, bytesWritten, hash (sha256) and, "
                     + "when not ok, error and its stable code.",
-            true, Set.of(ToolLabel.WRITE, ToolLabel.SIDE_EFFECT), Schema.object()
+            true, Set.of(ToolLabel.WRITE, ToolLabel.SIDE_EFFECT, ToolLabel.IDEMPOTENT, ToolLabel.CLOSED_WORLD),
+            Schema.object()
                     .string("localPath", "Path of the file on the client, relative to its workspace.", true)
                     .string("dirName", "The server RootDir to write into; must exist.", true)
                     .string("remotePath", "Path relative to the RootDir; missing directories are created.", true)
                     .prop("attrs", ATTRS_SCHEMA, false)
-                    .build());
+                    .build(), "Upload file from the client", ResultSchemas.transfer());
 
     /** The spec of {@code client_file_download}. */
     public static final ToolSpec DOWNLOAD_SPEC = new ToolSpec(DOWNLOAD,
             "Copy a file from a server RootDir to the user's machine (the client's workspace). Returns ok, bytesWritten, "
                     + "hash (sha256) and, when not ok, error and its stable code.",
-            true, Set.of(ToolLabel.WRITE, ToolLabel.SIDE_EFFECT), Schema.object()
+            true, Set.of(ToolLabel.WRITE, ToolLabel.SIDE_EFFECT, ToolLabel.IDEMPOTENT, ToolLabel.CLOSED_WORLD),
+            Schema.object()
                     .string("dirName", "The server RootDir the file is in.", true)
                     .string("remotePath", "Path of the file relative to the RootDir.", true)
                     .string("localPath", "Where to write it on the client, relative to its workspace; missing "
                             + "directories are created and an existing file is replaced.", true)
                     .prop("attrs", ATTRS_SCHEMA, false)
-                    .build());
+                    .build(), "Download file to the client", ResultSchemas.transfer());
 
     /** The spec of {@code workspace_create_ephemeral_dir}. */
     public static final ToolSpec CREATE_EPHEMERAL_DIR_SPEC = new ToolSpec(CREATE_EPHEMERAL_DIR,
             "Create an empty, temporary server RootDir for a file transfer (a drop box). Returns its dirName. Its content "
                     + "does not survive a suspend and is deleted when this process closes unless deleteOnCreatorClose is false.",
-            true, Set.of(ToolLabel.WRITE), Schema.object()
+            true, Set.of(ToolLabel.WRITE, ToolLabel.NON_DESTRUCTIVE, ToolLabel.CLOSED_WORLD), Schema.object()
                     .string("purpose", "What the RootDir is for, e.g. 'user-upload' (kept as metadata).", false)
                     .bool("deleteOnCreatorClose", "Delete the RootDir when this process closes (default true).")
-                    .build());
+                    .build(), "Create temporary RootDir", ResultSchemas.ephemeralDir());
 
     private final RootDirTargetResolver roots;
     private final Function<ToolContext, Optional<TransferConnection>> connections;

@@ -155,7 +155,30 @@ class FieldReaderTest {
         assertThatThrownBy(() -> reader("m", Map.of("A", 1)).stringMap("m"))
                 .hasMessage("Field 'm' must be an object whose values are strings.");
         assertThatThrownBy(() -> reader("m", "A=1").stringMap("m"))
-                .hasMessage("Field 'm' must be an object of strings, got a string.");
+                .hasMessage("Field 'm' must be an object of strings or a list of {name, value} entries, got a string.");
+    }
+
+    @Test
+    void aStringMapMayComeAsAListOfNameValueEntriesInOrder() throws Refused {
+        assertThat(reader("m", java.util.List.of(Map.of("name", "B", "value", "2"), Map.of("name", "A", "value", "1")))
+                .stringMap("m")).containsExactly(Map.entry("B", "2"), Map.entry("A", "1"));
+    }
+
+    @Test
+    void anEmptyListIsAnEmptyStringMap() throws Refused {
+        assertThat(reader("m", java.util.List.of()).stringMap("m")).isEmpty();
+    }
+
+    @Test
+    void aListEntryThatIsNotAnObjectIsRefusedNamingItsIndex() {
+        assertThatThrownBy(() -> reader("m", java.util.List.of("A=1")).stringMap("m"))
+                .hasMessageContaining("entry 0 is a string");
+    }
+
+    @Test
+    void aListEntryWithoutANameIsRefused() {
+        assertThatThrownBy(() -> reader("m", java.util.List.of(Map.of("value", "1"))).stringMap("m"))
+                .hasMessageContaining("{name, value} entries with string name and value");
     }
 
     @Test

@@ -462,9 +462,12 @@ public final class Wire {
                 }
             }
             JsonNode schema = t.get("paramsSchema");
+            // title and outputSchema came after the first peers: a spec without them gets the defaults
+            JsonNode output = t.get("outputSchema");
             try {
                 out.add(new ToolSpec(name, str(t, "description"), primary != null && primary.asBoolean(false), labels,
-                        map(schema == null ? MAPPER.createObjectNode().put("type", "object") : schema)));
+                        map(schema == null ? MAPPER.createObjectNode().put("type", "object") : schema),
+                        str(t, "title"), output == null || output.isNull() ? null : map(output)));
             } catch (IllegalArgumentException e) {
                 throw new BadFrameException("Tool spec '" + name + "' is invalid: " + e.getMessage());
             }
@@ -703,6 +706,8 @@ public final class Wire {
         m.put("primary", spec.primary());
         m.put("labels", spec.labels().stream().map(ToolLabel::wire).sorted().toList());
         m.put("paramsSchema", spec.paramsSchema());
+        m.put("title", spec.title());
+        m.put("outputSchema", spec.outputSchema());
         return m;
     }
 }

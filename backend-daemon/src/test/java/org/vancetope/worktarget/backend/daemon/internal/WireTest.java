@@ -14,7 +14,9 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.spi.ToolAnnotations;
 import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.spi.ToolLabel;
 import org.vancetope.worktarget.spi.ToolSpec;
 
 class WireTest {
@@ -162,6 +164,40 @@ class WireTest {
         Message.ToolManifest m = new Message.ToolManifest(List.of(spec));
         Message back = Wire.decode(Wire.encodeToString(m));
         assertThat(((Message.ToolManifest) back).tools()).containsExactly(spec);
+    }
+
+    @Test
+    void aSpecFromAPeerThatPredatesTitlesAndOutputSchemasGetsTheCautiousDefaults() throws Exception {
+        Message back = Wire.decode("{\"type\":\"tool_manifest\",\"tools\":[{\"name\":\"client_file_delete\","
+                + "\"description\":\"d\",\"primary\":true,\"labels\":[\"write\"],\"paramsSchema\":{\"type\":\"object\"}}]}");
+        ToolSpec spec = ((Message.ToolManifest) back).tools().get(0);
+        assertThat(spec.title()).isEqualTo("Client file delete");
+        assertThat(spec.outputSchema()).isEqualTo(Map.of("type", "object"));
+        assertThat(spec.annotations()).isEqualTo(new ToolAnnotations("Client file delete", false, true, false, true));
+    }
+
+    @Test
+    void theRefiningLabelsTitleAndOutputSchemaTravelOnTheWire() throws Exception {
+        ToolSpec spec = ToolCatalog.backend("client_file_mkdir").orElseThrow();
+        String text = Wire.encodeToString(new Message.ToolManifest(List.of(spec)));
+        assertThat(text).contains("\"labels\":[\"closed-world\",\"idempotent\",\"non-destructive\",\"write\"]")
+                .contains("\"title\":\"Create directory (client)\"").contains("\"outputSchema\":{\"type\":\"object\"");
+        ToolSpec back = ((Message.ToolManifest) Wire.decode(text)).tools().get(0);
+        assertThat(back.annotations()).isEqualTo(new ToolAnnotations("Create directory (client)", false, false, true, false));
+    }
+
+    @Test
+    void aLabelThisVersionDoesNotKnowIsIgnored() throws Exception {
+        Message back = Wire.decode("{\"type\":\"tool_manifest\",\"tools\":[{\"name\":\"x\",\"labels\":"
+                + "[\"read-only\",\"from-the-future\"],\"paramsSchema\":{\"type\":\"object\"}}]}");
+        assertThat(((Message.ToolManifest) back).tools().get(0).labels()).containsExactly(ToolLabel.READ_ONLY);
+    }
+
+    @Test
+    void manifestWithANonObjectOutputSchemaIsABadFrameNamingTheTool() {
+        assertThatThrownBy(() -> Wire.decode("{\"type\":\"tool_manifest\",\"tools\":[{\"name\":\"x\","
+                + "\"paramsSchema\":{\"type\":\"object\"},\"outputSchema\":{\"type\":\"string\"}}]}"))
+                .isInstanceOf(BadFrameException.class).hasMessageContaining("'x'").hasMessageContaining("outputSchema");
     }
 
     @Test
