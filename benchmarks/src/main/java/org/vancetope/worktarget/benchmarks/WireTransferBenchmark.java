@@ -34,6 +34,7 @@ import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
+import org.vancetope.worktarget.core.transfer.TransferCapability;
 import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.AuthPrincipal;
@@ -56,8 +57,10 @@ import org.vancetope.worktarget.core.InMemoryProcessStore;
  * <p>WorkTarget: a {@code WorkspaceBackend}, {@code ServerTransfers} and a {@code WorkTargetServer}
  * with a {@code TokenAuthenticator} in this JVM; the daemon is {@code cli.Main daemon} in a child
  * JVM; the timed calls are the host tools {@code client_file_download} and {@code client_file_upload}
- * through the {@code WorkTargetDispatcher} with the DAEMON target set (each includes the sender's
- * SHA-256 pass before {@code transfer_init} that the protocol requires).
+ * through the {@code WorkTargetDispatcher} with the DAEMON target set. The server offers every transfer
+ * capability by default, so chunks travel as binary frames and the sender hashes while it sends
+ * ({@code transfer.binary}, {@code transfer.hash-trailer}); {@code -Dwirebench.capabilities=none} measures
+ * version 1 (base64 JSON chunks, the sender's SHA-256 pass before {@code transfer_init}).
  *
  * <p>Plain Netty, twice ({@link PlainWsHarness}): a WebSocket server in this JVM and a client in a
  * child JVM (this class with {@code --plain-peer PORT DIR MODE}); the default harness with Netty's
@@ -90,6 +93,25 @@ public final class WireTransferBenchmark {
     private static final Pattern GC_LINE = Pattern.compile("(\\d+)M->(\\d+)M\\((\\d+)M\\)");
 
     private WireTransferBenchmark() {
+    }
+
+    /** The transfer capabilities the server offers: {@code -Dwirebench.capabilities=all|none|binary,hash-trailer}. */
+    private static final Set<TransferCapability> CAPABILITIES = capabilities(
+            System.getProperty("wirebench.capabilities", "all"));
+
+    private static Set<TransferCapability> capabilities(String spec) {
+        if (spec.equals("all")) {
+            return java.util.EnumSet.allOf(TransferCapability.class);
+        }
+        Set<TransferCapability> caps = java.util.EnumSet.noneOf(TransferCapability.class);
+        if (!spec.equals("none")) {
+            for (String name : spec.split(",")) {
+                caps.add(TransferCapability.fromWire("transfer." + name.strip()).orElseThrow(() ->
+                        new IllegalArgumentException("unknown transfer capability '" + name + "'; known: "
+                                + Arrays.toString(TransferCapability.values()))));
+            }
+        }
+        return caps;
     }
 
     /**
@@ -148,7 +170,9 @@ public final class WireTransferBenchmark {
             processes.process(PROCESS).tenant(TENANT).project(PROJECT).session("s-1").user("alice").add();
             long limit = Math.max(size, TransferSettings.defaults().maxUploadSize());
             TransferSettings settings = TransferSettings.defaults().toBuilder().maxUploadSize(limit)
-                    .maxDownloadSize(limit).syncBeforeCommit(SYNC).build();
+                    .maxDownloadSize(limit).syncBeforeCommit(SYNC).capabilities(CAPABILITIES).build();
+            System.out.printf(Locale.ROOT, "WorkTarget's server offers the transfer capabilities %s "
+                    + "(-Dwirebench.capabilities=none for version 1 transfers; the daemon offers all)%n", CAPABILITIES);
             // The daemon's transfers land in its work directory (one root per peer).
             Path footProject = Files.createDirectories(base.resolve("daemon-workdir"));
             Path plainServerDir = Files.createDirectories(base.resolve("plain-server"));
