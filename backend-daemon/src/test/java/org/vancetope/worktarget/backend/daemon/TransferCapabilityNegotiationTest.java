@@ -60,6 +60,17 @@ class TransferCapabilityNegotiationTest {
     }
 
     private void start(Set<TransferCapability> serverOffers, Set<TransferCapability> clientOffers) throws Exception {
+        startServer(serverOffers);
+        footRoot = Files.createDirectories(base.resolve("foot"));
+        clientTransfers = ClientTransfers.create(FootTargetResolver.at(footRoot), new TransferScope("acme", "proj"),
+                offering(clientOffers), TransferListener.NONE);
+        t.started(t.daemonBuilder("box", List.of(TestServer.echoRead("box")))
+                .frameExtension(clientTransfers.extension()));
+        dispatcher.invoke("p-1", "work_target_set", Map.of("kind", "DAEMON", "targetName", "box"));
+    }
+
+    /** The server with its transfers and a dispatcher for process p-1; no daemon yet. */
+    private void startServer(Set<TransferCapability> serverOffers) throws Exception {
         work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace")).build();
         transfers = ServerTransfers.create(
                 new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
@@ -71,19 +82,15 @@ class TransferCapabilityNegotiationTest {
                 .peers(t.server.peers());
         transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
         dispatcher = db.build();
-        footRoot = Files.createDirectories(base.resolve("foot"));
-        clientTransfers = ClientTransfers.create(FootTargetResolver.at(footRoot), new TransferScope("acme", "proj"),
-                offering(clientOffers), TransferListener.NONE);
-        t.started(t.daemonBuilder("box", List.of(TestServer.echoRead("box")))
-                .frameExtension(clientTransfers.extension()));
-        dispatcher.invoke("p-1", "work_target_set", Map.of("kind", "DAEMON", "targetName", "box"));
     }
 
     @AfterEach
     void stop() {
         if (t != null) {
             t.close();
-            clientTransfers.close();
+            if (clientTransfers != null) {
+                clientTransfers.close();
+            }
             transfers.close();
             work.close();
         }
@@ -137,19 +144,7 @@ class TransferCapabilityNegotiationTest {
 
     @org.junit.jupiter.api.Test
     void withTransferBinaryTheChunksTravelAsBinaryFramesOnTheWire() throws Exception {
-        work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace")).build();
-        transfers = ServerTransfers.create(
-                new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
-                TransferSettings.defaults(), TransferListener.NONE);
-        t = new TestServer(b -> b.transfers(transfers));
-        clientTransfers = ClientTransfers.create(FootTargetResolver.at(base), new TransferScope("acme", "proj"),
-                TransferSettings.defaults(), TransferListener.NONE);
-        InMemoryProcessStore store = new InMemoryProcessStore();
-        store.process("p-1").tenant("acme").project("proj").session("s-1").user("alice").add();
-        WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).backend(work)
-                .peers(t.server.peers());
-        transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
-        dispatcher = db.build();
+        startServer(java.util.EnumSet.allOf(TransferCapability.class));
         byte[] content = bytes(150_000, 3);
         String dirName = (String) dispatcher.invoke("p-1", "workspace_create_ephemeral_dir", Map.of()).get("dirName");
         Files.write(work.findRoot("acme", "proj", dirName).orElseThrow().resolve("r.bin"), content);
