@@ -371,6 +371,7 @@ public final class PeerConnection {
         }
         Message.Invoke inv = r.invoke;
         Message.Result result;
+        boolean cancelled;
         try {
             Map<String, Object> out = tool.invoke(inv.params(), r.context);
             result = new Message.Result(inv.correlationId(), true, out == null ? Map.of() : out, null, null);
@@ -381,7 +382,12 @@ public final class PeerConnection {
             LOG.error("Tool {} failed unexpectedly on call {}", inv.name(), inv.correlationId(), e);
             result = internal(inv, "failed unexpectedly (" + e.getClass().getSimpleName() + ")");
         } finally {
-            running.remove(inv.correlationId());
+            // a cancel (or the connection's close) removed the entry: the caller forgot the call already
+            cancelled = running.remove(inv.correlationId()) == null;
+        }
+        if (cancelled) {
+            LOG.debug("Not answering call {} of {}: it was cancelled while it ran", inv.correlationId(), inv.name());
+            return;
         }
         sendResult(inv, result);
     }
@@ -424,8 +430,9 @@ public final class PeerConnection {
 
     /**
      * The peer cancelled an inbound call: its worker is interrupted, the cancel hook is told, and a call
-     * that had not started yet is answered {@code cancelled}. A cancel for a call that finished or was
-     * never sent is ignored.
+     * that had not started yet is answered {@code cancelled}; a call that was running is not answered
+     * (the peer forgot it when it cancelled). A cancel for a call that finished or was never sent is
+     * ignored.
      *
      * @param correlationId the call's correlation id
      */
