@@ -57,6 +57,42 @@ class ClientInvalidUtf8Test {
         }
     }
 
+    @Test
+    void aWelcomeOfAnotherProtocolVersionEndsTheClientForGoodWith4426() throws Exception {
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            listener.setSoTimeout(10_000);
+            WorkTargetClient client = WorkTargetClient.builder()
+                    .uri(URI.create("ws://127.0.0.1:" + listener.getLocalPort() + "/worktarget/v1")).token("t")
+                    .daemon("acme", "proj", "box-1").tools(List.of()).reconnectBackoff(Duration.ofSeconds(30),
+                            Duration.ofSeconds(30)).build();
+            try {
+                client.start();
+                try (Socket s = listener.accept()) {
+                    s.setSoTimeout(10_000);
+                    DataInputStream in = new DataInputStream(s.getInputStream());
+                    OutputStream out = s.getOutputStream();
+                    upgrade(in, out);
+                    readFrame(in, 1);
+                    byte[] welcome = ("{\"type\":\"welcome\",\"protocolVersion\":2,\"connectionId\":\"c-1\","
+                            + "\"capabilities\":[],\"limits\":{}}").getBytes(StandardCharsets.US_ASCII);
+                    out.write(0x81);
+                    out.write(welcome.length);
+                    out.write(welcome);
+                    out.flush();
+                    byte[] close = readFrame(in, 8);
+                    assertThat(((close[0] & 0xFF) << 8) | (close[1] & 0xFF)).isEqualTo(4426);
+                }
+                assertThat(client.isConnected()).isFalse();
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> client.terminated().get(10,
+                                java.util.concurrent.TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(ServerRefusedException.class)
+                        .hasMessageContaining("protocol version 2");
+            } finally {
+                client.close();
+            }
+        }
+    }
+
     private static void upgrade(DataInputStream in, OutputStream out) throws Exception {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         while (!head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {

@@ -379,7 +379,15 @@ public final class ClientSession {
 
         @Override
         protected void onMessage(ChannelHandlerContext ctx, Message m) {
-            if (m instanceof Message.Welcome w) {
+            if (m instanceof Message.Welcome w && welcomed) {
+                badFrame(ctx, "A second 'welcome' on one connection; the first one stands.");
+            } else if (m instanceof Message.Welcome w && w.protocolVersion() != Wire.PROTOCOL_VERSION) {
+                // no call state is set up: the connection ends and this client does not retry a server it cannot speak to
+                refusal = new ServerRefusedException(Wire.CLOSE_UNSUPPORTED_VERSION, "The server speaks protocol version "
+                        + w.protocolVersion() + "; this client speaks version " + Wire.PROTOCOL_VERSION
+                        + ". Use a client and a server of the same protocol version.");
+                writeClose(ctx, Wire.CLOSE_UNSUPPORTED_VERSION, "unsupported protocol version");
+            } else if (m instanceof Message.Welcome w) {
                 sendsContext = w.capabilities().contains(Wire.CAP_INVOKE_CONTEXT);
                 // the largest frame sent: this client's limit and the server's, 2 MiB when it announced none
                 int maxOutbound = Math.min(settings.maxFrameBytes(), Wire.PROTOCOL_MAX_FRAME_BYTES);
