@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * The stdin of the stdio transport, read line by line (one JSON-RPC message a line) so that each message
  * passes {@link Inbound} before the SDK reads it: tool calls are tagged with their key and cancel
  * notifications reach the {@link CallRegistry} as soon as they arrive, whatever the SDK is busy with.
- * {@link #ended()} opens when the input ends.
+ * Cancel notifications are not passed on (the SDK has no handler for them). {@link #ended()} opens
+ * when the input ends.
  */
 public final class CancelTapInputStream extends InputStream {
     private static final Logger LOG = LoggerFactory.getLogger(CancelTapInputStream.class);
@@ -70,26 +71,32 @@ public final class CancelTapInputStream extends InputStream {
     }
 
     private boolean nextLine() throws IOException {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        int c;
-        try {
-            while ((c = in.read()) >= 0) {
-                buf.write(c);
-                if (c == '\n') {
-                    break;
+        while (true) {
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            int c;
+            try {
+                while ((c = in.read()) >= 0) {
+                    buf.write(c);
+                    if (c == '\n') {
+                        break;
+                    }
                 }
+            } catch (IOException e) {
+                ended.countDown();
+                throw e;
             }
-        } catch (IOException e) {
-            ended.countDown();
-            throw e;
+            if (buf.size() == 0) {
+                ended.countDown();
+                return false;
+            }
+            byte[] passed = inspect(buf.toByteArray());
+            if (passed.length > 0) {
+                line = passed;
+                pos = 0;
+                return true;
+            }
+            // a cancel notification, handled here (the SDK has no handler for it): read the next line
         }
-        if (buf.size() == 0) {
-            ended.countDown();
-            return false;
-        }
-        line = inspect(buf.toByteArray());
-        pos = 0;
-        return true;
     }
 
     @SuppressWarnings("unchecked")
@@ -110,8 +117,9 @@ public final class CancelTapInputStream extends InputStream {
                     msg.put("params", tagged);
                     return (json.writeValueAsString(msg) + "\n").getBytes(StandardCharsets.UTF_8);
                 }
-            } else {
+            } else if (Inbound.CANCELLED.equals(m)) {
                 Inbound.cancel(m, msg.get("params"), null, calls);
+                return new byte[0];
             }
         } catch (IOException | RuntimeException e) {
             LOG.debug("Passing on a line that is not a JSON object for the SDK to answer: {}", e.toString());

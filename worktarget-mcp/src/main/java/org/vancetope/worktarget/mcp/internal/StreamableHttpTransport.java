@@ -257,8 +257,12 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         }
         String sessionId = open.session().getId();
         if (message instanceof McpSchema.JSONRPCNotification n) {
-            Inbound.cancel(n.method(), n.params(), sessionId, calls);
-            open.session().accept(n).subscribe(null, e -> LOG.debug("A notification failed: {}", e.toString()));
+            if (Inbound.CANCELLED.equals(n.method())) {
+                // handled here: the SDK has no handler for it
+                Inbound.cancel(n.method(), n.params(), sessionId, calls);
+            } else {
+                open.session().accept(n).subscribe(null, e -> LOG.debug("A notification failed: {}", e.toString()));
+            }
             send(ctx, req, new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.ACCEPTED));
         } else if (message instanceof McpSchema.JSONRPCResponse r) {
             open.session().accept(r).subscribe(null, e -> LOG.debug("A response failed: {}", e.toString()));
