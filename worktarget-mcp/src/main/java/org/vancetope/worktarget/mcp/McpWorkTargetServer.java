@@ -75,6 +75,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
     private final Map<String, AuthPrincipal> principals = new ConcurrentHashMap<>();
     private final CallRegistry calls = new CallRegistry();
     private final ToolCalls toolCalls;
+    private final Duration httpSessionIdle;
     private final List<McpSyncServer> servers = new ArrayList<>();
     private CancelTapInputStream stdin;
     private StreamableHttpTransport http;
@@ -96,6 +97,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
             }
         }
         this.tools = List.copyOf(all);
+        this.httpSessionIdle = b.httpSessionIdle;
         this.name = b.name;
         this.version = b.version;
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -207,7 +209,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
                     public void closed(String sessionId) {
                         endSession(sessionId);
                     }
-                });
+                }, httpSessionIdle);
         servers.add(sdkServer(McpServer.sync(t)));
         InetSocketAddress address = t.start(host, port);
         http = t;
@@ -264,6 +266,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
         private List<ToolSpec> tools;
         private final List<BackendTool> hostTools = new ArrayList<>();
         private Duration progressInterval = Duration.ofSeconds(1);
+        private Duration httpSessionIdle = Duration.ofMinutes(30);
         private String name = "worktarget";
         private String version = "0.1.0";
 
@@ -326,6 +329,22 @@ public final class McpWorkTargetServer implements AutoCloseable {
                 throw new IllegalArgumentException("progressInterval must be positive, got " + value + ".");
             }
             this.progressInterval = value;
+            return this;
+        }
+
+        /**
+         * How long an HTTP session may go without a request and without an open stream before it ends as if
+         * its client had deleted it (default 30 min): MCP clients that exit without {@code DELETE} leave
+         * their sessions, and with {@link McpProcessMapping#perSession} their processes, behind otherwise.
+         *
+         * @param value the idle time, positive
+         * @return this
+         */
+        public Builder httpSessionIdle(Duration value) {
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException("httpSessionIdle must be positive, got " + value + ".");
+            }
+            this.httpSessionIdle = value;
             return this;
         }
 

@@ -42,7 +42,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.spi.AuthPrincipal;
@@ -80,13 +83,32 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         void closed(String sessionId);
     }
 
-    private record Open(McpStreamableServerSession session, AuthPrincipal principal) {
+    /** A session, its owner, and what keeps it from expiring. */
+    private static final class Open {
+        final McpStreamableServerSession session;
+        final AuthPrincipal principal;
+        final AtomicLong lastSeen = new AtomicLong(System.nanoTime());
+        final AtomicInteger streams = new AtomicInteger();
+
+        Open(McpStreamableServerSession session, AuthPrincipal principal) {
+            this.session = session;
+            this.principal = principal;
+        }
+
+        McpStreamableServerSession session() {
+            return session;
+        }
+
+        AuthPrincipal principal() {
+            return principal;
+        }
     }
 
     private final McpJsonMapper json;
     private final Authenticator authenticator;
     private final CallRegistry calls;
     private final Sessions listener;
+    private final Duration idle;
     private final Map<String, Open> sessions = new ConcurrentHashMap<>();
     private volatile McpStreamableServerSession.Factory factory;
     private EventLoopGroup group;
@@ -99,9 +121,11 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
      * @param authenticator checks bearer tokens
      * @param calls the running calls, for cancellation
      * @param listener told when sessions open and end
+     * @param idle how long a session may go without a request and without an open stream before it ends
      */
     public StreamableHttpTransport(McpJsonMapper json, Authenticator authenticator, CallRegistry calls,
-                                   Sessions listener) {
+                                   Sessions listener, Duration idle) {
+        this.idle = idle;
         this.json = json;
         this.authenticator = authenticator;
         this.calls = calls;
@@ -139,7 +163,32 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw new IOException("Cannot bind the MCP HTTP server to " + host + ":" + port + ": " + e.getMessage(), e);
         }
+        long every = Math.max(1, Math.min(idle.toMillis() / 4, 60_000));
+        group.scheduleAtFixedRate(this::expireIdle, every, every, TimeUnit.MILLISECONDS);
         return (InetSocketAddress) server.localAddress();
+    }
+
+    /** Ends the sessions no client used for the idle time (a client that went away without DELETE). */
+    private void expireIdle() {
+        long now = System.nanoTime();
+        for (Map.Entry<String, Open> e : sessions.entrySet()) {
+            Open o = e.getValue();
+            if (o.streams.get() == 0 && now - o.lastSeen.get() > idle.toNanos() && sessions.remove(e.getKey(), o)) {
+                LOG.info("MCP session {} of '{}' ended after {} without requests", e.getKey(), o.principal().subject(),
+                        idle);
+                o.session().close();
+                listener.closed(e.getKey());
+            }
+        }
+    }
+
+    /**
+     * How many sessions are open.
+     *
+     * @return the count
+     */
+    public int sessionCount() {
+        return sessions.size();
     }
 
     @Override
@@ -235,6 +284,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
             plain(ctx, req, HttpResponseStatus.FORBIDDEN, "The MCP session '" + id + "' belongs to another principal.");
             return null;
         }
+        o.lastSeen.set(System.nanoTime());
         return o;
     }
 
@@ -270,7 +320,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         } else if (message instanceof McpSchema.JSONRPCRequest r) {
             McpSchema.JSONRPCRequest tagged = new McpSchema.JSONRPCRequest(r.jsonrpc(), r.method(), r.id(),
                     Inbound.tag(r.method(), r.id(), r.params(), sessionId));
-            SseStream stream = new SseStream(ctx, req, sessionId);
+            SseStream stream = new SseStream(ctx, req, open);
             open.session().responseStream(stream).handle(tagged)
                     .subscribe(null, e -> {
                         LOG.debug("The response stream of {} failed: {}", r.method(), e.toString());
@@ -312,9 +362,12 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         if (open == null) {
             return;
         }
-        SseStream stream = new SseStream(ctx, req, open.session().getId());
+        SseStream stream = new SseStream(ctx, req, open);
         McpStreamableServerSession.McpStreamableServerSessionStream listening = open.session().listeningStream(stream);
-        ctx.channel().closeFuture().addListener(f -> listening.close());
+        ctx.channel().closeFuture().addListener(f -> {
+            listening.close();
+            stream.end();
+        });
     }
 
     private void delete(ChannelHandlerContext ctx, FullHttpRequest req, AuthPrincipal principal) {
@@ -356,12 +409,15 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         private final ChannelHandlerContext ctx;
         private final boolean keepAlive;
         private final String sessionId;
+        private final Open open;
         private final AtomicBoolean ended = new AtomicBoolean();
 
-        SseStream(ChannelHandlerContext ctx, FullHttpRequest req, String sessionId) {
+        SseStream(ChannelHandlerContext ctx, FullHttpRequest req, Open open) {
             this.ctx = ctx;
             this.keepAlive = HttpUtil.isKeepAlive(req);
-            this.sessionId = sessionId;
+            this.open = open;
+            this.sessionId = open.session().getId();
+            open.streams.incrementAndGet();
             HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
             head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream");
             head.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
@@ -398,6 +454,8 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
 
         void end() {
             if (ended.compareAndSet(false, true)) {
+                open.streams.decrementAndGet();
+                open.lastSeen.set(System.nanoTime());
                 if (keepAlive) {
                     ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
                 } else {
