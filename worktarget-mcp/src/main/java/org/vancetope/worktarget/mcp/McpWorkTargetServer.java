@@ -29,6 +29,7 @@ import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.mcp.internal.CallRegistry;
 import org.vancetope.worktarget.mcp.internal.CancelTapInputStream;
+import org.vancetope.worktarget.mcp.internal.ResponseTapOutputStream;
 import org.vancetope.worktarget.mcp.internal.StreamableHttpTransport;
 import org.vancetope.worktarget.mcp.internal.ToolCalls;
 import org.vancetope.worktarget.spi.AuthPrincipal;
@@ -160,12 +161,13 @@ public final class McpWorkTargetServer implements AutoCloseable {
             throw new IllegalStateException(closed ? "The MCP server is closed." : "The MCP server already serves stdio.");
         }
         stdin = new CancelTapInputStream(Objects.requireNonNull(in, "in"), json, calls);
-        servers.add(sdkServer(McpServer.sync(new StdioServerTransportProvider(json, stdin, Objects.requireNonNull(out,
-                "out")))));
+        OutputStream answers = new ResponseTapOutputStream(Objects.requireNonNull(out, "out"), stdin);
+        servers.add(sdkServer(McpServer.sync(new StdioServerTransportProvider(json, stdin, answers))));
     }
 
     /**
-     * Waits until the stdio client closed its input (it disconnected).
+     * Waits until the stdio client closed its input (it disconnected), then cancels the calls still
+     * running and waits (up to 30 s) until every request read was answered.
      *
      * @throws InterruptedException when interrupted while waiting
      * @throws IllegalStateException when this server does not serve stdio
@@ -179,6 +181,10 @@ public final class McpWorkTargetServer implements AutoCloseable {
             throw new IllegalStateException("The MCP server does not serve stdio: call serveStdio first.");
         }
         s.ended().await();
+        calls.cancelAll();
+        if (!s.awaitAnswered(30_000)) {
+            LOG.warn("Some MCP requests were still unanswered 30 s after the client closed its input");
+        }
     }
 
     /**

@@ -64,6 +64,11 @@ public final class CallRegistry {
         return true;
     }
 
+    /** Cancels every running call (the client went away). */
+    public synchronized void cancelAll() {
+        running.values().forEach(Thread::interrupt);
+    }
+
     /**
      * How many calls run now.
      *

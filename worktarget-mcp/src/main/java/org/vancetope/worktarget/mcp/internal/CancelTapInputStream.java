@@ -24,6 +24,8 @@ public final class CancelTapInputStream extends InputStream {
     private final McpJsonMapper json;
     private final CallRegistry calls;
     private final CountDownLatch ended = new CountDownLatch(1);
+    private final Object lock = new Object();
+    private int unanswered;
     private byte[] line = new byte[0];
     private int pos;
 
@@ -47,6 +49,35 @@ public final class CancelTapInputStream extends InputStream {
      */
     public CountDownLatch ended() {
         return ended;
+    }
+
+    /** A response went out (counted by {@link ResponseTapOutputStream}). */
+    void answered() {
+        synchronized (lock) {
+            unanswered = Math.max(0, unanswered - 1);
+            lock.notifyAll();
+        }
+    }
+
+    /**
+     * Waits until every request read so far was answered, or the time passed.
+     *
+     * @param millis the longest wait
+     * @return whether every request was answered
+     * @throws InterruptedException when interrupted
+     */
+    public boolean awaitAnswered(long millis) throws InterruptedException {
+        long end = System.nanoTime() + millis * 1_000_000L;
+        synchronized (lock) {
+            while (unanswered > 0) {
+                long left = (end - System.nanoTime()) / 1_000_000L;
+                if (left <= 0) {
+                    return false;
+                }
+                lock.wait(left);
+            }
+            return true;
+        }
     }
 
     @Override
@@ -112,6 +143,9 @@ public final class CancelTapInputStream extends InputStream {
                 return raw;
             }
             if (msg.containsKey("id")) {
+                synchronized (lock) {
+                    unanswered++;
+                }
                 Object tagged = Inbound.tag(m, msg.get("id"), msg.get("params"), null);
                 if (tagged != msg.get("params")) {
                     msg.put("params", tagged);
