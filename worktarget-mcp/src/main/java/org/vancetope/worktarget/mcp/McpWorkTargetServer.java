@@ -20,7 +20,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -72,6 +74,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
     private final String version;
     private final McpJsonMapper json = McpJsonDefaults.getMapper();
     private final ScheduledExecutorService ticker;
+    private final ExecutorService sessionEnds;
     private final Map<String, McpCaller> callers = new ConcurrentHashMap<>();
     private final Map<String, AuthPrincipal> principals = new ConcurrentHashMap<>();
     private final CallRegistry calls = new CallRegistry();
@@ -103,6 +106,12 @@ public final class McpWorkTargetServer implements AutoCloseable {
         this.version = b.version;
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "worktarget-mcp-progress");
+            t.setDaemon(true);
+            return t;
+        });
+        // ending a session's process may wait for its jobs to die: never on a transport thread
+        this.sessionEnds = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "worktarget-mcp-session-end");
             t.setDaemon(true);
             return t;
         });
@@ -181,10 +190,6 @@ public final class McpWorkTargetServer implements AutoCloseable {
             throw new IllegalStateException("The MCP server does not serve stdio: call serveStdio first.");
         }
         s.ended().await();
-        calls.cancelAll();
-        if (!s.awaitAnswered(30_000)) {
-            LOG.warn("Some MCP requests were still unanswered 30 s after the client closed its input");
-        }
     }
 
     /**
@@ -213,7 +218,11 @@ public final class McpWorkTargetServer implements AutoCloseable {
 
                     @Override
                     public void closed(String sessionId) {
-                        endSession(sessionId);
+                        try {
+                            sessionEnds.execute(() -> endSession(sessionId));
+                        } catch (RejectedExecutionException e) {
+                            // closing: close() ends every session itself
+                        }
                     }
                 }, httpSessionIdle);
         servers.add(sdkServer(McpServer.sync(t)));
@@ -258,7 +267,9 @@ public final class McpWorkTargetServer implements AutoCloseable {
             endSession(s);
         }
         ticker.shutdownNow();
+        sessionEnds.shutdown();
         try {
+            sessionEnds.awaitTermination(60, TimeUnit.SECONDS);
             ticker.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

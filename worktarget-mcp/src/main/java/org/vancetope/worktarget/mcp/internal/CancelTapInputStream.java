@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
  * The stdin of the stdio transport, read line by line (one JSON-RPC message a line) so that each message
  * passes {@link Inbound} before the SDK reads it: tool calls are tagged with their key and cancel
  * notifications reach the {@link CallRegistry} as soon as they arrive, whatever the SDK is busy with.
- * Cancel notifications are not passed on (the SDK has no handler for them). {@link #ended()} opens
- * when the input ends.
+ * Cancel notifications are not passed on (the SDK has no handler for them). When the input ends, the
+ * running calls are cancelled and the end reaches the SDK once every request read was answered;
+ * {@link #ended()} opens then.
  */
 public final class CancelTapInputStream extends InputStream {
     private static final Logger LOG = LoggerFactory.getLogger(CancelTapInputStream.class);
@@ -43,12 +44,30 @@ public final class CancelTapInputStream extends InputStream {
     }
 
     /**
-     * Opens when the input ended (the client closed stdin) or failed.
+     * Opens when the input ended (the client closed stdin) and every request was answered, or it failed.
      *
      * @return the latch
      */
     public CountDownLatch ended() {
         return ended;
+    }
+
+    /**
+     * The client closed its input: the calls still running are cancelled, and the SDK sees the end of the
+     * input only once every request read was answered (it stops writing when its input ends, which would
+     * drop those answers).
+     */
+    private void drain() {
+        calls.cancelAll();
+        try {
+            if (!awaitAnswered(30_000)) {
+                LOG.warn("Some MCP requests were still unanswered 30 s after the client closed its input");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            ended.countDown();
+        }
     }
 
     /** A response went out (counted by {@link ResponseTapOutputStream}). */
@@ -117,7 +136,7 @@ public final class CancelTapInputStream extends InputStream {
                 throw e;
             }
             if (buf.size() == 0) {
-                ended.countDown();
+                drain();
                 return false;
             }
             byte[] passed = inspect(buf.toByteArray());

@@ -95,8 +95,7 @@ public final class ToolCalls {
             if (progressToken != null && waitingTools.contains(request.name())) {
                 progress = startProgress(exchange, progressToken, request.name());
             }
-            Map<String, Object> args = request.arguments() == null ? Map.of() : new LinkedHashMap<>(request.arguments());
-            args.remove("_meta");
+            Map<String, Object> args = request.arguments() == null ? Map.of() : request.arguments();
             Map<String, Object> result = dispatcher.invoke(process, request.name(), args);
             return McpSchema.CallToolResult.builder()
                     .structuredContent(result)
