@@ -1,0 +1,392 @@
+package org.vancetope.worktarget.mcp;
+
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.core.WorkTargetDispatcher;
+import org.vancetope.worktarget.mcp.internal.CallRegistry;
+import org.vancetope.worktarget.mcp.internal.CancelTapInputStream;
+import org.vancetope.worktarget.mcp.internal.ResponseTapOutputStream;
+import org.vancetope.worktarget.mcp.internal.StreamableHttpTransport;
+import org.vancetope.worktarget.mcp.internal.ToolCalls;
+import org.vancetope.worktarget.spi.AuthPrincipal;
+import org.vancetope.worktarget.spi.Authenticator;
+import org.vancetope.worktarget.spi.BackendTool;
+import org.vancetope.worktarget.spi.ToolSpec;
+
+/**
+ * The dispatcher's tools as an MCP server: the wrappers ({@code file_read}, {@code exec_run}, …), the
+ * meta-tools ({@code work_target_get}, {@code work_target_set}) and the host's tools (such as the transfer
+ * tools), each with annotations and an output schema, over stdio and over Streamable HTTP with bearer
+ * tokens checked by an {@link Authenticator}. The WorkTarget routing is intact: an MCP client that calls
+ * {@code work_target_set} with {@code DAEMON:box} runs its next calls on that daemon.
+ *
+ * <p>Results come back as {@code structuredContent} plus a JSON text rendering; a failed call is an
+ * {@code isError} result whose structured content is {@code {"code": "path_escape", "message": …}}.
+ * {@code exec_run} and the host tools send {@code notifications/progress} while they run when the
+ * client asked for progress; {@code notifications/cancelled} interrupts the call (a job it started is
+ * killed, a remote call gets {@code client_tool_cancel}).
+ *
+ * <pre>{@code
+ * McpWorkTargetServer mcp = McpWorkTargetServer.builder()
+ *         .dispatcher(dispatcher)
+ *         .processes(McpProcessMapping.perSession(store, dispatcher, "local", "local"))
+ *         .build();
+ * mcp.serveStdio(System.in, System.out);          // or: mcp.startHttp("127.0.0.1", 8080, authenticator)
+ * mcp.awaitStdioEnd();
+ * mcp.close();
+ * }</pre>
+ */
+public final class McpWorkTargetServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(McpWorkTargetServer.class);
+
+    /** The path of the Streamable HTTP endpoint. */
+    public static final String HTTP_PATH = "/mcp";
+
+    private final McpProcessMapping processes;
+    private final List<ToolSpec> tools;
+    private final String name;
+    private final String version;
+    private final McpJsonMapper json = McpJsonDefaults.getMapper();
+    private final ScheduledExecutorService ticker;
+    private final ExecutorService sessionEnds;
+    private final Map<String, McpCaller> callers = new ConcurrentHashMap<>();
+    private final Map<String, AuthPrincipal> principals = new ConcurrentHashMap<>();
+    private final CallRegistry calls = new CallRegistry();
+    private final ToolCalls toolCalls;
+    private final Duration httpSessionIdle;
+    private final List<McpSyncServer> servers = new ArrayList<>();
+    private CancelTapInputStream stdin;
+    private StreamableHttpTransport http;
+    private boolean closed;
+
+    private McpWorkTargetServer(Builder b) {
+        WorkTargetDispatcher dispatcher = Objects.requireNonNull(b.dispatcher, "dispatcher is required");
+        this.processes = Objects.requireNonNull(b.processes, "processes is required: the process of each MCP session");
+        List<ToolSpec> all = new ArrayList<>(b.tools != null ? b.tools : defaultTools());
+        Set<String> waiting = new HashSet<>(Set.of("exec_run"));
+        for (BackendTool t : b.hostTools) {
+            all.add(t.spec());
+            waiting.add(t.spec().name());
+        }
+        Set<String> names = new HashSet<>();
+        for (ToolSpec s : all) {
+            if (!names.add(s.name())) {
+                throw new IllegalStateException("The tool '" + s.name() + "' is listed twice. List each tool once.");
+            }
+        }
+        this.tools = List.copyOf(all);
+        this.httpSessionIdle = b.httpSessionIdle;
+        this.name = b.name;
+        this.version = b.version;
+        this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "worktarget-mcp-progress");
+            t.setDaemon(true);
+            return t;
+        });
+        // ending a session's process may wait for its jobs to die: never on a transport thread
+        this.sessionEnds = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "worktarget-mcp-session-end");
+            t.setDaemon(true);
+            return t;
+        });
+        this.toolCalls = new ToolCalls(dispatcher, processes, this::caller, calls, ticker, b.progressInterval, waiting,
+                json);
+    }
+
+    private static List<ToolSpec> defaultTools() {
+        List<ToolSpec> specs = new ArrayList<>(ToolCatalog.wrappers());
+        specs.addAll(ToolCatalog.metaTools());
+        return specs;
+    }
+
+    /**
+     * A new builder.
+     *
+     * @return the builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The tools this server lists.
+     *
+     * @return the specs, in listing order
+     */
+    public List<ToolSpec> tools() {
+        return tools;
+    }
+
+    private McpCaller caller(String sessionId) {
+        return callers.computeIfAbsent(sessionId, s -> new McpCaller(s, principals.get(s)));
+    }
+
+    private McpSyncServer sdkServer(McpServer.SyncSpecification<?> spec) {
+        List<McpServerFeatures.SyncToolSpecification> specs = toolCalls.specifications(tools);
+        return spec.serverInfo(name, version)
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .jsonMapper(json)
+                .validateToolInputs(false) // the dispatcher checks the parameters and answers invalid_params
+                .tools(specs)
+                .build();
+    }
+
+    /**
+     * Serves one MCP client over these streams (newline-delimited JSON-RPC), typically
+     * {@code System.in} and {@code System.out}: nothing else may write to {@code out}. Returns at once.
+     *
+     * @param in the client's messages
+     * @param out where the messages to the client go
+     * @throws IllegalStateException when this server already serves stdio, or is closed
+     */
+    public synchronized void serveStdio(InputStream in, OutputStream out) {
+        if (closed || stdin != null) {
+            throw new IllegalStateException(closed ? "The MCP server is closed." : "The MCP server already serves stdio.");
+        }
+        stdin = new CancelTapInputStream(Objects.requireNonNull(in, "in"), json, calls);
+        OutputStream answers = new ResponseTapOutputStream(Objects.requireNonNull(out, "out"), stdin);
+        servers.add(sdkServer(McpServer.sync(new StdioServerTransportProvider(json, stdin, answers))));
+    }
+
+    /**
+     * Waits until the stdio client closed its input (it disconnected), then cancels the calls still
+     * running and waits (up to 30 s) until every request read was answered.
+     *
+     * @throws InterruptedException when interrupted while waiting
+     * @throws IllegalStateException when this server does not serve stdio
+     */
+    public void awaitStdioEnd() throws InterruptedException {
+        CancelTapInputStream s;
+        synchronized (this) {
+            s = stdin;
+        }
+        if (s == null) {
+            throw new IllegalStateException("The MCP server does not serve stdio: call serveStdio first.");
+        }
+        s.ended().await();
+    }
+
+    /**
+     * Serves MCP clients over Streamable HTTP at {@code http://HOST:PORT/mcp}; every request must carry
+     * {@code Authorization: Bearer TOKEN} with a token the authenticator accepts (401 otherwise), and a
+     * session is bound to the principal that opened it (403 for another).
+     *
+     * @param host the interface to bind, e.g. {@code 127.0.0.1}
+     * @param port the port, 0 for any free one
+     * @param authenticator checks the tokens
+     * @return the bound address
+     * @throws IOException when the port cannot be bound
+     * @throws IllegalStateException when this server already serves HTTP, or is closed
+     */
+    public synchronized InetSocketAddress startHttp(String host, int port, Authenticator authenticator)
+            throws IOException {
+        if (closed || http != null) {
+            throw new IllegalStateException(closed ? "The MCP server is closed." : "The MCP server already serves HTTP.");
+        }
+        StreamableHttpTransport t = new StreamableHttpTransport(json, Objects.requireNonNull(authenticator,
+                "authenticator"), calls, new StreamableHttpTransport.Sessions() {
+                    @Override
+                    public void opened(String sessionId, AuthPrincipal principal) {
+                        principals.put(sessionId, principal);
+                    }
+
+                    @Override
+                    public void closed(String sessionId) {
+                        try {
+                            sessionEnds.execute(() -> endSession(sessionId));
+                        } catch (RejectedExecutionException e) {
+                            // closing: close() ends every session itself
+                        }
+                    }
+                }, httpSessionIdle);
+        servers.add(sdkServer(McpServer.sync(t)));
+        InetSocketAddress address = t.start(host, port);
+        http = t;
+        return address;
+    }
+
+    private void endSession(String sessionId) {
+        principals.remove(sessionId);
+        McpCaller c = callers.remove(sessionId);
+        if (c != null) {
+            processes.sessionClosed(c);
+        }
+    }
+
+    /**
+     * Closes the transports and the SDK servers, and tells the process mapping that every session ended
+     * (which, for {@link McpProcessMapping#perSession}, ends their processes and kills their jobs).
+     */
+    @Override
+    public void close() {
+        List<McpSyncServer> toClose;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            toClose = List.copyOf(servers);
+        }
+        for (McpSyncServer s : toClose) {
+            try {
+                s.closeGracefully();
+            } catch (RuntimeException e) {
+                LOG.debug("Closing an MCP server failed: {}", e.toString());
+            }
+        }
+        if (http != null) {
+            http.close();
+        }
+        for (String s : List.copyOf(callers.keySet())) {
+            endSession(s);
+        }
+        ticker.shutdownNow();
+        sessionEnds.shutdown();
+        try {
+            sessionEnds.awaitTermination(60, TimeUnit.SECONDS);
+            ticker.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Builds a {@link McpWorkTargetServer}. */
+    public static final class Builder {
+        private WorkTargetDispatcher dispatcher;
+        private McpProcessMapping processes;
+        private List<ToolSpec> tools;
+        private final List<BackendTool> hostTools = new ArrayList<>();
+        private Duration progressInterval = Duration.ofSeconds(1);
+        private Duration httpSessionIdle = Duration.ofMinutes(30);
+        private String name = "worktarget";
+        private String version = "0.1.0";
+
+        private Builder() {
+        }
+
+        /**
+         * The dispatcher that runs the tools (required).
+         *
+         * @param value the dispatcher
+         * @return this
+         */
+        public Builder dispatcher(WorkTargetDispatcher value) {
+            this.dispatcher = Objects.requireNonNull(value, "dispatcher");
+            return this;
+        }
+
+        /**
+         * Which process each MCP session's calls run as (required).
+         *
+         * @param value the mapping
+         * @return this
+         */
+        public Builder processes(McpProcessMapping value) {
+            this.processes = Objects.requireNonNull(value, "processes");
+            return this;
+        }
+
+        /**
+         * The wrappers and meta-tools to list (default: every wrapper and both meta-tools of the catalog).
+         *
+         * @param value the specs
+         * @return this
+         */
+        public Builder tools(Collection<ToolSpec> value) {
+            this.tools = List.copyOf(value);
+            return this;
+        }
+
+        /**
+         * Host tools the dispatcher runs (registered there with {@code hostTool}), listed too; they send
+         * progress while they run, as transfers do.
+         *
+         * @param value the tools
+         * @return this
+         */
+        public Builder hostTools(Collection<? extends BackendTool> value) {
+            hostTools.addAll(value);
+            return this;
+        }
+
+        /**
+         * How often a waiting tool sends progress (default 1 s).
+         *
+         * @param value the interval, positive
+         * @return this
+         */
+        public Builder progressInterval(Duration value) {
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException("progressInterval must be positive, got " + value + ".");
+            }
+            this.progressInterval = value;
+            return this;
+        }
+
+        /**
+         * How long an HTTP session may go without a request and without an open stream before it ends as if
+         * its client had deleted it (default 30 min): MCP clients that exit without {@code DELETE} leave
+         * their sessions, and with {@link McpProcessMapping#perSession} their processes, behind otherwise.
+         *
+         * @param value the idle time, positive
+         * @return this
+         */
+        public Builder httpSessionIdle(Duration value) {
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException("httpSessionIdle must be positive, got " + value + ".");
+            }
+            this.httpSessionIdle = value;
+            return this;
+        }
+
+        /**
+         * The name and version the server reports to clients (default {@code worktarget}, {@code 0.1.0}).
+         *
+         * @param serverName the name
+         * @param serverVersion the version
+         * @return this
+         */
+        public Builder serverInfo(String serverName, String serverVersion) {
+            this.name = Objects.requireNonNull(serverName, "serverName");
+            this.version = Objects.requireNonNull(serverVersion, "serverVersion");
+            return this;
+        }
+
+        /**
+         * Builds the server (no transport runs yet).
+         *
+         * @return the server
+         * @throws NullPointerException without a dispatcher or a process mapping
+         * @throws IllegalStateException when a tool is listed twice
+         */
+        public McpWorkTargetServer build() {
+            return new McpWorkTargetServer(this);
+        }
+    }
+}

@@ -1,0 +1,261 @@
+package org.vancetope.worktarget.mcp.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.daemon.ServerTransfers;
+import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
+import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
+import org.vancetope.worktarget.backend.daemon.cli.Main;
+import org.vancetope.worktarget.backend.local.LocalBackend;
+import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
+import org.vancetope.worktarget.core.ExecSettings;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
+import org.vancetope.worktarget.core.WorkTargetDispatcher;
+import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
+import org.vancetope.worktarget.core.transfer.TransferListener;
+import org.vancetope.worktarget.core.transfer.TransferSettings;
+import org.vancetope.worktarget.mcp.McpProcessMapping;
+import org.vancetope.worktarget.mcp.McpWorkTargetServer;
+import org.vancetope.worktarget.spi.BackendTool;
+
+/** {@code mcp}: an MCP server over stdio (this machine's tools) or over HTTP (a WORK backend and daemons). */
+final class McpCommand {
+    private static final Logger LOG = LoggerFactory.getLogger(McpCommand.class);
+    static final String HELP = String.join("\n",
+            "Usage: mcp [--workdir DIR] [--workspace DIR] [--tenant T] [--project P]",
+            "       mcp --http PORT --workspace DIR --tokens FILE [--bind 127.0.0.1] [--daemon-port 7070]",
+            "           [--project P]",
+            "",
+            "Serves the WorkTarget tools (file_*, exec_*, work_target_get/set) to an MCP client.",
+            "",
+            "stdio (the form an MCP client's config file launches): reads JSON-RPC on stdin, writes it on",
+            "stdout; the tools run on this machine in DIR (the CLIENT target). With --workspace, WORK is a",
+            "target too (work_target_set). Stops when the client closes stdin; running jobs are killed.",
+            "  --workdir DIR     the directory the CLIENT tools work in (default .)",
+            "  --workspace DIR   also offer the WORK target, with its RootDirs under DIR",
+            "  --tenant T        the tenant of the session's process (default local)",
+            "  --project P       the project of the session's process (default local)",
+            "",
+            "HTTP: Streamable HTTP at http://BIND:PORT/mcp; every request needs Authorization: Bearer TOKEN",
+            "with a token from FILE (its tenant and projects). Calls run on WORK in DIR by default; daemons",
+            "connect with the same tokens to ws://BIND:DAEMON-PORT/worktarget/v1 and are reached with",
+            "work_target_set {\"kind\":\"DAEMON\",\"targetName\":NAME}. Each MCP session is one process.",
+            "  --http PORT       the MCP HTTP port (0: any free port, logged)",
+            "  --workspace DIR   the WORK workspace directory",
+            "  --tokens FILE     {\"tokens\":[{\"token\",\"subject\",\"tenant\",\"projects\":[…],\"user\"}]}",
+            "  --bind HOST       the interface of both ports (default 127.0.0.1)",
+            "  --daemon-port P   the WebSocket port for daemons (default 7070; 0: any free port, logged)",
+            "  --project P       the project of a session whose token grants several (default: the only one)",
+            "",
+            "Logs go to stderr. Exit codes: 0 stopped, 2 usage, 4 cannot bind.");
+
+    private static final Set<String> OPTIONS = Set.of("workdir", "workspace", "tenant", "project", "http", "tokens",
+            "bind", "daemon-port");
+
+    private McpCommand() {
+    }
+
+    static int run(List<String> argv, InputStream in, PrintStream out, PrintStream err) {
+        Map<String, String> a = new LinkedHashMap<>();
+        for (int i = 0; i < argv.size(); i++) {
+            String s = argv.get(i);
+            if ("--help".equals(s) || "-h".equals(s)) {
+                // over stdio the help goes to stdout too: nobody speaks the protocol when asking for help
+                out.println(HELP);
+                return Main.OK;
+            }
+            if (!s.startsWith("--") || !OPTIONS.contains(s.substring(2))) {
+                return usage(err, "Unknown option '" + s + "'.");
+            }
+            if (i + 1 >= argv.size()) {
+                return usage(err, "The option " + s + " needs a value.");
+            }
+            a.put(s.substring(2), argv.get(++i));
+        }
+        try {
+            return a.containsKey("http") ? http(a, err) : stdio(a, in, out, err);
+        } catch (UsageError e) {
+            return usage(err, e.getMessage());
+        }
+    }
+
+    private static int usage(PrintStream err, String message) {
+        err.println(message + " Run 'mcp --help' for the options.");
+        return Main.USAGE;
+    }
+
+    /** A bad command line; the message says what to pass instead. */
+    private static final class UsageError extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UsageError(String message) {
+            super(message);
+        }
+    }
+
+    private static Path dir(Map<String, String> a, String option, String fallback) throws UsageError {
+        String v = a.getOrDefault(option, fallback);
+        if (v == null) {
+            throw new UsageError("--" + option + " is required.");
+        }
+        Path p = Path.of(v).toAbsolutePath().normalize();
+        if (!Files.isDirectory(p)) {
+            throw new UsageError("--" + option + " " + p + " is not a directory.");
+        }
+        return p;
+    }
+
+    private static int port(Map<String, String> a, String option, int fallback) throws UsageError {
+        String v = a.get(option);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            int p = Integer.parseInt(v);
+            if (p < 0 || p > 65535) {
+                throw new NumberFormatException();
+            }
+            return p;
+        } catch (NumberFormatException e) {
+            throw new UsageError("--" + option + " must be a port number 0-65535, got '" + v + "'.");
+        }
+    }
+
+    private static int stdio(Map<String, String> a, InputStream in, PrintStream out, PrintStream err)
+            throws UsageError {
+        for (String httpOnly : List.of("tokens", "bind", "daemon-port")) {
+            if (a.containsKey(httpOnly)) {
+                throw new UsageError("--" + httpOnly + " needs --http PORT (it is an option of the HTTP form).");
+            }
+        }
+        Path workdir = dir(a, "workdir", ".");
+        Path workspace = a.containsKey("workspace") ? dir(a, "workspace", null) : null;
+        String tenant = a.getOrDefault("tenant", "local");
+        String project = a.getOrDefault("project", "local");
+        LocalBackend local = LocalBackend.builder().workDirectory(workdir).execSettings(ExecSettings.defaults()).build();
+        WorkspaceBackend work = workspace == null ? null
+                : WorkspaceBackend.builder().workspaceRoot(workspace).execSettings(ExecSettings.defaults()).build();
+        InMemoryProcessStore store = new InMemoryProcessStore();
+        WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).peers(local);
+        if (work != null) {
+            db.backend(work);
+        }
+        WorkTargetDispatcher dispatcher = db.build();
+        McpWorkTargetServer mcp = McpWorkTargetServer.builder().dispatcher(dispatcher)
+                .processes(McpProcessMapping.perSession(store, dispatcher, tenant, project)).build();
+        LOG.info("MCP server on stdio; CLIENT tools in {}{}", workdir, work == null ? "" : ", WORK in " + workspace);
+        try {
+            mcp.serveStdio(in, out);
+            mcp.awaitStdioEnd();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            close(mcp, local, work);
+        }
+        err.flush();
+        return Main.OK;
+    }
+
+    private static void close(McpWorkTargetServer mcp, LocalBackend local, WorkspaceBackend work) {
+        try {
+            mcp.close();
+        } finally {
+            try {
+                local.close();
+            } finally {
+                if (work != null) {
+                    work.close();
+                }
+            }
+        }
+    }
+
+    private static int http(Map<String, String> a, PrintStream err) throws UsageError {
+        int port = port(a, "http", 0);
+        int daemonPort = port(a, "daemon-port", 7070);
+        String bind = a.getOrDefault("bind", "127.0.0.1");
+        if (a.containsKey("workdir") || a.containsKey("tenant")) {
+            throw new UsageError("--workdir and --tenant are options of the stdio form; over HTTP the tokens "
+                    + "give the tenant and calls run in --workspace or on daemons.");
+        }
+        Path workspace = dir(a, "workspace", null);
+        if (!a.containsKey("tokens")) {
+            throw new UsageError("--tokens FILE is required with --http.");
+        }
+        TokenAuthenticator auth;
+        try {
+            auth = TokenAuthenticator.fromJson(Path.of(a.get("tokens")));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new UsageError("Cannot read --tokens: " + e.getMessage());
+        }
+        WorkspaceBackend work = WorkspaceBackend.builder().workspaceRoot(workspace)
+                .execSettings(ExecSettings.defaults()).build();
+        ServerTransfers transfers = ServerTransfers.create(
+                new RootDirTargetResolver((scope, dirName) -> work.findRoot(scope.tenant(), scope.project(), dirName)),
+                TransferSettings.defaults(), TransferListener.NONE);
+        WorkTargetServer server;
+        try {
+            server = WorkTargetServer.builder().host(bind).port(daemonPort).authenticator(auth).transfers(transfers)
+                    .build().start();
+        } catch (IOException e) {
+            transfers.close();
+            work.close();
+            err.println(e.getMessage());
+            return Main.UNREACHABLE;
+        }
+        InMemoryProcessStore store = new InMemoryProcessStore();
+        List<BackendTool> hostTools = transfers.tools(work.ephemeralDirs());
+        WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).peers(server.peers())
+                .backend(work);
+        hostTools.forEach(db::hostTool);
+        WorkTargetDispatcher dispatcher = db.build();
+        McpWorkTargetServer mcp = McpWorkTargetServer.builder().dispatcher(dispatcher).hostTools(hostTools)
+                .processes(McpProcessMapping.perSession(store, dispatcher, "local", a.getOrDefault("project", "local")))
+                .build();
+        InetSocketAddress address;
+        try {
+            address = mcp.startHttp(bind, port, auth);
+        } catch (IOException e) {
+            mcp.close();
+            server.close();
+            transfers.close();
+            work.close();
+            err.println(e.getMessage());
+            return Main.UNREACHABLE;
+        }
+        LOG.info("MCP server on http://{}:{}{}; daemons connect to ws://{}:{}/worktarget/v1; WORK in {}", bind,
+                address.getPort(), McpWorkTargetServer.HTTP_PATH, bind, server.address().getPort(), workspace);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("Shutting down");
+            try {
+                mcp.close();
+                server.close();
+                transfers.close();
+            } finally {
+                try {
+                    work.close();
+                } finally {
+                    stopped.countDown();
+                }
+            }
+        }, "worktarget-mcp-shutdown"));
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return Main.OK;
+    }
+}

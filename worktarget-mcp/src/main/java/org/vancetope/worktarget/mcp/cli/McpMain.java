@@ -1,0 +1,76 @@
+package org.vancetope.worktarget.mcp.cli;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+import org.vancetope.worktarget.backend.daemon.cli.Main;
+
+/**
+ * The {@code worktarget.jar} command line with the {@code mcp} command: {@code mcp} runs an MCP server,
+ * every other command ({@code daemon}, {@code serve}, {@code call}) is backend-daemon's {@link Main}.
+ *
+ * <pre>{@code
+ * java -jar worktarget.jar mcp --workdir ~/project                    # stdio, for an MCP client's config
+ * java -jar worktarget.jar mcp --http 8080 --workspace /srv/ws --tokens tokens.json
+ * }</pre>
+ *
+ * <p>Exit codes are {@link Main}'s. Logs go to stderr only: over stdio, stdout is the protocol.
+ */
+public final class McpMain {
+    private McpMain() {
+    }
+
+    /**
+     * Runs a command and exits with its code.
+     *
+     * @param args the command line
+     */
+    public static void main(String[] args) {
+        setDefault("org.slf4j.simpleLogger.logFile", "System.err");
+        setDefault("org.slf4j.simpleLogger.defaultLogLevel", "info");
+        setDefault("org.slf4j.simpleLogger.showDateTime", "true");
+        setDefault("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
+        setDefault("org.slf4j.simpleLogger.showShortLogName", "true");
+        setDefault("org.slf4j.simpleLogger.log.io.netty", "warn");
+        setDefault("org.slf4j.simpleLogger.log.io.modelcontextprotocol", "warn");
+        System.exit(run(args, System.out, System.err));
+    }
+
+    private static void setDefault(String key, String value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, value);
+        }
+    }
+
+    /**
+     * Runs a command.
+     *
+     * @param args the command line
+     * @param out where results go (over stdio: the MCP protocol)
+     * @param err where messages for the user go
+     * @return the exit code
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length > 0 && "mcp".equals(args[0])) {
+            return McpCommand.run(Arrays.asList(args).subList(1, args.length), System.in, out, err);
+        }
+        if (args.length == 0 || List.of("--help", "-h", "help").contains(args[0])) {
+            out.println(USAGE_TEXT);
+            return args.length == 0 ? Main.USAGE : Main.OK;
+        }
+        return Main.run(args, out, err);
+    }
+
+    static final String USAGE_TEXT = String.join("\n",
+            "Usage: java -jar worktarget.jar <command> [options]",
+            "",
+            "Commands:",
+            "  mcp      serve the tools to an MCP client: over stdio on this machine, or over HTTP with a WORK",
+            "           backend and connected daemons",
+            "  daemon   connect to a server as a named daemon and serve this machine's client tools",
+            "  serve    run a standalone server with a WORK backend and a loopback admin API",
+            "  call     run a tool through a server's admin API and print the JSON result",
+            "",
+            "Run '<command> --help' for its options.",
+            "Exit codes: 0 ok, 1 failed, 2 usage, 3 refused by the server, 4 cannot connect or bind.");
+}

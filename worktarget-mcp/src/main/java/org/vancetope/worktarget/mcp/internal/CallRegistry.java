@@ -1,0 +1,80 @@
+package org.vancetope.worktarget.mcp.internal;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The tool calls that run now, by request key, so that {@code notifications/cancelled} can interrupt the
+ * thread that runs one (the dispatcher then cancels the call: a remote peer gets {@code client_tool_cancel},
+ * an {@code exec_run} kills the job it started). A cancel for a call that is not running (finished, or not
+ * started yet) is ignored, as MCP allows. Thread-safe.
+ */
+public final class CallRegistry {
+    /** The {@code _meta} key the transports put the request key under in a {@code tools/call} request. */
+    public static final String REQUEST_KEY = "org.vancetope.worktarget/requestKey";
+
+    private final Map<String, Thread> running = new HashMap<>();
+
+    /**
+     * The key of a request: its session and JSON-RPC id.
+     *
+     * @param sessionId the MCP session, or null over stdio (one session)
+     * @param requestId the JSON-RPC id
+     * @return the key
+     */
+    public static String key(String sessionId, Object requestId) {
+        return (sessionId == null ? "" : sessionId) + "#" + requestId;
+    }
+
+    /**
+     * The current thread runs the call with this key.
+     *
+     * @param key the key
+     */
+    public synchronized void started(String key) {
+        running.put(key, Thread.currentThread());
+    }
+
+    /**
+     * The call with this key ended; clears an interrupt a cancel left on the current thread, which goes
+     * back to its pool.
+     *
+     * @param key the key
+     */
+    public void finished(String key) {
+        synchronized (this) {
+            running.remove(key);
+        }
+        // a cancel interrupts only while the call is registered: what is left is cleared once
+        Thread.interrupted();
+    }
+
+    /**
+     * Cancels the call with this key, if it is running.
+     *
+     * @param key the key
+     * @return whether a running call was interrupted
+     */
+    public synchronized boolean cancel(String key) {
+        Thread t = running.get(key);
+        if (t == null) {
+            return false;
+        }
+        t.interrupt();
+        return true;
+    }
+
+    /** Cancels every running call (the client went away). */
+    public synchronized void cancelAll() {
+        running.values().forEach(Thread::interrupt);
+    }
+
+    /**
+     * How many calls run now.
+     *
+     * @return the count
+     */
+    public synchronized int size() {
+        return running.size();
+    }
+}

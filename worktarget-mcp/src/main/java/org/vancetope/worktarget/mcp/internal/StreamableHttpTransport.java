@@ -1,0 +1,482 @@
+package org.vancetope.worktarget.mcp.internal;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.HttpHeaders;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpStreamableServerSession;
+import io.modelcontextprotocol.spec.McpStreamableServerTransport;
+import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.spi.AuthPrincipal;
+import org.vancetope.worktarget.spi.Authenticator;
+import reactor.core.publisher.Mono;
+
+/**
+ * The MCP Streamable HTTP transport on Netty (the SDK's own HTTP transports need a servlet container):
+ * {@code POST /mcp} carries one JSON-RPC message (a request is answered on an SSE stream that carries its
+ * progress notifications and ends with the response; a notification or response gets 202), {@code GET /mcp}
+ * opens the session's stream for server-initiated messages, {@code DELETE /mcp} ends the session. Every
+ * request needs {@code Authorization: Bearer …} accepted by the {@link Authenticator} (401 otherwise); a
+ * session belongs to the principal that opened it (403 for another, 404 for an unknown session).
+ */
+public final class StreamableHttpTransport implements McpStreamableServerTransportProvider, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamableHttpTransport.class);
+    private static final int MAX_BODY = 16 * 1024 * 1024;
+    private static final String PATH = "/mcp";
+
+    /** What the server learns of sessions. */
+    public interface Sessions {
+        /**
+         * A session was opened by a principal.
+         *
+         * @param sessionId the session
+         * @param principal who opened it
+         */
+        void opened(String sessionId, AuthPrincipal principal);
+
+        /**
+         * A session ended (deleted by its client, or the server closes).
+         *
+         * @param sessionId the session
+         */
+        void closed(String sessionId);
+    }
+
+    /** A session, its owner, and what keeps it from expiring. */
+    private static final class Open {
+        final McpStreamableServerSession session;
+        final AuthPrincipal principal;
+        final AtomicLong lastSeen = new AtomicLong(System.nanoTime());
+        final AtomicInteger streams = new AtomicInteger();
+
+        Open(McpStreamableServerSession session, AuthPrincipal principal) {
+            this.session = session;
+            this.principal = principal;
+        }
+
+        McpStreamableServerSession session() {
+            return session;
+        }
+
+        AuthPrincipal principal() {
+            return principal;
+        }
+    }
+
+    private final McpJsonMapper json;
+    private final Authenticator authenticator;
+    private final CallRegistry calls;
+    private final Sessions listener;
+    private final Duration idle;
+    private final Map<String, Open> sessions = new ConcurrentHashMap<>();
+    private volatile McpStreamableServerSession.Factory factory;
+    private EventLoopGroup group;
+    private Channel server;
+
+    /**
+     * A transport (not bound yet).
+     *
+     * @param json the SDK's mapper
+     * @param authenticator checks bearer tokens
+     * @param calls the running calls, for cancellation
+     * @param listener told when sessions open and end
+     * @param idle how long a session may go without a request and without an open stream before it ends
+     */
+    public StreamableHttpTransport(McpJsonMapper json, Authenticator authenticator, CallRegistry calls,
+                                   Sessions listener, Duration idle) {
+        this.idle = idle;
+        this.json = json;
+        this.authenticator = authenticator;
+        this.calls = calls;
+        this.listener = listener;
+    }
+
+    @Override
+    public void setSessionFactory(McpStreamableServerSession.Factory sessionFactory) {
+        this.factory = sessionFactory;
+    }
+
+    /**
+     * Binds the port.
+     *
+     * @param host the interface
+     * @param port the port, 0 for any
+     * @return the bound address
+     * @throws IOException when the port cannot be bound
+     */
+    public InetSocketAddress start(String host, int port) throws IOException {
+        group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+        try {
+            server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_BODY), new Handler());
+                        }
+                    }).bind(host, port).sync().channel();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw new IOException("Interrupted while binding " + host + ":" + port, e);
+        } catch (RuntimeException e) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw new IOException("Cannot bind the MCP HTTP server to " + host + ":" + port + ": " + e.getMessage(), e);
+        }
+        long every = Math.max(1, Math.min(idle.toMillis() / 4, 60_000));
+        group.scheduleAtFixedRate(this::expireIdle, every, every, TimeUnit.MILLISECONDS);
+        return (InetSocketAddress) server.localAddress();
+    }
+
+    /** Ends the sessions no client used for the idle time (a client that went away without DELETE). */
+    private void expireIdle() {
+        long now = System.nanoTime();
+        for (Map.Entry<String, Open> e : sessions.entrySet()) {
+            Open o = e.getValue();
+            if (o.streams.get() == 0 && now - o.lastSeen.get() > idle.toNanos() && sessions.remove(e.getKey(), o)) {
+                LOG.info("MCP session {} of '{}' ended after {} without requests", e.getKey(), o.principal().subject(),
+                        idle);
+                o.session().close();
+                listener.closed(e.getKey());
+            }
+        }
+    }
+
+    /**
+     * How many sessions are open.
+     *
+     * @return the count
+     */
+    public int sessionCount() {
+        return sessions.size();
+    }
+
+    @Override
+    public Mono<Void> notifyClients(String method, Object params) {
+        return Mono.fromRunnable(() -> sessions.values().forEach(o -> o.session().sendNotification(method, params)
+                .subscribe(null, e -> LOG.debug("A notification to a client failed: {}", e.toString()))));
+    }
+
+    @Override
+    public Mono<Void> closeGracefully() {
+        return Mono.fromRunnable(this::close);
+    }
+
+    /** Ends every session and stops listening. */
+    @Override
+    public void close() {
+        for (String id : sessions.keySet()) {
+            Open o = sessions.remove(id);
+            if (o != null) {
+                o.session().close();
+                listener.closed(id);
+            }
+        }
+        if (server != null) {
+            server.close().awaitUninterruptibly();
+        }
+        if (group != null) {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        }
+    }
+
+    private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+            if (!PATH.equals(new QueryStringDecoder(req.uri()).path())) {
+                plain(ctx, req, HttpResponseStatus.NOT_FOUND, "Not found: the MCP endpoint is " + PATH + ".");
+                return;
+            }
+            Optional<AuthPrincipal> principal = authenticate(req);
+            if (principal.isEmpty()) {
+                FullHttpResponse r = text(HttpResponseStatus.UNAUTHORIZED,
+                        "Missing or unknown bearer token: send Authorization: Bearer <token>.");
+                r.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
+                send(ctx, req, r);
+                return;
+            }
+            try {
+                if (HttpMethod.POST.equals(req.method())) {
+                    post(ctx, req, principal.get());
+                } else if (HttpMethod.GET.equals(req.method())) {
+                    get(ctx, req, principal.get());
+                } else if (HttpMethod.DELETE.equals(req.method())) {
+                    delete(ctx, req, principal.get());
+                } else {
+                    plain(ctx, req, HttpResponseStatus.METHOD_NOT_ALLOWED, "Use POST, GET or DELETE on " + PATH + ".");
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("An MCP HTTP request failed", e);
+                plain(ctx, req, HttpResponseStatus.INTERNAL_SERVER_ERROR, "Internal error: " + e.getMessage());
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            LOG.debug("MCP HTTP connection failed: {}", cause.toString());
+            ctx.close();
+        }
+    }
+
+    private Optional<AuthPrincipal> authenticate(FullHttpRequest req) {
+        String h = req.headers().get(HttpHeaderNames.AUTHORIZATION);
+        if (h == null || !h.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return Optional.empty();
+        }
+        return authenticator.authenticate(h.substring(7).trim());
+    }
+
+    /** The session a request names, or an error response already sent. */
+    private Open session(ChannelHandlerContext ctx, FullHttpRequest req, AuthPrincipal principal) {
+        String id = req.headers().get(HttpHeaders.MCP_SESSION_ID);
+        if (id == null) {
+            plain(ctx, req, HttpResponseStatus.BAD_REQUEST, "Missing the " + HttpHeaders.MCP_SESSION_ID
+                    + " header: send initialize first and then the session id it returned.");
+            return null;
+        }
+        Open o = sessions.get(id);
+        if (o == null) {
+            plain(ctx, req, HttpResponseStatus.NOT_FOUND, "Unknown or ended MCP session '" + id
+                    + "': initialize a new session.");
+            return null;
+        }
+        if (!o.principal().subject().equals(principal.subject())) {
+            plain(ctx, req, HttpResponseStatus.FORBIDDEN, "The MCP session '" + id + "' belongs to another principal.");
+            return null;
+        }
+        o.lastSeen.set(System.nanoTime());
+        return o;
+    }
+
+    private void post(ChannelHandlerContext ctx, FullHttpRequest req, AuthPrincipal principal) {
+        String body = req.content().toString(StandardCharsets.UTF_8);
+        McpSchema.JSONRPCMessage message;
+        try {
+            message = McpSchema.deserializeJsonRpcMessage(json, body);
+        } catch (IOException | IllegalArgumentException e) {
+            plain(ctx, req, HttpResponseStatus.BAD_REQUEST, "The body is not one JSON-RPC message: " + e.getMessage());
+            return;
+        }
+        if (message instanceof McpSchema.JSONRPCRequest r && McpSchema.METHOD_INITIALIZE.equals(r.method())) {
+            initialize(ctx, req, r, principal);
+            return;
+        }
+        Open open = session(ctx, req, principal);
+        if (open == null) {
+            return;
+        }
+        String sessionId = open.session().getId();
+        if (message instanceof McpSchema.JSONRPCNotification n) {
+            if (Inbound.CANCELLED.equals(n.method())) {
+                // handled here: the SDK has no handler for it
+                Inbound.cancel(n.method(), n.params(), sessionId, calls);
+            } else {
+                open.session().accept(n).subscribe(null, e -> LOG.debug("A notification failed: {}", e.toString()));
+            }
+            send(ctx, req, new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.ACCEPTED));
+        } else if (message instanceof McpSchema.JSONRPCResponse r) {
+            open.session().accept(r).subscribe(null, e -> LOG.debug("A response failed: {}", e.toString()));
+            send(ctx, req, new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.ACCEPTED));
+        } else if (message instanceof McpSchema.JSONRPCRequest r) {
+            McpSchema.JSONRPCRequest tagged = new McpSchema.JSONRPCRequest(r.jsonrpc(), r.method(), r.id(),
+                    Inbound.tag(r.method(), r.id(), r.params(), sessionId));
+            SseStream stream = new SseStream(ctx, req, open);
+            open.session().responseStream(stream).handle(tagged)
+                    .subscribe(null, e -> {
+                        LOG.debug("The response stream of {} failed: {}", r.method(), e.toString());
+                        stream.end();
+                    }, stream::end);
+        }
+    }
+
+    private void initialize(ChannelHandlerContext ctx, FullHttpRequest req, McpSchema.JSONRPCRequest r,
+                            AuthPrincipal principal) {
+        McpStreamableServerSession.Factory f = factory;
+        if (f == null) {
+            plain(ctx, req, HttpResponseStatus.SERVICE_UNAVAILABLE, "The MCP server is not ready yet.");
+            return;
+        }
+        McpSchema.InitializeRequest init = json.convertValue(r.params(), new TypeRef<McpSchema.InitializeRequest>() {
+        });
+        McpStreamableServerSession.McpStreamableServerSessionInit started = f.startSession(init);
+        String id = started.session().getId();
+        sessions.put(id, new Open(started.session(), principal));
+        listener.opened(id, principal);
+        started.initResult().subscribe(result -> {
+            try {
+                byte[] bytes = json.writeValueAsBytes(new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, r.id(),
+                        result, null));
+                FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                        Unpooled.wrappedBuffer(bytes));
+                resp.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+                resp.headers().set(HttpHeaders.MCP_SESSION_ID, id);
+                send(ctx, req, resp);
+            } catch (IOException e) {
+                plain(ctx, req, HttpResponseStatus.INTERNAL_SERVER_ERROR, "Cannot write the initialize result.");
+            }
+        }, e -> plain(ctx, req, HttpResponseStatus.INTERNAL_SERVER_ERROR, "Initialize failed: " + e.getMessage()));
+    }
+
+    private void get(ChannelHandlerContext ctx, FullHttpRequest req, AuthPrincipal principal) {
+        Open open = session(ctx, req, principal);
+        if (open == null) {
+            return;
+        }
+        SseStream stream = new SseStream(ctx, req, open);
+        McpStreamableServerSession.McpStreamableServerSessionStream listening = open.session().listeningStream(stream);
+        ctx.channel().closeFuture().addListener(f -> {
+            listening.close();
+            stream.end();
+        });
+    }
+
+    private void delete(ChannelHandlerContext ctx, FullHttpRequest req, AuthPrincipal principal) {
+        Open open = session(ctx, req, principal);
+        if (open == null) {
+            return;
+        }
+        String id = open.session().getId();
+        sessions.remove(id);
+        open.session().delete().subscribe(null, e -> LOG.debug("Deleting session {} failed: {}", id, e.toString()));
+        listener.closed(id);
+        send(ctx, req, new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
+    }
+
+    private static FullHttpResponse text(HttpResponseStatus status, String message) {
+        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                Unpooled.copiedBuffer(message + "\n", StandardCharsets.UTF_8));
+        r.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8");
+        return r;
+    }
+
+    private static void plain(ChannelHandlerContext ctx, FullHttpRequest req, HttpResponseStatus status, String message) {
+        send(ctx, req, text(status, message));
+    }
+
+    private static void send(ChannelHandlerContext ctx, FullHttpRequest req, FullHttpResponse resp) {
+        HttpUtil.setContentLength(resp, resp.content().readableBytes());
+        boolean keepAlive = HttpUtil.isKeepAlive(req);
+        if (keepAlive) {
+            HttpUtil.setKeepAlive(resp, true);
+            ctx.writeAndFlush(resp);
+        } else {
+            ctx.writeAndFlush(resp).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    /** One SSE response: the messages the SDK sends on it, each as an event; ended once. */
+    private final class SseStream implements McpStreamableServerTransport {
+        private final ChannelHandlerContext ctx;
+        private final boolean keepAlive;
+        private final String sessionId;
+        private final Open open;
+        private final AtomicBoolean ended = new AtomicBoolean();
+
+        SseStream(ChannelHandlerContext ctx, FullHttpRequest req, Open open) {
+            this.ctx = ctx;
+            this.keepAlive = HttpUtil.isKeepAlive(req);
+            this.open = open;
+            this.sessionId = open.session().getId();
+            open.streams.incrementAndGet();
+            HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+            head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream");
+            head.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
+            head.headers().set(HttpHeaders.MCP_SESSION_ID, sessionId);
+            HttpUtil.setTransferEncodingChunked(head, true);
+            ctx.writeAndFlush(head);
+        }
+
+        @Override
+        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+            return sendMessage(message, null);
+        }
+
+        @Override
+        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message, String messageId) {
+            return Mono.fromRunnable(() -> {
+                if (ended.get()) {
+                    return;
+                }
+                String data;
+                try {
+                    data = json.writeValueAsString(message);
+                } catch (IOException e) {
+                    throw new IllegalStateException("Cannot write an MCP message for session " + sessionId, e);
+                }
+                StringBuilder event = new StringBuilder();
+                if (messageId != null) {
+                    event.append("id: ").append(messageId).append('\n');
+                }
+                event.append("event: message\ndata: ").append(data).append("\n\n");
+                ctx.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(event, StandardCharsets.UTF_8)));
+            });
+        }
+
+        void end() {
+            if (ended.compareAndSet(false, true)) {
+                open.streams.decrementAndGet();
+                open.lastSeen.set(System.nanoTime());
+                if (keepAlive) {
+                    ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+                } else {
+                    ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(ChannelFutureListener.CLOSE);
+                }
+            }
+        }
+
+        @Override
+        public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+            return json.convertValue(data, typeRef);
+        }
+
+        @Override
+        public Mono<Void> closeGracefully() {
+            return Mono.fromRunnable(this::end);
+        }
+
+        @Override
+        public void close() {
+            end();
+        }
+    }
+}

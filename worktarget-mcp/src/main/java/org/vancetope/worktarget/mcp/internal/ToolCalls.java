@@ -1,0 +1,154 @@
+package org.vancetope.worktarget.mcp.internal;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.WorkTargetDispatcher;
+import org.vancetope.worktarget.mcp.McpCaller;
+import org.vancetope.worktarget.mcp.McpProcessMapping;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.spi.ToolSpec;
+
+/**
+ * Runs an MCP {@code tools/call} through the dispatcher: maps the caller to a process, registers the call
+ * for cancellation, sends progress while a waiting tool runs, and turns the result into
+ * {@code structuredContent} plus a JSON text rendering, or a {@link ToolException} into an {@code isError}
+ * result carrying the code and the message.
+ */
+public final class ToolCalls {
+    private static final Logger LOG = LoggerFactory.getLogger(ToolCalls.class);
+
+    private final WorkTargetDispatcher dispatcher;
+    private final McpProcessMapping processes;
+    private final Function<String, McpCaller> callers;
+    private final CallRegistry calls;
+    private final ScheduledExecutorService ticker;
+    private final Duration progressInterval;
+    private final Set<String> waitingTools;
+    private final McpJsonMapper json;
+
+    /**
+     * The calls of one server.
+     *
+     * @param dispatcher runs the tools
+     * @param processes maps callers to processes
+     * @param callers the caller of an MCP session id
+     * @param calls the running calls
+     * @param ticker sends progress
+     * @param progressInterval how often progress is sent
+     * @param waitingTools the tools that send progress while they run
+     * @param json renders the text content
+     */
+    public ToolCalls(WorkTargetDispatcher dispatcher, McpProcessMapping processes, Function<String, McpCaller> callers,
+                     CallRegistry calls, ScheduledExecutorService ticker, Duration progressInterval,
+                     Set<String> waitingTools, McpJsonMapper json) {
+        this.dispatcher = dispatcher;
+        this.processes = processes;
+        this.callers = callers;
+        this.calls = calls;
+        this.ticker = ticker;
+        this.progressInterval = progressInterval;
+        this.waitingTools = Set.copyOf(waitingTools);
+        this.json = json;
+    }
+
+    /**
+     * The SDK tool specifications of these specs.
+     *
+     * @param specs the tools
+     * @return one specification each
+     */
+    public List<McpServerFeatures.SyncToolSpecification> specifications(List<ToolSpec> specs) {
+        return specs.stream().map(s -> McpServerFeatures.SyncToolSpecification.builder()
+                .tool(McpToolMapping.tool(s))
+                .callHandler((exchange, request) -> call(exchange, request))
+                .build()).toList();
+    }
+
+    private McpSchema.CallToolResult call(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+        Map<String, Object> meta = request.meta() == null ? Map.of() : request.meta();
+        Object key = meta.get(CallRegistry.REQUEST_KEY);
+        String callKey = key == null ? null : key.toString();
+        Object progressToken = meta.get("progressToken");
+        ScheduledFuture<?> progress = null;
+        if (callKey != null) {
+            calls.started(callKey);
+        }
+        try {
+            McpCaller caller = callers.apply(exchange.sessionId());
+            String process = processes.processFor(caller);
+            if (progressToken != null && waitingTools.contains(request.name())) {
+                progress = startProgress(exchange, progressToken, request.name());
+            }
+            Map<String, Object> args = request.arguments() == null ? Map.of() : request.arguments();
+            Map<String, Object> result = dispatcher.invoke(process, request.name(), args);
+            return McpSchema.CallToolResult.builder()
+                    .structuredContent(result)
+                    .addTextContent(render(result))
+                    .isError(false)
+                    .build();
+        } catch (ToolException e) {
+            return error(e.code(), e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.warn("The tool call {} failed", request.name(), e);
+            return error(ErrorCode.INTERNAL, "The server failed to run " + request.name() + ": " + e);
+        } finally {
+            if (progress != null) {
+                progress.cancel(false);
+            }
+            if (callKey != null) {
+                calls.finished(callKey);
+            }
+        }
+    }
+
+    private ScheduledFuture<?> startProgress(McpSyncServerExchange exchange, Object token, String tool) {
+        long start = System.nanoTime();
+        AtomicLong ticks = new AtomicLong();
+        long every = Math.max(1, progressInterval.toMillis());
+        return ticker.scheduleAtFixedRate(() -> {
+            long n = ticks.incrementAndGet();
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            try {
+                exchange.progressNotification(McpSchema.ProgressNotification.builder(token, n)
+                        .message(tool + " still running after " + ms + " ms").build());
+            } catch (RuntimeException e) {
+                LOG.debug("Could not send progress for {}: {}", tool, e.toString());
+            }
+        }, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    private McpSchema.CallToolResult error(ErrorCode code, String message) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("code", code.wire());
+        body.put("message", message);
+        return McpSchema.CallToolResult.builder()
+                .structuredContent(body)
+                .addTextContent(code.wire() + ": " + message)
+                .isError(true)
+                .build();
+    }
+
+    private String render(Map<String, Object> result) {
+        try {
+            return json.writeValueAsString(result);
+        } catch (IOException e) {
+            return String.valueOf(result);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package org.vancetope.worktarget.mcp.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.backend.daemon.cli.Main;
+
+class McpMainTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return McpMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void helpListsMcpBesideTheOtherCommands() {
+        assertThat(run("--help")).isEqualTo(Main.OK);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("mcp ", "daemon ", "serve ", "call ");
+        assertThat(run()).isEqualTo(Main.USAGE);
+    }
+
+    @Test
+    void mcpHelpDescribesBothForms() {
+        assertThat(run("mcp", "--help")).isEqualTo(Main.OK);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--workdir", "--http PORT", "--tokens", "stderr");
+    }
+
+    @Test
+    void badCommandLinesExitWithTheUsageCodeAndSayWhatToDo(@TempDir Path tmp) {
+        assertThat(run("mcp", "--bogus", "1")).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("Unknown option '--bogus'", "mcp --help");
+        assertThat(run("mcp", "--workdir", tmp.resolve("missing").toString())).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("is not a directory");
+        assertThat(run("mcp", "--http", "0", "--workspace", tmp.toString())).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--tokens FILE is required with --http");
+        assertThat(run("mcp", "--tokens", "t.json")).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--tokens needs --http PORT");
+        assertThat(run("mcp", "--http", "99999")).isEqualTo(Main.USAGE);
+        assertThat(out.size()).as("nothing on stdout, the protocol stream").isZero();
+    }
+
+    @Test
+    void theOtherCommandsStillRun() {
+        assertThat(run("serve", "--help")).isEqualTo(Main.OK);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Usage: serve");
+    }
+
+    @Test
+    void stdioAnswersInitializeOnStdoutAndEndsWhenStdinCloses(@TempDir Path tmp) throws Exception {
+        Files.writeString(tmp.resolve("f.txt"), "x");
+        String init = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n";
+        int code = McpCommand.run(List.of("--workdir", tmp.toString()), new ByteArrayInputStream(
+                init.getBytes(StandardCharsets.UTF_8)), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).isEqualTo(Main.OK);
+        String stdout = out.toString(StandardCharsets.UTF_8);
+        for (String line : stdout.strip().split("\n")) {
+            assertThat(line).as("every stdout line is a JSON-RPC message").startsWith("{\"jsonrpc\":\"2.0\"");
+        }
+        assertThat(stdout).contains("\"id\":1", "\"serverInfo\"", "\"worktarget\"");
+    }
+}

@@ -1,0 +1,103 @@
+// The side-by-side MCP benchmark: one client (the TypeScript SDK) drives the WorkTarget stdio server and the
+// reference filesystem server (@modelcontextprotocol/server-filesystem) over the same directory, runs the same
+// operations on both, interleaved call by call, and prints medians and ratios. Started by the benchmarks
+// module's McpBenchmark, which prepares the directory: WT_SERVER_CMD, REF_SERVER_CMD (JSON arrays), BENCH_DIR,
+// BENCH_REPS.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import path from 'node:path';
+
+const dir = process.env.BENCH_DIR;
+const reps = Number(process.env.BENCH_REPS || '21');
+// warm-up calls per operation and server, not timed: the JVM compiles the hot paths during the first ones
+const warmup = Number(process.env.BENCH_WARMUP || '20');
+const abs = (p) => path.join(dir, p);
+
+async function connect(name, cmd) {
+  const t0 = performance.now();
+  const client = new Client({ name: 'mcp-bench', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), stderr: 'ignore' }));
+  await client.listTools();
+  return { name, client, connectMs: performance.now() - t0 };
+}
+
+const wt = await connect('worktarget', JSON.parse(process.env.WT_SERVER_CMD));
+const ref = await connect('reference', JSON.parse(process.env.REF_SERVER_CMD));
+
+let flip = 0;
+const ops = [
+  { op: 'read a 4 KiB file', wt: () => ['file_read', { path: 'small.txt' }],
+    ref: () => ['read_text_file', { path: abs('small.txt') }] },
+  { op: 'head 100 lines of a 100 MB log', wt: () => ['file_head_tail', { path: 'big.log', head: 100 }],
+    ref: () => ['read_text_file', { path: abs('big.log'), head: 100 }] },
+  { op: 'tail 100 lines of a 100 MB log', wt: () => ['file_head_tail', { path: 'big.log', tail: 100 }],
+    ref: () => ['read_text_file', { path: abs('big.log'), tail: 100 }] },
+  { op: 'list a directory (java/util, ~380 entries)', wt: () => ['file_list', { path: 'src/java.base/java/util' }],
+    ref: () => ['list_directory', { path: abs('src/java.base/java/util') }] },
+  { op: 'search files by name (**/*Map*.java, 15,224 files)',
+    wt: () => ['file_find', { path: 'src', pathGlob: '**/*Map*.java', limit: 2000 }],
+    ref: () => ['search_files', { path: abs('src'), pattern: '**/*Map*.java' }] },
+  { op: 'write a 4 KiB file', wt: () => ['file_write', { path: 'out-wt.txt', content: 'x'.repeat(4096) }],
+    ref: () => ['write_file', { path: abs('out-ref.txt'), content: 'x'.repeat(4096) }] },
+  { op: 'edit one line of a 4 KiB file',
+    wt: () => { const [a, b] = flip % 2 ? ['BETA', 'beta'] : ['beta', 'BETA'];
+      return ['file_edit', { path: 'edit-wt.txt', oldText: a, newText: b }]; },
+    ref: () => { const [a, b] = flip % 2 ? ['BETA', 'beta'] : ['beta', 'BETA'];
+      return ['edit_file', { path: abs('edit-ref.txt'), edits: [{ oldText: a, newText: b }] }]; } },
+];
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+async function timed(server, [name, args]) {
+  const t0 = performance.now();
+  const r = await server.client.callTool({ name, arguments: args });
+  const ms = performance.now() - t0;
+  if (r.isError) {
+    throw new Error(`${server.name} ${name} failed: ${JSON.stringify(r.content).slice(0, 300)}`);
+  }
+  return { ms, r };
+}
+
+function found(server, r) {
+  if (server === wt) {
+    return (r.structuredContent.files || r.structuredContent.entries || []).length;
+  }
+  return r.content[0].text.split('\n').filter((l) => l.trim().length > 0).length;
+}
+
+const rows = [];
+for (const o of ops) {
+  const times = { wt: [], ref: [] };
+  let counts = '';
+  for (let i = -warmup; i < reps; i++) {
+    // interleaved, alternating who goes first, so that load on the machine hits both alike
+    const order = i % 2 ? [['wt', wt], ['ref', ref]] : [['ref', ref], ['wt', wt]];
+    for (const [k, s] of order) {
+      const { ms, r } = await timed(s, o[k]());
+      if (i >= 0) {
+        times[k].push(ms);
+      }
+      if (i === 0 && (o.op.startsWith('search') || o.op.startsWith('list'))) {
+        counts += ` ${k}=${found(s, r)}`;
+      }
+    }
+    flip++;
+  }
+  const w = median(times.wt);
+  const f = median(times.ref);
+  rows.push({ op: o.op + (counts ? ` [found:${counts}]` : ''), wt: w, ref: f, ratio: w / f });
+}
+
+console.log(`connect (spawn + initialize + tools/list): worktarget ${wt.connectMs.toFixed(0)} ms, `
+  + `reference ${ref.connectMs.toFixed(0)} ms`);
+console.log(`medians of ${reps} calls each, interleaved; ratio = worktarget / reference (< 1: worktarget faster)`);
+console.log('| operation | worktarget | reference | ratio |');
+console.log('|---|---|---|---|');
+for (const r of rows) {
+  console.log(`| ${r.op} | ${r.wt.toFixed(2)} ms | ${r.ref.toFixed(2)} ms | ${r.ratio.toFixed(2)} |`);
+}
+await wt.client.close();
+await ref.client.close();
