@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.benchmarks;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,161 +9,278 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.function.Supplier;
-import org.vancetope.worktarget.backend.local.LocalBackend;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.spi.ToolException;
 
 /**
- * Times {@code file_grep} and {@code file_find} against GNU {@code grep -rn} and {@code find} over the
- * same generated tree in the same run (page cache warm, several repetitions, medians), and prints the
- * figures and the ratios. The GNU tools get the same pruning of generated directories
- * ({@code --exclude-dir} / {@code -prune}), so both sides do the same work and report the same matches.
+ * Times {@code work_file_grep} and {@code work_file_find} (the WORK backend, through the tools as an
+ * agent calls them: parameter guard, confinement gate, file engine) against ripgrep ({@code rg}), GNU
+ * {@code grep -rn} and GNU {@code find} over the same trees in the same run, with {@code .gitignore}
+ * handling on and off, and prints each median beside its references and the ratios.
  *
  * <pre>
- * mvn -q -pl benchmarks -am package -DskipTests
- * java -Xms1g -Xmx1g -XX:+AlwaysPreTouch \
- *      -cp benchmarks/target/classes:$(cat benchmarks/target/classpath.txt) \
- *      org.vancetope.worktarget.benchmarks.FileSearchBenchmark [dir] [files] [avgBytes] [reps]
+ * mvn -B -o -pl benchmarks -am package -DskipTests
+ * java -Xms1g -Xmx1g -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
+ *      org.vancetope.worktarget.benchmarks.FileSearchBenchmark [trees] [reps] [files] [avgBytes] [srcZip]
  * </pre>
  *
- * <p>Defaults: a fresh directory under {@code java.io.tmpdir}, 20,000 files of ~20 KB on average
- * (~400 MB; about 6 % of them in generated directories), 7 repetitions. The tree is deleted afterwards
- * unless a directory was given.
+ * <p>{@code trees}: {@code synthetic}, {@code jdk} or {@code both} (default). The synthetic tree
+ * ({@code files} files, default 12,000, of about {@code avgBytes} bytes, default 12,000) is
+ * generated with a top-level {@code .gitignore} ({@code node_modules/}, {@code target/}, {@code *.log}),
+ * a nested one ({@code generated/}), directories of those names, and a few binary files. The real tree
+ * is the JDK's {@code lib/src.zip} ({@code srcZip}, default the first readable one under
+ * {@code /usr/lib/jvm}) unzipped. Both live in a temporary WORK RootDir that is deleted afterwards.
+ * {@code reps} (default 9) timed runs follow 3 warm-up runs; each run times every side once, in turn.
+ *
+ * <p>How both sides do the same work:
+ * <ul>
+ *   <li>gitignore on: {@code file_grep}/{@code file_find} with their defaults (the {@code .gitignore}
+ *       files honoured, generated directories pruned; the trees have generated directories only where a
+ *       {@code .gitignore} ignores them); {@code rg --no-require-git --hidden} (ignore files outside a git
+ *       repository; hidden files searched, as {@code file_grep} does); GNU grep and find with the
+ *       ignored names excluded ({@code --exclude-dir}, {@code --exclude}, {@code -prune}).</li>
+ *   <li>gitignore off: {@code includeIgnored} and {@code includeGenerated} true; {@code rg --no-ignore
+ *       --hidden}; GNU grep and find over everything.</li>
+ *   <li>Binary files are skipped by all ({@code grep -I}); GNU tools run with {@code LC_ALL=C}
+ *       (their fastest mode). {@code file_grep}'s literal search uses {@code literal: true}
+ *       ({@code rg -F}, {@code grep -F}).</li>
+ * </ul>
+ * Match counts of every side are printed and must agree; a mismatch is reported. Besides the wall-time
+ * medians (the figures the goals are about) it prints the mean CPU time per call of each side (user +
+ * system of all threads, from {@code /proc/self/stat}, in 10 ms ticks summed over the runs), which
+ * depends less on what else runs on a shared machine.
  */
 public final class FileSearchBenchmark {
     private static final PrintStream OUT = System.out;
-    private static final List<String> GENERATED = List.of("node_modules", "target", ".git");
-    private static final String NEEDLE = "needle_in_the_haystack";
-    /** Only common letters: the rare-character scan finds no rare character and falls back. */
-    private static final String PLAIN_WORD = "haystack";
-    private static final String REGEX = "fo+ba[rz]_[0-9]+q";
     private static final ToolContext CTX = new ToolContext("bench", null, "bench", "bench", null);
+    private static final String NEEDLE = "needle_in_the_haystack";
+    private static final String SYNTH_REGEX = "fo+ba[rz]_[0-9]+q";
+    private static final String JDK_LITERAL = "Spliterators.spliteratorUnknownSize";
+    private static final String JDK_REGEX = "synchronized \\([a-z]+Lock\\)";
     private static final String[] WORDS = ("the quick brown fox jumps over lazy dog public static final class void "
             + "return import package private int long string value result error warning info debug trace config "
             + "server client request response handler buffer stream channel future promise").split(" ");
+    private static final int WARMUP = 3;
+    /** Linux's USER_HZ: the unit of the CPU times in {@code /proc/self/stat}. */
+    private static final int CLOCK_TICKS = 100;
 
-    private FileSearchBenchmark() {
+    private final int reps;
+    private final List<String> summary = new ArrayList<>();
+    private int mismatches;
+
+    private FileSearchBenchmark(int reps) {
+        this.reps = reps;
+    }
+
+    /** One tree and what is searched in it. */
+    private record Tree(String name, String dir, String literal, String regex, List<String> ignoredDirs,
+                        List<String> ignoredFiles) {
     }
 
     /**
      * Runs the benchmark.
      *
-     * @param args {@code [dir] [files] [avgBytes] [reps]}
+     * @param args {@code [trees] [reps] [files] [avgBytes] [srcZip]}
      * @throws Exception on failure
      */
     public static void main(String[] args) throws Exception {
-        boolean own = args.length < 1 || args[0].isEmpty();
-        Path dir = own ? Files.createTempDirectory("wt-bench-") : Paths.get(args[0]);
-        int files = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
-        int avg = args.length > 2 ? Integer.parseInt(args[2]) : 20_000;
-        int reps = args.length > 3 ? Integer.parseInt(args[3]) : 7;
-        try {
-            if (own || isEmpty(dir)) {
+        String trees = args.length > 0 ? args[0] : "both";
+        int reps = args.length > 1 ? Integer.parseInt(args[1]) : 9;
+        int files = args.length > 2 ? Integer.parseInt(args[2]) : 12_000;
+        int avg = args.length > 3 ? Integer.parseInt(args[3]) : 12_000;
+        Path zip = args.length > 4 ? Paths.get(args[4]) : findSrcZip();
+        Path base = Files.createTempDirectory("wt-search-bench-");
+        try (WorkspaceBackend work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace"))
+                .homesRoot(base.resolve("homes")).build()) {
+            Path root = work.resolveRoot(CTX, null);
+            FileSearchBenchmark b = new FileSearchBenchmark(reps);
+            OUT.printf(Locale.ROOT, "cores=%d java=%s load=%s rg=%s%n", Runtime.getRuntime().availableProcessors(),
+                    System.getProperty("java.version"), loadAverage(), firstLine(List.of("rg", "--version")));
+            if (!trees.equals("jdk")) {
                 long t0 = System.nanoTime();
-                long bytes = generate(dir, files, avg);
-                OUT.printf(Locale.ROOT, "generated %,d files, %,d MB in %s in %.1f s%n", files, bytes >> 20, dir,
+                long bytes = generate(root.resolve("synthetic"), files, avg);
+                OUT.printf(Locale.ROOT, "synthetic: %,d files, %,d MB in %.1f s%n", files, bytes >> 20,
                         (System.nanoTime() - t0) / 1e9);
+                b.run(work, root, new Tree("synthetic", "synthetic", NEEDLE, SYNTH_REGEX,
+                        List.of("node_modules", "target", "generated"), List.of("*.log")));
             }
-            run(dir, reps);
+            if (!trees.equals("synthetic")) {
+                if (zip == null) {
+                    OUT.println("jdk: no readable lib/src.zip under /usr/lib/jvm; give its path as the 5th argument");
+                } else {
+                    long t0 = System.nanoTime();
+                    long[] n = unzip(zip, root.resolve("jdk"));
+                    OUT.printf(Locale.ROOT, "jdk: %s, %,d files, %,d MB in %.1f s%n", zip, n[0], n[1] >> 20,
+                            (System.nanoTime() - t0) / 1e9);
+                    b.run(work, root, new Tree("jdk", "jdk", JDK_LITERAL, JDK_REGEX, List.of(), List.of()));
+                }
+            }
+            OUT.println();
+            OUT.println("| tree | case | .gitignore | WorkTarget ms | rg ms | GNU ms | ratio to rg | ratio to GNU "
+                    + "| CPU ms WT / rg / GNU |");
+            OUT.println("|---|---|---|---:|---:|---:|---:|---:|---:|");
+            b.summary.forEach(OUT::println);
+            OUT.printf(Locale.ROOT, "count mismatches: %d%n", b.mismatches);
         } finally {
-            if (own) {
-                deleteTree(dir);
-            }
+            deleteTree(base);
         }
     }
 
-    private static void run(Path dir, int reps) throws Exception {
-        LocalBackend local = LocalBackend.builder().workDirectory(dir).build();
-        BackendTool grep = tool(local, "client_file_grep");
-        BackendTool find = tool(local, "client_file_find");
-        OUT.printf(Locale.ROOT, "cores=%d java=%s%n", Runtime.getRuntime().availableProcessors(),
-                System.getProperty("java.version"));
-
-        List<String> exclude = new ArrayList<>();
-        for (String g : GENERATED) {
-            exclude.add("--exclude-dir=" + g);
-        }
-        List<String> grepLiteral = new ArrayList<>(List.of("grep", "-rn", "-F", NEEDLE));
-        grepLiteral.addAll(exclude);
-        grepLiteral.add(".");
-        List<String> grepWord = new ArrayList<>(List.of("grep", "-rn", "-F", PLAIN_WORD));
-        grepWord.addAll(exclude);
-        grepWord.add(".");
-        List<String> grepRegex = new ArrayList<>(List.of("grep", "-rn", "-E", REGEX));
-        grepRegex.addAll(exclude);
-        grepRegex.add(".");
-        List<String> findCmd = new ArrayList<>(List.of("find", ".", "("));
-        for (int i = 0; i < GENERATED.size(); i++) {
-            if (i > 0) {
-                findCmd.add("-o");
+    private void run(WorkspaceBackend work, Path root, Tree t) throws Exception {
+        BackendTool grep = tool(work, "work_file_grep");
+        BackendTool find = tool(work, "work_file_find");
+        Path dir = root.resolve(t.dir());
+        for (boolean ignoreOn : new boolean[] {true, false}) {
+            String mode = ignoreOn ? "on" : "off";
+            Map<String, Object> common = new HashMap<>();
+            common.put("path", t.dir());
+            if (!ignoreOn) {
+                common.put("includeIgnored", true);
+                common.put("includeGenerated", true);
             }
-            findCmd.addAll(List.of("-name", GENERATED.get(i)));
+            List<String> rgBase = new ArrayList<>(List.of("rg", "-n", "--hidden"));
+            rgBase.add(ignoreOn ? "--no-require-git" : "--no-ignore");
+            List<String> grepBase = new ArrayList<>(List.of("grep", "-rnI"));
+            if (ignoreOn) {
+                t.ignoredDirs().forEach(d -> grepBase.add("--exclude-dir=" + d));
+                t.ignoredFiles().forEach(f -> grepBase.add("--exclude=" + f));
+            }
+
+            Map<String, Object> lit = new HashMap<>(common);
+            lit.put("pattern", t.literal());
+            lit.put("literal", true);
+            lit.put("limit", 1000);
+            compareGrep(t, "literal", mode, grep, lit, dir, cmd(rgBase, "-F", t.literal(), "."),
+                    cmd(grepBase, "-F", t.literal(), "."));
+
+            Map<String, Object> re = new HashMap<>(common);
+            re.put("pattern", t.regex());
+            re.put("limit", 1000);
+            compareGrep(t, "regex", mode, grep, re, dir, cmd(rgBase, "-e", t.regex(), "."),
+                    cmd(grepBase, "-E", t.regex(), "."));
+
+            Map<String, Object> fp = new HashMap<>(common);
+            fp.put("pathGlob", "*.java");
+            fp.put("limit", 1000);
+            List<String> findCmd = new ArrayList<>(List.of("find", "."));
+            if (ignoreOn && !t.ignoredDirs().isEmpty()) {
+                findCmd.add("(");
+                for (int i = 0; i < t.ignoredDirs().size(); i++) {
+                    if (i > 0) {
+                        findCmd.add("-o");
+                    }
+                    findCmd.addAll(List.of("-name", t.ignoredDirs().get(i)));
+                }
+                findCmd.addAll(List.of(")", "-prune", "-o"));
+            }
+            findCmd.addAll(List.of("-type", "f", "-name", "*.java", "-print"));
+            List<String> rgFiles = new ArrayList<>(List.of("rg", "--files", "--hidden", "-g", "*.java"));
+            rgFiles.add(ignoreOn ? "--no-require-git" : "--no-ignore");
+            long ours = number(find.invoke(fp, CTX), "totalMatches");
+            long gnu = countLines(dir, findCmd);
+            long rg = countLines(dir, rgFiles);
+            check(t, "find", mode, ours, rg, gnu);
+            double[] m = measure(() -> find.invoke(fp, CTX), dir, rgFiles, findCmd);
+            report(t, "find *.java", mode, ours, rg, gnu, m, "rg --files", "find");
         }
-        findCmd.addAll(List.of(")", "-prune", "-o", "-type", "f", "-name", "*.java", "-print"));
-
-        Map<String, Object> literalParams = Map.of("pattern", NEEDLE, "limit", 1000);
-        Map<String, Object> wordParams = Map.of("pattern", PLAIN_WORD, "limit", 1000);
-        Map<String, Object> regexParams = Map.of("pattern", REGEX, "limit", 1000);
-        Map<String, Object> findParams = Map.of("pathGlob", "*.java", "limit", 2000);
-
-        // correctness: the same number of matches on both sides
-        long javaLit = ((Number) grep.invoke(literalParams, CTX).get("count")).longValue();
-        long gnuLit = countLines(dir, grepLiteral);
-        long javaWord = ((Number) grep.invoke(wordParams, CTX).get("count")).longValue();
-        long gnuWord = countLines(dir, grepWord);
-        long javaRe = ((Number) grep.invoke(regexParams, CTX).get("count")).longValue();
-        long gnuRe = countLines(dir, grepRegex);
-        long javaFind = ((Number) find.invoke(findParams, CTX).get("totalMatches")).longValue();
-        long gnuFind = countLines(dir, findCmd);
-        OUT.printf(Locale.ROOT, "matches: literal java=%d gnu=%d | word java=%d gnu=%d | regex java=%d gnu=%d | "
-                + "find java=%d gnu=%d%n", javaLit, gnuLit, javaWord, gnuWord, javaRe, gnuRe, javaFind, gnuFind);
-
-        compare("file_grep literal vs grep -rn -F", reps, () -> time(() -> grep.invoke(literalParams, CTX)),
-                () -> time(() -> exec(dir, grepLiteral)), 1.0);
-        compare("file_grep word    vs grep -rn -F", reps, () -> time(() -> grep.invoke(wordParams, CTX)),
-                () -> time(() -> exec(dir, grepWord)), 1.0);
-        compare("file_grep regex   vs grep -rn -E", reps, () -> time(() -> grep.invoke(regexParams, CTX)),
-                () -> time(() -> exec(dir, grepRegex)), 1.0);
-        compare("file_find *.java  vs find -name ", reps, () -> time(() -> find.invoke(findParams, CTX)),
-                () -> time(() -> exec(dir, findCmd)), 1.5);
     }
 
-    private static void compare(String label, int reps, Supplier<Double> ours, Supplier<Double> theirs, double target) {
-        for (int i = 0; i < 3; i++) {
-            ours.get();
-            theirs.get();
+    private void compareGrep(Tree t, String label, String mode, BackendTool grep, Map<String, Object> params,
+                             Path dir, List<String> rg, List<String> gnu) throws Exception {
+        long ours = number(grep.invoke(params, CTX), "count");
+        long rgCount = countLines(dir, rg);
+        long gnuCount = countLines(dir, gnu);
+        check(t, label, mode, ours, rgCount, gnuCount);
+        double[] m = measure(() -> grep.invoke(params, CTX), dir, rg, gnu);
+        report(t, "grep " + label, mode, ours, rgCount, gnuCount, m, "rg", "grep -rn");
+    }
+
+    private void check(Tree t, String label, String mode, long ours, long rg, long gnu) {
+        if (ours != rg || ours != gnu) {
+            mismatches++;
+            OUT.printf(Locale.ROOT, "MISMATCH %s %s gitignore %s: worktarget=%d rg=%d gnu=%d%n", t.name(), label, mode,
+                    ours, rg, gnu);
         }
-        double[] a = new double[reps];
-        double[] b = new double[reps];
-        for (int i = 0; i < reps; i++) {
-            a[i] = ours.get();
-            b[i] = theirs.get();
-        }
-        double ma = median(a);
-        double mb = median(b);
-        double ratio = ma / mb;
-        OUT.printf(Locale.ROOT, "%s: worktarget %7.1f ms, GNU %7.1f ms, ratio %.2f (target <= %.1f) %s%n", label, ma,
-                mb, ratio, target, ratio <= target ? "OK" : "MISSED");
+    }
+
+    private void report(Tree t, String label, String mode, long count, long rgCount, long gnuCount, double[] m,
+                        String rgName, String gnuName) {
+        OUT.printf(Locale.ROOT, "%-9s %-13s gitignore %-3s: worktarget %7.1f ms | %s %7.1f ms | %s %7.1f ms | "
+                        + "ratio %.2f x rg, %.2f x GNU | cpu ms %.0f/%.0f/%.0f | counts %d/%d/%d%n", t.name(), label,
+                mode, m[0], rgName, m[1], gnuName, m[2], m[0] / m[1], m[0] / m[2], m[3], m[4], m[5], count, rgCount,
+                gnuCount);
+        summary.add(String.format(Locale.ROOT, "| %s | %s | %s | %.1f | %.1f | %.1f | %.2f | %.2f | %.0f / %.0f / %.0f |",
+                t.name(), label, mode, m[0], m[1], m[2], m[0] / m[1], m[0] / m[2], m[3], m[4], m[5]));
     }
 
     @FunctionalInterface
-    private interface Task {
-        void run() throws Exception;
+    private interface Call {
+        void run() throws ToolException;
     }
 
-    private static double time(Task t) {
-        long s = System.nanoTime();
-        try {
-            t.run();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
+    /**
+     * Medians of the wall times of {@code [ours, rg, gnu]}, each timed once per round after the warm-up
+     * rounds, then their mean CPU times (user + system, all threads) per call: this JVM's own for
+     * WorkTarget (its GC and compiler threads included), the waited-for children's for the references.
+     */
+    private double[] measure(Call ours, Path dir, List<String> rg, List<String> gnu) throws Exception {
+        double[][] t = new double[3][reps];
+        long[] cpu = new long[3];
+        for (int i = -WARMUP; i < reps; i++) {
+            long[] c0 = cpuTicks();
+            long s = System.nanoTime();
+            ours.run();
+            double a = (System.nanoTime() - s) / 1e6;
+            long[] c1 = cpuTicks();
+            double b = timeProcess(dir, rg);
+            long[] c2 = cpuTicks();
+            double c = timeProcess(dir, gnu);
+            long[] c3 = cpuTicks();
+            if (i >= 0) {
+                t[0][i] = a;
+                t[1][i] = b;
+                t[2][i] = c;
+                cpu[0] += c1[0] - c0[0];
+                cpu[1] += c2[1] - c1[1];
+                cpu[2] += c3[1] - c2[1];
+            }
         }
-        return (System.nanoTime() - s) / 1e6;
+        double tick = 1000.0 / CLOCK_TICKS / reps;
+        return new double[] {median(t[0]), median(t[1]), median(t[2]), cpu[0] * tick, cpu[1] * tick, cpu[2] * tick};
+    }
+
+    /**
+     * {@code [own, children]} CPU ticks (user + system) from {@code /proc/self/stat}; zeros elsewhere.
+     */
+    private static long[] cpuTicks() {
+        try {
+            String stat = Files.readString(Paths.get("/proc/self/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            // after the command name: state is field 3, utime 14, stime 15, cutime 16, cstime 17
+            return new long[] {Long.parseLong(f[11]) + Long.parseLong(f[12]), Long.parseLong(f[13]) + Long.parseLong(f[14])};
+        } catch (IOException | RuntimeException e) {
+            return new long[2];
+        }
+    }
+
+    private static List<String> cmd(List<String> base, String... more) {
+        List<String> c = new ArrayList<>(base);
+        c.addAll(List.of(more));
+        return c;
+    }
+
+    private static long number(Map<String, Object> result, String key) {
+        return ((Number) result.get(key)).longValue();
     }
 
     private static double median(double[] v) {
@@ -171,56 +289,124 @@ public final class FileSearchBenchmark {
         return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
     }
 
-    private static void exec(Path dir, List<String> cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        int rc = p.waitFor();
+    private static ProcessBuilder builder(Path dir, List<String> cmd) {
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
+        pb.environment().put("LC_ALL", "C");
+        return pb;
+    }
+
+    /** Wall time of a process from start to exit, its output discarded (as the tools' output is not printed). */
+    private static double timeProcess(Path dir, List<String> cmd) throws IOException, InterruptedException {
+        ProcessBuilder pb = builder(dir, cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        long s = System.nanoTime();
+        int rc = pb.start().waitFor();
+        double ms = (System.nanoTime() - s) / 1e6;
         if (rc > 1) {
-            throw new IllegalStateException(cmd.get(0) + " failed with " + rc);
+            throw new IllegalStateException(String.join(" ", cmd) + " failed with " + rc);
         }
+        return ms;
     }
 
     private static long countLines(Path dir, List<String> cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD)
-                .start();
+        Process p = builder(dir, cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         long n;
-        try (var in = p.getInputStream()) {
-            n = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().count();
+        try (InputStream in = p.getInputStream()) {
+            n = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1).lines().count();
         }
         p.waitFor();
         return n;
     }
 
-    private static BackendTool tool(LocalBackend b, String name) {
+    private static String firstLine(List<String> cmd) {
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String s;
+            try (InputStream in = p.getInputStream()) {
+                s = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().findFirst().orElse("?");
+            }
+            p.waitFor();
+            return s;
+        } catch (IOException e) {
+            return "missing (" + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "?";
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Paths.get("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
+    private static BackendTool tool(WorkspaceBackend b, String name) {
         return b.tools().stream().filter(t -> t.spec().name().equals(name)).findFirst().orElseThrow();
     }
 
-    private static boolean isEmpty(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            Files.createDirectories(dir);
-            return true;
+    /** The first readable {@code lib/src.zip} of a JDK under {@code /usr/lib/jvm}, or null. */
+    private static Path findSrcZip() throws IOException {
+        Path jvm = Paths.get("/usr/lib/jvm");
+        if (!Files.isDirectory(jvm)) {
+            return null;
         }
-        try (var s = Files.list(dir)) {
-            return s.findAny().isEmpty();
+        try (var s = Files.list(jvm)) {
+            return s.sorted().map(p -> p.resolve("lib/src.zip")).filter(Files::isReadable).findFirst().orElse(null);
         }
     }
 
-    /** Generates a source-like tree; about 1 in 40 files carries the needle, 1 in 50 the regex. */
+    private static long[] unzip(Path zip, Path to) throws IOException {
+        long files = 0;
+        long bytes = 0;
+        Path target = to.toAbsolutePath().normalize();
+        try (ZipInputStream in = new ZipInputStream(Files.newInputStream(zip))) {
+            for (ZipEntry e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
+                Path p = target.resolve(e.getName()).normalize();
+                if (!p.startsWith(target)) {
+                    throw new IOException("zip entry outside the target: " + e.getName());
+                }
+                if (e.isDirectory()) {
+                    Files.createDirectories(p);
+                    continue;
+                }
+                Files.createDirectories(p.getParent());
+                bytes += Files.copy(in, p);
+                files++;
+            }
+        }
+        return new long[] {files, bytes};
+    }
+
+    /**
+     * Generates a source-like tree: about 1 in 40 files carries the needle, 1 in 50 the regex; 1 in 16
+     * lands in an ignored directory, 1 in 100 is an ignored {@code .log}, 1 in 250 is binary.
+     */
     private static long generate(Path root, int files, int avg) throws IOException {
         Random rnd = new Random(42);
+        Files.createDirectories(root);
+        Files.writeString(root.resolve(".gitignore"), "# build output\nnode_modules/\ntarget/\n*.log\n");
+        Files.createDirectories(root.resolve("mod3"));
+        Files.writeString(root.resolve("mod3").resolve(".gitignore"), "generated/\n");
         long total = 0;
         String[] exts = {".java", ".md", ".txt", ".js", ".py", ".xml"};
+        List<String> ignored = List.of("node_modules", "target");
         StringBuilder sb = new StringBuilder();
+        Map<Path, Boolean> made = new LinkedHashMap<>();
         for (int i = 0; i < files; i++) {
             Path dir;
             if (i % 16 == 0) {
-                String g = GENERATED.get(rnd.nextInt(GENERATED.size()));
+                String g = i % 7 == 3 ? "generated" : ignored.get(rnd.nextInt(ignored.size()));
                 dir = root.resolve("mod" + (i % 7)).resolve(g).resolve("d" + (i % 13));
             } else {
                 dir = root.resolve("mod" + (i % 7)).resolve("pkg" + (i % 23)).resolve("sub" + (i % 11));
             }
-            Files.createDirectories(dir);
-            String ext = i % 3 == 0 ? ".java" : exts[1 + rnd.nextInt(exts.length - 1)];
+            if (made.putIfAbsent(dir, Boolean.TRUE) == null) {
+                Files.createDirectories(dir);
+            }
+            String ext = i % 100 == 5 ? ".log" : i % 3 == 0 ? ".java" : exts[1 + rnd.nextInt(exts.length - 1)];
             int size = avg / 2 + rnd.nextInt(avg);
             sb.setLength(0);
             int line = 0;
@@ -239,6 +425,10 @@ public final class FileSearchBenchmark {
                 line++;
             }
             byte[] bytes = sb.toString().getBytes(StandardCharsets.UTF_8);
+            if (i % 250 == 7) {
+                bytes[100] = 0;   // binary: skipped by every side
+                ext = ".bin";
+            }
             Files.write(dir.resolve("f" + i + ext), bytes);
             total += bytes.length;
         }

@@ -89,7 +89,7 @@ final class FileCounting {
                 if (!a.isRegularFile()) {
                     throw ConfinedRoot.escape(userPath);
                 }
-                sink.accept(new TreeWalker.Entry(name, base, a.size(), 0, dir, name));
+                sink.accept(new TreeWalker.Entry(name, a.size(), 0, dir, base.getFileName()));
             } else {
                 int[] c = TreeWalker.walk(lanes, deadline, new TreeWalker.Spec(dir, maxDepth, glob,
                         includeGenerated ? null : settings.generatedDirNames(), null), sink);

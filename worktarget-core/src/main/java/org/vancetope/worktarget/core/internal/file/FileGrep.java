@@ -144,8 +144,8 @@ final class FileGrep {
             } else {
                 try (SafeDirectory dir = gate.open(base.getParent())) {
                     String name = base.getFileName().toString();
-                    TreeWalker.Entry single = new TreeWalker.Entry(name, base, baseAttrs.size(),
-                            baseAttrs.lastModifiedTime().toMillis(), dir, name);
+                    TreeWalker.Entry single = new TreeWalker.Entry(name, baseAttrs.size(),
+                            baseAttrs.lastModifiedTime().toMillis(), dir, base.getFileName());
                     if (counts != null) {
                         int c = countFile(single, prefix, searcher, mode, col, deadline);
                         if (c > 0) {

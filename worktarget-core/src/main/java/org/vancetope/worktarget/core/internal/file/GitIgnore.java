@@ -107,15 +107,18 @@ final class GitIgnore {
      * The chain for a directory of the walk: this chain plus the directory's own ignore files.
      *
      * @param dir the directory, open
-     * @param names its entries
+     * @param entries its entries (as {@link SafeDirectory#entries()} gives them)
      * @param rel its path relative to the walk base ({@code ""} for the base)
      * @return the chain, this one when the directory has no ignore file
      */
-    GitIgnore enter(SafeDirectory dir, List<String> names, String rel) {
-        if (!names.contains(".gitignore") && !names.contains(".git")) {
-            return this;
+    GitIgnore enter(SafeDirectory dir, List<Path> entries, String rel) {
+        for (Path e : entries) {
+            String n = e.toString();
+            if (n.equals(".gitignore") || n.equals(".git")) {
+                return read(dir, "", rel.isEmpty() ? "" : rel + "/");
+            }
         }
-        return read(dir, "", rel.isEmpty() ? "" : rel + "/");
+        return this;
     }
 
     private GitIgnore read(SafeDirectory dir, String lead, String strip) {

@@ -18,12 +18,57 @@ import org.vancetope.worktarget.spi.ToolException;
  * </ul>
  */
 final class Glob {
+    /** The characters that make a glob more than plain text. */
+    private static final String SPECIAL = "*?[]{},\\/";
+
     private final Pattern pattern;
     private final boolean nameOnly;
+    /** How a simple name glob is matched without the regex: 0 = use the regex, else one of the kinds below. */
+    private final int kind;
+    /** The plain text of a simple name glob. */
+    private final String text;
+    private static final int EXACT = 1;
+    private static final int SUFFIX = 2;
+    private static final int PREFIX = 3;
 
-    private Glob(Pattern pattern, boolean nameOnly) {
+    private Glob(Pattern pattern, boolean nameOnly, int kind, String text) {
         this.pattern = pattern;
         this.nameOnly = nameOnly;
+        this.kind = kind;
+        this.text = text;
+    }
+
+    /**
+     * The common globs that need no regex: {@code NAME}, {@code *TEXT} and {@code TEXT*} on the file name,
+     * also behind a leading {@code **}{@code /} (which lets the rest match the last component at any
+     * depth, so it equals the name glob), where the text has no glob character. {@code *} never matches
+     * {@code '/'} and names hold none, so these equal the regex.
+     *
+     * @return {@code {kind, text}} or null
+     */
+    private static Object[] simple(String g) {
+        String rest = g;
+        while (rest.startsWith("**/")) {
+            rest = rest.substring(3);
+        }
+        if (rest.isEmpty()) {
+            return null;
+        }
+        int kind = EXACT;
+        String text = rest;
+        if (rest.startsWith("*")) {
+            kind = SUFFIX;
+            text = rest.substring(1);
+        } else if (rest.endsWith("*")) {
+            kind = PREFIX;
+            text = rest.substring(0, rest.length() - 1);
+        }
+        for (int i = 0; i < text.length(); i++) {
+            if (SPECIAL.indexOf(text.charAt(i)) >= 0) {
+                return null;
+            }
+        }
+        return new Object[] {kind, text};
     }
 
     /**
@@ -120,7 +165,9 @@ final class Glob {
             throw Params.invalid(param + " '" + glob + "' has an unclosed '{'.");
         }
         try {
-            return new Glob(Pattern.compile(re.toString()), nameOnly);
+            Object[] simple = simple(g);
+            return simple == null ? new Glob(Pattern.compile(re.toString()), nameOnly, 0, null)
+                    : new Glob(Pattern.compile(re.toString()), true, (Integer) simple[0], (String) simple[1]);
         } catch (PatternSyntaxException e) {
             throw Params.invalid(param + " '" + glob + "' is not a valid glob: " + e.getDescription() + ".");
         }
@@ -134,6 +181,11 @@ final class Glob {
      * @return true on a match
      */
     boolean matches(String relative, String name) {
-        return pattern.matcher(nameOnly ? name : relative).matches();
+        return switch (kind) {
+            case EXACT -> name.equals(text);
+            case SUFFIX -> name.endsWith(text);
+            case PREFIX -> name.startsWith(text);
+            default -> pattern.matcher(nameOnly ? name : relative).matches();
+        };
     }
 }

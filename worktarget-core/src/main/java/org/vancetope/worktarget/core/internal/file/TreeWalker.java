@@ -8,11 +8,11 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
@@ -43,13 +43,12 @@ final class TreeWalker {
      * One regular file found.
      *
      * @param rel the path relative to the walk base, {@code '/'}-separated
-     * @param path the file
      * @param size its size in bytes
      * @param mtimeMillis its modification time
-     * @param dir its directory, open while the sink runs (null after the walk)
-     * @param name its name in {@code dir}
+     * @param dir its directory, open while the sink runs (null in a collected {@link Result})
+     * @param name its name in {@code dir}, as the one-component path {@link SafeDirectory#entries()} gives
      */
-    record Entry(String rel, Path path, long size, long mtimeMillis, SafeDirectory dir, String name) {
+    record Entry(String rel, long size, long mtimeMillis, SafeDirectory dir, Path name) {
         /**
          * Opens the file for reading relative to its open directory, never following a link.
          *
@@ -138,12 +137,13 @@ final class TreeWalker {
      * @throws CallDeadline.Stop when the call is over before the walk finished
      */
     static Result walk(SearchLanes lanes, CallDeadline deadline, Spec spec) {
-        ConcurrentLinkedQueue<Entry> out = new ConcurrentLinkedQueue<>();
-        int[] counts = walk(lanes, deadline, spec, e -> out.add(new Entry(e.rel(), e.path(), e.size(), e.mtimeMillis(),
-                null, e.name())));
-        List<Entry> files = new ArrayList<>(out);
-        files.sort(Comparator.comparing(Entry::rel));
-        return new Result(files, counts[0], counts[1], counts[2]);
+        LongAdder skipped = new LongAdder();
+        LongAdder unreadable = new LongAdder();
+        LongAdder ignored = new LongAdder();
+        DirTask root = new DirTask(null, spec.base(), null, "", 0, spec.ignores(),
+                new Shared(spec, null, skipped, unreadable, ignored, leaf(spec), deadline));
+        lanes.run(deadline, root);
+        return new Result(root.flatten(), skipped.intValue(), unreadable.intValue(), ignored.intValue());
     }
 
     /**
@@ -161,12 +161,16 @@ final class TreeWalker {
         LongAdder skipped = new LongAdder();
         LongAdder unreadable = new LongAdder();
         LongAdder ignored = new LongAdder();
-        boolean leaf = LEAF_OPTIMISATION && spec.base().path().getFileSystem() == FileSystems.getDefault();
-        lanes.run(deadline, new DirTask(null, spec.base(), "", "", 0, spec.ignores(),
-                new Shared(spec, sink, skipped, unreadable, ignored, leaf, deadline)));
+        lanes.run(deadline, new DirTask(null, spec.base(), null, "", 0, spec.ignores(),
+                new Shared(spec, sink, skipped, unreadable, ignored, leaf(spec), deadline)));
         return new int[] {skipped.intValue(), unreadable.intValue(), ignored.intValue()};
     }
 
+    private static boolean leaf(Spec spec) {
+        return LEAF_OPTIMISATION && spec.base().path().getFileSystem() == FileSystems.getDefault();
+    }
+
+    /** What a walk shares between its tasks; {@code sink} is null when the walk collects its files in order. */
     private record Shared(Spec spec, Sink sink, LongAdder skipped, LongAdder unreadable, LongAdder ignored, boolean leaf,
                           CallDeadline deadline) {
     }
@@ -181,18 +185,26 @@ final class TreeWalker {
         }
     }
 
+    /**
+     * One directory of the walk. A collecting walk (no sink) keeps, per directory, its files and its
+     * subdirectories' tasks sorted by name, a subdirectory by its name plus {@code '/'}: since no name
+     * holds a {@code '/'}, a directory's whole subtree then sorts as one block at that key, so reading
+     * the tree depth-first gives the files sorted by their relative path without comparing whole paths.
+     */
     private static final class DirTask extends RecursiveAction {
         private static final long serialVersionUID = 1L;
         private final transient SafeDirectory parent;
         private final transient SafeDirectory given;
-        private final String name;
+        private final transient Path name;
         private final String rel;
         private final int depth;
         private final transient GitIgnore ignores;
         private final transient Shared shared;
+        /** Collecting walk: the files ({@link Entry}) and subdirectories ({@link DirTask}), in path order. */
+        private transient Object[] children;
 
         /** Either {@code given} (the base) or {@code parent} + {@code name} (opened when the task runs). */
-        DirTask(SafeDirectory parent, SafeDirectory given, String name, String rel, int depth, GitIgnore ignores,
+        DirTask(SafeDirectory parent, SafeDirectory given, Path name, String rel, int depth, GitIgnore ignores,
                 Shared shared) {
             this.parent = parent;
             this.given = given;
@@ -226,24 +238,57 @@ final class TreeWalker {
             }
         }
 
+        /** The files of the subtree in path order (after the walk; iterative, so depth cannot overflow the stack). */
+        List<Entry> flatten() {
+            List<Entry> out = new ArrayList<>();
+            Object[][] levels = new Object[16][];
+            int[] at = new int[16];
+            int top = -1;
+            if (children != null) {
+                levels[++top] = children;
+            }
+            while (top >= 0) {
+                Object[] level = levels[top];
+                if (at[top] >= level.length) {
+                    levels[top--] = null;
+                    continue;
+                }
+                Object c = level[at[top]++];
+                if (c instanceof Entry e) {
+                    out.add(e);
+                } else if (((DirTask) c).children != null) {
+                    if (++top == levels.length) {
+                        levels = Arrays.copyOf(levels, top * 2);
+                        at = Arrays.copyOf(at, top * 2);
+                    }
+                    levels[top] = ((DirTask) c).children;
+                    at[top] = 0;
+                }
+            }
+            return out;
+        }
+
         private void walk(SafeDirectory dir) {
             Spec spec = shared.spec();
+            boolean collect = shared.sink() == null;
             List<RecursiveAction> tasks = new ArrayList<>();
             List<Entry> files = new ArrayList<>();
+            List<String> dirKeys = collect ? new ArrayList<>() : null;
             int subdirsLeft = shared.leaf() && spec.glob() != null ? subdirectories(dir.path()) : -1;
-            List<String> names;
+            List<Path> entries;
             try {
-                names = dir.names();
+                entries = dir.entries();
             } catch (IOException | RuntimeException e) {
                 shared.unreadable().increment();
                 return;
             }
-            GitIgnore here = ignores == null ? null : ignores.enter(dir, names, rel);
+            GitIgnore here = ignores == null ? null : ignores.enter(dir, entries, rel);
             int seen = 0;
-            for (String n : names) {
+            for (Path np : entries) {
                 if ((++seen & 255) == 0) {
                     shared.deadline().check();
                 }
+                String n = np.toString();
                 String r = rel.isEmpty() ? n : rel + '/' + n;
                 if (spec.excludes() != null && spec.excludes().excludes(r, n)) {
                     continue;
@@ -254,7 +299,7 @@ final class TreeWalker {
                 }
                 BasicFileAttributes a;
                 try {
-                    a = dir.attributes(n);
+                    a = dir.attributes(np);
                 } catch (IOException | RuntimeException e) {
                     continue;
                 }
@@ -273,17 +318,24 @@ final class TreeWalker {
                         shared.ignored().increment();
                         continue;
                     }
-                    tasks.add(new DirTask(dir, null, n, r, depth + 1, here, shared));
+                    tasks.add(new DirTask(dir, null, np, r, depth + 1, here, shared));
+                    if (collect) {
+                        dirKeys.add(n + '/');
+                    }
                 } else if (a.isRegularFile() && nameMatches && (spec.filter() == null || spec.filter().test(a))) {
                     if (here != null && here.ignored(r, n, false)) {
                         shared.ignored().increment();
                         continue;
                     }
-                    files.add(new Entry(r, dir.path().resolve(n), a.size(), a.lastModifiedTime().toMillis(), dir, n));
+                    files.add(new Entry(r, a.size(), a.lastModifiedTime().toMillis(), collect ? null : dir, np));
                 }
             }
-            for (int i = 0; i < files.size(); i += FILE_CHUNK) {
-                tasks.add(new FileChunk(files.subList(i, Math.min(files.size(), i + FILE_CHUNK)), shared));
+            if (collect) {
+                children = ordered(files, tasks, dirKeys);
+            } else {
+                for (int i = 0; i < files.size(); i += FILE_CHUNK) {
+                    tasks.add(new FileChunk(files.subList(i, Math.min(files.size(), i + FILE_CHUNK)), shared));
+                }
             }
             if (tasks.size() == 1) {
                 tasks.get(0).invoke();
@@ -291,7 +343,34 @@ final class TreeWalker {
                 invokeAll(tasks);
             }
         }
+
+        /** Files and subdirectory tasks merged in path order (files by name, directories by name + '/'). */
+        private static Object[] ordered(List<Entry> files, List<RecursiveAction> dirs, List<String> dirKeys) {
+            Object[] out = new Object[files.size() + dirs.size()];
+            if (dirs.isEmpty()) {
+                files.sort(BY_NAME);
+                return files.toArray(out);
+            }
+            String[] keys = new String[out.length];
+            Integer[] order = new Integer[out.length];
+            for (int i = 0; i < files.size(); i++) {
+                keys[i] = files.get(i).name().toString();
+                order[i] = i;
+            }
+            for (int j = 0; j < dirs.size(); j++) {
+                keys[files.size() + j] = dirKeys.get(j);
+                order[files.size() + j] = files.size() + j;
+            }
+            Arrays.sort(order, (x, y) -> keys[x].compareTo(keys[y]));
+            for (int i = 0; i < out.length; i++) {
+                int k = order[i];
+                out[i] = k < files.size() ? files.get(k) : dirs.get(k - files.size());
+            }
+            return out;
+        }
     }
+
+    private static final Comparator<Entry> BY_NAME = Comparator.comparing(e -> e.name().toString());
 
     private static final class FileChunk extends RecursiveAction {
         private static final long serialVersionUID = 1L;

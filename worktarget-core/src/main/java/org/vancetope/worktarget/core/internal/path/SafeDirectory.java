@@ -132,13 +132,24 @@ public final class SafeDirectory implements Closeable {
      * @throws IOException when the entry is missing, not a directory, or a link
      */
     public SafeDirectory openChild(String name) throws IOException {
-        Path child = path.resolve(name);
+        return openChild(name(name));
+    }
+
+    /**
+     * {@link #openChild(String)} for a name from {@link #entries()}.
+     *
+     * @param name the entry name as a one-component relative path
+     * @return the open subdirectory; close it
+     * @throws IOException when the entry is missing, not a directory, or a link
+     */
+    public SafeDirectory openChild(Path name) throws IOException {
+        Path child = path.resolve(checkName(name));
         if (sds != null) {
-            return new SafeDirectory(owner, child, sds.newDirectoryStream(name(name), LinkOption.NOFOLLOW_LINKS));
+            return new SafeDirectory(owner, child, sds.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS));
         }
         BasicFileAttributes a = Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         if (!a.isDirectory()) {
-            throw new NotDirectoryException(name);
+            throw new NotDirectoryException(name.toString());
         }
         return new SafeDirectory(owner, child, null);
     }
@@ -238,6 +249,19 @@ public final class SafeDirectory implements Closeable {
     }
 
     /**
+     * A name given as a path must be one component of this directory: relative, of this file system, not
+     * {@code "."} or {@code ".."} (an absolute path would make the directory handle irrelevant).
+     */
+    private Path checkName(Path name) {
+        String s = name.toString();
+        if (name.getFileSystem() != path.getFileSystem() || name.isAbsolute() || s.isEmpty() || s.equals(".")
+                || s.equals("..") || s.indexOf('/') >= 0 || s.contains(path.getFileSystem().getSeparator())) {
+            throw new IllegalArgumentException("not an entry name: " + name);
+        }
+        return name;
+    }
+
+    /**
      * Attributes of an entry, not following a link.
      *
      * @param name the entry name
@@ -245,8 +269,20 @@ public final class SafeDirectory implements Closeable {
      * @throws IOException {@link NoSuchFileException} when missing
      */
     public BasicFileAttributes attributes(String name) throws IOException {
+        return attributes(name(name));
+    }
+
+    /**
+     * {@link #attributes(String)} for a name from {@link #entries()}.
+     *
+     * @param name the entry name as a one-component relative path
+     * @return the attributes
+     * @throws IOException {@link NoSuchFileException} when missing
+     */
+    public BasicFileAttributes attributes(Path name) throws IOException {
+        checkName(name);
         if (sds != null) {
-            return sds.getFileAttributeView(name(name), BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+            return sds.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
                     .readAttributes();
         }
         return Files.readAttributes(path.resolve(name), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -304,8 +340,20 @@ public final class SafeDirectory implements Closeable {
      * @throws IOException on failure
      */
     public SeekableByteChannel openRead(String name) throws IOException {
+        return openRead(name(name));
+    }
+
+    /**
+     * {@link #openRead(String)} for a name from {@link #entries()}.
+     *
+     * @param name the entry name as a one-component relative path
+     * @return the channel
+     * @throws IOException on failure
+     */
+    public SeekableByteChannel openRead(Path name) throws IOException {
+        checkName(name);
         if (sds != null) {
-            return sds.newByteChannel(name(name), READ_NOFOLLOW);
+            return sds.newByteChannel(name, READ_NOFOLLOW);
         }
         return Files.newByteChannel(path.resolve(name), READ_NOFOLLOW);
     }
@@ -639,8 +687,39 @@ public final class SafeDirectory implements Closeable {
      */
     public List<String> names() throws IOException {
         List<String> all = allNames();
-        all.removeIf(n -> (isRoot && n.equalsIgnoreCase(ConfinedRoot.INTERNAL_DIR)) || Reserved.isReserved(n));
+        all.removeIf(this::hidden);
         return all;
+    }
+
+    private boolean hidden(String name) {
+        return (isRoot && name.equalsIgnoreCase(ConfinedRoot.INTERNAL_DIR)) || Reserved.isReserved(name);
+    }
+
+    /**
+     * The entries {@link #names()} lists, each as a one-component relative path of this directory's file
+     * system (the form in which the platform hands them out, so that a walk can pass them on to
+     * {@link #attributes(Path)}, {@link #openRead(Path)} and {@link #openChild(Path)} without
+     * converting each name twice); {@link Path#toString()} is the name.
+     *
+     * @return the entry names, unsorted
+     * @throws IOException on failure
+     */
+    public List<Path> entries() throws IOException {
+        List<Path> out = new ArrayList<>();
+        if (sds != null && !listed) {
+            listed = true;
+            for (Path p : sds) {
+                Path n = p.getFileName();
+                if (!hidden(n.toString())) {
+                    out.add(n);
+                }
+            }
+            return out;
+        }
+        for (String n : names()) {
+            out.add(name(n));
+        }
+        return out;
     }
 
     /**
