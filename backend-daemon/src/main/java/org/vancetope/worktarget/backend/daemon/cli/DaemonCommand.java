@@ -37,9 +37,10 @@ final class DaemonCommand {
     /** The default of {@code --connect-timeout}, in seconds. */
     static final int DEFAULT_CONNECT_TIMEOUT_SECONDS = 30;
     static final String HELP = String.join("\n",
-            "Usage: daemon --connect ws://HOST:PORT/worktarget/v1 --token TOKEN --tenant T --project P --name NAME",
-            "              [--workdir DIR] [--workers N] [--transfer-root DIR] [--max-transfer-mib N] [--no-sync]",
-            "              [--kill-grace-ms N] [--connect-timeout SECONDS]",
+            "Usage: daemon --connect ws://HOST:PORT/worktarget/v1 --tenant T --project P --name NAME",
+            "              [--token TOKEN, better $WORKTARGET_TOKEN] [--workdir DIR] [--workers N]",
+            "              [--transfer-root DIR] [--max-transfer-mib N] [--no-sync] [--kill-grace-ms N]",
+            "              [--connect-timeout SECONDS]",
             "",
             "Connects to a WorkTarget server as the daemon NAME of project P and serves the client_* tools",
             "on DIR (default: the current directory). The first connection must succeed within",
@@ -161,7 +162,7 @@ final class DaemonCommand {
         int connectTimeout = a.intOption("connect-timeout", DEFAULT_CONNECT_TIMEOUT_SECONDS, 0, Integer.MAX_VALUE);
         String token = a.get("token", System.getenv("WORKTARGET_TOKEN"));
         if (token == null || token.isBlank()) {
-            throw new Args.UsageException("Missing --token (or $WORKTARGET_TOKEN).");
+            throw new Args.UsageException("Missing the token: set $WORKTARGET_TOKEN (or give --token).");
         }
         Path workdir = Path.of(a.get("workdir", ".")).toAbsolutePath().normalize();
         if (!Files.isDirectory(workdir)) {

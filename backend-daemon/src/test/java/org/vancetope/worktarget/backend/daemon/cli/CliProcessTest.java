@@ -125,9 +125,7 @@ class CliProcessTest {
 
     @Test
     void daemonExitsZeroOnSigterm() throws Exception {
-        WorkTargetServer server = WorkTargetServer.builder().authenticator(TokenAuthenticator.builder()
-                .token(DAEMON_TOKEN, new AuthPrincipal("box", "acme", Set.of("proj"), null)).build()).build().start();
-        closeables.add(server);
+        WorkTargetServer server = server(0);
         Path workdir = Files.createDirectories(dir.resolve("daemon-workdir"));
         ChildJvm daemon = child("daemon", "daemon", "--connect", "ws://127.0.0.1:" + server.port() + "/worktarget/v1",
                 "--token", DAEMON_TOKEN, "--tenant", "acme", "--project", "proj", "--name", "box", "--workdir",
@@ -135,5 +133,41 @@ class CliProcessTest {
         daemon.awaitLog(Pattern.compile("(Connected to ws://)"));
         assertThat(daemon.terminate()).as(daemon.log()).isEqualTo(Main.OK);
         assertThat(daemon.log()).contains("Disconnected from ws://");
+    }
+
+    @Test
+    void aDaemonThatConnectedOnceOutlivesItsConnectTimeoutWhileTheServerIsAway() throws Exception {
+        WorkTargetServer first = server(0);
+        int port = first.port();
+        Path workdir = Files.createDirectories(dir.resolve("daemon-workdir"));
+        ChildJvm daemon = child("daemon-reconnect", "daemon", "--connect", "ws://127.0.0.1:" + port + "/worktarget/v1",
+                "--token", DAEMON_TOKEN, "--tenant", "acme", "--project", "proj", "--name", "box", "--workdir",
+                workdir.toString(), "--connect-timeout", "1");
+        awaitOnline(first, daemon);
+        first.close();
+        daemon.awaitLog(Pattern.compile("(Could not connect to ws://127\\.0\\.0\\.1:" + port + ")"));
+        // longer than --connect-timeout: the start-up deadline must not apply to a reconnect
+        Thread.sleep(2_000);
+        assertThat(daemon.isAlive()).as(daemon.log()).isTrue();
+        WorkTargetServer second = server(port);
+        awaitOnline(second, daemon);
+        assertThat(daemon.terminate()).as(daemon.log()).isEqualTo(Main.OK);
+    }
+
+    private WorkTargetServer server(int port) throws Exception {
+        WorkTargetServer server = WorkTargetServer.builder().port(port).authenticator(TokenAuthenticator.builder()
+                .token(DAEMON_TOKEN, new AuthPrincipal("box", "acme", Set.of("proj"), null)).build()).build().start();
+        closeables.add(server);
+        return server;
+    }
+
+    private static void awaitOnline(WorkTargetServer server, ChildJvm daemon) throws InterruptedException {
+        long end = System.nanoTime() + ChildJvm.WAIT.toNanos();
+        while (server.connections().stream().noneMatch(c -> "box".equals(c.daemonName()))) {
+            if (!daemon.isAlive() || System.nanoTime() > end) {
+                throw new AssertionError(daemon + " is not online on port " + server.port() + "; its log:\n" + daemon.log());
+            }
+            Thread.sleep(20);
+        }
     }
 }
