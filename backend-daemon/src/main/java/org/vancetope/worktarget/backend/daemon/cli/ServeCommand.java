@@ -228,7 +228,8 @@ final class ServeCommand {
         try {
             work = wb.build();
         } catch (IllegalStateException | IllegalArgumentException e) {
-            throw new Args.UsageException("Cannot open the workspace " + workspace + ": " + e.getMessage() + ".");
+            throw new Args.UsageException("Cannot open the workspace " + workspace + ": " + e.getMessage() + ". Check "
+                    + "that this user may write there (and in --homes).");
         }
         ServerTransfers transfers = ServerTransfers.create(
                 new RootDirTargetResolver((scope, dirName) -> work.findRoot(scope.tenant(), scope.project(), dirName)),
@@ -274,10 +275,11 @@ final class ServeCommand {
             try {
                 writeOwnerOnly(file, adminToken);
                 tokenFile = file;
-            } catch (IOException e) {
+            } catch (IOException | UnsupportedOperationException e) {   // the latter: no POSIX permissions there
                 new Running(server, admin, transfers, work, null).close();
-                throw new Args.UsageException("Cannot write the generated admin token to " + file + ": " + e
-                        + ". Give a writable --admin-token-file, or set $WORKTARGET_ADMIN_TOKEN.");
+                throw new Args.UsageException("Cannot write the generated admin token to " + file + " readable only by "
+                        + "this user: " + e + ". Give an --admin-token-file on a writable POSIX file system, or set "
+                        + "$WORKTARGET_ADMIN_TOKEN.");
             }
         }
         LOG.info("Admin API on http://127.0.0.1:{}/admin/v1/ ({})", admin.address().getPort(), generated
