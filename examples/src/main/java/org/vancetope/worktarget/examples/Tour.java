@@ -17,7 +17,6 @@ import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
-import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.DaemonKey;
@@ -59,7 +58,7 @@ public final class Tour {
         String token = "tour-" + Long.toHexString(Double.doubleToLongBits(Math.random()));
         banner("WorkTarget tour — everything runs on this machine, in " + base);
 
-        ProgressBar progress = new ProgressBar();
+        ProgressBar progress = new ProgressBar(System.out, ProgressBar.stdoutIsTerminal());
         InMemoryProcessStore processes = new InMemoryProcessStore();
         processes.process(PROCESS).tenant(TENANT).project(PROJECT).session("session-1").user("alice").add();
         Process daemon = null;
@@ -181,10 +180,13 @@ public final class Tour {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = List.of(java, "-cp", System.getProperty("java.class.path"),
                 "org.vancetope.worktarget.backend.daemon.cli.Main", "daemon",
-                "--connect", "ws://127.0.0.1:" + port + "/worktarget/v1", "--token", token,
+                "--connect", "ws://127.0.0.1:" + port + "/worktarget/v1",
                 "--tenant", TENANT, "--project", PROJECT, "--name", DAEMON,
                 "--workdir", workdir.toString());
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        // the token in the environment, not on the command line, where every user sees it in ps
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("WORKTARGET_TOKEN", token);
+        return pb.start();
     }
 
     private static void awaitOnline(WorkTargetServer server, Process daemon, Path log) throws Exception {
@@ -223,23 +225,6 @@ public final class Tour {
         try (Stream<Path> walk = Files.walk(root)) {
             for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
-            }
-        }
-    }
-
-    /** Prints one progress bar per transfer, from the server's side. */
-    private static final class ProgressBar implements TransferListener {
-        private final Map<String, Integer> shown = new java.util.concurrent.ConcurrentHashMap<>();
-
-        @Override
-        public void onProgress(String transferId, Role role, long bytesDone, long totalBytes) {
-            int pct = totalBytes == 0 ? 100 : (int) (100 * bytesDone / totalBytes);
-            int step = pct / 10;
-            Integer before = shown.put(transferId, step);
-            if (before == null || before != step) {
-                String bar = "#".repeat(step * 3) + ".".repeat(30 - step * 3);
-                System.out.printf("  [%s] %3d%%  %,d / %,d bytes (%s)%n", bar, pct, bytesDone, totalBytes,
-                        role == Role.SENDER ? "sending" : "receiving");
             }
         }
     }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -104,6 +105,18 @@ public final class WorkTargetClient implements AutoCloseable {
      */
     public void replaceTools(List<BackendTool> tools) {
         session.replaceTools(tools);
+    }
+
+    /**
+     * Why the last connection attempt failed, for telling an operator why the client is not connected:
+     * e.g. an {@link java.net.UnknownHostException}, a {@link java.net.ConnectException} (nothing listens),
+     * an {@link javax.net.ssl.SSLException}, or Netty's handshake exception for an HTTP answer that was not
+     * an upgrade. Kept after a later success; read it while {@link #isConnected()} is false.
+     *
+     * @return the failure, or empty when no attempt has failed
+     */
+    public Optional<Throwable> lastFailure() {
+        return Optional.ofNullable(session.lastFailure());
     }
 
     /**

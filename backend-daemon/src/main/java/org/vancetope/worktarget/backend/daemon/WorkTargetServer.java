@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.daemon.internal.BindFailures;
 import org.vancetope.worktarget.backend.daemon.internal.ServerConnection;
 import org.vancetope.worktarget.backend.daemon.internal.ServerCore;
 import org.vancetope.worktarget.backend.daemon.internal.ServerSettings;
@@ -132,9 +133,9 @@ public final class WorkTargetServer implements AutoCloseable {
                 .childHandler(core.initializer(config.sslContext));
         try {
             serverChannel = b.bind(config.host, config.port).syncUninterruptibly().channel();
-        } catch (RuntimeException e) {
+        } catch (Exception e) {     // also the checked BindException, which Netty throws undeclared
             close();
-            throw new IOException("Could not bind " + config.host + ":" + config.port + ": " + e.getMessage(), e);
+            throw BindFailures.describe("the WorkTarget server", config.host, config.port, e);
         }
         InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
         LOG.info("WorkTarget server listening on {}://{}:{}{}", config.sslContext == null ? "ws" : "wss",

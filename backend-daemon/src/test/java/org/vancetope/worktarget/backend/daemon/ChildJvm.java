@@ -17,9 +17,9 @@ import java.util.regex.Pattern;
  * stderr in a log file, for tests that need a separate process (one that can be killed with SIGKILL).
  * Every wait is bounded and fails with the child's log.
  */
-final class ChildJvm implements AutoCloseable {
+public final class ChildJvm implements AutoCloseable {
     /** The bound of every wait for a child: generous, since CI machines are shared and noisy; not a speed limit. */
-    static final Duration WAIT = Duration.ofSeconds(30);
+    public static final Duration WAIT = Duration.ofSeconds(30);
 
     private final String name;
     private final Process process;
@@ -40,7 +40,7 @@ final class ChildJvm implements AutoCloseable {
      * @return the running child
      * @throws IOException when it cannot be started
      */
-    static ChildJvm start(String name, Path log, List<String> args) throws IOException {
+    public static ChildJvm start(String name, Path log, List<String> args) throws IOException {
         return start(name, log, List.of(), args);
     }
 
@@ -54,7 +54,7 @@ final class ChildJvm implements AutoCloseable {
      * @return the running child
      * @throws IOException when it cannot be started
      */
-    static ChildJvm start(String name, Path log, List<String> jvmOptions, List<String> args) throws IOException {
+    public static ChildJvm start(String name, Path log, List<String> jvmOptions, List<String> args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         cmd.addAll(jvmOptions);
@@ -64,11 +64,11 @@ final class ChildJvm implements AutoCloseable {
         return new ChildJvm(name, p, log);
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive();
     }
 
@@ -77,7 +77,7 @@ final class ChildJvm implements AutoCloseable {
      *
      * @return the log text, or a note when it cannot be read
      */
-    String log() {
+    public String log() {
         try {
             return Files.readString(log, StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -92,7 +92,7 @@ final class ChildJvm implements AutoCloseable {
      * @return the group's text
      * @throws AssertionError when the child exits first or the wait ends
      */
-    String awaitLog(Pattern pattern) {
+    public String awaitLog(Pattern pattern) {
         long end = System.nanoTime() + WAIT.toNanos();
         while (true) {
             Matcher m = pattern.matcher(log());
@@ -115,11 +115,37 @@ final class ChildJvm implements AutoCloseable {
      *
      * @throws InterruptedException when interrupted while waiting
      */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         if (!process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)) {
             throw new AssertionError(name + " (pid " + process.pid() + ") still runs " + WAIT + " after SIGKILL");
         }
+    }
+
+    /**
+     * Waits until the child exits by itself.
+     *
+     * @return its exit code
+     * @throws InterruptedException when interrupted while waiting
+     * @throws AssertionError when it still runs after {@link #WAIT}
+     */
+    public int awaitExit() throws InterruptedException {
+        if (!process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+            throw new AssertionError(name + " still runs " + WAIT + " later; its log:\n" + log());
+        }
+        return process.exitValue();
+    }
+
+    /**
+     * Sends SIGTERM and waits until the child has exited.
+     *
+     * @return its exit code
+     * @throws InterruptedException when interrupted while waiting
+     * @throws AssertionError when it still runs after {@link #WAIT}
+     */
+    public int terminate() throws InterruptedException {
+        process.destroy();
+        return awaitExit();
     }
 
     /** Stops the child if it still runs: SIGTERM, then SIGKILL when it does not exit in a few seconds. */

@@ -64,4 +64,41 @@ class TokenAuthenticatorTest {
         assertThatThrownBy(() -> b.token("same-token-1", new AuthPrincipal("b", "t", Set.of(), null)))
                 .hasMessageContaining("twice");
     }
+
+    @Test
+    void aFootTokenWithAnExplicitlyEmptyProjectListAndANullUserIsAccepted() throws Exception {
+        Path f = Files.writeString(dir.resolve("foot.json"), "{\"tokens\":[{\"token\":\"foot-secret-1\","
+                + "\"tenant\":\"acme\",\"projects\":[],\"user\":null}]}");
+        AuthPrincipal foot = TokenAuthenticator.fromJson(f).authenticate("foot-secret-1").orElseThrow();
+        assertThat(foot.mayServe("acme", null)).isTrue();
+        assertThat(foot.mayServe("acme", "proj")).isFalse();
+        assertThat(foot.user()).isNull();
+    }
+
+    @Test
+    void strictReadingNamesTheLineAndTheKeyOfEachMistake() throws Exception {
+        String entry = "{\"token\":\"long-enough-1\",\"tenant\":\"acme\",\"projects\":[\"p\"]";
+        assertRefused("{\"tokens\":[],\n\"users\":[]}", "line 1: \"tokens\" is empty");
+        assertRefused("{\"tokenz\":[" + entry + "}]}", "line 1: unknown key 'tokenz' at the top level (did you mean "
+                + "'tokens'?). The file has one key, \"tokens\".");
+        assertRefused("{\"tokens\":[\n" + entry + ",\n\"tenant\":\"other\"}]}", "line 3: 'tenant' is given twice in "
+                + "tokens[0]; keep one.");
+        assertRefused("{\"tokens\":[" + entry + ",\"user\":7}]}", "line 1: 'user' in tokens[0] must be a string or "
+                + "null, got a number.");
+        assertRefused("{\"tokens\":[" + entry + ",\"subject\":\" \"}]}", "line 1: 'subject' in tokens[0] is empty; give "
+                + "a value or leave the key out.");
+        assertRefused("{\"tokens\":[\n" + entry + "},\n{\"token\":\"long-enough-1\",\"tenant\":\"acme\",\"projects\":[]}]}",
+                "line 3: tokens[1]: The same token is listed twice (second for acme).");
+        assertRefused("{\"tokens\":[" + entry + ",\"projects\":[\"\"]}]}", "'projects' is given twice");
+        assertRefused("{\"tokens\":[{\"token\":\"long-enough-1\",\"tenant\":\"acme\",\"projects\":[\"\"]}]}",
+                "line 1: 'projects' in tokens[0] must hold non-empty project names, got an empty one.");
+        assertRefused("{\"tokens\":[" + entry + "}]} {}", "line 1: unexpected text after the closing '}'");
+        assertRefused("{\"tokens\":[" + entry + "}", "t.json, line 1: not valid JSON (");
+    }
+
+    private void assertRefused(String json, String message) throws Exception {
+        Path f = Files.writeString(dir.resolve("t.json"), json);
+        assertThatThrownBy(() -> TokenAuthenticator.fromJson(f)).as(json).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(message).hasMessageNotContaining("long-enough-1");
+    }
 }

@@ -53,7 +53,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.ConnectionInfo;
 import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
+import org.vancetope.worktarget.backend.daemon.internal.BindFailures;
 import org.vancetope.worktarget.backend.daemon.internal.Ids;
+import org.vancetope.worktarget.backend.daemon.internal.LogLimiter;
 import org.vancetope.worktarget.backend.daemon.internal.PeerFailures;
 import org.vancetope.worktarget.backend.daemon.internal.Utf8;
 import org.vancetope.worktarget.backend.daemon.internal.Wire;
@@ -77,7 +79,9 @@ import org.vancetope.worktarget.spi.ToolException;
  * request, headers and body, must arrive within {@link Limits#requestTimeout()} of the accept or of
  * the previous answer (408 and close; an idle kept-alive connection is closed the same way); the body
  * is at most {@link Limits#maxBodyBytes()} (413) and must be valid UTF-8 (400). A failure of a
- * connection logs one short DEBUG line. A call that fails with any {@code Throwable} is answered
+ * connection logs one short DEBUG line. Each request is logged at INFO (a call with its id, tool,
+ * target, scope and outcome), a refused admin token at WARN (at most one line per 10 s, the others
+ * counted); no token ever reaches the log. A call that fails with any {@code Throwable} is answered
  * {@code internal} at once, and logged once with the tool and the call's id.
  *
  * <p>A call without {@code processId} runs in a one-shot process that ends with the call: the
@@ -87,6 +91,8 @@ import org.vancetope.worktarget.spi.ToolException;
  */
 final class AdminServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
+    /** At most one refused admin token per window is logged at WARN; a local user can cause them at will. */
+    private static final LogLimiter REFUSALS = new LogLimiter(Duration.ofSeconds(10).toNanos(), System::nanoTime);
     /** The prefix of a one-shot process's id. */
     static final String ONE_SHOT_PREFIX = "admin-";
 
@@ -198,9 +204,9 @@ final class AdminServer implements AutoCloseable {
                             ch.pipeline().addLast("admin", new Handler());
                         }
                     }).bind(host, port).syncUninterruptibly().channel();
-        } catch (RuntimeException e) {
+        } catch (Exception e) {     // also the checked BindException, which Netty throws undeclared
             close();
-            throw new IOException("Could not bind the admin API on " + host + ":" + port + ": " + e.getMessage(), e);
+            throw BindFailures.describe("the admin API", host, port, e);
         }
         return this;
     }
@@ -339,8 +345,16 @@ final class AdminServer implements AutoCloseable {
                     return;
                 }
                 if (!tokenMatches(req)) {
+                    long folded = REFUSALS.tryLoud();
+                    if (folded >= 0) {
+                        LOG.warn("Refused admin request {} {} from {}: {} admin token{}", req.method(),
+                                new QueryStringDecoder(req.uri()).path(), ctx.channel().remoteAddress(),
+                                req.headers().contains(HttpHeaderNames.AUTHORIZATION) ? "wrong" : "no",
+                                folded > 0 ? " (and " + folded + " more refusals since the last report, at DEBUG)" : "");
+                    }
                     discard(ctx, msg, HttpResponseStatus.UNAUTHORIZED, ErrorCode.UNAUTHORIZED,
-                            "Missing or wrong admin token. Pass 'Authorization: Bearer <admin token>' (see serve's log).");
+                            "Missing or wrong admin token. Pass 'Authorization: Bearer <admin token>' (see serve's log "
+                            + "for where the token is).");
                     return;
                 }
             } else if (discarding) {
@@ -365,6 +379,7 @@ final class AdminServer implements AutoCloseable {
             boolean keepAlive = HttpUtil.isKeepAlive(req);
             String path = new QueryStringDecoder(req.uri()).path();
             if ("/admin/v1/connections".equals(path) && HttpMethod.GET.equals(req.method())) {
+                LOG.info("Admin request from {}: GET {}", ctx.channel().remoteAddress(), path);
                 respond(ctx, keepAlive, HttpResponseStatus.OK, connections());
             } else if ("/admin/v1/call".equals(path) && HttpMethod.POST.equals(req.method())) {
                 if (!Utf8.isValid(req.content())) {
@@ -388,6 +403,8 @@ final class AdminServer implements AutoCloseable {
                             "The server is shutting down; call again when it is back."));
                 }
             } else {
+                LOG.info("Admin request from {}: {} {} is not an endpoint (404)", ctx.channel().remoteAddress(),
+                        req.method(), path);
                 respond(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, error(ErrorCode.NOT_FOUND,
                         "Unknown endpoint. Use GET /admin/v1/connections or POST /admin/v1/call."));
             }
@@ -495,13 +512,19 @@ final class AdminServer implements AutoCloseable {
         String callId = ids.next("ac-");
         store.add(new ProcessInfo(processId, null, sessionId, tenant, project, text(n, "user"),
                 Map.of(WorkTarget.ENGINE_PARAM_KEY, target.toMap())));
+        long started = System.nanoTime();
+        String what = tool + " on " + targetText + " in " + tenant + "/" + project
+                + (given != null ? " (process " + given + ")" : "");
         try {
             Map<String, Object> result = dispatcher.invoke(processId, tool, params);
+            LOG.info("Admin call {}: {}: ok ({} ms)", callId, what, (System.nanoTime() - started) / 1_000_000);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("ok", true);
             out.put("result", result);
             return new Response(HttpResponseStatus.OK, out);
         } catch (ToolException e) {
+            LOG.info("Admin call {}: {}: error {} ({} ms)", callId, what, e.code().wire(),
+                    (System.nanoTime() - started) / 1_000_000);
             return new Response(HttpResponseStatus.OK, error(e.code(), e.getMessage()));
         } catch (Throwable t) {     // an Error too (StackOverflowError, OutOfMemoryError): internal, logged once
             return internal(tool, callId, t);
@@ -546,6 +569,7 @@ final class AdminServer implements AutoCloseable {
     }
 
     private static Response bad(String message) {
+        LOG.info("Admin call refused as malformed (400): {}", message);
         return new Response(HttpResponseStatus.BAD_REQUEST, error(ErrorCode.INVALID_PARAMS, message));
     }
 

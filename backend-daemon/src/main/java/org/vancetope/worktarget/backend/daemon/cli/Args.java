@@ -38,7 +38,9 @@ final class Args {
         Args a = new Args(flags);
         for (int i = 0; i < argv.size(); i++) {
             String s = argv.get(i);
-            if (s.startsWith("--") && s.length() > 2) {
+            if ("-h".equals(s) && flags.contains("help")) {
+                a.options.put("help", "true");
+            } else if (s.startsWith("--") && s.length() > 2) {
                 String name = s.substring(2);
                 String value = null;
                 int eq = name.indexOf('=');
@@ -67,6 +69,16 @@ final class Args {
         return a;
     }
 
+    /**
+     * Whether a word asks for help.
+     *
+     * @param s a command-line word
+     * @return true for {@code --help} and {@code -h}
+     */
+    static boolean isHelp(String s) {
+        return "--help".equals(s) || "-h".equals(s);
+    }
+
     boolean flag(String name) {
         return flags.contains(name) && options.containsKey(name);
     }
@@ -93,6 +105,35 @@ final class Args {
         } catch (NumberFormatException e) {
             throw new UsageException("--" + name + " must be a number, got '" + v + "'.");
         }
+    }
+
+    /**
+     * A whole-number option within a range.
+     *
+     * @param name the option
+     * @param fallback the value when it is not given
+     * @param min the smallest value accepted
+     * @param max the largest value accepted
+     * @return the value
+     * @throws UsageException when it is not a number or out of range, naming the range
+     */
+    int intOption(String name, int fallback, int min, int max) throws UsageException {
+        int v = intOption(name, fallback);
+        if (v < min || v > max) {
+            throw new UsageException("--" + name + " must be " + (max == Integer.MAX_VALUE ? "at least " + min
+                    : "between " + min + " and " + max) + ", got " + v + ".");
+        }
+        return v;
+    }
+
+    /**
+     * Whether an option was given.
+     *
+     * @param name the option
+     * @return true when it is on the command line
+     */
+    boolean has(String name) {
+        return options.containsKey(name);
     }
 
     List<String> positional() {

@@ -27,13 +27,13 @@ final class Backends {
     }
 
     /**
-     * The WORK backend of a server workspace; the exec isolation mode comes from
-     * {@code VANCE_EXEC_ISOLATION_MODE} ({@code none} when unset).
+     * The builder of the WORK backend of a server workspace, for {@code serve} to add its settings to; the
+     * exec isolation mode {@code VANCE_EXEC_ISOLATION_MODE} of the environment overrides the configured one.
      *
      * @param workspace the workspace directory
-     * @return the backend (the caller closes it)
+     * @return the builder (the caller closes the backend it builds)
      */
-    static WorkspaceBackend workspace(Path workspace) {
-        return WorkspaceBackend.builder().workspaceRoot(workspace).execSettings(ExecSettings.defaults()).build();
+    static WorkspaceBackend.Builder workspaceBuilder(Path workspace) {
+        return WorkspaceBackend.builder().workspaceRoot(workspace).execSettings(ExecSettings.defaults());
     }
 }

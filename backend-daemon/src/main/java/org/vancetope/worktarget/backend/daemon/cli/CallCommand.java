@@ -3,44 +3,62 @@ package org.vancetope.worktarget.backend.daemon.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.vancetope.worktarget.backend.daemon.internal.Wire;
 
 /** {@code call}: runs one tool through a server's admin API and prints the JSON result. */
 final class CallCommand {
+    /** The default of {@code --timeout}, in seconds. */
+    static final int DEFAULT_TIMEOUT_SECONDS = 120;
     static final String HELP = String.join("\n",
-            "Usage: call --server URL --admin-token TOKEN --target TARGET [--tenant T --project P]",
-            "            [--process ID] [--session ID] [--timeout SECONDS] TOOL ['JSON params']",
+            "Usage: call --server URL --target TARGET [--tenant T --project P] [--process ID] [--session ID]",
+            "            [--timeout SECONDS] TOOL ['JSON params' | @FILE | -]",
             "",
             "Runs TOOL (e.g. file_read, exec_run, work_target_get) through the dispatcher of a 'serve' and",
-            "prints the result as JSON on stdout; errors go to stderr.",
+            "prints the result as JSON on stdout; errors go to stderr. The parameters are a JSON object: on",
+            "the command line, from FILE (@FILE), or from the standard input (-); the last two have no",
+            "length limit (the command line has one, about 128 KiB per word on Linux).",
             "",
-            "  --server URL        the admin API, e.g. http://127.0.0.1:7071",
-            "  --admin-token T     the admin token (default: $WORKTARGET_ADMIN_TOKEN)",
+            "  --server URL        the admin API, e.g. http://127.0.0.1:7071 (serve's --admin-port)",
+            "  --admin-token T     the admin token; prefer $WORKTARGET_ADMIN_TOKEN or --admin-token-file: an",
+            "                      option's value is visible to every user of the machine in 'ps'",
+            "  --admin-token-file FILE  read the admin token from FILE, e.g. the one serve generated",
             "  --target TARGET     CLIENT, WORK, WORK:<dir> or DAEMON:<name>",
             "  --tenant/--project  the scope (optional when the target names exactly one connected peer)",
             "  --process ID        keep the call's process under this id (its target and temp RootDir persist);",
             "                      without it the call runs in a one-shot process that is closed after the call,",
             "                      with its temp RootDir and the RootDirs it made to be deleted with it",
             "  --session ID        the session (for CLIENT)",
-            "  --timeout SECONDS   how long to wait for the answer (default 120)",
+            "  --timeout SECONDS   how long to wait for the answer (default " + DEFAULT_TIMEOUT_SECONDS + ")",
             "",
-            "Exit codes: 0 ok, 1 the tool failed, 2 usage, 3 wrong admin token, 4 server unreachable.");
+            Main.exitCodes(Main.OK, "the tool ran and its result is on stdout",
+                    Main.FAILED, "the tool returned an error (its code and message are on stderr)",
+                    Main.USAGE, "bad command line or parameters, or the server found the call malformed",
+                    Main.REFUSED, "wrong admin token",
+                    Main.UNREACHABLE, "nothing answers at --server, or it is not serve's admin API",
+                    Main.TIMEOUT, "no answer within --timeout (the call may still run on the server)"));
 
     private CallCommand() {
     }
 
-    static int run(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
-        Args a = Args.parse(argv, Set.of("server", "admin-token", "target", "tenant", "project", "process", "session",
+    static int run(List<String> argv, InputStream in, PrintStream out, PrintStream err) throws Args.UsageException {
+        Args a = Args.parse(argv, Set.of("server", "admin-token", "admin-token-file", "target", "tenant", "project", "process", "session",
                 "timeout"), Set.of("help"));
         if (a.flag("help")) {
             out.println(HELP);
@@ -48,12 +66,16 @@ final class CallCommand {
         }
         List<String> pos = a.positional();
         if (pos.isEmpty() || pos.size() > 2) {
-            throw new Args.UsageException("Give the tool name and optionally its JSON parameters.");
+            throw new Args.UsageException("Give the tool name and optionally its JSON parameters (JSON, @FILE or -).");
         }
-        String token = a.get("admin-token", System.getenv("WORKTARGET_ADMIN_TOKEN"));
+        String token = a.has("admin-token-file") ? tokenFile(a.require("admin-token-file"))
+                : a.get("admin-token", System.getenv("WORKTARGET_ADMIN_TOKEN"));
         if (token == null || token.isBlank()) {
-            throw new Args.UsageException("Missing --admin-token (or $WORKTARGET_ADMIN_TOKEN).");
+            throw new Args.UsageException("Missing the admin token: set $WORKTARGET_ADMIN_TOKEN, or give "
+                    + "--admin-token-file (or --admin-token).");
         }
+        int timeout = a.intOption("timeout", DEFAULT_TIMEOUT_SECONDS, 1, Integer.MAX_VALUE);
+        URI uri = adminUri(a.require("server"));
         ObjectNode body = Wire.mapper().createObjectNode();
         body.put("target", a.require("target"));
         body.put("tool", pos.get(0));
@@ -61,50 +83,50 @@ final class CallCommand {
         putIfSet(body, "project", a.get("project", null));
         putIfSet(body, "processId", a.get("process", null));
         putIfSet(body, "sessionId", a.get("session", null));
-        try {
-            JsonNode params = Wire.mapper().readTree(pos.size() == 2 ? pos.get(1) : "{}");
-            if (params == null || !params.isObject()) {
-                throw new Args.UsageException("The parameters must be a JSON object, e.g. '{\"path\":\"README.md\"}'.");
-            }
-            body.set("params", params);
-        } catch (IOException e) {
-            throw new Args.UsageException("The parameters are not valid JSON: " + e.getMessage().lines().findFirst()
-                    .orElse(""));
-        }
-        URI uri;
-        try {
-            String base = a.require("server");
-            uri = URI.create(base.endsWith("/admin/v1/call") ? base : base.replaceAll("/+$", "") + "/admin/v1/call");
-        } catch (IllegalArgumentException e) {
-            throw new Args.UsageException("--server is not a URL: " + e.getMessage());
-        }
+        body.set("params", params(pos.size() == 2 ? pos.get(1) : null, in));
         HttpRequest req = HttpRequest.newBuilder(uri)
-                .timeout(Duration.ofSeconds(a.intOption("timeout", 120)))
+                .timeout(Duration.ofSeconds(timeout))
                 .header("Authorization", "Bearer " + token)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8))
                 .build();
         HttpResponse<String> res;
         try {
-            res = HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            res = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(timeout)).build()
+                    .send(req, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (HttpConnectTimeoutException e) {
+            err.println("Cannot reach " + uri + ": no answer to the connection within " + timeout + " s. Is the host "
+                    + "up, and does a firewall let the port through?");
+            return Main.UNREACHABLE;
+        } catch (HttpTimeoutException e) {
+            err.println("No answer from " + uri + " within " + timeout + " s (--timeout). The call may still run on "
+                    + "the server: look at serve's log, or call again with a larger --timeout.");
+            return Main.TIMEOUT;
         } catch (ConnectException e) {
-            err.println("Cannot reach " + uri + ". Is 'serve' running, and is this its admin port?");
+            err.println("Cannot reach " + uri + ": nothing accepts connections there. Is 'serve' running, and is "
+                    + uri.getPort() + " its admin port (--admin-port, default --port + 1)?");
             return Main.UNREACHABLE;
         } catch (IOException e) {
-            err.println("The call to " + uri + " failed: " + e.getMessage());
+            err.println("The call to " + uri + " failed: " + e + ". Is 'serve' running, and is this its admin API "
+                    + "(http://, not https://)?");
             return Main.UNREACHABLE;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            err.println("Interrupted while waiting for " + uri + "; the call may still run on the server.");
             return Main.FAILED;
         }
         JsonNode answer;
         try {
             answer = Wire.mapper().readTree(res.body());
         } catch (IOException e) {
-            err.println("The server answered HTTP " + res.statusCode() + " without JSON.");
-            return Main.FAILED;
+            answer = null;
         }
-        if (answer != null && answer.path("ok").asBoolean(false)) {
+        if (answer == null || !answer.isObject() || !answer.has("ok")) {
+            err.println(uri + " answered HTTP " + res.statusCode() + " without the admin API's JSON: it is not serve's "
+                    + "admin API. Point --server at serve's --admin-port (default --port + 1), not at its WebSocket port.");
+            return Main.UNREACHABLE;
+        }
+        if (answer.path("ok").asBoolean(false)) {
             try {
                 out.println(Wire.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(answer.get("result")));
             } catch (IOException e) {
@@ -113,13 +135,87 @@ final class CallCommand {
             }
             return Main.OK;
         }
-        JsonNode error = answer == null ? null : answer.get("error");
+        JsonNode error = answer.get("error");
         err.println("error " + (error == null ? "internal" : error.path("code").asText("internal")) + ": "
                 + (error == null ? "HTTP " + res.statusCode() : error.path("message").asText("")));
         if (res.statusCode() == 401) {
             return Main.REFUSED;
         }
         return res.statusCode() == 400 ? Main.USAGE : Main.FAILED;
+    }
+
+    private static String tokenFile(String file) throws Args.UsageException {
+        try {
+            return Files.readString(Path.of(file), StandardCharsets.UTF_8).strip();
+        } catch (NoSuchFileException e) {
+            throw new Args.UsageException("Cannot read --admin-token-file " + file + ": there is no such file. serve "
+                    + "names its token file in its log.");
+        } catch (IOException e) {
+            throw new Args.UsageException("Cannot read --admin-token-file " + file + ": " + e + ".");
+        }
+    }
+
+    /** The call endpoint under {@code --server}: an http(s) URL with a host; anything else is a usage error. */
+    private static URI adminUri(String base) throws Args.UsageException {
+        URI uri;
+        try {
+            uri = URI.create(base.endsWith("/admin/v1/call") ? base : base.replaceAll("/+$", "") + "/admin/v1/call");
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException("--server is not a URL: " + e.getMessage() + ".");
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (scheme.equals("ws") || scheme.equals("wss")) {
+            throw new Args.UsageException("--server " + base + " is a WebSocket URL; call talks to serve's admin API "
+                    + "over HTTP: use http://127.0.0.1:ADMIN-PORT (serve's --admin-port, default --port + 1).");
+        }
+        if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
+            throw new Args.UsageException("--server must be an http:// URL with a host, e.g. http://127.0.0.1:7071; "
+                    + "got '" + base + "'.");
+        }
+        return uri;
+    }
+
+    /** The parameters: JSON text, {@code @FILE} or {@code -} (standard input); none means {@code {}}. */
+    private static JsonNode params(String given, InputStream in) throws Args.UsageException {
+        String text;
+        String where;
+        if (given == null) {
+            text = "{}";
+            where = "The parameters";
+        } else if (given.equals("-")) {
+            try {
+                text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new Args.UsageException("Cannot read the parameters from the standard input: " + e.getMessage()
+                        + ".");
+            }
+            where = "The parameters on the standard input";
+        } else if (given.startsWith("@")) {
+            Path file = Path.of(given.substring(1));
+            try {
+                text = Files.readString(file, StandardCharsets.UTF_8);
+            } catch (NoSuchFileException e) {
+                throw new Args.UsageException("Cannot read the parameters from " + given + ": there is no file "
+                        + file.toAbsolutePath() + ".");
+            } catch (IOException e) {
+                throw new Args.UsageException("Cannot read the parameters from " + given + ": " + e + ".");
+            }
+            where = "The parameters in " + file;
+        } else {
+            text = given;
+            where = "The parameters";
+        }
+        JsonNode params;
+        try {
+            params = Wire.mapper().readTree(text);
+        } catch (IOException e) {
+            throw new Args.UsageException(where + " are not valid JSON: " + e.getMessage().lines().findFirst()
+                    .orElse("") + ".");
+        }
+        if (params == null || !params.isObject()) {
+            throw new Args.UsageException(where + " must be a JSON object, e.g. '{\"path\":\"README.md\"}'.");
+        }
+        return params;
     }
 
     private static void putIfSet(ObjectNode body, String field, String value) {

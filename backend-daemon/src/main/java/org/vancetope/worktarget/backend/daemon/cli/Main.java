@@ -1,36 +1,46 @@
 package org.vancetope.worktarget.backend.daemon.cli;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
 
 /**
  * The {@code worktarget.jar} command line: {@code daemon}, {@code serve} and {@code call}.
  *
  * <pre>{@code
- * java -jar worktarget.jar serve --port 7070 --workspace /srv/ws --tokens tokens.json
- * java -jar worktarget.jar daemon --connect ws://brain:7070/worktarget/v1 --token … \
+ * WORKTARGET_ADMIN_TOKEN=… java -jar worktarget.jar serve --port 7070 --workspace /srv/ws --tokens tokens.json
+ * WORKTARGET_TOKEN=… java -jar worktarget.jar daemon --connect ws://brain:7070/worktarget/v1 \
  *      --tenant acme --project proj-research --name build-box-01 --workdir ~/src
- * java -jar worktarget.jar call --server http://127.0.0.1:7071 --admin-token … \
+ * WORKTARGET_ADMIN_TOKEN=… java -jar worktarget.jar call --server http://127.0.0.1:7071 \
  *      --target DAEMON:build-box-01 file_read '{"path":"README.md"}'
  * }</pre>
  *
- * <p>Exit codes: {@value #OK} success, {@value #FAILED} the operation failed (e.g. the tool call
- * returned an error), {@value #USAGE} bad command line, {@value #REFUSED} refused by the server
- * (token, grants), {@value #UNREACHABLE} cannot connect or bind. It is a tool for operators and
- * demos, not an API: embed {@code WorkTargetServer} and {@code WorkTargetClient} instead.
+ * <p>Exit codes, the same for every command: {@value #OK} success (for {@code serve} and {@code daemon}:
+ * stopped by SIGTERM or Ctrl-C), {@value #FAILED} the operation ran and failed (e.g. the tool call
+ * returned an error), {@value #USAGE} bad command line or configuration, {@value #REFUSED} refused by the
+ * server (token, grants), {@value #UNREACHABLE} cannot connect at start or cannot bind,
+ * {@value #TIMEOUT} no answer in time. It is a tool for operators and demos, not an API: embed
+ * {@code WorkTargetServer} and {@code WorkTargetClient} instead.
  */
 public final class Main {
-    /** Success. */
+    /** Success; for the long-running commands, stopped by SIGTERM or Ctrl-C. */
     public static final int OK = 0;
     /** The operation ran and failed. */
     public static final int FAILED = 1;
-    /** Bad command line. */
+    /** Bad command line or configuration. */
     public static final int USAGE = 2;
     /** The server refused the credentials or grants. */
     public static final int REFUSED = 3;
-    /** Cannot connect, or cannot bind a port. */
+    /** Cannot connect at start, or cannot bind a port. */
     public static final int UNREACHABLE = 4;
+    /** No answer in time ({@code call --timeout}). */
+    public static final int TIMEOUT = 5;
+
+    /** Whether this JVM runs {@link #main}: only then does a shutdown hook end the process itself. */
+    private static volatile boolean standalone;
 
     private Main() {
     }
@@ -46,7 +56,8 @@ public final class Main {
         setDefault("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
         setDefault("org.slf4j.simpleLogger.showShortLogName", "true");
         setDefault("org.slf4j.simpleLogger.log.io.netty", "warn");
-        System.exit(run(args, System.out, System.err));
+        standalone = true;
+        System.exit(run(args, System.in, System.out, System.err));
     }
 
     private static void setDefault(String key, String value) {
@@ -56,7 +67,20 @@ public final class Main {
     }
 
     /**
-     * Runs a command.
+     * The last word of a long-running command's shutdown hook: in the {@code worktarget.jar} process the
+     * JVM would otherwise report the signal (143 for SIGTERM, 130 for Ctrl-C), so after the hook's cleanup
+     * it halts with {@link #OK}, as the help promises. In any other JVM (a test, an embedding) it returns.
+     */
+    static void exitFromShutdownHook() {
+        if (standalone) {
+            System.out.flush();
+            System.err.flush();
+            Runtime.getRuntime().halt(OK);
+        }
+    }
+
+    /**
+     * Runs a command, with this process's standard input for {@code call -}.
      *
      * @param args the command line
      * @param out where results go
@@ -64,18 +88,39 @@ public final class Main {
      * @return the exit code
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        if (args.length == 0 || "--help".equals(args[0]) || "-h".equals(args[0]) || "help".equals(args[0])) {
+        return run(args, System.in, out, err);
+    }
+
+    /**
+     * Runs a command.
+     *
+     * @param args the command line
+     * @param in the standard input ({@code call -} reads the parameters from it)
+     * @param out where results go
+     * @param err where messages for the user go
+     * @return the exit code
+     */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+        if (args.length == 0) {
+            err.println(USAGE_TEXT);
+            return USAGE;
+        }
+        if (Args.isHelp(args[0]) || "help".equals(args[0])) {
             out.println(USAGE_TEXT);
-            return args.length == 0 ? USAGE : OK;
+            return OK;
+        }
+        if ("--version".equals(args[0]) || "-V".equals(args[0]) || "version".equals(args[0])) {
+            out.println("worktarget " + version());
+            return OK;
         }
         List<String> rest = Arrays.asList(args).subList(1, args.length);
         try {
             return switch (args[0]) {
                 case "daemon" -> DaemonCommand.run(rest, out, err);
                 case "serve" -> ServeCommand.run(rest, out, err);
-                case "call" -> CallCommand.run(rest, out, err);
+                case "call" -> CallCommand.run(rest, in, out, err);
                 default -> {
-                    err.println("Unknown command '" + args[0] + "'.");
+                    err.println("Unknown command '" + args[0] + "'. Run --help for the commands.");
                     err.println(USAGE_TEXT);
                     yield USAGE;
                 }
@@ -86,14 +131,59 @@ public final class Main {
         }
     }
 
+    /**
+     * The version of this build, from a resource the Maven build fills in.
+     *
+     * @return e.g. {@code 0.1.0-SNAPSHOT}
+     */
+    static String version() {
+        try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+            if (in != null) {
+                Properties p = new Properties();
+                p.load(in);
+                String v = p.getProperty("version", "");
+                if (!v.isBlank() && !v.startsWith("${")) {
+                    return v;
+                }
+            }
+        } catch (IOException e) {
+            return "unknown (version.properties cannot be read: " + e.getMessage() + ")";
+        }
+        String manifest = Main.class.getPackage().getImplementationVersion();
+        return manifest != null ? manifest : "unknown (not built by Maven)";
+    }
+
+    /**
+     * The exit-code table of a command's help: the codes it can return, each with what it means there.
+     *
+     * @param rows code and meaning, alternating
+     * @return the table, one line per code
+     */
+    static String exitCodes(Object... rows) {
+        StringBuilder sb = new StringBuilder("Exit codes:");
+        for (int i = 0; i + 1 < rows.length; i += 2) {
+            sb.append("\n  ").append(rows[i]).append("  ").append(rows[i + 1]);
+        }
+        return sb.toString();
+    }
+
     static final String USAGE_TEXT = String.join("\n",
             "Usage: java -jar worktarget.jar <command> [options]",
+            "       java -jar worktarget.jar --version | --help",
             "",
             "Commands:",
             "  daemon   connect to a server as a named daemon and serve this machine's client tools",
             "  serve    run a standalone server with a WORK backend and a loopback admin API",
             "  call     run a tool through a server's admin API and print the JSON result",
             "",
-            "Run '<command> --help' for its options.",
-            "Exit codes: 0 ok, 1 failed, 2 usage, 3 refused by the server, 4 cannot connect or bind.");
+            "Run '<command> --help' (or -h) for its options. Pass tokens in the environment",
+            "($WORKTARGET_TOKEN, $WORKTARGET_ADMIN_TOKEN), not as options: every user of the machine sees",
+            "a command line in 'ps'.",
+            "",
+            exitCodes(OK, "success; serve and daemon: stopped by SIGTERM or Ctrl-C",
+                    FAILED, "the operation ran and failed (call: the tool returned an error)",
+                    USAGE, "bad command line or configuration (the message names the option or the line)",
+                    REFUSED, "refused by the server (token, grants, a daemon name taken over)",
+                    UNREACHABLE, "cannot connect at start, or cannot bind a port (the message names the cause)",
+                    TIMEOUT, "call: no answer within --timeout (the call may still run on the server)"));
 }

@@ -5,32 +5,45 @@ import io.netty.handler.ssl.SslContextBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.ServerTransfers;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
+import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.internal.Ids;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
+import org.vancetope.worktarget.core.ExecSettings;
+import org.vancetope.worktarget.core.FileToolSettings;
 import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
+import org.vancetope.worktarget.core.internal.home.HomeScope;
 import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
+import org.vancetope.worktarget.spi.SettingLevel;
+import org.vancetope.worktarget.spi.SettingsCascade;
 
 /** {@code serve}: a standalone server with a WORK backend and the loopback admin API. */
 final class ServeCommand {
     private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
     static final String HELP = String.join("\n",
             "Usage: serve --workspace DIR --tokens FILE [--port 7070] [--bind 127.0.0.1]",
-            "             [--admin-port PORT+1] [--admin-token TOKEN] [--tls-cert PEM --tls-key PEM] [--no-sync]",
-            "             [--request-timeout SECONDS]",
+            "             [--admin-port PORT+1] [--admin-token-file FILE] [--tls-cert PEM --tls-key PEM]",
+            "             [--request-timeout SECONDS] [--no-sync] [--max-transfer-mib N]",
+            "             [--home-scope project|tenant|user] [--homes DIR] [--home-max-mib N]",
+            "             [--isolation none|custom] [--isolation-wrapper TEMPLATE] [--kill-grace-ms N]",
+            "             [--max-jobs N] [--result-max-kib N]",
             "",
             "Runs a WorkTarget server: foots and daemons connect to ws://BIND:PORT/worktarget/v1 with a token",
             "from FILE; WORK calls run in DIR. An admin HTTP API listens on 127.0.0.1:ADMIN-PORT:",
@@ -39,106 +52,86 @@ final class ServeCommand {
             "A call without processId runs in a one-shot process, closed after the call (its temp RootDir goes).",
             "",
             "  --workspace DIR     the WORK workspace directory",
-            "  --tokens FILE       {\"tokens\":[{\"token\",\"subject\",\"tenant\",\"projects\":[…],\"user\"}]}",
+            "  --tokens FILE       {\"tokens\":[{\"token\":…,\"subject\":…,\"tenant\":…,\"projects\":[…],\"user\":…}]}:",
+            "                      token, tenant and projects are required ([\"*\"] every project of the tenant,",
+            "                      [] none: a foot that only needs the tenant); a file with an unknown key, a",
+            "                      missing one or no token at all is refused, naming the line",
             "  --port PORT         the WebSocket port (default 7070)",
             "  --bind HOST         the interface (default 127.0.0.1; 0.0.0.0 for remote daemons)",
             "  --admin-port PORT   the admin API port on 127.0.0.1 (default PORT+1)",
-            "  --admin-token T     the admin token (default: $WORKTARGET_ADMIN_TOKEN, else generated and logged)",
+            "  --admin-token T     the admin token; prefer $WORKTARGET_ADMIN_TOKEN: an option is visible to",
+            "                      every user of the machine in 'ps'. With neither, a token is generated and",
+            "                      written to --admin-token-file, readable only by this user",
+            "  --admin-token-file FILE  where a generated admin token goes (default",
+            "                      ~/.worktarget/admin-token-ADMIN-PORT); deleted when serve stops",
             "  --tls-cert/--tls-key  serve wss:// with this PEM certificate chain and key",
-            "  --no-sync           rename an uploaded, verified file without forcing it to the disk first",
-            "                      (faster for big files; after a power loss the file may be empty or short)",
             "  --request-timeout S how long a new connection may take to send its whole WebSocket upgrade",
             "                      request, and an admin connection each whole request (default 10); then 408",
+            "  --no-sync           rename an uploaded, verified file without forcing it to the disk first",
+            "                      (faster for big files; after a power loss the file may be empty or short)",
+            "  --max-transfer-mib N  the largest file one transfer moves, either way (default "
+                    + (TransferSettings.defaults().maxUploadSize() >> 20) + ")",
+            "  --home-scope S      whose HOME a WORK job gets: project (default, each project its own),",
+            "                      tenant (shared by the tenant's projects) or user (shared by a user's projects)",
+            "  --homes DIR         where the HOMEs live (default DIR/../homes)",
+            "  --home-max-mib N    the size budget of one HOME; over it a job does not start (default 2048; 0 off)",
+            "  --isolation MODE    none (default: WORK jobs run as this user, and can read what it can) or custom",
+            "                      (each job runs inside --isolation-wrapper); $VANCE_EXEC_ISOLATION_MODE overrides",
+            "  --isolation-wrapper TEMPLATE  the wrapper of custom isolation, split on blanks, with {cmd} as one",
+            "                      word (default: a bubblewrap sandbox of the job's directories)",
+            "  --kill-grace-ms N   how long a job's processes get between SIGTERM and SIGKILL (default "
+                    + ExecSettings.defaults().killGrace().toMillis() + ")",
+            "  --max-jobs N        the running jobs one project may have (default "
+                    + ExecSettings.defaults().maxJobsPerScope() + ")",
+            "  --result-max-kib N  the largest result of a file tool (default "
+                    + (FileToolSettings.DEFAULT_RESULT_MAX_BYTES >> 10) + "; at least 1)",
             "",
-            "Stops on SIGTERM/Ctrl-C. Exit codes: 0 stopped, 2 usage, 4 cannot bind.");
+            "Stops on SIGTERM or Ctrl-C: closes the connections, ends every job, then exits 0.",
+            "",
+            Main.exitCodes(Main.OK, "stopped by SIGTERM or Ctrl-C",
+                    Main.USAGE, "bad command line, tokens file, TLS files or setting (the message names it)",
+                    Main.UNREACHABLE, "cannot bind --port or --admin-port (the message names the port and the cause)"));
 
     private ServeCommand() {
     }
 
-    static int run(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
-        Args a = Args.parse(argv, Set.of("workspace", "tokens", "port", "bind", "admin-port", "admin-token", "tls-cert",
-                "tls-key", "request-timeout"), Set.of("help", "no-sync"));
-        if (a.flag("help")) {
-            out.println(HELP);
-            return Main.OK;
+    /** A started serve: the WebSocket server, the admin API and what they run on. */
+    static final class Running implements AutoCloseable {
+        private final WorkTargetServer server;
+        private final AdminServer admin;
+        private final ServerTransfers transfers;
+        private final WorkspaceBackend work;
+        private final Path generatedTokenFile;
+
+        private Running(WorkTargetServer server, AdminServer admin, ServerTransfers transfers, WorkspaceBackend work,
+                        Path generatedTokenFile) {
+            this.server = server;
+            this.admin = admin;
+            this.transfers = transfers;
+            this.work = work;
+            this.generatedTokenFile = generatedTokenFile;
         }
-        Path workspace = Path.of(a.require("workspace")).toAbsolutePath().normalize();
-        if (!Files.isDirectory(workspace)) {
-            throw new Args.UsageException("--workspace " + workspace + " is not a directory.");
+
+        WorkTargetServer server() {
+            return server;
         }
-        TokenAuthenticator auth;
-        try {
-            auth = TokenAuthenticator.fromJson(Path.of(a.require("tokens")));
-        } catch (IOException | IllegalArgumentException e) {
-            throw new Args.UsageException("Cannot read --tokens: " + e.getMessage());
+
+        int adminPort() {
+            return admin.address().getPort();
         }
-        int port = a.intOption("port", 7070);
-        int adminPort = a.intOption("admin-port", port == 0 ? 0 : port + 1);
-        int requestTimeoutSeconds = a.intOption("request-timeout",
-                (int) AdminServer.Limits.DEFAULT_REQUEST_TIMEOUT.toSeconds());
-        if (requestTimeoutSeconds < 1) {
-            throw new Args.UsageException("--request-timeout must be at least 1 second, got " + requestTimeoutSeconds + ".");
+
+        /** The file of the generated admin token, or empty when the token was given. */
+        Optional<Path> generatedTokenFile() {
+            return Optional.ofNullable(generatedTokenFile);
         }
-        Duration requestTimeout = Duration.ofSeconds(requestTimeoutSeconds);
-        String adminToken = a.get("admin-token", System.getenv("WORKTARGET_ADMIN_TOKEN"));
-        boolean generated = adminToken == null || adminToken.isBlank();
-        if (generated) {
-            adminToken = new Ids().next("adm-");
-        }
-        SslContext ssl = null;
-        if (a.get("tls-cert", null) != null || a.get("tls-key", null) != null) {
-            try (InputStream cert = Files.newInputStream(Path.of(a.require("tls-cert")));
-                 InputStream key = Files.newInputStream(Path.of(a.require("tls-key")))) {
-                ssl = SslContextBuilder.forServer(cert, key).build();
-            } catch (IOException | IllegalArgumentException e) {
-                throw new Args.UsageException("Cannot load the TLS certificate or key: " + e.getMessage());
-            }
-        }
-        WorkspaceBackend work = Backends.workspace(workspace);
-        ServerTransfers transfers = ServerTransfers.create(
-                new RootDirTargetResolver((scope, dirName) -> work.findRoot(scope.tenant(), scope.project(), dirName)),
-                TransferSettings.defaults().toBuilder().syncBeforeCommit(!a.flag("no-sync")).build(),
-                TransferListener.NONE);
-        WorkTargetServer server;
-        try {
-            server = WorkTargetServer.builder().host(a.get("bind", "127.0.0.1")).port(port).authenticator(auth)
-                    .sslContext(ssl).transfers(transfers).upgradeTimeout(requestTimeout).build().start();
-        } catch (IOException e) {
-            transfers.close();
-            work.close();
-            err.println(e.getMessage());
-            return Main.UNREACHABLE;
-        } catch (IllegalArgumentException e) {
-            transfers.close();
-            work.close();
-            throw new Args.UsageException(e.getMessage() + ".");
-        }
-        InMemoryProcessStore store = new InMemoryProcessStore();
-        WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store)
-                .peers(server.peers());
-        db.backend(work);
-        transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
-        AdminServer admin;
-        try {
-            WorkTargetDispatcher dispatcher = db.build();
-            // a call without processId runs in a one-shot process; its end reaches every backend
-            admin = new AdminServer(server, dispatcher, store, adminToken,
-                    AdminServer.Limits.defaults().withRequestTimeout(requestTimeout))
-                    .start("127.0.0.1", adminPort);
-        } catch (IOException e) {
-            server.close();
-            transfers.close();
-            work.close();
-            err.println(e.getMessage());
-            return Main.UNREACHABLE;
-        }
-        LOG.info("Admin API on http://127.0.0.1:{}/admin/v1/ ({})", admin.address().getPort(),
-                generated ? "generated admin token: " + adminToken : "admin token as given");
-        CountDownLatch stopped = new CountDownLatch(1);
-        // The JVM exits when the hook returns: closing the backend waits until every job tree has ended
-        // (SIGTERM, up to killGrace, SIGKILL), and runs even when an earlier close fails.
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("Shutting down");
+
+        /**
+         * Closes the admin API, the server, the transfers and then the backend (which waits until every job
+         * tree has ended: SIGTERM, up to the kill grace, SIGKILL), each even when an earlier close fails, and
+         * deletes a generated admin token file.
+         */
+        @Override
+        public void close() {
             try {
                 admin.close();
                 server.close();
@@ -147,8 +140,42 @@ final class ServeCommand {
                 try {
                     work.close();
                 } finally {
-                    stopped.countDown();
+                    deleteTokenFile();
                 }
+            }
+        }
+
+        private void deleteTokenFile() {
+            if (generatedTokenFile == null) {
+                return;
+            }
+            try {
+                Files.deleteIfExists(generatedTokenFile);
+            } catch (IOException e) {
+                LOG.warn("Could not delete the admin token file {}: {}; delete it by hand", generatedTokenFile,
+                        e.toString());
+            }
+        }
+    }
+
+    static int run(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
+        Running running = start(argv, out, err);
+        if (running == null) {
+            return Main.UNREACHABLE;
+        }
+        if (running.server == null) {
+            return Main.OK;     // --help
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        // The JVM exits when the hook returns: closing the backend waits until every job tree has ended.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("Shutting down");
+            try {
+                running.close();
+                LOG.info("Stopped");
+            } finally {
+                stopped.countDown();
+                Main.exitFromShutdownHook();
             }
         }, "worktarget-serve-shutdown"));
         try {
@@ -157,5 +184,206 @@ final class ServeCommand {
             Thread.currentThread().interrupt();
         }
         return Main.OK;
+    }
+
+    /**
+     * Validates the command line and starts serving.
+     *
+     * @param argv the arguments after {@code serve}
+     * @param out where the help goes
+     * @param err where a bind failure is reported
+     * @return the running serve; one without a server after {@code --help}; null when a port cannot be bound
+     * @throws Args.UsageException for a bad command line or configuration
+     */
+    static Running start(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
+        Args a = Args.parse(argv, Set.of("workspace", "tokens", "port", "bind", "admin-port", "admin-token",
+                "admin-token-file", "tls-cert", "tls-key", "request-timeout", "max-transfer-mib", "home-scope", "homes",
+                "home-max-mib", "isolation", "isolation-wrapper", "kill-grace-ms", "max-jobs", "result-max-kib"),
+                Set.of("help", "no-sync"));
+        if (a.flag("help")) {
+            out.println(HELP);
+            return new Running(null, null, null, null, null);
+        }
+        Path workspace = Path.of(a.require("workspace")).toAbsolutePath().normalize();
+        if (!Files.isDirectory(workspace)) {
+            throw new Args.UsageException("--workspace " + workspace + " is not a directory. Create it, or give "
+                    + "another.");
+        }
+        TokenAuthenticator auth = tokens(a.require("tokens"));
+        int port = a.intOption("port", 7070, 0, 65535);
+        int adminPort = a.intOption("admin-port", port == 0 ? 0 : Math.min(port + 1, 65535), 0, 65535);
+        String bind = a.get("bind", "127.0.0.1");
+        int requestTimeoutSeconds = a.intOption("request-timeout",
+                (int) AdminServer.Limits.DEFAULT_REQUEST_TIMEOUT.toSeconds(), 1, 3600);
+        Duration requestTimeout = Duration.ofSeconds(requestTimeoutSeconds);
+        String adminToken = a.get("admin-token", System.getenv("WORKTARGET_ADMIN_TOKEN"));
+        boolean generated = adminToken == null || adminToken.isBlank();
+        if (generated) {
+            adminToken = new Ids().next("adm-");
+        }
+        SslContext ssl = tls(a);
+        TransferSettings transferSettings = transferSettings(a);
+        WorkspaceBackend.Builder wb = workspace(a, workspace);
+        WorkspaceBackend work;
+        try {
+            work = wb.build();
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            throw new Args.UsageException("Cannot open the workspace " + workspace + ": " + e.getMessage() + ". Check "
+                    + "that this user may write there (and in --homes).");
+        }
+        ServerTransfers transfers = ServerTransfers.create(
+                new RootDirTargetResolver((scope, dirName) -> work.findRoot(scope.tenant(), scope.project(), dirName)),
+                transferSettings, TransferListener.NONE);
+        WorkTargetServer server;
+        try {
+            server = WorkTargetServer.builder().host(bind).port(port).authenticator(auth)
+                    .sslContext(ssl).transfers(transfers).upgradeTimeout(requestTimeout).build();
+        } catch (IllegalArgumentException e) {
+            transfers.close();
+            work.close();
+            throw new Args.UsageException(e.getMessage() + ".");
+        }
+        InMemoryProcessStore store = new InMemoryProcessStore();
+        WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).peers(server.peers());
+        db.backend(work);
+        transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
+        // a call without processId runs in a one-shot process; its end reaches every backend
+        AdminServer admin = new AdminServer(server, db.build(), store, adminToken,
+                AdminServer.Limits.defaults().withRequestTimeout(requestTimeout));
+        try {
+            // the admin port first: a clash there must not follow a "listening on" of the WebSocket server
+            admin.start("127.0.0.1", adminPort);
+        } catch (IOException e) {
+            transfers.close();
+            work.close();
+            err.println(e.getMessage() + " Option: --admin-port.");
+            return null;
+        }
+        try {
+            server.start();
+        } catch (IOException e) {
+            admin.close();
+            transfers.close();
+            work.close();
+            err.println(e.getMessage() + " Options: --port, --bind.");
+            return null;
+        }
+        Path tokenFile = null;
+        if (generated) {
+            Path file = Path.of(a.get("admin-token-file", Path.of(System.getProperty("user.home"), ".worktarget",
+                    "admin-token-" + admin.address().getPort()).toString())).toAbsolutePath();
+            try {
+                writeOwnerOnly(file, adminToken);
+                tokenFile = file;
+            } catch (IOException | UnsupportedOperationException e) {   // the latter: no POSIX permissions there
+                new Running(server, admin, transfers, work, null).close();
+                throw new Args.UsageException("Cannot write the generated admin token to " + file + " readable only by "
+                        + "this user: " + e + ". Give an --admin-token-file on a writable POSIX file system, or set "
+                        + "$WORKTARGET_ADMIN_TOKEN.");
+            }
+        }
+        LOG.info("Admin API on http://127.0.0.1:{}/admin/v1/ ({})", admin.address().getPort(), generated
+                ? "generated admin token in " + tokenFile + ", readable only by this user; for call: "
+                + "WORKTARGET_ADMIN_TOKEN=$(cat " + tokenFile + ")"
+                : "admin token as given");
+        return new Running(server, admin, transfers, work, tokenFile);
+    }
+
+    private static TokenAuthenticator tokens(String file) throws Args.UsageException {
+        try {
+            return TokenAuthenticator.fromJson(Path.of(file));
+        } catch (NoSuchFileException e) {
+            throw new Args.UsageException("Cannot read --tokens " + file + ": there is no such file.");
+        } catch (IOException e) {
+            throw new Args.UsageException("Cannot read --tokens " + file + ": " + e + ".");
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException("--tokens " + e.getMessage());
+        }
+    }
+
+    private static SslContext tls(Args a) throws Args.UsageException {
+        if (a.get("tls-cert", null) == null && a.get("tls-key", null) == null) {
+            return null;
+        }
+        try (InputStream cert = Files.newInputStream(Path.of(a.require("tls-cert")));
+             InputStream key = Files.newInputStream(Path.of(a.require("tls-key")))) {
+            return SslContextBuilder.forServer(cert, key).build();
+        } catch (IOException | IllegalArgumentException e) {
+            throw new Args.UsageException("Cannot load the TLS certificate or key: " + e.getMessage()
+                    + ". Give PEM files: --tls-cert the chain, --tls-key the unencrypted PKCS#8 key.");
+        }
+    }
+
+    private static TransferSettings transferSettings(Args a) throws Args.UsageException {
+        TransferSettings defaults = TransferSettings.defaults();
+        long bytes = (long) a.intOption("max-transfer-mib", (int) (defaults.maxUploadSize() >> 20), 1, 1 << 20) << 20;
+        try {
+            return defaults.toBuilder().maxUploadSize(bytes).maxDownloadSize(bytes)
+                    .syncBeforeCommit(!a.flag("no-sync")).build();
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException("--max-transfer-mib: " + e.getMessage() + ".");
+        }
+    }
+
+    private static WorkspaceBackend.Builder workspace(Args a, Path workspace) throws Args.UsageException {
+        WorkspaceBackend.Builder b = Backends.workspaceBuilder(workspace);
+        HomeScope scope = HomeScope.parse(a.get("home-scope", "project")).orElseThrow(() -> new Args.UsageException(
+                "--home-scope must be project, tenant or user, got '" + a.get("home-scope", "") + "'."));
+        if (scope != HomeScope.PROJECT) {
+            b.settings(homeScope(scope));
+        }
+        if (a.has("homes")) {
+            b.homesRoot(Path.of(a.require("homes")).toAbsolutePath().normalize());
+        }
+        if (a.has("home-max-mib")) {
+            b.homeMaxBytes((long) a.intOption("home-max-mib", 0, 0, Integer.MAX_VALUE) << 20);
+        }
+        ExecSettings.Builder exec = ExecSettings.defaults().toBuilder();
+        try {
+            if (a.has("isolation")) {
+                exec.isolationMode(ExecSettings.IsolationMode.parse(a.get("isolation", "")));
+            }
+            if (a.has("isolation-wrapper")) {
+                exec.isolationWrapper(a.get("isolation-wrapper", ""));
+            }
+            exec.killGrace(Duration.ofMillis(a.intOption("kill-grace-ms",
+                    (int) ExecSettings.defaults().killGrace().toMillis(), 0, Integer.MAX_VALUE)));
+            exec.maxJobsPerScope(a.intOption("max-jobs", ExecSettings.defaults().maxJobsPerScope(), 1,
+                    Integer.MAX_VALUE));
+            b.execSettings(exec.build());
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException("The exec settings (--isolation, --isolation-wrapper): " + e.getMessage()
+                    + ".");
+        }
+        if (a.has("result-max-kib")) {
+            int kib = a.intOption("result-max-kib", 0, 1, 1 << 20);
+            try {
+                b.fileSettings(FileToolSettings.defaults().toBuilder().resultMaxBytes(kib << 10).build());
+            } catch (IllegalArgumentException e) {
+                throw new Args.UsageException("--result-max-kib: " + e.getMessage() + ".");
+            }
+        }
+        return b;
+    }
+
+    /** A cascade whose every tenant has the given HOME scope. */
+    private static SettingsCascade homeScope(HomeScope scope) {
+        return (level, tenant, id, key) -> level == SettingLevel.TENANT && HomeScope.SETTING.equals(key)
+                ? Optional.of(scope.wire()) : Optional.empty();
+    }
+
+    /** Writes a secret to a new file that only this user may read (0600), in a directory only it may enter. */
+    static void writeOwnerOnly(Path file, String secret) throws IOException {
+        Path dir = file.getParent();
+        if (dir != null && !Files.isDirectory(dir)) {
+            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        }
+        Files.deleteIfExists(file);
+        try {
+            Files.writeString(Files.createFile(file, PosixFilePermissions.asFileAttribute(
+                    PosixFilePermissions.fromString("rw-------"))), secret + "\n", StandardCharsets.UTF_8);
+        } catch (FileAlreadyExistsException e) {
+            throw new IOException("another process created " + file + " at the same time", e);
+        }
     }
 }

@@ -78,6 +78,7 @@ public final class ClientSession {
     private final Object connectedLock = new Object();
     private volatile Connection current;
     private volatile boolean closing;
+    private volatile Throwable lastFailure;
 
     /**
      * Creates the session (not yet connecting).
@@ -178,6 +179,15 @@ public final class ClientSession {
     }
 
     /**
+     * Why the last connection attempt failed (it could not connect, or the connection failed), if one did.
+     *
+     * @return the failure, or null
+     */
+    public Throwable lastFailure() {
+        return lastFailure;
+    }
+
+    /**
      * The number of calls running on the worker pool.
      *
      * @return the number of calls running on the worker pool
@@ -264,6 +274,7 @@ public final class ClientSession {
                 });
         b.connect(host, port).addListener((ChannelFutureListener) f -> {
             if (!f.isSuccess()) {
+                lastFailure = f.cause();
                 LOG.info("Could not connect to {}: {}", settings.uri(), f.cause().getMessage());
                 retryLater();
             }
@@ -455,11 +466,18 @@ public final class ClientSession {
             if (cause instanceof WebSocketClientHandshakeException h && h.response() != null
                     && h.response().status().code() >= 400 && h.response().status().code() < 500) {
                 int status = h.response().status().code();
-                refusal = new ServerRefusedException(status, "The server refused the upgrade with HTTP " + status
-                        + (status == 401 ? ": the token is missing or was rejected. Check --token." : "."));
+                refusal = !h.response().headers().contains(HandshakeAuthHandler.SERVER_HEADER)
+                        ? new ServerRefusedException(status, settings.uri() + " answered HTTP " + status + " without the "
+                                + HandshakeAuthHandler.SERVER_HEADER + " header: it is not a WorkTarget server's WebSocket "
+                                + "port (is it the admin API's, or another service's?). Check the port in the URI.", false)
+                        : new ServerRefusedException(status, "The server refused the upgrade with HTTP " + status
+                                + (status == 401 ? ": the token is missing or was rejected. Check --token."
+                                : status == 404 ? ": the path is wrong; the server's endpoint is "
+                                + h.response().headers().get(HandshakeAuthHandler.SERVER_HEADER) + "." : "."));
             } else if (cause instanceof TooLongFrameException) {
                 LOG.warn("The server sent a frame over {} bytes; reconnecting", settings.maxFrameBytes());
             } else {
+                lastFailure = cause;
                 LOG.warn("Connection to {} failed: {}", settings.uri(), cause.toString());
             }
             ctx.close();

@@ -45,6 +45,11 @@ public final class HandshakeAuthHandler extends ChannelInboundHandlerAdapter {
     public static final AttributeKey<AuthPrincipal> PRINCIPAL = AttributeKey.valueOf("worktarget.principal");
     /** The profile the upgrade request declared. */
     public static final AttributeKey<String> PROFILE = AttributeKey.valueOf("worktarget.profile");
+    /**
+     * The header on every refusal of an upgrade by a WorkTarget server, so a client tells it apart from
+     * another service's HTTP error (a wrong port); its value is the endpoint's path.
+     */
+    public static final String SERVER_HEADER = "X-WorkTarget-Endpoint";
     /** The default of the upgrade timeout: 10 s for the whole upgrade request. */
     public static final Duration DEFAULT_UPGRADE_TIMEOUT = Duration.ofSeconds(10);
     /** At most one refusal (and one authenticator failure) per window is logged above DEBUG. */
@@ -190,6 +195,7 @@ public final class HandshakeAuthHandler extends ChannelInboundHandlerAdapter {
         res.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8");
         res.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, res.content().readableBytes());
         res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        res.headers().set(SERVER_HEADER, path);
         if (status == HttpResponseStatus.UNAUTHORIZED) {
             res.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
         }

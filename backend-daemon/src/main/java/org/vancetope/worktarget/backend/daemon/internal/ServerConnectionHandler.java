@@ -168,6 +168,12 @@ public final class ServerConnectionHandler extends FrameHandler {
             return;
         }
         if (!principal.mayServe(h.tenant(), h.project())) {
+            LOG.warn("Refusing the {} from {} with {} (forbidden): the token of '{}' grants tenant '{}' and projects {}, "
+                    + "it asked for {}. Give the token that project (or \"*\") in the tokens file, or connect with a "
+                    + "project it grants", daemon ? "daemon '" + h.daemonName() + "'" : "foot", ctx.channel().remoteAddress(),
+                    Wire.CLOSE_FORBIDDEN, principal.subject(), principal.tenant(), principal.projects(),
+                    h.project() == null ? "tenant '" + h.tenant() + "'" : "project '" + h.project() + "' of tenant '"
+                    + h.tenant() + "'");
             refuse(ctx, ErrorCode.FORBIDDEN, "The token of '" + principal.subject() + "' does not grant "
                     + (h.project() == null ? "tenant '" + h.tenant() + "'" : "project '" + h.project() + "' of tenant '"
                     + h.tenant() + "'") + ".", Wire.CLOSE_FORBIDDEN);

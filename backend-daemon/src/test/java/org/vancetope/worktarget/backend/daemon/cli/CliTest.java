@@ -2,21 +2,32 @@ package org.vancetope.worktarget.backend.daemon.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
 import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
@@ -34,6 +45,10 @@ class CliTest {
     private WorkTargetServer server;
     private AdminServer admin;
     private WorkTargetClient daemon;
+    /** Holds the daemon's file_read of the path "block" until the test ends. */
+    private final CountDownLatch release = new CountDownLatch(1);
+    @TempDir
+    Path dir;
 
     @BeforeEach
     void start() throws Exception {
@@ -47,6 +62,7 @@ class CliTest {
 
     @AfterEach
     void stop() {
+        release.countDown();
         if (daemon != null) {
             daemon.close();
         }
@@ -56,16 +72,60 @@ class CliTest {
 
     private void connectDaemon() throws InterruptedException {
         BackendTool read = BackendTool.of(ToolCatalog.backend("client_file_read").orElseThrow(),
-                (p, c) -> Map.of("content", "from box: " + p.get("path")));
+                (p, c) -> {
+                    if ("block".equals(p.get("path"))) {
+                        awaitRelease();
+                    }
+                    return Map.of("content", "from box: " + p.get("path"));
+                });
         daemon = WorkTargetClient.builder().uri(URI.create("ws://127.0.0.1:" + server.port() + "/worktarget/v1"))
                 .token(DAEMON_TOKEN).daemon("acme", "proj", "build-box-01").tools(List.of(read)).build().start();
         assertThat(daemon.awaitConnected(Duration.ofSeconds(10))).isTrue();
     }
 
+    private void awaitRelease() {
+        try {
+            if (!release.await(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the test did not release the blocked call");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while blocked", e);
+        }
+    }
+
     private int run(String... args) {
-        return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        return runWithInput(new ByteArrayInputStream(new byte[0]), args);
+    }
+
+    private int runWithInput(InputStream in, String... args) {
+        return Main.run(args, in, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
     }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private String wsUrl(int port) {
+        return "ws://127.0.0.1:" + port + "/worktarget/v1";
+    }
+
+    private Path tokens(String json) throws Exception {
+        return Files.writeString(dir.resolve("tokens-" + System.nanoTime() + ".json"), json);
+    }
+
+    private Path workspace() throws Exception {
+        return Files.createDirectories(dir.resolve("workspace"));
+    }
+
+    private Path goodTokens() throws Exception {
+        return tokens("{\"tokens\":[{\"token\":\"" + DAEMON_TOKEN + "\",\"tenant\":\"acme\",\"projects\":[\"proj\"]}]}");
+    }
+
+    private static final String NL = System.lineSeparator();
 
     private String adminUrl() {
         return "http://127.0.0.1:" + admin.address().getPort();
@@ -201,5 +261,310 @@ class CliTest {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create(adminUrl() + "/admin/v1/connections")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(401);
+    }
+
+    // ---- help, version and exit codes ----
+
+    @Test
+    void dashHIsHelpAtTheTopAndForEveryCommand() {
+        assertThat(run("-h")).isEqualTo(Main.OK);
+        assertThat(stdout()).startsWith("Usage: java -jar worktarget.jar <command> [options]");
+        for (String cmd : List.of("daemon", "serve", "call")) {
+            out.reset();
+            assertThat(run(cmd, "-h")).as(cmd).isEqualTo(Main.OK);
+            assertThat(stdout()).as(cmd).startsWith("Usage: " + cmd + " ");
+        }
+        assertThat(stderr()).isEmpty();
+    }
+
+    @Test
+    void versionPrintsTheVersionTheBuildFilledIn() {
+        assertThat(run("--version")).isEqualTo(Main.OK);
+        assertThat(stdout()).matches("worktarget \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?" + NL);
+        out.reset();
+        assertThat(run("-V")).isEqualTo(Main.OK);
+        assertThat(stdout()).isEqualTo("worktarget " + Main.version() + NL);
+    }
+
+    @Test
+    void everyHelpEndsWithATableOfTheExitCodesAndTheTopLevelTableHasThemAll() {
+        Pattern row = Pattern.compile("^  (\\d)  \\S.*$", Pattern.MULTILINE);
+        for (String cmd : List.of("daemon", "serve", "call")) {
+            out.reset();
+            run(cmd, "--help");
+            String help = stdout();
+            String table = help.substring(help.indexOf("Exit codes:\n"));
+            Matcher m = row.matcher(table);
+            int rows = 0;
+            while (m.find()) {
+                rows++;
+                assertThat(Integer.parseInt(m.group(1))).as(cmd).isBetween(Main.OK, Main.TIMEOUT);
+            }
+            assertThat(rows).as(cmd + " lists its codes").isEqualTo(table.strip().split("\n").length - 1);
+            assertThat(table).as(cmd).contains("  0  ", "  2  ", "  4  ");
+        }
+        out.reset();
+        run("--help");
+        assertThat(stdout()).contains("Exit codes:\n  0  success", "\n  1  ", "\n  2  ", "\n  3  ", "\n  4  ",
+                "\n  5  call: no answer within --timeout");
+    }
+
+    @Test
+    void helpRecommendsTheEnvironmentForTokens() {
+        run("daemon", "--help");
+        run("call", "--help");
+        run("serve", "--help");
+        assertThat(stdout()).contains("prefer $WORKTARGET_TOKEN", "prefer $WORKTARGET_ADMIN_TOKEN or --admin-token-file",
+                "prefer $WORKTARGET_ADMIN_TOKEN: an option is visible to");
+    }
+
+    // ---- daemon: the start-up deadline and what it names ----
+
+    @Test
+    void daemonAtAClosedPortExitsUnreachableNamingThePort() throws Exception {
+        int port = freePort();
+        assertThat(run("daemon", "--connect", wsUrl(port), "--token", DAEMON_TOKEN, "--tenant", "acme", "--project",
+                "proj", "--name", "box", "--connect-timeout", "1")).isEqualTo(Main.UNREACHABLE);
+        assertThat(stderr()).isEqualTo("Not connected to " + wsUrl(port) + " within 1 s (--connect-timeout): nothing "
+                + "accepts connections on 127.0.0.1:" + port + ". Is 'serve' running there, and is " + port + " its --port "
+                + "(default 7070)?" + NL);
+    }
+
+    @Test
+    void daemonAtAnUnresolvableHostExitsUnreachableNamingTheHost() {
+        String url = "ws://no-such-host.invalid:7070/worktarget/v1";
+        assertThat(run("daemon", "--connect", url, "--token", DAEMON_TOKEN, "--tenant", "acme", "--project", "proj",
+                "--name", "box", "--connect-timeout", "1")).isEqualTo(Main.UNREACHABLE);
+        assertThat(stderr()).isEqualTo("Not connected to " + url + " within 1 s (--connect-timeout): the host "
+                + "'no-such-host.invalid' does not resolve. Check the host name in --connect (DNS, /etc/hosts)." + NL);
+    }
+
+    @Test
+    void daemonAtTheAdminPortSaysItIsNotAWorkTargetServerNotCheckToken() {
+        String url = wsUrl(admin.address().getPort());
+        assertThat(run("daemon", "--connect", url, "--token", DAEMON_TOKEN, "--tenant", "acme", "--project", "proj",
+                "--name", "box")).isEqualTo(Main.UNREACHABLE);
+        assertThat(stderr()).isEqualTo("Not a WorkTarget server: " + url + " answered HTTP 401 without the "
+                + "X-WorkTarget-Endpoint header: it is not a WorkTarget server's WebSocket port (is it the admin API's, "
+                + "or another service's?). Check the port in the URI. serve's WebSocket port is its --port (default "
+                + "7070); --admin-port is for 'call' only." + NL);
+        assertThat(stderr()).doesNotContain("Check --token");
+    }
+
+    @Test
+    void daemonWithAWrongPathIsRefusedNamingTheServersEndpoint() {
+        assertThat(run("daemon", "--connect", "ws://127.0.0.1:" + server.port() + "/wrong", "--token", DAEMON_TOKEN,
+                "--tenant", "acme", "--project", "proj", "--name", "box")).isEqualTo(Main.REFUSED);
+        assertThat(stderr()).isEqualTo("Refused: The server refused the upgrade with HTTP 404: the path is wrong; the "
+                + "server's endpoint is /worktarget/v1." + NL);
+    }
+
+    @Test
+    void daemonWithAnHttpUrlOrANegativeConnectTimeoutIsAUsageError() {
+        assertThat(run("daemon", "--connect", "http://127.0.0.1:7070/worktarget/v1", "--token", DAEMON_TOKEN))
+                .isEqualTo(Main.USAGE);
+        assertThat(run("daemon", "--connect", wsUrl(7070), "--token", DAEMON_TOKEN, "--connect-timeout", "-1"))
+                .isEqualTo(Main.USAGE);
+        assertThat(stderr()).isEqualTo("--connect must be a ws:// or wss:// URL with a host, e.g. "
+                + "ws://brain:7070/worktarget/v1; got 'http://127.0.0.1:7070/worktarget/v1'. Run 'daemon --help' for "
+                + "the options." + NL + "--connect-timeout must be at least 0, got -1. Run 'daemon --help' for the "
+                + "options." + NL);
+    }
+
+    // ---- serve: the tokens file, the settings, the ports ----
+
+    @Test
+    void serveRefusesATokensFileWithAMisspelledKeyNamingTheLineAndTheKey() throws Exception {
+        Path t = tokens("{\"tokens\": [\n  {\"token\": \"daemon-token-1\", \"tenant\": \"acme\",\n"
+                + "   \"project\": [\"proj\"]}\n]}\n");
+        assertThat(run("serve", "--workspace", workspace().toString(), "--tokens", t.toString())).isEqualTo(Main.USAGE);
+        assertThat(stderr()).isEqualTo("--tokens " + t + ", line 3: unknown key 'project' in tokens[0] (did you mean "
+                + "'projects'?). The keys are token, subject, tenant, projects, user. Run 'serve --help' for the options."
+                + NL);
+    }
+
+    @Test
+    void serveRefusesATokensFileEntryWithoutProjects() throws Exception {
+        Path t = tokens("{\"tokens\": [\n  {\"token\": \"daemon-token-1\", \"tenant\": \"acme\"}\n]}\n");
+        assertThat(run("serve", "--workspace", workspace().toString(), "--tokens", t.toString())).isEqualTo(Main.USAGE);
+        assertThat(stderr()).isEqualTo("--tokens " + t + ", line 2: tokens[0] has no 'projects'; list the projects "
+                + "the token grants, e.g. \"projects\":[\"proj\"] ([\"*\"] for every project of the tenant, [] for a foot "
+                + "that only needs the tenant). Run 'serve --help' for the options." + NL);
+    }
+
+    @Test
+    void serveRefusesATokensFileWithoutTokens() throws Exception {
+        Path t = tokens("{\"tokens\": []}\n");
+        assertThat(run("serve", "--workspace", workspace().toString(), "--tokens", t.toString())).isEqualTo(Main.USAGE);
+        assertThat(stderr()).isEqualTo("--tokens " + t + ", line 1: \"tokens\" is empty, so no daemon or foot could "
+                + "connect. Add an entry, e.g. {\"token\":\"<at least 8 characters>\",\"tenant\":\"acme\","
+                + "\"projects\":[\"proj\"]}. Run 'serve --help' for the options." + NL);
+    }
+
+    @Test
+    void serveRefusesATokensFileWithAValueOfTheWrongType() throws Exception {
+        Path t = tokens("{\"tokens\": [\n  {\"token\": \"daemon-token-1\", \"tenant\": \"acme\", \"projects\": \"proj\"}\n]}");
+        assertThat(run("serve", "--workspace", workspace().toString(), "--tokens", t.toString())).isEqualTo(Main.USAGE);
+        assertThat(stderr()).isEqualTo("--tokens " + t + ", line 2: 'projects' in tokens[0] must be a list of project "
+                + "names, e.g. [\"proj\"], got a string. Run 'serve --help' for the options." + NL);
+        assertThat(stderr()).doesNotContain("daemon-token-1");
+    }
+
+    @Test
+    void serveAtAPortInUseExitsUnreachableNamingThePortAndTheCause() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            int port = taken.getLocalPort();
+            assertThat(run("serve", "--workspace", workspace().toString(), "--tokens", goodTokens().toString(),
+                    "--port", String.valueOf(port), "--admin-port", "0", "--admin-token", ADMIN_TOKEN))
+                    .isEqualTo(Main.UNREACHABLE);
+            assertThat(stderr()).isEqualTo("Could not bind the WorkTarget server on 127.0.0.1:" + port + ": port " + port
+                    + " is already in use (another server, or an earlier run that still listens). Stop that process or "
+                    + "choose another port. Options: --port, --bind." + NL);
+        }
+    }
+
+    @Test
+    void serveWithAnAdminPortInUseExitsUnreachableNamingTheAdminPort() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            int port = taken.getLocalPort();
+            assertThat(run("serve", "--workspace", workspace().toString(), "--tokens", goodTokens().toString(),
+                    "--port", "0", "--admin-port", String.valueOf(port), "--admin-token", ADMIN_TOKEN))
+                    .isEqualTo(Main.UNREACHABLE);
+            assertThat(stderr()).isEqualTo("Could not bind the admin API on 127.0.0.1:" + port + ": port " + port
+                    + " is already in use (another server, or an earlier run that still listens). Stop that process or "
+                    + "choose another port. Option: --admin-port." + NL);
+        }
+    }
+
+    @Test
+    void serveWithAnUnresolvableBindHostExitsUnreachableNamingTheHost() throws Exception {
+        assertThat(run("serve", "--workspace", workspace().toString(), "--tokens", goodTokens().toString(),
+                "--bind", "no-such-host.invalid", "--port", "0", "--admin-port", "0", "--admin-token", ADMIN_TOKEN))
+                .isEqualTo(Main.UNREACHABLE);
+        assertThat(stderr()).isEqualTo("Could not bind the WorkTarget server on no-such-host.invalid:0: the host name "
+                + "'no-such-host.invalid' does not resolve to an address. Give an address of this machine (127.0.0.1, "
+                + "0.0.0.0 for every interface) or a name it resolves. Options: --port, --bind." + NL);
+    }
+
+    @Test
+    void serveSettingsAreValidatedEachWithItsOwnMessage() throws Exception {
+        String ws = workspace().toString();
+        String t = goodTokens().toString();
+        Map<List<String>, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(List.of("--home-scope", "galaxy"), "--home-scope must be project, tenant or user, got 'galaxy'.");
+        cases.put(List.of("--max-transfer-mib", "0"), "--max-transfer-mib must be between 1 and 1048576, got 0.");
+        cases.put(List.of("--home-max-mib", "-1"), "--home-max-mib must be at least 0, got -1.");
+        cases.put(List.of("--kill-grace-ms", "x"), "--kill-grace-ms must be a number, got 'x'.");
+        cases.put(List.of("--max-jobs", "0"), "--max-jobs must be at least 1, got 0.");
+        cases.put(List.of("--result-max-kib", "0"), "--result-max-kib must be between 1 and 1048576, got 0.");
+        cases.put(List.of("--isolation", "full"), "The exec settings (--isolation, --isolation-wrapper): isolationMode "
+                + "must be 'none' or 'custom' (any case), got 'full'.");
+        cases.put(List.of("--port", "70000"), "--port must be between 0 and 65535, got 70000.");
+        for (Map.Entry<List<String>, String> c : cases.entrySet()) {
+            err.reset();
+            List<String> args = new java.util.ArrayList<>(List.of("serve", "--workspace", ws, "--tokens", t,
+                    "--port", "0", "--admin-port", "0", "--admin-token", ADMIN_TOKEN));
+            args.addAll(c.getKey());
+            assertThat(run(args.toArray(String[]::new))).as(c.getKey().toString()).isEqualTo(Main.USAGE);
+            assertThat(stderr()).as(c.getKey().toString())
+                    .isEqualTo(c.getValue() + " Run 'serve --help' for the options." + NL);
+        }
+        err.reset();
+        assertThat(run("serve", "--workspace", ws, "--tokens", t, "--isolation", "custom", "--isolation-wrapper",
+                "bwrap --unshare-net", "--port", "0",
+                "--admin-port", "0", "--admin-token", ADMIN_TOKEN)).isEqualTo(Main.USAGE);
+        assertThat(stderr()).startsWith("The exec settings (--isolation, --isolation-wrapper): ");
+    }
+
+    @Test
+    void serveWritesAGeneratedAdminTokenToAnOwnerOnlyFileAndAppliesTheHomeScope() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("WORKTARGET_ADMIN_TOKEN") == null,
+                "a token in the environment is used instead of a generated one");
+        Path tokenFile = dir.resolve("secrets").resolve("admin-token");
+        ServeCommand.Running serve = ServeCommand.start(List.of("--workspace", workspace().toString(), "--tokens",
+                goodTokens().toString(), "--port", "0", "--admin-port", "0", "--admin-token-file", tokenFile.toString(),
+                "--home-scope", "tenant", "--max-transfer-mib", "5"), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(serve.generatedTokenFile()).contains(tokenFile.toAbsolutePath());
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tokenFile))).isEqualTo("rw-------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tokenFile.getParent())))
+                    .isEqualTo("rwx------");
+            String admin = "http://127.0.0.1:" + serve.adminPort();
+            String[] homes = new String[2];
+            for (int i = 0; i < 2; i++) {
+                out.reset();
+                assertThat(run("call", "--server", admin, "--admin-token-file", tokenFile.toString(), "--target", "WORK",
+                        "--tenant", "acme", "--project", "p" + i, "exec_run", "{\"command\":\"echo $HOME\"}"))
+                        .as(stderr()).isEqualTo(Main.OK);
+                homes[i] = stdout().replaceAll("(?s).*\"stdout\" : \"([^\"]*?)(\\\\n)?\".*", "$1");
+            }
+            assertThat(homes[0]).as("a tenant-scoped HOME is shared by the tenant's projects").isEqualTo(homes[1])
+                    .endsWith("/acme/_tenant");
+        } finally {
+            serve.close();
+        }
+        assertThat(tokenFile).doesNotExist();
+    }
+
+    // ---- call ----
+
+    @Test
+    void callToAWebSocketUrlIsAUsageErrorWithoutAStackTrace() {
+        assertThat(run("call", "--server", wsUrl(server.port()), "--admin-token", ADMIN_TOKEN, "--target", "WORK",
+                "work_target_get")).isEqualTo(Main.USAGE);
+        assertThat(stderr()).isEqualTo("--server " + wsUrl(server.port()) + " is a WebSocket URL; call talks to serve's "
+                + "admin API over HTTP: use http://127.0.0.1:ADMIN-PORT (serve's --admin-port, default --port + 1). Run "
+                + "'call --help' for the options." + NL);
+    }
+
+    @Test
+    void callToTheWebSocketPortSaysItIsNotTheAdminApi() {
+        String url = "http://127.0.0.1:" + server.port();
+        assertThat(run("call", "--server", url, "--admin-token", ADMIN_TOKEN, "--target", "WORK", "work_target_get"))
+                .isEqualTo(Main.UNREACHABLE);
+        assertThat(stderr()).isEqualTo(url + "/admin/v1/call answered HTTP 404 without the admin API's JSON: it is not "
+                + "serve's admin API. Point --server at serve's --admin-port (default --port + 1), not at its WebSocket "
+                + "port." + NL);
+    }
+
+    @Test
+    void callThatTimesOutExitsWithItsOwnCode() throws Exception {
+        connectDaemon();
+        assertThat(run("call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--target", "DAEMON:build-box-01",
+                "--timeout", "1", "file_read", "{\"path\":\"block\"}")).isEqualTo(Main.TIMEOUT);
+        assertThat(stderr()).isEqualTo("No answer from " + adminUrl() + "/admin/v1/call within 1 s (--timeout). The call "
+                + "may still run on the server: look at serve's log, or call again with a larger --timeout." + NL);
+    }
+
+    @Test
+    void callReadsItsParametersFromAFileBeyondTheCommandLineLimit() throws Exception {
+        connectDaemon();
+        String longPath = "x".repeat(200 * 1024);
+        Path params = Files.writeString(dir.resolve("params.json"), "{\"path\":\"" + longPath + "\"}");
+        assertThat(run("call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--target", "DAEMON:build-box-01",
+                "file_read", "@" + params)).as(stderr()).isEqualTo(Main.OK);
+        assertThat(stdout()).contains("\"content\" : \"from box: " + longPath + "\"");
+    }
+
+    @Test
+    void callReadsItsParametersFromTheStandardInput() throws Exception {
+        connectDaemon();
+        assertThat(runWithInput(new ByteArrayInputStream("{\"path\":\"from-stdin.md\"}".getBytes(StandardCharsets.UTF_8)),
+                "call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--target", "DAEMON:build-box-01",
+                "file_read", "-")).as(stderr()).isEqualTo(Main.OK);
+        assertThat(stdout()).contains("\"content\" : \"from box: from-stdin.md\"");
+    }
+
+    @Test
+    void callWithAMissingParametersFileOrBadStdinIsAUsageError() {
+        Path missing = dir.resolve("none.json");
+        assertThat(run("call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--target", "WORK", "file_read",
+                "@" + missing)).isEqualTo(Main.USAGE);
+        assertThat(runWithInput(new ByteArrayInputStream("[1]".getBytes(StandardCharsets.UTF_8)), "call", "--server",
+                adminUrl(), "--admin-token", ADMIN_TOKEN, "--target", "WORK", "file_read", "-")).isEqualTo(Main.USAGE);
+        assertThat(stderr()).isEqualTo("Cannot read the parameters from @" + missing + ": there is no file " + missing
+                + ". Run 'call --help' for the options." + NL + "The parameters on the standard input must be a JSON "
+                + "object, e.g. '{\"path\":\"README.md\"}'. Run 'call --help' for the options." + NL);
     }
 }
