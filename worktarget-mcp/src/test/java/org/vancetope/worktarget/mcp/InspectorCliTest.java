@@ -48,7 +48,7 @@ class InspectorCliTest {
         NodeClients.Run escape = NodeClients.run(concat(inspector(server.toArray(String[]::new)), "--method",
                 "tools/call", "--tool-name", "file_read", "--tool-arg", "path=../x"), env(tmp), tmp.resolve("esc.log"));
         assertThat(escape.exitCode()).as(escape.output()).isNotZero();
-        assertThat(escape.output()).contains("\"code\": \"path_escape\"", "\"isError\": true");
+        assertThat(escape.output()).contains("path_escape: ", "\"isError\": true");
     }
 
     @Test
@@ -68,7 +68,7 @@ class InspectorCliTest {
                     "--method", "tools/call", "--tool-name", "file_read", "--tool-arg", "path=i.txt"), env(tmp),
                     tmp.resolve("read.log"));
             assertThat(read.output()).as("each Inspector run is a new MCP session, so a new process with its own "
-                    + "temp RootDir").contains("\"code\": \"not_found\"");
+                    + "temp RootDir").contains("not_found: ");
 
             NodeClients.Run refused = NodeClients.run(inspector(f.url(), "--transport", "http", "--method",
                     "tools/list"), env(tmp), tmp.resolve("refused.log"));

@@ -94,12 +94,14 @@ class LocalConfinementTest {
         Path d = Files.createDirectories(root.resolve("d"));
         AtomicBoolean stop = new AtomicBoolean();
         AtomicInteger swaps = new AtomicInteger();
+        AtomicInteger planted = new AtomicInteger();     // times the link stood where "d" was
         Thread swapper = new Thread(() -> {
             Path aside = root.resolve("d-aside");
             while (!stop.get()) {
                 try {
                     Files.move(d, aside);
                     Files.createSymbolicLink(d, outside);
+                    planted.incrementAndGet();
                     Thread.onSpinWait();
                     Files.delete(d);
                     Files.move(aside, d);
@@ -128,7 +130,10 @@ class LocalConfinementTest {
         for (int w = 0; w < 2; w++) {
             int writer = w;
             writers.add(new Thread(() -> {
-                for (int i = 0; i < RACE_WRITES_PER_WRITER && System.nanoTime() < deadline; i++) {
+                // the race must have run: under load the swapper may get its first turn late, so the writers go on
+                // (up to a bound on writes, not on time) until the link stood in place at least once
+                for (int i = 0; (i < RACE_WRITES_PER_WRITER && System.nanoTime() < deadline)
+                        || (planted.get() == 0 && i < 20 * RACE_WRITES_PER_WRITER); i++) {
                     try {
                         call("client_file_write", "path", "d/new-" + writer + "-" + i + "/deeper/x.txt", "content", "x");
                         ok.incrementAndGet();
@@ -145,11 +150,11 @@ class LocalConfinementTest {
         }
         stop.set(true);
         swapper.join();
-        System.out.printf("link-swap race: %d writes (%d ok, %d refused), %d swaps%n", ok.get() + refused.get(), ok.get(),
-                refused.get(), swaps.get());
+        System.out.printf("link-swap race: %d writes (%d ok, %d refused), %d links planted, %d swaps%n",
+                ok.get() + refused.get(), ok.get(), refused.get(), planted.get(), swaps.get());
         assertThat(outsideTree()).as("nothing may appear outside the root").containsExactly("", "secret.txt");
         assertThat(Files.readString(outside.resolve("secret.txt"))).isEqualTo("TOP SECRET\n");
-        assertThat(swaps.get()).as("the race ran").isPositive();
+        assertThat(planted.get()).as("the race ran: the link stood in place of d").isPositive();
         assertThat(ok.get() + refused.get()).as("writes ran").isPositive();
         try (Stream<Path> s = Files.list(root)) {
             assertThat(s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(".wt-"))).as("no staging left")

@@ -28,7 +28,7 @@ import org.vancetope.worktarget.spi.ToolSpec;
  * Runs an MCP {@code tools/call} through the dispatcher: maps the caller to a process, registers the call
  * for cancellation, sends progress while a waiting tool runs, and turns the result into
  * {@code structuredContent} plus a JSON text rendering, or a {@link ToolException} into an {@code isError}
- * result carrying the code and the message.
+ * result whose text is the code and the message ({@code path_escape: …}).
  */
 public final class ToolCalls {
     private static final Logger LOG = LoggerFactory.getLogger(ToolCalls.class);
@@ -133,12 +133,13 @@ public final class ToolCalls {
         }, every, every, TimeUnit.MILLISECONDS);
     }
 
-    private McpSchema.CallToolResult error(ErrorCode code, String message) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("code", code.wire());
-        body.put("message", message);
+    /**
+     * An error result: {@code isError} with one text item, the stable code, a colon and the message. It has
+     * no {@code structuredContent}: clients validate structured content against the tool's output schema,
+     * which describes the tool's results, not its errors.
+     */
+    private static McpSchema.CallToolResult error(ErrorCode code, String message) {
         return McpSchema.CallToolResult.builder()
-                .structuredContent(body)
                 .addTextContent(code.wire() + ": " + message)
                 .isError(true)
                 .build();
