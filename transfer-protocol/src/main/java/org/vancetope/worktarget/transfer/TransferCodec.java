@@ -225,6 +225,7 @@ public final class TransferCodec {
     public static final int MAX_BINARY_ID_BYTES = 1024;
     private static final int KNOWN_FLAGS = FLAG_LAST | FLAG_HASH;
     private static final int SHA256_BYTES = 32;
+    private static final java.util.regex.Pattern SHA256_HASH = java.util.regex.Pattern.compile("sha256:[0-9a-fA-F]{64}");
     private static final String SHA256_PREFIX = "sha256:";
 
     /**
@@ -330,7 +331,7 @@ public final class TransferCodec {
     }
 
     private static byte[] rawHash(String hash) {
-        if (!hash.startsWith(SHA256_PREFIX) || hash.length() != SHA256_PREFIX.length() + 2 * SHA256_BYTES) {
+        if (!SHA256_HASH.matcher(hash).matches()) {
             throw new IllegalArgumentException("hash must be \"sha256:\" followed by 64 hex digits, got " + hash);
         }
         return java.util.HexFormat.of().parseHex(hash, SHA256_PREFIX.length(), hash.length());
@@ -485,6 +486,10 @@ public final class TransferCodec {
         if (hash != null && !last) {
             throw new FrameDecodeException(FrameDecodeException.Reason.BAD_FIELD, "Field 'hash' is allowed only on the "
                     + "last chunk (last: true).", TransferChunk.TYPE, transferId, null);
+        }
+        if (hash != null && !SHA256_HASH.matcher(hash).matches()) {
+            throw new FrameDecodeException(FrameDecodeException.Reason.BAD_FIELD, "Field 'hash' must be \"sha256:\" "
+                    + "followed by 64 hex digits.", TransferChunk.TYPE, transferId, null);
         }
         return new TransferChunk(transferId, seq, bytes, last, hash);
     }

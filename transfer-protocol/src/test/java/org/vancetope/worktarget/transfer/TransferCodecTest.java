@@ -220,6 +220,21 @@ class TransferCodecTest {
     }
 
     @Test
+    void aMalformedTrailerHashOnTheLastChunkIsRefused() {
+        FrameDecodeException e = decodeFails("{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":0,"
+                + "\"bytes\":\"\",\"last\":true,\"hash\":\"sha256:" + "z".repeat(64) + "\"}");
+        assertThat(e.reason()).isEqualTo(FrameDecodeException.Reason.BAD_FIELD);
+        assertThat(e.getMessage()).contains("64 hex digits");
+    }
+
+    @Test
+    void aChunkWithAMalformedHashCannotBeWrittenAsABinaryFrame() {
+        TransferChunk c = new TransferChunk("t", 0, new byte[0], true, "sha256:" + "z".repeat(64));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> codec.encodeBinaryChunk(c, ByteBuffer.allocate(200)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("64 hex digits");
+    }
+
+    @Test
     void aHashOnAChunkThatIsNotTheLastIsRefused() {
         FrameDecodeException e = decodeFails("{\"type\":\"transfer_chunk\",\"transferId\":\"t\",\"seq\":0,"
                 + "\"bytes\":\"\",\"last\":false,\"hash\":\"sha256:00\"}");
