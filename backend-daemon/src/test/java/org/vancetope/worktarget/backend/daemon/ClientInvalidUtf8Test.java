@@ -26,8 +26,17 @@ import org.junit.jupiter.api.Test;
 class ClientInvalidUtf8Test {
     private static final String GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 
-    @Test
-    void aServerTextFrameThatIsNotValidUtf8IsAnsweredWithClose1007() throws Exception {
+    /** What the test's bare server does after the upgrade and the client's hello. */
+    private interface Server {
+        void serve(DataInputStream in, OutputStream out) throws Exception;
+    }
+
+    /**
+     * A daemon client connects to a bare socket server, which answers the upgrade, reads the hello and
+     * then runs {@code server}; the client is returned closed after {@code after} ran.
+     */
+    private static void withClient(Server server, java.util.function.Consumer<WorkTargetClient> after)
+            throws Exception {
         try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             listener.setSoTimeout(10_000);
             WorkTargetClient client = WorkTargetClient.builder()
@@ -42,55 +51,49 @@ class ClientInvalidUtf8Test {
                     OutputStream out = s.getOutputStream();
                     upgrade(in, out);
                     assertThat(new String(readFrame(in, 1), StandardCharsets.UTF_8)).contains("\"type\":\"hello\"");
-                    byte[] bad = "{\"type\":\"welcome\",\"x\":\"?\"}".getBytes(StandardCharsets.US_ASCII);
-                    bad[bad.length - 3] = (byte) 0xC0;
-                    out.write(0x81);
-                    out.write(bad.length);
-                    out.write(bad);
-                    out.flush();
-                    byte[] close = readFrame(in, 8);
-                    assertThat(((close[0] & 0xFF) << 8) | (close[1] & 0xFF)).isEqualTo(1007);
+                    server.serve(in, out);
                 }
+                after.accept(client);
             } finally {
                 client.close();
             }
         }
     }
 
+    private static void sendText(OutputStream out, byte[] frame) throws IOException {
+        out.write(0x81);
+        out.write(frame.length);
+        out.write(frame);
+        out.flush();
+    }
+
+    private static int closeCode(byte[] close) {
+        return ((close[0] & 0xFF) << 8) | (close[1] & 0xFF);
+    }
+
+    @Test
+    void aServerTextFrameThatIsNotValidUtf8IsAnsweredWithClose1007() throws Exception {
+        withClient((in, out) -> {
+            byte[] bad = "{\"type\":\"welcome\",\"x\":\"?\"}".getBytes(StandardCharsets.US_ASCII);
+            bad[bad.length - 3] = (byte) 0xC0;
+            sendText(out, bad);
+            assertThat(closeCode(readFrame(in, 8))).isEqualTo(1007);
+        }, client -> { });
+    }
+
     @Test
     void aWelcomeOfAnotherProtocolVersionEndsTheClientForGoodWith4426() throws Exception {
-        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            listener.setSoTimeout(10_000);
-            WorkTargetClient client = WorkTargetClient.builder()
-                    .uri(URI.create("ws://127.0.0.1:" + listener.getLocalPort() + "/worktarget/v1")).token("t")
-                    .daemon("acme", "proj", "box-1").tools(List.of()).reconnectBackoff(Duration.ofSeconds(30),
-                            Duration.ofSeconds(30)).build();
-            try {
-                client.start();
-                try (Socket s = listener.accept()) {
-                    s.setSoTimeout(10_000);
-                    DataInputStream in = new DataInputStream(s.getInputStream());
-                    OutputStream out = s.getOutputStream();
-                    upgrade(in, out);
-                    readFrame(in, 1);
-                    byte[] welcome = ("{\"type\":\"welcome\",\"protocolVersion\":2,\"connectionId\":\"c-1\","
-                            + "\"capabilities\":[],\"limits\":{}}").getBytes(StandardCharsets.US_ASCII);
-                    out.write(0x81);
-                    out.write(welcome.length);
-                    out.write(welcome);
-                    out.flush();
-                    byte[] close = readFrame(in, 8);
-                    assertThat(((close[0] & 0xFF) << 8) | (close[1] & 0xFF)).isEqualTo(4426);
-                }
-                assertThat(client.isConnected()).isFalse();
-                org.assertj.core.api.Assertions.assertThatThrownBy(() -> client.terminated().get(10,
-                                java.util.concurrent.TimeUnit.SECONDS))
-                        .hasCauseInstanceOf(ServerRefusedException.class)
-                        .hasMessageContaining("protocol version 2");
-            } finally {
-                client.close();
-            }
-        }
+        withClient((in, out) -> {
+            sendText(out, ("{\"type\":\"welcome\",\"protocolVersion\":2,\"connectionId\":\"c-1\","
+                    + "\"capabilities\":[],\"limits\":{}}").getBytes(StandardCharsets.US_ASCII));
+            assertThat(closeCode(readFrame(in, 8))).isEqualTo(4426);
+        }, client -> {
+            assertThat(client.isConnected()).isFalse();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> client.terminated().get(10,
+                            java.util.concurrent.TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(ServerRefusedException.class)
+                    .hasMessageContaining("protocol version 2");
+        });
     }
 
     private static void upgrade(DataInputStream in, OutputStream out) throws Exception {
