@@ -60,10 +60,8 @@ final class HttpFixture implements AutoCloseable {
     }
 
     /** Waits until every MCP session ended (deleted by its client, or idle) and with it its process. */
-    void awaitNoProcesses() throws InterruptedException {
-        while (store.size() > 0) {
-            Thread.sleep(50);
-        }
+    void awaitNoProcesses() {
+        org.vancetope.worktarget.testfixtures.Await.until("every MCP session's process ended", () -> store.size() == 0);
     }
 
     String url() {

@@ -28,9 +28,7 @@ class TypeScriptSdkHttpClientTest {
             String out = NodeClients.runOk(List.of("node", "http-client.mjs"), Map.of("WT_URL", f.url(), "WT_TOKEN",
                     HttpFixture.AGENT_TOKEN, "WT_LONG_COMMAND", "exec sleep " + MARKER), tmp.resolve("client.log"));
             assertThat(out).containsPattern("http-client: OK \\d+ checks");
-            while (sleeperRuns()) {
-                Thread.sleep(50);
-            }
+            org.vancetope.worktarget.testfixtures.Await.until("the cancelled job's process is gone", () -> !sleeperRuns());
             f.awaitNoProcesses();
         }
     }

@@ -248,6 +248,7 @@ final class McpCommand {
                     work.close();
                 } finally {
                     stopped.countDown();
+                    Main.exitFromShutdownHook();
                 }
             }
         }, "worktarget-mcp-shutdown"));

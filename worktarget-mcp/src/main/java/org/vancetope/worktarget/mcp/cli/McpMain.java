@@ -26,13 +26,9 @@ public final class McpMain {
      * @param args the command line
      */
     public static void main(String[] args) {
-        setDefault("org.slf4j.simpleLogger.logFile", "System.err");
-        setDefault("org.slf4j.simpleLogger.defaultLogLevel", "info");
-        setDefault("org.slf4j.simpleLogger.showDateTime", "true");
-        setDefault("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
-        setDefault("org.slf4j.simpleLogger.showShortLogName", "true");
-        setDefault("org.slf4j.simpleLogger.log.io.netty", "warn");
+        setDefault("org.slf4j.simpleLogger.logFile", "System.err");      // stdout is the MCP protocol
         setDefault("org.slf4j.simpleLogger.log.io.modelcontextprotocol", "warn");
+        Main.standalone();      // the log format, and exit 0 after a SIGTERM's cleanup (serve, daemon, mcp --http)
         System.exit(run(args, System.out, System.err));
     }
 

@@ -51,13 +51,22 @@ public final class Main {
      * @param args the command line
      */
     public static void main(String[] args) {
+        standalone();
+        System.exit(run(args, System.in, System.out, System.err));
+    }
+
+    /**
+     * Prepares this JVM to run a command as the {@code worktarget.jar} process: the log format, and a
+     * shutdown that exits {@link #OK} after a long-running command's cleanup
+     * ({@link #exitFromShutdownHook()}). Every {@code main} of a runnable jar calls it first.
+     */
+    public static void standalone() {
         setDefault("org.slf4j.simpleLogger.defaultLogLevel", "info");
         setDefault("org.slf4j.simpleLogger.showDateTime", "true");
         setDefault("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
         setDefault("org.slf4j.simpleLogger.showShortLogName", "true");
         setDefault("org.slf4j.simpleLogger.log.io.netty", "warn");
         standalone = true;
-        System.exit(run(args, System.in, System.out, System.err));
     }
 
     private static void setDefault(String key, String value) {
@@ -71,7 +80,7 @@ public final class Main {
      * JVM would otherwise report the signal (143 for SIGTERM, 130 for Ctrl-C), so after the hook's cleanup
      * it halts with {@link #OK}, as the help promises. In any other JVM (a test, an embedding) it returns.
      */
-    static void exitFromShutdownHook() {
+    public static void exitFromShutdownHook() {
         if (standalone) {
             System.out.flush();
             System.err.flush();
