@@ -1,0 +1,11 @@
+/**
+ * A server fleet over Redis: the {@code FleetLink} of {@code backend-daemon} implemented with Lettuce.
+ */
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
+module org.vancetope.worktarget.cluster.redis {
+    requires transitive org.vancetope.worktarget.backend.daemon;
+    requires lettuce.core;
+    requires org.slf4j;
+
+    exports org.vancetope.worktarget.cluster.redis;
+}
