@@ -8,4 +8,7 @@ module org.vancetope.worktarget.cluster.redis {
     requires org.slf4j;
 
     exports org.vancetope.worktarget.cluster.redis;
+
+    provides org.vancetope.worktarget.backend.daemon.FleetLink.Factory
+            with org.vancetope.worktarget.cluster.redis.RedisFleetLink.Factory;
 }

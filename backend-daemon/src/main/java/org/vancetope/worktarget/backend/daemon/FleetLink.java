@@ -63,6 +63,32 @@ public interface FleetLink extends AutoCloseable {
     }
 
     /**
+     * Makes links from a command line's {@code --redis-uri} and {@code --node-id}: the {@code serve}
+     * command finds one with {@link java.util.ServiceLoader} ({@code cluster-redis} provides one for
+     * {@code redis://} and {@code rediss://}). Implementations have a public no-argument constructor.
+     */
+    interface Factory {
+
+        /**
+         * Whether this factory makes links to a store at the URI.
+         *
+         * @param uri the store's address, e.g. {@code redis://127.0.0.1:6379}
+         * @return true when it does
+         */
+        boolean accepts(String uri);
+
+        /**
+         * Builds a link (not yet started; the server starts it).
+         *
+         * @param uri the store's address
+         * @param nodeId the node's id, unique within the fleet
+         * @return the link
+         * @throws IllegalArgumentException for a malformed address or node id, saying what is wrong
+         */
+        FleetLink create(String uri, String nodeId);
+    }
+
+    /**
      * This node's id, unique within the fleet.
      *
      * @return the node id
@@ -81,8 +107,8 @@ public interface FleetLink extends AutoCloseable {
      * Starts the heartbeat and the delivery of this node's messages to the listener.
      *
      * @param listener told of messages and lost peers
-     * @throws IOException when the link cannot start at all (for example a malformed address); a store
-     *         that is only unreachable for now is retried in the background instead
+     * @throws IOException when the link cannot start, for example when its store is unreachable now; an
+     *         outage after a successful start is survived (calls through it fail until the store is back)
      */
     void start(Listener listener) throws IOException;
 

@@ -387,6 +387,27 @@ public final class RedisFleetLink implements FleetLink {
         return prefix + "inbox:" + node;
     }
 
+    /**
+     * The {@link FleetLink.Factory} of {@code redis://} and {@code rediss://} URIs, with the default
+     * settings: how {@code serve --redis-uri URI --node-id ID} finds this link.
+     */
+    public static final class Factory implements FleetLink.Factory {
+
+        /** Creates the factory (for {@link java.util.ServiceLoader}). */
+        public Factory() {
+        }
+
+        @Override
+        public boolean accepts(String uri) {
+            return uri.startsWith("redis://") || uri.startsWith("rediss://");
+        }
+
+        @Override
+        public FleetLink create(String uri, String nodeId) {
+            return builder().uri(uri).nodeId(nodeId).build();
+        }
+    }
+
     /** Settings of a {@link RedisFleetLink}. */
     public static final class Builder {
         private String uri;

@@ -24,7 +24,7 @@ import org.vancetope.worktarget.spi.ToolException;
 final class Fleet implements AutoCloseable {
     static final String DAEMON_TOKEN = "daemon-token-acme-proj";
     static final String FOOT_TOKEN = "foot-token-acme-alice";
-    static final Duration TTL = Duration.ofMillis(1500);
+    static final Duration TTL = Duration.ofSeconds(3);
     static final Duration WAIT = Duration.ofSeconds(20);
 
     final List<RedisFleetLink> links = new ArrayList<>();
@@ -39,7 +39,7 @@ final class Fleet implements AutoCloseable {
         String prefix = "t" + System.nanoTime() + ":";
         for (int i = 1; i <= count; i++) {
             RedisFleetLink link = RedisFleetLink.builder().uri(redis.uri()).nodeId("node" + i).presenceTtl(TTL)
-                    .commandTimeout(Duration.ofMillis(500)).reconnectDelay(Duration.ofMillis(100)).keyPrefix(prefix)
+                    .commandTimeout(Duration.ofSeconds(2)).reconnectDelay(Duration.ofMillis(100)).keyPrefix(prefix)
                     .build();
             links.add(link);
             nodes.add(WorkTargetServer.builder().authenticator(auth).fleet(link).maxFrameBytes(maxFrameBytes)
