@@ -76,7 +76,7 @@ public final class FleetBenchmark {
         try {
             awaitPort(port);
             TokenAuthenticator auth = TokenAuthenticator.builder()
-                    .token("t", new AuthPrincipal("box", "acme", Set.of("proj"), null)).build();
+                    .token("bench-token", new AuthPrincipal("box", "acme", Set.of("proj"), null)).build();
             WorkTargetServer[] nodes = new WorkTargetServer[2];
             for (int i = 0; i < 2; i++) {
                 nodes[i] = WorkTargetServer.builder().authenticator(auth)
@@ -86,7 +86,7 @@ public final class FleetBenchmark {
             BackendTool read = BackendTool.of(ToolCatalog.backend("client_file_read").orElseThrow(),
                     (p, c) -> Map.of("content", "x"));
             WorkTargetClient daemon = WorkTargetClient.builder()
-                    .uri(URI.create("ws://127.0.0.1:" + nodes[1].port() + "/worktarget/v1")).token("t")
+                    .uri(URI.create("ws://127.0.0.1:" + nodes[1].port() + "/worktarget/v1")).token("bench-token")
                     .daemon("acme", "proj", "box").tools(List.of(read)).workerThreads(16).build().start();
             open.add(0, daemon);
             if (!daemon.awaitConnected(Duration.ofSeconds(30))) {
