@@ -17,6 +17,8 @@ module org.vancetope.worktarget.backend.daemon {
     requires io.netty.codec;
     requires io.netty.codec.http;
 
+    uses org.vancetope.worktarget.backend.daemon.FleetLink.Factory;
+
     exports org.vancetope.worktarget.backend.daemon;
     exports org.vancetope.worktarget.backend.daemon.cli;
 }

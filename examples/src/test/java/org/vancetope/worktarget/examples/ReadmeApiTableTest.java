@@ -32,9 +32,9 @@ class ReadmeApiTableTest {
         Path[] entries = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .map(Path::of).filter(p -> p.toString().replace('\\', '/').matches(
                         ".*/(worktarget-spi|worktarget-core|worktarget-testkit|backend-local|backend-workspace"
-                                + "|transfer-protocol|backend-daemon|worktarget-test-fixtures|worktarget-mcp)/target/.*"))
+                                + "|transfer-protocol|backend-daemon|worktarget-test-fixtures|worktarget-mcp|cluster-redis)/target/.*"))
                 .toArray(Path[]::new);
-        assertThat(entries).as("the nine library modules on the test class path").hasSize(9);
+        assertThat(entries).as("the ten library modules on the test class path").hasSize(10);
         for (ModuleReference ref : ModuleFinder.of(entries).findAll()) {
             ModuleDescriptor d = ref.descriptor();
             assertThat(d.isAutomatic()).as(d.name() + " has a module descriptor").isFalse();

@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.internal.BindFailures;
+import org.vancetope.worktarget.backend.daemon.internal.FleetRouter;
 import org.vancetope.worktarget.backend.daemon.internal.ServerConnection;
 import org.vancetope.worktarget.backend.daemon.internal.ServerCore;
 import org.vancetope.worktarget.backend.daemon.internal.ServerSettings;
@@ -71,6 +72,7 @@ public final class WorkTargetServer implements AutoCloseable {
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Channel serverChannel;
+    private FleetRouter fleet;
     private boolean closed;
 
     private WorkTargetServer(Builder b) {
@@ -136,6 +138,16 @@ public final class WorkTargetServer implements AutoCloseable {
         } catch (Exception e) {     // also the checked BindException, which Netty throws undeclared
             close();
             throw BindFailures.describe("the WorkTarget server", config.host, config.port, e);
+        }
+        if (config.fleet != null) {
+            fleet = new FleetRouter(config.fleet, core.peers(), core.ids(), config.maxFrameBytes);
+            try {
+                fleet.start();
+            } catch (IOException | RuntimeException e) {
+                close();
+                throw new IOException("Could not join the fleet as node '" + config.fleet.nodeId() + "': "
+                        + e.getMessage(), e);
+            }
         }
         InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
         LOG.info("WorkTarget server listening on {}://{}:{}{}", config.sslContext == null ? "ws" : "wss",
@@ -208,6 +220,11 @@ public final class WorkTargetServer implements AutoCloseable {
         for (io.netty.channel.ChannelFuture f : closing) {
             f.awaitUninterruptibly(2, TimeUnit.SECONDS);
         }
+        if (fleet != null) {
+            fleet.close();
+        } else if (config.fleet != null) {
+            config.fleet.close();
+        }
         if (boss != null) {
             boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
@@ -237,6 +254,7 @@ public final class WorkTargetServer implements AutoCloseable {
         private ServerTransfers transfers;
         private FrameExtension extension;
         private int ioThreads = 0;
+        private FleetLink fleet;
 
         private Builder() {
         }
@@ -434,6 +452,21 @@ public final class WorkTargetServer implements AutoCloseable {
         public Builder frameExtension(FrameExtension extension) {
             this.extension = extension;
             this.transfers = null;
+            return this;
+        }
+
+        /**
+         * Makes this server one node of a fleet (default none: a single node). Calls for a daemon or a
+         * foot connected to another node are forwarded there through the link, the daemons of every
+         * node are listed, and a peer that reconnects to another node supersedes its connection here.
+         * The server starts the link and closes it when it closes. Transfers run only with a peer
+         * connected to this node.
+         *
+         * @param link the link to the other nodes, e.g. {@code RedisFleetLink} of the {@code cluster-redis} module
+         * @return this
+         */
+        public Builder fleet(FleetLink link) {
+            this.fleet = Objects.requireNonNull(link, "link");
             return this;
         }
 

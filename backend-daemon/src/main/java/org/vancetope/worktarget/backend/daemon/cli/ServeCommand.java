@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.daemon.FleetLink;
 import org.vancetope.worktarget.backend.daemon.ServerTransfers;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
@@ -43,7 +44,7 @@ final class ServeCommand {
             "             [--request-timeout SECONDS] [--no-sync] [--max-transfer-mib N]",
             "             [--home-scope project|tenant|user] [--homes DIR] [--home-max-mib N]",
             "             [--isolation none|custom] [--isolation-wrapper TEMPLATE] [--kill-grace-ms N]",
-            "             [--max-jobs N] [--result-max-kib N]",
+            "             [--max-jobs N] [--result-max-kib N] [--redis-uri URI --node-id ID]",
             "",
             "Runs a WorkTarget server: foots and daemons connect to ws://BIND:PORT/worktarget/v1 with a token",
             "from FILE; WORK calls run in DIR. An admin HTTP API listens on 127.0.0.1:ADMIN-PORT:",
@@ -85,6 +86,10 @@ final class ServeCommand {
                     + ExecSettings.defaults().maxJobsPerScope() + ")",
             "  --result-max-kib N  the largest result of a file tool (default "
                     + (FileToolSettings.DEFAULT_RESULT_MAX_BYTES >> 10) + "; at least 1)",
+            "  --redis-uri URI     join a fleet of server nodes through Redis (redis://HOST:PORT): calls for",
+            "                      daemons and foots connected to another node are forwarded there; needs the",
+            "                      cluster-redis module on the class path (docs/cluster.md). Without it: one node",
+            "  --node-id ID        this node's id in the fleet, unique (1 to 64 of A-Za-z0-9_.-); with --redis-uri",
             "",
             "Stops on SIGTERM or Ctrl-C: closes the connections, ends every job, then exits 0.",
             "",
@@ -198,7 +203,8 @@ final class ServeCommand {
     static Running start(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
         Args a = Args.parse(argv, Set.of("workspace", "tokens", "port", "bind", "admin-port", "admin-token",
                 "admin-token-file", "tls-cert", "tls-key", "request-timeout", "max-transfer-mib", "home-scope", "homes",
-                "home-max-mib", "isolation", "isolation-wrapper", "kill-grace-ms", "max-jobs", "result-max-kib"),
+                "home-max-mib", "isolation", "isolation-wrapper", "kill-grace-ms", "max-jobs", "result-max-kib", "redis-uri",
+                "node-id"),
                 Set.of("help", "no-sync"));
         if (a.flag("help")) {
             out.println(HELP);
@@ -222,6 +228,7 @@ final class ServeCommand {
             adminToken = new Ids().next("adm-");
         }
         SslContext ssl = tls(a);
+        FleetLink fleet = fleet(a);
         TransferSettings transferSettings = transferSettings(a);
         WorkspaceBackend.Builder wb = workspace(a, workspace);
         WorkspaceBackend work;
@@ -236,8 +243,12 @@ final class ServeCommand {
                 transferSettings, TransferListener.NONE);
         WorkTargetServer server;
         try {
-            server = WorkTargetServer.builder().host(bind).port(port).authenticator(auth)
-                    .sslContext(ssl).transfers(transfers).upgradeTimeout(requestTimeout).build();
+            WorkTargetServer.Builder sb = WorkTargetServer.builder().host(bind).port(port).authenticator(auth)
+                    .sslContext(ssl).transfers(transfers).upgradeTimeout(requestTimeout);
+            if (fleet != null) {
+                sb.fleet(fleet);
+            }
+            server = sb.build();
         } catch (IllegalArgumentException e) {
             transfers.close();
             work.close();
@@ -287,6 +298,31 @@ final class ServeCommand {
                 + "WORKTARGET_ADMIN_TOKEN=$(cat " + tokenFile + ")"
                 : "admin token as given");
         return new Running(server, admin, transfers, work, tokenFile);
+    }
+
+    /** The fleet link of --redis-uri and --node-id, or null for a single node. */
+    private static FleetLink fleet(Args a) throws Args.UsageException {
+        String uri = a.get("redis-uri", null);
+        String nodeId = a.get("node-id", null);
+        if (uri == null && nodeId == null) {
+            return null;
+        }
+        if (uri == null || nodeId == null) {
+            throw new Args.UsageException("--redis-uri and --node-id go together: give both to join a fleet, or "
+                    + "neither for a single node.");
+        }
+        for (FleetLink.Factory f : java.util.ServiceLoader.load(FleetLink.Factory.class)) {
+            if (f.accepts(uri)) {
+                try {
+                    return f.create(uri, nodeId);
+                } catch (IllegalArgumentException e) {
+                    throw new Args.UsageException("--redis-uri/--node-id: " + e.getMessage() + ".");
+                }
+            }
+        }
+        throw new Args.UsageException("--redis-uri " + uri + " needs a fleet link for it on the class path: the "
+                + "cluster-redis module (and Lettuce) for redis:// and rediss://, see docs/cluster.md. Add them to "
+                + "the class path, or leave out --redis-uri and --node-id for a single node.");
     }
 
     private static TokenAuthenticator tokens(String file) throws Args.UsageException {

@@ -17,10 +17,25 @@ import org.vancetope.worktarget.spi.ToolContext;
  * Every connected peer of the server, foots ({@link SessionKey}) and daemons ({@link DaemonKey}) alike,
  * in one map: the {@link Peers} of the CLIENT and DAEMON targets. A second peer with the same key
  * supersedes the first (it is told {@code superseded} and closed; its pending calls fail at once).
+ *
+ * <p>A node of a fleet has a {@link FleetRouter} attached: the registry then announces its peers to the
+ * fleet, finds a peer it does not hold on the node that does (a forwarding endpoint), lists the daemons
+ * of every node, and lets a peer that reconnected to another node supersede its connection here.
  */
 public final class PeerRegistry implements Peers {
     private static final Logger LOG = LoggerFactory.getLogger(PeerRegistry.class);
     private final Map<PeerKey, ServerConnection> peers = new ConcurrentHashMap<>();
+    private volatile FleetRouter fleet;
+
+    /**
+     * Joins the registry to a fleet: from now on peers are announced to it and found through it.
+     *
+     * @param router the node's fleet router
+     */
+    void attach(FleetRouter router) {
+        this.fleet = router;
+        peers.values().forEach(router::connected);
+    }
 
     /**
      * Registers a connection under its key; an older one with the same key is superseded.
@@ -36,6 +51,37 @@ public final class PeerRegistry implements Peers {
         } else {
             LOG.info("{} online on connection {}", logName(key), connection.id());
         }
+        FleetRouter f = fleet;
+        if (f != null) {
+            f.connected(connection);
+        }
+    }
+
+    /**
+     * The connection replaced its manifest: the fleet learns the new one.
+     *
+     * @param connection the connection
+     */
+    public void manifestChanged(ServerConnection connection) {
+        FleetRouter f = fleet;
+        if (f != null && peers.get(connection.key()) == connection) {
+            f.connected(connection);
+        }
+    }
+
+    /**
+     * A peer reconnected to another node of the fleet: its connection here is superseded, if it is
+     * still the one named.
+     *
+     * @param key the peer
+     * @param connectionId the connection the other node replaced
+     */
+    void supersedeRemotely(PeerKey key, String connectionId) {
+        ServerConnection c = peers.get(key);
+        if (c != null && c.id().equals(connectionId) && peers.remove(key, c)) {
+            LOG.info("{} reconnected to another server node: connection {} is superseded", logName(key), c.id());
+            c.supersede(key.describe());
+        }
     }
 
     /**
@@ -46,6 +92,10 @@ public final class PeerRegistry implements Peers {
     public void unregister(ServerConnection connection) {
         if (peers.remove(connection.key(), connection)) {
             LOG.info("{} offline (connection {})", logName(connection.key()), connection.id());
+            FleetRouter f = fleet;
+            if (f != null) {
+                f.disconnected(connection);
+            }
         }
     }
 
@@ -80,15 +130,24 @@ public final class PeerRegistry implements Peers {
 
     @Override
     public Optional<Endpoint> find(PeerKey key) {
-        return connection(key).map(Endpoint.class::cast);
+        Optional<Endpoint> local = connection(key).map(Endpoint.class::cast);
+        FleetRouter f = fleet;
+        return local.isPresent() || f == null ? local : f.find(key);
     }
 
     @Override
     public List<String> onlineDaemons(String tenant, String project) {
-        return peers.entrySet().stream()
+        List<String> local = peers.entrySet().stream()
                 .filter(e -> e.getKey() instanceof DaemonKey d && d.tenant().equals(tenant) && d.project().equals(project))
                 .filter(e -> !e.getValue().isClosed() && !e.getValue().isStale())
                 .map(e -> ((DaemonKey) e.getKey()).name()).sorted().toList();
+        FleetRouter f = fleet;
+        if (f == null) {
+            return local;
+        }
+        java.util.TreeSet<String> all = new java.util.TreeSet<>(local);
+        all.addAll(f.daemons(tenant, project));
+        return List.copyOf(all);
     }
 
     /**

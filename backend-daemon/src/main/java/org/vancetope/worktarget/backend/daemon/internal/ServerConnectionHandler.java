@@ -115,6 +115,7 @@ public final class ServerConnectionHandler extends FrameHandler {
             connection.complete(r);
         } else if (m instanceof Message.ToolManifest t) {
             connection.replaceManifest(t.tools());
+            core.peers().manifestChanged(connection);
             LOG.info("Connection {} replaced its manifest ({} tools)", connection.id(), t.tools().size());
         } else if (m instanceof Message.ErrorFrame e) {
             LOG.info("Connection {} reported an error: {} {}", connection.id(), e.code(), e.message());

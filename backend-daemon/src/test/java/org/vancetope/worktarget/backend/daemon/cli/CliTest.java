@@ -201,6 +201,23 @@ class CliTest {
         assertThat(stderr()).contains("--tokens");
     }
 
+    private static final String ONE_TOKEN = "{\"tokens\":[{\"token\":\"token-of-eight\",\"subject\":\"s\",\"tenant\":\"acme\","
+            + "\"projects\":[\"proj\"]}]}";
+
+    @Test
+    void serveWithARedisUriButNoNodeIdIsAUsageError() throws Exception {
+        assertThat(run("serve", "--workspace", ".", "--tokens", tokens(ONE_TOKEN).toString(), "--redis-uri",
+                "redis://127.0.0.1:6379")).isEqualTo(Main.USAGE);
+        assertThat(stderr()).contains("--redis-uri and --node-id go together");
+    }
+
+    @Test
+    void serveWithARedisUriAndNoFleetModuleOnTheClassPathSaysWhatToAdd() throws Exception {
+        assertThat(run("serve", "--workspace", ".", "--tokens", tokens(ONE_TOKEN).toString(), "--redis-uri",
+                "redis://127.0.0.1:6379", "--node-id", "node-1")).isEqualTo(Main.USAGE);
+        assertThat(stderr()).contains("cluster-redis", "single node");
+    }
+
     @Test
     void callRunsTheToolOnTheDaemonAndPrintsTheJsonResult() throws Exception {
         connectDaemon();

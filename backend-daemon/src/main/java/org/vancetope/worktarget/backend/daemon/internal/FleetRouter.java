@@ -1,0 +1,544 @@
+package org.vancetope.worktarget.backend.daemon.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.daemon.FleetLink;
+import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.spi.Endpoint;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.PeerKey;
+import org.vancetope.worktarget.spi.SessionKey;
+import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.spi.ToolSpec;
+
+/**
+ * The fleet side of the {@link PeerRegistry}: announces the node's peers through a {@link FleetLink},
+ * finds peers connected to other nodes, and forwards calls to them. A forwarded call keeps the rules of
+ * a call on a connection: its own correlation id ({@code fw-}), its timeout on the calling node (the
+ * holding node is told to cancel when it passes, and that node's connection sends
+ * {@code client_tool_cancel}), late results dropped, a result accepted only from the node the call was
+ * sent to, and the frame limit applied to the forwarded invocation and result. The calls of a node that
+ * stops heartbeating fail {@code offline} within the link's presence bound.
+ *
+ * <p>A message between nodes is one line of JSON routing header ({@code op}, {@code from}, the peer,
+ * the connection) followed by the wire frame itself ({@code client_tool_invoke},
+ * {@code client_tool_result}, {@code client_tool_cancel}), encoded by {@link Wire}. Thread-safe.
+ */
+public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(FleetRouter.class);
+    private static final String INVOKE = "invoke";
+    private static final String RESULT = "result";
+    private static final String CANCEL = "cancel";
+    private static final String SUPERSEDE = "supersede";
+
+    private final FleetLink link;
+    private final PeerRegistry registry;
+    private final Ids ids;
+    private final int maxFrameBytes;
+    private final String self;
+    private final Map<String, Forwarded> pending = new ConcurrentHashMap<>();
+    private final Map<String, Future<?>> running = new ConcurrentHashMap<>();
+    private final ExecutorService workers;
+    private final ExecutorService presence;
+    private final ScheduledExecutorService watch;
+
+    private record Forwarded(String node, String tool, CompletableFuture<Map<String, Object>> future) {
+    }
+
+    /**
+     * A router over a link; {@link #start} attaches it to the registry.
+     *
+     * @param link the fleet link
+     * @param registry the node's registry
+     * @param ids the id source
+     * @param maxFrameBytes the frame limit forwarded messages are held to
+     */
+    public FleetRouter(FleetLink link, PeerRegistry registry, Ids ids, int maxFrameBytes) {
+        this.link = link;
+        this.registry = registry;
+        this.ids = ids;
+        this.maxFrameBytes = maxFrameBytes;
+        this.self = link.nodeId();
+        AtomicInteger n = new AtomicInteger();
+        this.workers = Executors.newCachedThreadPool(r -> daemon(r, "worktarget-fleet-" + n.incrementAndGet()));
+        this.presence = Executors.newSingleThreadExecutor(r -> daemon(r, "worktarget-fleet-presence"));
+        this.watch = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "worktarget-fleet-watch"));
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /**
+     * Starts the link, attaches to the registry and watches the nodes calls wait for.
+     *
+     * @throws IOException when the link cannot start
+     */
+    public void start() throws IOException {
+        link.start(this);
+        registry.attach(this);
+        long every = Math.max(10, link.presenceTtl().toMillis() / 4);
+        watch.scheduleWithFixedDelay(this::checkNodes, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * This node's id.
+     *
+     * @return the node id
+     */
+    public String nodeId() {
+        return self;
+    }
+
+    // ---- presence ----
+
+    /** A local connection was registered (or replaced its manifest): claim its peer for this node. */
+    void connected(ServerConnection c) {
+        String manifest = Wire.encodeToString(new Message.ToolManifest(c.manifest()));
+        submitPresence(() -> {
+            try {
+                Optional<FleetLink.Presence> previous = link.claim(c.key(), c.id(), manifest);
+                if (previous.isPresent() && !previous.get().node().equals(self)) {
+                    send(previous.get().node(), header(SUPERSEDE, c.key(), previous.get().connectionId()), "");
+                }
+            } catch (IOException e) {
+                LOG.warn("Could not announce {} to the fleet ({}); the link retries when its store is back",
+                        c.key(), e.getMessage());
+            }
+        });
+    }
+
+    /** A local connection closed: forget its claim. */
+    void disconnected(ServerConnection c) {
+        submitPresence(() -> {
+            try {
+                link.release(c.key(), c.id());
+            } catch (IOException e) {
+                LOG.info("Could not release {} in the fleet ({}); it expires by itself", c.key(), e.getMessage());
+            }
+        });
+    }
+
+    private void submitPresence(Runnable task) {
+        try {
+            presence.execute(task);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("Fleet router closed; presence change not sent");
+        }
+    }
+
+    @Override
+    public void onLost(PeerKey key, String connectionId) {
+        registry.supersedeRemotely(key, connectionId);
+    }
+
+    /**
+     * A peer connected to another node.
+     *
+     * @param key the peer
+     * @return a forwarding endpoint; when the fleet's store is unreachable, an endpoint whose calls fail
+     *         {@code offline} saying so
+     */
+    Optional<Endpoint> find(PeerKey key) {
+        try {
+            Optional<FleetLink.Presence> p = link.locate(key);
+            if (p.isEmpty() || p.get().node().equals(self)) {
+                return Optional.empty();
+            }
+            return Optional.of(new RemoteEndpoint(key, p.get().node(), manifest(p.get().manifest())));
+        } catch (IOException e) {
+            return Optional.of(new RemoteEndpoint(key, null, ToolCatalog.backendTools()));
+        }
+    }
+
+    /** The daemons of a project on any node; none when the store is unreachable. */
+    List<String> daemons(String tenant, String project) {
+        try {
+            return link.daemons(tenant, project);
+        } catch (IOException e) {
+            LOG.debug("Fleet store unreachable; listing local daemons only ({})", e.getMessage());
+            return List.of();
+        }
+    }
+
+    private static List<ToolSpec> manifest(String encoded) {
+        try {
+            if (Wire.decode(encoded) instanceof Message.ToolManifest m) {
+                return m.tools();
+            }
+        } catch (BadFrameException e) {
+            LOG.warn("A fleet peer's manifest cannot be read: {}", e.getMessage());
+        }
+        return List.of();
+    }
+
+    // ---- forwarded calls, calling side ----
+
+    private final class RemoteEndpoint implements Endpoint {
+        private final PeerKey key;
+        private final String node;
+        private final List<ToolSpec> manifest;
+
+        RemoteEndpoint(PeerKey key, String node, List<ToolSpec> manifest) {
+            this.key = key;
+            this.node = node;
+            this.manifest = manifest;
+        }
+
+        @Override
+        public String describe() {
+            return key.describe();
+        }
+
+        @Override
+        public List<ToolSpec> manifest() {
+            return manifest;
+        }
+
+        @Override
+        public Map<String, Object> invoke(String tool, Map<String, Object> params, ToolContext context,
+                                          Duration timeout) throws ToolException {
+            if (node == null) {
+                throw unreachable(tool, key);
+            }
+            return call(node, key, tool, params, context, timeout);
+        }
+    }
+
+    private ToolException unreachable(String tool, PeerKey key) {
+        return new ToolException(ErrorCode.OFFLINE, tool + " did not run: " + key.describe() + " is not connected "
+                + "to this server node, and the fleet's store (Redis), which says where it is, is unreachable from "
+                + "node '" + self + "'. Peers connected to this node keep working. Retry when the store is back, "
+                + "or call work_target_set to switch to another target.");
+    }
+
+    private Map<String, Object> call(String node, PeerKey key, String tool, Map<String, Object> params,
+                                     ToolContext context, Duration timeout) throws ToolException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String id = ids.next("fw-");
+        String frame = encode(new Message.Invoke(id, tool, params, Math.max(1, timeout.toMillis()), context), key, tool);
+        Forwarded call = new Forwarded(node, tool, new CompletableFuture<>());
+        pending.put(id, call);
+        try {
+            if (!link.send(node, header(INVOKE, key, null) + "\n" + frame)) {
+                pending.remove(id);
+                throw nodeGone(tool, key, node, "did not run");
+            }
+        } catch (IOException e) {
+            pending.remove(id);
+            throw unreachable(tool, key);
+        }
+        try {
+            return call.future().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            if (pending.remove(id) != null) {
+                cancel(node, id);
+                throw new ToolException(ErrorCode.TIMEOUT, "The call of " + tool + " on " + key.describe() + " (on "
+                        + "server node '" + node + "') did not finish within " + timeout.toMillis() + " ms; it was "
+                        + "cancelled on the peer. For long-running commands start a background job and poll it, "
+                        + "or retry with a smaller request.");
+            }
+            return outcome(call);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            if (pending.remove(id) != null) {
+                cancel(node, id);
+            }
+            throw new ToolException(ErrorCode.CANCELLED, "The call of " + tool + " on " + key.describe()
+                    + " was cancelled because the calling thread was interrupted; the peer was asked to stop it.");
+        } catch (ExecutionException e) {
+            throw failure(e, tool, key);
+        }
+    }
+
+    private static Map<String, Object> outcome(Forwarded call) throws ToolException {
+        try {
+            return call.future().join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof ToolException te) {
+                throw te;
+            }
+            throw e;
+        }
+    }
+
+    private static ToolException failure(ExecutionException e, String tool, PeerKey key) {
+        if (e.getCause() instanceof ToolException te) {
+            return te;
+        }
+        return new ToolException(ErrorCode.INTERNAL, "The call of " + tool + " on " + key.describe()
+                + " failed unexpectedly.", e.getCause());
+    }
+
+    private String encode(Message.Invoke invoke, PeerKey key, String tool) throws ToolException {
+        try {
+            return bounded(invoke);
+        } catch (FrameTooLargeException e) {
+            throw new ToolException(ErrorCode.SIZE_LIMIT, tool + " was not sent to " + key.describe() + ": its "
+                    + "parameters make a message larger than " + Wire.describeBytes(maxFrameBytes) + ", the limit of "
+                    + "one message (maxFrameBytes), which holds between server nodes too. Nothing ran. Send less per "
+                    + "call; to put a large file there, write it on the WORK target and copy it with "
+                    + "client_file_download.");
+        }
+    }
+
+    private String bounded(Message m) throws FrameTooLargeException {
+        ByteBuf b = Wire.encode(m, UnpooledByteBufAllocator.DEFAULT, maxFrameBytes);
+        try {
+            return b.toString(StandardCharsets.UTF_8);
+        } finally {
+            b.release();
+        }
+    }
+
+    private void cancel(String node, String id) {
+        workers.execute(() -> send(node, header(CANCEL, null, null), Wire.encodeToString(new Message.Cancel(id))));
+    }
+
+    private ToolException nodeGone(String tool, PeerKey key, String node, String what) {
+        return new ToolException(ErrorCode.OFFLINE, "The call of " + tool + " on " + key.describe() + " " + what
+                + ": server node '" + node + "', which the peer is connected to, stopped. The peer reconnects to "
+                + "another node; retry then, or call work_target_set to switch to another target.");
+    }
+
+    /** Fails the calls waiting for a node that stopped heartbeating, or all of them when the store is gone. */
+    private void checkNodes() {
+        Set<String> nodes = new HashSet<>();
+        pending.values().forEach(f -> nodes.add(f.node()));
+        for (String node : nodes) {
+            boolean alive;
+            try {
+                alive = link.isAlive(node);
+            } catch (IOException | RuntimeException e) {
+                failPending(node, "may or may not have run: the fleet's store (Redis), which carries results between "
+                        + "server nodes, became unreachable from node '" + self + "'. Check its effect; retry when "
+                        + "the store is back");
+                continue;
+            }
+            if (!alive) {
+                failPending(node, null);
+            }
+        }
+    }
+
+    private void failPending(String node, String why) {
+        for (Map.Entry<String, Forwarded> e : new ArrayList<>(pending.entrySet())) {
+            Forwarded f = e.getValue();
+            if (f.node().equals(node) && pending.remove(e.getKey(), f)) {
+                f.future().completeExceptionally(why == null
+                        ? new ToolException(ErrorCode.OFFLINE, "The call of " + f.tool() + " may or may not have run: "
+                                + "server node '" + node + "', which its peer is connected to, stopped. The peer "
+                                + "reconnects to another node; check the call's effect, then retry.")
+                        : new ToolException(ErrorCode.OFFLINE, "The call of " + f.tool() + " " + why + "."));
+            }
+        }
+    }
+
+    // ---- messages ----
+
+    @Override
+    public void onMessage(String message) {
+        int nl = message.indexOf('\n');
+        JsonNode h;
+        try {
+            h = Wire.mapper().readTree(nl < 0 ? message : message.substring(0, nl));
+        } catch (IOException e) {
+            LOG.warn("Dropped an unreadable fleet message");
+            return;
+        }
+        String op = h.path("op").asText();
+        String from = h.path("from").asText();
+        String body = nl < 0 ? "" : message.substring(nl + 1);
+        try {
+            switch (op) {
+                case RESULT -> result(from, (Message.Result) Wire.decode(body));
+                case CANCEL -> {
+                    Future<?> f = running.remove(from + " " + ((Message.Cancel) Wire.decode(body)).correlationId());
+                    if (f != null) {
+                        f.cancel(true);     // the waiting thread's interrupt sends client_tool_cancel on the connection
+                    }
+                }
+                case INVOKE -> workers.execute(() -> invoked(from, key(h), body));
+                case SUPERSEDE -> registry.supersedeRemotely(key(h), h.path("conn").asText());
+                default -> LOG.warn("Dropped a fleet message of unknown op '{}' from node '{}'", op, from);
+            }
+        } catch (BadFrameException | ClassCastException | IllegalArgumentException | NullPointerException e) {
+            LOG.warn("Dropped a malformed fleet message '{}' from node '{}': {}", op, from, e.getMessage());
+        } catch (RejectedExecutionException e) {
+            LOG.debug("Fleet router closed; dropped '{}' from node '{}'", op, from);
+        }
+    }
+
+    private void result(String from, Message.Result r) {
+        Forwarded f = pending.get(r.correlationId());
+        if (f == null || !f.node().equals(from) || !pending.remove(r.correlationId(), f)) {
+            LOG.info("Dropped a late, unknown or foreign forwarded result {} from node '{}'", r.correlationId(), from);
+            return;
+        }
+        if (r.ok()) {
+            f.future().complete(r.result());
+        } else {
+            ErrorCode code = ErrorCode.fromWire(r.errorCode()).orElse(ErrorCode.INTERNAL);
+            f.future().completeExceptionally(new ToolException(code, r.errorMessage()));
+        }
+    }
+
+    // ---- forwarded calls, holding side ----
+
+    private void invoked(String from, PeerKey key, String body) {
+        Message.Invoke inv;
+        try {
+            inv = (Message.Invoke) Wire.decode(body);
+        } catch (BadFrameException | ClassCastException e) {
+            LOG.warn("Dropped a malformed forwarded invocation from node '{}'", from);
+            return;
+        }
+        String runKey = from + " " + inv.correlationId();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        running.put(runKey, done);
+        Message.Result result;
+        Thread[][] held = new Thread[1][];
+        try {
+            Optional<ServerConnection> c = registry.connection(key);
+            if (c.isEmpty()) {
+                throw new ToolException(ErrorCode.OFFLINE, key.describe() + " is no longer connected to server node '"
+                        + self + "'; the call did not run. Reconnect it, or call work_target_set to switch to "
+                        + "another target.");
+            }
+            Thread[] caller = {Thread.currentThread()};
+            held[0] = caller;
+            done.whenComplete((v, e) -> {
+                synchronized (caller) {     // never interrupts the worker once it left this call
+                    if (caller[0] != null) {
+                        caller[0].interrupt();
+                    }
+                }
+            });
+            Map<String, Object> out = c.get().invoke(inv.name(), inv.params(), inv.context(),
+                    Duration.ofMillis(inv.timeoutMs()));
+            result = new Message.Result(inv.correlationId(), true, out, null, null);
+        } catch (ToolException e) {
+            result = new Message.Result(inv.correlationId(), false, null, e.code().wire(), e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.error("A forwarded call of {} failed unexpectedly", inv.name(), e);
+            result = new Message.Result(inv.correlationId(), false, null, ErrorCode.INTERNAL.wire(), "The call of "
+                    + inv.name() + " failed unexpectedly on server node '" + self + "'; see its log.");
+        } finally {
+            Thread[] caller = held[0];
+            if (caller != null) {
+                synchronized (caller) {
+                    caller[0] = null;
+                }
+            }
+            Thread.interrupted();   // a cancel that arrived as the call ended
+        }
+        if (running.remove(runKey, done)) {
+            reply(from, inv, result);
+        }
+    }
+
+    private void reply(String node, Message.Invoke inv, Message.Result result) {
+        String frame;
+        try {
+            frame = bounded(result);
+        } catch (FrameTooLargeException e) {
+            frame = Wire.encodeToString(new Message.Result(inv.correlationId(), false, null, ErrorCode.SIZE_LIMIT.wire(),
+                    "The result of " + inv.name() + " is larger than " + Wire.describeBytes(maxFrameBytes) + ", the "
+                            + "limit of one message (maxFrameBytes), so it was not sent back; the tool itself ran. Ask "
+                            + "for less per call: a narrower path or pathGlob, a lower limit, or a window of a file."));
+        }
+        send(node, header(RESULT, null, null), frame);
+    }
+
+    private void send(String node, String header, String frame) {
+        try {
+            if (!link.send(node, header + "\n" + frame)) {
+                LOG.info("Server node '{}' is not listening; a fleet message to it was dropped", node);
+            }
+        } catch (IOException e) {
+            LOG.info("Could not reach server node '{}' ({})", node, e.getMessage());
+        }
+    }
+
+    private String header(String op, PeerKey key, String connectionId) {
+        ObjectNode h = Wire.mapper().createObjectNode();
+        h.put("op", op).put("from", self);
+        if (key instanceof DaemonKey d) {
+            h.put("tenant", d.tenant()).put("project", d.project()).put("daemon", d.name());
+        } else if (key instanceof SessionKey s) {
+            h.put("tenant", s.tenant()).put("session", s.sessionId());
+        }
+        if (connectionId != null) {
+            h.put("conn", connectionId);
+        }
+        return h.toString();
+    }
+
+    private static PeerKey key(JsonNode h) {
+        String tenant = h.path("tenant").asText();
+        if (h.hasNonNull("daemon")) {
+            return new DaemonKey(tenant, h.path("project").asText(), h.path("daemon").asText());
+        }
+        if (h.hasNonNull("session")) {
+            return new SessionKey(tenant, h.path("session").asText());
+        }
+        throw new IllegalArgumentException("the message names no peer");
+    }
+
+    /**
+     * The names of the nodes other than this one that calls wait for, for tests and listings.
+     *
+     * @return the node ids
+     */
+    public Set<String> awaitedNodes() {
+        Set<String> out = new TreeSet<>();
+        pending.values().forEach(f -> out.add(f.node()));
+        return out;
+    }
+
+    /** Stops the router: calls still waiting fail {@code offline}; closes the link. */
+    @Override
+    public void close() {
+        watch.shutdownNow();
+        presence.shutdown();
+        try {
+            presence.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (String node : awaitedNodes()) {
+            failPending(node, "may or may not have run: this server node shut down while it waited for the result");
+        }
+        workers.shutdownNow();
+        link.close();
+    }
+}

@@ -1,0 +1,197 @@
+package org.vancetope.worktarget.benchmarks;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
+import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
+import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
+import org.vancetope.worktarget.cluster.redis.RedisFleetLink;
+import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.spi.AuthPrincipal;
+import org.vancetope.worktarget.spi.BackendTool;
+import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.spi.Endpoint;
+import org.vancetope.worktarget.spi.ToolContext;
+
+/**
+ * A tiny invocation (a {@code client_file_read} that returns a constant) on a daemon connected to
+ * node 2 of a two-node fleet joined through a real {@code redis-server} on a loopback port: called from
+ * node 2 (same node) and from node 1 (cross node, forwarded through Redis), beside the round trip of a
+ * Redis {@code PING} in the same run. Calls go through each node's registry ({@code peers().find(key)
+ * .invoke}), as the dispatcher runs them after routing, with blocking callers: p50 with 1 in flight and
+ * calls/s with 16 in flight. Figures are medians of interleaved rounds.
+ *
+ * <pre>{@code
+ * java -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
+ *     org.vancetope.worktarget.benchmarks.FleetBenchmark [callsPerRound=5000] [rounds=5]
+ * }</pre>
+ *
+ * The Redis binary is {@code $WORKTARGET_REDIS_SERVER} or {@code /usr/bin/redis-server}.
+ */
+public final class FleetBenchmark {
+    private static final DaemonKey BOX = new DaemonKey("acme", "proj", "box");
+    private static final ToolContext CTX = new ToolContext("proc-1", "s-1", "acme", "proj", "alice");
+
+    private FleetBenchmark() {
+    }
+
+    /**
+     * Runs the benchmark.
+     *
+     * @param args calls per round, rounds
+     * @throws Exception on failure
+     */
+    public static void main(String[] args) throws Exception {
+        int calls = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        String binary = System.getenv().getOrDefault("WORKTARGET_REDIS_SERVER", "/usr/bin/redis-server");
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        Path dir = Files.createTempDirectory("wt-redis-bench");
+        Process redis = new ProcessBuilder(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1", "--save",
+                "", "--appendonly", "no", "--dir", dir.toString()).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("redis.log").toFile()).start();
+        String uri = "redis://127.0.0.1:" + port;
+        List<AutoCloseable> open = new ArrayList<>();
+        try {
+            awaitPort(port);
+            TokenAuthenticator auth = TokenAuthenticator.builder()
+                    .token("bench-token", new AuthPrincipal("box", "acme", Set.of("proj"), null)).build();
+            WorkTargetServer[] nodes = new WorkTargetServer[2];
+            for (int i = 0; i < 2; i++) {
+                nodes[i] = WorkTargetServer.builder().authenticator(auth)
+                        .fleet(RedisFleetLink.builder().uri(uri).nodeId("node" + (i + 1)).build()).build().start();
+                open.add(0, nodes[i]);
+            }
+            BackendTool read = BackendTool.of(ToolCatalog.backend("client_file_read").orElseThrow(),
+                    (p, c) -> Map.of("content", "x"));
+            WorkTargetClient daemon = WorkTargetClient.builder()
+                    .uri(URI.create("ws://127.0.0.1:" + nodes[1].port() + "/worktarget/v1")).token("bench-token")
+                    .daemon("acme", "proj", "box").tools(List.of(read)).workerThreads(16).build().start();
+            open.add(0, daemon);
+            if (!daemon.awaitConnected(Duration.ofSeconds(30))) {
+                throw new IllegalStateException("the daemon did not connect");
+            }
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (nodes[0].peers().find(BOX).isEmpty() && System.nanoTime() < until) {
+                Thread.sleep(20);       // a benchmark main, not a test: waits for presence to land
+            }
+            RedisClient client = RedisClient.create(uri);
+            StatefulRedisConnection<String, String> ping = client.connect();
+            ExecutorService pool = Executors.newFixedThreadPool(16);
+            try {
+                double[][] p50 = new double[3][rounds];
+                double[][] rate = new double[2][rounds];
+                warm(nodes, calls / 2, pool);
+                for (int r = 0; r < rounds; r++) {
+                    p50[0][r] = p50Micros(() -> call(nodes[1]), calls);
+                    p50[1][r] = p50Micros(() -> call(nodes[0]), calls);
+                    p50[2][r] = p50Micros(() -> ping.sync().ping(), calls);
+                    rate[0][r] = perSecond(nodes[1], calls * 4, pool);
+                    rate[1][r] = perSecond(nodes[0], calls * 4, pool);
+                }
+                double same = median(p50[0]);
+                double cross = median(p50[1]);
+                double rtt = median(p50[2]);
+                System.out.printf(Locale.ROOT, "p50 1 in flight: same node %.1f us, cross node %.1f us (+%.1f us), "
+                        + "Redis PING round trip %.1f us%n", same, cross, cross - same, rtt);
+                System.out.printf(Locale.ROOT, "calls/s 16 in flight: same node %.0f, cross node %.0f (%.2f x)%n",
+                        median(rate[0]), median(rate[1]), median(rate[1]) / median(rate[0]));
+            } finally {
+                pool.shutdownNow();
+                ping.close();
+                client.shutdown();
+            }
+        } finally {
+            for (AutoCloseable c : open) {
+                c.close();
+            }
+            redis.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Object call(WorkTargetServer node) throws Exception {
+        Endpoint e = node.peers().find(BOX).orElseThrow();
+        return e.invoke("client_file_read", Map.of("path", "a"), CTX, Duration.ofSeconds(30));
+    }
+
+    private interface Call {
+        Object run() throws Exception;
+    }
+
+    private static void warm(WorkTargetServer[] nodes, int calls, ExecutorService pool) throws Exception {
+        p50Micros(() -> call(nodes[0]), calls);
+        p50Micros(() -> call(nodes[1]), calls);
+        perSecond(nodes[0], calls, pool);
+    }
+
+    private static double p50Micros(Call call, int n) throws Exception {
+        long[] t = new long[n];
+        for (int i = 0; i < n; i++) {
+            long t0 = System.nanoTime();
+            call.run();
+            t[i] = System.nanoTime() - t0;
+        }
+        Arrays.sort(t);
+        return t[n / 2] / 1000.0;
+    }
+
+    private static double perSecond(WorkTargetServer node, int n, ExecutorService pool) throws Exception {
+        int each = n / 16;
+        List<Future<?>> fs = new ArrayList<>();
+        long t0 = System.nanoTime();
+        for (int w = 0; w < 16; w++) {
+            fs.add(pool.submit(() -> {
+                for (int i = 0; i < each; i++) {
+                    call(node);
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : fs) {
+            f.get();
+        }
+        return each * 16 / ((System.nanoTime() - t0) / 1e9);
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
+
+    private static void awaitPort(int port) throws IOException, InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                new Socket(InetAddress.getLoopbackAddress(), port).close();
+                return;
+            } catch (IOException e) {
+                if (System.nanoTime() > until) {
+                    throw e;
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+}

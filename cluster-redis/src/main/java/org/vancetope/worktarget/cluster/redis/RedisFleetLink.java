@@ -1,0 +1,515 @@
+package org.vancetope.worktarget.cluster.redis;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.daemon.FleetLink;
+import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.spi.PeerKey;
+import org.vancetope.worktarget.spi.SessionKey;
+
+/**
+ * A {@link FleetLink} over Redis (client: Lettuce). Presence is one hash per peer ({@code node},
+ * {@code conn}, {@code manifest}) with a time to live ({@code PEXPIRE}), refreshed by this node's
+ * heartbeat every third of {@link #presenceTtl()} through a script that renews it only while this
+ * node's connection still holds it; a project's daemons are a sorted set scored by expiry. Each node
+ * has a liveness key with the same time to live and an inbox: a pub/sub channel, so a message reaches a
+ * node only while it is subscribed and {@code PUBLISH}'s receiver count tells at once that a node is
+ * gone. After Redis restarts empty, the heartbeat writes this node's presence again.
+ *
+ * <pre>{@code
+ * WorkTargetServer server = WorkTargetServer.builder()
+ *         .authenticator(auth)
+ *         .fleet(RedisFleetLink.builder().uri("redis://redis.internal:6379").nodeId("node-1").build())
+ *         .build().start();
+ * }</pre>
+ *
+ * <p>A node needs Redis when it starts; an outage later is survived: calls to peers on other nodes fail
+ * {@code offline} saying Redis is unreachable, calls to peers of this node keep working, and the link
+ * reconnects and rebuilds its presence when Redis is back. Thread-safe.
+ */
+public final class RedisFleetLink implements FleetLink {
+    private static final Logger LOG = LoggerFactory.getLogger(RedisFleetLink.class);
+    private static final Pattern NODE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+
+    /** Takes a peer for this node; returns the node and connection that held it before, if another. */
+    private static final String CLAIM = """
+            local old = redis.call('HMGET', KEYS[1], 'node', 'conn')
+            redis.call('HSET', KEYS[1], 'node', ARGV[1], 'conn', ARGV[2], 'manifest', ARGV[3])
+            redis.call('PEXPIRE', KEYS[1], ARGV[4])
+            if #KEYS > 1 then
+              local t = redis.call('TIME')
+              redis.call('ZADD', KEYS[2], t[1] * 1000 + math.floor(t[2] / 1000) + ARGV[4], ARGV[5])
+              redis.call('PEXPIRE', KEYS[2], ARGV[4])
+            end
+            if old[1] and (old[1] ~= ARGV[1] or old[2] ~= ARGV[2]) then return {old[1], old[2]} end
+            return {}
+            """;
+    /** Renews this node's claim, writes it again when it is missing, and returns 0 when another holds it. */
+    private static final String REFRESH = """
+            local old = redis.call('HMGET', KEYS[1], 'node', 'conn')
+            if old[1] and (old[1] ~= ARGV[1] or old[2] ~= ARGV[2]) then return 0 end
+            redis.call('HSET', KEYS[1], 'node', ARGV[1], 'conn', ARGV[2], 'manifest', ARGV[3])
+            redis.call('PEXPIRE', KEYS[1], ARGV[4])
+            if #KEYS > 1 then
+              local t = redis.call('TIME')
+              redis.call('ZADD', KEYS[2], t[1] * 1000 + math.floor(t[2] / 1000) + ARGV[4], ARGV[5])
+              redis.call('PEXPIRE', KEYS[2], ARGV[4])
+            end
+            return 1
+            """;
+    /** Forgets a claim if the connection still holds it. */
+    private static final String RELEASE = """
+            local old = redis.call('HMGET', KEYS[1], 'node', 'conn')
+            if old[1] == ARGV[1] and old[2] == ARGV[2] then
+              redis.call('DEL', KEYS[1])
+              if #KEYS > 1 then redis.call('ZREM', KEYS[2], ARGV[3]) end
+              return 1
+            end
+            return 0
+            """;
+    /** The daemons whose presence has not expired. */
+    private static final String DAEMONS = """
+            local t = redis.call('TIME')
+            redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', t[1] * 1000 + math.floor(t[2] / 1000))
+            return redis.call('ZRANGE', KEYS[1], 0, -1)
+            """;
+
+    private final RedisURI uri;
+    private final String nodeId;
+    private final Duration presenceTtl;
+    private final String prefix;
+    private final Duration reconnectDelay;
+    private final Map<PeerKey, Claim> claims = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService heartbeat;
+    private volatile ClientResources resources;
+    private volatile RedisClient client;
+    private volatile StatefulRedisConnection<String, String> connection;
+    private volatile StatefulRedisPubSubConnection<String, String> inbox;
+    private volatile Listener listener;
+    private volatile boolean unreachable;
+    private volatile boolean closed;
+
+    private record Claim(String connectionId, String manifest) {
+    }
+
+    private RedisFleetLink(Builder b) {
+        this.uri = RedisURI.create(b.uri);
+        this.uri.setTimeout(b.commandTimeout);
+        this.nodeId = b.nodeId;
+        this.presenceTtl = b.presenceTtl;
+        this.prefix = b.keyPrefix;
+        this.reconnectDelay = b.reconnectDelay;
+        this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "worktarget-redis-heartbeat-" + b.nodeId);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * A new builder.
+     *
+     * @return the builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public String nodeId() {
+        return nodeId;
+    }
+
+    @Override
+    public Duration presenceTtl() {
+        return presenceTtl;
+    }
+
+    @Override
+    public synchronized void start(Listener listener) throws IOException {
+        if (this.listener != null || closed) {
+            throw new IllegalStateException("The link was already started (or closed); build a new one.");
+        }
+        this.listener = Objects.requireNonNull(listener, "listener");
+        resources = ClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2)
+                .reconnectDelay(Delay.constant(reconnectDelay)).build();
+        client = RedisClient.create(resources, uri);
+        client.setOptions(ClientOptions.builder().autoReconnect(true)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
+        try {
+            connection = client.connect();
+            inbox = client.connectPubSub();
+            inbox.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String channel, String message) {
+                    deliver(message);
+                }
+            });
+            inbox.sync().subscribe(inboxOf(nodeId));
+            beat();
+        } catch (RedisException e) {
+            close();
+            throw new IOException("Redis at " + uri.getHost() + ":" + uri.getPort() + " is unreachable ("
+                    + e.getMessage() + "); a fleet node needs it to start. Start Redis or fix --redis-uri.", e);
+        }
+        long every = Math.max(10, presenceTtl.toMillis() / 3);
+        heartbeat.scheduleWithFixedDelay(this::beatQuietly, every, every, TimeUnit.MILLISECONDS);
+        LOG.info("Fleet node '{}' joined through Redis at {}:{} (presence lives {} ms)", nodeId, uri.getHost(),
+                uri.getPort(), presenceTtl.toMillis());
+    }
+
+    private void deliver(String message) {
+        try {
+            listener.onMessage(message);
+        } catch (RuntimeException e) {
+            LOG.warn("A fleet message could not be handled", e);
+        }
+    }
+
+    private RedisCommands<String, String> redis() throws IOException {
+        StatefulRedisConnection<String, String> c = connection;
+        if (c == null || closed) {
+            throw new IOException("The Redis link of node '" + nodeId + "' is closed.");
+        }
+        return c.sync();
+    }
+
+    private static IOException unreachable(RedisException e) {
+        return new IOException("Redis is unreachable: " + e.getMessage(), e);
+    }
+
+    private void beatQuietly() {
+        try {
+            beat();
+            if (unreachable) {
+                unreachable = false;
+                LOG.info("Redis is reachable again; node '{}' renewed the presence of its {} peers", nodeId,
+                        claims.size());
+            }
+        } catch (IOException | RedisException e) {
+            if (!unreachable) {
+                unreachable = true;
+                LOG.warn("Redis is unreachable from node '{}' ({}); calls to peers on other nodes fail until it is back",
+                        nodeId, e.getMessage());
+            }
+        } catch (RuntimeException e) {
+            LOG.error("The fleet heartbeat of node '{}' failed", nodeId, e);
+        }
+    }
+
+    private void beat() throws IOException {
+        RedisCommands<String, String> r = redis();
+        r.set(nodeKey(nodeId), "alive", SetArgs.Builder.px(presenceTtl.toMillis()));
+        for (Map.Entry<PeerKey, Claim> e : claims.entrySet()) {
+            Claim c = e.getValue();
+            Long held = r.eval(REFRESH, ScriptOutputType.INTEGER, keys(e.getKey()), nodeId, c.connectionId(),
+                    c.manifest(), Long.toString(presenceTtl.toMillis()), name(e.getKey()));
+            if (held != null && held == 0 && claims.remove(e.getKey(), c)) {
+                LOG.info("{} is held by another server node now; superseding connection {}", e.getKey(),
+                        c.connectionId());
+                listener.onLost(e.getKey(), c.connectionId());
+            }
+        }
+    }
+
+    @Override
+    public Optional<Presence> claim(PeerKey key, String connectionId, String manifest) throws IOException {
+        claims.put(key, new Claim(connectionId, manifest));
+        try {
+            List<Object> old = redis().eval(CLAIM, ScriptOutputType.MULTI, keys(key), nodeId, connectionId, manifest,
+                    Long.toString(presenceTtl.toMillis()), name(key));
+            return old == null || old.size() < 2 ? Optional.empty()
+                    : Optional.of(new Presence(String.valueOf(old.get(0)), String.valueOf(old.get(1)), ""));
+        } catch (RedisException e) {
+            throw unreachable(e);
+        }
+    }
+
+    @Override
+    public void release(PeerKey key, String connectionId) throws IOException {
+        claims.computeIfPresent(key, (k, c) -> c.connectionId().equals(connectionId) ? null : c);
+        try {
+            redis().eval(RELEASE, ScriptOutputType.INTEGER, keys(key), nodeId, connectionId, name(key));
+        } catch (RedisException e) {
+            throw unreachable(e);
+        }
+    }
+
+    @Override
+    public Optional<Presence> locate(PeerKey key) throws IOException {
+        try {
+            List<io.lettuce.core.KeyValue<String, String>> v = redis().hmget(peerKey(key), "node", "conn", "manifest");
+            if (v.size() < 3 || !v.get(0).hasValue() || !v.get(1).hasValue()) {
+                return Optional.empty();
+            }
+            return Optional.of(new Presence(v.get(0).getValue(), v.get(1).getValue(), v.get(2).getValueOrElse("")));
+        } catch (RedisException e) {
+            throw unreachable(e);
+        }
+    }
+
+    @Override
+    public List<String> daemons(String tenant, String project) throws IOException {
+        try {
+            List<Object> names = redis().eval(DAEMONS, ScriptOutputType.MULTI, daemonsKey(tenant, project));
+            List<String> out = new ArrayList<>();
+            names.forEach(n -> out.add(String.valueOf(n)));
+            out.sort(null);
+            return out;
+        } catch (RedisException e) {
+            throw unreachable(e);
+        }
+    }
+
+    @Override
+    public boolean send(String node, String message) throws IOException {
+        try {
+            Long receivers = redis().publish(inboxOf(node), message);
+            return receivers != null && receivers > 0;
+        } catch (RedisException e) {
+            throw unreachable(e);
+        }
+    }
+
+    @Override
+    public boolean isAlive(String node) throws IOException {
+        try {
+            Long n = redis().exists(nodeKey(node));
+            return n != null && n > 0;
+        } catch (RedisException e) {
+            throw unreachable(e);
+        }
+    }
+
+    /**
+     * Stops heartbeating and listening without telling Redis, as a node that crashed or froze would:
+     * its presence then expires by itself. For the fleet's failure tests.
+     */
+    synchronized void halt() {
+        closed = true;
+        heartbeat.shutdownNow();
+        if (inbox != null) {
+            inbox.close();
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (client == null && closed) {
+            return;
+        }
+        boolean halted = closed;
+        closed = true;
+        heartbeat.shutdownNow();
+        StatefulRedisConnection<String, String> c = connection;
+        if (c != null && c.isOpen() && !halted) {
+            try {
+                c.sync().del(nodeKey(nodeId));      // the others see this node gone at once
+            } catch (RedisException e) {
+                LOG.debug("Could not remove node '{}' from Redis on close: {}", nodeId, e.getMessage());
+            }
+        }
+        for (AutoCloseable x : new AutoCloseable[] {inbox, connection}) {
+            try {
+                if (x != null) {
+                    x.close();
+                }
+            } catch (Exception e) {
+                LOG.debug("Closing a Redis connection failed", e);
+            }
+        }
+        if (client != null) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+        if (resources != null) {
+            resources.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+        client = null;
+        resources = null;
+    }
+
+    // ---- keys ----
+
+    private static String enc(String part) {
+        return URLEncoder.encode(part, StandardCharsets.UTF_8);
+    }
+
+    private String peerKey(PeerKey key) {
+        return key instanceof DaemonKey d
+                ? prefix + "peer:d:" + enc(d.tenant()) + ":" + enc(d.project()) + ":" + enc(d.name())
+                : prefix + "peer:s:" + enc(key.tenant()) + ":" + enc(((SessionKey) key).sessionId());
+    }
+
+    private String daemonsKey(String tenant, String project) {
+        return prefix + "daemons:" + enc(tenant) + ":" + enc(project);
+    }
+
+    private String[] keys(PeerKey key) {
+        return key instanceof DaemonKey d ? new String[] {peerKey(key), daemonsKey(d.tenant(), d.project())}
+                : new String[] {peerKey(key)};
+    }
+
+    private static String name(PeerKey key) {
+        return key instanceof DaemonKey d ? d.name() : "";
+    }
+
+    private String nodeKey(String node) {
+        return prefix + "node:" + node;
+    }
+
+    private String inboxOf(String node) {
+        return prefix + "inbox:" + node;
+    }
+
+    /**
+     * The {@link FleetLink.Factory} of {@code redis://} and {@code rediss://} URIs, with the default
+     * settings: how {@code serve --redis-uri URI --node-id ID} finds this link.
+     */
+    public static final class Factory implements FleetLink.Factory {
+
+        /** Creates the factory (for {@link java.util.ServiceLoader}). */
+        public Factory() {
+        }
+
+        @Override
+        public boolean accepts(String uri) {
+            return uri.startsWith("redis://") || uri.startsWith("rediss://");
+        }
+
+        @Override
+        public FleetLink create(String uri, String nodeId) {
+            return builder().uri(uri).nodeId(nodeId).build();
+        }
+    }
+
+    /** Settings of a {@link RedisFleetLink}. */
+    public static final class Builder {
+        private String uri;
+        private String nodeId;
+        private Duration presenceTtl = Duration.ofSeconds(6);
+        private Duration commandTimeout = Duration.ofSeconds(2);
+        private Duration reconnectDelay = Duration.ofMillis(250);
+        private String keyPrefix = "worktarget:";
+
+        private Builder() {
+        }
+
+        /**
+         * The Redis server, e.g. {@code redis://redis.internal:6379} (required).
+         *
+         * @param uri the URI, in Lettuce's syntax ({@code redis://[password@]host[:port][/database]})
+         * @return this
+         */
+        public Builder uri(String uri) {
+            this.uri = Objects.requireNonNull(uri, "uri");
+            return this;
+        }
+
+        /**
+         * This node's id, unique within the fleet (required): 1 to 64 of {@code A-Za-z0-9_.-}.
+         *
+         * @param nodeId the id
+         * @return this
+         */
+        public Builder nodeId(String nodeId) {
+            this.nodeId = Objects.requireNonNull(nodeId, "nodeId");
+            return this;
+        }
+
+        /**
+         * How long presence outlives the last heartbeat (default 6 s; the heartbeat runs every third of
+         * it). A node that dies disappears, and calls waiting for it fail, within this time and a quarter.
+         *
+         * @param ttl at least 300 ms
+         * @return this
+         */
+        public Builder presenceTtl(Duration ttl) {
+            this.presenceTtl = Objects.requireNonNull(ttl, "ttl");
+            return this;
+        }
+
+        /**
+         * How long one Redis command may take before it counts as Redis being unreachable (default 2 s).
+         *
+         * @param timeout positive
+         * @return this
+         */
+        public Builder commandTimeout(Duration timeout) {
+            this.commandTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * The pause between attempts to reconnect to Redis after it went away (default 250 ms).
+         *
+         * @param delay positive
+         * @return this
+         */
+        public Builder reconnectDelay(Duration delay) {
+            this.reconnectDelay = Objects.requireNonNull(delay, "delay");
+            return this;
+        }
+
+        /**
+         * The prefix of every key and channel (default {@code worktarget:}); fleets sharing one Redis need
+         * different prefixes.
+         *
+         * @param prefix the prefix
+         * @return this
+         */
+        public Builder keyPrefix(String prefix) {
+            this.keyPrefix = Objects.requireNonNull(prefix, "prefix");
+            return this;
+        }
+
+        /**
+         * Validates the settings and builds the link (not yet started: the server starts it).
+         *
+         * @return the link
+         * @throws IllegalArgumentException for a missing or out-of-range setting, naming it
+         */
+        public RedisFleetLink build() {
+            require(uri != null, "uri is required, e.g. redis://127.0.0.1:6379");
+            require(uri.startsWith("redis://") || uri.startsWith("rediss://"), "uri must start with redis:// or "
+                    + "rediss://, got " + uri);
+            require(nodeId != null && NODE_ID.matcher(nodeId).matches(), "nodeId must be 1 to 64 of A-Za-z0-9_.- "
+                    + "starting with a letter or digit, got " + nodeId);
+            require(presenceTtl.toMillis() >= 300, "presenceTtl must be at least 300 ms, got " + presenceTtl);
+            require(!commandTimeout.isNegative() && !commandTimeout.isZero(), "commandTimeout must be positive");
+            require(!reconnectDelay.isNegative() && !reconnectDelay.isZero(), "reconnectDelay must be positive");
+            return new RedisFleetLink(this);
+        }
+
+        private static void require(boolean ok, String message) {
+            if (!ok) {
+                throw new IllegalArgumentException(message);
+            }
+        }
+    }
+}

@@ -1,0 +1,251 @@
+package org.vancetope.worktarget.cluster.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.vancetope.worktarget.backend.daemon.ServerRefusedException;
+import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
+import org.vancetope.worktarget.spi.BackendTool;
+import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.SessionKey;
+import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.testfixtures.Await;
+
+/** Three server nodes on loopback ports, one real redis-server: DAEMON and CLIENT calls across nodes. */
+class FleetRoutingTest {
+    private static final Duration LONG = Duration.ofMinutes(5);
+    private static RedisServer redis;
+    private Fleet fleet;
+    private final ExecutorService callers = Executors.newCachedThreadPool();
+
+    @BeforeAll
+    static void redis() throws Exception {
+        redis = RedisServer.started();
+    }
+
+    @AfterAll
+    static void stopRedis() throws Exception {
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    @BeforeEach
+    void nodes() throws Exception {
+        fleet = new Fleet(redis, 3, 64 * 1024);
+    }
+
+    @AfterEach
+    void stop() {
+        callers.shutdownNow();
+        fleet.close();
+    }
+
+    private static DaemonKey daemon(String name) {
+        return new DaemonKey("acme", "proj", name);
+    }
+
+    private void awaitSeenEverywhere(DaemonKey key) {
+        for (int n = 1; n <= 3; n++) {
+            int node = n;
+            Await.until("node" + n + " sees " + key, () -> fleet.sees(node, key));
+        }
+    }
+
+    private static ToolException failure(Future<?> f) throws Exception {
+        try {
+            f.get(Await.LIMIT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(ToolException.class);
+            return (ToolException) e.getCause();
+        }
+        throw new AssertionError("the call succeeded");
+    }
+
+    /** A client_file_read that signals it started and blocks until interrupted. */
+    private static BackendTool blocking(CountDownLatch started, CountDownLatch interrupted) {
+        return Fleet.tool("client_file_read", (p, c) -> {
+            started.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+                Thread.currentThread().interrupt();
+            }
+            return Map.of();
+        });
+    }
+
+    @Test
+    void sixtyFourConcurrentCallsFromEveryNodeReachEveryDaemon() throws Exception {
+        for (int n = 1; n <= 3; n++) {
+            fleet.daemon(n, "box-" + n, List.of(Fleet.echoRead("box-" + n)));
+        }
+        for (int n = 1; n <= 3; n++) {
+            awaitSeenEverywhere(daemon("box-" + n));
+        }
+        List<Future<Map<String, Object>>> calls = new ArrayList<>();
+        List<String> expected = new ArrayList<>();
+        CountDownLatch go = new CountDownLatch(1);
+        for (int i = 0; i < 64; i++) {
+            int from = 1 + i % 3;
+            String to = "box-" + (1 + (i / 3) % 3);
+            String path = "f" + i;
+            expected.add(to + ":" + path);
+            calls.add(callers.submit(() -> {
+                go.await();
+                return fleet.call(from, daemon(to), "client_file_read", Map.of("path", path), LONG);
+            }));
+        }
+        go.countDown();
+        for (int i = 0; i < 64; i++) {
+            assertThat(calls.get(i).get(Await.LIMIT.toSeconds(), TimeUnit.SECONDS))
+                    .containsEntry("content", expected.get(i));
+        }
+    }
+
+    @Test
+    void everyNodeListsTheDaemonsOfEveryNode() throws Exception {
+        fleet.daemon(1, "alpha", List.of(Fleet.echoRead("alpha")));
+        fleet.daemon(3, "gamma", List.of(Fleet.echoRead("gamma")));
+        for (int n = 1; n <= 3; n++) {
+            int node = n;
+            Await.until("node" + n + " lists both daemons", () -> fleet.node(node).peers()
+                    .onlineDaemons("acme", "proj").equals(List.of("alpha", "gamma")));
+        }
+    }
+
+    @Test
+    void aFootsClientCallRunsFromAnotherNode() throws Exception {
+        fleet.foot(2, "s-1", List.of(Fleet.echoRead("foot")));
+        SessionKey foot = new SessionKey("acme", "s-1");
+        Await.until("node1 sees the foot", () -> fleet.sees(1, foot));
+        assertThat(fleet.call(1, foot, "client_file_read", Map.of("path", "a.txt"), LONG))
+                .containsEntry("content", "foot:a.txt");
+    }
+
+    @Test
+    void aForwardedCallThatTimesOutIsCancelledOnTheDaemonAndItsLateResultIsDropped() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        fleet.daemon(2, "slow", List.of(blocking(started, interrupted),
+                Fleet.tool("client_file_stat", (p, c) -> Map.of("ok", true))));
+        awaitSeenEverywhere(daemon("slow"));
+        assertThatThrownBy(() -> fleet.call(1, daemon("slow"), "client_file_read", Map.of("path", "x"),
+                Duration.ofMillis(700)))
+                .isInstanceOf(ToolException.class).extracting(e -> ((ToolException) e).code())
+                .isEqualTo(ErrorCode.TIMEOUT);
+        assertThat(interrupted.await(Await.LIMIT.toSeconds(), TimeUnit.SECONDS))
+                .as("the daemon's call was cancelled").isTrue();
+        assertThat(fleet.call(1, daemon("slow"), "client_file_stat", Map.of("path", "x"), LONG))
+                .containsEntry("ok", true);
+    }
+
+    @Test
+    void aForwardedInvocationLargerThanTheFrameLimitFailsSizeLimitBeforeAnythingIsSent() throws Exception {
+        CountDownLatch ran = new CountDownLatch(1);
+        fleet.daemon(2, "box", List.of(Fleet.tool("client_file_write", (p, c) -> {
+            ran.countDown();
+            return Map.of();
+        })));
+        awaitSeenEverywhere(daemon("box"));
+        String big = "x".repeat(100 * 1024);
+        assertThatThrownBy(() -> fleet.call(1, daemon("box"), "client_file_write",
+                Map.of("path", "a", "content", big), LONG))
+                .isInstanceOf(ToolException.class).hasMessageContaining("Nothing ran")
+                .extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.SIZE_LIMIT);
+        assertThat(ran.getCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aDaemonReconnectingToAnotherNodeSupersedesItsOldConnectionAndItsPendingCallsFailAtOnce()
+            throws Exception {
+        CountDownLatch started = new CountDownLatch(2);
+        CountDownLatch interrupted = new CountDownLatch(2);
+        WorkTargetClient first = fleet.daemon(1, "box", List.of(blocking(started, interrupted)));
+        awaitSeenEverywhere(daemon("box"));
+        Future<Map<String, Object>> local = callers.submit(() ->
+                fleet.call(1, daemon("box"), "client_file_read", Map.of("path", "a"), LONG));
+        Future<Map<String, Object>> forwarded = callers.submit(() ->
+                fleet.call(2, daemon("box"), "client_file_read", Map.of("path", "b"), LONG));
+        assertThat(started.await(Await.LIMIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+        fleet.daemon(3, "box", List.of(Fleet.echoRead("second")));
+
+        assertThat(failure(local).code()).isEqualTo(ErrorCode.SUPERSEDED);
+        assertThat(failure(forwarded).code()).isEqualTo(ErrorCode.SUPERSEDED);
+        assertThatThrownBy(() -> first.terminated().get(Await.LIMIT.toSeconds(), TimeUnit.SECONDS)).cause()
+                .isInstanceOf(ServerRefusedException.class)
+                .satisfies(e -> assertThat(((ServerRefusedException) e).status()).isEqualTo(4409));
+        for (int n = 1; n <= 3; n++) {
+            assertThat(fleet.call(n, daemon("box"), "client_file_read", Map.of("path", "x"), LONG))
+                    .containsEntry("content", "second:x");
+        }
+    }
+
+    @Test
+    void callsWaitingForANodeThatDiesFailOfflineWithinThePresenceBoundNotTheirTimeout() throws Exception {
+        CountDownLatch started = new CountDownLatch(3);
+        fleet.daemon(2, "box", List.of(blocking(started, new CountDownLatch(3))));
+        awaitSeenEverywhere(daemon("box"));
+        List<Future<Map<String, Object>>> calls = new ArrayList<>();
+        for (int from : new int[] {1, 3, 1}) {
+            calls.add(callers.submit(() -> fleet.call(from, daemon("box"), "client_file_read", Map.of("path", "a"),
+                    LONG)));
+        }
+        assertThat(started.await(Await.LIMIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+        fleet.links.get(1).halt();     // node2 stops heartbeating and listening, as a crashed node would
+
+        long t0 = System.nanoTime();
+        for (Future<Map<String, Object>> f : calls) {
+            ToolException e = failure(f);       // within Await.LIMIT (30 s), far below the 5-minute call timeout
+            assertThat(e.code()).isEqualTo(ErrorCode.OFFLINE);
+            assertThat(e.getMessage()).contains("node2");
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(LONG);
+        Await.until("node1 no longer finds the daemon", () -> !fleet.sees(1, daemon("box")));
+    }
+
+    @Test
+    void withRedisGoneRemoteCallsFailClearlyAndLocalCallsKeepWorkingAndPresenceReturnsWithRedis()
+            throws Exception {
+        fleet.daemon(2, "box", List.of(Fleet.echoRead("box")));
+        awaitSeenEverywhere(daemon("box"));
+        redis.stop();
+        try {
+            assertThatThrownBy(() -> fleet.call(1, daemon("box"), "client_file_read", Map.of("path", "x"), LONG))
+                    .isInstanceOf(ToolException.class).hasMessageContaining("Redis")
+                    .hasMessageContaining("unreachable")
+                    .extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.OFFLINE);
+            assertThat(fleet.call(2, daemon("box"), "client_file_read", Map.of("path", "x"), LONG))
+                    .containsEntry("content", "box:x");
+        } finally {
+            redis.start();      // empty: no persistence
+        }
+        Await.until("node1 reaches the daemon on node2 again", () -> {
+            try {
+                return fleet.call(1, daemon("box"), "client_file_read", Map.of("path", "y"), LONG)
+                        .get("content").equals("box:y");
+            } catch (ToolException e) {
+                return false;
+            }
+        });
+    }
+}
