@@ -7,9 +7,9 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * The one check, run before any Netty event loop is made (the server's start, a client session, the MCP
- * HTTP server), that the Netty on the class path is the 4.2 line WorkTarget is built against. Without it a
- * host whose other BOM pins Netty 4.1 (Spring Boot 3.5's does) fails later with a bare
+ * The one check, run before any Netty event loop is made (the server's start, a client session, serve's
+ * admin API, the MCP HTTP server), that the Netty on the class path is the 4.2 line WorkTarget is built
+ * against. Without it a host whose other BOM pins Netty 4.1 (Spring Boot 3.5's does) fails later with a bare
  * {@code NoClassDefFoundError: io/netty/channel/MultiThreadIoEventLoopGroup}.
  */
 public final class NettyVersionCheck {
