@@ -2,6 +2,7 @@
  * The WebSocket server and clients (foot and daemon) over Netty, the CLI ({@code serve}, {@code daemon},
  * {@code call}) and the transfer bridge. The {@code internal} package is not API.
  */
+@SuppressWarnings("module") // the qualified export names our MCP module, which is built after this one
 module org.vancetope.worktarget.backend.daemon {
     requires transitive org.vancetope.worktarget.core;
     requires transitive org.vancetope.worktarget.transfer;
@@ -21,4 +22,6 @@ module org.vancetope.worktarget.backend.daemon {
 
     exports org.vancetope.worktarget.backend.daemon;
     exports org.vancetope.worktarget.backend.daemon.cli;
+    // NettyVersionCheck: the MCP HTTP server runs the same Netty check before its event loop
+    exports org.vancetope.worktarget.backend.daemon.internal to org.vancetope.worktarget.mcp;
 }

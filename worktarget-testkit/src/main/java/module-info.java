@@ -8,7 +8,7 @@ module org.vancetope.worktarget.testkit {
     requires transitive org.vancetope.worktarget.testfixtures;
     requires transitive org.junit.jupiter.api;
     requires transitive org.assertj.core;
-    requires com.google.common.jimfs;
+    requires static com.google.common.jimfs; // optional: only the Jimfs flavours of FileToolsContract
 
     exports org.vancetope.worktarget.testkit;
 }

@@ -20,7 +20,16 @@ import org.vancetope.worktarget.spi.ToolContext;
 public record ToolInvocation(String tool, WorkTarget target, String backendTool, Map<String, Object> params,
                              ToolContext context) {
 
-    /** Validates and copies. */
+    /**
+     * Validates and copies.
+     *
+     * @param tool the tool the caller asked for, e.g. {@code file_read} or {@code work_target_set}
+     * @param target the work target the call is routed by (for meta-tools and host tools: the current target)
+     * @param backendTool the tool that runs, e.g. {@code work_file_read}, as {@link #backendToolOf} names it; for
+     *        meta-tools and host tools the tool's own name
+     * @param params the parameters (unmodifiable)
+     * @param context the calling process
+     */
     public ToolInvocation {
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(target, "target");

@@ -37,6 +37,8 @@ public record WorkTarget(WorkTargetKind kind, String targetName) {
      * Validates and normalises: DAEMON needs a non-blank name, CLIENT drops its name, a blank WORK
      * name means the temp RootDir.
      *
+     * @param kind the kind
+     * @param targetName the qualifier, see above
      * @throws NullPointerException when {@code kind} is null
      * @throws IllegalArgumentException when a DAEMON target has no name
      */

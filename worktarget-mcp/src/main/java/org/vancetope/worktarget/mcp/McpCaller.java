@@ -12,7 +12,12 @@ import org.vancetope.worktarget.spi.AuthPrincipal;
  */
 public record McpCaller(String sessionId, AuthPrincipal principal) {
 
-    /** Validates the session id. */
+    /**
+     * Validates the session id.
+     *
+     * @param sessionId the MCP session id (one per connected MCP client)
+     * @param principal the authenticated principal over HTTP; null over stdio (the local user)
+     */
     public McpCaller {
         Objects.requireNonNull(sessionId, "sessionId");
     }

@@ -14,7 +14,14 @@ import java.util.Set;
  */
 public record AuthPrincipal(String subject, String tenant, Set<String> projects, String user) {
 
-    /** Validates and copies. */
+    /**
+     * Validates and copies.
+     *
+     * @param subject a name for logs
+     * @param tenant the one tenant the principal is granted
+     * @param projects the projects it may serve; the single entry {@code "*"} grants all of the tenant's
+     * @param user the user login, or null (daemons)
+     */
     public AuthPrincipal {
         Objects.requireNonNull(subject, "subject");
         Objects.requireNonNull(tenant, "tenant");

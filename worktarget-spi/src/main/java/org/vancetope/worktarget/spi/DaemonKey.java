@@ -16,7 +16,13 @@ public record DaemonKey(String tenant, String project, String name) implements P
             + "digit";
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
 
-    /** Validates. */
+    /**
+     * Validates.
+     *
+     * @param tenant the tenant
+     * @param project the project
+     * @param name the daemon name
+     */
     public DaemonKey {
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(project, "project");

@@ -21,7 +21,17 @@ import java.util.Objects;
 public record ProcessInfo(String id, String parentId, String sessionId, String tenant, String project, String user,
                           Map<String, Object> engineParams) {
 
-    /** Validates and copies. */
+    /**
+     * Validates and copies.
+     *
+     * @param id the process id
+     * @param parentId the spawning process, or null for a root process
+     * @param sessionId the session, or null
+     * @param tenant the tenant
+     * @param project the project
+     * @param user the user login, or null
+     * @param engineParams a snapshot of the engine parameters (unmodifiable)
+     */
     public ProcessInfo {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(tenant, "tenant");

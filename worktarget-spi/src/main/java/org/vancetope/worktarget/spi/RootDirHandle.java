@@ -16,7 +16,16 @@ import java.util.Objects;
  */
 public record RootDirHandle(String tenant, String project, String dirName, String type, Path path,
                             Map<String, String> metadata) {
-    /** Validates and copies. */
+    /**
+     * Validates and copies.
+     *
+     * @param tenant the tenant
+     * @param project the project
+     * @param dirName the RootDir's name within the project
+     * @param type the handler type, e.g. {@code "temp"}
+     * @param path the directory on disk (may not exist yet before {@code init})
+     * @param metadata handler-specific metadata
+     */
     public RootDirHandle {
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(project, "project");

@@ -11,7 +11,12 @@ import java.util.Objects;
  */
 public record SessionKey(String tenant, String sessionId) implements PeerKey {
 
-    /** Validates. */
+    /**
+     * Validates.
+     *
+     * @param tenant the tenant
+     * @param sessionId the session
+     */
     public SessionKey {
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(sessionId, "sessionId");

@@ -19,7 +19,15 @@ import java.util.Objects;
 public record ToolAnnotations(String title, boolean readOnlyHint, boolean destructiveHint, boolean idempotentHint,
                               boolean openWorldHint) {
 
-    /** Checks the title. */
+    /**
+     * Checks the title.
+     *
+     * @param title a short human-readable name, e.g. {@code "Read file"}
+     * @param readOnlyHint the tool does not change its environment
+     * @param destructiveHint the tool may overwrite or delete (false: it only creates or sets state back)
+     * @param idempotentHint calling it again with the same parameters has no further effect
+     * @param openWorldHint the tool may reach beyond the layer's own domain (a shell command may reach anything)
+     */
     public ToolAnnotations {
         Objects.requireNonNull(title, "title");
     }

@@ -22,7 +22,17 @@ import java.util.Optional;
 public record ToolContext(String processId, String sessionId, String tenant, String project, String user,
                           Endpoint endpoint) {
 
-    /** Validates the required fields. */
+    /**
+     * Validates the required fields.
+     *
+     * @param processId the calling process
+     * @param sessionId the session the process belongs to, or null
+     * @param tenant the tenant
+     * @param project the project
+     * @param user the user login, or null when there is no user context
+     * @param endpoint for host tools, the endpoint of the caller's remote peer (the named daemon for a DAEMON
+     *        target, the session's client otherwise) when it is connected; null otherwise
+     */
     public ToolContext {
         Objects.requireNonNull(processId, "processId");
         Objects.requireNonNull(tenant, "tenant");

@@ -42,7 +42,18 @@ public record ToolSpec(String name, String description, boolean primary, Set<Too
     /** The output schema of a spec that does not describe its result: any JSON object. */
     private static final Map<String, Object> ANY_OBJECT = Map.of("type", "object");
 
-    /** Validates and copies the arguments. */
+    /**
+     * Validates and copies the arguments.
+     *
+     * @param name the tool name, e.g. {@code "work_file_read"}
+     * @param description what the tool does, written for an LLM
+     * @param primary whether the tool is shown in an engine's manifest by default
+     * @param labels what the tool does to the world
+     * @param paramsSchema a JSON-Schema object describing the parameters
+     * @param title a short human-readable name, e.g. {@code "Read file"}; null or blank: derived from the name
+     *        ({@code "my_tool"} becomes {@code "My tool"})
+     * @param outputSchema a JSON-Schema object describing the result; null: {@code {"type":"object"}}, any object
+     */
     public ToolSpec {
         Objects.requireNonNull(name, "name");
         if (name.isBlank()) {

@@ -167,14 +167,14 @@ public abstract class ExecToolsContract {
     }
 
     @Test
-    public void toolSpecsComeFromTheCatalog() {
+    void toolSpecsComeFromTheCatalog() {
         for (BackendTool t : tools.values()) {
             assertThat(ToolCatalog.backend(t.spec().name())).contains(t.spec());
         }
     }
 
     @Test
-    public void runReturnsExitCodeAndBothStreams() throws ToolException {
+    void runReturnsExitCodeAndBothStreams() throws ToolException {
         Map<String, Object> r = run("echo out; echo err >&2");
         assertThat(r).containsEntry("status", "exited").containsEntry("exitCode", 0)
                 .containsEntry("stdout", "out\n").containsEntry("stderr", "err\n").containsEntry("truncated", false);
@@ -182,23 +182,23 @@ public abstract class ExecToolsContract {
     }
 
     @Test
-    public void nonZeroExitIsFailed() throws ToolException {
+    void nonZeroExitIsFailed() throws ToolException {
         assertThat(run("exit 7")).containsEntry("status", "failed").containsEntry("exitCode", 7);
     }
 
     @Test
-    public void jobRunsInTheWorkDirectory() throws Exception {
+    void jobRunsInTheWorkDirectory() throws Exception {
         assertThat(((String) run("pwd -P").get("stdout")).strip()).isEqualTo(expectedWorkingDirectory().toString());
     }
 
     @Test
-    public void envExtrasReachTheJob() throws ToolException {
+    void envExtrasReachTheJob() throws ToolException {
         assertThat(run("echo \"$GREETING\"", Map.of("waitMs", 30_000, "env", Map.of("GREETING", "hello")))
                 .get("stdout")).isEqualTo("hello\n");
     }
 
     @Test
-    public void longOutputIsHeadTailWithTheExactOmittedCount() throws ToolException {
+    void longOutputIsHeadTailWithTheExactOmittedCount() throws ToolException {
         Map<String, Object> r = run("i=0; while [ $i -lt 5000 ]; do echo \"line $i\"; i=$((i+1)); done");
         String out = (String) r.get("stdout");
         assertThat(r).containsEntry("truncated", true).containsKey("hint");
@@ -215,7 +215,7 @@ public abstract class ExecToolsContract {
     }
 
     @Test
-    public void fullOutputCanBePagedFromTheFileWithBoundedCommands() throws ToolException {
+    void fullOutputCanBePagedFromTheFileWithBoundedCommands() throws ToolException {
         Map<String, Object> r = run("i=0; while [ $i -lt 5000 ]; do echo \"line $i\"; i=$((i+1)); done");
         String path = (String) r.get("stdoutPath");
         assertThat(run("wc -l < '" + path + "'").get("stdout").toString().strip()).isEqualTo("5000");
@@ -223,7 +223,7 @@ public abstract class ExecToolsContract {
     }
 
     @Test
-    public void shortWaitReturnsRunningAndStatusSeesTheEnd() throws ToolException {
+    void shortWaitReturnsRunningAndStatusSeesTheEnd() throws ToolException {
         Map<String, Object> r = run("sleep 1; echo done", Map.of("waitMs", 0));
         assertThat(r).containsEntry("status", "running").containsEntry("exitCode", null);
         Map<String, Object> s = awaitStatus((String) r.get("id"), "exited");
@@ -231,7 +231,7 @@ public abstract class ExecToolsContract {
     }
 
     @Test
-    public void tailReturnsTheLastLinesOfTheChosenStream() throws ToolException {
+    void tailReturnsTheLastLinesOfTheChosenStream() throws ToolException {
         Map<String, Object> r = run("seq 1 50; seq 101 103 >&2");
         String id = (String) r.get("id");
         Map<String, Object> t = call("exec_tail", Map.of("id", id));
@@ -242,45 +242,45 @@ public abstract class ExecToolsContract {
     }
 
     @Test
-    public void tailOfMoreThan500LinesIsInvalid() throws ToolException {
+    void tailOfMoreThan500LinesIsInvalid() throws ToolException {
         String id = (String) run("true").get("id");
         assertThatThrownBy(() -> call("exec_tail", Map.of("id", id, "n", 501)))
                 .isInstanceOf(ToolException.class).satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
     }
 
     @Test
-    public void tailOfAnUnknownStreamIsInvalid() throws ToolException {
+    void tailOfAnUnknownStreamIsInvalid() throws ToolException {
         String id = (String) run("true").get("id");
         assertThatThrownBy(() -> call("exec_tail", Map.of("id", id, "stream", "stdin")))
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
     }
 
     @Test
-    public void killEndsARunningJob() throws ToolException {
+    void killEndsARunningJob() throws ToolException {
         String id = (String) run("sleep 1000", Map.of("waitMs", 0)).get("id");
         assertThat(call("exec_kill", Map.of("id", id))).containsEntry("id", id).containsEntry("killed", true);
         awaitStatus(id, "killed");
     }
 
     @Test
-    public void killOfAFinishedJobIsFalse() throws ToolException {
+    void killOfAFinishedJobIsFalse() throws ToolException {
         String id = (String) run("true").get("id");
         assertThat(call("exec_kill", Map.of("id", id))).containsEntry("killed", false);
     }
 
     @Test
-    public void killOfAnUnknownJobIsFalseNotAnError() throws ToolException {
+    void killOfAnUnknownJobIsFalseNotAnError() throws ToolException {
         assertThat(call("exec_kill", Map.of("id", "j00000000000000000000"))).containsEntry("killed", false);
     }
 
     @Test
-    public void statusOfAnUnknownJobIsNotFound() {
+    void statusOfAnUnknownJobIsNotFound() {
         assertThatThrownBy(() -> call("exec_status", Map.of("id", "j00000000000000000000")))
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.NOT_FOUND));
     }
 
     @Test
-    public void anotherSessionCannotSeeOrKillTheJob() throws ToolException {
+    void anotherSessionCannotSeeOrKillTheJob() throws ToolException {
         String id = (String) run("sleep 1000", Map.of("waitMs", 0)).get("id");
         assertThatThrownBy(() -> tools.get("exec_status").invoke(Map.of("id", id), otherSession()))
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.NOT_FOUND));
@@ -289,31 +289,31 @@ public abstract class ExecToolsContract {
     }
 
     @Test
-    public void deadlineEndsTheJobAsTimedOut() throws ToolException {
+    void deadlineEndsTheJobAsTimedOut() throws ToolException {
         Map<String, Object> r = run("sleep 1000", Map.of("waitMs", 30_000, "deadlineSeconds", 1));
         assertThat(r).containsEntry("status", "timed_out");
     }
 
     @Test
-    public void missingCommandIsInvalid() {
+    void missingCommandIsInvalid() {
         assertThatThrownBy(() -> call("exec_run", Map.of()))
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
     }
 
     @Test
-    public void negativeWaitIsInvalid() {
+    void negativeWaitIsInvalid() {
         assertThatThrownBy(() -> call("exec_run", Map.of("command", "true", "waitMs", -1)))
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
     }
 
     @Test
-    public void zeroDeadlineIsInvalid() {
+    void zeroDeadlineIsInvalid() {
         assertThatThrownBy(() -> call("exec_run", Map.of("command", "true", "deadlineSeconds", 0)))
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
     }
 
     @Test
-    public void envWithANonStringValueIsInvalid() {
+    void envWithANonStringValueIsInvalid() {
         assertThatThrownBy(() -> call("exec_run", Map.of("command", "true", "env", Map.of("A", 1))))
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
     }
@@ -326,14 +326,14 @@ public abstract class ExecToolsContract {
     }
 
     @Test
-    public void statusWithoutIdListsNoJobsWhenTheSessionHasNone() throws ToolException {
+    void statusWithoutIdListsNoJobsWhenTheSessionHasNone() throws ToolException {
         Map<String, Object> r = call("exec_status", Map.of());
         assertThat(jobsOf(r)).isEmpty();
         assertThat(r).containsEntry("count", 0).containsEntry("total", 0).containsEntry("truncated", false);
     }
 
     @Test
-    public void statusWithoutIdListsTheSessionsJobsNewestFirst() throws ToolException {
+    void statusWithoutIdListsTheSessionsJobsNewestFirst() throws ToolException {
         String first = (String) run("exit 3").get("id");
         String second = (String) run("sleep 1000", Map.of("waitMs", 0)).get("id");
         List<Map<String, Object>> jobs = jobsOf(call("exec_status", Map.of()));
@@ -348,38 +348,38 @@ public abstract class ExecToolsContract {
     }
 
     @Test
-    public void statusWithoutIdDoesNotListAnotherSessionsJobs() throws Exception {
+    void statusWithoutIdDoesNotListAnotherSessionsJobs() throws Exception {
         run("true");
         Map<String, Object> r = tools.get("exec_status").invoke(Map.of(), otherSession());
         assertThat(jobsOf(r)).isEmpty();
     }
 
     @Test
-    public void stdinIsWrittenToTheCommandAndClosed() throws ToolException {
+    void stdinIsWrittenToTheCommandAndClosed() throws ToolException {
         Map<String, Object> r = run("tr a-z A-Z", Map.of("stdin", "hello\nworld\n", "waitMs", 30_000));
         assertThat(r).containsEntry("status", "exited").containsEntry("stdout", "HELLO\nWORLD\n");
     }
 
     @Test
-    public void emptyStdinGivesAnEmptyInput() throws ToolException {
+    void emptyStdinGivesAnEmptyInput() throws ToolException {
         Map<String, Object> r = run("wc -c", Map.of("stdin", "", "waitMs", 30_000));
         assertThat(r).containsEntry("status", "exited");
         assertThat(((String) r.get("stdout")).strip()).isEqualTo("0");
     }
 
     @Test
-    public void withoutStdinTheInputIsEmpty() throws ToolException {
+    void withoutStdinTheInputIsEmpty() throws ToolException {
         assertThat(((String) run("wc -c").get("stdout")).strip()).isEqualTo("0");
     }
 
     @Test
-    public void stdinThatTheCommandDoesNotReadDoesNotBlockTheRun() throws ToolException {
+    void stdinThatTheCommandDoesNotReadDoesNotBlockTheRun() throws ToolException {
         Map<String, Object> r = run("echo done", Map.of("stdin", "x".repeat(900_000), "waitMs", 30_000));
         assertThat(r).containsEntry("status", "exited").containsEntry("stdout", "done\n");
     }
 
     @Test
-    public void stdinOverTheCapIsASizeLimitThatSaysWhatToDo() {
+    void stdinOverTheCapIsASizeLimitThatSaysWhatToDo() {
         String big = "x".repeat(1024 * 1024 + 1);
         assertThatThrownBy(() -> call("exec_run", Map.of("command", "cat", "stdin", big)))
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.SIZE_LIMIT))
@@ -387,14 +387,14 @@ public abstract class ExecToolsContract {
     }
 
     @Test
-    public void stdinCountsUtf8BytesAgainstTheCap() {
+    void stdinCountsUtf8BytesAgainstTheCap() {
         String big = "\u00e9".repeat(512 * 1024 + 1);
         assertThatThrownBy(() -> call("exec_run", Map.of("command", "cat", "stdin", big)))
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.SIZE_LIMIT));
     }
 
     @Test
-    public void stdinThatIsNotAStringIsInvalid() {
+    void stdinThatIsNotAStringIsInvalid() {
         assertThatThrownBy(() -> call("exec_run", Map.of("command", "cat", "stdin", 5)))
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
     }

@@ -94,12 +94,11 @@ public abstract class FileToolsContract {
         Path top;
         switch (flavour()) {
             case JIMFS_UNIX -> {
-                jimfs = Jimfs.newFileSystem(Configuration.unix().toBuilder()
-                        .setAttributeViews("basic", "owner", "posix", "unix").build());
+                jimfs = newJimfs(true);
                 top = Files.createDirectories(jimfs.getPath("/contract"));
             }
             case JIMFS_WINDOWS -> {
-                jimfs = Jimfs.newFileSystem(Configuration.windows());
+                jimfs = newJimfs(false);
                 top = Files.createDirectories(jimfs.getPath("C:\\contract"));
             }
             default -> top = tempDir;
@@ -107,6 +106,20 @@ public abstract class FileToolsContract {
         outside = Files.createDirectories(top.resolve("outside"));
         Files.writeString(outside.resolve("secret.txt"), "TOP SECRET\n");
         f = createFixture(Files.createDirectories(top.resolve("base")));
+    }
+
+    /** Jimfs is an optional dependency of the testkit: a missing one fails the Jimfs flavours with what to do. */
+    private static FileSystem newJimfs(boolean unix) {
+        try {
+            return unix
+                    ? Jimfs.newFileSystem(Configuration.unix().toBuilder()
+                            .setAttributeViews("basic", "owner", "posix", "unix").build())
+                    : Jimfs.newFileSystem(Configuration.windows());
+        } catch (NoClassDefFoundError e) {
+            throw new IllegalStateException("The JIMFS_UNIX and JIMFS_WINDOWS flavours of FileToolsContract need "
+                    + "com.google.jimfs:jimfs on the test class path (an optional dependency of worktarget-testkit): "
+                    + "add it in test scope, or run the contract on Flavour.REAL_DISK", e);
+        }
     }
 
     @AfterEach

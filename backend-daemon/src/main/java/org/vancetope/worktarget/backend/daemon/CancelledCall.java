@@ -16,7 +16,14 @@ import org.vancetope.worktarget.spi.ToolContext;
  * @param context the calling process's context
  */
 public record CancelledCall(String correlationId, String tool, Map<String, Object> params, ToolContext context) {
-    /** Validates. */
+    /**
+     * Validates.
+     *
+     * @param correlationId the invoke's correlation id
+     * @param tool the tool name
+     * @param params the parameters of the call
+     * @param context the calling process's context
+     */
     public CancelledCall {
         Objects.requireNonNull(correlationId, "correlationId");
         Objects.requireNonNull(tool, "tool");

@@ -25,6 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.internal.BindFailures;
 import org.vancetope.worktarget.backend.daemon.internal.FleetRouter;
+import org.vancetope.worktarget.backend.daemon.internal.NettyVersionCheck;
 import org.vancetope.worktarget.backend.daemon.internal.ServerConnection;
 import org.vancetope.worktarget.backend.daemon.internal.ServerCore;
 import org.vancetope.worktarget.backend.daemon.internal.ServerSettings;
@@ -122,6 +123,7 @@ public final class WorkTargetServer implements AutoCloseable {
         if (boss != null || closed) {
             throw new IllegalStateException("The server was already started (or closed); build a new one.");
         }
+        NettyVersionCheck.require("WorkTargetServer.start()");
         boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("worktarget-accept", true),
                 NioIoHandler.newFactory());
         workers = new MultiThreadIoEventLoopGroup(config.ioThreads, new DefaultThreadFactory("worktarget-io", true),

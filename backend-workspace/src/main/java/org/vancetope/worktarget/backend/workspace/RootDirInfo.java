@@ -26,7 +26,20 @@ public record RootDirInfo(String tenant, String project, String dirName, String 
                           String creatorProcessId, Instant createdAt, boolean deleteOnCreatorClose,
                           Map<String, String> metadata, Path path) {
 
-    /** Validates and copies. */
+    /**
+     * Validates and copies.
+     *
+     * @param tenant the tenant
+     * @param project the project
+     * @param dirName the RootDir's name, one path segment
+     * @param type the type handler's name, e.g. {@code "temp"}
+     * @param label a human-readable label (may be empty)
+     * @param creatorProcessId the process that created it
+     * @param createdAt when it was created
+     * @param deleteOnCreatorClose whether closing the creator process disposes it
+     * @param metadata handler-specific metadata
+     * @param path the directory: {@code <workspaceRoot>/<tenant>/<project>/<dirName>}
+     */
     public RootDirInfo {
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(project, "project");

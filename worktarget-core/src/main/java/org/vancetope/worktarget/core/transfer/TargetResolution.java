@@ -12,7 +12,12 @@ import java.util.Objects;
  */
 public record TargetResolution(Path root, String error) {
 
-    /** Exactly one of the two is set. */
+    /**
+     * Exactly one of the two is set.
+     *
+     * @param root the root directory, or null when refused
+     * @param error the refusal, or null when resolved
+     */
     public TargetResolution {
         if ((root == null) == (error == null)) {
             throw new IllegalArgumentException("exactly one of root and error must be set");

@@ -24,7 +24,16 @@ public record TransferChunk(String transferId, long seq, byte[] bytes, boolean l
     /** The wire type. */
     public static final String TYPE = "transfer_chunk";
 
-    /** Validates the fields. */
+    /**
+     * Validates the fields.
+     *
+     * @param transferId the correlation id
+     * @param seq the chunk number, from 0, exactly one more per chunk
+     * @param bytes the raw chunk data (not copied)
+     * @param last whether this is the final chunk
+     * @param hash {@code "sha256:<hex>"} of the whole file on the last chunk of a transfer announced without
+     *        its hash ({@link TransferCapability#HASH_TRAILER}), else null
+     */
     public TransferChunk {
         TransferFrame.requireId(transferId);
         if (seq < 0) {

@@ -25,7 +25,15 @@ public record TransferComplete(String transferId, boolean ok, String error, long
     /** {@code hashCheck} value of a mismatching hash. */
     public static final String HASH_MISMATCH = "mismatch";
 
-    /** Validates the id. */
+    /**
+     * Validates the id.
+     *
+     * @param transferId the correlation id
+     * @param ok whether the file is verified and in place
+     * @param error null when ok, otherwise what went wrong
+     * @param bytesWritten the bytes the receiver had written
+     * @param hashCheck {@link #HASH_OK}, {@link #HASH_MISMATCH}, or null when no hash was compared
+     */
     public TransferComplete {
         TransferFrame.requireId(transferId);
     }

@@ -79,6 +79,8 @@ public final class TransferConnection {
      * channel or one that is not receiving chunks is left alone. Never throws.
      *
      * <pre>{@code
+     * try {
+     *     frame = codec.decode(text);
      * } catch (FrameDecodeException e) {
      *     if (e.frameType().orElse("").equals(TransferChunk.TYPE) && e.transferId().isPresent()) {
      *         conn.onUndecodableChunk(e.transferId().get(), e.getMessage());

@@ -17,7 +17,13 @@ public record TransferFinish(String transferId, boolean ok, String error) implem
     /** The wire type. */
     public static final String TYPE = "transfer_finish";
 
-    /** Validates the id. */
+    /**
+     * Validates the id.
+     *
+     * @param transferId the correlation id
+     * @param ok the final status
+     * @param error null, or the local failure of a requested upload
+     */
     public TransferFinish {
         TransferFrame.requireId(transferId);
     }

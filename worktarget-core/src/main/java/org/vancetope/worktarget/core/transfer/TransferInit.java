@@ -26,7 +26,18 @@ public record TransferInit(String transferId, String source, String target, Stri
     /** The wire type. */
     public static final String TYPE = "transfer_init";
 
-    /** Validates the structural fields. */
+    /**
+     * Validates the structural fields.
+     *
+     * @param transferId the correlation id
+     * @param source informative: where the sender read the file, or null
+     * @param target the path relative to the receiver's root
+     * @param dirName the Brain RootDir; set only when the Brain receives (uploads), else null
+     * @param totalSize the exact size in bytes, not negative
+     * @param hash {@code "sha256:<hex>"} of the whole file (the receiver checks its format), or null when it
+     *        comes with the last chunk ({@link TransferCapability#HASH_TRAILER} only)
+     * @param attrs optional attributes, or null
+     */
     public TransferInit {
         TransferFrame.requireId(transferId);
         Objects.requireNonNull(target, "target");

@@ -17,7 +17,13 @@ public record TransferInitResponse(String transferId, boolean ok, String error) 
     /** The wire type. */
     public static final String TYPE = "transfer_init_response";
 
-    /** Validates the id. */
+    /**
+     * Validates the id.
+     *
+     * @param transferId the correlation id
+     * @param ok whether the transfer may start
+     * @param error null when ok, otherwise what went wrong
+     */
     public TransferInitResponse {
         TransferFrame.requireId(transferId);
     }

@@ -26,7 +26,18 @@ import org.vancetope.worktarget.spi.ErrorCode;
 public record TransferResult(String transferId, boolean ok, long bytesWritten, String hash, String error,
                              ErrorCode code) {
 
-    /** Validates: a failed outcome has a code, a successful one none. */
+    /**
+     * Validates: a failed outcome has a code, a successful one none.
+     *
+     * @param transferId the transfer
+     * @param ok whether the file is verified and in place on the receiver
+     * @param bytesWritten the bytes the receiver wrote
+     * @param hash the announced {@code sha256:<hex>}, or null when the transfer never got that far
+     * @param error null when ok, otherwise what went wrong
+     * @param code null when ok, otherwise the stable code of the failure ({@code not_found}, {@code path_escape},
+     *        {@code size_limit}, {@code disk_full}, {@code hash_mismatch}, {@code timeout}, {@code offline},
+     *        {@code cancelled}, {@code invalid_params}, {@code forbidden} or {@code internal})
+     */
     public TransferResult {
         if (ok) {
             code = null;

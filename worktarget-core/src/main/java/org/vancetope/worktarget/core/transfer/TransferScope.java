@@ -10,7 +10,12 @@ import java.util.Objects;
  * @param project the project id
  */
 public record TransferScope(String tenant, String project) {
-    /** Validates. */
+    /**
+     * Validates.
+     *
+     * @param tenant the tenant
+     * @param project the project id
+     */
     public TransferScope {
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(project, "project");

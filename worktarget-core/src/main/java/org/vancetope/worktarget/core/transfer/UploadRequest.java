@@ -23,7 +23,15 @@ public record UploadRequest(String transferId, String localPath, String dirName,
     /** The wire type. */
     public static final String TYPE = "client.file.upload.request";
 
-    /** Validates the required fields. */
+    /**
+     * Validates the required fields.
+     *
+     * @param transferId the correlation id
+     * @param localPath the file on the Foot, relative to its workspace root
+     * @param dirName the Brain RootDir to write into
+     * @param remotePath the path relative to that RootDir
+     * @param attrs optional overrides of mode and mtime, or null
+     */
     public UploadRequest {
         TransferFrame.requireId(transferId);
         Objects.requireNonNull(localPath, "localPath");

@@ -48,6 +48,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.daemon.internal.NettyVersionCheck;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.Authenticator;
 import reactor.core.publisher.Mono;
@@ -146,6 +147,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
      * @throws IOException when the port cannot be bound
      */
     public InetSocketAddress start(String host, int port) throws IOException {
+        NettyVersionCheck.require("the MCP HTTP server");
         group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
         try {
             server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)

@@ -56,6 +56,7 @@ import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.internal.BindFailures;
 import org.vancetope.worktarget.backend.daemon.internal.Ids;
 import org.vancetope.worktarget.backend.daemon.internal.LogLimiter;
+import org.vancetope.worktarget.backend.daemon.internal.NettyVersionCheck;
 import org.vancetope.worktarget.backend.daemon.internal.PeerFailures;
 import org.vancetope.worktarget.backend.daemon.internal.Utf8;
 import org.vancetope.worktarget.backend.daemon.internal.Wire;
@@ -157,8 +158,7 @@ final class AdminServer implements AutoCloseable {
     private final Limits limits;
     private final Ids ids = new Ids();
     private final ExecutorService calls = Executors.newCachedThreadPool(new DefaultThreadFactory("worktarget-admin-call", true));
-    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
-            new DefaultThreadFactory("worktarget-admin-io", true), NioIoHandler.newFactory());
+    private final EventLoopGroup group;
     private Channel channel;
 
     /**
@@ -184,6 +184,9 @@ final class AdminServer implements AutoCloseable {
      */
     AdminServer(WorkTargetServer server, WorkTargetDispatcher dispatcher, InMemoryProcessStore store, String adminToken,
                 Limits limits) {
+        NettyVersionCheck.require("serve's admin API");
+        this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("worktarget-admin-io", true),
+                NioIoHandler.newFactory());
         this.server = server;
         this.dispatcher = dispatcher;
         this.store = store;

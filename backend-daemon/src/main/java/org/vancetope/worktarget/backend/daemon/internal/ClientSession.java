@@ -100,6 +100,7 @@ public final class ClientSession {
         } catch (SSLException e) {
             throw new IllegalArgumentException("Cannot build a TLS context for " + settings.uri() + ": " + e.getMessage(), e);
         }
+        NettyVersionCheck.require("WorkTargetClient");
         this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("worktarget-client-io", true),
                 NioIoHandler.newFactory());
         this.workers = new ThreadPoolExecutor(settings.workerThreads(), settings.workerThreads(), 30, TimeUnit.SECONDS,
