@@ -31,7 +31,13 @@ public interface FleetLink extends AutoCloseable {
      * @param manifest the peer's tools, as the node encoded them
      */
     record Presence(String node, String connectionId, String manifest) {
-        /** Validates. */
+        /**
+         * Validates.
+         *
+         * @param node the node the peer is connected to
+         * @param connectionId the id of the peer's connection on that node
+         * @param manifest the peer's tools, as the node encoded them
+         */
         public Presence {
             Objects.requireNonNull(node, "node");
             Objects.requireNonNull(connectionId, "connectionId");
