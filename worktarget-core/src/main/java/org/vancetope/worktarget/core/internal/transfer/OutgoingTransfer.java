@@ -43,6 +43,8 @@ final class OutgoingTransfer {
     private final TransferAttrs attrs;
     /** With the hash trailer: the file's SHA-256 as it is read, sent with the last chunk; else null. */
     private final MessageDigest trailer;
+    /** With {@code transfer.zstd}: the level chunks are compressed with; 0 to send every chunk raw. */
+    private final int zstdLevel;
 
     private SenderState state = SenderState.PREPARING;
     private SeekableByteChannel in;
@@ -60,7 +62,7 @@ final class OutgoingTransfer {
      */
     OutgoingTransfer(TransferEngine engine, FrameChannel<TransferFrame> channel, String id, SeekableByteChannel source,
                      String sourceName, String target, String dirName, long totalSize, String hash, TransferAttrs attrs,
-                     boolean hashTrailer) {
+                     boolean hashTrailer, int zstdLevel) {
         this.engine = engine;
         this.channel = channel;
         this.id = id;
@@ -72,6 +74,7 @@ final class OutgoingTransfer {
         this.hash = hash;
         this.attrs = attrs;
         this.trailer = hashTrailer ? Sha256.newDigest() : null;
+        this.zstdLevel = zstdLevel;
         this.lastActivity = engine.now();
     }
 
@@ -101,7 +104,8 @@ final class OutgoingTransfer {
         synchronized (this) {
             move(SenderState.AWAITING_INIT_RESPONSE);
             armTimer();
-            init = new TransferInit(id, sourceName, target, dirName, totalSize, hash, attrs);
+            init = new TransferInit(id, sourceName, target, dirName, totalSize, hash, attrs,
+                    zstdLevel > 0 ? TransferInit.ZSTD : null);
         }
         channel.send(init).whenComplete((v, err) -> {
             if (err != null) {
@@ -177,7 +181,7 @@ final class OutgoingTransfer {
                         return;
                     }
                     inFlight++;
-                    sent += chunk.bytes().length;
+                    sent += chunk.dataLength();
                     seq++;
                     lastActivity = engine.now();
                     if (chunk.last()) {
@@ -224,8 +228,19 @@ final class OutgoingTransfer {
         }
     }
 
-    /** Reads the next chunk; on failure finishes the transfer and returns null. */
+    /** Reads the next chunk, compressed when that pays and the transfer announced zstd; null on failure. */
     private TransferChunk readChunk() {
+        TransferChunk raw = readRawChunk();
+        if (raw == null || zstdLevel == 0) {
+            return raw;
+        }
+        byte[] packed = ChunkCompression.compress(raw.bytes(), zstdLevel);
+        return packed == null ? raw
+                : new TransferChunk(id, raw.seq(), packed, raw.last(), raw.hash(), raw.bytes().length);
+    }
+
+    /** Reads the next chunk's data; on failure finishes the transfer and returns null. */
+    private TransferChunk readRawChunk() {
         int len = (int) Math.min(engine.settings.chunkSize(), totalSize - sent);
         byte[] bytes = new byte[len];
         ByteBuffer buf = ByteBuffer.wrap(bytes);
