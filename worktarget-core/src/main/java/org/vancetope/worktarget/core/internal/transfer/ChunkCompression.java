@@ -92,10 +92,70 @@ public final class ChunkCompression {
      */
     public static byte[] compress(byte[] raw, int level) {
         requireAvailable();
-        if (raw.length < 64) {
-            return null;                        // a frame header and a block header leave nothing to gain
+        if (raw.length < MIN_COMPRESSED) {
+            return null;
         }
-        return Native.compress(raw, level, raw.length - raw.length / 16 - 1);
+        return Native.compress(raw, level, room(raw.length));
+    }
+
+    /** Chunks shorter than this go raw: a frame header and a block header leave nothing to gain. */
+    private static final int MIN_COMPRESSED = 64;
+
+    /** The most bytes a compressed chunk may have to be worth sending: 1/16 less than raw. */
+    private static int room(int rawLength) {
+        return rawLength - rawLength / 16 - 1;
+    }
+
+    /**
+     * A compressor for the chunks of one transfer: it keeps one native zstd context (set up once, not
+     * per chunk) until it is closed. Not thread-safe; the sender uses it under its lock.
+     *
+     * @param level the zstd level
+     * @return the compressor; close it
+     * @throws IllegalStateException when zstd is not {@link #available()}
+     */
+    public static Compressor compressor(int level) {
+        requireAvailable();
+        return new Compressor(level);
+    }
+
+    /** The chunk compressor of one transfer ({@link #compressor(int)}). */
+    public static final class Compressor implements AutoCloseable {
+        private final com.github.luben.zstd.ZstdCompressCtx ctx;
+        private byte[] buffer = new byte[0];
+
+        private Compressor(int level) {
+            ctx = new com.github.luben.zstd.ZstdCompressCtx();
+            ctx.setLevel(level);
+        }
+
+        /**
+         * As {@link ChunkCompression#compress(byte[], int)}, with this compressor's context and level.
+         *
+         * @param raw the chunk's data
+         * @return one zstd frame, or null to send the chunk raw
+         */
+        public byte[] compress(byte[] raw) {
+            if (raw.length < MIN_COMPRESSED) {
+                return null;
+            }
+            int room = room(raw.length);
+            if (buffer.length < room) {
+                buffer = new byte[room];
+            }
+            try {
+                int n = ctx.compressByteArray(buffer, 0, room, raw, 0, raw.length);
+                return Arrays.copyOf(buffer, n);
+            } catch (com.github.luben.zstd.ZstdException e) {
+                return null;                     // "destination buffer is too small": it does not shrink enough
+            }
+        }
+
+        /** Frees the native context. */
+        @Override
+        public void close() {
+            ctx.close();
+        }
     }
 
     /**

@@ -45,6 +45,8 @@ final class OutgoingTransfer {
     private final MessageDigest trailer;
     /** With {@code transfer.zstd}: the level chunks are compressed with; 0 to send every chunk raw. */
     private final int zstdLevel;
+    /** The transfer's compressor while it reads chunks (zstd only); closed with the source. */
+    private ChunkCompression.Compressor compressor;
 
     private SenderState state = SenderState.PREPARING;
     private SeekableByteChannel in;
@@ -234,7 +236,10 @@ final class OutgoingTransfer {
         if (raw == null || zstdLevel == 0) {
             return raw;
         }
-        byte[] packed = ChunkCompression.compress(raw.bytes(), zstdLevel);
+        if (compressor == null) {
+            compressor = ChunkCompression.compressor(zstdLevel);
+        }
+        byte[] packed = compressor.compress(raw.bytes());
         return packed == null ? raw
                 : new TransferChunk(id, raw.seq(), packed, raw.last(), raw.hash(), raw.bytes().length);
     }
@@ -319,6 +324,10 @@ final class OutgoingTransfer {
     }
 
     private void closeSource() {
+        if (compressor != null) {
+            compressor.close();
+            compressor = null;
+        }
         if (in != null) {
             try {
                 in.close();
