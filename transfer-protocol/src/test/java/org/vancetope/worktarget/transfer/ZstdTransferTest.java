@@ -117,6 +117,20 @@ class ZstdTransferTest {
     }
 
     @Test
+    void afterRandomBytesTheSenderTriesAgainAndCompressesTextThatFollows() throws Exception {
+        byte[] random = TransferFixture.randomBytes(30 * CHUNK, 7);
+        byte[] text = text(30 * CHUNK);
+        byte[] data = new byte[random.length + text.length];
+        System.arraycopy(random, 0, data, 0, random.length);
+        System.arraycopy(text, 0, data, random.length, text.length);
+        roundTrip(EnumSet.of(TransferCapability.ZSTD, TransferCapability.BINARY), data);
+        List<TransferChunk> chunks = chunksSent();
+        assertThat(chunks.subList(0, 30)).noneMatch(TransferChunk::compressed);
+        // given up after 4 raw chunks, it tries every 16th: chunk 19 is random too, chunk 35 is text
+        assertThat(chunks.subList(36, 60)).allMatch(TransferChunk::compressed);
+    }
+
+    @Test
     void withoutTheCapabilityNothingIsCompressedOrAnnounced() throws Exception {
         roundTrip(EnumSet.of(TransferCapability.BINARY), text(3 * CHUNK));
         assertThat(fx.framesOf(fx.sentByBrain, TransferInit.class).get(0).compression()).isNull();

@@ -119,10 +119,19 @@ public final class ChunkCompression {
         return new Compressor(level);
     }
 
-    /** The chunk compressor of one transfer ({@link #compressor(int)}). */
+    /**
+     * The chunk compressor of one transfer ({@link #compressor(int)}). After {@value #GIVE_UP} chunks
+     * in a row that did not shrink, it tries only every {@value #RETRY_EVERY}th chunk (and resumes
+     * trying each one as soon as one shrinks), so an incompressible file costs an attempt now and then.
+     */
     public static final class Compressor implements AutoCloseable {
+        /** Chunks in a row that did not shrink, after which most are sent raw without trying. */
+        public static final int GIVE_UP = 4;
+        /** While given up, every this many chunks one is tried. */
+        public static final int RETRY_EVERY = 16;
         private final com.github.luben.zstd.ZstdCompressCtx ctx;
         private byte[] buffer = new byte[0];
+        private long misses;
 
         private Compressor(int level) {
             ctx = new com.github.luben.zstd.ZstdCompressCtx();
@@ -139,14 +148,20 @@ public final class ChunkCompression {
             if (raw.length < MIN_COMPRESSED) {
                 return null;
             }
+            if (misses >= GIVE_UP && (misses - GIVE_UP) % RETRY_EVERY != RETRY_EVERY - 1) {
+                misses++;
+                return null;
+            }
             int room = room(raw.length);
             if (buffer.length < room) {
                 buffer = new byte[room];
             }
             try {
                 int n = ctx.compressByteArray(buffer, 0, room, raw, 0, raw.length);
+                misses = 0;
                 return Arrays.copyOf(buffer, n);
             } catch (com.github.luben.zstd.ZstdException e) {
+                misses++;
                 return null;                     // "destination buffer is too small": it does not shrink enough
             }
         }
