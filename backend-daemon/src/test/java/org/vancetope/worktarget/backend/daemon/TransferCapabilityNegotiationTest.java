@@ -206,6 +206,49 @@ class TransferCapabilityNegotiationTest {
         assertThat(TransferSettings.defaults().capabilities()).contains(TransferCapability.ZSTD);
     }
 
+    /** A file in a new ephemeral RootDir of the server; returns the dirName. */
+    private String serverFile(String name, byte[] content) throws Exception {
+        String dirName = (String) dispatcher.invoke("p-1", "workspace_create_ephemeral_dir", Map.of()).get("dirName");
+        Files.write(work.findRoot("acme", "proj", dirName).orElseThrow().resolve(name), content);
+        return dirName;
+    }
+
+    /** A daemon played by the test on a real socket, offering {@code capabilities}; returns the welcome's text. */
+    private String hello(SocketPeer peer, String capabilities) throws Exception {
+        peer.sendText("{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"daemon\",\"tenant\":\"acme\","
+                + "\"project\":\"proj\",\"daemonName\":\"box\",\"tools\":[],\"capabilities\":" + capabilities + "}");
+        String welcome = peer.next().text();
+        dispatcher.invoke("p-1", "work_target_set", Map.of("kind", "DAEMON", "targetName", "box"));
+        return welcome;
+    }
+
+    private java.util.concurrent.CompletableFuture<Map<String, Object>> downloadAsync(String dirName, String name) {
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return dispatcher.invoke("p-1", "client_file_download",
+                        Map.of("dirName", dirName, "remotePath", name, "localPath", name));
+            } catch (org.vancetope.worktarget.spi.ToolException e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        });
+    }
+
+    /** Accepts the transfer the init names and reads its binary chunks up to the last; answers complete. */
+    private static List<org.vancetope.worktarget.core.transfer.TransferChunk> receive(SocketPeer peer, String id,
+                                                                                     long size) throws Exception {
+        org.vancetope.worktarget.transfer.TransferCodec codec = org.vancetope.worktarget.transfer.TransferCodec.create();
+        peer.sendText("{\"type\":\"transfer_init_response\",\"transferId\":\"" + id + "\",\"ok\":true}");
+        List<org.vancetope.worktarget.core.transfer.TransferChunk> chunks = new java.util.ArrayList<>();
+        while (chunks.isEmpty() || !chunks.get(chunks.size() - 1).last()) {
+            SocketPeer.Frame f = peer.next();
+            assertThat(f.opcode()).as("a chunk is a binary frame").isEqualTo(2);
+            chunks.add(codec.decodeBinaryChunk(java.nio.ByteBuffer.wrap(f.payload())));
+        }
+        peer.sendText("{\"type\":\"transfer_complete\",\"transferId\":\"" + id + "\",\"ok\":true,"
+                + "\"bytesWritten\":" + size + ",\"hashCheck\":\"ok\"}");
+        return chunks;
+    }
+
     /**
      * A daemon that offers {@code transfer.zstd} (and binary frames) receives a text file: the init
      * announces zstd, the chunks carry the zstd flag and their decompressed size, and they decompress to the file.
@@ -218,46 +261,23 @@ class TransferCapabilityNegotiationTest {
             text.append("row ").append(i).append(", a line of ordinary text that compresses well\n");
         }
         byte[] content = text.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        String dirName = (String) dispatcher.invoke("p-1", "workspace_create_ephemeral_dir", Map.of()).get("dirName");
-        Files.write(work.findRoot("acme", "proj", dirName).orElseThrow().resolve("r.txt"), content);
-        org.vancetope.worktarget.transfer.TransferCodec codec = org.vancetope.worktarget.transfer.TransferCodec.create();
+        String dirName = serverFile("r.txt", content);
         try (SocketPeer peer = SocketPeer.connect(t.uri(), TestServer.DAEMON_TOKEN, "daemon")) {
-            peer.sendText("{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"daemon\",\"tenant\":\"acme\","
-                    + "\"project\":\"proj\",\"daemonName\":\"box\",\"tools\":[],"
-                    + "\"capabilities\":[\"transfer.binary\",\"transfer.zstd\"]}");
-            assertThat(peer.next().text()).contains("\"welcome\"", "\"transfer.zstd\"");
-            dispatcher.invoke("p-1", "work_target_set", Map.of("kind", "DAEMON", "targetName", "box"));
-            var download = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    return dispatcher.invoke("p-1", "client_file_download",
-                            Map.of("dirName", dirName, "remotePath", "r.txt", "localPath", "r.txt"));
-                } catch (org.vancetope.worktarget.spi.ToolException e) {
-                    throw new java.util.concurrent.CompletionException(e);
-                }
-            });
-            SocketPeer.Frame init = peer.next();
-            Map<?, ?> initFields = new com.fasterxml.jackson.databind.ObjectMapper().readValue(init.text(), Map.class);
-            assertThat(initFields.get("compression")).isEqualTo("zstd");
-            String id = (String) initFields.get("transferId");
-            peer.sendText("{\"type\":\"transfer_init_response\",\"transferId\":\"" + id + "\",\"ok\":true}");
+            assertThat(hello(peer, "[\"transfer.binary\",\"transfer.zstd\"]")).contains("\"welcome\"",
+                    "\"transfer.zstd\"");
+            var download = downloadAsync(dirName, "r.txt");
+            Map<?, ?> init = new com.fasterxml.jackson.databind.ObjectMapper().readValue(peer.next().text(), Map.class);
+            assertThat(init.get("compression")).isEqualTo("zstd");
+            var chunks = receive(peer, (String) init.get("transferId"), content.length);
             java.io.ByteArrayOutputStream received = new java.io.ByteArrayOutputStream();
             long onTheWire = 0;
-            boolean last = false;
-            while (!last) {
-                SocketPeer.Frame f = peer.next();
-                assertThat(f.opcode()).as("a chunk is a binary frame").isEqualTo(2);
-                assertThat(f.payload()[1] & org.vancetope.worktarget.transfer.TransferCodec.FLAG_ZSTD).as("zstd flag")
-                        .isNotZero();
-                org.vancetope.worktarget.core.transfer.TransferChunk c =
-                        codec.decodeBinaryChunk(java.nio.ByteBuffer.wrap(f.payload()));
+            for (var c : chunks) {
+                assertThat(c.compressed()).as("chunk %s", c.seq()).isTrue();
                 onTheWire += c.bytes().length;
                 received.write(com.github.luben.zstd.Zstd.decompress(c.bytes(), c.rawSize()));
-                last = c.last();
             }
             assertThat(received.toByteArray()).isEqualTo(content);
             assertThat(onTheWire).isLessThan(content.length / 4);
-            peer.sendText("{\"type\":\"transfer_complete\",\"transferId\":\"" + id + "\",\"ok\":true,"
-                    + "\"bytesWritten\":" + content.length + ",\"hashCheck\":\"ok\"}");
             assertThat(download.get(30, java.util.concurrent.TimeUnit.SECONDS)).containsEntry("ok", true);
         }
     }
@@ -268,40 +288,20 @@ class TransferCapabilityNegotiationTest {
         startServer(java.util.EnumSet.allOf(TransferCapability.class));
         byte[] content = "text text text text text text text text text text\n".repeat(5000)
                 .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        String dirName = (String) dispatcher.invoke("p-1", "workspace_create_ephemeral_dir", Map.of()).get("dirName");
-        Files.write(work.findRoot("acme", "proj", dirName).orElseThrow().resolve("r.txt"), content);
-        org.vancetope.worktarget.transfer.TransferCodec codec = org.vancetope.worktarget.transfer.TransferCodec.create();
+        String dirName = serverFile("r.txt", content);
         try (SocketPeer peer = SocketPeer.connect(t.uri(), TestServer.DAEMON_TOKEN, "daemon")) {
-            peer.sendText("{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"daemon\",\"tenant\":\"acme\","
-                    + "\"project\":\"proj\",\"daemonName\":\"box\",\"tools\":[],"
-                    + "\"capabilities\":[\"transfer.binary\"]}");
-            assertThat(peer.next().text()).contains("\"welcome\"").doesNotContain("transfer.zstd");
-            dispatcher.invoke("p-1", "work_target_set", Map.of("kind", "DAEMON", "targetName", "box"));
-            var download = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    return dispatcher.invoke("p-1", "client_file_download",
-                            Map.of("dirName", dirName, "remotePath", "r.txt", "localPath", "r.txt"));
-                } catch (org.vancetope.worktarget.spi.ToolException e) {
-                    throw new java.util.concurrent.CompletionException(e);
-                }
-            });
-            SocketPeer.Frame init = peer.next();
-            assertThat(init.text()).contains("\"transfer_init\"").doesNotContain("compression");
-            String id = (String) new com.fasterxml.jackson.databind.ObjectMapper().readValue(init.text(), Map.class)
+            assertThat(hello(peer, "[\"transfer.binary\"]")).contains("\"welcome\"").doesNotContain("transfer.zstd");
+            var download = downloadAsync(dirName, "r.txt");
+            String init = peer.next().text();
+            assertThat(init).contains("\"transfer_init\"").doesNotContain("compression");
+            String id = (String) new com.fasterxml.jackson.databind.ObjectMapper().readValue(init, Map.class)
                     .get("transferId");
-            peer.sendText("{\"type\":\"transfer_init_response\",\"transferId\":\"" + id + "\",\"ok\":true}");
             java.io.ByteArrayOutputStream received = new java.io.ByteArrayOutputStream();
-            boolean last = false;
-            while (!last) {
-                org.vancetope.worktarget.core.transfer.TransferChunk c =
-                        codec.decodeBinaryChunk(java.nio.ByteBuffer.wrap(peer.next().payload()));
+            for (var c : receive(peer, id, content.length)) {
                 assertThat(c.compressed()).isFalse();
                 received.write(c.bytes());
-                last = c.last();
             }
             assertThat(received.toByteArray()).isEqualTo(content);
-            peer.sendText("{\"type\":\"transfer_complete\",\"transferId\":\"" + id + "\",\"ok\":true,"
-                    + "\"bytesWritten\":" + content.length + ",\"hashCheck\":\"ok\"}");
             assertThat(download.get(30, java.util.concurrent.TimeUnit.SECONDS)).containsEntry("ok", true);
         }
     }
