@@ -7,6 +7,7 @@
 module org.vancetope.worktarget.core {
     requires transitive org.vancetope.worktarget.spi;
     requires org.slf4j;
+    requires static com.github.luben.zstd_jni;   // optional: transfer.zstd is offered only when it is present
 
     exports org.vancetope.worktarget.core;
     exports org.vancetope.worktarget.core.transfer;

@@ -77,6 +77,10 @@ import org.vancetope.worktarget.core.InMemoryProcessStore;
  * like the plain harnesses, which do not force the file to the device either; {@code -Dwirebench.sync=true}
  * measures the library's default, which does.
  *
+ * <p>zstd rows ({@code --zstd-link [MB/s=50] [sizeMiB=64] [reps=3]}, see {@link Run#runZstdLink}): the
+ * same server and daemon, the daemon connected through a {@link ThrottledLink} of a fixed rate, source
+ * text and random bytes both ways, with {@code transfer.zstd} in the server's offer and without it.
+ *
  * <p>Both child JVMs get {@code -Xms<childHeap> -Xmx<childHeap> -XX:+AlwaysPreTouch} and a GC log
  * from which their peak heap is read ({@code -Dwirebench.childJvmArgs="…"} adds flags, e.g. a
  * profiler; {@code {name}} in them becomes {@code daemon}, {@code plain-peer}, {@code tuned-peer} or {@code sftp-server}). Files live in a fresh temp directory (page cache warm: the file
@@ -127,6 +131,18 @@ public final class WireTransferBenchmark {
         }
         if (System.getProperty("org.slf4j.simpleLogger.log.org.apache.sshd") == null) {
             System.setProperty("org.slf4j.simpleLogger.log.org.apache.sshd", "warn");
+        }
+        if (args.length > 0 && args[0].equals("--zstd-link")) {
+            double rate = args.length > 1 ? Double.parseDouble(args[1]) : 50;
+            long mib = args.length > 2 ? Long.parseLong(args[2]) : 64;
+            int passes = args.length > 3 ? Integer.parseInt(args[3]) : 3;
+            Path dir = Files.createTempDirectory("wt-wirebench");
+            try {
+                new Run(dir, mib << 20, passes, "512m").runZstdLink(rate * 1e6);
+            } finally {
+                deleteTree(dir);
+            }
+            return;
         }
         long sizeMiB = args.length > 0 ? Long.parseLong(args[0]) : 1024;
         int reps = args.length > 1 ? Integer.parseInt(args[1]) : 3;
@@ -315,6 +331,161 @@ public final class WireTransferBenchmark {
                     heap.live(0) >> 20, heap.live(1) >> 20);
         }
 
+        /**
+         * The zstd rows: source text and random bytes, both directions, over a {@link ThrottledLink} of a
+         * fixed rate between a server in this JVM and a daemon child: two such pairs, one server leaving
+         * {@code transfer.zstd} out of its offer (the uncompressed effective rate) and one offering it,
+         * set up once; a warm-up pass, then interleaved passes; medians.
+         */
+        void runZstdLink(double bytesPerSecond) throws Exception {
+            Path files = Files.createDirectories(base.resolve("files"));
+            Path text = files.resolve("text.txt");
+            Path random = files.resolve("random.bin");
+            long corpus = writeSourceText(text, size);
+            writeRandom(random, size);
+            String[] names = {"text.txt", "random.bin"};
+            String[] hashes = {sha256(text), sha256(random)};
+            System.out.printf(Locale.ROOT, "zstd on a throttled link: %.0f MB/s each way; files of %d MiB: source text "
+                    + "(this repository's .java files, %d KiB, repeated) and random bytes; %d passes; %d CPUs%n",
+                    bytesPerSecond / 1e6, size >> 20, corpus >> 10, reps, Runtime.getRuntime().availableProcessors());
+            Set<TransferCapability> without = java.util.EnumSet.allOf(TransferCapability.class);
+            without.remove(TransferCapability.ZSTD);
+            double[][] mbs = new double[8][reps];      // [without, with] x [text down, text up, random down, random up]
+            try (ZstdLinkSide off = new ZstdLinkSide("without", without, bytesPerSecond, files);
+                 ZstdLinkSide on = new ZstdLinkSide("with", java.util.EnumSet.allOf(TransferCapability.class),
+                         bytesPerSecond, files)) {
+                System.out.printf(Locale.ROOT, "negotiated: without zstd %s; with zstd %s%n", off.negotiated(),
+                        on.negotiated());
+                for (int pass = -1; pass < reps; pass++) {
+                    ZstdLinkSide[] sides = {off, on};
+                    for (int z = 0; z < 2; z++) {
+                        double[] r = new double[4];
+                        for (int f = 0; f < 2; f++) {
+                            r[2 * f] = timed(size, sides[z].download(names[f], hashes[f]));
+                            r[2 * f + 1] = timed(size, sides[z].upload(names[f], hashes[f]));
+                        }
+                        if (pass >= 0) {
+                            for (int i = 0; i < 4; i++) {
+                                mbs[z * 4 + i][pass] = r[i];
+                            }
+                        }
+                        System.out.printf(Locale.ROOT, "%-8s %-12s text down %6.1f up %6.1f | random down %6.1f up %6.1f"
+                                + " MB/s%n", pass < 0 ? "warm-up" : "pass " + (pass + 1),
+                                z == 0 ? "without zstd" : "with zstd", r[0], r[1], r[2], r[3]);
+                    }
+                }
+            }
+            double[] m = new double[8];
+            for (int i = 0; i < 8; i++) {
+                m[i] = median(mbs[i]);
+            }
+            System.out.printf(Locale.ROOT, "%d MiB over a %.0f MB/s link, median of %d passes (MB/s of file bytes):%n",
+                    size >> 20, bytesPerSecond / 1e6, reps);
+            System.out.printf(Locale.ROOT, "  %-30s %12s %10s %7s%n", "", "without zstd", "with zstd", "ratio");
+            String[] rows = {"source text, download", "source text, upload", "random bytes, download",
+                "random bytes, upload"};
+            for (int i = 0; i < 4; i++) {
+                System.out.printf(Locale.ROOT, "  %-30s %12.1f %10.1f %7.2f%n", rows[i], m[i], m[4 + i], m[4 + i] / m[i]);
+            }
+            for (int i = 0; i < 8; i++) {
+                System.out.printf(Locale.ROOT, "  (%s zstd, %s, passes: %s)%n", i < 4 ? "without" : "with", rows[i % 4],
+                        fmt(mbs[i]));
+            }
+        }
+
+        /** A server offering some capabilities, a throttled link, and a daemon child connected through it. */
+        private final class ZstdLinkSide implements AutoCloseable {
+            private final WorkspaceBackend work;
+            private final ServerTransfers transfers;
+            private final WorkTargetServer server;
+            private final ThrottledLink link;
+            private final Process daemon;
+            private final WorkTargetDispatcher dispatcher;
+            private final Path footProject;
+            private final Path rootDir;
+            private final String dirName;
+
+            ZstdLinkSide(String tag, Set<TransferCapability> caps, double bytesPerSecond, Path files) throws Exception {
+                String token = "bench-" + Long.toHexString(new Random().nextLong());
+                InMemoryProcessStore processes = new InMemoryProcessStore();
+                processes.process(PROCESS).tenant(TENANT).project(PROJECT).session("s-1").user("alice").add();
+                long limit = Math.max(size, TransferSettings.defaults().maxUploadSize());
+                TransferSettings settings = TransferSettings.defaults().toBuilder().maxUploadSize(limit)
+                        .maxDownloadSize(limit).syncBeforeCommit(SYNC).capabilities(caps).build();
+                footProject = Files.createDirectories(base.resolve("daemon-" + tag));
+                work = WorkspaceBackend.builder().workspaceRoot(Files.createDirectories(base.resolve("workspace-" + tag)))
+                        .build();
+                transfers = ServerTransfers.create(
+                        new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
+                        settings, TransferListener.NONE);
+                server = WorkTargetServer.builder().host("127.0.0.1").port(0)
+                        .authenticator(TokenAuthenticator.builder()
+                                .token(token, new AuthPrincipal("bench-daemon", TENANT, Set.of(PROJECT), null)).build())
+                        .transfers(transfers).build().start();
+                link = ThrottledLink.start(server.port(), bytesPerSecond);
+                WorkTargetDispatcher.Builder b = WorkTargetDispatcher.builder().processStore(processes).backend(work)
+                        .peers(server.peers());
+                transfers.tools(work.ephemeralDirs()).forEach(b::hostTool);
+                dispatcher = b.build();
+                List<String> daemonArgs = new ArrayList<>(List.of("org.vancetope.worktarget.backend.daemon.cli.Main",
+                        "daemon", "--connect", "ws://127.0.0.1:" + link.port() + "/worktarget/v1", "--token", token,
+                        "--tenant", TENANT, "--project", PROJECT, "--name", DAEMON,
+                        "--workdir", footProject.toString(), "--max-transfer-mib", Long.toString(limit >> 20)));
+                if (!SYNC) {
+                    daemonArgs.add("--no-sync");
+                }
+                daemon = startChild("daemon-" + tag, daemonArgs);
+                awaitDaemon(server, daemon, "daemon-" + tag);
+                dirName = (String) dispatcher.invoke(PROCESS, "workspace_create_ephemeral_dir", Map.of()).get("dirName");
+                rootDir = work.findRoot(TENANT, PROJECT, dirName).orElseThrow();
+                for (Path dir : List.of(rootDir, footProject)) {
+                    link(dir.resolve("text.txt"), files.resolve("text.txt"));
+                    link(dir.resolve("random.bin"), files.resolve("random.bin"));
+                }
+                dispatcher.invoke(PROCESS, "work_target_set", Map.of("kind", "DAEMON", "targetName", DAEMON));
+            }
+
+            Set<TransferCapability> negotiated() {
+                var channel = server.peers().find(new DaemonKey(TENANT, PROJECT, DAEMON))
+                        .flatMap(org.vancetope.worktarget.spi.Endpoint::transferChannel).orElseThrow();
+                return ((org.vancetope.worktarget.backend.daemon.TransferBridge) transfers.extension()).connection(channel)
+                        .orElseThrow().capabilities();
+            }
+
+            Work download(String name, String hash) {
+                return () -> {
+                    checkWt(dispatcher.invoke(PROCESS, "client_file_download", Map.of("dirName", dirName,
+                            "remotePath", name, "localPath", "down-" + name)), hash);
+                    Files.delete(footProject.resolve("down-" + name));
+                };
+            }
+
+            Work upload(String name, String hash) {
+                return () -> {
+                    checkWt(dispatcher.invoke(PROCESS, "client_file_upload", Map.of("localPath", name,
+                            "dirName", dirName, "remotePath", "up-" + name)), hash);
+                    Files.delete(rootDir.resolve("up-" + name));
+                };
+            }
+
+            @Override
+            public void close() throws IOException {
+                daemon.destroy();
+                try {
+                    if (!daemon.waitFor(10, TimeUnit.SECONDS)) {
+                        daemon.destroyForcibly();
+                    }
+                } catch (InterruptedException e) {
+                    daemon.destroyForcibly();
+                    Thread.currentThread().interrupt();
+                }
+                link.close();
+                server.close();
+                transfers.close();
+                work.close();
+            }
+        }
+
         /** The extra flags of {@code -Dwirebench.childJvmArgs} for the child {@code name}. */
         private List<String> childJvmArgs(String name) {
             String extra = System.getProperty("wirebench.childJvmArgs", "").replace("{name}", name);
@@ -335,12 +506,16 @@ public final class WireTransferBenchmark {
         }
 
         private void awaitDaemon(WorkTargetServer server, Process daemon) throws Exception {
+            awaitDaemon(server, daemon, "daemon");
+        }
+
+        private void awaitDaemon(WorkTargetServer server, Process daemon, String name) throws Exception {
             DaemonKey key = new DaemonKey(TENANT, PROJECT, DAEMON);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (server.peers().find(key).map(e -> e.isStale()).orElse(true)) {
                 if (!daemon.isAlive() || System.nanoTime() > deadline) {
                     throw new IllegalStateException("The daemon did not connect; its log:\n"
-                            + Files.readString(base.resolve("daemon.log")));
+                            + Files.readString(base.resolve(name + ".log")));
                 }
                 Thread.sleep(20);
             }
@@ -411,6 +586,34 @@ public final class WireTransferBenchmark {
         } catch (UnsupportedOperationException | IOException e) {
             Files.copy(target, link);
         }
+    }
+
+    /**
+     * Fills a file with source text: this repository's {@code .java} files (run from its root), read in
+     * a fixed order and repeated up to {@code size} bytes.
+     *
+     * @return the size of the corpus that is repeated
+     */
+    static long writeSourceText(Path file, long size) throws IOException {
+        java.io.ByteArrayOutputStream corpus = new java.io.ByteArrayOutputStream();
+        try (Stream<Path> walk = Files.walk(Path.of(""))) {
+            for (Path p : walk.filter(p -> p.toString().endsWith(".java") && java.util.stream.StreamSupport
+                    .stream(p.spliterator(), false).noneMatch(e -> e.toString().equals("target")
+                            || e.toString().equals("node_modules"))).sorted().toList()) {
+                corpus.write(Files.readAllBytes(p));
+            }
+        }
+        if (corpus.size() < 1024 * 1024) {
+            throw new IllegalStateException("found only " + corpus.size() + " bytes of .java files under "
+                    + Path.of("").toAbsolutePath() + "; run the benchmark from the repository's root");
+        }
+        byte[] text = corpus.toByteArray();
+        try (OutputStream out = Files.newOutputStream(file)) {
+            for (long written = 0; written < size; written += text.length) {
+                out.write(text, 0, (int) Math.min(text.length, size - written));
+            }
+        }
+        return text.length;
     }
 
     static void writeRandom(Path file, long size) throws IOException {

@@ -56,7 +56,10 @@ public final class TransferCodec {
     private static final byte[] BYTES = ascii(",\"bytes\":\"");
     private static final byte[] LAST_TRUE = ascii("\",\"last\":true}");
     private static final byte[] LAST_FALSE = ascii("\",\"last\":false}");
-    private static final byte[] LAST_WITH_HASH = ascii("\",\"last\":true,\"hash\":");
+    private static final byte[] LAST_TRUE_OPEN = ascii("\",\"last\":true");
+    private static final byte[] LAST_FALSE_OPEN = ascii("\",\"last\":false");
+    private static final byte[] HASH_FIELD = ascii(",\"hash\":\"");
+    private static final byte[] ZSTD_FIELDS = ascii(",\"compression\":\"zstd\",\"rawSize\":");
     private static final String BAD_BASE64 = "Field 'bytes' is not valid base64 (standard alphabet, with padding).";
 
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
@@ -107,8 +110,10 @@ public final class TransferCodec {
     public int encodedLength(TransferChunk chunk) {
         return CHUNK_HEAD.length + QUOTER.quoteAsUTF8(chunk.transferId()).length + SEQ.length
                 + Long.toString(chunk.seq()).length() + BYTES.length + Base64Codec.encodedLength(chunk.bytes().length)
-                + (chunk.hash() != null ? LAST_WITH_HASH.length + QUOTER.quoteAsUTF8(chunk.hash()).length + 3
-                : chunk.last() ? LAST_TRUE.length : LAST_FALSE.length);
+                + (chunk.hash() == null && !chunk.compressed() ? (chunk.last() ? LAST_TRUE.length : LAST_FALSE.length)
+                : (chunk.last() ? LAST_TRUE_OPEN.length : LAST_FALSE_OPEN.length)
+                + (chunk.hash() != null ? HASH_FIELD.length + QUOTER.quoteAsUTF8(chunk.hash()).length + 1 : 0)
+                + (chunk.compressed() ? ZSTD_FIELDS.length + Integer.toString(chunk.rawSize()).length() : 0) + 1);
     }
 
     /**
@@ -124,11 +129,18 @@ public final class TransferCodec {
         dst.put(CHUNK_HEAD).put(QUOTER.quoteAsUTF8(chunk.transferId())).put(SEQ)
                 .put(Long.toString(chunk.seq()).getBytes(StandardCharsets.US_ASCII)).put(BYTES);
         Base64Codec.encode(chunk.bytes(), dst);
-        if (chunk.hash() != null) {
-            dst.put(LAST_WITH_HASH).put((byte) '"').put(QUOTER.quoteAsUTF8(chunk.hash())).put((byte) '"').put((byte) '}');
-        } else {
+        if (chunk.hash() == null && !chunk.compressed()) {
             dst.put(chunk.last() ? LAST_TRUE : LAST_FALSE);
+            return;
         }
+        dst.put(chunk.last() ? LAST_TRUE_OPEN : LAST_FALSE_OPEN);
+        if (chunk.hash() != null) {
+            dst.put(HASH_FIELD).put(QUOTER.quoteAsUTF8(chunk.hash())).put((byte) '"');
+        }
+        if (chunk.compressed()) {      // transfer.zstd: the bytes are zstd frames of rawSize bytes of the file
+            dst.put(ZSTD_FIELDS).put(Integer.toString(chunk.rawSize()).getBytes(StandardCharsets.US_ASCII));
+        }
+        dst.put((byte) '}');
     }
 
     /** A chunk frame in one exactly sized array, the same bytes {@link #encodeChunk(TransferChunk, ByteBuffer)} writes. */
@@ -172,6 +184,7 @@ public final class TransferCodec {
                 g.writeNumberField("totalSize", i.totalSize());
                 optString(g, "hash", i.hash());     // absent: it comes with the last chunk (hash trailer)
                 attrs(g, i.attrs());
+                optString(g, "compression", i.compression());   // transfer.zstd: chunks may be compressed
             } else if (frame instanceof TransferInitResponse r) {
                 g.writeBooleanField("ok", r.ok());
                 g.writeStringField("error", r.error());
@@ -221,9 +234,14 @@ public final class TransferCodec {
     public static final int FLAG_LAST = 0x01;
     /** Flag bit of a binary chunk frame: the 32 raw bytes of the whole file's SHA-256 follow the lengths. */
     public static final int FLAG_HASH = 0x02;
+    /**
+     * Flag bit of a binary chunk frame ({@code transfer.zstd}): the payload is zstd frames, and the
+     * decompressed size (4 bytes) follows the payload's length.
+     */
+    public static final int FLAG_ZSTD = 0x04;
     /** The longest transfer id a binary chunk frame carries, in UTF-8 bytes. */
     public static final int MAX_BINARY_ID_BYTES = 1024;
-    private static final int KNOWN_FLAGS = FLAG_LAST | FLAG_HASH;
+    private static final int KNOWN_FLAGS = FLAG_LAST | FLAG_HASH | FLAG_ZSTD;
     private static final int SHA256_BYTES = 32;
     private static final java.util.regex.Pattern SHA256_HASH = java.util.regex.Pattern.compile("sha256:[0-9a-fA-F]{64}");
     private static final String SHA256_PREFIX = "sha256:";
@@ -241,14 +259,16 @@ public final class TransferCodec {
         if (id > MAX_BINARY_ID_BYTES) {
             throw new IllegalArgumentException("transferId longer than " + MAX_BINARY_ID_BYTES + " bytes");
         }
-        return 1 + 1 + 2 + id + 8 + 4 + (chunk.hash() != null ? SHA256_BYTES : 0) + chunk.bytes().length;
+        return 1 + 1 + 2 + id + 8 + 4 + (chunk.compressed() ? 4 : 0) + (chunk.hash() != null ? SHA256_BYTES : 0)
+                + chunk.bytes().length;
     }
 
     /**
      * Writes a chunk as a binary frame: kind {@link #BINARY_CHUNK} (1 byte), flags (1 byte:
-     * {@link #FLAG_LAST}, {@link #FLAG_HASH}), the transfer id's length (2 bytes) and UTF-8 bytes, {@code seq}
-     * (8 bytes), the payload's length (4 bytes), the raw SHA-256 when {@link #FLAG_HASH} is set (32 bytes),
-     * then the payload; numbers big-endian.
+     * {@link #FLAG_LAST}, {@link #FLAG_HASH}, {@link #FLAG_ZSTD}), the transfer id's length (2 bytes) and
+     * UTF-8 bytes, {@code seq} (8 bytes), the payload's length (4 bytes), the decompressed size when
+     * {@link #FLAG_ZSTD} is set (4 bytes), the raw SHA-256 when {@link #FLAG_HASH} is set (32 bytes), then
+     * the payload; numbers big-endian.
      *
      * @param chunk the chunk
      * @param dst where to write, from its position on; it advances by {@link #binaryLength}
@@ -258,10 +278,14 @@ public final class TransferCodec {
         byte[] id = chunk.transferId().getBytes(StandardCharsets.UTF_8);
         byte[] hash = chunk.hash() == null ? null : rawHash(chunk.hash());
         dst.put(BINARY_CHUNK)
-                .put((byte) ((chunk.last() ? FLAG_LAST : 0) | (hash != null ? FLAG_HASH : 0)))
+                .put((byte) ((chunk.last() ? FLAG_LAST : 0) | (hash != null ? FLAG_HASH : 0)
+                        | (chunk.compressed() ? FLAG_ZSTD : 0)))
                 .putShort((short) id.length).put(id)
                 .putLong(chunk.seq())
                 .putInt(chunk.bytes().length);
+        if (chunk.compressed()) {
+            dst.putInt(chunk.rawSize());
+        }
         if (hash != null) {
             dst.put(hash);
         }
@@ -299,13 +323,21 @@ public final class TransferCodec {
             throw malformed("it has unknown flags 0x" + Integer.toHexString(flags & ~KNOWN_FLAGS), id);
         }
         boolean hasHash = (flags & FLAG_HASH) != 0;
-        if (b.remaining() < 12 + (hasHash ? SHA256_BYTES : 0)) {
+        boolean zstd = (flags & FLAG_ZSTD) != 0;
+        if (b.remaining() < 12 + (zstd ? 4 : 0) + (hasHash ? SHA256_BYTES : 0)) {
             throw malformed("its header is cut short", id);
         }
         long seq = b.getLong();
         int length = b.getInt();
         if (seq < 0 || length < 0) {
             throw malformed("seq " + seq + " or payload length " + length + " is negative", id);
+        }
+        int rawSize = TransferChunk.RAW;
+        if (zstd) {
+            rawSize = b.getInt();
+            if (rawSize < 0) {
+                throw malformed("its decompressed size " + rawSize + " is negative", id);
+            }
         }
         String hash = null;
         if (hasHash) {
@@ -322,7 +354,7 @@ public final class TransferCodec {
         }
         byte[] bytes = new byte[length];
         b.get(bytes);
-        return new TransferChunk(id, seq, bytes, last, hash);
+        return new TransferChunk(id, seq, bytes, last, hash, rawSize);
     }
 
     private static FrameDecodeException malformed(String problem, String transferId) {
@@ -445,6 +477,8 @@ public final class TransferCodec {
         String hashCheck = f.string("hashCheck");
         String localPath = f.string("localPath");
         String remotePath = f.string("remotePath");
+        String compression = f.string("compression");
+        Long rawSize = f.integer("rawSize", 0, Integer.MAX_VALUE);
         Long totalSize = f.integer("totalSize", 0, Long.MAX_VALUE);
         Long seq = f.integer("seq", 0, Long.MAX_VALUE);
         Long bytesWritten = f.integer("bytesWritten", 0, Long.MAX_VALUE);
@@ -469,10 +503,10 @@ public final class TransferCodec {
         }
         return switch (type) {
             case TransferInit.TYPE -> new TransferInit(transferId, source, r.of(target, "target"), dirName,
-                    r.of(totalSize, "totalSize"), hash, attrs);
+                    r.of(totalSize, "totalSize"), hash, attrs, compression);
             case TransferInitResponse.TYPE -> new TransferInitResponse(transferId, r.of(ok, "ok"), error);
             case TransferChunk.TYPE -> chunk(transferId, r.of(seq, "seq"), r.of(bytes, "bytes"), r.of(last, "last"),
-                    hash);
+                    hash, rawSize(compression, rawSize, transferId));
             case TransferComplete.TYPE -> new TransferComplete(transferId, r.of(ok, "ok"), error,
                     bytesWritten == null ? 0L : bytesWritten, hashCheck);
             case TransferFinish.TYPE -> new TransferFinish(transferId, r.of(ok, "ok"), error);
@@ -481,8 +515,28 @@ public final class TransferCodec {
         };
     }
 
-    private static TransferChunk chunk(String transferId, long seq, byte[] bytes, boolean last, String hash)
-            throws FrameDecodeException {
+    /** A chunk's {@code rawSize}: with {@code compression: "zstd"} it is required, without it not allowed. */
+    private static int rawSize(String compression, Long rawSize, String transferId) throws FrameDecodeException {
+        if (compression == null) {
+            if (rawSize != null) {
+                throw new FrameDecodeException(FrameDecodeException.Reason.BAD_FIELD, "Field 'rawSize' is allowed only on "
+                        + "a compressed chunk (compression: \"zstd\").", TransferChunk.TYPE, transferId, null);
+            }
+            return TransferChunk.RAW;
+        }
+        if (!TransferInit.ZSTD.equals(compression)) {
+            throw new FrameDecodeException(FrameDecodeException.Reason.BAD_FIELD, "Field 'compression' of a chunk must be "
+                    + "\"zstd\" or absent.", TransferChunk.TYPE, transferId, null);
+        }
+        if (rawSize == null) {
+            throw new FrameDecodeException(FrameDecodeException.Reason.MISSING_FIELD, "A compressed transfer_chunk frame "
+                    + "needs the field 'rawSize' (its decompressed size).", TransferChunk.TYPE, transferId, null);
+        }
+        return rawSize.intValue();
+    }
+
+    private static TransferChunk chunk(String transferId, long seq, byte[] bytes, boolean last, String hash,
+                                       int rawSize) throws FrameDecodeException {
         if (hash != null && !last) {
             throw new FrameDecodeException(FrameDecodeException.Reason.BAD_FIELD, "Field 'hash' is allowed only on the "
                     + "last chunk (last: true).", TransferChunk.TYPE, transferId, null);
@@ -491,7 +545,7 @@ public final class TransferCodec {
             throw new FrameDecodeException(FrameDecodeException.Reason.BAD_FIELD, "Field 'hash' must be \"sha256:\" "
                     + "followed by 64 hex digits.", TransferChunk.TYPE, transferId, null);
         }
-        return new TransferChunk(transferId, seq, bytes, last, hash);
+        return new TransferChunk(transferId, seq, bytes, last, hash, rawSize);
     }
 
     private static TransferAttrs attrs(Map<String, Object> attrs, String type, String transferId)

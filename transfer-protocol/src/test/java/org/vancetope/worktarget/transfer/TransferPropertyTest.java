@@ -21,6 +21,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+import org.vancetope.worktarget.core.internal.transfer.ChunkCompression;
 import org.vancetope.worktarget.core.internal.transfer.Sha256;
 import org.vancetope.worktarget.core.transfer.TransferCapability;
 import org.vancetope.worktarget.core.transfer.TransferChunk;
@@ -67,6 +68,24 @@ class TransferPropertyTest {
         return b;
     }
 
+    /** Random data, or with zstd, data of a four-letter alphabet, so most chunks compress and the rest go raw. */
+    private static byte[] data(int size, long seed, boolean compressible) {
+        byte[] b = data(size, seed);
+        if (compressible) {
+            for (int i = 0; i < b.length; i++) {
+                b[i] = (byte) ('a' + (b[i] & 3));
+            }
+        }
+        return b;
+    }
+
+    /** A chunk as a zstd sender cuts it: compressed when that pays, else raw. */
+    private static TransferChunk chunk(String id, long seq, byte[] raw, boolean last, String hash, boolean zstd) {
+        byte[] packed = zstd ? ChunkCompression.compress(raw, 3) : null;
+        return packed == null ? new TransferChunk(id, seq, raw, last, hash)
+                : new TransferChunk(id, seq, packed, last, hash, raw.length);
+    }
+
     private static String sha(byte[] data) throws Exception {
         return Sha256.format(MessageDigest.getInstance("SHA-256").digest(data));
     }
@@ -90,10 +109,11 @@ class TransferPropertyTest {
 
     private static TransferFrame withId(TransferFrame f, String id) {
         if (f instanceof TransferInit i) {
-            return new TransferInit(id, i.source(), i.target(), i.dirName(), i.totalSize(), i.hash(), i.attrs());
+            return new TransferInit(id, i.source(), i.target(), i.dirName(), i.totalSize(), i.hash(), i.attrs(),
+                    i.compression());
         }
         if (f instanceof TransferChunk c) {
-            return new TransferChunk(id, c.seq(), c.bytes(), c.last(), c.hash());
+            return new TransferChunk(id, c.seq(), c.bytes(), c.last(), c.hash(), c.rawSize());
         }
         if (f instanceof TransferFinish fin) {
             return new TransferFinish(id, fin.ok(), fin.error());
@@ -123,24 +143,25 @@ class TransferPropertyTest {
     @Property(tries = 250)
     void receiverSurvivesAnyFrameSequence(@ForAll @IntRange(min = 0, max = 3000) int size, @ForAll long seed,
                                           @ForAll boolean honestHash, @ForAll boolean hashTrailer,
-                                          @ForAll boolean binary,
+                                          @ForAll boolean binary, @ForAll boolean zstd,
                                           @ForAll("mutations") List<Mutation> mutations) throws Exception {
-        try (TransferFixture fx = new TransferFixture(Configuration.unix(), SETTINGS, 1_000, false,
-                capabilities(hashTrailer, binary))) {
+        Set<TransferCapability> caps = capabilities(hashTrailer, binary, zstd);
+        boolean compressed = caps.contains(TransferCapability.ZSTD);
+        try (TransferFixture fx = new TransferFixture(Configuration.unix(), SETTINGS, 1_000, false, caps)) {
             fx.brainSilent = true;
             fx.footFile("t.bin", OLD);
-            byte[] data = data(size, seed);
+            byte[] data = data(size, seed, compressed);
             List<Step> steps = new ArrayList<>();
             String announced = honestHash ? sha(data) : sha(OLD);
             steps.add(new FrameStep(new TransferInit("t1", null, "t.bin", null, size,
-                    hashTrailer ? null : announced, null)));
+                    hashTrailer ? null : announced, null, compressed ? TransferInit.ZSTD : null)));
             int chunks = Math.max(1, (size + 511) / 512);
             for (int i = 0; i < chunks; i++) {
                 int from = i * 512;
                 int to = Math.min(size, from + 512);
                 boolean last = i == chunks - 1;
-                steps.add(new FrameStep(new TransferChunk("t1", i, Arrays.copyOfRange(data, from, to), last,
-                        hashTrailer && last ? announced : null)));
+                steps.add(new FrameStep(chunk("t1", i, Arrays.copyOfRange(data, from, to), last,
+                        hashTrailer && last ? announced : null, compressed)));
             }
             steps.add(new FrameStep(new TransferFinish("t1", true, null)));
             for (Mutation m : mutations) {
@@ -234,16 +255,24 @@ class TransferPropertyTest {
         }
     }
 
+    @net.jqwik.api.Example
+    void theCombinationsIncludeZstd() {
+        // the properties above cover transfer.zstd only where it is usable: in this module's tests it is
+        assertThat(ChunkCompression.availability().reason()).isNull();
+        assertThat(capabilities(false, false, true)).contains(TransferCapability.ZSTD);
+    }
+
     // ---------------------------------------------------------------- sender (and the real receiver)
 
     @Property(tries = 250)
     void senderAndReceiverSurviveAnyDeliveryOrder(@ForAll @IntRange(min = 0, max = 4000) int size, @ForAll long seed,
                                                   @ForAll boolean hashTrailer, @ForAll boolean binary,
+                                                  @ForAll boolean zstd,
                                                   @ForAll("actions") List<Mutation> actions) throws Exception {
-        try (TransferFixture fx = new TransferFixture(Configuration.unix(), SETTINGS, 4, false,
-                capabilities(hashTrailer, binary))) {
+        Set<TransferCapability> caps = capabilities(hashTrailer, binary, zstd);
+        try (TransferFixture fx = new TransferFixture(Configuration.unix(), SETTINGS, 4, false, caps)) {
             fx.footFile("t.bin", OLD);
-            byte[] data = data(size, seed);
+            byte[] data = data(size, seed, caps.contains(TransferCapability.ZSTD));
             Path src = fx.brainFile("reports", "src.bin", data);
             CompletableFuture<TransferResult> result = fx.send(src, "t.bin", null, null);
             String id = null;
@@ -302,14 +331,20 @@ class TransferPropertyTest {
         }
     }
 
-    /** Every combination of the transfer capabilities: each property runs with and without each one. */
-    private static Set<TransferCapability> capabilities(boolean hashTrailer, boolean binary) {
+    /**
+     * Every combination of the transfer capabilities: each property runs with and without each one
+     * ({@code transfer.zstd} whenever zstd-jni is usable here, which this module's tests assert).
+     */
+    private static Set<TransferCapability> capabilities(boolean hashTrailer, boolean binary, boolean zstd) {
         Set<TransferCapability> caps = java.util.EnumSet.noneOf(TransferCapability.class);
         if (hashTrailer) {
             caps.add(TransferCapability.HASH_TRAILER);
         }
         if (binary) {
             caps.add(TransferCapability.BINARY);
+        }
+        if (zstd && ChunkCompression.available()) {
+            caps.add(TransferCapability.ZSTD);
         }
         return caps;
     }

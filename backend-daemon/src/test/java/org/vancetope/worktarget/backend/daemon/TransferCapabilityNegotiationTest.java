@@ -48,6 +48,7 @@ class TransferCapabilityNegotiationTest {
             switch (n) {
                 case "trailer" -> caps.add(TransferCapability.HASH_TRAILER);
                 case "binary" -> caps.add(TransferCapability.BINARY);
+                case "zstd" -> caps.add(TransferCapability.ZSTD);
                 case "none" -> { }
                 default -> throw new IllegalArgumentException(n);
             }
@@ -102,6 +103,14 @@ class TransferCapabilityNegotiationTest {
         return b;
     }
 
+    /** Random bytes whose first half is turned into text, so that with zstd some chunks compress and some go raw. */
+    private static byte[] half(byte[] b) {
+        for (int i = 0; i < b.length / 2; i++) {
+            b[i] = (byte) ('a' + (b[i] & 7));
+        }
+        return b;
+    }
+
     private static String sha256(byte[] b) throws Exception {
         return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
     }
@@ -114,7 +123,10 @@ class TransferCapabilityNegotiationTest {
 
     @ParameterizedTest(name = "server offers {0}, the daemon {1}")
     @CsvSource({"trailer+binary, trailer+binary", "trailer+binary, none", "none, trailer+binary", "none, none",
-            "binary, trailer+binary", "trailer+binary, trailer", "binary, trailer"})
+            "binary, trailer+binary", "trailer+binary, trailer", "binary, trailer",
+            "trailer+binary+zstd, trailer+binary+zstd", "trailer+binary+zstd, none", "none, trailer+binary+zstd",
+            "trailer+binary+zstd, trailer+binary", "trailer+binary, trailer+binary+zstd", "zstd, zstd",
+            "binary+zstd, zstd"})
     void theConnectionUsesTheCapabilitiesBothEndsOfferAndTransfersWorkBothWays(String server, String daemon)
             throws Exception {
         Set<TransferCapability> serverOffers = parse(server);
@@ -125,7 +137,7 @@ class TransferCapabilityNegotiationTest {
         both.retainAll(clientOffers);
         assertThat(serverSideCapabilities()).isEqualTo(both);
 
-        byte[] down = bytes(300_000, 1);
+        byte[] down = half(bytes(300_000, 1));
         String dirName = (String) dispatcher.invoke("p-1", "workspace_create_ephemeral_dir", Map.of()).get("dirName");
         Files.write(work.findRoot("acme", "proj", dirName).orElseThrow().resolve("report.bin"), down);
         Map<String, Object> d = dispatcher.invoke("p-1", "client_file_download",
@@ -133,7 +145,7 @@ class TransferCapabilityNegotiationTest {
         assertThat(d).containsEntry("ok", true).containsEntry("hash", sha256(down));
         assertThat(Files.readAllBytes(footRoot.resolve("acme/proj/in/report.bin"))).isEqualTo(down);
 
-        byte[] up = bytes(200_000, 2);
+        byte[] up = half(bytes(200_000, 2));
         Files.write(footRoot.resolve("acme/proj/local.bin"), up);
         Map<String, Object> u = dispatcher.invoke("p-1", "client_file_upload",
                 Map.of("localPath", "local.bin", "dirName", dirName, "remotePath", "up/local.bin"));
@@ -185,6 +197,111 @@ class TransferCapabilityNegotiationTest {
             assertThat(received.toByteArray()).isEqualTo(content);
             peer.sendText("{\"type\":\"transfer_complete\",\"transferId\":\"" + id + "\",\"ok\":true,"
                     + "\"bytesWritten\":" + content.length + ",\"hashCheck\":\"ok\"}");
+            assertThat(download.get(30, java.util.concurrent.TimeUnit.SECONDS)).containsEntry("ok", true);
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void zstdIsUsableInTheseTests() {
+        assertThat(TransferSettings.defaults().capabilities()).contains(TransferCapability.ZSTD);
+    }
+
+    /** A file in a new ephemeral RootDir of the server; returns the dirName. */
+    private String serverFile(String name, byte[] content) throws Exception {
+        String dirName = (String) dispatcher.invoke("p-1", "workspace_create_ephemeral_dir", Map.of()).get("dirName");
+        Files.write(work.findRoot("acme", "proj", dirName).orElseThrow().resolve(name), content);
+        return dirName;
+    }
+
+    /** A daemon played by the test on a real socket, offering {@code capabilities}; returns the welcome's text. */
+    private String hello(SocketPeer peer, String capabilities) throws Exception {
+        peer.sendText("{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"daemon\",\"tenant\":\"acme\","
+                + "\"project\":\"proj\",\"daemonName\":\"box\",\"tools\":[],\"capabilities\":" + capabilities + "}");
+        String welcome = peer.next().text();
+        dispatcher.invoke("p-1", "work_target_set", Map.of("kind", "DAEMON", "targetName", "box"));
+        return welcome;
+    }
+
+    private java.util.concurrent.CompletableFuture<Map<String, Object>> downloadAsync(String dirName, String name) {
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return dispatcher.invoke("p-1", "client_file_download",
+                        Map.of("dirName", dirName, "remotePath", name, "localPath", name));
+            } catch (org.vancetope.worktarget.spi.ToolException e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        });
+    }
+
+    /** Accepts the transfer the init names and reads its binary chunks up to the last; answers complete. */
+    private static List<org.vancetope.worktarget.core.transfer.TransferChunk> receive(SocketPeer peer, String id,
+                                                                                     long size) throws Exception {
+        org.vancetope.worktarget.transfer.TransferCodec codec = org.vancetope.worktarget.transfer.TransferCodec.create();
+        peer.sendText("{\"type\":\"transfer_init_response\",\"transferId\":\"" + id + "\",\"ok\":true}");
+        List<org.vancetope.worktarget.core.transfer.TransferChunk> chunks = new java.util.ArrayList<>();
+        while (chunks.isEmpty() || !chunks.get(chunks.size() - 1).last()) {
+            SocketPeer.Frame f = peer.next();
+            assertThat(f.opcode()).as("a chunk is a binary frame").isEqualTo(2);
+            chunks.add(codec.decodeBinaryChunk(java.nio.ByteBuffer.wrap(f.payload())));
+        }
+        peer.sendText("{\"type\":\"transfer_complete\",\"transferId\":\"" + id + "\",\"ok\":true,"
+                + "\"bytesWritten\":" + size + ",\"hashCheck\":\"ok\"}");
+        return chunks;
+    }
+
+    /**
+     * A daemon that offers {@code transfer.zstd} (and binary frames) receives a text file: the init
+     * announces zstd, the chunks carry the zstd flag and their decompressed size, and they decompress to the file.
+     */
+    @org.junit.jupiter.api.Test
+    void withTransferZstdTheChunksTravelCompressedOnTheWire() throws Exception {
+        startServer(java.util.EnumSet.allOf(TransferCapability.class));
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; text.length() < 400_000; i++) {
+            text.append("row ").append(i).append(", a line of ordinary text that compresses well\n");
+        }
+        byte[] content = text.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        String dirName = serverFile("r.txt", content);
+        try (SocketPeer peer = SocketPeer.connect(t.uri(), TestServer.DAEMON_TOKEN, "daemon")) {
+            assertThat(hello(peer, "[\"transfer.binary\",\"transfer.zstd\"]")).contains("\"welcome\"",
+                    "\"transfer.zstd\"");
+            var download = downloadAsync(dirName, "r.txt");
+            Map<?, ?> init = new com.fasterxml.jackson.databind.ObjectMapper().readValue(peer.next().text(), Map.class);
+            assertThat(init.get("compression")).isEqualTo("zstd");
+            var chunks = receive(peer, (String) init.get("transferId"), content.length);
+            java.io.ByteArrayOutputStream received = new java.io.ByteArrayOutputStream();
+            long onTheWire = 0;
+            for (var c : chunks) {
+                assertThat(c.compressed()).as("chunk %s", c.seq()).isTrue();
+                onTheWire += c.bytes().length;
+                received.write(com.github.luben.zstd.Zstd.decompress(c.bytes(), c.rawSize()));
+            }
+            assertThat(received.toByteArray()).isEqualTo(content);
+            assertThat(onTheWire).isLessThan(content.length / 4);
+            assertThat(download.get(30, java.util.concurrent.TimeUnit.SECONDS)).containsEntry("ok", true);
+        }
+    }
+
+    /** A daemon that does not offer {@code transfer.zstd} (as one without zstd-jni) gets raw chunks and no announcement. */
+    @org.junit.jupiter.api.Test
+    void aPeerWithoutZstdGetsNeitherTheAnnouncementNorCompressedChunks() throws Exception {
+        startServer(java.util.EnumSet.allOf(TransferCapability.class));
+        byte[] content = "text text text text text text text text text text\n".repeat(5000)
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        String dirName = serverFile("r.txt", content);
+        try (SocketPeer peer = SocketPeer.connect(t.uri(), TestServer.DAEMON_TOKEN, "daemon")) {
+            assertThat(hello(peer, "[\"transfer.binary\"]")).contains("\"welcome\"").doesNotContain("transfer.zstd");
+            var download = downloadAsync(dirName, "r.txt");
+            String init = peer.next().text();
+            assertThat(init).contains("\"transfer_init\"").doesNotContain("compression");
+            String id = (String) new com.fasterxml.jackson.databind.ObjectMapper().readValue(init, Map.class)
+                    .get("transferId");
+            java.io.ByteArrayOutputStream received = new java.io.ByteArrayOutputStream();
+            for (var c : receive(peer, id, content.length)) {
+                assertThat(c.compressed()).isFalse();
+                received.write(c.bytes());
+            }
+            assertThat(received.toByteArray()).isEqualTo(content);
             assertThat(download.get(30, java.util.concurrent.TimeUnit.SECONDS)).containsEntry("ok", true);
         }
     }

@@ -20,7 +20,14 @@ public enum TransferCapability {
      * bytes) instead of base64 in JSON; the other transfer frames stay JSON text. The receiver's checks
      * are those of every chunk.
      */
-    BINARY("transfer.binary");
+    BINARY("transfer.binary"),
+
+    /**
+     * {@code transfer.zstd}: a transfer announced with {@code compression: "zstd"} may send each chunk
+     * zstd-compressed (a chunk that does not shrink goes raw). Offered only when zstd-jni is on the
+     * class path and its native library loads; the receiver's limits apply to the decompressed bytes.
+     */
+    ZSTD("transfer.zstd");
 
     private final String wire;
 

@@ -17,12 +17,19 @@ import java.util.Arrays;
  * @param last whether this is the final chunk
  * @param hash {@code "sha256:<hex>"} of the whole file on the last chunk of a transfer announced without
  *             its hash ({@link TransferCapability#HASH_TRAILER}), else null
+ * @param rawSize {@link #RAW} when {@code bytes} are the file's data; otherwise {@code bytes} are zstd
+ *                frames ({@link TransferCapability#ZSTD}) that decompress to exactly this many bytes of
+ *                the file (the receiver refuses a chunk that declares more than its chunk size, or whose
+ *                data decompress to another size)
  */
-public record TransferChunk(String transferId, long seq, byte[] bytes, boolean last, String hash)
+public record TransferChunk(String transferId, long seq, byte[] bytes, boolean last, String hash, int rawSize)
         implements TransferFrame {
 
     /** The wire type. */
     public static final String TYPE = "transfer_chunk";
+
+    /** {@link #rawSize()} of a chunk whose bytes are not compressed. */
+    public static final int RAW = -1;
 
     /**
      * Validates the fields.
@@ -33,6 +40,7 @@ public record TransferChunk(String transferId, long seq, byte[] bytes, boolean l
      * @param last whether this is the final chunk
      * @param hash {@code "sha256:<hex>"} of the whole file on the last chunk of a transfer announced without
      *        its hash ({@link TransferCapability#HASH_TRAILER}), else null
+     * @param rawSize {@link #RAW}, or the decompressed size of zstd-compressed bytes
      */
     public TransferChunk {
         TransferFrame.requireId(transferId);
@@ -45,6 +53,22 @@ public record TransferChunk(String transferId, long seq, byte[] bytes, boolean l
         if (hash != null && !last) {
             throw new IllegalArgumentException("only the last chunk carries the hash");
         }
+        if (rawSize < RAW) {
+            throw new IllegalArgumentException("rawSize must be RAW (-1) or not negative");
+        }
+    }
+
+    /**
+     * A chunk of uncompressed data.
+     *
+     * @param transferId the correlation id
+     * @param seq the chunk number
+     * @param bytes the raw chunk data (not copied)
+     * @param last whether this is the final chunk
+     * @param hash the whole file's hash on the last chunk of a hash-trailer transfer, else null
+     */
+    public TransferChunk(String transferId, long seq, byte[] bytes, boolean last, String hash) {
+        this(transferId, seq, bytes, last, hash, RAW);
     }
 
     /**
@@ -56,7 +80,26 @@ public record TransferChunk(String transferId, long seq, byte[] bytes, boolean l
      * @param last whether this is the final chunk
      */
     public TransferChunk(String transferId, long seq, byte[] bytes, boolean last) {
-        this(transferId, seq, bytes, last, null);
+        this(transferId, seq, bytes, last, null, RAW);
+    }
+
+    /**
+     * Whether the bytes are zstd-compressed ({@link TransferCapability#ZSTD}).
+     *
+     * @return true when {@link #rawSize()} is not {@link #RAW}
+     */
+    public boolean compressed() {
+        return rawSize != RAW;
+    }
+
+    /**
+     * The number of the file's bytes this chunk carries: {@link #rawSize()} when compressed, else the
+     * length of {@link #bytes()}.
+     *
+     * @return bytes of file data
+     */
+    public int dataLength() {
+        return compressed() ? rawSize : bytes.length;
     }
 
     @Override
@@ -73,18 +116,20 @@ public record TransferChunk(String transferId, long seq, byte[] bytes, boolean l
     @Override
     public boolean equals(Object o) {
         return o instanceof TransferChunk c && c.seq == seq && c.last == last && c.transferId.equals(transferId)
+                && c.rawSize == rawSize
                 && Arrays.equals(c.bytes, bytes) && java.util.Objects.equals(c.hash, hash);
     }
 
     @Override
     public int hashCode() {
         return ((transferId.hashCode() * 31 + Long.hashCode(seq)) * 31 + Arrays.hashCode(bytes) + (last ? 1 : 0)) * 31
-                + java.util.Objects.hashCode(hash);
+                + java.util.Objects.hashCode(hash) + rawSize;
     }
 
     @Override
     public String toString() {
         return "TransferChunk[transferId=" + transferId + ", seq=" + seq + ", bytes=" + bytes.length + " bytes, last="
-                + last + (hash == null ? "" : ", hash=" + hash) + "]";
+                + last + (hash == null ? "" : ", hash=" + hash)
+                + (compressed() ? ", zstd, rawSize=" + rawSize : "") + "]";
     }
 }

@@ -19,12 +19,17 @@ import java.util.Objects;
  * @param hash {@code "sha256:<hex>"} of the whole file (the receiver checks its format), or null when it
  *             comes with the last chunk ({@link TransferCapability#HASH_TRAILER} only)
  * @param attrs optional attributes, or null
+ * @param compression {@link #ZSTD} when chunks of this transfer may be zstd-compressed
+ *                    ({@link TransferCapability#ZSTD} only), or null when every chunk is raw
  */
 public record TransferInit(String transferId, String source, String target, String dirName, long totalSize,
-                           String hash, TransferAttrs attrs) implements TransferFrame {
+                           String hash, TransferAttrs attrs, String compression) implements TransferFrame {
 
     /** The wire type. */
     public static final String TYPE = "transfer_init";
+
+    /** {@link #compression()} of a transfer whose chunks may be zstd-compressed. */
+    public static final String ZSTD = "zstd";
 
     /**
      * Validates the structural fields.
@@ -37,6 +42,7 @@ public record TransferInit(String transferId, String source, String target, Stri
      * @param hash {@code "sha256:<hex>"} of the whole file (the receiver checks its format), or null when it
      *        comes with the last chunk ({@link TransferCapability#HASH_TRAILER} only)
      * @param attrs optional attributes, or null
+     * @param compression {@link #ZSTD} when chunks may be zstd-compressed, or null
      */
     public TransferInit {
         TransferFrame.requireId(transferId);
@@ -44,6 +50,22 @@ public record TransferInit(String transferId, String source, String target, Stri
         if (totalSize < 0) {
             throw new IllegalArgumentException("totalSize must not be negative");
         }
+    }
+
+    /**
+     * An init without compression, as every init of the base protocol is.
+     *
+     * @param transferId the correlation id
+     * @param source informative: where the sender read the file, or null
+     * @param target the path relative to the receiver's root
+     * @param dirName the Brain RootDir, or null
+     * @param totalSize the exact size in bytes, not negative
+     * @param hash the whole file's hash, or null with the hash trailer
+     * @param attrs optional attributes, or null
+     */
+    public TransferInit(String transferId, String source, String target, String dirName, long totalSize, String hash,
+                        TransferAttrs attrs) {
+        this(transferId, source, target, dirName, totalSize, hash, attrs, null);
     }
 
     @Override

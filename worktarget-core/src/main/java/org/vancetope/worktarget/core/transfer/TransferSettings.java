@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.EnumSet;
 import java.util.Collections;
 import java.util.Objects;
+import org.vancetope.worktarget.core.internal.transfer.ChunkCompression;
 
 /**
  * The limits and timeouts of file transfer, each a named
@@ -37,6 +38,7 @@ public final class TransferSettings {
     private final int maxChunksInFlight;
     private final boolean syncBeforeCommit;
     private final Set<TransferCapability> capabilities;
+    private final int compressionLevel;
 
     private TransferSettings(Builder b) {
         this.chunkSize = b.chunkSize;
@@ -48,7 +50,12 @@ public final class TransferSettings {
         this.cleanupInterval = b.cleanupInterval;
         this.maxChunksInFlight = b.maxChunksInFlight;
         this.syncBeforeCommit = b.syncBeforeCommit;
-        this.capabilities = Collections.unmodifiableSet(EnumSet.copyOf(b.capabilities));
+        EnumSet<TransferCapability> offered = EnumSet.copyOf(b.capabilities);
+        if (!ChunkCompression.available()) {
+            offered.remove(TransferCapability.ZSTD);        // without zstd-jni it is simply not offered
+        }
+        this.capabilities = Collections.unmodifiableSet(offered);
+        this.compressionLevel = b.compressionLevel;
     }
 
     /**
@@ -86,6 +93,7 @@ public final class TransferSettings {
         b.maxChunksInFlight = maxChunksInFlight;
         b.syncBeforeCommit = syncBeforeCommit;
         b.capabilities = EnumSet.copyOf(capabilities);
+        b.compressionLevel = compressionLevel;
         return b;
     }
 
@@ -190,12 +198,25 @@ public final class TransferSettings {
     /**
      * The transfer capabilities this side offers in its handshake (default: every one this version
      * implements). A connection uses those both ends offer; with none, this side transfers exactly as
-     * the base protocol says.
+     * the base protocol says. {@link TransferCapability#ZSTD} is in it only when zstd-jni (an optional
+     * dependency) is on the class path and its native library loads; otherwise it is left out, even
+     * when the builder was given it.
      *
      * @return the capabilities
      */
     public Set<TransferCapability> capabilities() {
         return capabilities;
+    }
+
+    /**
+     * The zstd level a sender compresses chunks with when the connection negotiated
+     * {@link TransferCapability#ZSTD} ({@code vance.transfer.compression-level}, default 3, from 1 to
+     * 19): higher levels make text smaller and cost more CPU per byte.
+     *
+     * @return the level
+     */
+    public int compressionLevel() {
+        return compressionLevel;
     }
 
     @Override
@@ -204,7 +225,7 @@ public final class TransferSettings {
                 + maxDownloadSize + ", brainModeMask=0" + Integer.toOctalString(brainModeMask) + ", footModeMask=0"
                 + Integer.toOctalString(footModeMask) + ", phaseTimeout=" + phaseTimeout + ", cleanupInterval="
                 + cleanupInterval + ", maxChunksInFlight=" + maxChunksInFlight + ", syncBeforeCommit=" + syncBeforeCommit
-                + ", capabilities=" + capabilities + "]";
+                + ", capabilities=" + capabilities + ", compressionLevel=" + compressionLevel + "]";
     }
 
     /** Builds {@link TransferSettings}; every setting starts at its default. */
@@ -219,6 +240,7 @@ public final class TransferSettings {
         private int maxChunksInFlight = 8;
         private boolean syncBeforeCommit = true;
         private EnumSet<TransferCapability> capabilities = EnumSet.allOf(TransferCapability.class);
+        private int compressionLevel = ChunkCompression.DEFAULT_LEVEL;
 
         private Builder() {
         }
@@ -335,6 +357,17 @@ public final class TransferSettings {
         }
 
         /**
+         * Sets {@link TransferSettings#compressionLevel()}.
+         *
+         * @param level 1 to 19
+         * @return this
+         */
+        public Builder compressionLevel(int level) {
+            this.compressionLevel = level;
+            return this;
+        }
+
+        /**
          * Validates and builds.
          *
          * @return the settings
@@ -359,6 +392,10 @@ public final class TransferSettings {
             }
             if (maxChunksInFlight < 1) {
                 throw new IllegalArgumentException("maxChunksInFlight must be at least 1, got " + maxChunksInFlight);
+            }
+            if (compressionLevel < ChunkCompression.MIN_LEVEL || compressionLevel > ChunkCompression.MAX_LEVEL) {
+                throw new IllegalArgumentException("compressionLevel must be between " + ChunkCompression.MIN_LEVEL
+                        + " and " + ChunkCompression.MAX_LEVEL + " (zstd levels), got " + compressionLevel);
             }
             return new TransferSettings(this);
         }

@@ -47,6 +47,39 @@ class TransferSettingsTest {
     }
 
     @Test
+    void theCompressionLevelIsZstdsDefaultThree() {
+        assertThat(TransferSettings.defaults().compressionLevel()).isEqualTo(3);
+    }
+
+    @Test
+    void compressionLevelsFromOneToNineteenAreAccepted() {
+        assertThat(TransferSettings.builder().compressionLevel(1).build().compressionLevel()).isEqualTo(1);
+        assertThat(TransferSettings.builder().compressionLevel(19).build().compressionLevel()).isEqualTo(19);
+    }
+
+    @Test
+    void compressionLevelsOutsideOneToNineteenAreRejected() {
+        for (int level : new int[] {0, -1, 20, 22}) {
+            assertThatThrownBy(() -> TransferSettings.builder().compressionLevel(level).build())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("compressionLevel must be between 1 and 19 (zstd levels), got " + level);
+        }
+    }
+
+    @Test
+    void toBuilderKeepsTheCompressionLevel() {
+        TransferSettings s = TransferSettings.builder().compressionLevel(9).build();
+        assertThat(s.toBuilder().build().compressionLevel()).isEqualTo(9);
+        assertThat(s.toString()).contains("compressionLevel=9");
+    }
+
+    @Test
+    void withZstdJniPresentEveryCapabilityIsOfferedByDefault() {
+        // worktarget-core's tests have the optional zstd-jni on their class path
+        assertThat(TransferSettings.defaults().capabilities()).containsExactlyInAnyOrder(TransferCapability.values());
+    }
+
+    @Test
     void receivedFilesAreSyncedBeforeTheRenameByDefault() {
         assertThat(TransferSettings.defaults().syncBeforeCommit()).isTrue();
     }

@@ -40,6 +40,8 @@ final class IncomingTransfer {
     private static final Logger LOG = LoggerFactory.getLogger(IncomingTransfer.class);
     /** The stable start of every refusal for lack of space, the wire name of the tools' {@code disk_full}. */
     static final String DISK_FULL = ErrorCode.DISK_FULL.wire();
+    /** The stable start of every refusal of a compressed chunk (a decompression bomb, corrupt zstd). */
+    static final String ZSTD_REFUSED = "zstd_refused";
 
     final TransferEngine engine;
     final FrameChannel<TransferFrame> channel;
@@ -57,6 +59,8 @@ final class IncomingTransfer {
     private Instant mtime;
     private long expectedSeq;
     private long received;
+    /** Whether the init announced zstd: chunks may then come compressed. */
+    private boolean zstd;
     private TransferResult outcome;
 
     private long deadline;
@@ -105,8 +109,10 @@ final class IncomingTransfer {
     /**
      * @param trailerAllowed whether the connection negotiated the hash trailer, so that the init may come
      *                       without its hash (it then comes with the last chunk)
+     * @param zstdAllowed whether the connection negotiated {@code transfer.zstd}, so that the init may
+     *                    announce compressed chunks
      */
-    synchronized void onInit(TransferInit init, boolean trailerAllowed) {
+    synchronized void onInit(TransferInit init, boolean trailerAllowed, boolean zstdAllowed) {
         if (!ReceiverState.TABLE.allows(state, ReceiverState.RECEIVING)) {
             throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, ReceiverState.RECEIVING);
         }
@@ -116,7 +122,10 @@ final class IncomingTransfer {
         String refusal = init.hash() == null && !trailerAllowed
                 ? "transfer_init needs the hash: \"sha256:\" followed by 64 hex digits (a transfer without it needs "
                 + "the capability transfer.hash-trailer, which this connection did not negotiate)"
-                : validate(init);
+                : compressionRefusal(init.compression(), zstdAllowed);
+        if (refusal == null) {
+            refusal = validate(init);
+        }
         if (refusal != null) {
             deleteStaging();
             outcome = new TransferResult(id, false, 0, hash, refusal);
@@ -124,11 +133,28 @@ final class IncomingTransfer {
             channel.send(new TransferInitResponse(id, false, refusal));
             decided();
         } else {
+            zstd = init.compression() != null;
             move(ReceiverState.RECEIVING);
             channel.send(new TransferInitResponse(id, true, null));
             engine.notifyProgress(id, TransferListener.Role.RECEIVER, 0, totalSize);
         }
         armTimer();
+    }
+
+    /** Why the init's compression cannot be received, or null (none, or zstd on a connection that negotiated it). */
+    private String compressionRefusal(String compression, boolean zstdAllowed) {
+        if (compression == null) {
+            return null;
+        }
+        if (!TransferInit.ZSTD.equals(compression)) {
+            return "transfer_init announces the compression '" + compression + "', and the only one defined is \""
+                    + TransferInit.ZSTD + "\"; send the file without compression";
+        }
+        if (!zstdAllowed || !ChunkCompression.available()) {
+            return "transfer_init announces zstd compression, which needs the capability transfer.zstd, and this "
+                    + "connection did not negotiate it; send the file without compression";
+        }
+        return null;
     }
 
     /** Checks the init and opens the staging file; returns a refusal or null. */
@@ -210,6 +236,12 @@ final class IncomingTransfer {
             fail("chunk out of order: expected seq " + expectedSeq + ", got " + c.seq(), null);
             return;
         }
+        if (c.compressed()) {
+            bytes = decompress(c);
+            if (bytes == null) {
+                return;
+            }
+        }
         if (bytes.length > engine.settings.chunkSize()) {
             fail("chunk of " + bytes.length + " bytes exceeds the chunk size " + engine.settings.chunkSize(), null);
             return;
@@ -249,6 +281,36 @@ final class IncomingTransfer {
         engine.notifyProgress(id, TransferListener.Role.RECEIVER, received, totalSize);
         if (c.last()) {
             verify();
+        }
+    }
+
+    /**
+     * A compressed chunk's data, or null after failing the transfer: the chunk must belong to a transfer
+     * announced with zstd, declare at most the chunk size (checked before any allocation), and
+     * decompress to exactly what it declares (bounded by that size, so a bomb stops there).
+     */
+    private byte[] decompress(TransferChunk c) {
+        int limit = engine.settings.chunkSize();
+        if (!zstd) {
+            fail(ZSTD_REFUSED + ": chunk " + c.seq() + " is zstd-compressed, and transfer_init announced no "
+                    + "compression", null);
+            return null;
+        }
+        if (c.rawSize() > limit) {
+            fail(ZSTD_REFUSED + ": chunk " + c.seq() + " declares " + c.rawSize() + " decompressed bytes, above the "
+                    + "chunk size " + limit, null);
+            return null;
+        }
+        if (c.bytes().length > limit) {
+            fail(ZSTD_REFUSED + ": chunk " + c.seq() + " carries " + c.bytes().length + " compressed bytes, above the "
+                    + "chunk size " + limit, null);
+            return null;
+        }
+        try {
+            return ChunkCompression.decompress(c.bytes(), c.rawSize());
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            fail(ZSTD_REFUSED + ": chunk " + c.seq() + " cannot be decompressed: " + e.getMessage(), null);
+            return null;
         }
     }
 

@@ -43,6 +43,10 @@ final class OutgoingTransfer {
     private final TransferAttrs attrs;
     /** With the hash trailer: the file's SHA-256 as it is read, sent with the last chunk; else null. */
     private final MessageDigest trailer;
+    /** With {@code transfer.zstd}: the level chunks are compressed with; 0 to send every chunk raw. */
+    private final int zstdLevel;
+    /** The transfer's compressor while it reads chunks (zstd only); closed with the source. */
+    private ChunkCompression.Compressor compressor;
 
     private SenderState state = SenderState.PREPARING;
     private SeekableByteChannel in;
@@ -60,7 +64,7 @@ final class OutgoingTransfer {
      */
     OutgoingTransfer(TransferEngine engine, FrameChannel<TransferFrame> channel, String id, SeekableByteChannel source,
                      String sourceName, String target, String dirName, long totalSize, String hash, TransferAttrs attrs,
-                     boolean hashTrailer) {
+                     boolean hashTrailer, int zstdLevel) {
         this.engine = engine;
         this.channel = channel;
         this.id = id;
@@ -72,6 +76,7 @@ final class OutgoingTransfer {
         this.hash = hash;
         this.attrs = attrs;
         this.trailer = hashTrailer ? Sha256.newDigest() : null;
+        this.zstdLevel = zstdLevel;
         this.lastActivity = engine.now();
     }
 
@@ -101,7 +106,8 @@ final class OutgoingTransfer {
         synchronized (this) {
             move(SenderState.AWAITING_INIT_RESPONSE);
             armTimer();
-            init = new TransferInit(id, sourceName, target, dirName, totalSize, hash, attrs);
+            init = new TransferInit(id, sourceName, target, dirName, totalSize, hash, attrs,
+                    zstdLevel > 0 ? TransferInit.ZSTD : null);
         }
         channel.send(init).whenComplete((v, err) -> {
             if (err != null) {
@@ -177,7 +183,7 @@ final class OutgoingTransfer {
                         return;
                     }
                     inFlight++;
-                    sent += chunk.bytes().length;
+                    sent += chunk.dataLength();
                     seq++;
                     lastActivity = engine.now();
                     if (chunk.last()) {
@@ -224,8 +230,22 @@ final class OutgoingTransfer {
         }
     }
 
-    /** Reads the next chunk; on failure finishes the transfer and returns null. */
+    /** Reads the next chunk, compressed when that pays and the transfer announced zstd; null on failure. */
     private TransferChunk readChunk() {
+        TransferChunk raw = readRawChunk();
+        if (raw == null || zstdLevel == 0) {
+            return raw;
+        }
+        if (compressor == null) {
+            compressor = ChunkCompression.compressor(zstdLevel);
+        }
+        byte[] packed = compressor.compress(raw.bytes());
+        return packed == null ? raw
+                : new TransferChunk(id, raw.seq(), packed, raw.last(), raw.hash(), raw.bytes().length);
+    }
+
+    /** Reads the next chunk's data; on failure finishes the transfer and returns null. */
+    private TransferChunk readRawChunk() {
         int len = (int) Math.min(engine.settings.chunkSize(), totalSize - sent);
         byte[] bytes = new byte[len];
         ByteBuffer buf = ByteBuffer.wrap(bytes);
@@ -304,6 +324,10 @@ final class OutgoingTransfer {
     }
 
     private void closeSource() {
+        if (compressor != null) {
+            compressor.close();
+            compressor = null;
+        }
         if (in != null) {
             try {
                 in.close();

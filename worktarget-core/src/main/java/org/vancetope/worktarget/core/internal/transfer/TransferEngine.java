@@ -205,6 +205,7 @@ public final class TransferEngine {
     private void onInit(FrameChannel<TransferFrame> channel, TransferScope scope, Set<TransferCapability> capabilities,
                         TransferInit init) {
         boolean trailer = capabilities.contains(TransferCapability.HASH_TRAILER);
+        boolean zstd = capabilities.contains(TransferCapability.ZSTD);
         IncomingTransfer existing = receivers.get(init.transferId());
         if (existing != null) {
             if (!existing.channel.id().equals(channel.id())) {
@@ -212,7 +213,7 @@ public final class TransferEngine {
                         init.transferId(), channel.id(), existing.channel.id());
                 return;
             }
-            existing.onInit(init, trailer);
+            existing.onInit(init, trailer, zstd);
             return;
         }
         if (closed) {
@@ -230,7 +231,7 @@ public final class TransferEngine {
             LOG.debug("Dropped concurrent duplicate transfer_init {}", init.transferId());
             return;
         }
-        r.onInit(init, trailer);
+        r.onInit(init, trailer, zstd);
     }
 
     private void onUploadRequest(FrameChannel<TransferFrame> channel, TransferScope scope,
@@ -285,6 +286,8 @@ public final class TransferEngine {
                                                        String source, String target, String dirName,
                                                        TransferAttrs attrsOverride, boolean requested) {
         boolean trailer = capabilities.contains(TransferCapability.HASH_TRAILER);
+        int zstdLevel = capabilities.contains(TransferCapability.ZSTD) && ChunkCompression.available()
+                ? settings.compressionLevel() : 0;
         String id = transferId == null ? ids.get() : transferId;
         String error = null;
         Sha256.Summary summary = null;
@@ -326,7 +329,7 @@ public final class TransferEngine {
         }
         String sourceName = String.valueOf(file.path().getFileName());
         OutgoingTransfer s = new OutgoingTransfer(this, channel, id, file.channel(), sourceName, target, dirName,
-                summary.size(), summary.hash(), attrs.isEmpty() ? null : attrs, trailer);
+                summary.size(), summary.hash(), attrs.isEmpty() ? null : attrs, trailer, zstdLevel);
         if (senders.putIfAbsent(id, s) != null) {
             closeQuietly(file);
             TransferResult failed = TransferResult.failed(id, "transfer id already in use");
