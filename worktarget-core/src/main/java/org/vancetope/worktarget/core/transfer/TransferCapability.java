@@ -20,7 +20,15 @@ public enum TransferCapability {
      * bytes) instead of base64 in JSON; the other transfer frames stay JSON text. The receiver's checks
      * are those of every chunk.
      */
-    BINARY("transfer.binary");
+    BINARY("transfer.binary"),
+
+    /**
+     * {@code transfer.resume}: a transfer cut off by a disconnect keeps the receiver's staging file for
+     * {@link TransferSettings#resumeRetention()}; on a new connection the sender asks for the kept offset
+     * ({@link TransferResume}, {@link TransferResumeResponse}) and sends the rest, the first chunk naming
+     * its offset. The whole file's hash is still verified before the rename.
+     */
+    RESUME("transfer.resume");
 
     private final String wire;
 

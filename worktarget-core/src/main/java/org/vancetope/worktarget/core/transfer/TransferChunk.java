@@ -17,9 +17,15 @@ import java.util.Arrays;
  * @param last whether this is the final chunk
  * @param hash {@code "sha256:<hex>"} of the whole file on the last chunk of a transfer announced without
  *             its hash ({@link TransferCapability#HASH_TRAILER}), else null
+ * @param offset the byte offset of this chunk in the file, or {@link #NO_OFFSET}; the first chunk after a
+ *               {@link TransferResume} carries it ({@link TransferCapability#RESUME}), and a receiver refuses
+ *               a chunk whose offset is not the number of bytes it holds
  */
-public record TransferChunk(String transferId, long seq, byte[] bytes, boolean last, String hash)
+public record TransferChunk(String transferId, long seq, byte[] bytes, boolean last, String hash, long offset)
         implements TransferFrame {
+
+    /** The {@link #offset()} of a chunk that does not name its offset. */
+    public static final long NO_OFFSET = -1;
 
     /** The wire type. */
     public static final String TYPE = "transfer_chunk";
@@ -36,6 +42,22 @@ public record TransferChunk(String transferId, long seq, byte[] bytes, boolean l
         if (hash != null && !last) {
             throw new IllegalArgumentException("only the last chunk carries the hash");
         }
+        if (offset < NO_OFFSET) {
+            throw new IllegalArgumentException("offset must not be negative (NO_OFFSET for none)");
+        }
+    }
+
+    /**
+     * A chunk that does not name its offset.
+     *
+     * @param transferId the correlation id
+     * @param seq the chunk number
+     * @param bytes the raw chunk data (not copied)
+     * @param last whether this is the final chunk
+     * @param hash the whole file's hash on the last chunk (hash trailer), else null
+     */
+    public TransferChunk(String transferId, long seq, byte[] bytes, boolean last, String hash) {
+        this(transferId, seq, bytes, last, hash, NO_OFFSET);
     }
 
     /**
@@ -64,18 +86,18 @@ public record TransferChunk(String transferId, long seq, byte[] bytes, boolean l
     @Override
     public boolean equals(Object o) {
         return o instanceof TransferChunk c && c.seq == seq && c.last == last && c.transferId.equals(transferId)
-                && Arrays.equals(c.bytes, bytes) && java.util.Objects.equals(c.hash, hash);
+                && Arrays.equals(c.bytes, bytes) && java.util.Objects.equals(c.hash, hash) && c.offset == offset;
     }
 
     @Override
     public int hashCode() {
         return ((transferId.hashCode() * 31 + Long.hashCode(seq)) * 31 + Arrays.hashCode(bytes) + (last ? 1 : 0)) * 31
-                + java.util.Objects.hashCode(hash);
+                + java.util.Objects.hashCode(hash) + Long.hashCode(offset);
     }
 
     @Override
     public String toString() {
         return "TransferChunk[transferId=" + transferId + ", seq=" + seq + ", bytes=" + bytes.length + " bytes, last="
-                + last + (hash == null ? "" : ", hash=" + hash) + "]";
+                + last + (hash == null ? "" : ", hash=" + hash) + (offset == NO_OFFSET ? "" : ", offset=" + offset) + "]";
     }
 }

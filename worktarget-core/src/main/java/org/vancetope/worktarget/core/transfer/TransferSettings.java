@@ -37,6 +37,7 @@ public final class TransferSettings {
     private final int maxChunksInFlight;
     private final boolean syncBeforeCommit;
     private final Set<TransferCapability> capabilities;
+    private final Duration resumeRetention;
 
     private TransferSettings(Builder b) {
         this.chunkSize = b.chunkSize;
@@ -49,6 +50,7 @@ public final class TransferSettings {
         this.maxChunksInFlight = b.maxChunksInFlight;
         this.syncBeforeCommit = b.syncBeforeCommit;
         this.capabilities = Collections.unmodifiableSet(EnumSet.copyOf(b.capabilities));
+        this.resumeRetention = b.resumeRetention;
     }
 
     /**
@@ -86,6 +88,7 @@ public final class TransferSettings {
         b.maxChunksInFlight = maxChunksInFlight;
         b.syncBeforeCommit = syncBeforeCommit;
         b.capabilities = EnumSet.copyOf(capabilities);
+        b.resumeRetention = resumeRetention;
         return b;
     }
 
@@ -198,13 +201,26 @@ public final class TransferSettings {
         return capabilities;
     }
 
+    /**
+     * How long a receiver keeps the staging file of a transfer whose connection ended, so that the
+     * sender can resume it ({@link TransferCapability#RESUME}; {@code vance.transfer.resume-retention},
+     * default 10 min). The time counts from the last byte written; a kept transfer not resumed by then is
+     * deleted, with its sidecar, by the receiver's sweep (also after a restart of the receiving process).
+     * A sender waiting for its peer to come back waits at most {@link #phaseTimeout()} within one call.
+     *
+     * @return the retention time
+     */
+    public Duration resumeRetention() {
+        return resumeRetention;
+    }
+
     @Override
     public String toString() {
         return "TransferSettings[chunkSize=" + chunkSize + ", maxUploadSize=" + maxUploadSize + ", maxDownloadSize="
                 + maxDownloadSize + ", brainModeMask=0" + Integer.toOctalString(brainModeMask) + ", footModeMask=0"
                 + Integer.toOctalString(footModeMask) + ", phaseTimeout=" + phaseTimeout + ", cleanupInterval="
                 + cleanupInterval + ", maxChunksInFlight=" + maxChunksInFlight + ", syncBeforeCommit=" + syncBeforeCommit
-                + ", capabilities=" + capabilities + "]";
+                + ", capabilities=" + capabilities + ", resumeRetention=" + resumeRetention + "]";
     }
 
     /** Builds {@link TransferSettings}; every setting starts at its default. */
@@ -219,6 +235,7 @@ public final class TransferSettings {
         private int maxChunksInFlight = 8;
         private boolean syncBeforeCommit = true;
         private EnumSet<TransferCapability> capabilities = EnumSet.allOf(TransferCapability.class);
+        private Duration resumeRetention = Duration.ofMinutes(10);
 
         private Builder() {
         }
@@ -335,6 +352,17 @@ public final class TransferSettings {
         }
 
         /**
+         * Sets {@link TransferSettings#resumeRetention()}.
+         *
+         * @param retention positive
+         * @return this
+         */
+        public Builder resumeRetention(Duration retention) {
+            this.resumeRetention = Objects.requireNonNull(retention, "retention");
+            return this;
+        }
+
+        /**
          * Validates and builds.
          *
          * @return the settings
@@ -356,6 +384,9 @@ public final class TransferSettings {
             }
             if (cleanupInterval.isNegative() || cleanupInterval.isZero()) {
                 throw new IllegalArgumentException("cleanupInterval must be positive, got " + cleanupInterval);
+            }
+            if (resumeRetention.isNegative() || resumeRetention.isZero()) {
+                throw new IllegalArgumentException("resumeRetention must be positive, got " + resumeRetention);
             }
             if (maxChunksInFlight < 1) {
                 throw new IllegalArgumentException("maxChunksInFlight must be at least 1, got " + maxChunksInFlight);
