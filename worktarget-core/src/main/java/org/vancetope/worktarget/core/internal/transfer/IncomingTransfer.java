@@ -250,7 +250,7 @@ final class IncomingTransfer {
 
     private KeptTransfers.Sidecar sidecar() {
         return new KeptTransfers.Sidecar(id, dirName, target, totalSize, hash, received, expectedSeq, mode,
-                mtime == null ? null : mtime.toString());
+                mtime == null ? null : mtime.toString(), state == ReceiverState.VERIFIED);
     }
 
     /** Whether the connection's end keeps this transfer (it is resumable and receiving). */
@@ -511,11 +511,17 @@ final class IncomingTransfer {
             return;
         }
         staging = null;
-        if (resumable) {
-            KeptTransfers.delete(root, id);     // the sidecar; the staging file is the target now
-        }
         outcome = new TransferResult(id, true, received, hash, null);
         move(ReceiverState.VERIFIED);
+        if (resumable) {
+            // until transfer_finish, the sidecar says the file landed: a sender that did not hear it learns it
+            // from a resume, also from a restarted receiver
+            try {
+                KeptTransfers.write(root, sidecar());
+            } catch (IOException e) {
+                KeptTransfers.delete(root, id);
+            }
+        }
         channel.send(new TransferComplete(id, true, null, received, TransferComplete.HASH_OK));
     }
 
@@ -548,6 +554,9 @@ final class IncomingTransfer {
     // ---------------------------------------------------------------- end
 
     synchronized void onFinish(TransferFinish f) {
+        if (resumable && root != null) {
+            KeptTransfers.delete(root, id);     // the sender knows the outcome: nothing to resume
+        }
         move(ReceiverState.CLOSED);
         if (outcome == null) {
             String error = f.error() != null ? f.error()
@@ -581,6 +590,9 @@ final class IncomingTransfer {
                 }
                 default -> {
                     // VERIFIED or FAILED: the sender already has its status; clean up without transfer_finish.
+                    if (resumable && root != null) {
+                        KeptTransfers.delete(root, id);
+                    }
                     move(ReceiverState.CLOSED);
                     close();
                 }
@@ -623,14 +635,7 @@ final class IncomingTransfer {
         }
     }
 
-    /** The outcome so far (for a verified transfer whose connection ended: what a later resume is told). */
-    synchronized TransferResult outcome() {
-        return outcome;
-    }
 
-    synchronized boolean resumable() {
-        return resumable;
-    }
 
     private void close() {
         if (timer != null) {

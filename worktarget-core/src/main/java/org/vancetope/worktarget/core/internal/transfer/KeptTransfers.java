@@ -48,9 +48,10 @@ final class KeptTransfers {
      * @param nextSeq the next seq expected when the connection ended
      * @param mode the masked permission bits, or null
      * @param mtime the modification time (ISO-8601), or null
+     * @param verified whether the file was verified and committed (the sender may not have heard it yet)
      */
     record Sidecar(String id, String dirName, String target, long totalSize, String hash, long offset, long nextSeq,
-                   Integer mode, String mtime) {
+                   Integer mode, String mtime, boolean verified) {
     }
 
     static String stagingName(String id) {
@@ -76,6 +77,9 @@ final class KeptTransfers {
         }
         if (s.mtime() != null) {
             p.setProperty("mtime", s.mtime());
+        }
+        if (s.verified()) {
+            p.setProperty("verified", "true");
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         p.store(out, "worktarget transfer.resume sidecar");
@@ -119,7 +123,7 @@ final class KeptTransfers {
             return Optional.of(new Sidecar(id, p.getProperty("dirName"), required(p, "target"),
                     Long.parseLong(required(p, "totalSize")), p.getProperty("hash"), Long.parseLong(required(p, "offset")),
                     Long.parseLong(required(p, "nextSeq")), mode == null ? null : Integer.valueOf(mode),
-                    p.getProperty("mtime")));
+                    p.getProperty("mtime"), "true".equals(p.getProperty("verified"))));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException | RuntimeException e) {

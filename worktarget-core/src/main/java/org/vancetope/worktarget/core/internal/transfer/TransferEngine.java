@@ -62,13 +62,8 @@ public final class TransferEngine {
     final Map<String, IncomingTransfer> receivers = new ConcurrentHashMap<>();
     /** Receivers whose connection ended, kept for a resume ({@code transfer.resume}); not pending. */
     final Map<String, IncomingTransfer> kept = new ConcurrentHashMap<>();
-    /** Resumable transfers verified and committed when their connection ended: what a resume is told. */
-    private final Map<String, Verified> verified = new ConcurrentHashMap<>();
-    private static final int MAX_VERIFIED = 1024;
     private volatile CompletableFuture<Void> nextAttach = new CompletableFuture<>();
 
-    private record Verified(TransferResult result, long until) {
-    }
     /** The roots received into, most recent last, for the sweep of stale staging files (bounded). */
     private final Map<Path, Boolean> roots = new LinkedHashMap<>(16, 0.75f, true) {
         private static final long serialVersionUID = 1L;
@@ -258,8 +253,9 @@ public final class TransferEngine {
 
     /**
      * {@code transfer_resume}: takes up a kept transfer on this channel, from memory or, after a restart of
-     * this process, from its staging file and sidecar; a verified one is answered with its
-     * {@code transfer_complete}; anything else is refused with {@code transfer_resume_response {ok:false}}.
+     * this process, from its staging file and sidecar; one verified before its connection ended (its
+     * sidecar says so) is answered with its {@code transfer_complete}; anything else is refused with
+     * {@code transfer_resume_response {ok:false}}.
      */
     private void onResume(FrameChannel<TransferFrame> channel, TransferScope scope, Set<TransferCapability> capabilities,
                           TransferResume f) {
@@ -273,15 +269,13 @@ public final class TransferEngine {
             channel.send(new TransferResumeResponse(id, false, 0, 0, "receiver is shutting down"));
             return;
         }
+        IncomingTransfer running = receivers.get(id);
+        if (running != null && !running.channel.isOpen()) {
+            onClose(running.channel);   // its connection ended and the end is not handled yet: handle it now
+        }
         if (receivers.containsKey(id)) {
             channel.send(new TransferResumeResponse(id, false, 0, 0,
                     "transfer " + id + " is still running on another connection; wait for it to end and resume again"));
-            return;
-        }
-        Verified v = verified.remove(id);
-        if (v != null && v.until > now()) {
-            TransferResult r = v.result;
-            channel.send(new TransferComplete(id, true, null, r.bytesWritten(), TransferComplete.HASH_OK));
             return;
         }
         IncomingTransfer k = kept.get(id);
@@ -289,6 +283,10 @@ public final class TransferEngine {
             Object rebuilt = rebuildKept(scope, f);
             if (rebuilt instanceof String refusal) {
                 channel.send(new TransferResumeResponse(id, false, 0, 0, refusal));
+                return;
+            }
+            if (rebuilt instanceof TransferComplete landed) {   // verified before the restart
+                channel.send(landed);
                 return;
             }
             k = (IncomingTransfer) rebuilt;
@@ -322,6 +320,10 @@ public final class TransferEngine {
             return nothing;
         }
         noteRoot(root);
+        if (s.get().verified()) {
+            KeptTransfers.delete(root, f.transferId());
+            return new TransferComplete(f.transferId(), true, null, s.get().totalSize(), TransferComplete.HASH_OK);
+        }
         return IncomingTransfer.rebuild(this, scope, root, s.get());
     }
     private void onUploadRequest(FrameChannel<TransferFrame> channel, TransferScope scope,
@@ -540,10 +542,6 @@ public final class TransferEngine {
                     r.park();
                     continue;
                 }
-                TransferResult done = r.outcome();
-                if (r.resumable() && done != null && done.ok() && !closed) {
-                    rememberVerified(r.id, done);
-                }
                 r.abort("connection closed");
             }
         }
@@ -563,17 +561,6 @@ public final class TransferEngine {
         if (s != null && s.channel.id().equals(channel.id())) {
             s.abort(reason);
         }
-    }
-
-    private void rememberVerified(String id, TransferResult result) {
-        if (verified.size() >= MAX_VERIFIED) {
-            long t = now();
-            verified.values().removeIf(v -> v.until <= t);
-            if (verified.size() >= MAX_VERIFIED) {
-                return;
-            }
-        }
-        verified.put(id, new Verified(result, now() + settings.resumeRetention().toMillis()));
     }
 
     /**
@@ -672,8 +659,6 @@ public final class TransferEngine {
                     + " s (cleanupInterval)";
             staleIn.forEach(r -> r.expire(reason));
             staleOut.forEach(s -> s.abort(reason));
-            long t = now();
-            verified.values().removeIf(v -> v.until <= t);
             sweepRoots();
         } catch (RuntimeException e) {
             LOG.error("Transfer sweep failed", e);
