@@ -68,6 +68,11 @@ public final class ClientTransfers implements AutoCloseable {
         return bridge;
     }
 
+    /** The transfer endpoint (for tests of its pending and kept transfers). */
+    TransferEndpoint endpoint() {
+        return endpoint;
+    }
+
     /**
      * Aborts every running transfer and stops the threads.
      */

@@ -122,6 +122,11 @@ public final class ServerTransfers implements AutoCloseable {
                 .flatMap(registry::find).flatMap(Endpoint::transferChannel).flatMap(bridge::connection);
     }
 
+    /** The transfer endpoint (for tests of its pending transfers). */
+    TransferEndpoint endpoint() {
+        return endpoint;
+    }
+
     /**
      * Aborts every running transfer and stops the threads.
      */

@@ -159,12 +159,12 @@ public final class TransferConnection {
 
     /**
      * How long a call waits for the peer of a lost resumable transfer to come back before it fails with a
-     * {@link TransferResult#resumeId()}: the endpoint's {@link TransferSettings#phaseTimeout()}.
+     * {@link TransferResult#resumeId()}: the endpoint's {@link TransferSettings#reconnectWait()}.
      *
      * @return the wait
      */
     public java.time.Duration reconnectWait() {
-        return engine.settingsPhaseTimeout();
+        return engine.reconnectWait();
     }
 
     /**

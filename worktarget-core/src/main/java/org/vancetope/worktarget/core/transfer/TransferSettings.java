@@ -38,6 +38,7 @@ public final class TransferSettings {
     private final boolean syncBeforeCommit;
     private final Set<TransferCapability> capabilities;
     private final Duration resumeRetention;
+    private final Duration reconnectWait;
 
     private TransferSettings(Builder b) {
         this.chunkSize = b.chunkSize;
@@ -51,6 +52,7 @@ public final class TransferSettings {
         this.syncBeforeCommit = b.syncBeforeCommit;
         this.capabilities = Collections.unmodifiableSet(EnumSet.copyOf(b.capabilities));
         this.resumeRetention = b.resumeRetention;
+        this.reconnectWait = b.reconnectWait;
     }
 
     /**
@@ -89,6 +91,7 @@ public final class TransferSettings {
         b.syncBeforeCommit = syncBeforeCommit;
         b.capabilities = EnumSet.copyOf(capabilities);
         b.resumeRetention = resumeRetention;
+        b.reconnectWait = reconnectWait;
         return b;
     }
 
@@ -206,12 +209,23 @@ public final class TransferSettings {
      * sender can resume it ({@link TransferCapability#RESUME}; {@code vance.transfer.resume-retention},
      * default 10 min). The time counts from the last byte written; a kept transfer not resumed by then is
      * deleted, with its sidecar, by the receiver's sweep (also after a restart of the receiving process).
-     * A sender waiting for its peer to come back waits at most {@link #phaseTimeout()} within one call.
      *
      * @return the retention time
      */
     public Duration resumeRetention() {
         return resumeRetention;
+    }
+
+    /**
+     * How long one transfer tool call waits for the peer of a connection lost mid-transfer to come back
+     * and resume on its new connection ({@link TransferCapability#RESUME};
+     * {@code vance.transfer.reconnect-wait}, default 30 s). When it does not come back in that time the
+     * call fails {@code offline} with a {@link TransferResult#resumeId()}.
+     *
+     * @return the wait
+     */
+    public Duration reconnectWait() {
+        return reconnectWait;
     }
 
     @Override
@@ -220,7 +234,8 @@ public final class TransferSettings {
                 + maxDownloadSize + ", brainModeMask=0" + Integer.toOctalString(brainModeMask) + ", footModeMask=0"
                 + Integer.toOctalString(footModeMask) + ", phaseTimeout=" + phaseTimeout + ", cleanupInterval="
                 + cleanupInterval + ", maxChunksInFlight=" + maxChunksInFlight + ", syncBeforeCommit=" + syncBeforeCommit
-                + ", capabilities=" + capabilities + ", resumeRetention=" + resumeRetention + "]";
+                + ", capabilities=" + capabilities + ", resumeRetention=" + resumeRetention
+                + ", reconnectWait=" + reconnectWait + "]";
     }
 
     /** Builds {@link TransferSettings}; every setting starts at its default. */
@@ -236,6 +251,7 @@ public final class TransferSettings {
         private boolean syncBeforeCommit = true;
         private EnumSet<TransferCapability> capabilities = EnumSet.allOf(TransferCapability.class);
         private Duration resumeRetention = Duration.ofMinutes(10);
+        private Duration reconnectWait = Duration.ofSeconds(30);
 
         private Builder() {
         }
@@ -363,6 +379,17 @@ public final class TransferSettings {
         }
 
         /**
+         * Sets {@link TransferSettings#reconnectWait()}.
+         *
+         * @param wait not negative; zero fails a lost transfer at once with its resume id
+         * @return this
+         */
+        public Builder reconnectWait(Duration wait) {
+            this.reconnectWait = Objects.requireNonNull(wait, "wait");
+            return this;
+        }
+
+        /**
          * Validates and builds.
          *
          * @return the settings
@@ -387,6 +414,9 @@ public final class TransferSettings {
             }
             if (resumeRetention.isNegative() || resumeRetention.isZero()) {
                 throw new IllegalArgumentException("resumeRetention must be positive, got " + resumeRetention);
+            }
+            if (reconnectWait.isNegative()) {
+                throw new IllegalArgumentException("reconnectWait must not be negative, got " + reconnectWait);
             }
             if (maxChunksInFlight < 1) {
                 throw new IllegalArgumentException("maxChunksInFlight must be at least 1, got " + maxChunksInFlight);

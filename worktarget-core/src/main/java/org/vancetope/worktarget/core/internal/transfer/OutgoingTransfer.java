@@ -194,6 +194,14 @@ final class OutgoingTransfer {
             throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, SenderState.STREAMING);
         }
         String error = c.ok() ? null : c.error() == null ? "receiver failed" : c.error();
+        if (c.ok() && hash == null && trailer != null && in != null) {
+            // a resumed transfer the receiver had verified before the cut: nothing was read, so hash it here
+            try {
+                hash = Sha256.of(in).hash();
+            } catch (IOException e) {
+                LOG.debug("Cannot hash the source of transfer {} for its result", id, e);
+            }
+        }
         finish(c.ok(), error, c.bytesWritten());
     }
 

@@ -708,12 +708,12 @@ public final class TransferEngine {
     }
 
     /**
-     * The phase timeout of the settings.
+     * How long a caller waits for the peer of a lost resumable transfer to come back.
      *
-     * @return the timeout
+     * @return the settings' reconnect wait
      */
-    public Duration settingsPhaseTimeout() {
-        return settings.phaseTimeout();
+    public Duration reconnectWait() {
+        return settings.reconnectWait();
     }
 
     /**
