@@ -24,6 +24,8 @@ import org.vancetope.worktarget.core.transfer.TransferFinish;
 import org.vancetope.worktarget.core.transfer.TransferFrame;
 import org.vancetope.worktarget.core.transfer.TransferInit;
 import org.vancetope.worktarget.core.transfer.TransferInitResponse;
+import org.vancetope.worktarget.core.transfer.TransferResume;
+import org.vancetope.worktarget.core.transfer.TransferResumeResponse;
 import org.vancetope.worktarget.core.transfer.UploadRequest;
 import org.vancetope.worktarget.transfer.internal.Base64Codec;
 
@@ -53,6 +55,7 @@ public final class TransferCodec {
     private static final JsonStringEncoder QUOTER = JsonStringEncoder.getInstance();
     private static final byte[] CHUNK_HEAD = ascii("{\"type\":\"transfer_chunk\",\"transferId\":\"");
     private static final byte[] SEQ = ascii("\",\"seq\":");
+    private static final byte[] OFFSET = ascii(",\"offset\":");
     private static final byte[] BYTES = ascii(",\"bytes\":\"");
     private static final byte[] LAST_TRUE = ascii("\",\"last\":true}");
     private static final byte[] LAST_FALSE = ascii("\",\"last\":false}");
@@ -109,7 +112,9 @@ public final class TransferCodec {
      */
     public int encodedLength(TransferChunk chunk) {
         return CHUNK_HEAD.length + QUOTER.quoteAsUTF8(chunk.transferId()).length + SEQ.length
-                + Long.toString(chunk.seq()).length() + BYTES.length + Base64Codec.encodedLength(chunk.bytes().length)
+                + Long.toString(chunk.seq()).length()
+                + (chunk.offset() == TransferChunk.NO_OFFSET ? 0 : OFFSET.length + Long.toString(chunk.offset()).length())
+                + BYTES.length + Base64Codec.encodedLength(chunk.bytes().length)
                 + (chunk.hash() == null && !chunk.compressed() ? (chunk.last() ? LAST_TRUE.length : LAST_FALSE.length)
                 : (chunk.last() ? LAST_TRUE_OPEN.length : LAST_FALSE_OPEN.length)
                 + (chunk.hash() != null ? HASH_FIELD.length + QUOTER.quoteAsUTF8(chunk.hash()).length + 1 : 0)
@@ -127,7 +132,11 @@ public final class TransferCodec {
      */
     public void encodeChunk(TransferChunk chunk, ByteBuffer dst) {
         dst.put(CHUNK_HEAD).put(QUOTER.quoteAsUTF8(chunk.transferId())).put(SEQ)
-                .put(Long.toString(chunk.seq()).getBytes(StandardCharsets.US_ASCII)).put(BYTES);
+                .put(Long.toString(chunk.seq()).getBytes(StandardCharsets.US_ASCII));
+        if (chunk.offset() != TransferChunk.NO_OFFSET) {        // the first chunk after transfer_resume
+            dst.put(OFFSET).put(Long.toString(chunk.offset()).getBytes(StandardCharsets.US_ASCII));
+        }
+        dst.put(BYTES);
         Base64Codec.encode(chunk.bytes(), dst);
         if (chunk.hash() == null && !chunk.compressed()) {
             dst.put(chunk.last() ? LAST_TRUE : LAST_FALSE);
@@ -201,6 +210,16 @@ public final class TransferCodec {
                 g.writeStringField("dirName", u.dirName());
                 g.writeStringField("remotePath", u.remotePath());
                 attrs(g, u.attrs());
+            } else if (frame instanceof TransferResume r) {
+                g.writeStringField("target", r.target());
+                optString(g, "dirName", r.dirName());
+                g.writeNumberField("totalSize", r.totalSize());
+                optString(g, "hash", r.hash());
+            } else if (frame instanceof TransferResumeResponse r) {
+                g.writeBooleanField("ok", r.ok());
+                g.writeNumberField("offset", r.offset());
+                g.writeNumberField("nextSeq", r.nextSeq());
+                g.writeStringField("error", r.error());
             }
             g.writeEndObject();
         }
@@ -239,9 +258,15 @@ public final class TransferCodec {
      * decompressed size (4 bytes) follows the payload's length.
      */
     public static final int FLAG_ZSTD = 0x04;
+    /**
+     * Flag bit of a binary chunk frame: the chunk's byte offset in the file (8 bytes) follows the lengths
+     * (after the decompressed size, if any), before the hash ({@code transfer.resume}: the first chunk after
+     * a resume).
+     */
+    public static final int FLAG_OFFSET = 0x80;
     /** The longest transfer id a binary chunk frame carries, in UTF-8 bytes. */
     public static final int MAX_BINARY_ID_BYTES = 1024;
-    private static final int KNOWN_FLAGS = FLAG_LAST | FLAG_HASH | FLAG_ZSTD;
+    private static final int KNOWN_FLAGS = FLAG_LAST | FLAG_HASH | FLAG_ZSTD | FLAG_OFFSET;
     private static final int SHA256_BYTES = 32;
     private static final java.util.regex.Pattern SHA256_HASH = java.util.regex.Pattern.compile("sha256:[0-9a-fA-F]{64}");
     private static final String SHA256_PREFIX = "sha256:";
@@ -259,16 +284,17 @@ public final class TransferCodec {
         if (id > MAX_BINARY_ID_BYTES) {
             throw new IllegalArgumentException("transferId longer than " + MAX_BINARY_ID_BYTES + " bytes");
         }
-        return 1 + 1 + 2 + id + 8 + 4 + (chunk.compressed() ? 4 : 0) + (chunk.hash() != null ? SHA256_BYTES : 0)
-                + chunk.bytes().length;
+        return 1 + 1 + 2 + id + 8 + 4 + (chunk.compressed() ? 4 : 0) + (chunk.offset() != TransferChunk.NO_OFFSET ? 8 : 0)
+                + (chunk.hash() != null ? SHA256_BYTES : 0) + chunk.bytes().length;
     }
 
     /**
      * Writes a chunk as a binary frame: kind {@link #BINARY_CHUNK} (1 byte), flags (1 byte:
-     * {@link #FLAG_LAST}, {@link #FLAG_HASH}, {@link #FLAG_ZSTD}), the transfer id's length (2 bytes) and
-     * UTF-8 bytes, {@code seq} (8 bytes), the payload's length (4 bytes), the decompressed size when
-     * {@link #FLAG_ZSTD} is set (4 bytes), the raw SHA-256 when {@link #FLAG_HASH} is set (32 bytes), then
-     * the payload; numbers big-endian.
+     * {@link #FLAG_LAST}, {@link #FLAG_HASH}, {@link #FLAG_ZSTD}, {@link #FLAG_OFFSET}), the transfer id's
+     * length (2 bytes) and UTF-8 bytes, {@code seq} (8 bytes), the payload's length (4 bytes), the
+     * decompressed size when {@link #FLAG_ZSTD} is set (4 bytes), the offset when {@link #FLAG_OFFSET} is set
+     * (8 bytes), the raw SHA-256 when {@link #FLAG_HASH} is set (32 bytes), then the payload; numbers
+     * big-endian.
      *
      * @param chunk the chunk
      * @param dst where to write, from its position on; it advances by {@link #binaryLength}
@@ -277,14 +303,18 @@ public final class TransferCodec {
     public void encodeBinaryChunk(TransferChunk chunk, ByteBuffer dst) {
         byte[] id = chunk.transferId().getBytes(StandardCharsets.UTF_8);
         byte[] hash = chunk.hash() == null ? null : rawHash(chunk.hash());
+        boolean offset = chunk.offset() != TransferChunk.NO_OFFSET;
         dst.put(BINARY_CHUNK)
                 .put((byte) ((chunk.last() ? FLAG_LAST : 0) | (hash != null ? FLAG_HASH : 0)
-                        | (chunk.compressed() ? FLAG_ZSTD : 0)))
+                        | (chunk.compressed() ? FLAG_ZSTD : 0) | (offset ? FLAG_OFFSET : 0)))
                 .putShort((short) id.length).put(id)
                 .putLong(chunk.seq())
                 .putInt(chunk.bytes().length);
         if (chunk.compressed()) {
             dst.putInt(chunk.rawSize());
+        }
+        if (offset) {
+            dst.putLong(chunk.offset());
         }
         if (hash != null) {
             dst.put(hash);
@@ -324,7 +354,8 @@ public final class TransferCodec {
         }
         boolean hasHash = (flags & FLAG_HASH) != 0;
         boolean zstd = (flags & FLAG_ZSTD) != 0;
-        if (b.remaining() < 12 + (zstd ? 4 : 0) + (hasHash ? SHA256_BYTES : 0)) {
+        boolean hasOffset = (flags & FLAG_OFFSET) != 0;
+        if (b.remaining() < 12 + (zstd ? 4 : 0) + (hasOffset ? 8 : 0) + (hasHash ? SHA256_BYTES : 0)) {
             throw malformed("its header is cut short", id);
         }
         long seq = b.getLong();
@@ -337,6 +368,13 @@ public final class TransferCodec {
             rawSize = b.getInt();
             if (rawSize < 0) {
                 throw malformed("its decompressed size " + rawSize + " is negative", id);
+            }
+        }
+        long offset = TransferChunk.NO_OFFSET;
+        if (hasOffset) {
+            offset = b.getLong();
+            if (offset < 0) {
+                throw malformed("its offset " + offset + " is negative", id);
             }
         }
         String hash = null;
@@ -354,7 +392,7 @@ public final class TransferCodec {
         }
         byte[] bytes = new byte[length];
         b.get(bytes);
-        return new TransferChunk(id, seq, bytes, last, hash, rawSize);
+        return new TransferChunk(id, seq, bytes, last, hash, rawSize, offset);
     }
 
     private static FrameDecodeException malformed(String problem, String transferId) {
@@ -482,6 +520,8 @@ public final class TransferCodec {
         Long totalSize = f.integer("totalSize", 0, Long.MAX_VALUE);
         Long seq = f.integer("seq", 0, Long.MAX_VALUE);
         Long bytesWritten = f.integer("bytesWritten", 0, Long.MAX_VALUE);
+        Long offset = f.integer("offset", 0, Long.MAX_VALUE);
+        Long nextSeq = f.integer("nextSeq", 0, Long.MAX_VALUE);
         Boolean ok = f.bool("ok");
         Boolean last = f.bool("last");
         TransferAttrs attrs = attrs(f.object("attrs"), type, transferId);
@@ -492,7 +532,7 @@ public final class TransferCodec {
         }
         switch (type) {
             case TransferInit.TYPE, TransferInitResponse.TYPE, TransferChunk.TYPE, TransferComplete.TYPE,
-                    TransferFinish.TYPE, UploadRequest.TYPE -> { }
+                    TransferFinish.TYPE, UploadRequest.TYPE, TransferResume.TYPE, TransferResumeResponse.TYPE -> { }
             default -> throw new FrameDecodeException(FrameDecodeException.Reason.UNKNOWN_TYPE,
                     "Unknown frame type '" + type + "'.", type, transferId, null);
         }
@@ -506,7 +546,11 @@ public final class TransferCodec {
                     r.of(totalSize, "totalSize"), hash, attrs, compression);
             case TransferInitResponse.TYPE -> new TransferInitResponse(transferId, r.of(ok, "ok"), error);
             case TransferChunk.TYPE -> chunk(transferId, r.of(seq, "seq"), r.of(bytes, "bytes"), r.of(last, "last"),
-                    hash, rawSize(compression, rawSize, transferId));
+                    hash, rawSize(compression, rawSize, transferId), offset == null ? TransferChunk.NO_OFFSET : offset);
+            case TransferResume.TYPE -> new TransferResume(transferId, r.of(target, "target"), dirName,
+                    r.of(totalSize, "totalSize"), hash);
+            case TransferResumeResponse.TYPE -> new TransferResumeResponse(transferId, r.of(ok, "ok"),
+                    offset == null ? 0L : offset, nextSeq == null ? 0L : nextSeq, error);
             case TransferComplete.TYPE -> new TransferComplete(transferId, r.of(ok, "ok"), error,
                     bytesWritten == null ? 0L : bytesWritten, hashCheck);
             case TransferFinish.TYPE -> new TransferFinish(transferId, r.of(ok, "ok"), error);
@@ -536,7 +580,7 @@ public final class TransferCodec {
     }
 
     private static TransferChunk chunk(String transferId, long seq, byte[] bytes, boolean last, String hash,
-                                       int rawSize) throws FrameDecodeException {
+                                       int rawSize, long offset) throws FrameDecodeException {
         if (hash != null && !last) {
             throw new FrameDecodeException(FrameDecodeException.Reason.BAD_FIELD, "Field 'hash' is allowed only on the "
                     + "last chunk (last: true).", TransferChunk.TYPE, transferId, null);
@@ -545,7 +589,7 @@ public final class TransferCodec {
             throw new FrameDecodeException(FrameDecodeException.Reason.BAD_FIELD, "Field 'hash' must be \"sha256:\" "
                     + "followed by 64 hex digits.", TransferChunk.TYPE, transferId, null);
         }
-        return new TransferChunk(transferId, seq, bytes, last, hash, rawSize);
+        return new TransferChunk(transferId, seq, bytes, last, hash, rawSize, offset);
     }
 
     private static TransferAttrs attrs(Map<String, Object> attrs, String type, String transferId)

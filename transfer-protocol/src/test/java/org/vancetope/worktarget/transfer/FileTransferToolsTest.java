@@ -60,7 +60,7 @@ class FileTransferToolsTest {
         assertThat(upload.spec().name()).isEqualTo("client_file_upload");
         assertThat(upload.spec().requiredParameters()).containsExactly("localPath", "dirName", "remotePath");
         assertThat(download.spec().name()).isEqualTo("client_file_download");
-        assertThat(download.spec().parameterNames()).containsExactly("dirName", "remotePath", "localPath", "attrs");
+        assertThat(download.spec().parameterNames()).containsExactly("dirName", "remotePath", "localPath", "attrs", "resumeId");
     }
 
     @Test

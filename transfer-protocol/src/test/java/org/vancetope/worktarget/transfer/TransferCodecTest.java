@@ -448,11 +448,11 @@ class TransferCodecTest {
 
     @Test
     void unknownTypeIsReportedWithTheTypeAndId() {
-        FrameDecodeException e = decodeFails("{\"type\":\"transfer_resume\",\"transferId\":\"t7\"}");
+        FrameDecodeException e = decodeFails("{\"type\":\"transfer_pause\",\"transferId\":\"t7\"}");
         assertThat(e.reason()).isEqualTo(FrameDecodeException.Reason.UNKNOWN_TYPE);
-        assertThat(e.frameType()).contains("transfer_resume");
+        assertThat(e.frameType()).contains("transfer_pause");
         assertThat(e.transferId()).contains("t7");
-        assertThat(e.getMessage()).contains("transfer_resume");
+        assertThat(e.getMessage()).contains("transfer_pause");
     }
 
     @ParameterizedTest

@@ -83,7 +83,7 @@ class TransferPropertyTest {
     private static TransferChunk chunk(String id, long seq, byte[] raw, boolean last, String hash, boolean zstd) {
         byte[] packed = zstd ? ChunkCompression.compress(raw, 3) : null;
         return packed == null ? new TransferChunk(id, seq, raw, last, hash)
-                : new TransferChunk(id, seq, packed, last, hash, raw.length);
+                : new TransferChunk(id, seq, packed, last, hash, raw.length, TransferChunk.NO_OFFSET);
     }
 
     private static String sha(byte[] data) throws Exception {
@@ -113,7 +113,7 @@ class TransferPropertyTest {
                     i.compression());
         }
         if (f instanceof TransferChunk c) {
-            return new TransferChunk(id, c.seq(), c.bytes(), c.last(), c.hash(), c.rawSize());
+            return new TransferChunk(id, c.seq(), c.bytes(), c.last(), c.hash(), c.rawSize(), TransferChunk.NO_OFFSET);
         }
         if (f instanceof TransferFinish fin) {
             return new TransferFinish(id, fin.ok(), fin.error());

@@ -37,7 +37,7 @@ class ZstdCodecTest {
 
     @Test
     void aCompressedChunkInJsonNamesItsCompressionAndRawSize() throws Exception {
-        TransferChunk c = new TransferChunk("t1", 3, new byte[] {1, 2, 3}, false, null, 1000);
+        TransferChunk c = new TransferChunk("t1", 3, new byte[] {1, 2, 3}, false, null, 1000, TransferChunk.NO_OFFSET);
         byte[] json = codec.encode(c);
         assertThat(new String(json, StandardCharsets.UTF_8)).isEqualTo("{\"type\":\"transfer_chunk\",\"transferId\":\"t1\","
                 + "\"seq\":3,\"bytes\":\"AQID\",\"last\":false,\"compression\":\"zstd\",\"rawSize\":1000}");
@@ -47,7 +47,7 @@ class ZstdCodecTest {
 
     @Test
     void aCompressedLastChunkWithTheHashTrailerRoundTripsInJson() throws Exception {
-        TransferChunk c = new TransferChunk("t1", 0, new byte[] {9}, true, HASH, 0);
+        TransferChunk c = new TransferChunk("t1", 0, new byte[] {9}, true, HASH, 0, TransferChunk.NO_OFFSET);
         byte[] json = codec.encode(c);
         assertThat(json).hasSize(codec.encodedLength(c));
         assertThat(codec.decode(json)).isEqualTo(c);
@@ -63,7 +63,7 @@ class ZstdCodecTest {
 
     @Test
     void aCompressedBinaryChunkHasTheFlagAndTheRawSizeAfterThePayloadLength() throws Exception {
-        TransferChunk c = new TransferChunk("ab", 7, new byte[] {5, 6}, true, null, 300);
+        TransferChunk c = new TransferChunk("ab", 7, new byte[] {5, 6}, true, null, 300, TransferChunk.NO_OFFSET);
         ByteBuffer b = binary(codec, c);
         assertThat(b.remaining()).isEqualTo(1 + 1 + 2 + 2 + 8 + 4 + 4 + 2);
         assertThat(b.get(0)).isEqualTo(TransferCodec.BINARY_CHUNK);
@@ -75,7 +75,7 @@ class ZstdCodecTest {
 
     @Test
     void aCompressedBinaryChunkWithTheHashPutsTheHashAfterTheRawSize() throws Exception {
-        TransferChunk c = new TransferChunk("ab", 0, new byte[] {5}, true, HASH, 1);
+        TransferChunk c = new TransferChunk("ab", 0, new byte[] {5}, true, HASH, 1, TransferChunk.NO_OFFSET);
         ByteBuffer b = binary(codec, c);
         assertThat(b.get(1)).isEqualTo((byte) (TransferCodec.FLAG_LAST | TransferCodec.FLAG_HASH | TransferCodec.FLAG_ZSTD));
         assertThat(b.get(1 + 1 + 2 + 2 + 8 + 4 + 4)).isEqualTo((byte) 0xab);
@@ -84,7 +84,7 @@ class ZstdCodecTest {
 
     @Test
     void aBinaryChunkWithANegativeRawSizeIsMalformed() {
-        ByteBuffer b = binary(codec, new TransferChunk("ab", 0, new byte[] {5}, false, null, 1));
+        ByteBuffer b = binary(codec, new TransferChunk("ab", 0, new byte[] {5}, false, null, 1, TransferChunk.NO_OFFSET));
         b.putInt(1 + 1 + 2 + 2 + 8 + 4, -5);
         assertThatThrownBy(() -> codec.decodeBinaryChunk(b)).isInstanceOf(FrameDecodeException.class)
                 .hasMessageContaining("decompressed size -5 is negative");
@@ -92,7 +92,7 @@ class ZstdCodecTest {
 
     @Test
     void aBinaryChunkCutInsideTheRawSizeIsMalformed() {
-        ByteBuffer b = binary(codec, new TransferChunk("ab", 0, new byte[0], false, null, 1));
+        ByteBuffer b = binary(codec, new TransferChunk("ab", 0, new byte[0], false, null, 1, TransferChunk.NO_OFFSET));
         ByteBuffer cut = b.limit(b.limit() - 2);
         assertThatThrownBy(() -> codec.decodeBinaryChunk(cut)).isInstanceOf(FrameDecodeException.class)
                 .hasMessageContaining("cut short");

@@ -173,7 +173,7 @@ class ZstdTransferTest {
     void aBombIsRefusedByItsDeclaredSizeBeforeAnythingIsDecompressed() throws Exception {
         byte[] data = new byte[CHUNK + 1];
         byte[] packed = Zstd.compress(data, 3);
-        TransferComplete c = refusedChunk(data, new TransferChunk("t1", 0, packed, true, null, CHUNK + 1));
+        TransferComplete c = refusedChunk(data, new TransferChunk("t1", 0, packed, true, null, CHUNK + 1, TransferChunk.NO_OFFSET));
         assertThat(c.error()).startsWith("zstd_refused: chunk 0 declares " + (CHUNK + 1)
                 + " decompressed bytes, above the chunk size " + CHUNK);
     }
@@ -183,7 +183,7 @@ class ZstdTransferTest {
         byte[] bomb = Zstd.compress(new byte[64 * 1024 * 1024], 19);      // 64 MiB of zeros in a few KiB
         assertThat(bomb.length).isLessThan(CHUNK);
         byte[] data = new byte[100];
-        TransferComplete c = refusedChunk(data, new TransferChunk("t1", 0, bomb, true, null, 100));
+        TransferComplete c = refusedChunk(data, new TransferChunk("t1", 0, bomb, true, null, 100, TransferChunk.NO_OFFSET));
         assertThat(c.error()).startsWith("zstd_refused: chunk 0 cannot be decompressed: the data decompress to more "
                 + "than the 100 bytes the chunk declares");
     }
@@ -192,7 +192,7 @@ class ZstdTransferTest {
     void dataThatDecompressToLessThanDeclaredAreRefused() throws Exception {
         byte[] data = new byte[200];
         TransferComplete c = refusedChunk(data, new TransferChunk("t1", 0, Zstd.compress(new byte[150], 3), true,
-                null, 200));
+                null, 200, TransferChunk.NO_OFFSET));
         assertThat(c.error()).contains("decompress to 150 bytes and the chunk declares 200");
     }
 
@@ -200,14 +200,14 @@ class ZstdTransferTest {
     void corruptZstdIsRefused() throws Exception {
         byte[] data = new byte[100];
         TransferComplete c = refusedChunk(data, new TransferChunk("t1", 0, "not zstd at all".getBytes(
-                StandardCharsets.US_ASCII), true, null, 100));
+                StandardCharsets.US_ASCII), true, null, 100, TransferChunk.NO_OFFSET));
         assertThat(c.error()).startsWith("zstd_refused: chunk 0 cannot be decompressed: the data are not valid zstd");
     }
 
     @Test
     void compressedBytesAboveTheChunkSizeAreRefused() throws Exception {
         byte[] data = new byte[CHUNK];
-        TransferComplete c = refusedChunk(data, new TransferChunk("t1", 0, new byte[CHUNK + 1], true, null, CHUNK));
+        TransferComplete c = refusedChunk(data, new TransferChunk("t1", 0, new byte[CHUNK + 1], true, null, CHUNK, TransferChunk.NO_OFFSET));
         assertThat(c.error()).startsWith("zstd_refused: chunk 0 carries " + (CHUNK + 1) + " compressed bytes");
     }
 
@@ -217,7 +217,7 @@ class ZstdTransferTest {
         fixture(EnumSet.of(TransferCapability.ZSTD));
         fx.brainSilent = true;
         send(new TransferInit("t1", null, "t.bin", null, 10, sha(data), null, TransferInit.ZSTD),
-                new TransferChunk("t1", 0, Zstd.compress(data, 3), false, null, CHUNK));
+                new TransferChunk("t1", 0, Zstd.compress(data, 3), false, null, CHUNK, TransferChunk.NO_OFFSET));
         List<TransferComplete> complete = fx.framesOf(fx.sentByFoot, TransferComplete.class);
         assertThat(complete).singleElement().matches(c -> !c.ok() && c.error().startsWith("more bytes than the "
                 + "announced totalSize 10"));
@@ -231,7 +231,7 @@ class ZstdTransferTest {
         fixture(EnumSet.of(TransferCapability.ZSTD));
         fx.brainSilent = true;
         send(new TransferInit("t1", null, "t.bin", null, data.length, sha(data), null),
-                new TransferChunk("t1", 0, Zstd.compress(data, 3), true, null, data.length));
+                new TransferChunk("t1", 0, Zstd.compress(data, 3), true, null, data.length, TransferChunk.NO_OFFSET));
         assertThat(fx.framesOf(fx.sentByFoot, TransferComplete.class)).singleElement()
                 .matches(c -> !c.ok() && c.error().equals("zstd_refused: chunk 0 is zstd-compressed, and "
                         + "transfer_init announced no compression"));

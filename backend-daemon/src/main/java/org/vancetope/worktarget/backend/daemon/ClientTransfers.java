@@ -40,6 +40,8 @@ public final class ClientTransfers implements AutoCloseable {
         this.endpoint = TransferEndpoint.builder(TransferSide.FOOT).resolver(resolver).settings(settings)
                 .listener(listener).executor(io).build();
         this.bridge = new TransferBridge(endpoint, channel -> scope, io);
+        // what a previous process kept for a resume (transfer.resume) goes once its retention is over
+        endpoint.sweepKept(scope, null);
     }
 
     /**
@@ -64,6 +66,11 @@ public final class ClientTransfers implements AutoCloseable {
      */
     public FrameExtension extension() {
         return bridge;
+    }
+
+    /** The transfer endpoint (for tests of its pending and kept transfers). */
+    TransferEndpoint endpoint() {
+        return endpoint;
     }
 
     /**

@@ -7,6 +7,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.vancetope.worktarget.backend.daemon.internal.PeerRegistry;
+import org.vancetope.worktarget.backend.daemon.internal.ServerConnection;
 import org.vancetope.worktarget.core.transfer.EphemeralDirCreator;
 import org.vancetope.worktarget.core.transfer.FileTransferTools;
 import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
@@ -43,6 +45,8 @@ public final class ServerTransfers implements AutoCloseable {
     private final TransferBridge bridge;
     private final ExecutorService io;
     private final TransferSettings settings;
+    /** The server's peers, to find the new connection of a peer that came back (transfer.resume). */
+    private volatile PeerRegistry peers;
 
     private ServerTransfers(RootDirTargetResolver roots, TransferSettings settings, TransferListener listener) {
         this.roots = Objects.requireNonNull(roots, "roots");
@@ -98,9 +102,29 @@ public final class ServerTransfers implements AutoCloseable {
         return tools;
     }
 
-    /** The connection of the peer the dispatcher resolved for the call: no second routing. */
+    /** The server whose peers the calls' connections are (set when the server is built). */
+    void bindPeers(PeerRegistry registry) {
+        this.peers = registry;
+    }
+
+    /**
+     * The connection of the peer the dispatcher resolved for the call: no second routing. When that
+     * connection is gone, the current connection of the same peer (same key), so that a transfer cut off
+     * by a reconnect resumes on it ({@code transfer.resume}).
+     */
     private Optional<TransferConnection> connectionOf(ToolContext ctx) {
-        return ctx.peer().flatMap(Endpoint::transferChannel).flatMap(bridge::connection);
+        Optional<TransferConnection> c = ctx.peer().flatMap(Endpoint::transferChannel).flatMap(bridge::connection);
+        PeerRegistry registry = peers;
+        if (c.isPresent() || registry == null) {
+            return c;
+        }
+        return ctx.peer().filter(ServerConnection.class::isInstance).map(p -> ((ServerConnection) p).key())
+                .flatMap(registry::find).flatMap(Endpoint::transferChannel).flatMap(bridge::connection);
+    }
+
+    /** The transfer endpoint (for tests of its pending transfers). */
+    TransferEndpoint endpoint() {
+        return endpoint;
     }
 
     /**

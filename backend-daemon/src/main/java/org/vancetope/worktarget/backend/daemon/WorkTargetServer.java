@@ -92,6 +92,9 @@ public final class WorkTargetServer implements AutoCloseable {
                 b.silentIntervalsBeforeClose, b.helloTimeout, b.protocolErrorLimit, b.protocolErrorWindow,
                 offered(b.capabilities, b.extension), limits, b.authenticator, b.extension, System::nanoTime,
                 b.upgradeTimeout));
+        if (b.transfers != null) {
+            b.transfers.bindPeers(core.peers());
+        }
     }
 
     /** The base protocol's capabilities and those of the frame extension. */

@@ -134,7 +134,9 @@ class PeerProcessTest {
         work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace")).build();
         transfers = ServerTransfers.create(
                 new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
-                TransferSettings.defaults(), listener);
+                // the base protocol's behaviour on a lost connection (transfer.resume keeps the transfer instead;
+                // see TransferResumeOverSocketsTest and DaemonKillResumeTest)
+                TransferSettings.defaults().toBuilder().capabilities(withoutResume()).build(), listener);
         server = WorkTargetServer.builder().host("127.0.0.1").port(0)
                 .authenticator(TokenAuthenticator.builder()
                         .token(DAEMON_TOKEN, new AuthPrincipal(DAEMON, TENANT, Set.of(PROJECT), null)).build())
@@ -503,5 +505,12 @@ class PeerProcessTest {
         void release() {
             released.countDown();
         }
+    }
+
+    private static java.util.Set<org.vancetope.worktarget.core.transfer.TransferCapability> withoutResume() {
+        java.util.Set<org.vancetope.worktarget.core.transfer.TransferCapability> caps =
+                java.util.EnumSet.allOf(org.vancetope.worktarget.core.transfer.TransferCapability.class);
+        caps.remove(org.vancetope.worktarget.core.transfer.TransferCapability.RESUME);
+        return caps;
     }
 }

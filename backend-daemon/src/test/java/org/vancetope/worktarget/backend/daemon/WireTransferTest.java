@@ -54,7 +54,9 @@ class WireTransferTest {
         };
         transfers = ServerTransfers.create(
                 new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
-                TransferSettings.defaults(), listener);
+                // the base protocol's behaviour on a lost connection (transfer.resume keeps the transfer instead;
+                // see TransferResumeOverSocketsTest and DaemonKillResumeTest)
+                TransferSettings.defaults().toBuilder().capabilities(withoutResume()).build(), listener);
         t = new TestServer(b -> b.transfers(transfers));
         InMemoryProcessStore store = new InMemoryProcessStore();
         store.process("p-1").tenant("acme").project("proj").session("s-1").user("alice").add();
@@ -206,5 +208,12 @@ class WireTransferTest {
                 return false;
             }
         });
+    }
+
+    private static java.util.Set<org.vancetope.worktarget.core.transfer.TransferCapability> withoutResume() {
+        java.util.Set<org.vancetope.worktarget.core.transfer.TransferCapability> caps =
+                java.util.EnumSet.allOf(org.vancetope.worktarget.core.transfer.TransferCapability.class);
+        caps.remove(org.vancetope.worktarget.core.transfer.TransferCapability.RESUME);
+        return caps;
     }
 }

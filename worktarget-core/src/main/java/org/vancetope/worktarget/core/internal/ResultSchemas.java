@@ -259,7 +259,7 @@ public final class ResultSchemas {
     /** {@code client_file_upload} and {@code client_file_download}. */
     public static Map<String, Object> transfer() {
         return fields().always("ok", BOOLEAN).always("bytesWritten", INTEGER).always("hash", STRING_OR_NULL)
-                .sometimes("error", STRING).sometimes("code", STRING).build();
+                .sometimes("error", STRING).sometimes("code", STRING).sometimes("resumeId", STRING).build();
     }
 
     /** {@code workspace_create_ephemeral_dir}. */

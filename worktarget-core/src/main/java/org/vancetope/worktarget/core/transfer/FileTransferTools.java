@@ -68,7 +68,9 @@ public final class FileTransferTools {
     /** The spec of {@code client_file_download}. */
     public static final ToolSpec DOWNLOAD_SPEC = new ToolSpec(DOWNLOAD,
             "Copy a file from a server RootDir to the user's machine (the client's workspace). Returns ok, bytesWritten, "
-                    + "hash (sha256) and, when not ok, error and its stable code.",
+                    + "hash (sha256) and, when not ok, error and its stable code. A short disconnect of the client is "
+                    + "bridged; when the client stays away the result has code 'offline' and a resumeId: call again with "
+                    + "the same parameters and that resumeId to send only the rest.",
             true, Set.of(ToolLabel.WRITE, ToolLabel.SIDE_EFFECT, ToolLabel.IDEMPOTENT, ToolLabel.CLOSED_WORLD),
             Schema.object()
                     .string("dirName", "The server RootDir the file is in.", true)
@@ -76,6 +78,8 @@ public final class FileTransferTools {
                     .string("localPath", "Where to write it on the client, relative to its workspace; missing "
                             + "directories are created and an existing file is replaced.", true)
                     .prop("attrs", ATTRS_SCHEMA, false)
+                    .string("resumeId", "The resumeId of an earlier call of this download that the client's "
+                            + "disconnect interrupted: the client's kept part is completed instead of sent again.", false)
                     .build(), "Download file to the client", ResultSchemas.transfer());
 
     /** The spec of {@code workspace_create_ephemeral_dir}. */
@@ -132,8 +136,8 @@ public final class FileTransferTools {
                         Params.requireString(p, "dirName"), Params.requireString(p, "remotePath"), attrs(p))
                         .toToolResult()),
                 BackendTool.of(DOWNLOAD_SPEC, (p, ctx) -> download(ctx, Params.requireString(p, "dirName"),
-                        Params.requireString(p, "remotePath"), Params.requireString(p, "localPath"), attrs(p))
-                        .toToolResult()));
+                        Params.requireString(p, "remotePath"), Params.requireString(p, "localPath"), attrs(p),
+                        Params.optString(p, "resumeId", null)).toToolResult()));
     }
 
     /**
@@ -196,6 +200,27 @@ public final class FileTransferTools {
      */
     public TransferResult download(ToolContext context, String dirName, String remotePath, String localPath,
                                    TransferAttrs attrs) throws ToolException {
+        return download(context, dirName, remotePath, localPath, attrs, null);
+    }
+
+    /**
+     * Copies a RootDir file to the client, or completes an interrupted copy of it. When the connection
+     * negotiated {@link TransferCapability#RESUME} and is lost mid-transfer, the call waits up to
+     * {@link TransferConnection#reconnectWait()} for the client to come back and resumes on its new
+     * connection; when it does not come back, the result is {@code offline} with a
+     * {@link TransferResult#resumeId()} to pass here later.
+     *
+     * @param context the calling process
+     * @param dirName the RootDir
+     * @param remotePath the file in the RootDir
+     * @param localPath where to write it on the client
+     * @param attrs overrides of the file's own mode and mtime, or null
+     * @param resumeId the resume id of an interrupted download of the same file, or null for a new one
+     * @return the outcome
+     * @throws ToolException {@code offline} when no client is connected, {@code cancelled} when interrupted
+     */
+    public TransferResult download(ToolContext context, String dirName, String remotePath, String localPath,
+                                   TransferAttrs attrs, String resumeId) throws ToolException {
         TransferScope scope = new TransferScope(context.tenant(), context.project());
         Optional<Path> root = roots.find(scope, dirName);
         if (root.isEmpty()) {
@@ -206,7 +231,50 @@ public final class FileTransferTools {
             return refusal;
         }
         TransferConnection conn = connection(context);
-        return await(conn.send(root.get(), remotePath, localPath, null, attrs));
+        TransferResult r = await(resumeId == null ? conn.send(root.get(), remotePath, localPath, null, attrs)
+                : conn.resume(resumeId, root.get(), remotePath, localPath, null, attrs));
+        for (int resumes = 0; r.resumeId() != null && resumes < MAX_RESUMES_PER_CALL; resumes++) {
+            Optional<TransferConnection> back = awaitReturn(context, conn);
+            if (back.isEmpty()) {
+                break;
+            }
+            conn = back.get();
+            r = await(conn.resume(r.resumeId(), root.get(), remotePath, localPath, null, attrs));
+        }
+        return r;
+    }
+
+    /** How often one call takes up its transfer again after a lost connection. */
+    private static final int MAX_RESUMES_PER_CALL = 32;
+    /** The longest the wait for a returning peer goes without looking for its connection again. */
+    private static final long LOOK_AGAIN_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(200);
+
+    /**
+     * Waits, up to the connection's reconnect wait, for the calling process's peer to have a new
+     * connection; empty when it did not come back in time.
+     */
+    private Optional<TransferConnection> awaitReturn(ToolContext context, TransferConnection lost) throws ToolException {
+        long deadline = System.nanoTime() + lost.reconnectWait().toNanos();
+        while (true) {
+            CompletableFuture<Void> attached = lost.nextAttach();
+            Optional<TransferConnection> now = connections.apply(context);
+            if (now != null && now.isPresent() && now.get() != lost && now.get().channel().isOpen()) {
+                return now;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return Optional.empty();
+            }
+            try {
+                attached.get(Math.min(left, LOOK_AGAIN_NANOS), java.util.concurrent.TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.TimeoutException | ExecutionException e) {
+                // look again
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ToolException(ErrorCode.CANCELLED, "Interrupted while waiting for the client to reconnect; "
+                        + "the client keeps what arrived for a while: call the tool again with the resumeId to finish.");
+            }
+        }
     }
 
     /** The gate's refusal of a RootDir path before anything is sent, or null (the transfer itself checks again). */

@@ -27,7 +27,15 @@ public enum TransferCapability {
      * zstd-compressed (a chunk that does not shrink goes raw). Offered only when zstd-jni is on the
      * class path and its native library loads; the receiver's limits apply to the decompressed bytes.
      */
-    ZSTD("transfer.zstd");
+    ZSTD("transfer.zstd"),
+
+    /**
+     * {@code transfer.resume}: a transfer cut off by a disconnect keeps the receiver's staging file for
+     * {@link TransferSettings#resumeRetention()}; on a new connection the sender asks for the kept offset
+     * ({@link TransferResume}, {@link TransferResumeResponse}) and sends the rest, the first chunk naming
+     * its offset. The whole file's hash is still verified before the rename.
+     */
+    RESUME("transfer.resume");
 
     private final String wire;
 

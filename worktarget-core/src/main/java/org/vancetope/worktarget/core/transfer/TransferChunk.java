@@ -21,9 +21,16 @@ import java.util.Arrays;
  *                frames ({@link TransferCapability#ZSTD}) that decompress to exactly this many bytes of
  *                the file (the receiver refuses a chunk that declares more than its chunk size, or whose
  *                data decompress to another size)
+ * @param offset the byte offset of this chunk's data in the file, or {@link #NO_OFFSET}; the first chunk
+ *               after a {@link TransferResume} carries it ({@link TransferCapability#RESUME}), and a
+ *               receiver refuses a chunk whose offset is not the number of bytes it holds
  */
-public record TransferChunk(String transferId, long seq, byte[] bytes, boolean last, String hash, int rawSize)
+public record TransferChunk(String transferId, long seq, byte[] bytes, boolean last, String hash, int rawSize,
+                            long offset)
         implements TransferFrame {
+
+    /** The {@link #offset()} of a chunk that does not name its offset. */
+    public static final long NO_OFFSET = -1;
 
     /** The wire type. */
     public static final String TYPE = "transfer_chunk";
@@ -36,11 +43,12 @@ public record TransferChunk(String transferId, long seq, byte[] bytes, boolean l
      *
      * @param transferId the correlation id
      * @param seq the chunk number, from 0, exactly one more per chunk
-     * @param bytes the raw chunk data (not copied)
+     * @param bytes the chunk data (not copied): the file's bytes, or zstd frames when {@code rawSize} is set
      * @param last whether this is the final chunk
      * @param hash {@code "sha256:<hex>"} of the whole file on the last chunk of a transfer announced without
      *        its hash ({@link TransferCapability#HASH_TRAILER}), else null
      * @param rawSize {@link #RAW}, or the decompressed size of zstd-compressed bytes
+     * @param offset the byte offset of the chunk's data in the file, or {@link #NO_OFFSET}
      */
     public TransferChunk {
         TransferFrame.requireId(transferId);
@@ -56,10 +64,13 @@ public record TransferChunk(String transferId, long seq, byte[] bytes, boolean l
         if (rawSize < RAW) {
             throw new IllegalArgumentException("rawSize must be RAW (-1) or not negative");
         }
+        if (offset < NO_OFFSET) {
+            throw new IllegalArgumentException("offset must not be negative (NO_OFFSET for none)");
+        }
     }
 
     /**
-     * A chunk of uncompressed data.
+     * A chunk of uncompressed data that does not name its offset.
      *
      * @param transferId the correlation id
      * @param seq the chunk number
@@ -68,7 +79,7 @@ public record TransferChunk(String transferId, long seq, byte[] bytes, boolean l
      * @param hash the whole file's hash on the last chunk of a hash-trailer transfer, else null
      */
     public TransferChunk(String transferId, long seq, byte[] bytes, boolean last, String hash) {
-        this(transferId, seq, bytes, last, hash, RAW);
+        this(transferId, seq, bytes, last, hash, RAW, NO_OFFSET);
     }
 
     /**
@@ -80,7 +91,28 @@ public record TransferChunk(String transferId, long seq, byte[] bytes, boolean l
      * @param last whether this is the final chunk
      */
     public TransferChunk(String transferId, long seq, byte[] bytes, boolean last) {
-        this(transferId, seq, bytes, last, null, RAW);
+        this(transferId, seq, bytes, last, null, RAW, NO_OFFSET);
+    }
+
+    /**
+     * This chunk with zstd-compressed bytes in place of its data.
+     *
+     * @param packed the zstd frames
+     * @param decompressedSize the number of the file's bytes they decompress to
+     * @return the compressed chunk, with the same id, seq, last, hash and offset
+     */
+    public TransferChunk compressedAs(byte[] packed, int decompressedSize) {
+        return new TransferChunk(transferId, seq, packed, last, hash, decompressedSize, offset);
+    }
+
+    /**
+     * This chunk naming its offset in the file.
+     *
+     * @param at the byte offset of its data in the file
+     * @return the chunk with {@link #offset()} set
+     */
+    public TransferChunk at(long at) {
+        return new TransferChunk(transferId, seq, bytes, last, hash, rawSize, at);
     }
 
     /**
@@ -116,20 +148,21 @@ public record TransferChunk(String transferId, long seq, byte[] bytes, boolean l
     @Override
     public boolean equals(Object o) {
         return o instanceof TransferChunk c && c.seq == seq && c.last == last && c.transferId.equals(transferId)
-                && c.rawSize == rawSize
+                && c.rawSize == rawSize && c.offset == offset
                 && Arrays.equals(c.bytes, bytes) && java.util.Objects.equals(c.hash, hash);
     }
 
     @Override
     public int hashCode() {
         return ((transferId.hashCode() * 31 + Long.hashCode(seq)) * 31 + Arrays.hashCode(bytes) + (last ? 1 : 0)) * 31
-                + java.util.Objects.hashCode(hash) + rawSize;
+                + java.util.Objects.hashCode(hash) + rawSize * 17 + Long.hashCode(offset);
     }
 
     @Override
     public String toString() {
         return "TransferChunk[transferId=" + transferId + ", seq=" + seq + ", bytes=" + bytes.length + " bytes, last="
                 + last + (hash == null ? "" : ", hash=" + hash)
-                + (compressed() ? ", zstd, rawSize=" + rawSize : "") + "]";
+                + (compressed() ? ", zstd, rawSize=" + rawSize : "")
+                + (offset == NO_OFFSET ? "" : ", offset=" + offset) + "]";
     }
 }

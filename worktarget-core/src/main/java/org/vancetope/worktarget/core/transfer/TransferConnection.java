@@ -116,7 +116,57 @@ public final class TransferConnection {
      */
     public CompletableFuture<TransferResult> send(Path root, String source, String target, String dirName,
                                                   TransferAttrs attrs) {
-        return engine.startSend(channel, capabilities, null, root, source, target, dirName, attrs, false);
+        return engine.startSend(channel, capabilities, null, root, source, target, dirName, attrs, false, false);
+    }
+
+    /**
+     * Takes up a transfer that a lost connection interrupted ({@link TransferCapability#RESUME}): the
+     * same file as the interrupted {@link #send}, on this (new) connection. Asks the receiver for the
+     * offset it kept with {@code transfer_resume} and sends the rest from there; the receiver verifies
+     * the whole file's hash before it commits it, as always.
+     *
+     * <pre>{@code
+     * TransferResult r = conn.send(root, "q2.pdf", "reports/q2.pdf", null, null).join();
+     * if (r.resumeId() != null) {       // the connection was lost; later, on the peer's new connection:
+     *     r = newConn.resume(r.resumeId(), root, "q2.pdf", "reports/q2.pdf", null, null).join();
+     * }
+     * }</pre>
+     *
+     * @param resumeId the {@link TransferResult#resumeId()} of the interrupted transfer
+     * @param root the directory {@code source} is relative to and confined to
+     * @param source the file, relative to {@code root}, as first sent
+     * @param target the path relative to the receiver's root, as first sent
+     * @param dirName the Brain RootDir when the Brain receives, else null
+     * @param attrs overrides of the file's own mode and mtime, or null (the receiver keeps the first ones)
+     * @return completes with the outcome (never exceptionally); a failed one when the receiver kept nothing
+     *         of it (it expired, or the source changed), or when this connection did not negotiate the
+     *         capability
+     */
+    public CompletableFuture<TransferResult> resume(String resumeId, Path root, String source, String target,
+                                                    String dirName, TransferAttrs attrs) {
+        java.util.Objects.requireNonNull(resumeId, "resumeId");
+        return engine.startSend(channel, capabilities, resumeId, root, source, target, dirName, attrs, false, true);
+    }
+
+    /**
+     * Completes the next time the endpoint of this connection attaches a channel, for example when the
+     * peer of a lost connection comes back: a caller waiting to resume looks for the peer's connection
+     * again then.
+     *
+     * @return the signal (also completed when the endpoint closes)
+     */
+    public CompletableFuture<Void> nextAttach() {
+        return engine.nextAttach();
+    }
+
+    /**
+     * How long a call waits for the peer of a lost resumable transfer to come back before it fails with a
+     * {@link TransferResult#resumeId()}: the endpoint's {@link TransferSettings#reconnectWait()}.
+     *
+     * @return the wait
+     */
+    public java.time.Duration reconnectWait() {
+        return engine.reconnectWait();
     }
 
     /**

@@ -27,8 +27,10 @@ import org.vancetope.worktarget.spi.FrameChannel;
  * }</pre>
  *
  * <p>Timeouts per phase and the cleanup sweep keep the pending maps bounded: after every outcome
- * both sides' maps end empty. It does not decode frames (see {@code transfer-protocol}) and does not
- * resume interrupted transfers.
+ * both sides' maps end empty. It does not decode frames (see {@code transfer-protocol}). With
+ * {@link TransferCapability#RESUME} a receiver keeps the staging file of a transfer whose connection
+ * ended, for {@link TransferSettings#resumeRetention()}, and a sender takes it up with
+ * {@link TransferConnection#resume}.
  */
 public final class TransferEndpoint implements AutoCloseable {
     private final TransferEngine engine;
@@ -72,8 +74,35 @@ public final class TransferEndpoint implements AutoCloseable {
      */
     public TransferConnection attach(FrameChannel<TransferFrame> channel, TransferScope scope,
                                      Set<TransferCapability> capabilities) {
-        return new TransferConnection(engine, Objects.requireNonNull(channel, "channel"),
+        TransferConnection c = new TransferConnection(engine, Objects.requireNonNull(channel, "channel"),
                 Objects.requireNonNull(scope, "scope"), Objects.requireNonNull(capabilities, "capabilities"));
+        engine.attached();
+        return c;
+    }
+
+    /**
+     * Deletes the transfers kept for a resume ({@link TransferCapability#RESUME}) in the root of a scope
+     * whose {@link TransferSettings#resumeRetention()} is over, now and on every later cleanup sweep: a
+     * receiver calls it when it starts, so what a previous process kept does not outlive its retention.
+     *
+     * @param scope the tenant and project
+     * @param dirName the Brain RootDir, or null for the root of a client
+     */
+    public void sweepKept(TransferScope scope, String dirName) {
+        TargetResolution r = engine.resolveRoot(scope, dirName);
+        if (r.ok()) {
+            engine.sweepKept(r.root());
+        }
+    }
+
+    /**
+     * The number of transfers kept for a resume: their connection ended while receiving, their staging
+     * file waits for a {@code transfer_resume} (not counted in {@link #pendingReceives()}).
+     *
+     * @return kept receivers
+     */
+    public int keptReceives() {
+        return engine.keptReceives();
     }
 
     /**

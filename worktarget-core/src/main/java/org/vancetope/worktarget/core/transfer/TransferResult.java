@@ -22,12 +22,15 @@ import org.vancetope.worktarget.spi.ErrorCode;
  * @param code null when ok, otherwise the stable code of the failure ({@code not_found}, {@code path_escape},
  *        {@code size_limit}, {@code disk_full}, {@code hash_mismatch}, {@code timeout}, {@code offline},
  *        {@code cancelled}, {@code invalid_params}, {@code forbidden} or {@code internal})
+ * @param resumeId null, or on a failed outcome ({@code offline}) of a transfer that the receiver kept
+ *        ({@link TransferCapability#RESUME}): the id to resume it with, within the receiver's
+ *        {@link TransferSettings#resumeRetention()}
  */
 public record TransferResult(String transferId, boolean ok, long bytesWritten, String hash, String error,
-                             ErrorCode code) {
+                             ErrorCode code, String resumeId) {
 
     /**
-     * Validates: a failed outcome has a code, a successful one none.
+     * Validates: a failed outcome has a code, a successful one none and no resume id.
      *
      * @param transferId the transfer
      * @param ok whether the file is verified and in place on the receiver
@@ -37,13 +40,30 @@ public record TransferResult(String transferId, boolean ok, long bytesWritten, S
      * @param code null when ok, otherwise the stable code of the failure ({@code not_found}, {@code path_escape},
      *        {@code size_limit}, {@code disk_full}, {@code hash_mismatch}, {@code timeout}, {@code offline},
      *        {@code cancelled}, {@code invalid_params}, {@code forbidden} or {@code internal})
+     * @param resumeId null, or on a failed {@code offline} outcome of a transfer the receiver kept: the id
+     *        to resume it with
      */
     public TransferResult {
         if (ok) {
             code = null;
+            resumeId = null;
         } else if (code == null) {
             code = codeOf(error);
         }
+    }
+
+    /**
+     * An outcome that cannot be resumed.
+     *
+     * @param transferId the transfer
+     * @param ok whether the file is verified and in place
+     * @param bytesWritten the bytes written
+     * @param hash the announced hash, or null
+     * @param error null when ok, otherwise what went wrong
+     * @param code null when ok, otherwise the stable code (null: read from the error's wording)
+     */
+    public TransferResult(String transferId, boolean ok, long bytesWritten, String hash, String error, ErrorCode code) {
+        this(transferId, ok, bytesWritten, hash, error, code, null);
     }
 
     /**
@@ -129,7 +149,7 @@ public record TransferResult(String transferId, boolean ok, long bytesWritten, S
 
     /**
      * The JSON-shaped tool result: {@code ok}, {@code bytesWritten}, {@code hash}, and {@code error} and
-     * {@code code} when not ok.
+     * {@code code} when not ok, and {@code resumeId} when a failed transfer can be resumed.
      *
      * @return a new map
      */
@@ -141,6 +161,9 @@ public record TransferResult(String transferId, boolean ok, long bytesWritten, S
         if (!ok) {
             m.put("error", error);
             m.put("code", code.wire());
+            if (resumeId != null) {
+                m.put("resumeId", resumeId);
+            }
         }
         return m;
     }

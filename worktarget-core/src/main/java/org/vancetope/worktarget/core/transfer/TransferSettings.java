@@ -39,6 +39,8 @@ public final class TransferSettings {
     private final boolean syncBeforeCommit;
     private final Set<TransferCapability> capabilities;
     private final int compressionLevel;
+    private final Duration resumeRetention;
+    private final Duration reconnectWait;
 
     private TransferSettings(Builder b) {
         this.chunkSize = b.chunkSize;
@@ -56,6 +58,8 @@ public final class TransferSettings {
         }
         this.capabilities = Collections.unmodifiableSet(offered);
         this.compressionLevel = b.compressionLevel;
+        this.resumeRetention = b.resumeRetention;
+        this.reconnectWait = b.reconnectWait;
     }
 
     /**
@@ -94,6 +98,8 @@ public final class TransferSettings {
         b.syncBeforeCommit = syncBeforeCommit;
         b.capabilities = EnumSet.copyOf(capabilities);
         b.compressionLevel = compressionLevel;
+        b.resumeRetention = resumeRetention;
+        b.reconnectWait = reconnectWait;
         return b;
     }
 
@@ -219,13 +225,38 @@ public final class TransferSettings {
         return compressionLevel;
     }
 
+    /**
+     * How long a receiver keeps the staging file of a transfer whose connection ended, so that the
+     * sender can resume it ({@link TransferCapability#RESUME}; {@code vance.transfer.resume-retention},
+     * default 10 min). The time counts from the last byte written; a kept transfer not resumed by then is
+     * deleted, with its sidecar, by the receiver's sweep (also after a restart of the receiving process).
+     *
+     * @return the retention time
+     */
+    public Duration resumeRetention() {
+        return resumeRetention;
+    }
+
+    /**
+     * How long one transfer tool call waits for the peer of a connection lost mid-transfer to come back
+     * and resume on its new connection ({@link TransferCapability#RESUME};
+     * {@code vance.transfer.reconnect-wait}, default 30 s). When it does not come back in that time the
+     * call fails {@code offline} with a {@link TransferResult#resumeId()}.
+     *
+     * @return the wait
+     */
+    public Duration reconnectWait() {
+        return reconnectWait;
+    }
+
     @Override
     public String toString() {
         return "TransferSettings[chunkSize=" + chunkSize + ", maxUploadSize=" + maxUploadSize + ", maxDownloadSize="
                 + maxDownloadSize + ", brainModeMask=0" + Integer.toOctalString(brainModeMask) + ", footModeMask=0"
                 + Integer.toOctalString(footModeMask) + ", phaseTimeout=" + phaseTimeout + ", cleanupInterval="
                 + cleanupInterval + ", maxChunksInFlight=" + maxChunksInFlight + ", syncBeforeCommit=" + syncBeforeCommit
-                + ", capabilities=" + capabilities + ", compressionLevel=" + compressionLevel + "]";
+                + ", capabilities=" + capabilities + ", compressionLevel=" + compressionLevel
+                + ", resumeRetention=" + resumeRetention + ", reconnectWait=" + reconnectWait + "]";
     }
 
     /** Builds {@link TransferSettings}; every setting starts at its default. */
@@ -241,6 +272,8 @@ public final class TransferSettings {
         private boolean syncBeforeCommit = true;
         private EnumSet<TransferCapability> capabilities = EnumSet.allOf(TransferCapability.class);
         private int compressionLevel = ChunkCompression.DEFAULT_LEVEL;
+        private Duration resumeRetention = Duration.ofMinutes(10);
+        private Duration reconnectWait = Duration.ofSeconds(30);
 
         private Builder() {
         }
@@ -368,6 +401,28 @@ public final class TransferSettings {
         }
 
         /**
+         * Sets {@link TransferSettings#resumeRetention()}.
+         *
+         * @param retention positive
+         * @return this
+         */
+        public Builder resumeRetention(Duration retention) {
+            this.resumeRetention = Objects.requireNonNull(retention, "retention");
+            return this;
+        }
+
+        /**
+         * Sets {@link TransferSettings#reconnectWait()}.
+         *
+         * @param wait not negative; zero fails a lost transfer at once with its resume id
+         * @return this
+         */
+        public Builder reconnectWait(Duration wait) {
+            this.reconnectWait = Objects.requireNonNull(wait, "wait");
+            return this;
+        }
+
+        /**
          * Validates and builds.
          *
          * @return the settings
@@ -389,6 +444,12 @@ public final class TransferSettings {
             }
             if (cleanupInterval.isNegative() || cleanupInterval.isZero()) {
                 throw new IllegalArgumentException("cleanupInterval must be positive, got " + cleanupInterval);
+            }
+            if (resumeRetention.isNegative() || resumeRetention.isZero()) {
+                throw new IllegalArgumentException("resumeRetention must be positive, got " + resumeRetention);
+            }
+            if (reconnectWait.isNegative()) {
+                throw new IllegalArgumentException("reconnectWait must not be negative, got " + reconnectWait);
             }
             if (maxChunksInFlight < 1) {
                 throw new IllegalArgumentException("maxChunksInFlight must be at least 1, got " + maxChunksInFlight);

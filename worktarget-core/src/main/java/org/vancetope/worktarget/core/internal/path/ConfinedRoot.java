@@ -361,6 +361,50 @@ public final class ConfinedRoot {
     }
 
     /**
+     * Stages a new content like {@link #stage}, under a fixed reserved name at the top of the root
+     * (a resumable transfer's staging file, {@link Reserved#resumableName}).
+     *
+     * @param target the validated target
+     * @param stagingName the reserved name
+     * @return the staged file
+     * @throws IOException when the top of the root is not writable, the name is taken, or a parent is in the way
+     */
+    public StagedFile stageNamed(Path target, String stagingName) throws IOException {
+        if (target.equals(root) || !target.startsWith(root)) {
+            throw new IllegalArgumentException("not a file inside the root");
+        }
+        SafeDirectory dir = openOrCreate(target.getParent());
+        try {
+            return StagedFile.createNamed(this, dir, target.getFileName().toString(), stagingName);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(dir);
+            throw e;
+        }
+    }
+
+    /**
+     * Opens the kept staging file of a resumable transfer again, cut to {@code keep} bytes, to append.
+     *
+     * @param target the validated target
+     * @param stagingName the reserved name it was staged under
+     * @param keep the bytes to keep
+     * @return the staged file, positioned at {@code keep}
+     * @throws IOException when it is gone, shorter than {@code keep}, or a parent is in the way
+     */
+    public StagedFile reopenStaged(Path target, String stagingName, long keep) throws IOException {
+        if (target.equals(root) || !target.startsWith(root)) {
+            throw new IllegalArgumentException("not a file inside the root");
+        }
+        SafeDirectory dir = openOrCreate(target.getParent());
+        try {
+            return StagedFile.reopen(this, dir, target.getFileName().toString(), stagingName, keep);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(dir);
+            throw e;
+        }
+    }
+
+    /**
      * What a staged write replaces.
      *
      * @param exists whether a file of that name exists

@@ -39,6 +39,13 @@ public final class Reserved {
             "\\.wt-([0-9a-f]{4})\\.([0-9]{1,10})\\.([0-9a-z]{1,13})-[0-9a-f]{16}\\.(part|dir)");
     private static final Pattern OWNER_NAME = Pattern.compile("([0-9a-f]{4})\\.([0-9]{1,10})\\.([0-9a-z]{1,13})");
     private static final Pattern LEGACY = Pattern.compile("\\.wt-[0-9a-f]{16}\\.tmp");
+    /** The prefix of a resumable transfer's kept entries ({@code transfer.resume}). */
+    private static final String RESUMABLE_PREFIX = PREFIX + "r-";
+    private static final Pattern RESUMABLE = Pattern.compile("\\.wt-r-[0-9a-f]{32}\\.(part|resume|resume-new)");
+    /** The suffix of a resumable transfer's sidecar, which says what the kept prefix is of. */
+    public static final String SIDECAR = ".resume";
+    /** The suffix of a sidecar being written (renamed over {@link #SIDECAR} when complete). */
+    public static final String SIDECAR_NEW = ".resume-new";
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final String HOST = hostTag();
     private static final long PID = ProcessHandle.current().pid();
@@ -95,7 +102,37 @@ public final class Reserved {
      * @return true for a reserved name
      */
     public static boolean isReserved(String name) {
-        return name.startsWith(PREFIX) && (NAME.matcher(name).matches() || LEGACY.matcher(name).matches());
+        return name.startsWith(PREFIX) && (NAME.matcher(name).matches() || LEGACY.matcher(name).matches()
+                || RESUMABLE.matcher(name).matches());
+    }
+
+    /**
+     * The name of a resumable transfer's kept entry ({@code transfer.resume}): the same for every process,
+     * so that a restarted receiver finds the staging file and sidecar of a transfer by its id. These
+     * entries have no owner process: they are never stale by {@link #isStale}; their retention time
+     * decides when they go.
+     *
+     * @param transferId the transfer id
+     * @param suffix {@link #FILE}, {@link #SIDECAR} or {@link #SIDECAR_NEW}
+     * @return {@code .wt-r-<32 hex of the id's SHA-256><suffix>}
+     */
+    public static String resumableName(String transferId, String suffix) {
+        try {
+            byte[] h = java.security.MessageDigest.getInstance("SHA-256").digest(transferId.getBytes(StandardCharsets.UTF_8));
+            return RESUMABLE_PREFIX + HexFormat.of().formatHex(h, 0, 16) + suffix;
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is not available", e);
+        }
+    }
+
+    /**
+     * Whether a name is a resumable transfer's kept entry ({@link #resumableName}).
+     *
+     * @param name an entry name
+     * @return true for a staging file or sidecar of a resumable transfer
+     */
+    public static boolean isResumable(String name) {
+        return name.startsWith(RESUMABLE_PREFIX) && RESUMABLE.matcher(name).matches();
     }
 
     /**

@@ -75,6 +75,75 @@ public final class StagedFile implements Closeable {
     }
 
     /**
+     * Creates the staging file of a resumable transfer under a fixed name at the top of the root (never
+     * beside the target, so a restarted receiver finds it there); takes ownership of {@code target}.
+     *
+     * @throws IOException when the top of the root is not writable or the name is taken
+     */
+    static StagedFile createNamed(ConfinedRoot root, SafeDirectory target, String targetName, String stagingName)
+            throws IOException {
+        StagedFile f = new StagedFile(target, targetName);
+        try {
+            f.staging = target.isRoot() ? target : root.openRoot();
+            f.stagingName = stagingName;
+            f.out = f.staging.createFile(stagingName);
+            f.present = true;
+        } catch (IOException | RuntimeException e) {
+            f.close();
+            throw e;
+        }
+        return f;
+    }
+
+    /**
+     * Opens the kept staging file of a resumable transfer again for appending, cut to {@code keep} bytes;
+     * takes ownership of {@code target}.
+     *
+     * @throws IOException when it is gone or shorter than {@code keep}
+     */
+    static StagedFile reopen(ConfinedRoot root, SafeDirectory target, String targetName, String stagingName, long keep)
+            throws IOException {
+        StagedFile f = new StagedFile(target, targetName);
+        try {
+            f.staging = target.isRoot() ? target : root.openRoot();
+            f.stagingName = stagingName;
+            f.out = f.staging.newByteChannel(stagingName, Set.of(java.nio.file.StandardOpenOption.WRITE));
+            f.present = true;
+            if (f.out.size() < keep) {
+                throw new IOException("the kept staging file has " + f.out.size() + " bytes, fewer than " + keep);
+            }
+            f.out.truncate(keep);
+            f.out.position(keep);
+            f.written = keep;
+        } catch (IOException | RuntimeException e) {
+            f.present = false;      // not ours to delete on a failed reopen: the caller decides
+            f.close();
+            throw e;
+        }
+        return f;
+    }
+
+    /**
+     * Closes the channel and directory handles and keeps the staged file where it is (a resumable
+     * transfer whose connection ended); {@link #close()} afterwards deletes nothing.
+     *
+     * @throws IOException when closing the channel fails
+     */
+    public void detach() throws IOException {
+        present = false;
+        close();
+    }
+
+    /**
+     * The staging file's reserved name.
+     *
+     * @return the name
+     */
+    public String stagingName() {
+        return stagingName;
+    }
+
+    /**
      * The open target directory (for attribute reads of the existing target).
      *
      * @return the directory

@@ -44,7 +44,8 @@ final class IncomingTransfer {
     static final String ZSTD_REFUSED = "zstd_refused";
 
     final TransferEngine engine;
-    final FrameChannel<TransferFrame> channel;
+    /** The connection it runs on; a resumed transfer moves to the new connection. */
+    volatile FrameChannel<TransferFrame> channel;
     final String id;
     final CompletableFuture<TransferResult> result = new CompletableFuture<>();
     private final TransferScope scope;
@@ -66,6 +67,15 @@ final class IncomingTransfer {
     private long deadline;
     private long lastActivity;
     private TransferScheduler.Cancellable timer;
+
+    // transfer.resume: the staging file is kept under a fixed name when the connection ends
+    private boolean resumable;
+    private ConfinedRoot root;
+    private Path targetPath;
+    private String target;
+    private String dirName;
+    /** After a resume: the next chunk must name its offset. */
+    private boolean offsetDue;
 
     IncomingTransfer(TransferEngine engine, FrameChannel<TransferFrame> channel, TransferScope scope, String id,
                      UploadRequest request, ReceiverState initial) {
@@ -111,14 +121,19 @@ final class IncomingTransfer {
      *                       without its hash (it then comes with the last chunk)
      * @param zstdAllowed whether the connection negotiated {@code transfer.zstd}, so that the init may
      *                    announce compressed chunks
+     * @param resumeAllowed whether the connection negotiated {@code transfer.resume}: the staging file is
+     *                      then kept, with a sidecar, when the connection ends (not for requested uploads)
      */
-    synchronized void onInit(TransferInit init, boolean trailerAllowed, boolean zstdAllowed) {
+    synchronized void onInit(TransferInit init, boolean trailerAllowed, boolean zstdAllowed, boolean resumeAllowed) {
         if (!ReceiverState.TABLE.allows(state, ReceiverState.RECEIVING)) {
             throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, ReceiverState.RECEIVING);
         }
         touch();
         this.hash = init.hash();
         this.totalSize = init.totalSize();
+        this.target = init.target();
+        this.dirName = init.dirName();
+        this.resumable = resumeAllowed && request == null;
         String refusal = init.hash() == null && !trailerAllowed
                 ? "transfer_init needs the hash: \"sha256:\" followed by 64 hex digits (a transfer without it needs "
                 + "the capability transfer.hash-trailer, which this connection did not negotiate)"
@@ -211,7 +226,10 @@ final class IncomingTransfer {
         }
         engine.noteRoot(root);
         try {
-            staging = root.stage(target);
+            staging = resumable ? stageResumable(root, target) : null;
+            if (staging == null) {
+                staging = root.stage(target);
+            }
             root.checkTarget(staging, init.target());
         } catch (ToolException e) {
             deleteStaging();
@@ -221,7 +239,205 @@ final class IncomingTransfer {
             return ConfinedRoot.io(e, init.target(), "write").getMessage();
         }
         digest = Sha256.newDigest();
+        if (resumable) {
+            try {
+                KeptTransfers.write(root, sidecar());
+            } catch (IOException e) {
+                LOG.warn("Transfer {} cannot be resumed: its sidecar cannot be written ({})", id, e.toString());
+                resumable = false;
+            }
+        }
         return null;
+    }
+
+    /**
+     * The staging file under the transfer's fixed name at the top of the root, or null when that is not
+     * possible (the top is read-only): the transfer then runs without being resumable.
+     */
+    private StagedFile stageResumable(ConfinedRoot root, Path target) throws IOException {
+        KeptTransfers.delete(root, id);     // a new init of the same id starts over
+        try {
+            StagedFile f = root.stageNamed(target, KeptTransfers.stagingName(id));
+            this.root = root;
+            this.targetPath = target;
+            return f;
+        } catch (java.nio.file.AccessDeniedException e) {
+            LOG.info("Transfer {} is not resumable: the top of its root is not writable", id);
+            resumable = false;
+            return null;
+        }
+    }
+
+    private KeptTransfers.Sidecar sidecar() {
+        return new KeptTransfers.Sidecar(id, dirName, target, totalSize, hash, received, expectedSeq, mode,
+                mtime == null ? null : mtime.toString(), state == ReceiverState.VERIFIED);
+    }
+
+    /** Whether the connection's end keeps this transfer (it is resumable and receiving). */
+    synchronized boolean keepsOnClose() {
+        return resumable && state == ReceiverState.RECEIVING;
+    }
+
+    /**
+     * The connection ended: keeps the staging file and writes the sidecar with the offset reached, leaves
+     * the pending map for the engine's kept ones, and expires after the retention time.
+     */
+    synchronized void park() {
+        if (state != ReceiverState.RECEIVING) {
+            return;
+        }
+        try {
+            staging.detach();
+            staging = null;
+            KeptTransfers.write(root, sidecar());
+        } catch (IOException e) {
+            LOG.warn("Cannot keep transfer {} for a resume: {}", id, e.toString());
+            abort("connection closed");
+            return;
+        }
+        move(ReceiverState.KEPT);
+        if (timer != null) {
+            timer.cancel();
+        }
+        engine.receivers.remove(id, this);
+        engine.kept.put(id, this);
+        lastActivity = engine.now();
+        timer = engine.scheduler.schedule(engine.settings.resumeRetention(), this::onRetentionOver);
+        LOG.debug("Kept transfer {} at offset {} for a resume", id, received);
+    }
+
+    private synchronized void onRetentionOver() {
+        if (state == ReceiverState.KEPT) {
+            discardKept("resume retention over");
+        }
+    }
+
+    /** The endpoint closes: a kept transfer leaves memory, its files stay for a later process (within retention). */
+    synchronized void forget() {
+        if (state != ReceiverState.KEPT) {
+            return;
+        }
+        outcome = new TransferResult(id, false, received, hash, "transfer endpoint closed");
+        move(ReceiverState.CLOSED);
+        engine.kept.remove(id, this);
+        close();
+    }
+
+    /** Ends a kept transfer: its files deleted, gone from the kept map. */
+    synchronized void discardKept(String reason) {
+        if (state != ReceiverState.KEPT) {
+            return;
+        }
+        KeptTransfers.delete(root, id);
+        outcome = new TransferResult(id, false, received, hash, reason);
+        move(ReceiverState.CLOSED);
+        engine.kept.remove(id, this);
+        close();
+    }
+
+    /**
+     * A kept transfer rebuilt from its staging file and sidecar after the receiving process restarted: the
+     * kept prefix (as long as the staging file, at most the announced size) is re-hashed.
+     *
+     * @return the transfer in {@link ReceiverState#KEPT}, or a refusal
+     */
+    static Object rebuild(TransferEngine engine, TransferScope scope, ConfinedRoot root, KeptTransfers.Sidecar s) {
+        long size = KeptTransfers.stagedSize(root, s.id());
+        if (size < 0 || size > s.totalSize()) {
+            KeptTransfers.delete(root, s.id());
+            return "the kept staging file of this transfer is gone or longer than the file; send the file again";
+        }
+        Path target;
+        try {
+            target = root.resolve(s.target());
+        } catch (ToolException e) {
+            KeptTransfers.delete(root, s.id());
+            return e.getMessage();
+        }
+        MessageDigest digest;
+        try {
+            digest = KeptTransfers.rehash(root, s.id(), size);
+        } catch (IOException e) {
+            KeptTransfers.delete(root, s.id());
+            return "the kept staging file cannot be read (" + e.getClass().getSimpleName() + "); send the file again";
+        }
+        IncomingTransfer r = new IncomingTransfer(engine, null, scope, s.id(), null, ReceiverState.KEPT);
+        r.resumable = true;
+        r.root = root;
+        r.targetPath = target;
+        r.target = s.target();
+        r.dirName = s.dirName();
+        r.totalSize = s.totalSize();
+        r.hash = s.hash();
+        r.mode = s.mode();
+        r.mtime = s.mtime() == null ? null : Instant.parse(s.mtime());
+        r.digest = digest;
+        r.received = size;
+        // after a crash the staging file may hold more than the sidecar says: the seq goes on from there
+        r.expectedSeq = size == s.offset() ? s.nextSeq() : s.nextSeq() + 1;
+        LOG.info("Rebuilt kept transfer {} from its staging file: {} of {} bytes", s.id(), size, s.totalSize());
+        return r;
+    }
+
+    /**
+     * {@code transfer_resume} on a new connection: checks that it names the kept file, opens the staging
+     * file again and answers with the offset and next seq; a mismatch discards what was kept.
+     *
+     * @param zstdAllowed whether the new connection negotiated {@code transfer.zstd}: a resumed transfer's
+     *                    chunks may be compressed exactly when the connection it resumes on negotiated it
+     *                    (its sender decides by the same negotiation), whatever its first connection did
+     * @return whether the transfer goes on
+     */
+    synchronized boolean resume(FrameChannel<TransferFrame> on, org.vancetope.worktarget.core.transfer.TransferResume f,
+                                boolean zstdAllowed) {
+        if (state != ReceiverState.KEPT) {
+            throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, ReceiverState.RECEIVING);
+        }
+        String refusal = null;
+        if (!target.equals(f.target()) || !java.util.Objects.equals(dirName, f.dirName()) || totalSize != f.totalSize()) {
+            refusal = "transfer_resume names another file than the kept transfer (target, dirName and totalSize must be "
+                    + "those of its transfer_init); send the file again";
+        } else if (hash != null && f.hash() != null && !hash.equalsIgnoreCase(f.hash())) {
+            refusal = "the source changed since the transfer started (its hash differs); send the file again";
+        }
+        if (refusal == null) {
+            try {
+                staging = root.reopenStaged(targetPath, KeptTransfers.stagingName(id), received);
+            } catch (IOException e) {
+                refusal = "the kept staging file cannot be opened again (" + e.getClass().getSimpleName()
+                        + "); send the file again";
+            }
+        }
+        if (refusal != null) {
+            on.send(new org.vancetope.worktarget.core.transfer.TransferResumeResponse(id, false, 0, 0, refusal));
+            discardKept(refusal);
+            return false;
+        }
+        engine.kept.remove(id, this);
+        if (engine.receivers.putIfAbsent(id, this) != null) {
+            try {
+                staging.detach();       // the running transfer of this id owns the kept files
+            } catch (IOException e) {
+                LOG.debug("Closing the reopened staging file of {} failed", id, e);
+            }
+            staging = null;
+            on.send(new org.vancetope.worktarget.core.transfer.TransferResumeResponse(id, false, 0, 0,
+                    "a transfer with this id is running; send the file again under a new id"));
+            return false;
+        }
+        if (timer != null) {
+            timer.cancel();
+            timer = null;
+        }
+        channel = on;
+        zstd = zstdAllowed && ChunkCompression.available();
+        move(ReceiverState.RECEIVING);
+        offsetDue = true;
+        touch();
+        armTimer();
+        on.send(new org.vancetope.worktarget.core.transfer.TransferResumeResponse(id, true, received, expectedSeq, null));
+        engine.notifyProgress(id, TransferListener.Role.RECEIVER, received, totalSize);
+        return true;
     }
 
     // ---------------------------------------------------------------- chunks
@@ -232,6 +448,15 @@ final class IncomingTransfer {
         }
         touch();
         byte[] bytes = c.bytes();
+        if (c.offset() != TransferChunk.NO_OFFSET && c.offset() != received) {
+            fail("chunk offset " + c.offset() + " is not the receiver's offset " + received
+                    + "; ask again with transfer_resume", null);
+            return;
+        }
+        if (offsetDue && c.offset() == TransferChunk.NO_OFFSET) {
+            fail("the first chunk after transfer_resume must name its offset (" + received + ")", null);
+            return;
+        }
         if (c.seq() != expectedSeq) {
             fail("chunk out of order: expected seq " + expectedSeq + ", got " + c.seq(), null);
             return;
@@ -278,6 +503,7 @@ final class IncomingTransfer {
         digest.update(bytes);
         received += bytes.length;
         expectedSeq++;
+        offsetDue = false;
         engine.notifyProgress(id, TransferListener.Role.RECEIVER, received, totalSize);
         if (c.last()) {
             verify();
@@ -348,6 +574,15 @@ final class IncomingTransfer {
         staging = null;
         outcome = new TransferResult(id, true, received, hash, null);
         move(ReceiverState.VERIFIED);
+        if (resumable) {
+            // until transfer_finish, the sidecar says the file landed: a sender that did not hear it learns it
+            // from a resume, also from a restarted receiver
+            try {
+                KeptTransfers.write(root, sidecar());
+            } catch (IOException e) {
+                KeptTransfers.delete(root, id);
+            }
+        }
         channel.send(new TransferComplete(id, true, null, received, TransferComplete.HASH_OK));
     }
 
@@ -380,6 +615,9 @@ final class IncomingTransfer {
     // ---------------------------------------------------------------- end
 
     synchronized void onFinish(TransferFinish f) {
+        if (resumable && root != null) {
+            KeptTransfers.delete(root, id);     // the sender knows the outcome: nothing to resume
+        }
         move(ReceiverState.CLOSED);
         if (outcome == null) {
             String error = f.error() != null ? f.error()
@@ -413,6 +651,9 @@ final class IncomingTransfer {
                 }
                 default -> {
                     // VERIFIED or FAILED: the sender already has its status; clean up without transfer_finish.
+                    if (resumable && root != null) {
+                        KeptTransfers.delete(root, id);
+                    }
                     move(ReceiverState.CLOSED);
                     close();
                 }
@@ -450,7 +691,12 @@ final class IncomingTransfer {
             }
             staging = null;
         }
+        if (resumable && root != null && state != ReceiverState.VERIFIED) {
+            KeptTransfers.delete(root, id);
+        }
     }
+
+
 
     private void close() {
         if (timer != null) {

@@ -18,6 +18,8 @@ import org.vancetope.worktarget.core.transfer.TransferInit;
 import org.vancetope.worktarget.core.transfer.TransferInitResponse;
 import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferResult;
+import org.vancetope.worktarget.core.transfer.TransferResume;
+import org.vancetope.worktarget.core.transfer.TransferResumeResponse;
 import org.vancetope.worktarget.core.transfer.TransferScheduler;
 import org.vancetope.worktarget.spi.FrameChannel;
 
@@ -33,6 +35,12 @@ final class OutgoingTransfer {
 
     final TransferEngine engine;
     final FrameChannel<TransferFrame> channel;
+    /** Whether the connection negotiated {@code transfer.resume}: a lost connection then leaves a resume id. */
+    private final boolean resumable;
+    /** Whether this takes up a kept transfer ({@code transfer_resume} instead of {@code transfer_init}). */
+    private final boolean resuming;
+    /** The next chunk names its offset (the first after a resume). */
+    private boolean offsetDue;
     final String id;
     final CompletableFuture<TransferResult> result = new CompletableFuture<>();
     private final String sourceName;
@@ -64,7 +72,9 @@ final class OutgoingTransfer {
      */
     OutgoingTransfer(TransferEngine engine, FrameChannel<TransferFrame> channel, String id, SeekableByteChannel source,
                      String sourceName, String target, String dirName, long totalSize, String hash, TransferAttrs attrs,
-                     boolean hashTrailer, int zstdLevel) {
+                     boolean hashTrailer, int zstdLevel, boolean resumable, boolean resuming) {
+        this.resumable = resumable;
+        this.resuming = resuming;
         this.engine = engine;
         this.channel = channel;
         this.id = id;
@@ -102,11 +112,12 @@ final class OutgoingTransfer {
     }
 
     void start() {
-        TransferInit init;
+        TransferFrame init;
         synchronized (this) {
             move(SenderState.AWAITING_INIT_RESPONSE);
             armTimer();
-            init = new TransferInit(id, sourceName, target, dirName, totalSize, hash, attrs,
+            init = resuming ? new TransferResume(id, target, dirName, totalSize, hash)
+                    : new TransferInit(id, sourceName, target, dirName, totalSize, hash, attrs,
                     zstdLevel > 0 ? TransferInit.ZSTD : null);
         }
         channel.send(init).whenComplete((v, err) -> {
@@ -132,11 +143,71 @@ final class OutgoingTransfer {
         schedulePump();
     }
 
+    /**
+     * The answer to {@code transfer_resume}: positions the source at the receiver's offset (with the hash
+     * trailer, hashing the part before it, which is not sent again) and streams the rest.
+     */
+    void onResumeResponse(TransferResumeResponse r) {
+        synchronized (this) {
+            if (!resuming || state != SenderState.AWAITING_INIT_RESPONSE) {
+                throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, SenderState.STREAMING);
+            }
+            if (!r.ok()) {
+                finish(false, r.error() == null ? "receiver refused the resume" : r.error(), 0, false);
+                return;
+            }
+            if (r.offset() > totalSize) {
+                finish(false, "receiver's offset " + r.offset() + " is beyond the file's " + totalSize + " bytes", 0, false);
+                return;
+            }
+            try {
+                if (trailer != null) {
+                    in.position(0);
+                    ByteBuffer buf = ByteBuffer.allocate(256 * 1024);
+                    long left = r.offset();
+                    while (left > 0) {
+                        buf.clear().limit((int) Math.min(buf.capacity(), left));
+                        int n = in.read(buf);
+                        if (n < 0) {
+                            finish(false, "source file changed during the transfer (it is shorter than announced)", 0,
+                                    false);
+                            return;
+                        }
+                        trailer.update(buf.array(), 0, n);
+                        left -= n;
+                    }
+                }
+                in.position(r.offset());
+            } catch (IOException e) {
+                finish(false, "cannot read the source file: " + e.getClass().getSimpleName(), 0, false);
+                return;
+            }
+            sent = r.offset();
+            seq = r.nextSeq();
+            offsetDue = true;
+            move(SenderState.STREAMING);
+            lastActivity = engine.now();
+            if (timer != null) {
+                timer.cancel();
+                timer = null;
+            }
+        }
+        schedulePump();
+    }
+
     synchronized void onComplete(TransferComplete c) {
-        if (state == SenderState.AWAITING_INIT_RESPONSE) {
+        if (state == SenderState.AWAITING_INIT_RESPONSE && !resuming) {
             throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, SenderState.STREAMING);
         }
         String error = c.ok() ? null : c.error() == null ? "receiver failed" : c.error();
+        if (c.ok() && hash == null && trailer != null && in != null) {
+            // a resumed transfer the receiver had verified before the cut: nothing was read, so hash it here
+            try {
+                hash = Sha256.of(in).hash();
+            } catch (IOException e) {
+                LOG.debug("Cannot hash the source of transfer {} for its result", id, e);
+            }
+        }
         finish(c.ok(), error, c.bytesWritten());
     }
 
@@ -241,7 +312,7 @@ final class OutgoingTransfer {
         }
         byte[] packed = compressor.compress(raw.bytes());
         return packed == null ? raw
-                : new TransferChunk(id, raw.seq(), packed, raw.last(), raw.hash(), raw.bytes().length);
+                : raw.compressedAs(packed, raw.bytes().length);
     }
 
     /** Reads the next chunk's data; on failure finishes the transfer and returns null. */
@@ -261,12 +332,14 @@ final class OutgoingTransfer {
             return null;
         }
         boolean last = sent + len == totalSize;
+        long offset = offsetDue ? sent : TransferChunk.NO_OFFSET;
+        offsetDue = false;
         if (trailer == null) {
-            return new TransferChunk(id, seq, bytes, last);
+            return new TransferChunk(id, seq, bytes, last, null, TransferChunk.RAW, offset);
         }
         trailer.update(bytes);
         if (!last) {
-            return new TransferChunk(id, seq, bytes, false);
+            return new TransferChunk(id, seq, bytes, false, null, TransferChunk.RAW, offset);
         }
         // the file was not read beforehand: what was sent must be the whole file, so it must end here
         try {
@@ -279,7 +352,7 @@ final class OutgoingTransfer {
             return null;
         }
         hash = Sha256.format(trailer.digest());
-        return new TransferChunk(id, seq, bytes, true, hash);
+        return new TransferChunk(id, seq, bytes, true, hash, TransferChunk.RAW, offset);
     }
 
     private void onTimer() {
@@ -306,8 +379,16 @@ final class OutgoingTransfer {
         }
     }
 
-    /** Sends transfer_finish, resolves the result, removes the pending entry. Caller holds the lock. */
+    /**
+     * Ends the transfer; a lost connection of a resumable one leaves its id as the resume handle. Caller
+     * holds the lock.
+     */
     private void finish(boolean ok, String error, long bytesWritten) {
+        finish(ok, error, bytesWritten, resumable && !ok && error != null && error.startsWith("connection closed"));
+    }
+
+    /** Sends transfer_finish, resolves the result, removes the pending entry. Caller holds the lock. */
+    private void finish(boolean ok, String error, long bytesWritten, boolean canResume) {
         move(SenderState.FINISHED);
         if (timer != null) {
             timer.cancel();
@@ -318,7 +399,10 @@ final class OutgoingTransfer {
         if (channel.isOpen()) {
             channel.send(new TransferFinish(id, ok, null));
         }
-        TransferResult r = new TransferResult(id, ok, bytesWritten, hash, error);
+        TransferResult r = canResume
+                ? new TransferResult(id, false, bytesWritten, hash, error + "; the receiver keeps what arrived: resume "
+                + "with resumeId " + id + " within its resumeRetention", org.vancetope.worktarget.spi.ErrorCode.OFFLINE, id)
+                : new TransferResult(id, ok, bytesWritten, hash, error);
         result.complete(r);
         engine.notifyFinished(TransferListener.Role.SENDER, r);
     }

@@ -15,6 +15,12 @@ public enum ReceiverState {
      * waiting for {@code transfer_finish}.
      */
     FAILED,
+    /**
+     * The connection ended while receiving and {@code transfer.resume} was negotiated: the staging file and
+     * its sidecar are kept for the resume retention, outside the pending map; a {@code transfer_resume}
+     * takes the transfer up again on a new connection.
+     */
+    KEPT,
     /** Removed from the pending map. */
     CLOSED;
 
@@ -25,7 +31,8 @@ public enum ReceiverState {
     public static final Transitions<ReceiverState> TABLE = Transitions.of(ReceiverState.class)
             .allow(NEW, RECEIVING, FAILED, CLOSED)
             .allow(AWAITING_INIT, RECEIVING, FAILED, CLOSED)
-            .allow(RECEIVING, VERIFIED, FAILED, CLOSED)
+            .allow(RECEIVING, VERIFIED, FAILED, KEPT, CLOSED)
+            .allow(KEPT, RECEIVING, CLOSED)
             .allow(VERIFIED, CLOSED)
             .allow(FAILED, CLOSED)
             .build();

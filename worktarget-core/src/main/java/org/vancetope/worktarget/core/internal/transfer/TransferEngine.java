@@ -32,6 +32,8 @@ import org.vancetope.worktarget.core.transfer.TransferInit;
 import org.vancetope.worktarget.core.transfer.TransferInitResponse;
 import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferResult;
+import org.vancetope.worktarget.core.transfer.TransferResume;
+import org.vancetope.worktarget.core.transfer.TransferResumeResponse;
 import org.vancetope.worktarget.core.transfer.TransferScheduler;
 import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
@@ -58,6 +60,10 @@ public final class TransferEngine {
     private final Supplier<String> ids;
     final Map<String, OutgoingTransfer> senders = new ConcurrentHashMap<>();
     final Map<String, IncomingTransfer> receivers = new ConcurrentHashMap<>();
+    /** Receivers whose connection ended, kept for a resume ({@code transfer.resume}); not pending. */
+    final Map<String, IncomingTransfer> kept = new ConcurrentHashMap<>();
+    private volatile CompletableFuture<Void> nextAttach = new CompletableFuture<>();
+
     /** The roots received into, most recent last, for the sweep of stale staging files (bounded). */
     private final Map<Path, Boolean> roots = new LinkedHashMap<>(16, 0.75f, true) {
         private static final long serialVersionUID = 1L;
@@ -139,6 +145,13 @@ public final class TransferEngine {
                 }
             } else if (frame instanceof UploadRequest u) {
                 onUploadRequest(channel, scope, capabilities, u);
+            } else if (frame instanceof TransferResume r) {
+                onResume(channel, scope, capabilities, r);
+            } else if (frame instanceof TransferResumeResponse resp) {
+                OutgoingTransfer s = sender(channel, resp);
+                if (s != null) {
+                    s.onResumeResponse(resp);
+                }
             }
         } catch (IllegalTransitionException e) {
             LOG.debug("Dropped {} for transfer {}: not expected in state {}", frame.type(), frame.transferId(), e.from());
@@ -206,6 +219,7 @@ public final class TransferEngine {
                         TransferInit init) {
         boolean trailer = capabilities.contains(TransferCapability.HASH_TRAILER);
         boolean zstd = capabilities.contains(TransferCapability.ZSTD);
+        boolean resume = capabilities.contains(TransferCapability.RESUME);
         IncomingTransfer existing = receivers.get(init.transferId());
         if (existing != null) {
             if (!existing.channel.id().equals(channel.id())) {
@@ -213,8 +227,12 @@ public final class TransferEngine {
                         init.transferId(), channel.id(), existing.channel.id());
                 return;
             }
-            existing.onInit(init, trailer, zstd);
+            existing.onInit(init, trailer, zstd, resume);
             return;
+        }
+        IncomingTransfer old = kept.get(init.transferId());
+        if (old != null) {
+            old.discardKept("started again with transfer_init");     // a new init of a kept id starts over
         }
         if (closed) {
             channel.send(new TransferInitResponse(init.transferId(), false, "receiver is shutting down"));
@@ -231,9 +249,84 @@ public final class TransferEngine {
             LOG.debug("Dropped concurrent duplicate transfer_init {}", init.transferId());
             return;
         }
-        r.onInit(init, trailer, zstd);
+        r.onInit(init, trailer, zstd, resume);
     }
 
+    /**
+     * {@code transfer_resume}: takes up a kept transfer on this channel, from memory or, after a restart of
+     * this process, from its staging file and sidecar; one verified before its connection ended (its
+     * sidecar says so) is answered with its {@code transfer_complete}; anything else is refused with
+     * {@code transfer_resume_response {ok:false}}.
+     */
+    private void onResume(FrameChannel<TransferFrame> channel, TransferScope scope, Set<TransferCapability> capabilities,
+                          TransferResume f) {
+        String id = f.transferId();
+        if (!capabilities.contains(TransferCapability.RESUME)) {
+            channel.send(new TransferResumeResponse(id, false, 0, 0,
+                    "transfer_resume needs the capability transfer.resume, which this connection did not negotiate"));
+            return;
+        }
+        if (closed) {
+            channel.send(new TransferResumeResponse(id, false, 0, 0, "receiver is shutting down"));
+            return;
+        }
+        IncomingTransfer running = receivers.get(id);
+        if (running != null && !running.channel.isOpen()) {
+            onClose(running.channel);   // its connection ended and the end is not handled yet: handle it now
+        }
+        if (receivers.containsKey(id)) {
+            channel.send(new TransferResumeResponse(id, false, 0, 0,
+                    "transfer " + id + " is still running on another connection; wait for it to end and resume again"));
+            return;
+        }
+        IncomingTransfer k = kept.get(id);
+        if (k == null) {
+            Object rebuilt = rebuildKept(scope, f);
+            if (rebuilt instanceof String refusal) {
+                channel.send(new TransferResumeResponse(id, false, 0, 0, refusal));
+                return;
+            }
+            if (rebuilt instanceof TransferComplete landed) {   // verified before the restart
+                channel.send(landed);
+                return;
+            }
+            k = (IncomingTransfer) rebuilt;
+            if (kept.putIfAbsent(id, k) != null) {
+                channel.send(new TransferResumeResponse(id, false, 0, 0, "a resume of this transfer is running"));
+                return;
+            }
+        }
+        k.resume(channel, f, capabilities.contains(TransferCapability.ZSTD));
+    }
+
+    /** A kept transfer from disk (the receiving process restarted), or why there is none. */
+    private Object rebuildKept(TransferScope scope, TransferResume f) {
+        String nothing = "nothing is kept of transfer " + f.transferId() + " (it expired after resumeRetention, failed, "
+                + "or never started here); send the file again";
+        if (side == TransferSide.BRAIN) {
+            return nothing;     // the Brain keeps only what it received on this connection's peer: uploads are not resumed
+        }
+        TargetResolution res = resolver.root(scope, f.dirName());
+        if (!res.ok()) {
+            return nothing;
+        }
+        ConfinedRoot root;
+        try {
+            root = ConfinedRoot.of(res.root());
+        } catch (IOException e) {
+            return nothing;
+        }
+        java.util.Optional<KeptTransfers.Sidecar> s = KeptTransfers.read(root, f.transferId());
+        if (s.isEmpty()) {
+            return nothing;
+        }
+        noteRoot(root);
+        if (s.get().verified()) {
+            KeptTransfers.delete(root, f.transferId());
+            return new TransferComplete(f.transferId(), true, null, s.get().totalSize(), TransferComplete.HASH_OK);
+        }
+        return IncomingTransfer.rebuild(this, scope, root, s.get());
+    }
     private void onUploadRequest(FrameChannel<TransferFrame> channel, TransferScope scope,
                                  Set<TransferCapability> capabilities, UploadRequest u) {
         if (side != TransferSide.FOOT) {
@@ -253,7 +346,7 @@ public final class TransferEngine {
                     return;
                 }
                 startSend(channel, capabilities, u.transferId(), r.root(), u.localPath(), u.remotePath(), u.dirName(),
-                        u.attrs(), true);
+                        u.attrs(), true, false);
             } catch (RuntimeException e) {
                 LOG.error("Upload request {} failed", u.transferId(), e);
                 channel.send(new TransferFinish(u.transferId(), false, "internal error on the client"));
@@ -279,21 +372,31 @@ public final class TransferEngine {
      * @param attrsOverride overrides of the file's own mode and mtime, or null
      * @param requested whether a {@code client.file.upload.request} asked for it (local failures are
      *                  then answered with {@code transfer_finish {ok:false, error}})
+     * @param resume whether {@code transferId} names a kept transfer to take up ({@code transfer_resume})
      * @return completes with the outcome; never exceptionally
      */
     public CompletableFuture<TransferResult> startSend(FrameChannel<TransferFrame> channel,
                                                        Set<TransferCapability> capabilities, String transferId, Path root,
                                                        String source, String target, String dirName,
-                                                       TransferAttrs attrsOverride, boolean requested) {
+                                                       TransferAttrs attrsOverride, boolean requested, boolean resume) {
         boolean trailer = capabilities.contains(TransferCapability.HASH_TRAILER);
         int zstdLevel = capabilities.contains(TransferCapability.ZSTD) && ChunkCompression.available()
                 ? settings.compressionLevel() : 0;
+        // an upload the Brain requested is not kept by the Brain, so only unrequested sends are resumable
+        boolean resumable = capabilities.contains(TransferCapability.RESUME) && !requested;
         String id = transferId == null ? ids.get() : transferId;
         String error = null;
+        if (resume && !resumable) {
+            error = transferId == null ? "resume needs the id of the interrupted transfer"
+                    : "this connection did not negotiate transfer.resume, so transfer " + transferId
+                    + " cannot be resumed; send the file again without resumeId";
+        }
         Sha256.Summary summary = null;
         TransferAttrs attrs = null;
         ConfinedRoot.OpenFile file = null;
-        if (closed) {
+        if (error != null) {
+            // refused before anything is read
+        } else if (closed) {
             error = "transfer endpoint is closed";
         } else if (!channel.isOpen()) {
             error = "connection closed";
@@ -329,7 +432,7 @@ public final class TransferEngine {
         }
         String sourceName = String.valueOf(file.path().getFileName());
         OutgoingTransfer s = new OutgoingTransfer(this, channel, id, file.channel(), sourceName, target, dirName,
-                summary.size(), summary.hash(), attrs.isEmpty() ? null : attrs, trailer, zstdLevel);
+                summary.size(), summary.hash(), attrs.isEmpty() ? null : attrs, trailer, zstdLevel, resumable, resume);
         if (senders.putIfAbsent(id, s) != null) {
             closeQuietly(file);
             TransferResult failed = TransferResult.failed(id, "transfer id already in use");
@@ -406,6 +509,7 @@ public final class TransferEngine {
         }
         if (first) {
             root.sweep();
+            sweepKept(root);
         }
     }
 
@@ -416,7 +520,9 @@ public final class TransferEngine {
         }
         for (Path p : known) {
             try {
-                ConfinedRoot.of(p).sweep();
+                ConfinedRoot r = ConfinedRoot.of(p);
+                r.sweep();
+                sweepKept(r);
             } catch (IOException e) {
                 synchronized (roots) {
                     roots.remove(p); // gone (a disposed RootDir)
@@ -435,6 +541,10 @@ public final class TransferEngine {
     public void onClose(FrameChannel<TransferFrame> channel) {
         for (IncomingTransfer r : List.copyOf(receivers.values())) {
             if (r.channel.id().equals(channel.id())) {
+                if (r.keepsOnClose()) {
+                    r.park();
+                    continue;
+                }
                 r.abort("connection closed");
             }
         }
@@ -456,13 +566,72 @@ public final class TransferEngine {
         }
     }
 
-    /** Aborts everything and stops the sweep. */
+    /**
+     * Completes the next time a channel is attached to this engine (a peer connected, or came back).
+     *
+     * @return the signal
+     */
+    public CompletableFuture<Void> nextAttach() {
+        return nextAttach;
+    }
+
+    /** A channel was attached: whoever waits for a peer to come back looks again. */
+    public void attached() {
+        CompletableFuture<Void> fired = nextAttach;
+        nextAttach = new CompletableFuture<>();
+        fired.complete(null);
+    }
+
+    /**
+     * Sweeps the kept transfers of a root whose retention is over, now, and on every later sweep (a
+     * receiver at its start, so that what a dead process kept does not wait for the next transfer).
+     *
+     * @param root the root
+     */
+    public void sweepKept(Path root) {
+        try {
+            ConfinedRoot r = ConfinedRoot.of(root);
+            synchronized (roots) {
+                roots.put(r.root(), Boolean.TRUE);
+            }
+            sweepKept(r);
+        } catch (IOException e) {
+            LOG.debug("No kept transfers to sweep in {}: {}", root, e.toString());
+        }
+    }
+
+    private void sweepKept(ConfinedRoot root) {
+        Set<String> live = new java.util.HashSet<>();
+        receivers.keySet().forEach(id -> live.add(KeptTransfers.stem(id)));
+        kept.keySet().forEach(id -> live.add(KeptTransfers.stem(id)));
+        KeptTransfers.sweep(root, now(), settings.resumeRetention().toMillis(), live);
+    }
+
+    /**
+     * The number of transfers kept for a resume (their connection ended; {@code transfer.resume}).
+     *
+     * @return the size of the kept map
+     */
+    public int keptReceives() {
+        return kept.size();
+    }
+
+    /** Aborts everything and stops the sweep; kept transfers stay on disk for a later process, within retention. */
     public void close() {
         closed = true;
         TransferScheduler.Cancellable s = sweep;
         if (s != null) {
             s.cancel();
         }
+        CompletableFuture<Void> signal = nextAttach;
+        nextAttach = new CompletableFuture<>();     // never completes: nothing attaches any more
+        signal.complete(null);
+        for (IncomingTransfer r : List.copyOf(receivers.values())) {
+            if (r.keepsOnClose()) {
+                r.park();
+            }
+        }
+        List.copyOf(kept.values()).forEach(IncomingTransfer::forget);
         List.copyOf(receivers.values()).forEach(r -> r.abort("transfer endpoint closed"));
         List.copyOf(senders.values()).forEach(o -> o.abort("transfer endpoint closed"));
     }
@@ -539,6 +708,26 @@ public final class TransferEngine {
 
     Duration phaseTimeout() {
         return settings.phaseTimeout();
+    }
+
+    /**
+     * How long a caller waits for the peer of a lost resumable transfer to come back.
+     *
+     * @return the settings' reconnect wait
+     */
+    public Duration reconnectWait() {
+        return settings.reconnectWait();
+    }
+
+    /**
+     * The root of a scope and RootDir, through the resolver.
+     *
+     * @param scope the scope
+     * @param dirName the RootDir, or null
+     * @return the resolution
+     */
+    public TargetResolution resolveRoot(TransferScope scope, String dirName) {
+        return resolver.root(scope, dirName);
     }
 
     /** POSIX permission bits. */

@@ -1,0 +1,191 @@
+package org.vancetope.worktarget.backend.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.backend.daemon.internal.ServerConnection;
+import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
+import org.vancetope.worktarget.core.WorkTargetDispatcher;
+import org.vancetope.worktarget.core.transfer.FootTargetResolver;
+import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
+import org.vancetope.worktarget.core.transfer.TransferCapability;
+import org.vancetope.worktarget.core.transfer.TransferListener;
+import org.vancetope.worktarget.core.transfer.TransferScope;
+import org.vancetope.worktarget.core.transfer.TransferSettings;
+import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.testfixtures.Await;
+
+/**
+ * {@code transfer.resume} over real loopback connections: the daemon's connection is dropped in the middle
+ * of a {@code client_file_download}; the daemon reconnects, the call takes the transfer up on the new
+ * connection and the file arrives identical, in one tool call. When the daemon does not come back within
+ * the wait, the call fails {@code offline} with a {@code resumeId}, and a later call with it completes the
+ * file. Without the capability the drop fails the call as the base protocol does, nothing kept.
+ */
+class TransferResumeOverSocketsTest {
+    private static final int SIZE = 4 * 1024 * 1024;
+    private static final DaemonKey BOX = new DaemonKey("acme", "proj", "box");
+
+    @TempDir
+    Path base;
+
+    private WorkspaceBackend work;
+    private ServerTransfers transfers;
+    private ClientTransfers clientTransfers;
+    private TestServer t;
+    private WorkTargetDispatcher dispatcher;
+    private Path footRoot;
+    private WorkTargetClient daemon;
+    /** The bytes the daemon holds at which the server drops its connection, once; -1 for never. */
+    private final AtomicLong cutAt = new AtomicLong(-1);
+    private final AtomicBoolean cutDone = new AtomicBoolean();
+
+    private void start(Set<TransferCapability> daemonOffers, Duration reconnectWait) throws Exception {
+        start(daemonOffers, reconnectWait, Duration.ofMillis(20));
+    }
+
+    /** Server and daemon; the daemon reconnects after {@code reconnectAfter} when its connection drops. */
+    private void start(Set<TransferCapability> daemonOffers, Duration reconnectWait, Duration reconnectAfter)
+            throws Exception {
+        work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace")).build();
+        transfers = ServerTransfers.create(
+                new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
+                TransferSettings.defaults().toBuilder().reconnectWait(reconnectWait).build(), TransferListener.NONE);
+        t = new TestServer(b -> b.transfers(transfers));
+        InMemoryProcessStore store = new InMemoryProcessStore();
+        store.process("p-1").tenant("acme").project("proj").session("s-1").user("alice").add();
+        WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).backend(work)
+                .peers(t.server.peers());
+        transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
+        dispatcher = db.build();
+        footRoot = Files.createDirectories(base.resolve("foot"));
+        TransferListener cutter = new TransferListener() {
+            @Override
+            public void onProgress(String transferId, Role role, long bytesDone, long totalBytes) {
+                if (cutAt.get() >= 0 && bytesDone >= cutAt.get() && cutDone.compareAndSet(false, true)) {
+                    ((ServerConnection) t.server.peers().find(BOX).orElseThrow()).frames().channel().close();
+                }
+            }
+        };
+        clientTransfers = ClientTransfers.create(FootTargetResolver.at(footRoot), new TransferScope("acme", "proj"),
+                TransferSettings.builder().capabilities(daemonOffers).build(), cutter);
+        daemon = t.started(t.daemonBuilder("box", List.of(TestServer.echoRead("box")))
+                .reconnectBackoff(reconnectAfter, reconnectAfter.multipliedBy(2))
+                .frameExtension(clientTransfers.extension()));
+        dispatcher.invoke("p-1", "work_target_set", Map.of("kind", "DAEMON", "targetName", "box"));
+    }
+
+    @AfterEach
+    void stop() {
+        if (t != null) {
+            t.close();
+            clientTransfers.close();
+            transfers.close();
+            work.close();
+        }
+    }
+
+    private static byte[] bytes(int n, long seed) {
+        byte[] b = new byte[n];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    private static String sha256(byte[] b) throws Exception {
+        return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
+    }
+
+    private String dirWith(String name, byte[] content) throws Exception {
+        String dirName = (String) dispatcher.invoke("p-1", "workspace_create_ephemeral_dir", Map.of()).get("dirName");
+        Files.write(work.findRoot("acme", "proj", dirName).orElseThrow().resolve(name), content);
+        return dirName;
+    }
+
+    private List<Path> reservedEntries() throws Exception {
+        try (Stream<Path> s = Files.walk(footRoot)) {
+            return s.filter(p -> p.getFileName().toString().startsWith(".wt-")).toList();
+        }
+    }
+
+    private void assertNothingPending() {
+        Await.until("no transfer pending", () -> transfers.endpoint().pendingSends() == 0
+                && clientTransfers.endpoint().pendingReceives() == 0 && clientTransfers.endpoint().keptReceives() == 0);
+    }
+
+    @Test
+    void aDropInTheMiddleIsBridgedWithinTheCallAndTheFileArrivesIdentical() throws Exception {
+        start(EnumSet.allOf(TransferCapability.class), Duration.ofSeconds(30));
+        byte[] content = bytes(SIZE, 1);
+        String dirName = dirWith("big.bin", content);
+        cutAt.set(SIZE / 3);
+
+        Map<String, Object> r = dispatcher.invoke("p-1", "client_file_download",
+                Map.of("dirName", dirName, "remotePath", "big.bin", "localPath", "in/big.bin"));
+
+        assertThat(r).as(r.toString()).containsEntry("ok", true).containsEntry("hash", sha256(content));
+        assertThat(cutDone).as("the connection was dropped").isTrue();
+        assertThat(Files.readAllBytes(footRoot.resolve("acme/proj/in/big.bin"))).isEqualTo(content);
+        assertThat(reservedEntries()).isEmpty();
+        assertNothingPending();
+    }
+
+    @Test
+    void aDaemonThatStaysAwayFailsTheCallWithAResumeIdThatALaterCallCompletes() throws Exception {
+        // the daemon stays away after the cut: it would reconnect only after an hour, far beyond the wait
+        start(EnumSet.allOf(TransferCapability.class), Duration.ofMillis(300), Duration.ofHours(1));
+        byte[] content = bytes(SIZE, 2);
+        String dirName = dirWith("big.bin", content);
+        cutAt.set(SIZE / 2);
+
+        Map<String, Object> failed = dispatcher.invoke("p-1", "client_file_download",
+                Map.of("dirName", dirName, "remotePath", "big.bin", "localPath", "in/big.bin"));
+
+        assertThat(failed).containsEntry("ok", false).containsEntry("code", "offline").containsKey("resumeId");
+        Await.until("the daemon kept the transfer", () -> clientTransfers.endpoint().keptReceives() == 1);
+        assertThat(Files.exists(footRoot.resolve("acme/proj/in/big.bin"))).isFalse();
+
+        daemon.close();     // the same daemon process starts its connection again
+        daemon = t.started(t.daemonBuilder("box", List.of(TestServer.echoRead("box")))
+                .frameExtension(clientTransfers.extension()));
+        Map<String, Object> resumed = dispatcher.invoke("p-1", "client_file_download", Map.of("dirName", dirName,
+                "remotePath", "big.bin", "localPath", "in/big.bin", "resumeId", failed.get("resumeId")));
+
+        assertThat(resumed).as(resumed.toString()).containsEntry("ok", true).containsEntry("hash", sha256(content));
+        assertThat(Files.readAllBytes(footRoot.resolve("acme/proj/in/big.bin"))).isEqualTo(content);
+        assertThat(reservedEntries()).isEmpty();
+        assertNothingPending();
+    }
+
+    @Test
+    void withoutTheCapabilityADropFailsTheCallAndNothingIsKept() throws Exception {
+        start(EnumSet.of(TransferCapability.BINARY, TransferCapability.HASH_TRAILER), Duration.ofSeconds(30));
+        byte[] content = bytes(SIZE, 3);
+        String dirName = dirWith("big.bin", content);
+        cutAt.set(SIZE / 3);
+
+        Map<String, Object> r = dispatcher.invoke("p-1", "client_file_download",
+                Map.of("dirName", dirName, "remotePath", "big.bin", "localPath", "in/big.bin"));
+
+        assertThat(r).containsEntry("ok", false).containsEntry("code", "offline").doesNotContainKey("resumeId");
+        Await.until("the daemon's end of the connection handled", () -> clientTransfers.endpoint().pendingReceives() == 0);
+        assertThat(clientTransfers.endpoint().keptReceives()).isZero();
+        assertThat(reservedEntries()).isEmpty();
+        assertThat(Files.exists(footRoot.resolve("acme/proj/in/big.bin"))).isFalse();
+    }
+}
