@@ -51,7 +51,8 @@ import org.vancetope.worktarget.transfer.TransferCodec;
 public final class TransferBridge implements FrameExtension, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TransferBridge.class);
     private static final Set<String> TYPES = Set.of("transfer_init", "transfer_init_response", "transfer_chunk",
-            "transfer_complete", "transfer_finish", "client.file.upload.request");
+            "transfer_complete", "transfer_finish", "client.file.upload.request", "transfer_dir_manifest",
+            "transfer_dir_manifest_response", "client.dir.upload.request");
 
     private final TransferEndpoint endpoint;
     private final Function<FrameChannel<String>, TransferScope> scopes;

@@ -20,7 +20,14 @@ public enum TransferCapability {
      * bytes) instead of base64 in JSON; the other transfer frames stay JSON text. The receiver's checks
      * are those of every chunk.
      */
-    BINARY("transfer.binary");
+    BINARY("transfer.binary"),
+
+    /**
+     * {@code transfer.directory}: a directory tree moves in one call: a manifest of its entries (paths,
+     * kinds, sizes, SHA-256 of each file) that the receiver checks entry by entry, then each accepted file
+     * as an ordinary single-file transfer. Links are listed, never followed nor created.
+     */
+    DIRECTORY("transfer.directory");
 
     private final String wire;
 

@@ -2,7 +2,8 @@ package org.vancetope.worktarget.core.transfer;
 
 /**
  * One frame of the file-transfer protocol: the five lifecycle frames
- * plus the {@code client.file.upload.request} trigger.
+ * plus the {@code client.file.upload.request} trigger, and the three frames of directory transfer
+ * ({@link TransferCapability#DIRECTORY}).
  *
  * <p>Frames are plain values; turning them into JSON (and chunk bytes into base64) is the business
  * of the codec in {@code transfer-protocol}. A frame does not validate protocol rules such as the
@@ -14,7 +15,8 @@ package org.vancetope.worktarget.core.transfer;
  * }</pre>
  */
 public sealed interface TransferFrame
-        permits TransferInit, TransferInitResponse, TransferChunk, TransferComplete, TransferFinish, UploadRequest {
+        permits TransferInit, TransferInitResponse, TransferChunk, TransferComplete, TransferFinish, UploadRequest,
+        DirectoryManifest, DirectoryManifestResponse, DirectoryUploadRequest {
 
     /**
      * The correlation id, valid for the whole transfer lifecycle.
