@@ -195,7 +195,8 @@ public final class TransferSettings {
 
     /**
      * The most entries (files, directories, links) one directory transfer may have
-     * ({@code vance.transfer.max-directory-entries}, default 10,000). A sender refuses to list a larger tree,
+     * ({@code vance.transfer.max-directory-entries}, default 4096; the manifest is one frame, which must fit the
+     * wire's frame limit). A sender refuses to list a larger tree,
      * a receiver refuses a larger manifest as a whole ({@code size_limit}).
      *
      * @return entries
@@ -248,7 +249,7 @@ public final class TransferSettings {
         private Duration cleanupInterval = Duration.ofMinutes(5);
         private int maxChunksInFlight = 8;
         private boolean syncBeforeCommit = true;
-        private int maxDirectoryEntries = 10_000;
+        private int maxDirectoryEntries = 4096;
         private long maxDirectoryBytes = 1024L * 1024 * 1024;
         private EnumSet<TransferCapability> capabilities = EnumSet.allOf(TransferCapability.class);
 
