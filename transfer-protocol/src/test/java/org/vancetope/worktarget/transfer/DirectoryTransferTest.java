@@ -250,6 +250,34 @@ class DirectoryTransferTest {
     }
 
     @Test
+    void aClientThatUnderstatesItsSizesIsHeldToTheByteLimitByWhatLanded() throws Exception {
+        fixture(TransferSettings.defaults().toBuilder().maxDirectoryBytes(10).build(),
+                Set.of(TransferCapability.DIRECTORY));
+        byte[] eight = "12345678".getBytes(StandardCharsets.UTF_8);
+        for (String n : List.of("a", "b", "c")) {
+            fx.footFile("evil/" + n, eight);
+        }
+        fx.brainSilent = true;
+        CompletableFuture<DirectoryTransferResult> f = fx.brainConn.requestDirectoryUpload(TransferFixture.SCOPE,
+                "evil", "uploads", "in", false);
+        fx.deliverAll();
+        String id = fx.framesOf(fx.sentByBrain, DirectoryUploadRequest.class).get(0).transferId();
+        fx.brainSilent = false;
+        fx.brainConn.onFrame(new DirectoryManifest(id, "in", "uploads", false, List.of(
+                new DirectoryEntry("a", DirectoryEntry.Kind.FILE, 1, sha256(eight)),
+                new DirectoryEntry("b", DirectoryEntry.Kind.FILE, 1, sha256(eight)),
+                new DirectoryEntry("c", DirectoryEntry.Kind.FILE, 1, sha256(eight))), null));
+        DirectoryTransferResult r = done(f);
+
+        Map<String, DirectoryEntryResult> e = byPath(r);
+        assertThat(e.get("a").code()).as("larger than its entry said").isEqualTo(ErrorCode.HASH_MISMATCH);
+        assertThat(e.get("b").code()).isEqualTo(ErrorCode.HASH_MISMATCH);
+        assertThat(e.get("c").code()).as("beyond maxDirectoryBytes by what landed").isEqualTo(ErrorCode.SIZE_LIMIT);
+        assertThat(fx.rootDirs.get("uploads").resolve("in/c")).doesNotExist();
+        fx.assertClean();
+    }
+
+    @Test
     void aHostileServersManifestIsRefusedEntryByEntryOnTheClient() throws Exception {
         fixture();
         String h = sha256(new byte[0]);

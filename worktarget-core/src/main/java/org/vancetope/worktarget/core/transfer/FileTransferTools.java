@@ -57,6 +57,14 @@ public final class FileTransferTools {
     public static final String CREATE_EPHEMERAL_DIR = "workspace_create_ephemeral_dir";
 
     private static final Map<String, Object> ATTRS_SCHEMA = attrsSchema();
+    /** What both directory tools do with the tree and return. */
+    private static final String DIR_TREE = ": nested directories (also empty ones) and files, each file verified by sha256 "
+            + "and put in place whole or not at all. Links are never followed nor created: they are listed as skipped. "
+            + "Existing files are kept unless overwrite is true. Returns ok, filesWritten, bytesWritten and every entry "
+            + "with its status (written, created, skipped, failed with error and code); ok is false when an entry failed "
+            + "or the whole transfer did (then error and code).";
+    private static final String OVERWRITE = "Replace files that exist already (default false: they are reported as "
+            + "failed with code exists and left as they are).";
 
     /** The spec of {@code client_file_upload}. */
     public static final ToolSpec UPLOAD_SPEC = new ToolSpec(UPLOAD,
@@ -87,37 +95,27 @@ public final class FileTransferTools {
     /** The spec of {@code client_dir_upload}. */
     public static final ToolSpec DIR_UPLOAD_SPEC = new ToolSpec(DIR_UPLOAD,
             "Copy a whole directory tree from the user's machine (the client's workspace) into a server RootDir in one "
-                    + "call: nested directories (also empty ones) and files, each file verified by sha256 and put in "
-                    + "place whole or not at all. Links are never followed nor created: they are listed as skipped. "
-                    + "Existing files are kept unless overwrite is true. Returns ok, filesWritten, bytesWritten and every "
-                    + "entry with its status (written, created, skipped, failed with error and code); ok is false when "
-                    + "an entry failed or the whole transfer did (then error and code).",
+                    + "call" + DIR_TREE,
             true, Set.of(ToolLabel.WRITE, ToolLabel.SIDE_EFFECT, ToolLabel.IDEMPOTENT, ToolLabel.CLOSED_WORLD),
             Schema.object()
                     .string("localPath", "Directory on the client, relative to its workspace ('.' for all of it).", true)
                     .string("dirName", "The server RootDir to write into; must exist.", true)
                     .string("remotePath", "Directory relative to the RootDir ('.' for the RootDir itself); missing "
                             + "directories are created.", true)
-                    .bool("overwrite", "Replace files that exist already (default false: they are reported as failed "
-                            + "with code exists and left as they are).")
+                    .bool("overwrite", OVERWRITE)
                     .build(), "Upload directory from the client", ResultSchemas.directoryTransfer());
 
     /** The spec of {@code client_dir_download}. */
     public static final ToolSpec DIR_DOWNLOAD_SPEC = new ToolSpec(DIR_DOWNLOAD,
             "Copy a whole directory tree from a server RootDir to the user's machine (the client's workspace) in one "
-                    + "call: nested directories (also empty ones) and files, each file verified by sha256 and put in "
-                    + "place whole or not at all. Links are never followed nor created: they are listed as skipped. "
-                    + "Existing files are kept unless overwrite is true. Returns ok, filesWritten, bytesWritten and every "
-                    + "entry with its status (written, created, skipped, failed with error and code); ok is false when "
-                    + "an entry failed or the whole transfer did (then error and code).",
+                    + "call" + DIR_TREE,
             true, Set.of(ToolLabel.WRITE, ToolLabel.SIDE_EFFECT, ToolLabel.IDEMPOTENT, ToolLabel.CLOSED_WORLD),
             Schema.object()
                     .string("dirName", "The server RootDir the directory is in.", true)
                     .string("remotePath", "Directory relative to the RootDir ('.' for the whole RootDir).", true)
                     .string("localPath", "Where to put it on the client, relative to its workspace; missing "
                             + "directories are created.", true)
-                    .bool("overwrite", "Replace files that exist already (default false: they are reported as failed "
-                            + "with code exists and left as they are).")
+                    .bool("overwrite", OVERWRITE)
                     .build(), "Download directory to the client", ResultSchemas.directoryTransfer());
 
     /** The spec of {@code workspace_create_ephemeral_dir}. */

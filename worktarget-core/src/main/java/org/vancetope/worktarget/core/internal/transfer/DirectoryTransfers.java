@@ -516,6 +516,8 @@ public final class DirectoryTransfers {
         private int filesDone;
         private long bytesTotal;
         private long bytesBefore;
+        /** The bytes the files committed so far, as their receivers counted them (not as the manifest said). */
+        private long landed;
         private TransferScheduler.Cancellable timer;
 
         Run(String id, FrameChannel<TransferFrame> channel, TransferListener.Role role, List<DirectoryEntry> entries,
@@ -672,6 +674,16 @@ public final class DirectoryTransfers {
         }
 
         private CompletableFuture<TransferResult> startFile(FileJob job) {
+            long max = engine.settings.maxDirectoryBytes();
+            long sofar;
+            synchronized (this) {
+                sofar = landed;
+            }
+            if (sofar + job.entry.size() > max) {
+                // the files that landed were larger than their manifest said: the limit holds for what was written
+                return CompletableFuture.completedFuture(TransferResult.failed(job.fileId, ErrorCode.SIZE_LIMIT,
+                        bytesLimit(target == null ? "." : target, max)));
+            }
             if (role == TransferListener.Role.RECEIVER && !overwrite) {
                 // the upload's receiver is this side: check again just before the file, narrowing the window
                 TargetResolution res = engine.resolver.root(scope, dirName);
@@ -704,10 +716,11 @@ public final class DirectoryTransfers {
             DirectoryEntryResult out;
             if (!r.ok()) {
                 out = DirectoryEntryResult.failed(e, r.code(), r.error());
-            } else if (r.hash() == null || !r.hash().equalsIgnoreCase(e.hash())) {
+            } else if (r.hash() == null || !r.hash().equalsIgnoreCase(e.hash()) || r.bytesWritten() != e.size()) {
                 out = new DirectoryEntryResult(e.path(), e.kind(), DirectoryEntryResult.Status.FAILED, r.bytesWritten(),
-                        r.hash(), "hash mismatch: the file changed on the sender after it was listed; the verified "
-                        + "content it sent is in place, transfer it again to be sure", ErrorCode.HASH_MISMATCH);
+                        r.hash(), "hash mismatch: the file the sender sent differs from its manifest entry (it changed "
+                        + "after it was listed); the verified content it sent is in place, transfer it again to be sure",
+                        ErrorCode.HASH_MISMATCH);
             } else {
                 out = new DirectoryEntryResult(e.path(), e.kind(), DirectoryEntryResult.Status.WRITTEN, r.bytesWritten(),
                         r.hash(), null, null);
@@ -716,6 +729,7 @@ public final class DirectoryTransfers {
             long before;
             synchronized (this) {
                 outcomes[job.index] = out;
+                landed += r.ok() ? r.bytesWritten() : 0;
                 filesDone++;
                 bytesBefore += e.size();
                 done = filesDone;
