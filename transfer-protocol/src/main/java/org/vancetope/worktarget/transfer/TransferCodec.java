@@ -16,7 +16,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
+import java.util.ArrayList;
+import java.util.List;
 import org.vancetope.worktarget.core.internal.FieldReader;
+import org.vancetope.worktarget.core.transfer.DirectoryEntry;
+import org.vancetope.worktarget.core.transfer.DirectoryEntryResult;
+import org.vancetope.worktarget.core.transfer.DirectoryManifest;
+import org.vancetope.worktarget.core.transfer.DirectoryManifestResponse;
+import org.vancetope.worktarget.core.transfer.DirectoryUploadRequest;
+import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.core.transfer.TransferAttrs;
 import org.vancetope.worktarget.core.transfer.TransferChunk;
 import org.vancetope.worktarget.core.transfer.TransferComplete;
@@ -220,6 +228,41 @@ public final class TransferCodec {
                 g.writeNumberField("offset", r.offset());
                 g.writeNumberField("nextSeq", r.nextSeq());
                 g.writeStringField("error", r.error());
+            } else if (frame instanceof DirectoryUploadRequest d) {
+                g.writeStringField("localPath", d.localPath());
+                g.writeStringField("dirName", d.dirName());
+                g.writeStringField("remotePath", d.remotePath());
+                g.writeBooleanField("overwrite", d.overwrite());
+            } else if (frame instanceof DirectoryManifest m) {
+                g.writeStringField("target", m.target());
+                optString(g, "dirName", m.dirName());
+                g.writeBooleanField("overwrite", m.overwrite());
+                optString(g, "error", m.error());
+                g.writeArrayFieldStart("entries");
+                for (DirectoryEntry e : m.entries()) {
+                    g.writeStartObject();
+                    g.writeStringField("path", e.path());
+                    g.writeStringField("type", e.kind().wire());
+                    if (e.kind() == DirectoryEntry.Kind.FILE) {
+                        g.writeNumberField("size", e.size());
+                        optString(g, "hash", e.hash());
+                    }
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            } else if (frame instanceof DirectoryManifestResponse r) {
+                g.writeBooleanField("ok", r.ok());
+                optString(g, "error", r.error());
+                g.writeArrayFieldStart("refused");
+                for (DirectoryEntryResult e : r.refused()) {
+                    g.writeStartObject();
+                    g.writeStringField("path", e.path());
+                    g.writeStringField("type", e.kind().wire());
+                    g.writeStringField("code", e.code() == null ? ErrorCode.INTERNAL.wire() : e.code().wire());
+                    optString(g, "error", e.error());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
             }
             g.writeEndObject();
         }
@@ -524,6 +567,7 @@ public final class TransferCodec {
         Long nextSeq = f.integer("nextSeq", 0, Long.MAX_VALUE);
         Boolean ok = f.bool("ok");
         Boolean last = f.bool("last");
+        Boolean overwrite = f.bool("overwrite");
         TransferAttrs attrs = attrs(f.object("attrs"), type, transferId);
         byte[] bytes = base64(f.string("bytes"), type, transferId);
         if (type == null) {
@@ -532,7 +576,8 @@ public final class TransferCodec {
         }
         switch (type) {
             case TransferInit.TYPE, TransferInitResponse.TYPE, TransferChunk.TYPE, TransferComplete.TYPE,
-                    TransferFinish.TYPE, UploadRequest.TYPE, TransferResume.TYPE, TransferResumeResponse.TYPE -> { }
+                    TransferFinish.TYPE, UploadRequest.TYPE, TransferResume.TYPE, TransferResumeResponse.TYPE,
+                    DirectoryManifest.TYPE, DirectoryManifestResponse.TYPE, DirectoryUploadRequest.TYPE -> { }
             default -> throw new FrameDecodeException(FrameDecodeException.Reason.UNKNOWN_TYPE,
                     "Unknown frame type '" + type + "'.", type, transferId, null);
         }
@@ -554,6 +599,12 @@ public final class TransferCodec {
             case TransferComplete.TYPE -> new TransferComplete(transferId, r.of(ok, "ok"), error,
                     bytesWritten == null ? 0L : bytesWritten, hashCheck);
             case TransferFinish.TYPE -> new TransferFinish(transferId, r.of(ok, "ok"), error);
+            case DirectoryUploadRequest.TYPE -> new DirectoryUploadRequest(transferId, r.of(localPath, "localPath"),
+                    r.of(dirName, "dirName"), r.of(remotePath, "remotePath"), overwrite != null && overwrite);
+            case DirectoryManifest.TYPE -> new DirectoryManifest(transferId, r.of(target, "target"), dirName,
+                    overwrite != null && overwrite, entries(r.of(f.raw("entries"), "entries"), type, transferId), error);
+            case DirectoryManifestResponse.TYPE -> new DirectoryManifestResponse(transferId, r.of(ok, "ok"), error,
+                    refusals(f.raw("refused"), type, transferId));
             default -> new UploadRequest(transferId, r.of(localPath, "localPath"), r.of(dirName, "dirName"),
                     r.of(remotePath, "remotePath"), attrs);
         };
@@ -590,6 +641,63 @@ public final class TransferCodec {
                     + "followed by 64 hex digits.", TransferChunk.TYPE, transferId, null);
         }
         return new TransferChunk(transferId, seq, bytes, last, hash, rawSize, offset);
+    }
+
+    /** The items of a list field, each an object. */
+    private static List<FieldReader<FrameDecodeException>> items(Object list, String field, String type,
+                                                                 String transferId) throws FrameDecodeException {
+        if (list == null) {
+            return List.of();
+        }
+        if (!(list instanceof List<?> l)) {
+            throw new FrameDecodeException(FrameDecodeException.Reason.BAD_FIELD, "Field '" + field + "' must be an "
+                    + "array of objects.", type, transferId, null);
+        }
+        List<FieldReader<FrameDecodeException>> out = new ArrayList<>(l.size());
+        for (int i = 0; i < l.size(); i++) {
+            if (!(l.get(i) instanceof Map<?, ?> m)) {
+                throw new FrameDecodeException(FrameDecodeException.Reason.BAD_FIELD, "Field '" + field + "[" + i
+                        + "]' must be an object.", type, transferId, null);
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, ?> fields = (Map<String, ?>) m;
+            out.add(new FieldReader<>(fields, new Words(type, transferId, field + "[" + i + "].")));
+        }
+        return out;
+    }
+
+    private static DirectoryEntry.Kind kind(FieldReader<FrameDecodeException> e, String type, String transferId)
+            throws FrameDecodeException {
+        String name = e.requireString("type");
+        return DirectoryEntry.Kind.fromWire(name).orElseThrow(() -> e.refuse("type", "must be file, dir, link or "
+                + "special, got '" + name + "'."));
+    }
+
+    private static List<DirectoryEntry> entries(Object list, String type, String transferId) throws FrameDecodeException {
+        List<DirectoryEntry> out = new ArrayList<>();
+        for (FieldReader<FrameDecodeException> e : items(list, "entries", type, transferId)) {
+            String path = e.requireString("path");
+            DirectoryEntry.Kind kind = kind(e, type, transferId);
+            long size = e.integer("size", 0, 0, Long.MAX_VALUE);
+            String hash = e.string("hash");
+            out.add(new DirectoryEntry(path, kind, kind == DirectoryEntry.Kind.FILE ? size : 0,
+                    kind == DirectoryEntry.Kind.FILE ? hash : null));
+        }
+        return out;
+    }
+
+    private static List<DirectoryEntryResult> refusals(Object list, String type, String transferId)
+            throws FrameDecodeException {
+        List<DirectoryEntryResult> out = new ArrayList<>();
+        for (FieldReader<FrameDecodeException> e : items(list, "refused", type, transferId)) {
+            String path = e.requireString("path");
+            DirectoryEntry.Kind kind = kind(e, type, transferId);
+            ErrorCode code = ErrorCode.fromWire(e.string("code")).orElse(ErrorCode.INTERNAL);
+            String error = e.string("error");
+            out.add(new DirectoryEntryResult(path, kind, DirectoryEntryResult.Status.FAILED, 0, null,
+                    error == null ? "refused by the receiver" : error, code));
+        }
+        return out;
     }
 
     private static TransferAttrs attrs(Map<String, Object> attrs, String type, String transferId)

@@ -102,6 +102,12 @@ final class TransferFixture implements AutoCloseable {
         return new TransferFixture(dir, false, TransferSettings.defaults(), 16, false, Set.of());
     }
 
+    /** A fixture in a directory of the real disk whose connection negotiated transfer capabilities. */
+    static TransferFixture onDisk(Path dir, TransferSettings settings, Set<TransferCapability> capabilities)
+            throws IOException {
+        return new TransferFixture(dir, false, settings, 16, false, capabilities);
+    }
+
     private TransferFixture(Path top, boolean ownsFileSystem, TransferSettings settings, int highWaterMark,
                             boolean threaded, Set<TransferCapability> capabilities) throws IOException {
         this.top = top;
@@ -116,6 +122,12 @@ final class TransferFixture implements AutoCloseable {
             @Override
             public void onProgress(String transferId, Role role, long bytesDone, long totalBytes) {
                 progress.add(role + ":" + bytesDone + "/" + totalBytes);
+            }
+
+            @Override
+            public void onDirectoryProgress(String transferId, Role role, int filesDone, int filesTotal, long bytesDone,
+                                            long totalBytes) {
+                progress.add("dir " + role + ":" + filesDone + "/" + filesTotal + " " + bytesDone + "/" + totalBytes);
             }
         };
         brain = TransferEndpoint.builder(TransferSide.BRAIN).settings(settings)

@@ -36,6 +36,8 @@ class ToolExportsTest {
         all.addAll(ToolCatalog.backendTools());
         all.add(FileTransferTools.UPLOAD_SPEC);
         all.add(FileTransferTools.DOWNLOAD_SPEC);
+        all.add(FileTransferTools.DIR_UPLOAD_SPEC);
+        all.add(FileTransferTools.DIR_DOWNLOAD_SPEC);
         all.add(FileTransferTools.CREATE_EPHEMERAL_DIR_SPEC);
         return all;
     }
@@ -45,6 +47,8 @@ class ToolExportsTest {
         all.addAll(ToolCatalog.metaTools());
         all.add(FileTransferTools.UPLOAD_SPEC);
         all.add(FileTransferTools.DOWNLOAD_SPEC);
+        all.add(FileTransferTools.DIR_UPLOAD_SPEC);
+        all.add(FileTransferTools.DIR_DOWNLOAD_SPEC);
         all.add(FileTransferTools.CREATE_EPHEMERAL_DIR_SPEC);
         return all;
     }

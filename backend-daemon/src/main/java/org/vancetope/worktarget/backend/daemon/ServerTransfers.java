@@ -88,8 +88,8 @@ public final class ServerTransfers implements AutoCloseable {
     }
 
     /**
-     * The host tools: {@code client_file_upload}, {@code client_file_download} and, when a creator is
-     * given, {@code workspace_create_ephemeral_dir}.
+     * The host tools: {@code client_file_upload}, {@code client_file_download}, {@code client_dir_upload},
+     * {@code client_dir_download} and, when a creator is given, {@code workspace_create_ephemeral_dir}.
      *
      * @param ephemeralDirs creates ephemeral RootDirs, or null to leave that tool out
      * @return the tools

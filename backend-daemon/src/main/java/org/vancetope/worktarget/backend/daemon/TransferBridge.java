@@ -52,7 +52,8 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TransferBridge.class);
     private static final Set<String> TYPES = Set.of("transfer_init", "transfer_init_response", "transfer_chunk",
             "transfer_complete", "transfer_finish", "client.file.upload.request", "transfer_resume",
-            "transfer_resume_response");
+            "transfer_resume_response", "transfer_dir_manifest", "transfer_dir_manifest_response",
+            "client.dir.upload.request");
 
     private final TransferEndpoint endpoint;
     private final Function<FrameChannel<String>, TransferScope> scopes;

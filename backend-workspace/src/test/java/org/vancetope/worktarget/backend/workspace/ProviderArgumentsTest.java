@@ -111,6 +111,8 @@ class ProviderArgumentsTest {
         all.add(FileTransferTools.CREATE_EPHEMERAL_DIR_SPEC);
         all.add(FileTransferTools.UPLOAD_SPEC);
         all.add(FileTransferTools.DOWNLOAD_SPEC);
+        all.add(FileTransferTools.DIR_UPLOAD_SPEC);
+        all.add(FileTransferTools.DIR_DOWNLOAD_SPEC);
         return all.stream().filter(s -> s.name().equals(tool)).findFirst().orElseThrow();
     }
 
@@ -187,8 +189,12 @@ class ProviderArgumentsTest {
         Map<String, Object> upload = map("localPath", "report.pdf", "dirName", "inbox", "remotePath", "r/report.pdf",
                 "attrs", map("mode", "0644"));
         Map<String, Object> download = map("dirName", "inbox", "remotePath", "r/report.pdf", "localPath", "report.pdf");
+        Map<String, Object> dirUpload = map("localPath", "site", "dirName", "inbox", "remotePath", ".",
+                "overwrite", true);
+        Map<String, Object> dirDownload = map("dirName", "inbox", "remotePath", "site", "localPath", "site");
         for (Map.Entry<String, Map<String, Object>> c : Map.of(FileTransferTools.UPLOAD, upload,
-                FileTransferTools.DOWNLOAD, download).entrySet()) {
+                FileTransferTools.DOWNLOAD, download, FileTransferTools.DIR_UPLOAD, dirUpload,
+                FileTransferTools.DIR_DOWNLOAD, dirDownload).entrySet()) {
             Map<String, Object> schema = exported(format, spec(c.getKey()));
             Map<String, Object> args = asLlmWrites(format, schema, c.getValue());
             assertThat(SchemaCheck.errors(schema, args)).as(format + " " + c.getKey() + " " + args).isEmpty();

@@ -262,6 +262,17 @@ public final class ResultSchemas {
                 .sometimes("error", STRING).sometimes("code", STRING).sometimes("resumeId", STRING).build();
     }
 
+    /** {@code client_dir_upload} and {@code client_dir_download}. */
+    public static Map<String, Object> directoryTransfer() {
+        Map<String, Object> entry = fields().always("path", STRING)
+                .always("type", oneOfValues(List.of("file", "dir", "link", "special")))
+                .always("status", oneOfValues(List.of("written", "created", "skipped", "failed")))
+                .sometimes("bytesWritten", INTEGER).sometimes("hash", STRING).sometimes("error", STRING)
+                .sometimes("code", STRING).build();
+        return fields().always("ok", BOOLEAN).always("filesWritten", INTEGER).always("bytesWritten", INTEGER)
+                .always("entries", arrayOf(entry)).sometimes("error", STRING).sometimes("code", STRING).build();
+    }
+
     /** {@code workspace_create_ephemeral_dir}. */
     public static Map<String, Object> ephemeralDir() {
         return fields().always("dirName", STRING).build();

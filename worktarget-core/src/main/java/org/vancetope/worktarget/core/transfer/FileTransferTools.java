@@ -27,8 +27,10 @@ import org.vancetope.worktarget.spi.ToolSpec;
  * The Brain's transfer tools: {@code client_file_upload} copies a file from the
  * client into a RootDir, {@code client_file_download} copies a RootDir file to the client. Both
  * block until the transfer ended and return {@code ok}, {@code bytesWritten}, {@code hash} and, when
- * not ok, {@code error} and {@code code}. Also builds {@code workspace_create_ephemeral_dir} around an
- * {@link EphemeralDirCreator}.
+ * not ok, {@code error} and {@code code}. {@code client_dir_upload} and {@code client_dir_download} do
+ * the same for a whole directory tree in one call ({@link TransferCapability#DIRECTORY}) and return
+ * every entry's outcome ({@link DirectoryTransferResult}). Also builds {@code workspace_create_ephemeral_dir}
+ * around an {@link EphemeralDirCreator}.
  *
  * <pre>{@code
  * FileTransferTools transfer = new FileTransferTools(
@@ -47,10 +49,22 @@ public final class FileTransferTools {
     public static final String UPLOAD = "client_file_upload";
     /** The download tool's name. */
     public static final String DOWNLOAD = "client_file_download";
+    /** The directory upload tool's name. */
+    public static final String DIR_UPLOAD = "client_dir_upload";
+    /** The directory download tool's name. */
+    public static final String DIR_DOWNLOAD = "client_dir_download";
     /** The ephemeral RootDir tool's name. */
     public static final String CREATE_EPHEMERAL_DIR = "workspace_create_ephemeral_dir";
 
     private static final Map<String, Object> ATTRS_SCHEMA = attrsSchema();
+    /** What both directory tools do with the tree and return. */
+    private static final String DIR_TREE = ": nested directories (also empty ones) and files, each file verified by sha256 "
+            + "and put in place whole or not at all. Links are never followed nor created: they are listed as skipped. "
+            + "Existing files are kept unless overwrite is true. Returns ok, filesWritten, bytesWritten and every entry "
+            + "with its status (written, created, skipped, failed with error and code); ok is false when an entry failed "
+            + "or the whole transfer did (then error and code).";
+    private static final String OVERWRITE = "Replace files that exist already (default false: they are reported as "
+            + "failed with code exists and left as they are).";
 
     /** The spec of {@code client_file_upload}. */
     public static final ToolSpec UPLOAD_SPEC = new ToolSpec(UPLOAD,
@@ -81,6 +95,32 @@ public final class FileTransferTools {
                     .string("resumeId", "The resumeId of an earlier call of this download that the client's "
                             + "disconnect interrupted: the client's kept part is completed instead of sent again.", false)
                     .build(), "Download file to the client", ResultSchemas.transfer());
+
+    /** The spec of {@code client_dir_upload}. */
+    public static final ToolSpec DIR_UPLOAD_SPEC = new ToolSpec(DIR_UPLOAD,
+            "Copy a whole directory tree from the user's machine (the client's workspace) into a server RootDir in one "
+                    + "call" + DIR_TREE,
+            true, Set.of(ToolLabel.WRITE, ToolLabel.SIDE_EFFECT, ToolLabel.IDEMPOTENT, ToolLabel.CLOSED_WORLD),
+            Schema.object()
+                    .string("localPath", "Directory on the client, relative to its workspace ('.' for all of it).", true)
+                    .string("dirName", "The server RootDir to write into; must exist.", true)
+                    .string("remotePath", "Directory relative to the RootDir ('.' for the RootDir itself); missing "
+                            + "directories are created.", true)
+                    .bool("overwrite", OVERWRITE)
+                    .build(), "Upload directory from the client", ResultSchemas.directoryTransfer());
+
+    /** The spec of {@code client_dir_download}. */
+    public static final ToolSpec DIR_DOWNLOAD_SPEC = new ToolSpec(DIR_DOWNLOAD,
+            "Copy a whole directory tree from a server RootDir to the user's machine (the client's workspace) in one "
+                    + "call" + DIR_TREE,
+            true, Set.of(ToolLabel.WRITE, ToolLabel.SIDE_EFFECT, ToolLabel.IDEMPOTENT, ToolLabel.CLOSED_WORLD),
+            Schema.object()
+                    .string("dirName", "The server RootDir the directory is in.", true)
+                    .string("remotePath", "Directory relative to the RootDir ('.' for the whole RootDir).", true)
+                    .string("localPath", "Where to put it on the client, relative to its workspace; missing "
+                            + "directories are created.", true)
+                    .bool("overwrite", OVERWRITE)
+                    .build(), "Download directory to the client", ResultSchemas.directoryTransfer());
 
     /** The spec of {@code workspace_create_ephemeral_dir}. */
     public static final ToolSpec CREATE_EPHEMERAL_DIR_SPEC = new ToolSpec(CREATE_EPHEMERAL_DIR,
@@ -126,9 +166,10 @@ public final class FileTransferTools {
     }
 
     /**
-     * {@code client_file_upload} and {@code client_file_download} as backend tools.
+     * {@code client_file_upload}, {@code client_file_download}, {@code client_dir_upload} and
+     * {@code client_dir_download} as backend tools, in this order.
      *
-     * @return the two tools
+     * @return the four tools
      */
     public List<BackendTool> tools() {
         return List.of(
@@ -137,7 +178,13 @@ public final class FileTransferTools {
                         .toToolResult()),
                 BackendTool.of(DOWNLOAD_SPEC, (p, ctx) -> download(ctx, Params.requireString(p, "dirName"),
                         Params.requireString(p, "remotePath"), Params.requireString(p, "localPath"), attrs(p),
-                        Params.optString(p, "resumeId", null)).toToolResult()));
+                        Params.optString(p, "resumeId", null)).toToolResult()),
+                BackendTool.of(DIR_UPLOAD_SPEC, (p, ctx) -> uploadDirectory(ctx, Params.requireString(p, "localPath"),
+                        Params.requireString(p, "dirName"), Params.requireString(p, "remotePath"),
+                        Params.optBoolean(p, "overwrite", false)).toToolResult()),
+                BackendTool.of(DIR_DOWNLOAD_SPEC, (p, ctx) -> downloadDirectory(ctx, Params.requireString(p, "dirName"),
+                        Params.requireString(p, "remotePath"), Params.requireString(p, "localPath"),
+                        Params.optBoolean(p, "overwrite", false)).toToolResult()));
     }
 
     /**
@@ -277,6 +324,64 @@ public final class FileTransferTools {
         }
     }
 
+    /**
+     * Copies a client directory tree into a RootDir ({@code client_dir_upload}). A missing or read-only
+     * RootDir or a refused {@code remotePath} fails before anything is sent to the client; the client's
+     * manifest is then checked here entry by entry.
+     *
+     * @param context the calling process
+     * @param localPath the directory on the client
+     * @param dirName the RootDir
+     * @param remotePath the directory in the RootDir ({@code "."} for the RootDir itself)
+     * @param overwrite whether existing files may be replaced
+     * @return every entry's outcome
+     * @throws ToolException {@code offline} when no client is connected, {@code cancelled} when interrupted
+     */
+    public DirectoryTransferResult uploadDirectory(ToolContext context, String localPath, String dirName,
+                                                   String remotePath, boolean overwrite) throws ToolException {
+        TransferScope scope = new TransferScope(context.tenant(), context.project());
+        Optional<Path> root = roots.find(scope, dirName);
+        if (root.isEmpty()) {
+            return DirectoryTransferResult.failed(null, ErrorCode.NOT_FOUND, RootDirTargetResolver.DIR_NOT_FOUND);
+        }
+        if (!Files.isWritable(root.get())) {
+            return DirectoryTransferResult.failed(null, ErrorCode.FORBIDDEN, "dirName is not writable");
+        }
+        try {
+            ConfinedRoot.of(root.get()).resolve(remotePath);
+        } catch (ToolException e) {
+            return DirectoryTransferResult.failed(null, e.code(), e.getMessage());
+        } catch (IOException e) {
+            return DirectoryTransferResult.failed(null, ErrorCode.INTERNAL, "the RootDir cannot be opened: "
+                    + e.getClass().getSimpleName());
+        }
+        TransferConnection conn = connection(context);
+        return await(conn.requestDirectoryUpload(scope, localPath, dirName, remotePath, overwrite));
+    }
+
+    /**
+     * Copies a RootDir directory tree to the client ({@code client_dir_download}): it is listed here (links
+     * not followed, every file hashed), and the client checks the manifest entry by entry.
+     *
+     * @param context the calling process
+     * @param dirName the RootDir
+     * @param remotePath the directory in the RootDir ({@code "."} for all of it)
+     * @param localPath where to put it on the client
+     * @param overwrite whether existing files on the client may be replaced
+     * @return every entry's outcome
+     * @throws ToolException {@code offline} when no client is connected, {@code cancelled} when interrupted
+     */
+    public DirectoryTransferResult downloadDirectory(ToolContext context, String dirName, String remotePath,
+                                                     String localPath, boolean overwrite) throws ToolException {
+        TransferScope scope = new TransferScope(context.tenant(), context.project());
+        Optional<Path> root = roots.find(scope, dirName);
+        if (root.isEmpty()) {
+            return DirectoryTransferResult.failed(null, ErrorCode.NOT_FOUND, RootDirTargetResolver.DIR_NOT_FOUND);
+        }
+        TransferConnection conn = connection(context);
+        return await(conn.sendDirectory(root.get(), remotePath, localPath, overwrite));
+    }
+
     /** The gate's refusal of a RootDir path before anything is sent, or null (the transfer itself checks again). */
     private static TransferResult check(Path root, String path, boolean read) {
         try {
@@ -306,7 +411,7 @@ public final class FileTransferTools {
         return conn.get();
     }
 
-    private static TransferResult await(CompletableFuture<TransferResult> future) throws ToolException {
+    private static <T> T await(CompletableFuture<T> future) throws ToolException {
         try {
             return future.get();
         } catch (InterruptedException e) {

@@ -35,7 +35,14 @@ public enum TransferCapability {
      * ({@link TransferResume}, {@link TransferResumeResponse}) and sends the rest, the first chunk naming
      * its offset. The whole file's hash is still verified before the rename.
      */
-    RESUME("transfer.resume");
+    RESUME("transfer.resume"),
+
+    /**
+     * {@code transfer.directory}: a directory tree moves in one call: a manifest of its entries (paths,
+     * kinds, sizes, SHA-256 of each file) that the receiver checks entry by entry, then each accepted file
+     * as an ordinary single-file transfer. Links are listed, never followed nor created.
+     */
+    DIRECTORY("transfer.directory");
 
     private final String wire;
 

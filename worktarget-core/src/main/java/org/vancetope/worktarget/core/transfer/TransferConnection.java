@@ -170,6 +170,44 @@ public final class TransferConnection {
     }
 
     /**
+     * Sends a directory tree ({@link TransferCapability#DIRECTORY}): lists {@code source} below {@code root}
+     * without following links (every file hashed), sends the manifest, and once the receiver checked it
+     * entry by entry, sends each accepted file as an ordinary transfer, one after the other.
+     *
+     * @param root the directory {@code source} is relative to and confined to
+     * @param source the directory to send, relative to {@code root} ({@code "."} for the root itself)
+     * @param target the directory relative to the receiver's root
+     * @param overwrite whether existing files on the receiver may be replaced (otherwise they are refused
+     *                  with {@code exists})
+     * @return completes with every entry's outcome (never exceptionally); a connection without the
+     *         capability fails at once with {@code invalid_params}
+     */
+    public CompletableFuture<DirectoryTransferResult> sendDirectory(Path root, String source, String target,
+                                                                    boolean overwrite) {
+        return engine.directories().send(channel, capabilities, root, source, target, overwrite);
+    }
+
+    /**
+     * Asks the client for one of its directory trees (Brain side, {@link TransferCapability#DIRECTORY}):
+     * the client answers with its manifest, this side checks it entry by entry and asks for each accepted
+     * file as an ordinary upload, one after the other.
+     *
+     * @param uploadScope the tenant and project whose RootDir {@code dirName} is
+     * @param localPath the directory on the client, relative to its workspace
+     * @param dirName the RootDir to write into
+     * @param remotePath the directory relative to the RootDir ({@code "."} for the RootDir itself)
+     * @param overwrite whether existing files in the RootDir may be replaced (otherwise refused with
+     *                  {@code exists})
+     * @return completes with every entry's outcome (never exceptionally)
+     */
+    public CompletableFuture<DirectoryTransferResult> requestDirectoryUpload(TransferScope uploadScope, String localPath,
+                                                                             String dirName, String remotePath,
+                                                                             boolean overwrite) {
+        return engine.directories().requestUpload(channel, capabilities, uploadScope, localPath, dirName, remotePath,
+                overwrite);
+    }
+
+    /**
      * Asks the client to upload one of its files (Brain side): sends
      * {@code client.file.upload.request} and receives the file into {@code dirName}.
      *

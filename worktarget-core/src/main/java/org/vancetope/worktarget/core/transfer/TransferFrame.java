@@ -2,7 +2,8 @@ package org.vancetope.worktarget.core.transfer;
 
 /**
  * One frame of the file-transfer protocol: the five lifecycle frames
- * plus the {@code client.file.upload.request} trigger, and the resume pair of {@link TransferCapability#RESUME}.
+ * plus the {@code client.file.upload.request} trigger, the resume pair of {@link TransferCapability#RESUME},
+ * and the three frames of directory transfer ({@link TransferCapability#DIRECTORY}).
  *
  * <p>Frames are plain values; turning them into JSON (and chunk bytes into base64) is the business
  * of the codec in {@code transfer-protocol}. A frame does not validate protocol rules such as the
@@ -15,7 +16,7 @@ package org.vancetope.worktarget.core.transfer;
  */
 public sealed interface TransferFrame
         permits TransferInit, TransferInitResponse, TransferChunk, TransferComplete, TransferFinish, UploadRequest,
-        TransferResume, TransferResumeResponse {
+        TransferResume, TransferResumeResponse, DirectoryManifest, DirectoryManifestResponse, DirectoryUploadRequest {
 
     /**
      * The correlation id, valid for the whole transfer lifecycle.

@@ -38,6 +38,22 @@ public interface TransferListener {
     }
 
     /**
+     * Progress of a whole directory transfer, on the side that runs it (the Brain): after each chunk of
+     * each of its files and after each file's outcome. Its files also report their own
+     * {@link #onProgress} and {@link #onFinished} under their own transfer ids.
+     *
+     * @param transferId the directory transfer
+     * @param role this side's role (sender for a download, receiver for an upload)
+     * @param filesDone the files that ended so far (landed or failed)
+     * @param filesTotal the files the receiver accepted
+     * @param bytesDone bytes moved so far over all of them
+     * @param totalBytes the sum of their sizes
+     */
+    default void onDirectoryProgress(String transferId, Role role, int filesDone, int filesTotal, long bytesDone,
+                                     long totalBytes) {
+    }
+
+    /**
      * A transfer ended on this side (its pending entry is gone).
      *
      * @param role this side's role

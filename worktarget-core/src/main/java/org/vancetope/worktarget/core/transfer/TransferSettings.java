@@ -37,6 +37,8 @@ public final class TransferSettings {
     private final Duration cleanupInterval;
     private final int maxChunksInFlight;
     private final boolean syncBeforeCommit;
+    private final int maxDirectoryEntries;
+    private final long maxDirectoryBytes;
     private final Set<TransferCapability> capabilities;
     private final int compressionLevel;
     private final Duration resumeRetention;
@@ -60,6 +62,8 @@ public final class TransferSettings {
         this.compressionLevel = b.compressionLevel;
         this.resumeRetention = b.resumeRetention;
         this.reconnectWait = b.reconnectWait;
+        this.maxDirectoryEntries = b.maxDirectoryEntries;
+        this.maxDirectoryBytes = b.maxDirectoryBytes;
     }
 
     /**
@@ -96,6 +100,8 @@ public final class TransferSettings {
         b.cleanupInterval = cleanupInterval;
         b.maxChunksInFlight = maxChunksInFlight;
         b.syncBeforeCommit = syncBeforeCommit;
+        b.maxDirectoryEntries = maxDirectoryEntries;
+        b.maxDirectoryBytes = maxDirectoryBytes;
         b.capabilities = EnumSet.copyOf(capabilities);
         b.compressionLevel = compressionLevel;
         b.resumeRetention = resumeRetention;
@@ -202,6 +208,30 @@ public final class TransferSettings {
     }
 
     /**
+     * The most entries (files, directories, links) one directory transfer may have
+     * ({@code vance.transfer.max-directory-entries}, default 4096; the manifest is one frame, which must fit the
+     * wire's frame limit). A sender refuses to list a larger tree,
+     * a receiver refuses a larger manifest as a whole ({@code size_limit}).
+     *
+     * @return entries
+     */
+    public int maxDirectoryEntries() {
+        return maxDirectoryEntries;
+    }
+
+    /**
+     * The most bytes all files of one directory transfer may have together
+     * ({@code vance.transfer.max-directory-bytes}, default 1 GiB); each file is also bound by
+     * {@link #maxUploadSize()} or {@link #maxDownloadSize()}. A sender refuses to list a larger tree, a
+     * receiver refuses a larger manifest as a whole ({@code size_limit}).
+     *
+     * @return bytes
+     */
+    public long maxDirectoryBytes() {
+        return maxDirectoryBytes;
+    }
+
+    /**
      * The transfer capabilities this side offers in its handshake (default: every one this version
      * implements). A connection uses those both ends offer; with none, this side transfers exactly as
      * the base protocol says. {@link TransferCapability#ZSTD} is in it only when zstd-jni (an optional
@@ -255,6 +285,7 @@ public final class TransferSettings {
                 + maxDownloadSize + ", brainModeMask=0" + Integer.toOctalString(brainModeMask) + ", footModeMask=0"
                 + Integer.toOctalString(footModeMask) + ", phaseTimeout=" + phaseTimeout + ", cleanupInterval="
                 + cleanupInterval + ", maxChunksInFlight=" + maxChunksInFlight + ", syncBeforeCommit=" + syncBeforeCommit
+                + ", maxDirectoryEntries=" + maxDirectoryEntries + ", maxDirectoryBytes=" + maxDirectoryBytes
                 + ", capabilities=" + capabilities + ", compressionLevel=" + compressionLevel
                 + ", resumeRetention=" + resumeRetention + ", reconnectWait=" + reconnectWait + "]";
     }
@@ -270,6 +301,8 @@ public final class TransferSettings {
         private Duration cleanupInterval = Duration.ofMinutes(5);
         private int maxChunksInFlight = 8;
         private boolean syncBeforeCommit = true;
+        private int maxDirectoryEntries = 4096;
+        private long maxDirectoryBytes = 1024L * 1024 * 1024;
         private EnumSet<TransferCapability> capabilities = EnumSet.allOf(TransferCapability.class);
         private int compressionLevel = ChunkCompression.DEFAULT_LEVEL;
         private Duration resumeRetention = Duration.ofMinutes(10);
@@ -378,6 +411,28 @@ public final class TransferSettings {
         }
 
         /**
+         * Sets {@link TransferSettings#maxDirectoryEntries()}.
+         *
+         * @param entries at least 1
+         * @return this
+         */
+        public Builder maxDirectoryEntries(int entries) {
+            this.maxDirectoryEntries = entries;
+            return this;
+        }
+
+        /**
+         * Sets {@link TransferSettings#maxDirectoryBytes()}.
+         *
+         * @param bytes not negative
+         * @return this
+         */
+        public Builder maxDirectoryBytes(long bytes) {
+            this.maxDirectoryBytes = bytes;
+            return this;
+        }
+
+        /**
          * Sets {@link TransferSettings#capabilities()}: the transfer capabilities this side offers. An
          * empty set makes this side speak the base protocol only.
          *
@@ -457,6 +512,12 @@ public final class TransferSettings {
             if (compressionLevel < ChunkCompression.MIN_LEVEL || compressionLevel > ChunkCompression.MAX_LEVEL) {
                 throw new IllegalArgumentException("compressionLevel must be between " + ChunkCompression.MIN_LEVEL
                         + " and " + ChunkCompression.MAX_LEVEL + " (zstd levels), got " + compressionLevel);
+            }
+            if (maxDirectoryEntries < 1) {
+                throw new IllegalArgumentException("maxDirectoryEntries must be at least 1, got " + maxDirectoryEntries);
+            }
+            if (maxDirectoryBytes < 0) {
+                throw new IllegalArgumentException("maxDirectoryBytes must not be negative, got " + maxDirectoryBytes);
             }
             return new TransferSettings(this);
         }

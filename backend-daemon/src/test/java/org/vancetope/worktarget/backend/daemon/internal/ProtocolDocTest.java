@@ -92,7 +92,10 @@ class ProtocolDocTest {
     @Test
     void everyTransferFrameTypeIsDocumented() {
         for (String t : List.of(TransferInit.TYPE, TransferInitResponse.TYPE, TransferChunk.TYPE, TransferComplete.TYPE,
-                TransferFinish.TYPE, UploadRequest.TYPE)) {
+                TransferFinish.TYPE, UploadRequest.TYPE,
+                org.vancetope.worktarget.core.transfer.DirectoryManifest.TYPE,
+                org.vancetope.worktarget.core.transfer.DirectoryManifestResponse.TYPE,
+                org.vancetope.worktarget.core.transfer.DirectoryUploadRequest.TYPE)) {
             assertThat(doc).as("docs/protocol.md has a table for transfer frame %s", t).contains("`" + t + "` (");
         }
     }

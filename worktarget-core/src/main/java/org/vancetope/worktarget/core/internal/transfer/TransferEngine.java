@@ -19,6 +19,9 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
+import org.vancetope.worktarget.core.transfer.DirectoryManifest;
+import org.vancetope.worktarget.core.transfer.DirectoryManifestResponse;
+import org.vancetope.worktarget.core.transfer.DirectoryUploadRequest;
 import org.vancetope.worktarget.core.transfer.IllegalTransitionException;
 import org.vancetope.worktarget.core.transfer.TargetResolution;
 import org.vancetope.worktarget.core.transfer.TargetResolver;
@@ -73,6 +76,7 @@ public final class TransferEngine {
             return size() > MAX_SWEPT_ROOTS;
         }
     };
+    private final DirectoryTransfers directories = new DirectoryTransfers(this);
     private volatile TransferScheduler.Cancellable sweep;
     private volatile boolean closed;
 
@@ -152,6 +156,12 @@ public final class TransferEngine {
                 if (s != null) {
                     s.onResumeResponse(resp);
                 }
+            } else if (frame instanceof DirectoryManifest m) {
+                directories.onManifest(channel, scope, capabilities, m);
+            } else if (frame instanceof DirectoryManifestResponse r) {
+                directories.onManifestResponse(channel, r);
+            } else if (frame instanceof DirectoryUploadRequest d) {
+                directories.onUploadRequest(channel, scope, capabilities, d);
             }
         } catch (IllegalTransitionException e) {
             LOG.debug("Dropped {} for transfer {}: not expected in state {}", frame.type(), frame.transferId(), e.from());
@@ -467,7 +477,13 @@ public final class TransferEngine {
     public CompletableFuture<TransferResult> requestUpload(FrameChannel<TransferFrame> channel, TransferScope scope,
                                                            String localPath, String dirName, String remotePath,
                                                            TransferAttrs attrs) {
-        String id = ids.get();
+        return requestUpload(channel, scope, ids.get(), localPath, dirName, remotePath, attrs);
+    }
+
+    /** {@link #requestUpload(FrameChannel, TransferScope, String, String, String, TransferAttrs)} with a given id. */
+    CompletableFuture<TransferResult> requestUpload(FrameChannel<TransferFrame> channel, TransferScope scope, String id,
+                                                    String localPath, String dirName, String remotePath,
+                                                    TransferAttrs attrs) {
         if (closed || !channel.isOpen()) {
             return CompletableFuture.completedFuture(TransferResult.failed(id, closed ? "transfer endpoint is closed"
                     : "connection closed"));
@@ -492,6 +508,19 @@ public final class TransferEngine {
         String mode = file.permissions() == null ? null : String.format("%04o", Modes.toBits(file.permissions()));
         Instant mtime = file.attributes().lastModifiedTime().toInstant();
         return new TransferAttrs(mode, mtime.toString());
+    }
+
+    /**
+     * The directory transfers of this engine ({@link TransferCapability#DIRECTORY}).
+     *
+     * @return the directory transfers
+     */
+    public DirectoryTransfers directories() {
+        return directories;
+    }
+
+    String newId() {
+        return ids.get();
     }
 
     // ---------------------------------------------------------------- roots
@@ -539,6 +568,7 @@ public final class TransferEngine {
      * @param channel the channel
      */
     public void onClose(FrameChannel<TransferFrame> channel) {
+        directories.onClose(channel);
         for (IncomingTransfer r : List.copyOf(receivers.values())) {
             if (r.channel.id().equals(channel.id())) {
                 if (r.keepsOnClose()) {
@@ -632,6 +662,7 @@ public final class TransferEngine {
             }
         }
         List.copyOf(kept.values()).forEach(IncomingTransfer::forget);
+        directories.close();
         List.copyOf(receivers.values()).forEach(r -> r.abort("transfer endpoint closed"));
         List.copyOf(senders.values()).forEach(o -> o.abort("transfer endpoint closed"));
     }
@@ -695,6 +726,16 @@ public final class TransferEngine {
             listener.onProgress(id, role, done, total);
         } catch (RuntimeException e) {
             LOG.warn("Transfer listener failed on progress", e);
+        }
+        directories.onFileProgress(id, done);
+    }
+
+    void notifyDirectoryProgress(String id, TransferListener.Role role, int filesDone, int filesTotal, long done,
+                                 long total) {
+        try {
+            listener.onDirectoryProgress(id, role, filesDone, filesTotal, done, total);
+        } catch (RuntimeException e) {
+            LOG.warn("Transfer listener failed on directory progress", e);
         }
     }
 
