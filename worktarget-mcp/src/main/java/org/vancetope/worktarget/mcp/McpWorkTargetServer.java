@@ -46,7 +46,7 @@ import org.vancetope.worktarget.spi.ToolSpec;
  * {@code work_target_set} with {@code DAEMON:box} runs its next calls on that daemon.
  *
  * <p>Results come back as {@code structuredContent} plus a JSON text rendering; a failed call is an
- * {@code isError} result whose structured content is {@code {"code": "path_escape", "message": …}}.
+ * {@code isError} result whose text is the stable code and the message ({@code path_escape: …}).
  * {@code exec_run} and the host tools send {@code notifications/progress} while they run when the
  * client asked for progress; {@code notifications/cancelled} interrupts the call (a job it started is
  * killed, a remote call gets {@code client_tool_cancel}).
@@ -197,7 +197,8 @@ public final class McpWorkTargetServer implements AutoCloseable {
     /**
      * Serves MCP clients over Streamable HTTP at {@code http://HOST:PORT/mcp}; every request must carry
      * {@code Authorization: Bearer TOKEN} with a token the authenticator accepts (401 otherwise), and a
-     * session is bound to the principal that opened it (403 for another).
+     * session is bound to the principal that opened it (403 for another). A request whose {@code Origin} is
+     * not one of the {@link Builder#allowedOrigins allowed origins} gets 403 first.
      *
      * @param host the interface to bind, e.g. {@code 127.0.0.1}
      * @param port the port, 0 for any free one
