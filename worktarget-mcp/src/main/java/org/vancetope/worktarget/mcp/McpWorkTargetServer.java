@@ -5,7 +5,6 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,9 +28,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
+import org.vancetope.worktarget.mcp.internal.AllowedOrigins;
 import org.vancetope.worktarget.mcp.internal.CallRegistry;
-import org.vancetope.worktarget.mcp.internal.CancelTapInputStream;
-import org.vancetope.worktarget.mcp.internal.ResponseTapOutputStream;
+import org.vancetope.worktarget.mcp.internal.StdioTransport;
 import org.vancetope.worktarget.mcp.internal.StreamableHttpTransport;
 import org.vancetope.worktarget.mcp.internal.ToolCalls;
 import org.vancetope.worktarget.spi.AuthPrincipal;
@@ -47,7 +46,7 @@ import org.vancetope.worktarget.spi.ToolSpec;
  * {@code work_target_set} with {@code DAEMON:box} runs its next calls on that daemon.
  *
  * <p>Results come back as {@code structuredContent} plus a JSON text rendering; a failed call is an
- * {@code isError} result whose structured content is {@code {"code": "path_escape", "message": …}}.
+ * {@code isError} result whose text is the stable code and the message ({@code path_escape: …}).
  * {@code exec_run} and the host tools send {@code notifications/progress} while they run when the
  * client asked for progress; {@code notifications/cancelled} interrupts the call (a job it started is
  * killed, a remote call gets {@code client_tool_cancel}).
@@ -80,8 +79,9 @@ public final class McpWorkTargetServer implements AutoCloseable {
     private final CallRegistry calls = new CallRegistry();
     private final ToolCalls toolCalls;
     private final Duration httpSessionIdle;
+    private final AllowedOrigins allowedOrigins;
     private final List<McpSyncServer> servers = new ArrayList<>();
-    private CancelTapInputStream stdin;
+    private StdioTransport stdin;
     private StreamableHttpTransport http;
     private boolean closed;
 
@@ -102,6 +102,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
         }
         this.tools = List.copyOf(all);
         this.httpSessionIdle = b.httpSessionIdle;
+        this.allowedOrigins = b.allowedOrigins;
         this.name = b.name;
         this.version = b.version;
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -153,6 +154,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .jsonMapper(json)
                 .validateToolInputs(false) // the dispatcher checks the parameters and answers invalid_params
+                .jsonSchemaValidator(ToolCalls.RESULTS_CONFORM)
                 .tools(specs)
                 .build();
     }
@@ -169,9 +171,9 @@ public final class McpWorkTargetServer implements AutoCloseable {
         if (closed || stdin != null) {
             throw new IllegalStateException(closed ? "The MCP server is closed." : "The MCP server already serves stdio.");
         }
-        stdin = new CancelTapInputStream(Objects.requireNonNull(in, "in"), json, calls);
-        OutputStream answers = new ResponseTapOutputStream(Objects.requireNonNull(out, "out"), stdin);
-        servers.add(sdkServer(McpServer.sync(new StdioServerTransportProvider(json, stdin, answers))));
+        stdin = new StdioTransport(json, Objects.requireNonNull(in, "in"), Objects.requireNonNull(out, "out"), calls);
+        // the transport runs each request on the thread that read it (and reads on with another): at once
+        servers.add(sdkServer(McpServer.sync(stdin).immediateExecution(true)));
     }
 
     /**
@@ -182,7 +184,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
      * @throws IllegalStateException when this server does not serve stdio
      */
     public void awaitStdioEnd() throws InterruptedException {
-        CancelTapInputStream s;
+        StdioTransport s;
         synchronized (this) {
             s = stdin;
         }
@@ -195,7 +197,8 @@ public final class McpWorkTargetServer implements AutoCloseable {
     /**
      * Serves MCP clients over Streamable HTTP at {@code http://HOST:PORT/mcp}; every request must carry
      * {@code Authorization: Bearer TOKEN} with a token the authenticator accepts (401 otherwise), and a
-     * session is bound to the principal that opened it (403 for another).
+     * session is bound to the principal that opened it (403 for another). A request whose {@code Origin} is
+     * not one of the {@link Builder#allowedOrigins allowed origins} gets 403 first.
      *
      * @param host the interface to bind, e.g. {@code 127.0.0.1}
      * @param port the port, 0 for any free one
@@ -224,7 +227,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
                             // closing: close() ends every session itself
                         }
                     }
-                }, httpSessionIdle);
+                }, httpSessionIdle, allowedOrigins);
         servers.add(sdkServer(McpServer.sync(t)));
         InetSocketAddress address = t.start(host, port);
         http = t;
@@ -284,6 +287,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
         private final List<BackendTool> hostTools = new ArrayList<>();
         private Duration progressInterval = Duration.ofSeconds(1);
         private Duration httpSessionIdle = Duration.ofMinutes(30);
+        private AllowedOrigins allowedOrigins = AllowedOrigins.of(AllowedOrigins.LOOPBACK);
         private String name = "worktarget";
         private String version = "0.1.0";
 
@@ -362,6 +366,24 @@ public final class McpWorkTargetServer implements AutoCloseable {
                 throw new IllegalArgumentException("httpSessionIdle must be positive, got " + value + ".");
             }
             this.httpSessionIdle = value;
+            return this;
+        }
+
+        /**
+         * The browser origins the HTTP endpoint serves (default: pages on loopback, {@code http://localhost:*},
+         * {@code http://127.0.0.1:*}, {@code http://[::1]:*} and the same with {@code https}). A request whose
+         * {@code Origin} header is not one of them is refused with 403 and a JSON-RPC error, before its token
+         * is looked at, as MCP requires against DNS rebinding; a request without {@code Origin} (an MCP client
+         * that is not a browser) is judged by its token alone. The list replaces the default: include the
+         * loopback entries to keep them.
+         *
+         * @param value entries {@code scheme://host}, {@code scheme://host:port} or {@code scheme://host:*} (any
+         *              port), e.g. {@code https://app.example.com}; empty to refuse every browser origin
+         * @return this
+         * @throws IllegalArgumentException for an entry not of that form
+         */
+        public Builder allowedOrigins(Collection<String> value) {
+            this.allowedOrigins = AllowedOrigins.of(value);
             return this;
         }
 

@@ -14,7 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 class InspectorCliTest {
     private static List<String> inspector(String... args) {
         List<String> cmd = new ArrayList<>(List.of("node", "node_modules/@modelcontextprotocol/inspector/"
-                + "clients/launcher/build/index.js", "--cli"));
+                + "clients/launcher/build/index.js", "--cli",
+                // its default of 15 s is less than a JVM's start on a loaded machine takes at times
+                "--connect-timeout", "120000"));
         cmd.addAll(List.of(args));
         return cmd;
     }

@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,7 @@ import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.mcp.McpProcessMapping;
 import org.vancetope.worktarget.mcp.McpWorkTargetServer;
+import org.vancetope.worktarget.mcp.internal.AllowedOrigins;
 import org.vancetope.worktarget.spi.BackendTool;
 
 /** {@code mcp}: an MCP server over stdio (this machine's tools) or over HTTP (a WORK backend and daemons). */
@@ -35,7 +37,7 @@ final class McpCommand {
     static final String HELP = String.join("\n",
             "Usage: mcp [--workdir DIR] [--workspace DIR] [--tenant T] [--project P]",
             "       mcp --http PORT --workspace DIR --tokens FILE [--bind 127.0.0.1] [--daemon-port 7070]",
-            "           [--project P]",
+            "           [--project P] [--allowed-origins LIST]",
             "",
             "Serves the WorkTarget tools (file_*, exec_*, work_target_get/set) to an MCP client.",
             "",
@@ -57,11 +59,15 @@ final class McpCommand {
             "  --bind HOST       the interface of both ports (default 127.0.0.1)",
             "  --daemon-port P   the WebSocket port for daemons (default 7070; 0: any free port, logged)",
             "  --project P       the project of a session whose token grants several (default: the only one)",
+            "  --allowed-origins LIST  the browser origins served, comma-separated scheme://host[:port|:*]",
+            "                    (default: loopback, http(s)://localhost:*, 127.0.0.1:*, [::1]:*; '' none). A",
+            "                    request with another Origin header gets 403 (DNS rebinding guard); one without",
+            "                    Origin (not a browser) is judged by its token alone.",
             "",
             "Logs go to stderr. Exit codes: 0 stopped, 2 usage, 4 cannot bind.");
 
     private static final Set<String> OPTIONS = Set.of("workdir", "workspace", "tenant", "project", "http", "tokens",
-            "bind", "daemon-port");
+            "bind", "daemon-port", "allowed-origins");
 
     private McpCommand() {
     }
@@ -134,7 +140,7 @@ final class McpCommand {
 
     private static int stdio(Map<String, String> a, InputStream in, PrintStream out, PrintStream err)
             throws UsageError {
-        for (String httpOnly : List.of("tokens", "bind", "daemon-port")) {
+        for (String httpOnly : List.of("tokens", "bind", "daemon-port", "allowed-origins")) {
             if (a.containsKey(httpOnly)) {
                 throw new UsageError("--" + httpOnly + " needs --http PORT (it is an option of the HTTP form).");
             }
@@ -190,6 +196,16 @@ final class McpCommand {
                     + "give the tenant and calls run in --workspace or on daemons.");
         }
         Path workspace = dir(a, "workspace", null);
+        List<String> origins = null;
+        if (a.containsKey("allowed-origins")) {
+            origins = Arrays.stream(a.get("allowed-origins").split(",")).map(String::strip).filter(s -> !s.isEmpty())
+                    .toList();
+            try {
+                AllowedOrigins.of(origins);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError("--allowed-origins: " + e.getMessage());
+            }
+        }
         if (!a.containsKey("tokens")) {
             throw new UsageError("--tokens FILE is required with --http.");
         }
@@ -220,9 +236,12 @@ final class McpCommand {
                 .backend(work);
         hostTools.forEach(db::hostTool);
         WorkTargetDispatcher dispatcher = db.build();
-        McpWorkTargetServer mcp = McpWorkTargetServer.builder().dispatcher(dispatcher).hostTools(hostTools)
-                .processes(McpProcessMapping.perSession(store, dispatcher, "local", a.getOrDefault("project", "local")))
-                .build();
+        McpWorkTargetServer.Builder mb = McpWorkTargetServer.builder().dispatcher(dispatcher).hostTools(hostTools)
+                .processes(McpProcessMapping.perSession(store, dispatcher, "local", a.getOrDefault("project", "local")));
+        if (origins != null) {
+            mb.allowedOrigins(origins);
+        }
+        McpWorkTargetServer mcp = mb.build();
         InetSocketAddress address;
         try {
             address = mcp.startHttp(bind, port, auth);

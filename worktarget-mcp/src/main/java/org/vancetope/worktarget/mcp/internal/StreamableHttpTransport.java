@@ -38,6 +38,7 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -110,6 +111,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
     private final CallRegistry calls;
     private final Sessions listener;
     private final Duration idle;
+    private final AllowedOrigins origins;
     private final Map<String, Open> sessions = new ConcurrentHashMap<>();
     private volatile McpStreamableServerSession.Factory factory;
     private EventLoopGroup group;
@@ -123,10 +125,12 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
      * @param calls the running calls, for cancellation
      * @param listener told when sessions open and end
      * @param idle how long a session may go without a request and without an open stream before it ends
+     * @param origins the browser origins served (a request with another {@code Origin} gets 403)
      */
     public StreamableHttpTransport(McpJsonMapper json, Authenticator authenticator, CallRegistry calls,
-                                   Sessions listener, Duration idle) {
+                                   Sessions listener, Duration idle, AllowedOrigins origins) {
         this.idle = idle;
+        this.origins = origins;
         this.json = json;
         this.authenticator = authenticator;
         this.calls = calls;
@@ -227,6 +231,13 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
             if (!PATH.equals(new QueryStringDecoder(req.uri()).path())) {
                 plain(ctx, req, HttpResponseStatus.NOT_FOUND, "Not found: the MCP endpoint is " + PATH + ".");
+                return;
+            }
+            String origin = req.headers().get(HttpHeaderNames.ORIGIN);
+            if (origin != null && !origins.allows(origin)) {
+                // before the token: a page another site rebound to this address learns nothing
+                LOG.warn("Refused an MCP HTTP request from the origin '{}' (not an allowed origin)", origin);
+                refuseOrigin(ctx, req, origin);
                 return;
             }
             Optional<AuthPrincipal> principal = authenticate(req);
@@ -382,6 +393,26 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         open.session().delete().subscribe(null, e -> LOG.debug("Deleting session {} failed: {}", id, e.toString()));
         listener.closed(id);
         send(ctx, req, new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
+    }
+
+    /** 403 with a JSON-RPC error without id, as MCP describes for an invalid {@code Origin}. */
+    private void refuseOrigin(ChannelHandlerContext ctx, FullHttpRequest req, String origin) {
+        String message = "The origin '" + origin + "' may not use this MCP server (a guard against DNS rebinding). "
+                + "Allowed origins: " + String.join(", ", origins.listed()) + "; the server's operator can allow "
+                + "more (mcp --allowed-origins).";
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("jsonrpc", McpSchema.JSONRPC_VERSION);
+        body.put("error", Map.of("code", McpSchema.ErrorCodes.INVALID_REQUEST, "message", message));
+        String text;
+        try {
+            text = json.writeValueAsString(body);
+        } catch (IOException e) {
+            text = "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"Origin not allowed\"}}";
+        }
+        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.FORBIDDEN,
+                Unpooled.copiedBuffer(text, StandardCharsets.UTF_8));
+        r.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+        send(ctx, req, r);
     }
 
     private static FullHttpResponse text(HttpResponseStatus status, String message) {

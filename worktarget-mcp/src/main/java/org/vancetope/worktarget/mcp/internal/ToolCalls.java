@@ -1,6 +1,8 @@
 package org.vancetope.worktarget.mcp.internal;
 
+import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -32,6 +34,26 @@ import org.vancetope.worktarget.spi.ToolSpec;
  */
 public final class ToolCalls {
     private static final Logger LOG = LoggerFactory.getLogger(ToolCalls.class);
+
+    /**
+     * The schema validator the SDK server gets: it checks the tools' schemas as the SDK's default does, but
+     * does not validate every result against its tool's output schema again. The dispatcher's results are
+     * built to their schema ({@code ToolSpec.outputSchema()}), the tests validate every tool's results
+     * against it, and MCP clients validate {@code structuredContent} themselves; the SDK's check per call
+     * (a tree copy of the result, the validation and one more serialisation) cost a large part of a small
+     * call's time.
+     */
+    public static final JsonSchemaValidator RESULTS_CONFORM = new JsonSchemaValidator() {
+        @Override
+        public ValidationResponse validate(Map<String, Object> schema, Object structuredContent) {
+            return ValidationResponse.asValid(null);
+        }
+
+        @Override
+        public ValidationResponse validateSchema(Map<String, Object> schema) {
+            return McpJsonDefaults.getSchemaValidator().validateSchema(schema);
+        }
+    };
 
     private final WorkTargetDispatcher dispatcher;
     private final McpProcessMapping processes;

@@ -50,6 +50,20 @@ class McpMainTest {
     }
 
     @Test
+    void allowedOriginsMustBeSchemeHostPortEntriesAndBelongToTheHttpForm(@TempDir Path tmp) throws Exception {
+        Path tokens = Files.writeString(tmp.resolve("tokens.json"), "{\"tokens\":[]}");
+        assertThat(run("mcp", "--http", "0", "--workspace", tmp.toString(), "--tokens", tokens.toString(),
+                "--allowed-origins", "https://app.example.com,localhost:3000")).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--allowed-origins", "'localhost:3000'",
+                "scheme://host:*");
+        assertThat(run("mcp", "--workdir", tmp.toString(), "--allowed-origins", "http://localhost:*"))
+                .isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--allowed-origins needs --http PORT");
+        assertThat(run("mcp", "--help")).isEqualTo(Main.OK);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--allowed-origins LIST", "DNS rebinding");
+    }
+
+    @Test
     void theOtherCommandsStillRun() {
         assertThat(run("serve", "--help")).isEqualTo(Main.OK);
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("Usage: serve");
@@ -69,5 +83,26 @@ class McpMainTest {
             assertThat(line).as("every stdout line is a JSON-RPC message").startsWith("{\"jsonrpc\":\"2.0\"");
         }
         assertThat(stdout).contains("\"id\":1", "\"serverInfo\"", "\"worktarget\"");
+    }
+
+    @Test
+    void aLineThatIsNotJsonRpcGetsAParseErrorAndTheServerReadsOn(@TempDir Path tmp) throws Exception {
+        Files.writeString(tmp.resolve("f.txt"), "hello");
+        String in = "this is not json\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"file_read\","
+                + "\"arguments\":{\"path\":\"f.txt\"}}}";   // the last line without its newline: still read
+        int code = McpCommand.run(List.of("--workdir", tmp.toString()), new ByteArrayInputStream(
+                in.getBytes(StandardCharsets.UTF_8)), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).isEqualTo(Main.OK);
+        String stdout = out.toString(StandardCharsets.UTF_8);
+        assertThat(stdout).contains("\"code\":-32700", "not one JSON-RPC message", "\"id\":1", "\"id\":2",
+                "hello");
+        for (String line : stdout.strip().split("\n")) {
+            assertThat(line).as("every stdout line is a JSON-RPC message").startsWith("{\"jsonrpc\":\"2.0\"");
+        }
     }
 }
