@@ -63,7 +63,14 @@ public record DirectoryEntry(String path, Kind kind, long size, String hash) {
         }
     }
 
-    /** Validates the structure: a path and a kind, a size not negative. */
+    /**
+     * Validates the structure: a path and a kind, a size not negative.
+     *
+     * @param path the entry's path relative to the transferred directory, {@code '/'} separated
+     * @param kind what the entry is
+     * @param size the file's size in bytes; 0 for every other kind
+     * @param hash {@code "sha256:<hex>"} of a file; null for every other kind
+     */
     public DirectoryEntry {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(kind, "kind");

@@ -48,7 +48,18 @@ public record DirectoryEntryResult(String path, DirectoryEntry.Kind kind, Status
         }
     }
 
-    /** Validates: a failed entry has a code, every other none. */
+    /**
+     * Validates: a failed entry has a code, every other none.
+     *
+     * @param path the entry's path relative to the transferred directory
+     * @param kind the entry's kind as the sender listed it
+     * @param status what happened to it
+     * @param bytesWritten the bytes the receiver committed (files that landed), else 0
+     * @param hash the verified {@code sha256:<hex>} of a file that landed, else null
+     * @param error null unless failed or skipped: why
+     * @param code null unless failed: the stable code ({@code path_escape}, {@code exists}, {@code size_limit},
+     *        {@code hash_mismatch}, {@code not_found}, {@code invalid_params}, …)
+     */
     public DirectoryEntryResult {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(kind, "kind");

@@ -29,7 +29,16 @@ public record DirectoryManifest(String transferId, String target, String dirName
     /** The wire type. */
     public static final String TYPE = "transfer_dir_manifest";
 
-    /** Validates the required fields and copies the entries. */
+    /**
+     * Validates the required fields and copies the entries.
+     *
+     * @param transferId the directory transfer's correlation id
+     * @param target the directory on the receiver, relative to its root ({@code "."} for the root itself)
+     * @param dirName the Brain RootDir when the Brain receives, else null
+     * @param overwrite whether existing files may be replaced (the receiver decides what it allows)
+     * @param entries the entries
+     * @param error why the sender could not list its directory, or null
+     */
     public DirectoryManifest {
         TransferFrame.requireId(transferId);
         Objects.requireNonNull(target, "target");

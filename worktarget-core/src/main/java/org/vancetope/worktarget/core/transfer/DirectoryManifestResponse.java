@@ -24,7 +24,14 @@ public record DirectoryManifestResponse(String transferId, boolean ok, String er
     /** The wire type. */
     public static final String TYPE = "transfer_dir_manifest_response";
 
-    /** Validates the id and copies the refusals. */
+    /**
+     * Validates the id and copies the refusals.
+     *
+     * @param transferId the directory transfer's correlation id
+     * @param ok false when the whole manifest is refused (a limit, the target directory)
+     * @param error why, when not ok
+     * @param refused the entries refused one by one (when ok)
+     */
     public DirectoryManifestResponse {
         TransferFrame.requireId(transferId);
         refused = List.copyOf(Objects.requireNonNull(refused, "refused"));

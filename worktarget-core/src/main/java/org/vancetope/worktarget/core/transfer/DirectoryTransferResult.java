@@ -30,7 +30,17 @@ import org.vancetope.worktarget.spi.ErrorCode;
 public record DirectoryTransferResult(String transferId, boolean ok, int filesWritten, long bytesWritten,
                                       List<DirectoryEntryResult> entries, String error, ErrorCode code) {
 
-    /** Copies the entries; a whole failure has a code. */
+    /**
+     * Copies the entries; a whole failure has a code.
+     *
+     * @param transferId the directory transfer
+     * @param ok true when no entry failed and the transfer did not fail as a whole (skipped links do not count)
+     * @param filesWritten the files that landed
+     * @param bytesWritten the bytes of the files that landed
+     * @param entries every entry of the manifest, in its order
+     * @param error null unless the transfer failed as a whole
+     * @param code null unless the transfer failed as a whole
+     */
     public DirectoryTransferResult {
         entries = List.copyOf(Objects.requireNonNull(entries, "entries"));
         if (error != null) {

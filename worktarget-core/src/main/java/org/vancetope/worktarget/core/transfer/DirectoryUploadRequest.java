@@ -23,7 +23,15 @@ public record DirectoryUploadRequest(String transferId, String localPath, String
     /** The wire type. */
     public static final String TYPE = "client.dir.upload.request";
 
-    /** Validates the required fields. */
+    /**
+     * Validates the required fields.
+     *
+     * @param transferId the directory transfer's correlation id
+     * @param localPath the directory on the client, relative to its workspace root
+     * @param dirName the Brain RootDir to write into
+     * @param remotePath the directory relative to that RootDir
+     * @param overwrite whether existing files in the RootDir may be replaced
+     */
     public DirectoryUploadRequest {
         TransferFrame.requireId(transferId);
         Objects.requireNonNull(localPath, "localPath");

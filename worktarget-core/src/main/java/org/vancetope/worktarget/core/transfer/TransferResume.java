@@ -25,7 +25,16 @@ public record TransferResume(String transferId, String target, String dirName, l
     /** The wire type. */
     public static final String TYPE = "transfer_resume";
 
-    /** Validates the structural fields. */
+    /**
+     * Validates the structural fields.
+     *
+     * @param transferId the id of the interrupted transfer
+     * @param target the path relative to the receiver's root, as {@code transfer_init} named it
+     * @param dirName the Brain RootDir, as {@code transfer_init} named it, or null
+     * @param totalSize the exact size in bytes, as announced
+     * @param hash the whole file's {@code "sha256:<hex>"} as announced, or null when it comes with the last
+     *        chunk ({@link TransferCapability#HASH_TRAILER})
+     */
     public TransferResume {
         TransferFrame.requireId(transferId);
         Objects.requireNonNull(target, "target");

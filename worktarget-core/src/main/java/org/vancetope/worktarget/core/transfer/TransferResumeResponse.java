@@ -23,7 +23,15 @@ public record TransferResumeResponse(String transferId, boolean ok, long offset,
     /** The wire type. */
     public static final String TYPE = "transfer_resume_response";
 
-    /** Validates the fields. */
+    /**
+     * Validates the fields.
+     *
+     * @param transferId the transfer
+     * @param ok whether the transfer goes on
+     * @param offset the bytes the receiver kept (0 when not ok)
+     * @param nextSeq the seq of the next chunk it accepts (0 when not ok)
+     * @param error null when ok, otherwise why it cannot be resumed
+     */
     public TransferResumeResponse {
         TransferFrame.requireId(transferId);
         if (offset < 0 || nextSeq < 0) {
