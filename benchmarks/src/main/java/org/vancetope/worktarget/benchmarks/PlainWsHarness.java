@@ -52,9 +52,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The plain Netty WebSocket harnesses that {@link WireTransferBenchmark} measures WorkTarget against:
- * a file moves as V1-shaped JSON text frames (64 KiB chunks, standard base64), the receiver writes it
- * to disk and hashes it with SHA-256, and acks with the hash after the last chunk; at most 8 writes in
- * flight; the sender does not hash before sending. The server end lives in the benchmark's JVM, the
+ * a file moves in 64 KiB chunks, as V1-shaped JSON text frames (standard base64) or as binary frames,
+ * the receiver writes it to disk and hashes it with SHA-256, and acks with the hash after the last
+ * chunk; at most 8 writes in flight; the sender does not hash before sending. The server end lives in the benchmark's JVM, the
  * peer in a child JVM ({@code WireTransferBenchmark --plain-peer PORT DIR MODE}).
  *
  * <ul>
@@ -66,6 +66,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *       head for the metadata, copies the base64 out of the network buffer once and decodes it with the
  *       JDK's decoder into the chunk's array; disk write and SHA-256 run on a writer thread, so the I/O
  *       thread goes on reading (the same split as WorkTarget's receiver).
+ *   <li>{@link Mode#BINARY}: the reference for WorkTarget's {@code transfer.binary}: chunks as binary
+ *       frames (a small head, then the file's bytes read straight into a pooled direct buffer), no JSON
+ *       and no base64; the receiver hands the frame's buffer without a copy to a writer thread that
+ *       hashes and writes it; control frames are JSON text as in the other modes.
+ *   <li>{@link Mode#BINARY_TRAILER}: as {@code BINARY}, and the sender hashes each chunk as it sends it
+ *       and puts the SHA-256 after the last chunk, which the receiver checks against its own: the
+ *       reference for {@code transfer.binary} + {@code transfer.hash-trailer}.
  * </ul>
  */
 final class PlainWsHarness {

@@ -70,6 +70,14 @@ import org.vancetope.worktarget.core.InMemoryProcessStore;
  * {@code transfer_init}), so the report also shows the tuned harness's time plus one SHA-256 pass over
  * the file, timed in the same pass.
  *
+ * <p>{@code --binary [sizeMiB] [reps] [childHeap]}: the same run with the two binary-frame harnesses
+ * ({@code BINARY}, and {@code BINARY_TRAILER}, whose sender hashes while it streams) in place of the
+ * default and tuned ones: the references for WorkTarget's binary chunks + hash trailer.
+ *
+ * <p>{@code --v2-only [sizeMiB=1024] [reps=1] [childHeap=64m]}: only WorkTarget, down and up, no
+ * warm-up, with this JVM's and the daemon's peak heap; run this JVM with {@code -Xms64m -Xmx64m} for
+ * the bounded-memory check.
+ *
  * <p>MINA SSHD SFTP ({@link SftpHarness}): the server in a child JVM, the client in this JVM, MINA's
  * defaults; its upload (this JVM → child) is the direction of {@code client_file_download}.
  *
