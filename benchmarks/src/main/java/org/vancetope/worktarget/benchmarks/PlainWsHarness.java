@@ -181,6 +181,16 @@ final class PlainWsHarness {
             complete(id, hash);
         }
 
+        /** A parsed control frame: an ack, or a request to send a file. */
+        final void control(ChannelHandlerContext ctx, JsonNode f) {
+            String id = f.get("id").asText();
+            switch (f.get("type").asText()) {
+                case "ack" -> complete(id, f.get("hash").asText());
+                case "send" -> sendRequested(ctx, id, f.get("path").asText(), f.get("to").asText());
+                default -> throw new IllegalStateException("unknown frame " + f);
+            }
+        }
+
         void sendRequested(ChannelHandlerContext ctx, String id, String path, String to) {
             Channel ch = ctx.channel();
             senders.execute(() -> {
@@ -316,9 +326,7 @@ final class PlainWsHarness {
                         received(ctx, id, r);
                     }
                 }
-                case "ack" -> complete(id, f.get("hash").asText());
-                case "send" -> sendRequested(ctx, id, f.get("path").asText(), f.get("to").asText());
-                default -> throw new IllegalStateException("unknown frame " + f);
+                default -> control(ctx, f);
             }
         }
 
@@ -532,13 +540,7 @@ final class PlainWsHarness {
 
         @Override
         void text(ChannelHandlerContext ctx, TextWebSocketFrame frame) throws Exception {
-            JsonNode f = MAPPER.readTree(frame.text());
-            String id = f.get("id").asText();
-            switch (f.get("type").asText()) {
-                case "ack" -> complete(id, f.get("hash").asText());
-                case "send" -> sendRequested(ctx, id, f.get("path").asText(), f.get("to").asText());
-                default -> throw new IllegalStateException("unknown frame " + f);
-            }
+            control(ctx, MAPPER.readTree(frame.text()));
         }
 
         @Override
