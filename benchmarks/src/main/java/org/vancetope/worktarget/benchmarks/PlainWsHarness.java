@@ -48,6 +48,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -69,7 +70,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@link Mode#BINARY}: the reference for WorkTarget's {@code transfer.binary}: chunks as binary
  *       frames (a small head, then the file's bytes read straight into a pooled direct buffer), no JSON
  *       and no base64; the receiver hands the frame's buffer without a copy to a writer thread that
- *       hashes and writes it; control frames are JSON text as in the other modes.
+ *       hashes and writes it, and stops reading while 32 frames wait for it (again at 8), as
+ *       WorkTarget's receiver does; control frames are JSON text as in the other modes.
  *   <li>{@link Mode#BINARY_TRAILER}: as {@code BINARY}, and the sender hashes each chunk as it sends it
  *       and puts the SHA-256 after the last chunk, which the receiver checks against its own: the
  *       reference for {@code transfer.binary} + {@code transfer.hash-trailer}.
@@ -450,6 +452,11 @@ final class PlainWsHarness {
         private static final int LAST = 1;
         private static final int TRAILER = 2;
         private static final int HASH_BYTES = 32;
+        /** The receiver stops reading while this many frames wait for the writer, as WorkTarget's does... */
+        private static final int PAUSE_AT = 32;
+        /** ...and reads again at this many. */
+        private static final int RESUME_AT = 8;
+        private final AtomicInteger queued = new AtomicInteger();
         private final boolean trailer;
         private final ExecutorService writer = Executors.newSingleThreadExecutor();
 
@@ -520,6 +527,9 @@ final class PlainWsHarness {
             Reception r = reception(id, seq, path);
             ByteBuf data = content.retain();
             byte[] trailerHash = expected;
+            if (queued.incrementAndGet() >= PAUSE_AT) {
+                ctx.channel().config().setAutoRead(false);
+            }
             writer.execute(() -> {
                 try {
                     r.write(data.nioBuffer());
@@ -534,6 +544,13 @@ final class PlainWsHarness {
                     ctx.fireExceptionCaught(e);
                 } finally {
                     data.release();
+                    if (queued.decrementAndGet() <= RESUME_AT) {
+                        ctx.channel().eventLoop().execute(() -> {
+                            if (queued.get() <= RESUME_AT && !ctx.channel().config().isAutoRead()) {
+                                ctx.channel().config().setAutoRead(true);
+                            }
+                        });
+                    }
                 }
             });
         }
