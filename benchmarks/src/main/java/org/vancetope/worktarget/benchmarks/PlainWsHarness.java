@@ -22,7 +22,9 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
@@ -46,13 +48,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The plain Netty WebSocket harnesses that {@link WireTransferBenchmark} measures WorkTarget against:
- * a file moves as V1-shaped JSON text frames (64 KiB chunks, standard base64), the receiver writes it
- * to disk and hashes it with SHA-256, and acks with the hash after the last chunk; at most 8 writes in
- * flight; the sender does not hash before sending. The server end lives in the benchmark's JVM, the
+ * a file moves in 64 KiB chunks, as V1-shaped JSON text frames (standard base64) or as binary frames,
+ * the receiver writes it to disk and hashes it with SHA-256, and acks with the hash after the last
+ * chunk; at most 8 writes in flight; the sender does not hash before sending. The server end lives in the benchmark's JVM, the
  * peer in a child JVM ({@code WireTransferBenchmark --plain-peer PORT DIR MODE}).
  *
  * <ul>
@@ -64,6 +67,14 @@ import java.util.concurrent.atomic.AtomicLong;
  *       head for the metadata, copies the base64 out of the network buffer once and decodes it with the
  *       JDK's decoder into the chunk's array; disk write and SHA-256 run on a writer thread, so the I/O
  *       thread goes on reading (the same split as WorkTarget's receiver).
+ *   <li>{@link Mode#BINARY}: the reference for WorkTarget's {@code transfer.binary}: chunks as binary
+ *       frames (a small head, then the file's bytes read straight into a pooled direct buffer), no JSON
+ *       and no base64; the receiver hands the frame's buffer without a copy to a writer thread that
+ *       hashes and writes it, and stops reading while 32 frames wait for it (again at 8), as
+ *       WorkTarget's receiver does; control frames are JSON text as in the other modes.
+ *   <li>{@link Mode#BINARY_TRAILER}: as {@code BINARY}, and the sender hashes each chunk as it sends it
+ *       and puts the SHA-256 after the last chunk, which the receiver checks against its own: the
+ *       reference for {@code transfer.binary} + {@code transfer.hash-trailer}.
  * </ul>
  */
 final class PlainWsHarness {
@@ -77,7 +88,11 @@ final class PlainWsHarness {
         /** Netty defaults, Jackson trees and strings. */
         DEFAULT,
         /** No UTF-8 re-validation, bytes end to end. */
-        TUNED
+        TUNED,
+        /** Chunks as binary frames (no JSON, no base64); the sender does not hash. */
+        BINARY,
+        /** As {@link #BINARY}, and the sender hashes while it streams and sends the hash after the last chunk. */
+        BINARY_TRAILER
     }
 
     private PlainWsHarness() {
@@ -86,7 +101,7 @@ final class PlainWsHarness {
     // ------------------------------------------------------------------ shared handler logic
 
     /** The frame handling both ends share; subclasses parse and send frames their way. */
-    private abstract static class Handler extends SimpleChannelInboundHandler<TextWebSocketFrame> {
+    private abstract static class Handler extends SimpleChannelInboundHandler<WebSocketFrame> {
         final Path dir;
         final Map<String, CompletableFuture<String>> pending = new ConcurrentHashMap<>();
         final ExecutorService senders = Executors.newSingleThreadExecutor();
@@ -98,7 +113,7 @@ final class PlainWsHarness {
         }
 
         /** Sends a file as chunk frames, at most 8 writes in flight; returns when the last is queued. */
-        final void sendFile(Channel ch, Path file, String id, String to) throws Exception {
+        void sendFile(Channel ch, Path file, String id, String to) throws Exception {
             Window window = new Window();
             try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
                 long size = in.size();
@@ -115,8 +130,27 @@ final class PlainWsHarness {
         }
 
         /** One chunk frame; {@code raw} is reused after the call. */
-        abstract TextWebSocketFrame chunkFrame(Channel ch, String id, String to, long seq, byte[] raw, boolean last)
+        abstract WebSocketFrame chunkFrame(Channel ch, String id, String to, long seq, byte[] raw, boolean last)
                 throws IOException;
+
+        @Override
+        protected final void channelRead0(ChannelHandlerContext ctx, WebSocketFrame frame) throws Exception {
+            if (frame instanceof TextWebSocketFrame text) {
+                text(ctx, text);
+            } else if (frame instanceof BinaryWebSocketFrame binary) {
+                binary(ctx, binary);
+            } else {
+                throw new IllegalStateException("unexpected frame " + frame);
+            }
+        }
+
+        /** A text frame: a control frame, or a JSON chunk. */
+        abstract void text(ChannelHandlerContext ctx, TextWebSocketFrame frame) throws Exception;
+
+        /** A binary frame: a chunk, in the binary modes. */
+        void binary(ChannelHandlerContext ctx, BinaryWebSocketFrame frame) throws Exception {
+            throw new IllegalStateException("binary frame in a text-only harness");
+        }
 
         /** Writes a small control frame. */
         void sendControl(Channel ch, String json) {
@@ -147,6 +181,16 @@ final class PlainWsHarness {
             ObjectNode ack = MAPPER.createObjectNode().put("type", "ack").put("id", id).put("hash", hash);
             sendControl(ctx.channel(), MAPPER.writeValueAsString(ack));
             complete(id, hash);
+        }
+
+        /** A parsed control frame: an ack, or a request to send a file. */
+        final void control(ChannelHandlerContext ctx, JsonNode f) {
+            String id = f.get("id").asText();
+            switch (f.get("type").asText()) {
+                case "ack" -> complete(id, f.get("hash").asText());
+                case "send" -> sendRequested(ctx, id, f.get("path").asText(), f.get("to").asText());
+                default -> throw new IllegalStateException("unknown frame " + f);
+            }
         }
 
         void sendRequested(ChannelHandlerContext ctx, String id, String path, String to) {
@@ -196,6 +240,7 @@ final class PlainWsHarness {
     private static final class Reception {
         private final FileChannel out;
         private final MessageDigest digest = WireTransferBenchmark.digest();
+        private String hash;
 
         Reception(Path file) {
             try {
@@ -206,17 +251,21 @@ final class PlainWsHarness {
             }
         }
 
-        /** Hashes and writes a heap buffer's remaining bytes. */
+        /** Hashes and writes a buffer's remaining bytes. */
         void write(ByteBuffer b) throws IOException {
-            digest.update(b.array(), b.arrayOffset() + b.position(), b.remaining());
+            digest.update(b.duplicate());
             while (b.hasRemaining()) {
                 out.write(b);
             }
         }
 
+        /** Closes the file (once) and returns the hash of what was written. */
         String finish() throws IOException {
-            out.close();
-            return "sha256:" + HexFormat.of().formatHex(digest.digest());
+            if (hash == null) {
+                out.close();
+                hash = "sha256:" + HexFormat.of().formatHex(digest.digest());
+            }
+            return hash;
         }
 
         void abort() {
@@ -233,7 +282,7 @@ final class PlainWsHarness {
         private final Semaphore permits = new Semaphore(WRITES_IN_FLIGHT);
         private final CompletableFuture<Void> failed = new CompletableFuture<>();
 
-        void write(Channel ch, TextWebSocketFrame frame) throws InterruptedException {
+        void write(Channel ch, WebSocketFrame frame) throws InterruptedException {
             permits.acquire();
             if (failed.isDone()) {
                 frame.release();
@@ -268,7 +317,7 @@ final class PlainWsHarness {
         }
 
         @Override
-        protected void channelRead0(ChannelHandlerContext ctx, TextWebSocketFrame frame) throws Exception {
+        void text(ChannelHandlerContext ctx, TextWebSocketFrame frame) throws Exception {
             JsonNode f = MAPPER.readTree(frame.text());
             String id = f.get("id").asText();
             switch (f.get("type").asText()) {
@@ -279,9 +328,7 @@ final class PlainWsHarness {
                         received(ctx, id, r);
                     }
                 }
-                case "ack" -> complete(id, f.get("hash").asText());
-                case "send" -> sendRequested(ctx, id, f.get("path").asText(), f.get("to").asText());
-                default -> throw new IllegalStateException("unknown frame " + f);
+                default -> control(ctx, f);
             }
         }
 
@@ -315,7 +362,7 @@ final class PlainWsHarness {
         }
 
         @Override
-        protected void channelRead0(ChannelHandlerContext ctx, TextWebSocketFrame frame) throws Exception {
+        void text(ChannelHandlerContext ctx, TextWebSocketFrame frame) throws Exception {
             ByteBuf content = frame.content();
             int n = content.readableBytes();
             int h = Math.min(n, HEAD_BYTES);
@@ -392,8 +439,141 @@ final class PlainWsHarness {
         }
     }
 
+    // ------------------------------------------------------------------ binary
+
+    /**
+     * Chunks as binary frames: a head (sequence number, flags, transfer id, path, and after the last
+     * chunk in {@link Mode#BINARY_TRAILER} the sender's SHA-256 of the file) and the file's bytes, read
+     * from the file straight into a pooled buffer. The receiver hands the frame's buffer itself (no
+     * copy) to a writer thread that hashes and writes it; control frames are the JSON text frames of the
+     * other modes.
+     */
+    private static final class BinaryHandler extends Handler {
+        private static final int LAST = 1;
+        private static final int TRAILER = 2;
+        private static final int HASH_BYTES = 32;
+        /** The receiver stops reading while this many frames wait for the writer, as WorkTarget's does... */
+        private static final int PAUSE_AT = 32;
+        /** ...and reads again at this many. */
+        private static final int RESUME_AT = 8;
+        private final AtomicInteger queued = new AtomicInteger();
+        private final boolean trailer;
+        private final ExecutorService writer = Executors.newSingleThreadExecutor();
+
+        BinaryHandler(Path dir, boolean trailer) {
+            super(dir);
+            this.trailer = trailer;
+        }
+
+        @Override
+        void sendFile(Channel ch, Path file, String id, String to) throws Exception {
+            Window window = new Window();
+            byte[] idBytes = id.getBytes(StandardCharsets.UTF_8);
+            byte[] toBytes = to.getBytes(StandardCharsets.UTF_8);
+            MessageDigest digest = trailer ? WireTransferBenchmark.digest() : null;
+            try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+                long size = in.size();
+                long sent = 0;
+                long seq = 0;
+                do {
+                    int n = (int) Math.min(CHUNK, size - sent);
+                    boolean last = sent + n == size;
+                    int headBytes = 8 + 1 + 1 + idBytes.length + 2 + toBytes.length;
+                    ByteBuf frame = ch.alloc().directBuffer(headBytes + n + HASH_BYTES);
+                    frame.writeLong(seq++).writeByte(0).writeByte(idBytes.length).writeBytes(idBytes)
+                            .writeShort(toBytes.length).writeBytes(toBytes);
+                    int dataAt = frame.writerIndex();
+                    while (frame.writerIndex() - dataAt < n) {
+                        int got = frame.writeBytes(in, sent + frame.writerIndex() - dataAt,
+                                n - (frame.writerIndex() - dataAt));
+                        if (got < 0) {
+                            frame.release();
+                            throw new IOException(file + " shrank while it was sent");
+                        }
+                    }
+                    int flags = last ? LAST : 0;
+                    if (digest != null) {
+                        digest.update(frame.nioBuffer(dataAt, n));
+                        if (last) {
+                            flags |= TRAILER;
+                            frame.writeBytes(digest.digest());
+                        }
+                    }
+                    frame.setByte(8, flags);
+                    sent += n;
+                    window.write(ch, new BinaryWebSocketFrame(frame));
+                } while (sent < size);
+            }
+        }
+
+        @Override
+        WebSocketFrame chunkFrame(Channel ch, String id, String to, long seq, byte[] raw, boolean last) {
+            throw new UnsupportedOperationException("the binary harness builds its frames in sendFile");
+        }
+
+        @Override
+        void binary(ChannelHandlerContext ctx, BinaryWebSocketFrame frame) {
+            ByteBuf content = frame.content();
+            long seq = content.readLong();
+            int flags = content.readByte();
+            String id = content.readCharSequence(content.readUnsignedByte(), StandardCharsets.UTF_8).toString();
+            String path = content.readCharSequence(content.readUnsignedShort(), StandardCharsets.UTF_8).toString();
+            byte[] expected = null;
+            if ((flags & TRAILER) != 0) {
+                expected = new byte[HASH_BYTES];
+                content.getBytes(content.writerIndex() - HASH_BYTES, expected);
+                content.writerIndex(content.writerIndex() - HASH_BYTES);
+            }
+            Reception r = reception(id, seq, path);
+            ByteBuf data = content.retain();
+            byte[] trailerHash = expected;
+            if (queued.incrementAndGet() >= PAUSE_AT) {
+                ctx.channel().config().setAutoRead(false);
+            }
+            writer.execute(() -> {
+                try {
+                    r.write(data.nioBuffer());
+                    if ((flags & LAST) != 0) {
+                        String hash = r.finish();
+                        if (trailerHash != null && !hash.equals("sha256:" + HexFormat.of().formatHex(trailerHash))) {
+                            throw new IOException("transfer " + id + ": the trailer's hash is not the received file's");
+                        }
+                        received(ctx, id, r);
+                    }
+                } catch (IOException e) {
+                    ctx.fireExceptionCaught(e);
+                } finally {
+                    data.release();
+                    if (queued.decrementAndGet() <= RESUME_AT) {
+                        ctx.channel().eventLoop().execute(() -> {
+                            if (queued.get() <= RESUME_AT && !ctx.channel().config().isAutoRead()) {
+                                ctx.channel().config().setAutoRead(true);
+                            }
+                        });
+                    }
+                }
+            });
+        }
+
+        @Override
+        void text(ChannelHandlerContext ctx, TextWebSocketFrame frame) throws Exception {
+            control(ctx, MAPPER.readTree(frame.text()));
+        }
+
+        @Override
+        void shutdown() {
+            super.shutdown();
+            writer.shutdownNow();
+        }
+    }
+
     private static Handler handler(Mode mode, Path dir) {
-        return mode == Mode.TUNED ? new TunedHandler(dir) : new DefaultHandler(dir);
+        return switch (mode) {
+            case DEFAULT -> new DefaultHandler(dir);
+            case TUNED -> new TunedHandler(dir);
+            case BINARY -> new BinaryHandler(dir, false);
+            case BINARY_TRAILER -> new BinaryHandler(dir, true);
+        };
     }
 
     // ------------------------------------------------------------------ the two ends

@@ -70,6 +70,14 @@ import org.vancetope.worktarget.core.InMemoryProcessStore;
  * {@code transfer_init}), so the report also shows the tuned harness's time plus one SHA-256 pass over
  * the file, timed in the same pass.
  *
+ * <p>{@code --binary [sizeMiB] [reps] [childHeap]}: the same run with the two binary-frame harnesses
+ * ({@code BINARY}, and {@code BINARY_TRAILER}, whose sender hashes while it streams) in place of the
+ * default and tuned ones: the references for WorkTarget's binary chunks + hash trailer.
+ *
+ * <p>{@code --v2-only [sizeMiB=1024] [reps=1] [childHeap=64m]}: only WorkTarget, down and up, no
+ * warm-up, with this JVM's and the daemon's peak heap; run this JVM with {@code -Xms64m -Xmx64m} for
+ * the bounded-memory check.
+ *
  * <p>MINA SSHD SFTP ({@link SftpHarness}): the server in a child JVM, the client in this JVM, MINA's
  * defaults; its upload (this JVM → child) is the direction of {@code client_file_download}.
  *
@@ -144,12 +152,22 @@ public final class WireTransferBenchmark {
             }
             return;
         }
-        long sizeMiB = args.length > 0 ? Long.parseLong(args[0]) : 1024;
-        int reps = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-        String childHeap = args.length > 2 ? args[2] : "1g";
+        boolean v2Only = args.length > 0 && args[0].equals("--v2-only");
+        boolean binary = args.length > 0 && args[0].equals("--binary");
+        int a = v2Only || binary ? 1 : 0;
+        long sizeMiB = args.length > a ? Long.parseLong(args[a]) : 1024;
+        int reps = args.length > a + 1 ? Integer.parseInt(args[a + 1]) : v2Only ? 1 : 3;
+        String childHeap = args.length > a + 2 ? args[a + 2] : v2Only ? "64m" : "1g";
         Path base = Files.createTempDirectory("wt-wirebench");
         try {
-            new Run(base, sizeMiB << 20, reps, childHeap).run();
+            Run run = new Run(base, sizeMiB << 20, reps, childHeap);
+            if (v2Only) {
+                run.runV2Only();
+            } else if (binary) {
+                run.run(PlainWsHarness.Mode.BINARY, PlainWsHarness.Mode.BINARY_TRAILER);
+            } else {
+                run.run(PlainWsHarness.Mode.DEFAULT, PlainWsHarness.Mode.TUNED);
+            }
         } finally {
             deleteTree(base);
         }
@@ -170,7 +188,13 @@ public final class WireTransferBenchmark {
             this.childHeap = childHeap;
         }
 
-        void run() throws Exception {
+        /**
+         * WorkTarget, two plain harnesses ({@code first} and {@code second}, the latter also with one
+         * SHA-256 pass added) and SFTP, interleaved.
+         */
+        void run(PlainWsHarness.Mode first, PlainWsHarness.Mode second) throws Exception {
+            String firstName = first.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            String secondName = second.name().toLowerCase(Locale.ROOT).replace('_', '-');
             Path files = Files.createDirectories(base.resolve("files"));
             Path source = files.resolve("source.bin");
             Path warm = files.resolve("warm.bin");
@@ -207,8 +231,8 @@ public final class WireTransferBenchmark {
                          .authenticator(TokenAuthenticator.builder()
                                  .token(token, new AuthPrincipal("bench-daemon", TENANT, Set.of(PROJECT), null)).build())
                          .transfers(transfers).build().start();
-                 PlainWsHarness.Server plain = new PlainWsHarness.Server(plainServerDir, PlainWsHarness.Mode.DEFAULT);
-                 PlainWsHarness.Server tuned = new PlainWsHarness.Server(tunedServerDir, PlainWsHarness.Mode.TUNED);
+                 PlainWsHarness.Server plain = new PlainWsHarness.Server(plainServerDir, first);
+                 PlainWsHarness.Server tuned = new PlainWsHarness.Server(tunedServerDir, second);
                  SftpHarness sftp = SftpHarness.start(base, sftpServerDir, childHeap, childJvmArgs("sftp-server"))) {
                 WorkTargetDispatcher.Builder b = WorkTargetDispatcher.builder().processStore(processes).backend(work)
                         .peers(server.peers());
@@ -224,12 +248,11 @@ public final class WireTransferBenchmark {
                 }
                 Process daemon = startChild("daemon", daemonArgs);
                 awaitDaemon(server, daemon);
-                Process peer = startChild("plain-peer", List.of(WireTransferBenchmark.class.getName(), "--plain-peer",
-                        Integer.toString(plain.port()), plainPeerDir.toString(), PlainWsHarness.Mode.DEFAULT.name()));
+                Process peer = startChild(firstName + "-peer", List.of(WireTransferBenchmark.class.getName(),
+                        "--plain-peer", Integer.toString(plain.port()), plainPeerDir.toString(), first.name()));
                 Channel peerChannel = plain.awaitPeer(peer);
-                Process tunedPeer = startChild("tuned-peer", List.of(WireTransferBenchmark.class.getName(),
-                        "--plain-peer", Integer.toString(tuned.port()), tunedPeerDir.toString(),
-                        PlainWsHarness.Mode.TUNED.name()));
+                Process tunedPeer = startChild(secondName + "-peer", List.of(WireTransferBenchmark.class.getName(),
+                        "--plain-peer", Integer.toString(tuned.port()), tunedPeerDir.toString(), second.name()));
                 Channel tunedChannel = tuned.awaitPeer(tunedPeer);
 
                 String dirName = (String) dispatcher.invoke(PROCESS, "workspace_create_ephemeral_dir", Map.of())
@@ -273,9 +296,10 @@ public final class WireTransferBenchmark {
                         }
                         Files.delete(received);
                     }
-                    System.out.printf(Locale.ROOT, "%-8s WorkTarget down %6.1f up %6.1f | plain default down %6.1f up %6.1f"
-                            + " | plain tuned down %6.1f up %6.1f | SFTP down %6.1f up %6.1f | SHA-256 pass %6.1f MB/s%n",
-                            warmUp ? "warm-up" : "pass " + (pass + 1), r[0], r[1], r[2], r[3], r[4], r[5], r[7], r[8], r[6]);
+                    System.out.printf(Locale.ROOT, "%-8s WorkTarget down %6.1f up %6.1f | plain %s down %6.1f up %6.1f"
+                            + " | plain %s down %6.1f up %6.1f | SFTP down %6.1f up %6.1f | SHA-256 pass %6.1f MB/s%n",
+                            warmUp ? "warm-up" : "pass " + (pass + 1), r[0], r[1], firstName, r[2], r[3], secondName,
+                            r[4], r[5], r[7], r[8], r[6]);
                     if (!warmUp) {
                         for (int i = 0; i < r.length; i++) {
                             mbs[i][pass] = r[i];
@@ -284,7 +308,7 @@ public final class WireTransferBenchmark {
                 }
                 peerChannel.close().syncUninterruptibly();
                 tunedChannel.close().syncUninterruptibly();
-                report(mbs, heap, sftp.negotiated());
+                report(mbs, heap, sftp.negotiated(), firstName, secondName);
             } finally {
                 heap.close();
                 for (Process p : children) {
@@ -294,39 +318,43 @@ public final class WireTransferBenchmark {
                     }
                 }
             }
-            System.out.printf(Locale.ROOT, "child peak heap (GC log: before GC / live after GC): daemon %s, plain peer %s,"
-                    + " tuned peer %s%n", gcPeak(base.resolve("daemon.gc.log")), gcPeak(base.resolve("plain-peer.gc.log")),
-                    gcPeak(base.resolve("tuned-peer.gc.log")));
+            System.out.printf(Locale.ROOT, "child peak heap (GC log: before GC / live after GC): daemon %s, %s peer %s,"
+                    + " %s peer %s%n", gcPeak(base.resolve("daemon.gc.log")), firstName,
+                    gcPeak(base.resolve(firstName + "-peer.gc.log")), secondName,
+                    gcPeak(base.resolve(secondName + "-peer.gc.log")));
         }
 
-        private void report(double[][] mbs, HeapPeak heap, String sftpCipher) {
+        private void report(double[][] mbs, HeapPeak heap, String sftpCipher, String first, String second) {
             double[] m = new double[mbs.length];
             for (int i = 0; i < mbs.length; i++) {
                 m[i] = median(mbs[i]);
             }
             // the sender's SHA-256 pass before transfer_init, which the protocol requires and the plain
             // harnesses skip, added to the tuned harness's time: the best a V1 sender can do over this wire
-            double tunedHashedDown = 1 / (1 / m[4] + 1 / m[6]);
-            double tunedHashedUp = 1 / (1 / m[5] + 1 / m[6]);
+            // (with the binary harnesses: the binary one without a trailer, whose sender does not hash)
+            boolean binary = second.equals("binary-trailer");
+            String hashed = binary ? first : second;
+            double tunedHashedDown = 1 / (1 / m[binary ? 2 : 4] + 1 / m[6]);
+            double tunedHashedUp = 1 / (1 / m[binary ? 3 : 5] + 1 / m[6]);
             System.out.printf(Locale.ROOT, "%d MiB over loopback WebSocket, two processes, median of %d passes (MB/s):%n",
                     size >> 20, reps);
-            System.out.printf(Locale.ROOT, "  %-26s %10s %14s %12s %22s %10s%n", "", "WorkTarget", "plain default",
-                    "plain tuned", "tuned + sender hash", "MINA SFTP");
-            System.out.printf(Locale.ROOT, "  %-26s %10.1f %14.1f %12.1f %22.1f %10.1f%n", "download Brain -> daemon",
+            System.out.printf(Locale.ROOT, "  %-26s %10s %14s %16s %22s %10s%n", "", "WorkTarget", "plain " + first,
+                    "plain " + second, hashed + " + sender hash", "MINA SFTP");
+            System.out.printf(Locale.ROOT, "  %-26s %10.1f %14.1f %16.1f %22.1f %10.1f%n", "download Brain -> daemon",
                     m[0], m[2], m[4], tunedHashedDown, m[7]);
-            System.out.printf(Locale.ROOT, "  %-26s %10.1f %14.1f %12.1f %22.1f %10.1f%n", "upload   daemon -> Brain",
+            System.out.printf(Locale.ROOT, "  %-26s %10.1f %14.1f %16.1f %22.1f %10.1f%n", "upload   daemon -> Brain",
                     m[1], m[3], m[5], tunedHashedUp, m[8]);
-            System.out.printf(Locale.ROOT, "  ratios WorkTarget / default: down %.2f up %.2f; / tuned: down %.2f up %.2f;"
-                    + " / tuned + sender hash: down %.2f up %.2f%n", m[0] / m[2], m[1] / m[3], m[0] / m[4], m[1] / m[5],
-                    m[0] / tunedHashedDown, m[1] / tunedHashedUp);
+            System.out.printf(Locale.ROOT, "  ratios WorkTarget / %s: down %.2f up %.2f; / %s: down %.2f up %.2f;"
+                    + " / %s + sender hash: down %.2f up %.2f%n", first, m[0] / m[2], m[1] / m[3], second, m[0] / m[4],
+                    m[1] / m[5], hashed, m[0] / tunedHashedDown, m[1] / tunedHashedUp);
             System.out.printf(Locale.ROOT, "  ratios WorkTarget / MINA SFTP: down %.2f up %.2f (SFTP: MINA defaults, %s)%n",
                     m[0] / m[7], m[1] / m[8], sftpCipher);
             System.out.printf(Locale.ROOT, "  one SHA-256 pass over the file (this JVM, page cache): %.1f MB/s%n", m[6]);
-            System.out.printf(Locale.ROOT, "  (all passes: WorkTarget down %s up %s; default down %s up %s; tuned down %s up %s)%n",
-                    fmt(mbs[0]), fmt(mbs[1]), fmt(mbs[2]), fmt(mbs[3]), fmt(mbs[4]), fmt(mbs[5]));
+            System.out.printf(Locale.ROOT, "  (all passes: WorkTarget down %s up %s; %s down %s up %s; %s down %s up %s)%n",
+                    fmt(mbs[0]), fmt(mbs[1]), first, fmt(mbs[2]), fmt(mbs[3]), second, fmt(mbs[4]), fmt(mbs[5]));
             System.out.printf(Locale.ROOT, "  (SFTP passes: down %s up %s)%n", fmt(mbs[7]), fmt(mbs[8]));
             System.out.printf(Locale.ROOT, "this JVM peak heap used (MemoryMXBean, sampled every 5 ms, incl. garbage): "
-                    + "WorkTarget %d MiB, plain harnesses %d MiB; live after GC (heap pools' collection usage): "
+                    + "WorkTarget %d MiB, plain harnesses and SFTP client %d MiB; live after GC (heap pools' collection usage): "
                     + "WorkTarget %d MiB, plain harnesses %d MiB%n", heap.peak(0) >> 20, heap.peak(1) >> 20,
                     heap.live(0) >> 20, heap.live(1) >> 20);
         }
@@ -351,13 +379,13 @@ public final class WireTransferBenchmark {
             Set<TransferCapability> without = java.util.EnumSet.allOf(TransferCapability.class);
             without.remove(TransferCapability.ZSTD);
             double[][] mbs = new double[8][reps];      // [without, with] x [text down, text up, random down, random up]
-            try (ZstdLinkSide off = new ZstdLinkSide("without", without, bytesPerSecond, files);
-                 ZstdLinkSide on = new ZstdLinkSide("with", java.util.EnumSet.allOf(TransferCapability.class),
-                         bytesPerSecond, files)) {
+            try (DaemonSide off = new DaemonSide("without", without, bytesPerSecond, files, names);
+                 DaemonSide on = new DaemonSide("with", java.util.EnumSet.allOf(TransferCapability.class),
+                         bytesPerSecond, files, names)) {
                 System.out.printf(Locale.ROOT, "negotiated: without zstd %s; with zstd %s%n", off.negotiated(),
                         on.negotiated());
                 for (int pass = -1; pass < reps; pass++) {
-                    ZstdLinkSide[] sides = {off, on};
+                    DaemonSide[] sides = {off, on};
                     for (int z = 0; z < 2; z++) {
                         double[] r = new double[4];
                         for (int f = 0; f < 2; f++) {
@@ -393,8 +421,54 @@ public final class WireTransferBenchmark {
             }
         }
 
-        /** A server offering some capabilities, a throttled link, and a daemon child connected through it. */
-        private final class ZstdLinkSide implements AutoCloseable {
+        /**
+         * Only WorkTarget: a random file of {@code size} down and up, {@code reps} passes and no warm-up,
+         * with the server's capabilities ({@code -Dwirebench.capabilities}, all by default); reports
+         * MB/s, this JVM's peak heap (run it with {@code -Xmx64m}) and the daemon child's (GC log).
+         */
+        void runV2Only() throws Exception {
+            Path files = Files.createDirectories(base.resolve("files"));
+            writeRandom(files.resolve("source.bin"), size);
+            String hash = sha256(files.resolve("source.bin"));
+            System.out.printf(Locale.ROOT, "WorkTarget only: %d MiB down and up, %d passes; this JVM heap max %d MiB; "
+                    + "daemon -Xmx%s; server offers %s; %d CPUs%n", size >> 20, reps,
+                    Runtime.getRuntime().maxMemory() >> 20, childHeap, CAPABILITIES,
+                    Runtime.getRuntime().availableProcessors());
+            HeapPeak heap = new HeapPeak();
+            double[][] mbs = new double[2][reps];
+            try (DaemonSide side = new DaemonSide("v2", CAPABILITIES, 0, files, "source.bin")) {
+                System.out.printf(Locale.ROOT, "negotiated: %s%n", side.negotiated());
+                for (int pass = 0; pass < reps; pass++) {
+                    heap.phase(0);
+                    mbs[0][pass] = timed(size, side.download("source.bin", hash));
+                    heap.phase(1);
+                    mbs[1][pass] = timed(size, side.upload("source.bin", hash));
+                    heap.phase(-1);
+                    System.out.printf(Locale.ROOT, "pass %d   WorkTarget down %6.1f up %6.1f MB/s%n", pass + 1,
+                            mbs[0][pass], mbs[1][pass]);
+                }
+            } catch (Exception | Error e) {
+                Path log = base.resolve("daemon-v2.log");
+                System.err.println("failed: " + e + "; daemon log:\n" + (Files.exists(log) ? Files.readString(log) : ""));
+                throw e;
+            } finally {
+                heap.close();
+            }
+            System.out.printf(Locale.ROOT, "%d MiB, median of %d passes: download %.1f MB/s, upload %.1f MB/s%n",
+                    size >> 20, reps, median(mbs[0]), median(mbs[1]));
+            System.out.printf(Locale.ROOT, "this JVM (Brain) peak heap used (MemoryMXBean, every 5 ms, incl. garbage): "
+                    + "download %d MiB, upload %d MiB; live after GC: download %d MiB, upload %d MiB%n",
+                    heap.peak(0) >> 20, heap.peak(1) >> 20, heap.live(0) >> 20, heap.live(1) >> 20);
+            System.out.printf(Locale.ROOT, "daemon peak heap (GC log: before GC / live after GC): %s%n",
+                    gcPeak(base.resolve("daemon-v2.gc.log")));
+        }
+
+        /**
+         * A server offering some capabilities and a daemon child connected to it, through a throttled
+         * link when {@code bytesPerSecond > 0}, directly otherwise; {@code names} from {@code files} are
+         * linked into both ends' directories.
+         */
+        private final class DaemonSide implements AutoCloseable {
             private final WorkspaceBackend work;
             private final ServerTransfers transfers;
             private final WorkTargetServer server;
@@ -405,7 +479,8 @@ public final class WireTransferBenchmark {
             private final Path rootDir;
             private final String dirName;
 
-            ZstdLinkSide(String tag, Set<TransferCapability> caps, double bytesPerSecond, Path files) throws Exception {
+            DaemonSide(String tag, Set<TransferCapability> caps, double bytesPerSecond, Path files, String... names)
+                    throws Exception {
                 String token = "bench-" + Long.toHexString(new Random().nextLong());
                 InMemoryProcessStore processes = new InMemoryProcessStore();
                 processes.process(PROCESS).tenant(TENANT).project(PROJECT).session("s-1").user("alice").add();
@@ -422,13 +497,14 @@ public final class WireTransferBenchmark {
                         .authenticator(TokenAuthenticator.builder()
                                 .token(token, new AuthPrincipal("bench-daemon", TENANT, Set.of(PROJECT), null)).build())
                         .transfers(transfers).build().start();
-                link = ThrottledLink.start(server.port(), bytesPerSecond);
+                link = bytesPerSecond > 0 ? ThrottledLink.start(server.port(), bytesPerSecond) : null;
                 WorkTargetDispatcher.Builder b = WorkTargetDispatcher.builder().processStore(processes).backend(work)
                         .peers(server.peers());
                 transfers.tools(work.ephemeralDirs()).forEach(b::hostTool);
                 dispatcher = b.build();
                 List<String> daemonArgs = new ArrayList<>(List.of("org.vancetope.worktarget.backend.daemon.cli.Main",
-                        "daemon", "--connect", "ws://127.0.0.1:" + link.port() + "/worktarget/v1", "--token", token,
+                        "daemon", "--connect", "ws://127.0.0.1:" + (link != null ? link.port() : server.port())
+                                + "/worktarget/v1", "--token", token,
                         "--tenant", TENANT, "--project", PROJECT, "--name", DAEMON,
                         "--workdir", footProject.toString(), "--max-transfer-mib", Long.toString(limit >> 20)));
                 if (!SYNC) {
@@ -439,8 +515,9 @@ public final class WireTransferBenchmark {
                 dirName = (String) dispatcher.invoke(PROCESS, "workspace_create_ephemeral_dir", Map.of()).get("dirName");
                 rootDir = work.findRoot(TENANT, PROJECT, dirName).orElseThrow();
                 for (Path dir : List.of(rootDir, footProject)) {
-                    link(dir.resolve("text.txt"), files.resolve("text.txt"));
-                    link(dir.resolve("random.bin"), files.resolve("random.bin"));
+                    for (String name : names) {
+                        link(dir.resolve(name), files.resolve(name));
+                    }
                 }
                 dispatcher.invoke(PROCESS, "work_target_set", Map.of("kind", "DAEMON", "targetName", DAEMON));
             }
@@ -479,7 +556,9 @@ public final class WireTransferBenchmark {
                     daemon.destroyForcibly();
                     Thread.currentThread().interrupt();
                 }
-                link.close();
+                if (link != null) {
+                    link.close();
+                }
                 server.close();
                 transfers.close();
                 work.close();
