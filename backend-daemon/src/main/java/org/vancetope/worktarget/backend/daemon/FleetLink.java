@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.vancetope.worktarget.spi.PeerKey;
 
 /**
@@ -168,6 +170,25 @@ public interface FleetLink extends AutoCloseable {
      * @throws IOException when the store is unreachable
      */
     boolean send(String node, String message) throws IOException;
+
+    /**
+     * Sends a message to a node, at most once, without waiting for the store on the calling thread: what
+     * {@link #send} does, reported when the store has taken it. The default runs {@link #send} at once;
+     * links whose client is asynchronous override it, which saves the forwarding side a thread hand-off.
+     * The stage must not be completed on a thread that waits for this node's own messages to be handled.
+     *
+     * @param node the node
+     * @param message the message
+     * @return completes with false when no such node is listening, or exceptionally with an
+     *         {@link IOException} when the store is unreachable
+     */
+    default CompletionStage<Boolean> sendAsync(String node, String message) {
+        try {
+            return CompletableFuture.completedFuture(send(node, message));
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
     /**
      * Whether a node's heartbeat is still fresh.

@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -295,6 +297,28 @@ public final class RedisFleetLink implements FleetLink {
         } catch (RedisException e) {
             throw unreachable(e);
         }
+    }
+
+    @Override
+    public CompletionStage<Boolean> sendAsync(String node, String message) {
+        StatefulRedisConnection<String, String> c = connection;
+        if (c == null || closed) {
+            return CompletableFuture.failedFuture(new IOException("The Redis link of node '" + nodeId + "' is closed."));
+        }
+        CompletableFuture<Boolean> out = new CompletableFuture<>();
+        try {
+            c.async().publish(inboxOf(node), message).whenComplete((receivers, e) -> {
+                if (e != null) {
+                    out.completeExceptionally(e instanceof RedisException re ? unreachable(re)
+                            : new IOException("Redis is unreachable: " + e.getMessage(), e));
+                } else {
+                    out.complete(receivers != null && receivers > 0);
+                }
+            });
+        } catch (RedisException e) {
+            out.completeExceptionally(unreachable(e));
+        }
+        return out;
     }
 
     @Override

@@ -22,6 +22,7 @@ import org.vancetope.worktarget.backend.daemon.ServerRefusedException;
 import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.spi.Endpoint;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.SessionKey;
 import org.vancetope.worktarget.spi.ToolException;
@@ -197,6 +198,37 @@ class FleetRoutingTest {
             assertThat(fleet.call(n, daemon("box"), "client_file_read", Map.of("path", "x"), LONG))
                     .containsEntry("content", "second:x");
         }
+    }
+
+    @Test
+    void aCallRightAfterTheDaemonMovedToAnotherNodeLandsOnTheNewNodeThoughTheCallerCachedTheOldOne()
+            throws Exception {
+        WorkTargetClient first = fleet.daemon(2, "box", List.of(Fleet.echoRead("first")));
+        awaitSeenEverywhere(daemon("box"));
+        assertThat(fleet.call(1, daemon("box"), "client_file_read", Map.of("path", "a"), LONG))
+                .containsEntry("content", "first:a");     // node1 now caches "box is on node2"
+
+        fleet.daemon(3, "box", List.of(Fleet.echoRead("second")));
+        assertThatThrownBy(() -> first.terminated().get(Await.LIMIT.toSeconds(), TimeUnit.SECONDS)).cause()
+                .isInstanceOf(ServerRefusedException.class);
+
+        // node2 answers "not here" to node1's cached route; node1 looks up afresh and retries once
+        assertThat(fleet.call(1, daemon("box"), "client_file_read", Map.of("path", "b"), LONG))
+                .containsEntry("content", "second:b");
+    }
+
+    @Test
+    void aCallToADaemonThatLeftItsNodeFailsOfflineAndDidNotRun() throws Exception {
+        WorkTargetClient box = fleet.daemon(2, "box", List.of(Fleet.echoRead("box")));
+        awaitSeenEverywhere(daemon("box"));
+        Endpoint cached = fleet.node(1).peers().find(daemon("box")).orElseThrow();
+
+        box.close();
+        Await.until("node2 no longer holds the daemon", () -> fleet.node(2).connections().isEmpty());
+
+        assertThatThrownBy(() -> cached.invoke("client_file_read", Map.of("path", "x"), Fleet.ctx(), LONG))
+                .isInstanceOf(ToolException.class).hasMessageContaining("did not run")
+                .extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.OFFLINE);
     }
 
     @Test
