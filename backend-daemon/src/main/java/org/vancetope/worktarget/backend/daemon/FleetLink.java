@@ -3,6 +3,7 @@ package org.vancetope.worktarget.backend.daemon;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -160,6 +161,15 @@ public interface FleetLink extends AutoCloseable {
      * @throws IOException when the store is unreachable
      */
     List<String> daemons(String tenant, String project) throws IOException;
+
+    /**
+     * Every peer connected to any node of the fleet (this one included), for admin listings: one scan
+     * of the store, not meant for a call's path.
+     *
+     * @return each peer's presence, by peer
+     * @throws IOException when the store is unreachable
+     */
+    Map<PeerKey, Presence> peers() throws IOException;
 
     /**
      * Sends a message to a node, at most once.

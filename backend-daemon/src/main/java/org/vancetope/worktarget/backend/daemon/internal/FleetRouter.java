@@ -244,6 +244,32 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         }
     }
 
+    /**
+     * The peers connected to the other nodes, for admin listings.
+     *
+     * @return each one's presence, by peer
+     * @throws IOException when the store is unreachable
+     */
+    public Map<PeerKey, FleetLink.Presence> remotePeers() throws IOException {
+        Map<PeerKey, FleetLink.Presence> out = new java.util.LinkedHashMap<>();
+        link.peers().forEach((k, p) -> {
+            if (!p.node().equals(self)) {
+                out.put(k, p);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * The tool names of an encoded manifest, for listings.
+     *
+     * @param encoded the manifest as a presence holds it
+     * @return the names; none when it cannot be read
+     */
+    public static List<String> toolNames(String encoded) {
+        return manifest(encoded).stream().map(ToolSpec::name).toList();
+    }
+
     private static List<ToolSpec> manifest(String encoded) {
         try {
             if (Wire.decode(encoded) instanceof Message.ToolManifest m) {
