@@ -3,8 +3,11 @@ package org.vancetope.worktarget.backend.daemon;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.vancetope.worktarget.spi.PeerKey;
 
 /**
@@ -160,6 +163,15 @@ public interface FleetLink extends AutoCloseable {
     List<String> daemons(String tenant, String project) throws IOException;
 
     /**
+     * Every peer connected to any node of the fleet (this one included), for admin listings: one scan
+     * of the store, not meant for a call's path.
+     *
+     * @return each peer's presence, by peer
+     * @throws IOException when the store is unreachable
+     */
+    Map<PeerKey, Presence> peers() throws IOException;
+
+    /**
      * Sends a message to a node, at most once.
      *
      * @param node the node
@@ -168,6 +180,25 @@ public interface FleetLink extends AutoCloseable {
      * @throws IOException when the store is unreachable
      */
     boolean send(String node, String message) throws IOException;
+
+    /**
+     * Sends a message to a node, at most once, without waiting for the store on the calling thread: what
+     * {@link #send} does, reported when the store has taken it. The default runs {@link #send} at once;
+     * links whose client is asynchronous override it, which saves the forwarding side a thread hand-off.
+     * The stage must not be completed on a thread that waits for this node's own messages to be handled.
+     *
+     * @param node the node
+     * @param message the message
+     * @return completes with false when no such node is listening, or exceptionally with an
+     *         {@link IOException} when the store is unreachable
+     */
+    default CompletionStage<Boolean> sendAsync(String node, String message) {
+        try {
+            return CompletableFuture.completedFuture(send(node, message));
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
     /**
      * Whether a node's heartbeat is still fresh.

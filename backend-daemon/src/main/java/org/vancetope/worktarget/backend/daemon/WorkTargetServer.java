@@ -33,6 +33,7 @@ import org.vancetope.worktarget.backend.daemon.internal.Wire;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.Authenticator;
 import org.vancetope.worktarget.spi.Endpoint;
+import org.vancetope.worktarget.spi.PeerKey;
 import org.vancetope.worktarget.spi.Peers;
 
 /**
@@ -73,7 +74,7 @@ public final class WorkTargetServer implements AutoCloseable {
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Channel serverChannel;
-    private FleetRouter fleet;
+    private volatile FleetRouter fleet;
     private boolean closed;
 
     private WorkTargetServer(Builder b) {
@@ -202,6 +203,18 @@ public final class WorkTargetServer implements AutoCloseable {
         List<ConnectionInfo> out = new ArrayList<>();
         core.peers().all().forEach(c -> out.add(c.info()));
         return out;
+    }
+
+    /**
+     * The peers connected to the other nodes of this server's fleet, and where: what an admin listing
+     * shows beside {@link #connections()}. Empty for a single node.
+     *
+     * @return each remote peer's presence, by peer
+     * @throws IOException when the fleet's store is unreachable
+     */
+    public Map<PeerKey, FleetLink.Presence> fleetPeers() throws IOException {
+        FleetRouter f = fleet;
+        return f == null ? Map.of() : f.remotePeers();
     }
 
     /**

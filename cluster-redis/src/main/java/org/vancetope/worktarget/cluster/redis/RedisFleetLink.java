@@ -1,9 +1,11 @@
 package org.vancetope.worktarget.cluster.redis;
 
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -13,14 +15,18 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import java.io.IOException;
+import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -55,6 +61,7 @@ import org.vancetope.worktarget.spi.SessionKey;
  */
 public final class RedisFleetLink implements FleetLink {
     private static final Logger LOG = LoggerFactory.getLogger(RedisFleetLink.class);
+    private static final Pattern GLOB_SPECIAL = Pattern.compile("[*?\\[\\]\\\\]");
     private static final Pattern NODE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 
     /** Takes a peer for this node; returns the node and connection that held it before, if another. */
@@ -288,6 +295,54 @@ public final class RedisFleetLink implements FleetLink {
     }
 
     @Override
+    public Map<PeerKey, Presence> peers() throws IOException {
+        try {
+            RedisCommands<String, String> r = redis();
+            Map<PeerKey, Presence> out = new LinkedHashMap<>();
+            String start = prefix + "peer:";
+            ScanArgs args = ScanArgs.Builder.matches(GLOB_SPECIAL.matcher(start).replaceAll("\\\\$0") + "*").limit(500);
+            KeyScanCursor<String> cursor = r.scan(args);
+            while (true) {
+                for (String k : cursor.getKeys()) {
+                    PeerKey key = parsePeerKey(k.substring(start.length()));
+                    List<io.lettuce.core.KeyValue<String, String>> v = key == null ? List.of()
+                            : r.hmget(k, "node", "conn", "manifest");
+                    if (v.size() == 3 && v.get(0).hasValue() && v.get(1).hasValue()) {
+                        out.put(key, new Presence(v.get(0).getValue(), v.get(1).getValue(),
+                                v.get(2).getValueOrElse("")));
+                    }
+                }
+                if (cursor.isFinished()) {
+                    return out;
+                }
+                cursor = r.scan(cursor, args);
+            }
+        } catch (RedisException e) {
+            throw unreachable(e);
+        }
+    }
+
+    /** The peer a key names after {@code <prefix>peer:}, or null for a key of another shape. */
+    private static PeerKey parsePeerKey(String rest) {
+        String[] p = rest.split(":", -1);
+        try {
+            if (p.length == 4 && p[0].equals("d")) {
+                return new DaemonKey(dec(p[1]), dec(p[2]), dec(p[3]));
+            }
+            if (p.length == 3 && p[0].equals("s")) {
+                return new SessionKey(dec(p[1]), dec(p[2]));
+            }
+        } catch (IllegalArgumentException e) {
+            LOG.debug("Skipped a presence key of unexpected shape: {}", rest);
+        }
+        return null;
+    }
+
+    private static String dec(String part) {
+        return URLDecoder.decode(part, StandardCharsets.UTF_8);
+    }
+
+    @Override
     public boolean send(String node, String message) throws IOException {
         try {
             Long receivers = redis().publish(inboxOf(node), message);
@@ -295,6 +350,28 @@ public final class RedisFleetLink implements FleetLink {
         } catch (RedisException e) {
             throw unreachable(e);
         }
+    }
+
+    @Override
+    public CompletionStage<Boolean> sendAsync(String node, String message) {
+        StatefulRedisConnection<String, String> c = connection;
+        if (c == null || closed) {
+            return CompletableFuture.failedFuture(new IOException("The Redis link of node '" + nodeId + "' is closed."));
+        }
+        CompletableFuture<Boolean> out = new CompletableFuture<>();
+        try {
+            c.async().publish(inboxOf(node), message).whenComplete((receivers, e) -> {
+                if (e != null) {
+                    out.completeExceptionally(e instanceof RedisException re ? unreachable(re)
+                            : new IOException("Redis is unreachable: " + e.getMessage(), e));
+                } else {
+                    out.complete(receivers != null && receivers > 0);
+                }
+            });
+        } catch (RedisException e) {
+            out.completeExceptionally(unreachable(e));
+        }
+        return out;
     }
 
     @Override

@@ -18,11 +18,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.vancetope.worktarget.backend.daemon.FleetLink;
 import org.vancetope.worktarget.backend.daemon.ServerRefusedException;
 import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
+import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.spi.Endpoint;
 import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.PeerKey;
 import org.vancetope.worktarget.spi.SessionKey;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.testfixtures.Await;
@@ -132,6 +136,50 @@ class FleetRoutingTest {
     }
 
     @Test
+    void theAdminListingOfEveryNodeShowsThePeersOfTheOtherNodesWithTheirNode() throws Exception {
+        fleet.daemon(2, "beta", List.of(Fleet.echoRead("beta")));
+        fleet.foot(3, "s-9", List.of(Fleet.echoRead("foot")));
+        DaemonKey beta = daemon("beta");
+        SessionKey foot = new SessionKey("acme", "s-9");
+        Await.until("node1 lists the daemon of node2 and the foot of node3", () -> {
+            try {
+                Map<PeerKey, FleetLink.Presence> peers = fleet.node(1).fleetPeers();
+                return peers.containsKey(beta) && peers.containsKey(foot);
+            } catch (java.io.IOException e) {
+                return false;
+            }
+        });
+        Map<PeerKey, FleetLink.Presence> seenFrom1 = fleet.node(1).fleetPeers();
+        assertThat(seenFrom1.get(beta).node()).isEqualTo("node2");
+        assertThat(seenFrom1.get(foot).node()).isEqualTo("node3");
+        assertThat(seenFrom1.get(beta).connectionId()).isEqualTo(fleet.node(2).connections().get(0).connectionId());
+        Map<PeerKey, FleetLink.Presence> seenFrom2 = fleet.node(2).fleetPeers();
+        assertThat(seenFrom2).as("a node lists its own peers among its connections, not as fleet peers")
+                .containsOnlyKeys(foot);
+    }
+
+    @Test
+    void aSingleNodeHasNoFleetPeers() throws Exception {
+        try (WorkTargetServer single = WorkTargetServer.builder().authenticator(
+                org.vancetope.worktarget.backend.daemon.TokenAuthenticator.builder().build()).build().start()) {
+            assertThat(single.fleetPeers()).isEmpty();
+        }
+    }
+
+    @Test
+    void withRedisGoneTheFleetListingFailsSayingSo() throws Exception {
+        fleet.daemon(2, "box", List.of(Fleet.echoRead("box")));
+        awaitSeenEverywhere(daemon("box"));
+        redis.stop();
+        try {
+            assertThatThrownBy(() -> fleet.node(1).fleetPeers()).isInstanceOf(java.io.IOException.class)
+                    .hasMessageContaining("Redis is unreachable");
+        } finally {
+            redis.start();
+        }
+    }
+
+    @Test
     void aFootsClientCallRunsFromAnotherNode() throws Exception {
         fleet.foot(2, "s-1", List.of(Fleet.echoRead("foot")));
         SessionKey foot = new SessionKey("acme", "s-1");
@@ -197,6 +245,37 @@ class FleetRoutingTest {
             assertThat(fleet.call(n, daemon("box"), "client_file_read", Map.of("path", "x"), LONG))
                     .containsEntry("content", "second:x");
         }
+    }
+
+    @Test
+    void aCallRightAfterTheDaemonMovedToAnotherNodeLandsOnTheNewNodeThoughTheCallerCachedTheOldOne()
+            throws Exception {
+        WorkTargetClient first = fleet.daemon(2, "box", List.of(Fleet.echoRead("first")));
+        awaitSeenEverywhere(daemon("box"));
+        assertThat(fleet.call(1, daemon("box"), "client_file_read", Map.of("path", "a"), LONG))
+                .containsEntry("content", "first:a");     // node1 now caches "box is on node2"
+
+        fleet.daemon(3, "box", List.of(Fleet.echoRead("second")));
+        assertThatThrownBy(() -> first.terminated().get(Await.LIMIT.toSeconds(), TimeUnit.SECONDS)).cause()
+                .isInstanceOf(ServerRefusedException.class);
+
+        // node2 answers "not here" to node1's cached route; node1 looks up afresh and retries once
+        assertThat(fleet.call(1, daemon("box"), "client_file_read", Map.of("path", "b"), LONG))
+                .containsEntry("content", "second:b");
+    }
+
+    @Test
+    void aCallToADaemonThatLeftItsNodeFailsOfflineAndDidNotRun() throws Exception {
+        WorkTargetClient box = fleet.daemon(2, "box", List.of(Fleet.echoRead("box")));
+        awaitSeenEverywhere(daemon("box"));
+        Endpoint cached = fleet.node(1).peers().find(daemon("box")).orElseThrow();
+
+        box.close();
+        Await.until("node2 no longer holds the daemon", () -> fleet.node(2).connections().isEmpty());
+
+        assertThatThrownBy(() -> cached.invoke("client_file_read", Map.of("path", "x"), Fleet.ctx(), LONG))
+                .isInstanceOf(ToolException.class).hasMessageContaining("did not run")
+                .extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.OFFLINE);
     }
 
     @Test

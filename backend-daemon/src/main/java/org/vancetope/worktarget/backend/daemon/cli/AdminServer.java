@@ -39,6 +39,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,8 +53,10 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.ConnectionInfo;
+import org.vancetope.worktarget.backend.daemon.FleetLink;
 import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.internal.BindFailures;
+import org.vancetope.worktarget.backend.daemon.internal.FleetRouter;
 import org.vancetope.worktarget.backend.daemon.internal.Ids;
 import org.vancetope.worktarget.backend.daemon.internal.LogLimiter;
 import org.vancetope.worktarget.backend.daemon.internal.NettyVersionCheck;
@@ -65,8 +68,11 @@ import org.vancetope.worktarget.core.WorkTarget;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.core.WorkTargetKind;
 import org.vancetope.worktarget.core.internal.Segments;
+import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.PeerKey;
 import org.vancetope.worktarget.spi.ProcessInfo;
+import org.vancetope.worktarget.spi.SessionKey;
 import org.vancetope.worktarget.spi.ToolException;
 
 /**
@@ -430,9 +436,41 @@ final class AdminServer implements AutoCloseable {
     private Map<String, Object> connections() {
         Map<String, Object> out = new LinkedHashMap<>();
         List<ConnectionInfo> all = server.connections();
-        out.put("foots", all.stream().filter(c -> Wire.PROFILE_FOOT.equals(c.profile())).map(AdminServer::toMap).toList());
-        out.put("daemons", all.stream().filter(c -> Wire.PROFILE_DAEMON.equals(c.profile())).map(AdminServer::toMap).toList());
+        List<Map<String, Object>> foots = new ArrayList<>(all.stream()
+                .filter(c -> Wire.PROFILE_FOOT.equals(c.profile())).map(AdminServer::toMap).toList());
+        List<Map<String, Object>> daemons = new ArrayList<>(all.stream()
+                .filter(c -> Wire.PROFILE_DAEMON.equals(c.profile())).map(AdminServer::toMap).toList());
+        out.put("foots", foots);
+        out.put("daemons", daemons);
+        addFleetPeers(out, foots, daemons);
         return out;
+    }
+
+    /** The peers of the other nodes of a fleet, each marked with its node; a note when Redis is unreachable. */
+    private void addFleetPeers(Map<String, Object> out, List<Map<String, Object>> foots,
+                               List<Map<String, Object>> daemons) {
+        Map<PeerKey, FleetLink.Presence> remote;
+        try {
+            remote = server.fleetPeers();
+        } catch (IOException e) {
+            out.put("fleetUnreachable", "Only this node's connections are listed: the fleet's store is unreachable ("
+                    + e.getMessage() + ").");
+            return;
+        }
+        remote.forEach((key, p) -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("node", p.node());
+            m.put("connectionId", p.connectionId());
+            m.put("tenant", key.tenant());
+            if (key instanceof DaemonKey d) {
+                m.put("project", d.project());
+                m.put("name", d.name());
+            } else if (key instanceof SessionKey sk) {
+                m.put("sessionId", sk.sessionId());
+            }
+            m.put("tools", FleetRouter.toolNames(p.manifest()));
+            (key instanceof DaemonKey ? daemons : foots).add(m);
+        });
     }
 
     private static Map<String, Object> toMap(ConnectionInfo c) {

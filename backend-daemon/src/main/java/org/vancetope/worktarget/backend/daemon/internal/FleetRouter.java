@@ -68,8 +68,28 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
     private final ExecutorService workers;
     private final ExecutorService presence;
     private final ScheduledExecutorService watch;
+    private final Map<PeerKey, Located> located = new ConcurrentHashMap<>();
+    private final long cacheNanos;
 
     private record Forwarded(String node, String tool, CompletableFuture<Map<String, Object>> future) {
+    }
+
+    /** A cached presence of a peer on another node, trusted until {@code expires} (System.nanoTime). */
+    private record Located(String node, List<ToolSpec> manifest, long expires) {
+    }
+
+    /**
+     * The holding node answered that the peer is not connected there (it closed, or reconnected to
+     * another node): the call did not run and may be retried through a fresh lookup.
+     */
+    private static final class NotHere extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient ToolException failure;
+
+        NotHere(ToolException failure) {
+            super(failure.getMessage(), null, false, false);
+            this.failure = failure;
+        }
     }
 
     /**
@@ -86,10 +106,24 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         this.ids = ids;
         this.maxFrameBytes = maxFrameBytes;
         this.self = link.nodeId();
+        this.cacheNanos = cacheTtl(link.presenceTtl()).toNanos();
         AtomicInteger n = new AtomicInteger();
         this.workers = Executors.newCachedThreadPool(r -> daemon(r, "worktarget-fleet-" + n.incrementAndGet()));
         this.presence = Executors.newSingleThreadExecutor(r -> daemon(r, "worktarget-fleet-presence"));
         this.watch = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "worktarget-fleet-watch"));
+    }
+
+    /**
+     * How long a looked-up presence is trusted without asking the store again: a sixth of the presence
+     * time to live, at most one second. A stale entry costs at most one extra message: the node it names
+     * answers "not here" (or is not listening) and the call is retried once through a fresh lookup.
+     *
+     * @param presenceTtl the link's presence time to live
+     * @return the cache time to live
+     */
+    static Duration cacheTtl(Duration presenceTtl) {
+        Duration sixth = presenceTtl.dividedBy(6);
+        return sixth.compareTo(Duration.ofSeconds(1)) > 0 ? Duration.ofSeconds(1) : sixth;
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -123,6 +157,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
 
     /** A local connection was registered (or replaced its manifest): claim its peer for this node. */
     void connected(ServerConnection c) {
+        located.remove(c.key());
         String manifest = Wire.encodeToString(new Message.ToolManifest(c.manifest()));
         submitPresence(() -> {
             try {
@@ -139,6 +174,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
 
     /** A local connection closed: forget its claim. */
     void disconnected(ServerConnection c) {
+        located.remove(c.key());
         submitPresence(() -> {
             try {
                 link.release(c.key(), c.id());
@@ -158,6 +194,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
 
     @Override
     public void onLost(PeerKey key, String connectionId) {
+        located.remove(key);
         registry.supersedeRemotely(key, connectionId);
     }
 
@@ -169,15 +206,32 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
      *         {@code offline} saying so
      */
     Optional<Endpoint> find(PeerKey key) {
-        try {
-            Optional<FleetLink.Presence> p = link.locate(key);
-            if (p.isEmpty() || p.get().node().equals(self)) {
-                return Optional.empty();
-            }
-            return Optional.of(new RemoteEndpoint(key, p.get().node(), manifest(p.get().manifest())));
-        } catch (IOException e) {
-            return Optional.of(new RemoteEndpoint(key, null, ToolCatalog.backendTools()));
+        Located hit = located.get(key);
+        if (hit != null && hit.expires() - System.nanoTime() > 0) {
+            return Optional.of(new RemoteEndpoint(key, hit.node(), hit.manifest(), true));
         }
+        try {
+            return lookup(key).map(l -> new RemoteEndpoint(key, l.node(), l.manifest(), false));
+        } catch (IOException e) {
+            return Optional.of(new RemoteEndpoint(key, null, ToolCatalog.backendTools(), false));
+        }
+    }
+
+    /** Asks the store where a peer is, and caches the answer when another node holds it. */
+    private Optional<Located> lookup(PeerKey key) throws IOException {
+        Optional<FleetLink.Presence> p = link.locate(key);
+        if (p.isEmpty() || p.get().node().equals(self)) {
+            located.remove(key);
+            return Optional.empty();
+        }
+        Located l = new Located(p.get().node(), manifest(p.get().manifest()), System.nanoTime() + cacheNanos);
+        located.put(key, l);
+        return Optional.of(l);
+    }
+
+    /** Forgets the cached presences naming a node. */
+    private void forgetNode(String node) {
+        located.values().removeIf(l -> l.node().equals(node));
     }
 
     /** The daemons of a project on any node; none when the store is unreachable. */
@@ -188,6 +242,32 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
             LOG.debug("Fleet store unreachable; listing local daemons only ({})", e.getMessage());
             return List.of();
         }
+    }
+
+    /**
+     * The peers connected to the other nodes, for admin listings.
+     *
+     * @return each one's presence, by peer
+     * @throws IOException when the store is unreachable
+     */
+    public Map<PeerKey, FleetLink.Presence> remotePeers() throws IOException {
+        Map<PeerKey, FleetLink.Presence> out = new java.util.LinkedHashMap<>();
+        link.peers().forEach((k, p) -> {
+            if (!p.node().equals(self)) {
+                out.put(k, p);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * The tool names of an encoded manifest, for listings.
+     *
+     * @param encoded the manifest as a presence holds it
+     * @return the names; none when it cannot be read
+     */
+    public static List<String> toolNames(String encoded) {
+        return manifest(encoded).stream().map(ToolSpec::name).toList();
     }
 
     private static List<ToolSpec> manifest(String encoded) {
@@ -207,11 +287,13 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         private final PeerKey key;
         private final String node;
         private final List<ToolSpec> manifest;
+        private final boolean cached;
 
-        RemoteEndpoint(PeerKey key, String node, List<ToolSpec> manifest) {
+        RemoteEndpoint(PeerKey key, String node, List<ToolSpec> manifest, boolean cached) {
             this.key = key;
             this.node = node;
             this.manifest = manifest;
+            this.cached = cached;
         }
 
         @Override
@@ -230,8 +312,41 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
             if (node == null) {
                 throw unreachable(tool, key);
             }
-            return call(node, key, tool, params, context, timeout);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            try {
+                return call(node, key, tool, params, context, timeout, cached);
+            } catch (NotHere stale) {
+                if (!cached) {
+                    throw stale.failure;
+                }
+            }
+            // The cached presence was stale and the call did not run: once more, through a fresh lookup.
+            located.remove(key);
+            Optional<Located> fresh;
+            try {
+                fresh = lookup(key);
+            } catch (IOException e) {
+                throw unreachable(tool, key);
+            }
+            if (fresh.isEmpty()) {
+                Optional<ServerConnection> local = registry.connection(key);
+                if (local.isPresent()) {
+                    return local.get().invoke(tool, params, context, remaining(deadline));
+                }
+                throw new ToolException(ErrorCode.OFFLINE, tool + " did not run: " + key.describe() + " is not "
+                        + "connected to any server node of the fleet. Reconnect it, or call work_target_set to switch "
+                        + "to another target.");
+            }
+            try {
+                return call(fresh.get().node(), key, tool, params, context, remaining(deadline), false);
+            } catch (NotHere gone) {
+                throw gone.failure;
+            }
         }
+    }
+
+    private static Duration remaining(long deadline) {
+        return Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime()));
     }
 
     private ToolException unreachable(String tool, PeerKey key) {
@@ -241,22 +356,30 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
                 + "or call work_target_set to switch to another target.");
     }
 
+    /**
+     * Forwards one call. With {@code retryable}, a node that is not listening or answers "not here"
+     * raises {@link NotHere} (the call did not run) rather than failing the call.
+     */
     private Map<String, Object> call(String node, PeerKey key, String tool, Map<String, Object> params,
-                                     ToolContext context, Duration timeout) throws ToolException {
+                                     ToolContext context, Duration timeout, boolean retryable) throws ToolException {
         long deadline = System.nanoTime() + timeout.toNanos();
         String id = ids.next("fw-");
         String frame = encode(new Message.Invoke(id, tool, params, Math.max(1, timeout.toMillis()), context), key, tool);
         Forwarded call = new Forwarded(node, tool, new CompletableFuture<>());
         pending.put(id, call);
-        try {
-            if (!link.send(node, header(INVOKE, key, null) + "\n" + frame)) {
-                pending.remove(id);
-                throw nodeGone(tool, key, node, "did not run");
+        // The caller waits once, for the result: the store's answer to the send only fails the call.
+        link.sendAsync(node, header(INVOKE, key, null) + "\n" + frame).whenComplete((listening, e) -> {
+            if (e == null && Boolean.TRUE.equals(listening) || !pending.remove(id, call)) {
+                return;
             }
-        } catch (IOException e) {
-            pending.remove(id);
-            throw unreachable(tool, key);
-        }
+            if (e != null) {
+                call.future().completeExceptionally(unreachable(tool, key));
+                return;
+            }
+            forgetNode(node);
+            ToolException gone = nodeGone(tool, key, node, "did not run");
+            call.future().completeExceptionally(retryable ? new NotHere(gone) : gone);
+        });
         try {
             return call.future().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
@@ -287,6 +410,9 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
             if (e.getCause() instanceof ToolException te) {
                 throw te;
             }
+            if (e.getCause() instanceof NotHere nh) {
+                throw nh;
+            }
             throw e;
         }
     }
@@ -294,6 +420,9 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
     private static ToolException failure(ExecutionException e, String tool, PeerKey key) {
         if (e.getCause() instanceof ToolException te) {
             return te;
+        }
+        if (e.getCause() instanceof NotHere nh) {
+            throw nh;
         }
         return new ToolException(ErrorCode.INTERNAL, "The call of " + tool + " on " + key.describe()
                 + " failed unexpectedly.", e.getCause());
@@ -321,7 +450,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
     }
 
     private void cancel(String node, String id) {
-        workers.execute(() -> send(node, header(CANCEL, null, null), Wire.encodeToString(new Message.Cancel(id))));
+        send(node, header(CANCEL, null, null), Wire.encodeToString(new Message.Cancel(id)));
     }
 
     private ToolException nodeGone(String tool, PeerKey key, String node, String what) {
@@ -345,6 +474,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
                 continue;
             }
             if (!alive) {
+                forgetNode(node);
                 failPending(node, null);
             }
         }
@@ -380,7 +510,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         String body = nl < 0 ? "" : message.substring(nl + 1);
         try {
             switch (op) {
-                case RESULT -> result(from, (Message.Result) Wire.decode(body));
+                case RESULT -> result(from, (Message.Result) Wire.decode(body), h.path("absent").asBoolean(false));
                 case CANCEL -> {
                     Future<?> f = running.remove(from + " " + ((Message.Cancel) Wire.decode(body)).correlationId());
                     if (f != null) {
@@ -388,7 +518,10 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
                     }
                 }
                 case INVOKE -> workers.execute(() -> invoked(from, key(h), body));
-                case SUPERSEDE -> registry.supersedeRemotely(key(h), h.path("conn").asText());
+                case SUPERSEDE -> {
+                    located.remove(key(h));
+                    registry.supersedeRemotely(key(h), h.path("conn").asText());
+                }
                 default -> LOG.warn("Dropped a fleet message of unknown op '{}' from node '{}'", op, from);
             }
         } catch (BadFrameException | ClassCastException | IllegalArgumentException | NullPointerException e) {
@@ -398,7 +531,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         }
     }
 
-    private void result(String from, Message.Result r) {
+    private void result(String from, Message.Result r, boolean absent) {
         Forwarded f = pending.get(r.correlationId());
         if (f == null || !f.node().equals(from) || !pending.remove(r.correlationId(), f)) {
             LOG.info("Dropped a late, unknown or foreign forwarded result {} from node '{}'", r.correlationId(), from);
@@ -406,6 +539,8 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         }
         if (r.ok()) {
             f.future().complete(r.result());
+        } else if (absent) {
+            f.future().completeExceptionally(new NotHere(new ToolException(ErrorCode.OFFLINE, r.errorMessage())));
         } else {
             ErrorCode code = ErrorCode.fromWire(r.errorCode()).orElse(ErrorCode.INTERNAL);
             f.future().completeExceptionally(new ToolException(code, r.errorMessage()));
@@ -426,10 +561,12 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         CompletableFuture<Void> done = new CompletableFuture<>();
         running.put(runKey, done);
         Message.Result result;
+        boolean absent = false;
         Thread[][] held = new Thread[1][];
         try {
             Optional<ServerConnection> c = registry.connection(key);
             if (c.isEmpty()) {
+                absent = true;
                 throw new ToolException(ErrorCode.OFFLINE, key.describe() + " is no longer connected to server node '"
                         + self + "'; the call did not run. Reconnect it, or call work_target_set to switch to "
                         + "another target.");
@@ -462,11 +599,11 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
             Thread.interrupted();   // a cancel that arrived as the call ended
         }
         if (running.remove(runKey, done)) {
-            reply(from, inv, result);
+            reply(from, inv, result, absent);
         }
     }
 
-    private void reply(String node, Message.Invoke inv, Message.Result result) {
+    private void reply(String node, Message.Invoke inv, Message.Result result, boolean absent) {
         String frame;
         try {
             frame = bounded(result);
@@ -476,17 +613,21 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
                             + "limit of one message (maxFrameBytes), so it was not sent back; the tool itself ran. Ask "
                             + "for less per call: a narrower path or pathGlob, a lower limit, or a window of a file."));
         }
-        send(node, header(RESULT, null, null), frame);
+        String header = header(RESULT, null, null);
+        if (absent) {       // "not here": the call did not run, and the caller may retry through a fresh lookup
+            header = header.substring(0, header.length() - 1) + ",\"absent\":true}";
+        }
+        send(node, header, frame);
     }
 
     private void send(String node, String header, String frame) {
-        try {
-            if (!link.send(node, header + "\n" + frame)) {
+        link.sendAsync(node, header + "\n" + frame).whenComplete((listening, e) -> {
+            if (e != null) {
+                LOG.info("Could not reach server node '{}' ({})", node, e.getMessage());
+            } else if (!Boolean.TRUE.equals(listening)) {
                 LOG.info("Server node '{}' is not listening; a fleet message to it was dropped", node);
             }
-        } catch (IOException e) {
-            LOG.info("Could not reach server node '{}' ({})", node, e.getMessage());
-        }
+        });
     }
 
     private String header(String op, PeerKey key, String connectionId) {
