@@ -39,7 +39,14 @@ import org.vancetope.worktarget.testfixtures.Await;
  * file. Without the capability the drop fails the call as the base protocol does, nothing kept.
  */
 class TransferResumeOverSocketsTest {
-    private static final int SIZE = 4 * 1024 * 1024;
+    /**
+     * Large against what loopback buffers between the two ends (socket buffers of a few MiB each way, and
+     * the receiver's bounded queue of frames): at a cut after {@link #CUT}, most of the file is still unsent,
+     * so the cut always interrupts the transfer, however slowly the receiving side runs.
+     */
+    private static final int SIZE = 32 * 1024 * 1024;
+    /** Where the cut comes: after the receiver wrote this many bytes. */
+    private static final int CUT = SIZE / 8;
     private static final DaemonKey BOX = new DaemonKey("acme", "proj", "box");
 
     @TempDir
@@ -133,7 +140,7 @@ class TransferResumeOverSocketsTest {
         start(EnumSet.allOf(TransferCapability.class), Duration.ofSeconds(30));
         byte[] content = bytes(SIZE, 1);
         String dirName = dirWith("big.bin", content);
-        cutAt.set(SIZE / 3);
+        cutAt.set(CUT);
 
         Map<String, Object> r = dispatcher.invoke("p-1", "client_file_download",
                 Map.of("dirName", dirName, "remotePath", "big.bin", "localPath", "in/big.bin"));
@@ -151,7 +158,7 @@ class TransferResumeOverSocketsTest {
         start(EnumSet.allOf(TransferCapability.class), Duration.ofMillis(300), Duration.ofHours(1));
         byte[] content = bytes(SIZE, 2);
         String dirName = dirWith("big.bin", content);
-        cutAt.set(SIZE / 2);
+        cutAt.set(CUT);
 
         Map<String, Object> failed = dispatcher.invoke("p-1", "client_file_download",
                 Map.of("dirName", dirName, "remotePath", "big.bin", "localPath", "in/big.bin"));
@@ -177,7 +184,7 @@ class TransferResumeOverSocketsTest {
         start(EnumSet.of(TransferCapability.BINARY, TransferCapability.HASH_TRAILER), Duration.ofSeconds(30));
         byte[] content = bytes(SIZE, 3);
         String dirName = dirWith("big.bin", content);
-        cutAt.set(SIZE / 3);
+        cutAt.set(CUT);
 
         Map<String, Object> r = dispatcher.invoke("p-1", "client_file_download",
                 Map.of("dirName", dirName, "remotePath", "big.bin", "localPath", "in/big.bin"));
