@@ -87,20 +87,20 @@ class McpMainTest {
 
     @Test
     void aLineThatIsNotJsonRpcGetsAParseErrorAndTheServerReadsOn(@TempDir Path tmp) throws Exception {
-        Files.writeString(tmp.resolve("f.txt"), "hello");
         String in = "this is not json\n"
                 + "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
                 + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
                 + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
-                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"file_read\","
-                + "\"arguments\":{\"path\":\"f.txt\"}}}";   // the last line without its newline: still read
+                // tools/list, not a tools/call: the end of the input cancels running tool calls, and this
+                // test is about reading on after a bad line, not about a call racing the input's end
+                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}";   // the last line without its newline: still read
         int code = McpCommand.run(List.of("--workdir", tmp.toString()), new ByteArrayInputStream(
                 in.getBytes(StandardCharsets.UTF_8)), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertThat(code).isEqualTo(Main.OK);
         String stdout = out.toString(StandardCharsets.UTF_8);
         assertThat(stdout).contains("\"code\":-32700", "not one JSON-RPC message", "\"id\":1", "\"id\":2",
-                "hello");
+                "\"file_read\"");
         for (String line : stdout.strip().split("\n")) {
             assertThat(line).as("every stdout line is a JSON-RPC message").startsWith("{\"jsonrpc\":\"2.0\"");
         }
