@@ -220,8 +220,11 @@ final class DaemonCommand {
                 connected = client.awaitConnected(Duration.ofMillis(50));
             }
             if (!connected && !client.terminated().isDone()) {
+                // read before close: a retry that close() cuts short fails with "executor not accepting a
+                // task", which would hide what the attempts really met
+                Throwable last = client.lastFailure().orElse(null);
                 client.close();
-                err.println(unreachable(uri, connectTimeout, client.lastFailure().orElse(null)));
+                err.println(unreachable(uri, connectTimeout, last != null ? last : client.lastFailure().orElse(null)));
                 return Main.UNREACHABLE;
             }
             client.terminated().get();
