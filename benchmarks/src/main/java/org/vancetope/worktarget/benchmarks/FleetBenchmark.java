@@ -30,6 +30,7 @@ import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.Endpoint;
 import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.testfixtures.Await;
 
 /**
  * A tiny invocation (a {@code client_file_read} that returns a constant) on a daemon connected to
@@ -74,7 +75,7 @@ public final class FleetBenchmark {
         String uri = "redis://127.0.0.1:" + port;
         List<AutoCloseable> open = new ArrayList<>();
         try {
-            awaitPort(port);
+            Await.until("redis-server accepts connections on port " + port, () -> accepts(port));
             TokenAuthenticator auth = TokenAuthenticator.builder()
                     .token("bench-token", new AuthPrincipal("box", "acme", Set.of("proj"), null)).build();
             WorkTargetServer[] nodes = new WorkTargetServer[2];
@@ -92,10 +93,7 @@ public final class FleetBenchmark {
             if (!daemon.awaitConnected(Duration.ofSeconds(30))) {
                 throw new IllegalStateException("the daemon did not connect");
             }
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (nodes[0].peers().find(BOX).isEmpty() && System.nanoTime() < until) {
-                Thread.sleep(20);       // a benchmark main, not a test: waits for presence to land
-            }
+            Await.until("node 0 sees the daemon of node 1", () -> nodes[0].peers().find(BOX).isPresent());
             RedisClient client = RedisClient.create(uri);
             StatefulRedisConnection<String, String> ping = client.connect();
             ExecutorService pool = Executors.newFixedThreadPool(16);
@@ -180,18 +178,12 @@ public final class FleetBenchmark {
         return s[s.length / 2];
     }
 
-    private static void awaitPort(int port) throws IOException, InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            try {
-                new Socket(InetAddress.getLoopbackAddress(), port).close();
-                return;
-            } catch (IOException e) {
-                if (System.nanoTime() > until) {
-                    throw e;
-                }
-                Thread.sleep(20);
-            }
+    private static boolean accepts(int port) {
+        try {
+            new Socket(InetAddress.getLoopbackAddress(), port).close();
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 }
