@@ -16,10 +16,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
-import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.core.transfer.FootTargetResolver;
-import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferCapability;
 import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferScope;
@@ -32,6 +30,7 @@ class DirectoryWireTransferTest {
     @TempDir
     Path base;
 
+    private TransferServerFixture server;
     private WorkspaceBackend work;
     private ServerTransfers transfers;
     private TestServer t;
@@ -40,17 +39,11 @@ class DirectoryWireTransferTest {
     private ClientTransfers clientTransfers;
 
     private void start(Set<TransferCapability> daemonOffers) throws Exception {
-        work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace")).build();
-        transfers = ServerTransfers.create(
-                new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
-                TransferSettings.defaults(), TransferListener.NONE);
-        t = new TestServer(b -> b.transfers(transfers));
-        InMemoryProcessStore store = new InMemoryProcessStore();
-        store.process("p-1").tenant("acme").project("proj").session("s-1").user("alice").add();
-        WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).backend(work)
-                .peers(t.server.peers());
-        transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
-        dispatcher = db.build();
+        server = new TransferServerFixture(base, TransferSettings.defaults(), TransferListener.NONE);
+        work = server.work;
+        transfers = server.transfers;
+        t = server.t;
+        dispatcher = server.dispatcher;
         footRoot = Files.createDirectories(base.resolve("foot"));
         clientTransfers = ClientTransfers.create(FootTargetResolver.at(footRoot), new TransferScope("acme", "proj"),
                 TransferSettings.builder().capabilities(daemonOffers).build(), TransferListener.NONE);
@@ -62,10 +55,8 @@ class DirectoryWireTransferTest {
     @AfterEach
     void stop() {
         if (t != null) {
-            t.close();
+            server.close();
             clientTransfers.close();
-            transfers.close();
-            work.close();
         }
     }
 

@@ -15,10 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
-import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.core.transfer.FootTargetResolver;
-import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferCapability;
 import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferScope;
@@ -34,6 +32,7 @@ class TransferCapabilityNegotiationTest {
     @TempDir
     Path base;
 
+    private TransferServerFixture server;
     private WorkspaceBackend work;
     private ServerTransfers transfers;
     private ClientTransfers clientTransfers;
@@ -72,28 +71,20 @@ class TransferCapabilityNegotiationTest {
 
     /** The server with its transfers and a dispatcher for process p-1; no daemon yet. */
     private void startServer(Set<TransferCapability> serverOffers) throws Exception {
-        work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace")).build();
-        transfers = ServerTransfers.create(
-                new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
-                offering(serverOffers), TransferListener.NONE);
-        t = new TestServer(b -> b.transfers(transfers));
-        InMemoryProcessStore store = new InMemoryProcessStore();
-        store.process("p-1").tenant("acme").project("proj").session("s-1").user("alice").add();
-        WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).backend(work)
-                .peers(t.server.peers());
-        transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
-        dispatcher = db.build();
+        server = new TransferServerFixture(base, offering(serverOffers), TransferListener.NONE);
+        work = server.work;
+        transfers = server.transfers;
+        t = server.t;
+        dispatcher = server.dispatcher;
     }
 
     @AfterEach
     void stop() {
         if (t != null) {
-            t.close();
+            server.close();
             if (clientTransfers != null) {
                 clientTransfers.close();
             }
-            transfers.close();
-            work.close();
         }
     }
 

@@ -20,10 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.backend.daemon.internal.ServerConnection;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
-import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.core.transfer.FootTargetResolver;
-import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferCapability;
 import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferScope;
@@ -52,6 +50,7 @@ class TransferResumeOverSocketsTest {
     @TempDir
     Path base;
 
+    private TransferServerFixture server;
     private WorkspaceBackend work;
     private ServerTransfers transfers;
     private ClientTransfers clientTransfers;
@@ -70,17 +69,12 @@ class TransferResumeOverSocketsTest {
     /** Server and daemon; the daemon reconnects after {@code reconnectAfter} when its connection drops. */
     private void start(Set<TransferCapability> daemonOffers, Duration reconnectWait, Duration reconnectAfter)
             throws Exception {
-        work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace")).build();
-        transfers = ServerTransfers.create(
-                new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
-                TransferSettings.defaults().toBuilder().reconnectWait(reconnectWait).build(), TransferListener.NONE);
-        t = new TestServer(b -> b.transfers(transfers));
-        InMemoryProcessStore store = new InMemoryProcessStore();
-        store.process("p-1").tenant("acme").project("proj").session("s-1").user("alice").add();
-        WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).backend(work)
-                .peers(t.server.peers());
-        transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
-        dispatcher = db.build();
+        server = new TransferServerFixture(base, TransferSettings.defaults().toBuilder().reconnectWait(reconnectWait).build(),
+                TransferListener.NONE);
+        work = server.work;
+        transfers = server.transfers;
+        t = server.t;
+        dispatcher = server.dispatcher;
         footRoot = Files.createDirectories(base.resolve("foot"));
         TransferListener cutter = new TransferListener() {
             @Override
@@ -101,10 +95,8 @@ class TransferResumeOverSocketsTest {
     @AfterEach
     void stop() {
         if (t != null) {
-            t.close();
+            server.close();
             clientTransfers.close();
-            transfers.close();
-            work.close();
         }
     }
 

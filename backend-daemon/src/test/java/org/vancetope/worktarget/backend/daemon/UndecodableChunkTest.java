@@ -25,7 +25,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
-import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferScope;
@@ -34,7 +33,6 @@ import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.Endpoint;
 import org.vancetope.worktarget.spi.FrameChannel;
 import org.vancetope.worktarget.testfixtures.Await;
-import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /**
  * A chunk whose base64 is broken, over real loopback connections, fails its transfer at once. A foot
@@ -52,6 +50,7 @@ class UndecodableChunkTest {
     Path base;
 
     private final ExecutorService callers = Executors.newCachedThreadPool();
+    private TransferServerFixture server;
     private WorkspaceBackend work;
     private ServerTransfers transfers;
     private TestServer t;
@@ -60,18 +59,12 @@ class UndecodableChunkTest {
 
     @BeforeEach
     void start() throws Exception {
-        work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace")).build();
-        transfers = ServerTransfers.create(
-                new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
-                TransferSettings.defaults().toBuilder().phaseTimeout(Duration.ofMinutes(10)).build(),
+        server = new TransferServerFixture(base, TransferSettings.defaults().toBuilder().phaseTimeout(Duration.ofMinutes(10)).build(),
                 TransferListener.NONE);
-        t = new TestServer(b -> b.transfers(transfers));
-        InMemoryProcessStore store = new InMemoryProcessStore();
-        store.process("p-1").tenant("acme").project("proj").session("s-1").user("alice").add();
-        WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).backend(work)
-                .peers(t.server.peers());
-        transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
-        dispatcher = db.build();
+        work = server.work;
+        transfers = server.transfers;
+        t = server.t;
+        dispatcher = server.dispatcher;
         foot = RawClient.connect(t.uri(), TestServer.FOOT_TOKEN, "foot");
         foot.send("{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"foot\",\"tenant\":\"acme\",\"project\":\"proj\","
                 + "\"sessionId\":\"s-1\",\"tools\":[]}");
@@ -136,9 +129,7 @@ class UndecodableChunkTest {
     void stop() {
         callers.shutdownNow();
         foot.close();
-        t.close();
-        transfers.close();
-        work.close();
+        server.close();
     }
 
     private static String sha256(byte[] b) throws Exception {

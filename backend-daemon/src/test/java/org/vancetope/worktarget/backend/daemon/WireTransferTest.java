@@ -20,18 +20,17 @@ import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.core.transfer.FootTargetResolver;
-import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.testfixtures.Await;
-import org.vancetope.worktarget.core.InMemoryProcessStore;
 
 /** client_file_upload / client_file_download over real loopback WebSockets, to a daemon and to a foot. */
 class WireTransferTest {
     @TempDir
     Path base;
 
+    private TransferServerFixture server;
     private WorkspaceBackend work;
     private ServerTransfers transfers;
     private TestServer t;
@@ -42,7 +41,6 @@ class WireTransferTest {
 
     @BeforeEach
     void start() throws Exception {
-        work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace")).build();
         TransferListener listener = new TransferListener() {
             @Override
             public void onProgress(String transferId, Role role, long bytesDone, long totalBytes) {
@@ -52,18 +50,14 @@ class WireTransferTest {
                 }
             }
         };
-        transfers = ServerTransfers.create(
-                new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
-                // the base protocol's behaviour on a lost connection (transfer.resume keeps the transfer instead;
-                // see TransferResumeOverSocketsTest and DaemonKillResumeTest)
-                TransferSettings.defaults().toBuilder().capabilities(withoutResume()).build(), listener);
-        t = new TestServer(b -> b.transfers(transfers));
-        InMemoryProcessStore store = new InMemoryProcessStore();
-        store.process("p-1").tenant("acme").project("proj").session("s-1").user("alice").add();
-        WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).backend(work)
-                .peers(t.server.peers());
-        transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
-        dispatcher = db.build();
+        // the base protocol's behaviour on a lost connection (transfer.resume keeps the transfer instead;
+        // see TransferResumeOverSocketsTest and DaemonKillResumeTest)
+        server = new TransferServerFixture(base, TransferSettings.defaults().toBuilder().capabilities(withoutResume()).build(),
+                listener);
+        work = server.work;
+        transfers = server.transfers;
+        t = server.t;
+        dispatcher = server.dispatcher;
         footRoot = Files.createDirectories(base.resolve("foot"));
         clientTransfers = ClientTransfers.create(FootTargetResolver.at(footRoot), new TransferScope("acme", "proj"),
                 TransferSettings.defaults(), TransferListener.NONE);
@@ -71,10 +65,8 @@ class WireTransferTest {
 
     @AfterEach
     void stop() {
-        t.close();
+        server.close();
         clientTransfers.close();
-        transfers.close();
-        work.close();
     }
 
     private WorkTargetClient daemon() throws InterruptedException {

@@ -1,0 +1,43 @@
+package org.vancetope.worktarget.backend.daemon;
+
+import java.nio.file.Path;
+import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
+import org.vancetope.worktarget.core.WorkTargetDispatcher;
+import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
+import org.vancetope.worktarget.core.transfer.TransferListener;
+import org.vancetope.worktarget.core.transfer.TransferSettings;
+
+/**
+ * The server side of the wire transfer tests: a WORK workspace under {@code base/workspace}, the server's
+ * transfers into its RootDirs, a {@link TestServer} carrying them, and a dispatcher for process
+ * {@code p-1} (acme/proj, session s-1) with the transfer host tools. No daemon or foot: each test connects
+ * its own.
+ */
+final class TransferServerFixture implements AutoCloseable {
+    final WorkspaceBackend work;
+    final ServerTransfers transfers;
+    final TestServer t;
+    final WorkTargetDispatcher dispatcher;
+
+    TransferServerFixture(Path base, TransferSettings settings, TransferListener listener) throws Exception {
+        work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace")).build();
+        transfers = ServerTransfers.create(
+                new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)), settings, listener);
+        t = new TestServer(b -> b.transfers(transfers));
+        InMemoryProcessStore store = new InMemoryProcessStore();
+        store.process("p-1").tenant("acme").project("proj").session("s-1").user("alice").add();
+        WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).backend(work)
+                .peers(t.server.peers());
+        transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
+        dispatcher = db.build();
+    }
+
+    /** Closes the server, then its transfers, then the workspace. */
+    @Override
+    public void close() {
+        t.close();
+        transfers.close();
+        work.close();
+    }
+}
