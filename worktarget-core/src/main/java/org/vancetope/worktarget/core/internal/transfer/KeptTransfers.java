@@ -154,17 +154,9 @@ final class KeptTransfers {
     static MessageDigest rehash(ConfinedRoot root, String id, long length) throws IOException {
         MessageDigest digest = Sha256.newDigest();
         try (SafeDirectory top = root.openRoot(); SeekableByteChannel ch = top.openRead(stagingName(id))) {
-            ByteBuffer buf = ByteBuffer.allocate(256 * 1024);
-            long left = length;
-            while (left > 0) {
-                buf.clear().limit((int) Math.min(buf.capacity(), left));
-                int n = ch.read(buf);
-                if (n < 0) {
-                    throw new IOException("the kept staging file is shorter than " + length + " bytes");
-                }
-                digest.update(buf.array(), 0, n);
-                left -= n;
-            }
+            Sha256.update(digest, ch, length);
+        } catch (java.io.EOFException e) {
+            throw new IOException("the kept staging file is shorter than " + length + " bytes", e);
         }
         return digest;
     }

@@ -133,14 +133,19 @@ final class OutgoingTransfer {
                 finish(false, r.error() == null ? "receiver refused the transfer" : r.error(), 0);
                 return;
             }
-            move(SenderState.STREAMING);
-            lastActivity = engine.now();
-            if (timer != null) {
-                timer.cancel();
-                timer = null;
-            }
+            startStreaming();
         }
         schedulePump();
+    }
+
+    /** The receiver took the transfer: streaming starts, and the init's timer stops. Caller holds the lock. */
+    private void startStreaming() {
+        move(SenderState.STREAMING);
+        lastActivity = engine.now();
+        if (timer != null) {
+            timer.cancel();
+            timer = null;
+        }
     }
 
     /**
@@ -163,21 +168,12 @@ final class OutgoingTransfer {
             try {
                 if (trailer != null) {
                     in.position(0);
-                    ByteBuffer buf = ByteBuffer.allocate(256 * 1024);
-                    long left = r.offset();
-                    while (left > 0) {
-                        buf.clear().limit((int) Math.min(buf.capacity(), left));
-                        int n = in.read(buf);
-                        if (n < 0) {
-                            finish(false, "source file changed during the transfer (it is shorter than announced)", 0,
-                                    false);
-                            return;
-                        }
-                        trailer.update(buf.array(), 0, n);
-                        left -= n;
-                    }
+                    Sha256.update(trailer, in, r.offset());
                 }
                 in.position(r.offset());
+            } catch (java.io.EOFException e) {
+                finish(false, "source file changed during the transfer (it is shorter than announced)", 0, false);
+                return;
             } catch (IOException e) {
                 finish(false, "cannot read the source file: " + e.getClass().getSimpleName(), 0, false);
                 return;
@@ -185,12 +181,7 @@ final class OutgoingTransfer {
             sent = r.offset();
             seq = r.nextSeq();
             offsetDue = true;
-            move(SenderState.STREAMING);
-            lastActivity = engine.now();
-            if (timer != null) {
-                timer.cancel();
-                timer = null;
-            }
+            startStreaming();
         }
         schedulePump();
     }

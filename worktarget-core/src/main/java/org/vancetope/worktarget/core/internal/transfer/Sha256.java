@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.core.internal.transfer;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
@@ -88,5 +89,30 @@ public final class Sha256 {
             }
         }
         return new Summary(size, format(d.digest()));
+    }
+
+    /**
+     * Feeds the next {@code length} bytes of a channel, from its position, into a digest (the kept
+     * prefix of a resumed transfer, on either side).
+     *
+     * @param digest the digest to update
+     * @param in the channel
+     * @param length how many bytes to read
+     * @throws EOFException when the channel ends first
+     * @throws IOException when it cannot be read
+     */
+    public static void update(MessageDigest digest, SeekableByteChannel in, long length) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(BUFFER, Math.max(length, 1)));
+        long left = length;
+        while (left > 0) {
+            buf.clear().limit((int) Math.min(buf.capacity(), left));
+            int n = in.read(buf);
+            if (n < 0) {
+                throw new EOFException("ends " + left + " bytes short of " + length);
+            }
+            buf.flip();
+            digest.update(buf);
+            left -= n;
+        }
     }
 }
