@@ -52,7 +52,6 @@ final class ResumeHarness implements AutoCloseable {
     TransferEndpoint foot;
     /** The bytes the Foot wrote so far, over every connection. */
     final AtomicLong footBytes = new AtomicLong();
-    private final TransferCodec codec = TransferCodec.create();
     private final List<Link> links = new ArrayList<>();
     private int connections;
 
@@ -104,7 +103,7 @@ final class ResumeHarness implements AutoCloseable {
         Link(String name) {
             boolean binary = capabilities.contains(TransferCapability.BINARY);
             pair = InMemoryFramePair.<TransferFrame>builder().name(name).highWaterMark(16)
-                    .wire(binary ? ResumeHarness.this::encodeBinaryChunks : codec::encode, ResumeHarness.this::decode)
+                    .wire(WireBytes.encoder(binary), WireBytes::decode)
                     .build();
             brainConn = brain.attach(pair.left(), SCOPE, capabilities);
             footConn = foot.attach(pair.right(), SCOPE, capabilities);
@@ -161,26 +160,6 @@ final class ResumeHarness implements AutoCloseable {
         Link l = new Link("c" + (++connections));
         links.add(l);
         return l;
-    }
-
-    private byte[] encodeBinaryChunks(TransferFrame f) {
-        if (!(f instanceof TransferChunk c)) {
-            return codec.encode(f);
-        }
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(codec.binaryLength(c));
-        codec.encodeBinaryChunk(c, b);
-        return b.array();
-    }
-
-    private TransferFrame decode(byte[] bytes) {
-        try {
-            if (bytes.length > 0 && bytes[0] == TransferCodec.BINARY_CHUNK) {
-                return codec.decodeBinaryChunk(java.nio.ByteBuffer.wrap(bytes));
-            }
-            return codec.decode(bytes);
-        } catch (FrameDecodeException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     Path brainFile(String name, byte[] content) throws IOException {

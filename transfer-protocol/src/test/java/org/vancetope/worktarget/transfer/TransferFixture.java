@@ -23,7 +23,6 @@ import org.vancetope.worktarget.core.transfer.FootTargetResolver;
 import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferAttrs;
 import org.vancetope.worktarget.core.transfer.TransferCapability;
-import org.vancetope.worktarget.core.transfer.TransferChunk;
 import org.vancetope.worktarget.core.transfer.TransferConnection;
 import org.vancetope.worktarget.core.transfer.TransferEndpoint;
 import org.vancetope.worktarget.core.transfer.TransferFrame;
@@ -61,7 +60,6 @@ final class TransferFixture implements AutoCloseable {
     final List<TransferFrame> sentByBrain = Collections.synchronizedList(new ArrayList<>());
     final List<TransferFrame> sentByFoot = Collections.synchronizedList(new ArrayList<>());
     final List<String> progress = Collections.synchronizedList(new ArrayList<>());
-    private final TransferCodec codec = TransferCodec.create();
     /** When set, frames reaching the Foot are only recorded (the test plays the Foot). */
     volatile boolean footSilent;
     /** When set, frames reaching the Brain are only recorded (the test plays the Brain). */
@@ -137,8 +135,7 @@ final class TransferFixture implements AutoCloseable {
                 .resolver(FootTargetResolver.at(footRoot))
                 .clock(time.clock()).scheduler(ManualTransferScheduler.on(time)).listener(listener).build();
         InMemoryFramePair.Builder<TransferFrame> b = InMemoryFramePair.<TransferFrame>builder()
-                .highWaterMark(highWaterMark).wire(capabilities.contains(TransferCapability.BINARY)
-                        ? this::encodeBinaryChunks : codec::encode, this::decode);
+                .highWaterMark(highWaterMark).wire(WireBytes.encoder(capabilities.contains(TransferCapability.BINARY)), WireBytes::decode);
         pair = (threaded ? b.threaded() : b).build();
         brainConn = brain.attach(pair.left(), SCOPE, capabilities);
         footConn = foot.attach(pair.right(), SCOPE, capabilities);
@@ -162,27 +159,6 @@ final class TransferFixture implements AutoCloseable {
     /** The Brain sends {@code src}, a file in a directory of this fixture, confined to that directory. */
     CompletableFuture<TransferResult> send(Path src, String target, String dirName, TransferAttrs attrs) {
         return brainConn.send(src.getParent(), src.getFileName().toString(), target, dirName, attrs);
-    }
-
-    /** The wire of a connection that negotiated transfer.binary: chunks as binary frames, the rest JSON. */
-    private byte[] encodeBinaryChunks(TransferFrame f) {
-        if (!(f instanceof TransferChunk c)) {
-            return codec.encode(f);
-        }
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(codec.binaryLength(c));
-        codec.encodeBinaryChunk(c, b);
-        return b.array();
-    }
-
-    private TransferFrame decode(byte[] json) {
-        try {
-            if (json.length > 0 && json[0] == TransferCodec.BINARY_CHUNK) {
-                return codec.decodeBinaryChunk(java.nio.ByteBuffer.wrap(json));
-            }
-            return codec.decode(json);
-        } catch (FrameDecodeException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     static byte[] randomBytes(int n, long seed) {
