@@ -1,7 +1,9 @@
 package org.vancetope.worktarget.mcp.internal;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The tool calls that run now, by request key, so that {@code notifications/cancelled} can interrupt the
@@ -14,6 +16,7 @@ public final class CallRegistry {
     public static final String REQUEST_KEY = "org.vancetope.worktarget/requestKey";
 
     private final Map<String, Thread> running = new HashMap<>();
+    private final Set<String> cancelled = new HashSet<>();
 
     /**
      * The key of a request: its session and JSON-RPC id.
@@ -44,6 +47,7 @@ public final class CallRegistry {
     public void finished(String key) {
         synchronized (this) {
             running.remove(key);
+            cancelled.remove(key);
         }
         // a cancel interrupts only while the call is registered: what is left is cleared once
         Thread.interrupted();
@@ -60,13 +64,26 @@ public final class CallRegistry {
         if (t == null) {
             return false;
         }
+        cancelled.add(key);
         t.interrupt();
         return true;
     }
 
     /** Cancels every running call (the client went away). */
     public synchronized void cancelAll() {
+        cancelled.addAll(running.keySet());
         running.values().forEach(Thread::interrupt);
+    }
+
+    /**
+     * Whether the running call with this key was cancelled: however the interrupted tool failed (a read
+     * the interrupt broke fails as {@code internal}), the call then reports {@code cancelled}.
+     *
+     * @param key the key
+     * @return true once {@link #cancel} or {@link #cancelAll} interrupted it, until it finished
+     */
+    public synchronized boolean cancelled(String key) {
+        return cancelled.contains(key);
     }
 
     /**

@@ -125,8 +125,14 @@ public final class ToolCalls {
                     .isError(false)
                     .build();
         } catch (ToolException e) {
+            if (e.code() != ErrorCode.CANCELLED && callKey != null && calls.cancelled(callKey)) {
+                return cancelled(request.name(), e);
+            }
             return error(e.code(), e.getMessage());
         } catch (RuntimeException e) {
+            if (callKey != null && calls.cancelled(callKey)) {
+                return cancelled(request.name(), e);
+            }
             LOG.warn("The tool call {} failed", request.name(), e);
             return error(ErrorCode.INTERNAL, "The server failed to run " + request.name() + ": " + e);
         } finally {
@@ -153,6 +159,16 @@ public final class ToolCalls {
                 LOG.debug("Could not send progress for {}: {}", tool, e.toString());
             }
         }, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The result of a call that was cancelled (by {@code notifications/cancelled} or the end of the
+     * input) and then failed: the failure is the interrupt's doing, so the call reports {@code cancelled}.
+     */
+    private static McpSchema.CallToolResult cancelled(String tool, Exception failure) {
+        LOG.debug("The cancelled call {} ended in {}", tool, failure.toString());
+        return error(ErrorCode.CANCELLED, tool + " was cancelled (the client cancelled the request or closed its "
+                + "input); what it had done by then stays done.");
     }
 
     /**
