@@ -429,6 +429,12 @@ public final class ToolCatalog {
     /**
      * Exports tool definitions in a provider's format, as its API takes them (see {@link ToolFormat}).
      *
+     * <p>{@link ToolFormat#ANTHROPIC_STRICT} keeps within what Anthropic takes in one request with strict
+     * tools (at most 20 strict tools, 24 optional parameters and 16 union-typed parameters across them): in
+     * order, each tool that still fits is exported strict ({@code "strict": true}, its schema rewritten),
+     * each that does not as a plain {@link ToolFormat#ANTHROPIC} tool. Put the tools whose arguments
+     * matter most first, or name them with {@link #toolDefinitions(ToolFormat, Collection, Set)}.
+     *
      * <pre>{@code
      * List<Map<String, Object>> tools = ToolCatalog.toolDefinitions(ToolFormat.OPENAI_STRICT, ToolCatalog.wrappers());
      * // [{"type":"function","name":"file_read","description":"...","parameters":{...},"strict":true}, ...]
@@ -440,40 +446,131 @@ public final class ToolCatalog {
      */
     public static List<Map<String, Object>> toolDefinitions(ToolFormat format, Collection<ToolSpec> specs) {
         Objects.requireNonNull(format, "format");
+        if (format == ToolFormat.ANTHROPIC_STRICT) {
+            return anthropicStrict(specs, null);
+        }
         List<Map<String, Object>> out = new ArrayList<>();
         for (ToolSpec s : specs) {
-            Map<String, Object> d = new LinkedHashMap<>();
-            switch (format) {
-                case MCP -> {
-                    d.put("name", s.name());
-                    d.put("title", s.title());
-                    d.put("description", s.description());
-                    d.put("inputSchema", s.paramsSchema());
-                    d.put("outputSchema", s.outputSchema());
-                    d.put("annotations", annotations(s));
-                }
-                case OPENAI, OPENAI_STRICT -> {
-                    boolean strict = format == ToolFormat.OPENAI_STRICT;
-                    d.put("type", "function");
-                    d.put("name", s.name());
-                    d.put("description", s.description());
-                    d.put("parameters", strict ? StrictSchemas.openAi(s.paramsSchema()) : s.paramsSchema());
-                    d.put("strict", strict);
-                }
-                case ANTHROPIC, ANTHROPIC_STRICT -> {
-                    boolean strict = format == ToolFormat.ANTHROPIC_STRICT;
-                    d.put("name", s.name());
-                    d.put("description", s.description());
-                    d.put("input_schema", strict ? StrictSchemas.anthropic(s.paramsSchema()) : s.paramsSchema());
-                    if (strict) {
-                        d.put("strict", true);
-                    }
-                }
-                default -> throw new IllegalStateException("unknown format " + format);
-            }
-            out.add(d);
+            out.add(definition(format, s));
         }
         return out;
+    }
+
+    /**
+     * Exports tool definitions in a strict format with strict mode only for the named tools; the others
+     * get the provider's plain form ({@link ToolFormat#OPENAI} with {@code "strict": false}, or
+     * {@link ToolFormat#ANTHROPIC}), all in one list in the order of {@code specs}.
+     *
+     * <pre>{@code
+     * // the edits and commands exact, the searches (many optional parameters) not
+     * List<Map<String, Object>> tools = ToolCatalog.toolDefinitions(ToolFormat.ANTHROPIC_STRICT,
+     *         ToolCatalog.wrappers(), Set.of("file_write", "file_edit", "exec_run"));
+     * }</pre>
+     *
+     * @param format {@link ToolFormat#OPENAI_STRICT} or {@link ToolFormat#ANTHROPIC_STRICT}
+     * @param specs the tools to export
+     * @param strict the names of the tools to export strict, each one of {@code specs}
+     * @return JSON-shaped definitions, one per spec, in order
+     * @throws IllegalArgumentException when the format has no strict mode, a name is not among the specs,
+     *     or (Anthropic) the named tools exceed what one request takes or one of them cannot be strict
+     */
+    public static List<Map<String, Object>> toolDefinitions(ToolFormat format, Collection<ToolSpec> specs,
+                                                            Set<String> strict) {
+        Objects.requireNonNull(format, "format");
+        Set<String> named = Set.copyOf(strict);
+        if (format != ToolFormat.OPENAI_STRICT && format != ToolFormat.ANTHROPIC_STRICT) {
+            throw new IllegalArgumentException(format + " has no strict mode; name strict tools with OPENAI_STRICT "
+                    + "or ANTHROPIC_STRICT.");
+        }
+        Set<String> unknown = new LinkedHashSet<>(named);
+        specs.forEach(s -> unknown.remove(s.name()));
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("The strict tools " + unknown + " are not among the tools exported; "
+                    + "name only tools of specs.");
+        }
+        if (format == ToolFormat.ANTHROPIC_STRICT) {
+            return anthropicStrict(specs, named);
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (ToolSpec s : specs) {
+            out.add(definition(named.contains(s.name()) ? ToolFormat.OPENAI_STRICT : ToolFormat.OPENAI, s));
+        }
+        return out;
+    }
+
+    /**
+     * The Anthropic export of a request: strict the named tools (checked against the request limits), or
+     * with {@code named} null, in order each tool that still fits.
+     */
+    private static List<Map<String, Object>> anthropicStrict(Collection<ToolSpec> specs, Set<String> named) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        int tools = 0;
+        int optional = 0;
+        int union = 0;
+        for (ToolSpec s : specs) {
+            boolean wanted = named == null || named.contains(s.name());
+            Map<String, Object> schema = wanted ? StrictSchemas.anthropic(s.paramsSchema()) : null;
+            List<String> problems = wanted ? StrictSchemas.anthropicProblems(schema) : List.of();
+            int o = wanted ? StrictSchemas.optionalParameters(schema) : 0;
+            int u = wanted ? StrictSchemas.unionParameters(schema) : 0;
+            boolean fits = problems.isEmpty() && tools < StrictSchemas.ANTHROPIC_MAX_STRICT_TOOLS
+                    && optional + o <= StrictSchemas.ANTHROPIC_MAX_OPTIONAL
+                    && union + u <= StrictSchemas.ANTHROPIC_MAX_UNION;
+            if (named != null && wanted && !fits) {
+                throw new IllegalArgumentException(problems.isEmpty()
+                        ? "Anthropic takes at most " + StrictSchemas.ANTHROPIC_MAX_STRICT_TOOLS + " strict tools with "
+                        + StrictSchemas.ANTHROPIC_MAX_OPTIONAL + " optional and " + StrictSchemas.ANTHROPIC_MAX_UNION
+                        + " union-typed parameters across them in one request; with " + s.name() + " (" + o
+                        + " optional, " + u + " union-typed) the strict tools would have " + (tools + 1) + ", "
+                        + (optional + o) + " and " + (union + u) + ". Name fewer strict tools."
+                        : s.name() + " cannot be strict: " + String.join("; ", problems) + ". Leave it out of the "
+                        + "strict tools.");
+            }
+            if (wanted && fits) {
+                tools++;
+                optional += o;
+                union += u;
+                Map<String, Object> d = new LinkedHashMap<>();
+                d.put("name", s.name());
+                d.put("description", s.description());
+                d.put("input_schema", schema);
+                d.put("strict", true);
+                out.add(d);
+            } else {
+                out.add(definition(ToolFormat.ANTHROPIC, s));
+            }
+        }
+        return out;
+    }
+
+    /** One definition in a format other than {@link ToolFormat#ANTHROPIC_STRICT} (see {@link #anthropicStrict}). */
+    private static Map<String, Object> definition(ToolFormat format, ToolSpec s) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        switch (format) {
+            case MCP -> {
+                d.put("name", s.name());
+                d.put("title", s.title());
+                d.put("description", s.description());
+                d.put("inputSchema", s.paramsSchema());
+                d.put("outputSchema", s.outputSchema());
+                d.put("annotations", annotations(s));
+            }
+            case OPENAI, OPENAI_STRICT -> {
+                boolean strict = format == ToolFormat.OPENAI_STRICT;
+                d.put("type", "function");
+                d.put("name", s.name());
+                d.put("description", s.description());
+                d.put("parameters", strict ? StrictSchemas.openAi(s.paramsSchema()) : s.paramsSchema());
+                d.put("strict", strict);
+            }
+            case ANTHROPIC -> {
+                d.put("name", s.name());
+                d.put("description", s.description());
+                d.put("input_schema", s.paramsSchema());
+            }
+            default -> throw new IllegalStateException("not a single-tool format: " + format);
+        }
+        return d;
     }
 
     private static Map<String, Object> annotations(ToolSpec s) {

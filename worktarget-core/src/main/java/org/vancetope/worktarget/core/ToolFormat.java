@@ -10,9 +10,10 @@ package org.vancetope.worktarget.core;
  * parameter (such as {@code exec_run}'s {@code env}) as a list of {@code {name, value}} entries, which
  * the dispatcher accepts besides the map. In OpenAI's strict form every property is required and an
  * optional one is a union with {@code null} (the dispatcher reads a JSON null as an absent parameter);
- * in Anthropic's the optional properties stay optional and the keywords it does not support (numeric
- * bounds, {@code maxItems}, {@code minItems} above 1) are dropped, their limit written into the
- * description instead, while the tools still enforce it.
+ * in Anthropic's the optional properties stay optional and what it does not support (numeric bounds,
+ * string lengths, {@code maxItems}, {@code minItems} above 1, string formats outside its list, patterns
+ * with lookaround or backreferences) is dropped, the limit written into the description instead, while
+ * the tools still enforce it.
  */
 public enum ToolFormat {
     /**
@@ -30,6 +31,12 @@ public enum ToolFormat {
     OPENAI_STRICT,
     /** An Anthropic Messages API tool: {@code name}, {@code description}, {@code input_schema}. */
     ANTHROPIC,
-    /** An Anthropic tool with {@code strict: true} and its input schema rewritten for strict tool use. */
+    /**
+     * An Anthropic tool with {@code strict: true} and its input schema rewritten for strict tool use, for
+     * as many tools as one request takes: Anthropic takes at most 20 strict tools, with 24 optional and 16
+     * union-typed parameters across them. In order, each tool that still fits is strict; the others are
+     * exported as {@link #ANTHROPIC} tools (no {@code strict} key) in the same list. A tool whose schema
+     * strict mode cannot express (a recursive {@code $ref}) is never strict.
+     */
     ANTHROPIC_STRICT
 }

@@ -12,8 +12,11 @@ import java.util.regex.Pattern;
  * OpenAI Structured Outputs "supported schemas" (every object closed, every property required,
  * optional ones as a null union, a supported subset of keywords) and Anthropic's JSON Schema
  * limitations for strict tool use (every object closed; no numeric or length bounds, no maxItems,
- * minItems only 0 or 1; at most 24 optional parameters and 16 union-typed parameters across the
- * strict tools of one request).
+ * minItems only 0 or 1, a listed set of string formats, no lookaround or backreferences in patterns,
+ * enum values only strings, numbers, booleans and null, no recursive or external $ref; and per request
+ * at most 20 strict tools with 24 optional parameters and 16 union-typed parameters across them). The
+ * counts here are written apart from the export's own, so that the test does not check the code with
+ * itself.
  */
 final class StrictRules {
     static final Pattern TOOL_NAME = Pattern.compile("^[a-zA-Z0-9_-]{1,64}$");
@@ -24,6 +27,12 @@ final class StrictRules {
             "additionalProperties", "items", "enum", "const", "anyOf", "allOf", "pattern", "format", "minItems",
             "default", "$defs", "$ref");
     private static final Set<String> TYPES = Set.of("string", "number", "integer", "boolean", "object", "array", "null");
+    private static final Set<String> ANTHROPIC_FORMATS = Set.of("date-time", "time", "date", "email", "uri",
+            "uuid", "ipv4", "ipv6");
+    private static final Pattern LOOKAROUND_OR_BACKREFERENCE = Pattern.compile("\\(\\?<?[=!]|\\\\[1-9]|\\\\k<");
+    static final int ANTHROPIC_STRICT_TOOLS = 20;
+    static final int ANTHROPIC_OPTIONAL = 24;
+    static final int ANTHROPIC_UNION = 16;
 
     private StrictRules() {
     }
@@ -37,29 +46,104 @@ final class StrictRules {
         return v;
     }
 
+    @SuppressWarnings("unchecked")
     static List<String> anthropic(Map<String, Object> root) {
         List<String> v = new ArrayList<>();
         if (!"object".equals(root.get("type"))) {
             v.add("$: the root must be type object");
         }
         walk(root, "$", false, v);
+        Map<String, Object> defs = (Map<String, Object>) root.getOrDefault("$defs", Map.of());
+        refs(root, defs, new ArrayList<>(), v);
         return v;
     }
 
-    /** The optional parameters of a schema (the properties of its root not in required). */
+    /** Flags a $ref that is not local to the schema, and one that leads back to a definition it is in. */
     @SuppressWarnings("unchecked")
-    static int optionalParameters(Map<String, Object> root) {
-        Map<String, Object> props = (Map<String, Object>) root.getOrDefault("properties", Map.of());
-        List<Object> required = (List<Object>) root.getOrDefault("required", List.of());
-        return (int) props.keySet().stream().filter(k -> !required.contains(k)).count();
+    private static void refs(Map<String, Object> root, Map<String, Object> defs, List<String> path, List<String> v) {
+        visit(root, s -> {
+            if (!(s.get("$ref") instanceof String ref)) {
+                return;
+            }
+            String name = ref.startsWith("#/$defs/") ? ref.substring(8) : null;
+            if (name == null || !defs.containsKey(name)) {
+                v.add(ref + ": only a local #/$defs/ reference is supported");
+            } else if (path.contains(name)) {
+                v.add(ref + ": recursive schemas are not supported");
+            } else if (path.size() < 64) {
+                path.add(name);
+                refs((Map<String, Object>) defs.get(name), defs, path, v);
+                path.remove(path.size() - 1);
+            }
+        });
     }
 
-    /** The parameters of a schema whose type is a union or that use anyOf. */
+    /**
+     * The rules of one Anthropic request: every tool marked {@code strict: true} passes
+     * {@link #anthropic}, and together the strict tools stay within the per-request limits.
+     */
     @SuppressWarnings("unchecked")
-    static int unionParameters(Map<String, Object> root) {
-        Map<String, Object> props = (Map<String, Object>) root.getOrDefault("properties", Map.of());
-        return (int) props.values().stream().map(p -> (Map<String, Object>) p)
-                .filter(p -> p.get("type") instanceof List<?> || p.containsKey("anyOf")).count();
+    static List<String> anthropicRequest(List<Map<String, Object>> definitions) {
+        List<String> v = new ArrayList<>();
+        int tools = 0;
+        int optional = 0;
+        int union = 0;
+        for (Map<String, Object> d : definitions) {
+            if (!Boolean.TRUE.equals(d.get("strict"))) {
+                continue;
+            }
+            Map<String, Object> schema = (Map<String, Object>) d.get("input_schema");
+            anthropic(schema).forEach(x -> v.add(d.get("name") + " " + x));
+            tools++;
+            optional += optionalParameters(schema);
+            union += unionParameters(schema);
+        }
+        if (tools > ANTHROPIC_STRICT_TOOLS) {
+            v.add(tools + " strict tools, more than " + ANTHROPIC_STRICT_TOOLS);
+        }
+        if (optional > ANTHROPIC_OPTIONAL) {
+            v.add(optional + " optional parameters across the strict tools, more than " + ANTHROPIC_OPTIONAL);
+        }
+        if (union > ANTHROPIC_UNION) {
+            v.add(union + " union-typed parameters across the strict tools, more than " + ANTHROPIC_UNION);
+        }
+        return v;
+    }
+
+    /** The optional parameters of a schema: the properties not in required, of every object in it. */
+    static int optionalParameters(Map<String, Object> schema) {
+        int[] n = {0};
+        visit(schema, s -> {
+            Object props = s.get("properties");
+            Object required = s.getOrDefault("required", List.of());
+            if (props instanceof Map<?, ?> p) {
+                p.keySet().forEach(k -> n[0] += ((List<?>) required).contains(k) ? 0 : 1);
+            }
+        });
+        return n[0];
+    }
+
+    /** The parameters (schemas below the root) whose type is a union or that use anyOf. */
+    static int unionParameters(Map<String, Object> schema) {
+        int[] n = {0};
+        visit(schema, s -> n[0] += s != schema && (s.get("type") instanceof List<?> || s.containsKey("anyOf")) ? 1 : 0);
+        return n[0];
+    }
+
+    /** Calls the action on the schema and every schema nested in it. */
+    @SuppressWarnings("unchecked")
+    private static void visit(Map<String, Object> s, java.util.function.Consumer<Map<String, Object>> action) {
+        action.accept(s);
+        for (String key : List.of("properties", "$defs")) {
+            ((Map<String, Object>) s.getOrDefault(key, Map.of())).values()
+                    .forEach(x -> visit((Map<String, Object>) x, action));
+        }
+        if (s.get("items") instanceof Map<?, ?> items) {
+            visit((Map<String, Object>) items, action);
+        }
+        for (String key : List.of("anyOf", "allOf")) {
+            ((List<Object>) s.getOrDefault(key, List.of())).forEach(x -> visit((Map<String, Object>) x, action));
+        }
     }
 
     @SuppressWarnings("unchecked")
@@ -71,6 +155,19 @@ final class StrictRules {
         }
         if (!openAi && s.get("minItems") instanceof Number n && n.longValue() > 1) {
             v.add(at + ": minItems above 1 is not supported");
+        }
+        if (!openAi && s.containsKey("format") && !ANTHROPIC_FORMATS.contains(s.get("format"))) {
+            v.add(at + ": format " + s.get("format") + " is not supported");
+        }
+        if (!openAi && s.get("pattern") instanceof String p && LOOKAROUND_OR_BACKREFERENCE.matcher(p).find()) {
+            v.add(at + ": a pattern with lookaround or backreferences is not supported");
+        }
+        List<Object> values = new ArrayList<>(s.get("enum") instanceof List<?> e ? e : List.of());
+        if (s.containsKey("const")) {
+            values.add(s.get("const"));
+        }
+        if (!openAi && values.stream().anyMatch(x -> x instanceof Map<?, ?> || x instanceof List<?>)) {
+            v.add(at + ": enum and const take only strings, numbers, booleans and null");
         }
         Object type = s.get("type");
         List<Object> types = type instanceof List<?> l ? (List<Object>) l : type == null ? List.of() : List.of(type);

@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.vancetope.worktarget.core.internal.StrictSchemas;
 import org.vancetope.worktarget.core.transfer.FileTransferTools;
 import org.vancetope.worktarget.spi.ToolLabel;
 import org.vancetope.worktarget.spi.ToolSpec;
@@ -66,7 +68,10 @@ class ToolExportsTest {
     @EnumSource(ToolFormat.class)
     void everyDefinitionHasExactlyTheKeysItsProviderKnows(ToolFormat format) {
         for (Map<String, Object> d : ToolCatalog.toolDefinitions(format, allTools())) {
-            assertThat(d.keySet()).as(format + " " + d.get("name")).containsExactlyInAnyOrderElementsOf(KEYS.get(format));
+            // in the Anthropic strict export the tools past the request's limits are plain Anthropic tools
+            Set<String> keys = format == ToolFormat.ANTHROPIC_STRICT && !d.containsKey("strict")
+                    ? KEYS.get(ToolFormat.ANTHROPIC) : KEYS.get(format);
+            assertThat(d.keySet()).as(format + " " + d.get("name")).containsExactlyInAnyOrderElementsOf(keys);
             assertThat((String) d.get("name")).matches(StrictRules.TOOL_NAME);
             assertThat((String) d.get("description")).isNotBlank();
         }
@@ -120,14 +125,180 @@ class ToolExportsTest {
     }
 
     @Test
-    void everyToolPassesAnthropicsStrictRulesInTheAnthropicStrictExport() {
-        for (Map<String, Object> d : ToolCatalog.toolDefinitions(ToolFormat.ANTHROPIC_STRICT, allTools())) {
-            Map<String, Object> schema = parameters(ToolFormat.ANTHROPIC_STRICT, d);
-            assertThat(StrictRules.anthropic(schema)).as((String) d.get("name")).isEmpty();
-            // the per-request limits hold for each tool on its own
-            assertThat(StrictRules.optionalParameters(schema)).as((String) d.get("name")).isLessThanOrEqualTo(24);
-            assertThat(StrictRules.unionParameters(schema)).as((String) d.get("name")).isLessThanOrEqualTo(16);
+    void everyToolExportedAloneIsStrictAndPassesAnthropicsStrictRules() {
+        for (ToolSpec s : allTools()) {
+            List<Map<String, Object>> request = ToolCatalog.toolDefinitions(ToolFormat.ANTHROPIC_STRICT, List.of(s));
+            assertThat(request.get(0)).as(s.name()).containsEntry("strict", true);
+            assertThat(StrictRules.anthropicRequest(request)).as(s.name()).isEmpty();
         }
+    }
+
+    @Test
+    void theWholeCatalogInOneAnthropicStrictRequestKeepsWithinTheDocumentedLimits() {
+        for (List<ToolSpec> tools : List.of(llmFacing(), allTools())) {
+            List<Map<String, Object>> request = ToolCatalog.toolDefinitions(ToolFormat.ANTHROPIC_STRICT, tools);
+            assertThat(StrictRules.anthropicRequest(request)).isEmpty();
+            long strict = request.stream().filter(d -> Boolean.TRUE.equals(d.get("strict"))).count();
+            System.out.printf(Locale.ROOT, "Anthropic strict export of %d tools: %d strict%n", tools.size(), strict);
+            assertThat(strict).isGreaterThan(0).isLessThan(tools.size());
+        }
+    }
+
+    @Test
+    void inTheAnthropicStrictExportAToolPastTheLimitsIsAPlainAnthropicTool() {
+        List<ToolSpec> tools = allTools();
+        List<Map<String, Object>> request = ToolCatalog.toolDefinitions(ToolFormat.ANTHROPIC_STRICT, tools);
+        List<Map<String, Object>> plain = ToolCatalog.toolDefinitions(ToolFormat.ANTHROPIC, tools);
+        for (int i = 0; i < tools.size(); i++) {
+            if (!request.get(i).containsKey("strict")) {
+                assertThat(request.get(i)).as(tools.get(i).name()).isEqualTo(plain.get(i));
+            }
+        }
+    }
+
+    @Test
+    void inOrderEachToolThatStillFitsIsStrict() {
+        ToolSpec grep = ToolCatalog.wrapper("file_grep").orElseThrow();   // 14 optional parameters
+        ToolSpec find = ToolCatalog.wrapper("file_find").orElseThrow();   // 13
+        ToolSpec kill = ToolCatalog.wrapper("exec_kill").orElseThrow();   // none
+        assertThat(strictNames(ToolCatalog.toolDefinitions(ToolFormat.ANTHROPIC_STRICT, List.of(grep, find, kill))))
+                .containsExactly("file_grep", "exec_kill");
+        assertThat(strictNames(ToolCatalog.toolDefinitions(ToolFormat.ANTHROPIC_STRICT, List.of(find, grep, kill))))
+                .containsExactly("file_find", "exec_kill");
+    }
+
+    @Test
+    void atMostTwentyToolsAreStrictInOneAnthropicRequest() {
+        List<ToolSpec> tools = new ArrayList<>();
+        for (int i = 0; i < 21; i++) {
+            tools.add(new ToolSpec("own_" + i, "d", true, Set.of(), Map.of("type", "object", "properties",
+                    Map.of("a", Map.of("type", "string")), "required", List.of("a"))));
+        }
+        List<String> strict = strictNames(ToolCatalog.toolDefinitions(ToolFormat.ANTHROPIC_STRICT, tools));
+        assertThat(strict).hasSize(20).doesNotContain("own_20");
+    }
+
+    @Test
+    void atMostSixteenUnionTypedParametersAreStrictInOneAnthropicRequest() {
+        List<ToolSpec> tools = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {   // 6 union-typed parameters each: the third would make 18
+            Map<String, Object> props = new LinkedHashMap<>();
+            for (int p = 0; p < 6; p++) {
+                props.put("p" + p, Map.of("type", List.of("string", "integer")));
+            }
+            tools.add(new ToolSpec("own_" + i, "d", true, Set.of(), Map.of("type", "object", "properties", props,
+                    "required", List.copyOf(props.keySet()))));
+        }
+        List<Map<String, Object>> request = ToolCatalog.toolDefinitions(ToolFormat.ANTHROPIC_STRICT, tools);
+        assertThat(strictNames(request)).containsExactly("own_0", "own_1");
+        assertThat(StrictRules.anthropicRequest(request)).isEmpty();
+    }
+
+    @Test
+    void theHostCanNameTheToolsToExportStrict() {
+        Set<String> exact = Set.of("file_write", "file_edit", "exec_run");
+        List<Map<String, Object>> anthropic = ToolCatalog.toolDefinitions(ToolFormat.ANTHROPIC_STRICT, llmFacing(), exact);
+        assertThat(strictNames(anthropic)).containsExactlyInAnyOrderElementsOf(exact);
+        assertThat(StrictRules.anthropicRequest(anthropic)).isEmpty();
+        assertThat(anthropic).hasSize(llmFacing().size());
+        List<Map<String, Object>> openAi = ToolCatalog.toolDefinitions(ToolFormat.OPENAI_STRICT, llmFacing(), exact);
+        assertThat(strictNames(openAi)).containsExactlyInAnyOrderElementsOf(exact);
+        for (Map<String, Object> d : openAi) {
+            if (Boolean.TRUE.equals(d.get("strict"))) {
+                assertThat(StrictRules.openAi(parameters(ToolFormat.OPENAI_STRICT, d))).isEmpty();
+            } else {
+                assertThat(d).containsEntry("strict", false);
+            }
+        }
+    }
+
+    @Test
+    void namingMoreStrictToolsThanOneAnthropicRequestTakesIsRefusedSayingWhy() {
+        assertThatThrownBy(() -> ToolCatalog.toolDefinitions(ToolFormat.ANTHROPIC_STRICT, llmFacing(),
+                Set.of("file_find", "file_grep")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most 20 strict tools with 24 optional")
+                .hasMessageContaining("27").hasMessageContaining("Name fewer strict tools");
+    }
+
+    @Test
+    void namingAToolThatIsNotExportedOrAFormatWithoutStrictModeIsRefused() {
+        assertThatThrownBy(() -> ToolCatalog.toolDefinitions(ToolFormat.OPENAI_STRICT, ToolCatalog.wrappers(),
+                Set.of("work_target_get"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("[work_target_get]").hasMessageContaining("not among the tools exported");
+        assertThatThrownBy(() -> ToolCatalog.toolDefinitions(ToolFormat.ANTHROPIC, ToolCatalog.wrappers(),
+                Set.of("file_read"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ANTHROPIC has no strict mode");
+    }
+
+    @Test
+    void aRecursiveSchemaIsNeverStrictAndNamingItIsRefused() {
+        Map<String, Object> node = Map.of("type", "object", "properties", Map.of("children", Map.of("type", "array",
+                "items", Map.of("$ref", "#/$defs/node"))));
+        ToolSpec tree = new ToolSpec("own_tree", "d", true, Set.of(), Map.of("type", "object", "properties",
+                Map.of("root", Map.of("$ref", "#/$defs/node")), "$defs", Map.of("node", node)));
+        List<Map<String, Object>> request = ToolCatalog.toolDefinitions(ToolFormat.ANTHROPIC_STRICT, List.of(tree));
+        assertThat(request.get(0)).doesNotContainKey("strict");
+        assertThat(StrictRules.anthropic(StrictSchemas.anthropic(tree.paramsSchema()))).anyMatch(v -> v.contains("recursive"));
+        assertThatThrownBy(() -> ToolCatalog.toolDefinitions(ToolFormat.ANTHROPIC_STRICT, List.of(tree),
+                Set.of("own_tree"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("own_tree cannot be strict").hasMessageContaining("recursive");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void anUnsupportedFormatAndALookaroundPatternAreDroppedIntoTheDescription() {
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put("when", Map.of("type", "string", "format", "date-time"));
+        props.put("mail", Map.of("type", "string", "format", "idn-email"));
+        props.put("word", Map.of("type", "string", "pattern", "^(?!tmp)[a-z]+$"));
+        props.put("code", Map.of("type", "string", "pattern", "^[A-Z]{3}$"));
+        ToolSpec own = new ToolSpec("own_tool", "d", true, Set.of(), Map.of("type", "object", "properties", props));
+        Map<String, Object> strict = parameters(ToolFormat.ANTHROPIC_STRICT,
+                ToolCatalog.toolDefinitions(ToolFormat.ANTHROPIC_STRICT, List.of(own)).get(0));
+        Map<String, Object> out = (Map<String, Object>) strict.get("properties");
+        assertThat((Map<String, Object>) out.get("when")).containsEntry("format", "date-time");
+        assertThat((Map<String, Object>) out.get("mail")).doesNotContainKey("format")
+                .containsEntry("description", "Limits: format idn-email.");
+        assertThat((Map<String, Object>) out.get("word")).doesNotContainKey("pattern");
+        assertThat((Map<String, Object>) out.get("code")).containsEntry("pattern", "^[A-Z]{3}$");
+        assertThat(StrictRules.anthropic(strict)).isEmpty();
+    }
+
+    @Test
+    void theAnthropicRequestRulesFlagTooManyToolsOptionalParametersAndUnions() {
+        List<Map<String, Object>> request = new ArrayList<>();
+        for (int i = 0; i < 21; i++) {
+            Map<String, Object> props = new LinkedHashMap<>();
+            props.put("a", Map.of("type", "string"));
+            props.put("b", Map.of("type", List.of("string", "integer")));
+            props.put("c", Map.of("type", "boolean"));
+            request.add(Map.of("name", "t" + i, "description", "d", "strict", true, "input_schema", Map.of("type",
+                    "object", "properties", props, "required", List.of("b"), "additionalProperties", false)));
+        }
+        assertThat(StrictRules.anthropicRequest(request)).containsExactly("21 strict tools, more than 20",
+                "42 optional parameters across the strict tools, more than 24",
+                "21 union-typed parameters across the strict tools, more than 16");
+    }
+
+    @Test
+    void theAnthropicRulesFlagARecursiveRefAnUnknownFormatALookaroundAndAnObjectEnum() {
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put("self", Map.of("$ref", "#/$defs/n"));
+        props.put("f", Map.of("type", "string", "format", "idn-email"));
+        props.put("p", Map.of("type", "string", "pattern", "(a)\\1"));
+        props.put("e", Map.of("type", "object", "enum", List.of(Map.of()), "additionalProperties", false));
+        Map<String, Object> schema = Map.of("type", "object", "properties", props, "additionalProperties", false,
+                "$defs", Map.of("n", Map.of("type", "object", "properties", Map.of("next", Map.of("$ref", "#/$defs/n")),
+                        "additionalProperties", false)));
+        assertThat(StrictRules.anthropic(schema)).contains("#/$defs/n: recursive schemas are not supported",
+                "$.f: format idn-email is not supported", "$.p: a pattern with lookaround or backreferences is not supported",
+                "$.e: enum and const take only strings, numbers, booleans and null");
+    }
+
+    private static List<String> strictNames(List<Map<String, Object>> request) {
+        return request.stream().filter(d -> Boolean.TRUE.equals(d.get("strict"))).map(d -> (String) d.get("name"))
+                .toList();
     }
 
     @Test

@@ -106,6 +106,11 @@ class ProviderArgumentsTest {
     }
 
     private static ToolSpec spec(String tool) {
+        return llmFacing().stream().filter(s -> s.name().equals(tool)).findFirst().orElseThrow();
+    }
+
+    /** The tools an LLM sees: the wrappers, the meta-tools and the transfer tools. */
+    private static List<ToolSpec> llmFacing() {
         List<ToolSpec> all = new ArrayList<>(ToolCatalog.wrappers());
         all.addAll(ToolCatalog.metaTools());
         all.add(FileTransferTools.CREATE_EPHEMERAL_DIR_SPEC);
@@ -113,12 +118,25 @@ class ProviderArgumentsTest {
         all.add(FileTransferTools.DOWNLOAD_SPEC);
         all.add(FileTransferTools.DIR_UPLOAD_SPEC);
         all.add(FileTransferTools.DIR_DOWNLOAD_SPEC);
-        return all.stream().filter(s -> s.name().equals(tool)).findFirst().orElseThrow();
+        return all;
+    }
+
+    /** The tool's schema exported on its own (in a strict format: always its strict form). */
+    private static Map<String, Object> exported(ToolFormat format, ToolSpec spec) {
+        return schemaOf(format, ToolCatalog.toolDefinitions(format, List.of(spec)).get(0));
+    }
+
+    /**
+     * The tool's schema as one request with every LLM-facing tool carries it: in the Anthropic strict
+     * export the tools past the request's limits are plain Anthropic tools.
+     */
+    private static Map<String, Object> exportedInOneRequest(ToolFormat format, ToolSpec spec) {
+        return schemaOf(format, ToolCatalog.toolDefinitions(format, llmFacing()).stream()
+                .filter(d -> spec.name().equals(d.get("name"))).findFirst().orElseThrow());
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> exported(ToolFormat format, ToolSpec spec) {
-        Map<String, Object> d = ToolCatalog.toolDefinitions(format, List.of(spec)).get(0);
+    private static Map<String, Object> schemaOf(ToolFormat format, Map<String, Object> d) {
         return (Map<String, Object>) d.get(switch (format) {
             case MCP -> "inputSchema";
             case OPENAI, OPENAI_STRICT -> "parameters";
@@ -169,10 +187,20 @@ class ProviderArgumentsTest {
     @ParameterizedTest
     @EnumSource(ToolFormat.class)
     void llmArgumentsForEveryToolValidateAgainstTheExportAndRunThroughTheDispatcher(ToolFormat format) throws Exception {
+        runSession(format, false);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = ToolFormat.class, names = {"OPENAI_STRICT", "ANTHROPIC_STRICT"})
+    void llmArgumentsValidateAgainstTheWholeCatalogExportedInOneRequestAndRun(ToolFormat format) throws Exception {
+        runSession(format, true);
+    }
+
+    private void runSession(ToolFormat format, boolean oneRequest) throws Exception {
         List<Map<String, Object>> results = new ArrayList<>();
         for (Call c : session()) {
             ToolSpec spec = spec(c.tool());
-            Map<String, Object> schema = exported(format, spec);
+            Map<String, Object> schema = oneRequest ? exportedInOneRequest(format, spec) : exported(format, spec);
             Map<String, Object> args = asLlmWrites(format, schema, c.args().apply(results));
             assertThat(SchemaCheck.errors(schema, args)).as(format + " " + c.tool() + " " + args).isEmpty();
             Map<String, Object> result = dispatcher.invoke("p", c.tool(), args);
