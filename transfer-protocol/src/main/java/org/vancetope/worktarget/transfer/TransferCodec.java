@@ -307,6 +307,32 @@ public final class TransferCodec {
      * a resume).
      */
     public static final int FLAG_OFFSET = 0x80;
+    /**
+     * The bytes of a chunk frame besides its payload that a sender leaves room for when it sizes chunks to
+     * a frame limit ({@link #maxChunkBytes}): the JSON fields or binary header, the transfer id, the hash
+     * trailer, the zstd fields and the offset.
+     */
+    public static final int CHUNK_FRAME_RESERVE = 4096;
+
+    /**
+     * The most raw bytes per chunk whose frame fits a frame limit: the payload's base64 in a JSON chunk,
+     * the payload itself in a binary one ({@code transfer.binary}), beside {@link #CHUNK_FRAME_RESERVE}
+     * bytes for the rest. A compressed chunk is only sent when it is smaller than its raw bytes, so it fits
+     * too.
+     *
+     * <pre>{@code
+     * int chunk = Math.min(settings.chunkSize(), TransferCodec.maxChunkBytes(65536, false));   // 46080
+     * }</pre>
+     *
+     * @param maxFrameBytes the largest frame payload the connection carries
+     * @param binary whether chunks travel as binary frames
+     * @return the raw bytes, at least 1
+     */
+    public static int maxChunkBytes(int maxFrameBytes, boolean binary) {
+        int room = maxFrameBytes - CHUNK_FRAME_RESERVE;
+        return Math.max(1, binary ? room : room / 4 * 3);
+    }
+
     /** The longest transfer id a binary chunk frame carries, in UTF-8 bytes. */
     public static final int MAX_BINARY_ID_BYTES = 1024;
     private static final int KNOWN_FLAGS = FLAG_LAST | FLAG_HASH | FLAG_ZSTD | FLAG_OFFSET;

@@ -53,6 +53,8 @@ final class OutgoingTransfer {
     private final MessageDigest trailer;
     /** With {@code transfer.zstd}: the level chunks are compressed with; 0 to send every chunk raw. */
     private final int zstdLevel;
+    /** Raw bytes per chunk: this end's chunk size, held to the one the peer announced. */
+    private final int chunkSize;
     /** The transfer's compressor while it reads chunks (zstd only); closed with the source. */
     private ChunkCompression.Compressor compressor;
 
@@ -69,10 +71,12 @@ final class OutgoingTransfer {
 
     /**
      * @param source the open source file, positioned at its start; owned (closed) by this transfer
+     * @param chunkSize the raw bytes per chunk on this connection
      */
     OutgoingTransfer(TransferEngine engine, FrameChannel<TransferFrame> channel, String id, SeekableByteChannel source,
                      String sourceName, String target, String dirName, long totalSize, String hash, TransferAttrs attrs,
-                     boolean hashTrailer, int zstdLevel, boolean resumable, boolean resuming) {
+                     boolean hashTrailer, int zstdLevel, boolean resumable, boolean resuming, int chunkSize) {
+        this.chunkSize = chunkSize;
         this.resumable = resumable;
         this.resuming = resuming;
         this.engine = engine;
@@ -308,7 +312,7 @@ final class OutgoingTransfer {
 
     /** Reads the next chunk's data; on failure finishes the transfer and returns null. */
     private TransferChunk readRawChunk() {
-        int len = (int) Math.min(engine.settings.chunkSize(), totalSize - sent);
+        int len = (int) Math.min(chunkSize, totalSize - sent);
         byte[] bytes = new byte[len];
         ByteBuffer buf = ByteBuffer.wrap(bytes);
         try {

@@ -23,6 +23,7 @@ import org.vancetope.worktarget.core.transfer.DirectoryManifest;
 import org.vancetope.worktarget.core.transfer.DirectoryManifestResponse;
 import org.vancetope.worktarget.core.transfer.DirectoryUploadRequest;
 import org.vancetope.worktarget.core.transfer.IllegalTransitionException;
+import org.vancetope.worktarget.core.transfer.PeerLimits;
 import org.vancetope.worktarget.core.transfer.TargetResolution;
 import org.vancetope.worktarget.core.transfer.TargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferAttrs;
@@ -63,6 +64,8 @@ public final class TransferEngine {
     private final Supplier<String> ids;
     final Map<String, OutgoingTransfer> senders = new ConcurrentHashMap<>();
     final Map<String, IncomingTransfer> receivers = new ConcurrentHashMap<>();
+    /** What the peer of each attached channel (by id) announced it accepts; absent: nothing. */
+    private final Map<String, PeerLimits> peerLimits = new ConcurrentHashMap<>();
     /** Receivers whose connection ended, kept for a resume ({@code transfer.resume}); not pending. */
     final Map<String, IncomingTransfer> kept = new ConcurrentHashMap<>();
     private volatile CompletableFuture<Void> nextAttach = new CompletableFuture<>();
@@ -395,6 +398,7 @@ public final class TransferEngine {
         // an upload the Brain requested is not kept by the Brain, so only unrequested sends are resumable
         boolean resumable = capabilities.contains(TransferCapability.RESUME) && !requested;
         String id = transferId == null ? ids.get() : transferId;
+        PeerLimits peer = peerLimits.getOrDefault(channel.id(), PeerLimits.NONE);
         String error = null;
         if (resume && !resumable) {
             error = transferId == null ? "resume needs the id of the interrupted transfer"
@@ -413,15 +417,17 @@ public final class TransferEngine {
         } else {
             try {
                 file = ConfinedRoot.of(root).openFile(source);
-                long limit = side.sendLimit(settings);
+                // the smaller of this end's limit and the one the peer announced (welcome.limits)
+                long limit = Math.min(side.sendLimit(settings), peer.maxFileSize());
+                String limitName = limit < side.sendLimit(settings) ? peer.maxFileSizeName() : side.sendLimitName();
                 if (file.attributes().size() > limit) {
-                    error = sizeLimitError(file.attributes().size(), limit, side.sendLimitName());
+                    error = sizeLimitError(file.attributes().size(), limit, limitName);
                 } else {
                     // with the hash trailer the file is read once, as it is sent
                     summary = trailer ? new Sha256.Summary(file.attributes().size(), null) : Sha256.of(file.channel());
                     file.channel().position(0);
                     if (summary.size() > limit) {
-                        error = sizeLimitError(summary.size(), limit, side.sendLimitName());
+                        error = sizeLimitError(summary.size(), limit, limitName);
                     }
                     attrs = ownAttrs(file).overriddenBy(attrsOverride);
                 }
@@ -442,7 +448,8 @@ public final class TransferEngine {
         }
         String sourceName = String.valueOf(file.path().getFileName());
         OutgoingTransfer s = new OutgoingTransfer(this, channel, id, file.channel(), sourceName, target, dirName,
-                summary.size(), summary.hash(), attrs.isEmpty() ? null : attrs, trailer, zstdLevel, resumable, resume);
+                summary.size(), summary.hash(), attrs.isEmpty() ? null : attrs, trailer, zstdLevel, resumable, resume,
+                Math.min(settings.chunkSize(), peer.maxChunkBytes()));
         if (senders.putIfAbsent(id, s) != null) {
             closeQuietly(file);
             TransferResult failed = TransferResult.failed(id, "transfer id already in use");
@@ -568,6 +575,7 @@ public final class TransferEngine {
      * @param channel the channel
      */
     public void onClose(FrameChannel<TransferFrame> channel) {
+        peerLimits.remove(channel.id());
         directories.onClose(channel);
         for (IncomingTransfer r : List.copyOf(receivers.values())) {
             if (r.channel.id().equals(channel.id())) {
@@ -605,8 +613,28 @@ public final class TransferEngine {
         return nextAttach;
     }
 
-    /** A channel was attached: whoever waits for a peer to come back looks again. */
-    public void attached() {
+    /**
+     * Which end this engine is.
+     *
+     * @return the side
+     */
+    public TransferSide side() {
+        return side;
+    }
+
+    /**
+     * A channel was attached: its peer's limits bound what is sent on it, and whoever waits for a peer to
+     * come back looks again.
+     *
+     * @param channel the channel
+     * @param limits what its peer announced it accepts
+     */
+    public void attached(FrameChannel<TransferFrame> channel, PeerLimits limits) {
+        if (limits.equals(PeerLimits.NONE)) {
+            peerLimits.remove(channel.id());
+        } else {
+            peerLimits.put(channel.id(), limits);
+        }
         CompletableFuture<Void> fired = nextAttach;
         nextAttach = new CompletableFuture<>();
         fired.complete(null);
