@@ -205,14 +205,17 @@ public final class TransferCodec {
             } else if (frame instanceof TransferInitResponse r) {
                 g.writeBooleanField("ok", r.ok());
                 g.writeStringField("error", r.error());
+                optCode(g, r.code());
             } else if (frame instanceof TransferComplete c) {
                 g.writeBooleanField("ok", c.ok());
                 g.writeStringField("error", c.error());
                 g.writeNumberField("bytesWritten", c.bytesWritten());
                 g.writeStringField("hashCheck", c.hashCheck());
+                optCode(g, c.code());
             } else if (frame instanceof TransferFinish f) {
                 g.writeBooleanField("ok", f.ok());
                 optString(g, "error", f.error());
+                optCode(g, f.code());
             } else if (frame instanceof UploadRequest u) {
                 g.writeStringField("localPath", u.localPath());
                 g.writeStringField("dirName", u.dirName());
@@ -238,6 +241,7 @@ public final class TransferCodec {
                 optString(g, "dirName", m.dirName());
                 g.writeBooleanField("overwrite", m.overwrite());
                 optString(g, "error", m.error());
+                optCode(g, m.code());
                 g.writeArrayFieldStart("entries");
                 for (DirectoryEntry e : m.entries()) {
                     g.writeStartObject();
@@ -253,6 +257,7 @@ public final class TransferCodec {
             } else if (frame instanceof DirectoryManifestResponse r) {
                 g.writeBooleanField("ok", r.ok());
                 optString(g, "error", r.error());
+                optCode(g, r.code());
                 g.writeArrayFieldStart("refused");
                 for (DirectoryEntryResult e : r.refused()) {
                     g.writeStartObject();
@@ -307,6 +312,32 @@ public final class TransferCodec {
      * a resume).
      */
     public static final int FLAG_OFFSET = 0x80;
+    /**
+     * The bytes of a chunk frame besides its payload that a sender leaves room for when it sizes chunks to
+     * a frame limit ({@link #maxChunkBytes}): the JSON fields or binary header, the transfer id, the hash
+     * trailer, the zstd fields and the offset.
+     */
+    public static final int CHUNK_FRAME_RESERVE = 4096;
+
+    /**
+     * The most raw bytes per chunk whose frame fits a frame limit: the payload's base64 in a JSON chunk,
+     * the payload itself in a binary one ({@code transfer.binary}), beside {@link #CHUNK_FRAME_RESERVE}
+     * bytes for the rest. A compressed chunk is only sent when it is smaller than its raw bytes, so it fits
+     * too.
+     *
+     * <pre>{@code
+     * int chunk = Math.min(settings.chunkSize(), TransferCodec.maxChunkBytes(65536, false));   // 46080
+     * }</pre>
+     *
+     * @param maxFrameBytes the largest frame payload the connection carries
+     * @param binary whether chunks travel as binary frames
+     * @return the raw bytes, at least 1
+     */
+    public static int maxChunkBytes(int maxFrameBytes, boolean binary) {
+        int room = maxFrameBytes - CHUNK_FRAME_RESERVE;
+        return Math.max(1, binary ? room : room / 4 * 3);
+    }
+
     /** The longest transfer id a binary chunk frame carries, in UTF-8 bytes. */
     public static final int MAX_BINARY_ID_BYTES = 1024;
     private static final int KNOWN_FLAGS = FLAG_LAST | FLAG_HASH | FLAG_ZSTD | FLAG_OFFSET;
@@ -556,6 +587,7 @@ public final class TransferCodec {
         String hash = f.string("hash");
         String error = f.string("error");
         String hashCheck = f.string("hashCheck");
+        ErrorCode code = code(f.string("code"));
         String localPath = f.string("localPath");
         String remotePath = f.string("remotePath");
         String compression = f.string("compression");
@@ -589,7 +621,7 @@ public final class TransferCodec {
         return switch (type) {
             case TransferInit.TYPE -> new TransferInit(transferId, source, r.of(target, "target"), dirName,
                     r.of(totalSize, "totalSize"), hash, attrs, compression);
-            case TransferInitResponse.TYPE -> new TransferInitResponse(transferId, r.of(ok, "ok"), error);
+            case TransferInitResponse.TYPE -> new TransferInitResponse(transferId, r.of(ok, "ok"), error, code);
             case TransferChunk.TYPE -> chunk(transferId, r.of(seq, "seq"), r.of(bytes, "bytes"), r.of(last, "last"),
                     hash, rawSize(compression, rawSize, transferId), offset == null ? TransferChunk.NO_OFFSET : offset);
             case TransferResume.TYPE -> new TransferResume(transferId, r.of(target, "target"), dirName,
@@ -597,17 +629,29 @@ public final class TransferCodec {
             case TransferResumeResponse.TYPE -> new TransferResumeResponse(transferId, r.of(ok, "ok"),
                     offset == null ? 0L : offset, nextSeq == null ? 0L : nextSeq, error);
             case TransferComplete.TYPE -> new TransferComplete(transferId, r.of(ok, "ok"), error,
-                    bytesWritten == null ? 0L : bytesWritten, hashCheck);
-            case TransferFinish.TYPE -> new TransferFinish(transferId, r.of(ok, "ok"), error);
+                    bytesWritten == null ? 0L : bytesWritten, hashCheck, code);
+            case TransferFinish.TYPE -> new TransferFinish(transferId, r.of(ok, "ok"), error, code);
             case DirectoryUploadRequest.TYPE -> new DirectoryUploadRequest(transferId, r.of(localPath, "localPath"),
                     r.of(dirName, "dirName"), r.of(remotePath, "remotePath"), overwrite != null && overwrite);
             case DirectoryManifest.TYPE -> new DirectoryManifest(transferId, r.of(target, "target"), dirName,
-                    overwrite != null && overwrite, entries(r.of(f.raw("entries"), "entries"), type, transferId), error);
+                    overwrite != null && overwrite, entries(r.of(f.raw("entries"), "entries"), type, transferId), error, code);
             case DirectoryManifestResponse.TYPE -> new DirectoryManifestResponse(transferId, r.of(ok, "ok"), error,
-                    refusals(f.raw("refused"), type, transferId));
+                    refusals(f.raw("refused"), type, transferId), code);
             default -> new UploadRequest(transferId, r.of(localPath, "localPath"), r.of(dirName, "dirName"),
                     r.of(remotePath, "remotePath"), attrs);
         };
+    }
+
+    /** The {@code code} of a failure frame: null when absent, {@code internal} when not a known code. */
+    private static ErrorCode code(String wire) {
+        return wire == null ? null : ErrorCode.fromWire(wire).orElse(ErrorCode.INTERNAL);
+    }
+
+    /** Writes the {@code code} of a failure frame, when it has one. */
+    private static void optCode(JsonGenerator g, ErrorCode code) throws IOException {
+        if (code != null) {
+            g.writeStringField("code", code.wire());
+        }
     }
 
     /** A chunk's {@code rawSize}: with {@code compression: "zstd"} it is required, without it not allowed. */

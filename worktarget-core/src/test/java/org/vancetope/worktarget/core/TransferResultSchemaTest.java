@@ -18,7 +18,7 @@ class TransferResultSchemaTest {
 
     @Test
     void aSuccessfulTransferMatchesTheUploadAndDownloadSchemas() {
-        Map<String, Object> ok = new TransferResult("t1", true, 12, "ab12", null).toToolResult();
+        Map<String, Object> ok = new TransferResult("t1", true, 12, "ab12", null, null).toToolResult();
         assertThat(Draft202012.errors(FileTransferTools.UPLOAD_SPEC.outputSchema(), ok)).isEmpty();
         assertThat(Draft202012.errors(FileTransferTools.DOWNLOAD_SPEC.outputSchema(), ok)).isEmpty();
     }
@@ -32,7 +32,7 @@ class TransferResultSchemaTest {
 
     @Test
     void aTransferResultWithoutBytesWrittenFailsTheSchema() {
-        Map<String, Object> broken = new LinkedHashMap<>(new TransferResult("t3", true, 1, "h", null).toToolResult());
+        Map<String, Object> broken = new LinkedHashMap<>(new TransferResult("t3", true, 1, "h", null, null).toToolResult());
         broken.remove("bytesWritten");
         assertThat(Draft202012.errors(FileTransferTools.UPLOAD_SPEC.outputSchema(), broken)).isNotEmpty();
     }

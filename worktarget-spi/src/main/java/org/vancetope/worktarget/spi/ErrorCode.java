@@ -40,6 +40,12 @@ public enum ErrorCode {
     HASH_MISMATCH,
     /** A budget (for example the HOME size budget) is exhausted. */
     BUDGET_EXCEEDED,
+    /**
+     * A transfer's compressed chunk was refused: zstd was not announced for the transfer, the chunk
+     * declares or carries more than the receiver's chunk size, or its data are not valid zstd of the declared
+     * size. A correct sender never sends one; the file must be sent again.
+     */
+    ZSTD_REFUSED,
     /** An unexpected internal failure. */
     INTERNAL;
 

@@ -16,12 +16,14 @@ import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.internal.ForwardingChannel;
 import org.vancetope.worktarget.backend.daemon.internal.ReadGate;
 import org.vancetope.worktarget.backend.daemon.internal.SerialExecutor;
+import org.vancetope.worktarget.core.transfer.PeerLimits;
 import org.vancetope.worktarget.core.transfer.TransferChunk;
 import org.vancetope.worktarget.core.transfer.TransferConnection;
 import org.vancetope.worktarget.core.transfer.TransferEndpoint;
 import org.vancetope.worktarget.core.transfer.TransferFrame;
 import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
+import org.vancetope.worktarget.core.transfer.TransferSide;
 import org.vancetope.worktarget.spi.FrameChannel;
 import org.vancetope.worktarget.transfer.FrameDecodeException;
 import org.vancetope.worktarget.transfer.TransferCodec;
@@ -63,6 +65,8 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
 
     /** Frames of one connection that may wait for its lane before the connection stops reading. */
     private static final int MAX_WAITING_FRAMES = 32;
+    /** The {@code welcome.limits} key of the most raw bytes per chunk the server accepts. */
+    static final String LIMIT_MAX_CHUNK_BYTES = "maxChunkBytes";
     private static final int RESUME_AT_FRAMES = 8;
 
     private record Attached(TransferConnection connection, SerialExecutor lane, ReadGate gate) {
@@ -183,10 +187,32 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
     }
 
     private Attached attach(WireChannel channel) {
+        boolean binary = channel.capabilities().contains(TransferCapability.BINARY.wire());
         return attached.computeIfAbsent(channel.id(), id -> new Attached(
-                endpoint.attach(new Encoding(channel, codec, channel.capabilities().contains(
-                        TransferCapability.BINARY.wire())), scopes.apply(channel), transferCapabilities(channel)),
+                endpoint.attach(new Encoding(channel, codec, binary), scopes.apply(channel),
+                        transferCapabilities(channel), peerLimits(channel, binary)),
                 new SerialExecutor(workers), new ReadGate(channel, MAX_WAITING_FRAMES, RESUME_AT_FRAMES)));
+    }
+
+    /**
+     * What the peer announced (the server's {@code welcome.limits}, a client's {@code hello.limits}), as far
+     * as it bounds what this end sends: chunks fit the connection's frame limit and the peer's
+     * {@code maxChunkBytes}, and files its receive limit ({@code maxUploadSize} of a server). A limit the
+     * peer did not announce leaves this end's own setting alone.
+     */
+    private PeerLimits peerLimits(WireChannel channel, boolean binary) {
+        Map<String, Object> announced = channel.peerLimits();
+        int chunk = TransferCodec.maxChunkBytes(channel.maxFrameBytes(), binary);
+        if (announced.get(LIMIT_MAX_CHUNK_BYTES) instanceof Number n && n.longValue() > 0) {
+            chunk = (int) Math.min(chunk, n.longValue());
+        }
+        TransferSide side = endpoint.side();
+        String fileKey = side.sendLimitName();       // the peer's receive limit has the name of this end's send limit
+        if (announced.get(fileKey) instanceof Number n && n.longValue() >= 0) {
+            return new PeerLimits(chunk, n.longValue(),
+                    (side == TransferSide.FOOT ? "the server's " : "the client's ") + fileKey);
+        }
+        return new PeerLimits(chunk, Long.MAX_VALUE, null);
     }
 
     private static Set<TransferCapability> transferCapabilities(WireChannel channel) {

@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.backend.daemon;
 
+import java.util.Map;
 import java.util.Set;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletionStage;
@@ -62,4 +63,24 @@ public interface WireChannel extends FrameChannel<String> {
      * @return the negotiated capability names
      */
     Set<String> capabilities();
+
+    /**
+     * The largest frame payload this end sends on the connection: the smaller of its own limit and the
+     * one the peer announced ({@code maxFrameBytes}), 2 MiB when neither is smaller.
+     *
+     * @return bytes
+     */
+    default int maxFrameBytes() {
+        return 2 * 1024 * 1024;
+    }
+
+    /**
+     * The limits the peer announced in its handshake: the server's {@code welcome.limits} on a client,
+     * a client's {@code hello.limits} on the server. A sender holds what it sends to those it knows.
+     *
+     * @return the announced limits by key (e.g. {@code maxChunkBytes}), empty when it announced none
+     */
+    default Map<String, Object> peerLimits() {
+        return Map.of();
+    }
 }

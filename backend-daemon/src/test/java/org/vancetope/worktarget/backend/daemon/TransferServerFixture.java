@@ -21,10 +21,21 @@ final class TransferServerFixture implements AutoCloseable {
     final WorkTargetDispatcher dispatcher;
 
     TransferServerFixture(Path base, TransferSettings settings, TransferListener listener) throws Exception {
+        this(base, settings, listener, false, 2 * 1024 * 1024);
+    }
+
+    /**
+     * @param silentLimits carry the transfers as a bare frame extension, so that {@code welcome} announces no
+     *        transfer limits (as a server of the base protocol's first version)
+     * @param maxFrameBytes the server's frame limit
+     */
+    TransferServerFixture(Path base, TransferSettings settings, TransferListener listener, boolean silentLimits,
+                          int maxFrameBytes) throws Exception {
         work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace")).build();
         transfers = ServerTransfers.create(
                 new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)), settings, listener);
-        t = new TestServer(b -> b.transfers(transfers));
+        t = new TestServer(b -> (silentLimits ? b.frameExtension(transfers.extension()) : b.transfers(transfers))
+                .maxFrameBytes(maxFrameBytes));
         InMemoryProcessStore store = new InMemoryProcessStore();
         store.process("p-1").tenant("acme").project("proj").session("s-1").user("alice").add();
         WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).backend(work)

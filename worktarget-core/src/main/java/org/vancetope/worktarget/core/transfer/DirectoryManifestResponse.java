@@ -2,6 +2,7 @@ package org.vancetope.worktarget.core.transfer;
 
 import java.util.List;
 import java.util.Objects;
+import org.vancetope.worktarget.spi.ErrorCode;
 
 /**
  * {@code transfer_dir_manifest_response}, client → Brain, in answer to a {@link DirectoryManifest} of a
@@ -17,9 +18,10 @@ import java.util.Objects;
  * @param ok false when the whole manifest is refused (a limit, the target directory)
  * @param error why, when not ok
  * @param refused the entries refused one by one (when ok)
+ * @param code the stable code of the refusal of the whole manifest, or null (ok, or a peer that named none)
  */
 public record DirectoryManifestResponse(String transferId, boolean ok, String error,
-                                        List<DirectoryEntryResult> refused) implements TransferFrame {
+                                        List<DirectoryEntryResult> refused, ErrorCode code) implements TransferFrame {
 
     /** The wire type. */
     public static final String TYPE = "transfer_dir_manifest_response";
@@ -31,10 +33,26 @@ public record DirectoryManifestResponse(String transferId, boolean ok, String er
      * @param ok false when the whole manifest is refused (a limit, the target directory)
      * @param error why, when not ok
      * @param refused the entries refused one by one (when ok)
+     * @param code the stable code of the refusal of the whole manifest, or null
      */
     public DirectoryManifestResponse {
         TransferFrame.requireId(transferId);
         refused = List.copyOf(Objects.requireNonNull(refused, "refused"));
+        if (ok) {
+            code = null;
+        }
+    }
+
+    /**
+     * A response without a code (an acceptance, or a refusal of a peer that names none).
+     *
+     * @param transferId the directory transfer's correlation id
+     * @param ok false when the whole manifest is refused
+     * @param error why, when not ok
+     * @param refused the entries refused one by one (when ok)
+     */
+    public DirectoryManifestResponse(String transferId, boolean ok, String error, List<DirectoryEntryResult> refused) {
+        this(transferId, ok, error, refused, null);
     }
 
     @Override

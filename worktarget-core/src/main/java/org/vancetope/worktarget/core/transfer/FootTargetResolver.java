@@ -7,6 +7,7 @@ import java.util.Objects;
 import org.vancetope.worktarget.core.internal.Segments;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.internal.path.SafeDirectory;
+import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
 /**
@@ -70,7 +71,7 @@ public final class FootTargetResolver implements TargetResolver {
     @Override
     public TargetResolution root(TransferScope scope, String dirName) {
         if (projectRoot(scope) == null) {
-            return TargetResolution.refused(BAD_SCOPE);
+            return TargetResolution.refused(ErrorCode.INVALID_PARAMS, BAD_SCOPE);
         }
         try {
             Files.createDirectories(transferRoot);
@@ -78,16 +79,15 @@ public final class FootTargetResolver implements TargetResolver {
             Path project = top.resolve(scope.tenant() + "/" + scope.project());
             if (!project.equals(top.root().resolve(scope.tenant()).resolve(scope.project()))) {
                 // the tenant or project directory is a link (even one that stays inside): refused
-                return TargetResolution.refused(ConfinedRoot.escape(scope.tenant() + "/" + scope.project()).getMessage());
+                return TargetResolution.refused(ConfinedRoot.escape(scope.tenant() + "/" + scope.project()));
             }
             try (SafeDirectory d = top.openOrCreate(project)) {
                 return TargetResolution.resolved(d.path());
             }
         } catch (ToolException e) {
-            return TargetResolution.refused(e.getMessage());
+            return TargetResolution.refused(e);
         } catch (IOException e) {
-            return TargetResolution.refused(ConfinedRoot.io(e, scope.tenant() + "/" + scope.project(), "open")
-                    .getMessage());
+            return TargetResolution.refused(ConfinedRoot.io(e, scope.tenant() + "/" + scope.project(), "open"));
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import org.vancetope.worktarget.core.internal.Segments;
+import org.vancetope.worktarget.spi.ErrorCode;
 
 /**
  * The server's resolver: {@code dirName} names a RootDir of the project, found through a host-supplied
@@ -51,6 +52,6 @@ public final class RootDirTargetResolver implements TargetResolver {
     @Override
     public TargetResolution root(TransferScope scope, String dirName) {
         return find(scope, dirName).map(TargetResolution::resolved)
-                .orElseGet(() -> TargetResolution.refused(DIR_NOT_FOUND));
+                .orElseGet(() -> TargetResolution.refused(ErrorCode.NOT_FOUND, DIR_NOT_FOUND));
     }
 }

@@ -74,9 +74,27 @@ public final class TransferEndpoint implements AutoCloseable {
      */
     public TransferConnection attach(FrameChannel<TransferFrame> channel, TransferScope scope,
                                      Set<TransferCapability> capabilities) {
+        return attach(channel, scope, capabilities, PeerLimits.NONE);
+    }
+
+    /**
+     * Binds a channel whose ends negotiated transfer capabilities, and whose peer announced limits, to
+     * this endpoint: every file this end sends on the channel is cut into chunks within both this end's
+     * {@link TransferSettings#chunkSize()} and the peer's {@link PeerLimits#maxChunkBytes()}, and a file
+     * larger than the peer's {@link PeerLimits#maxFileSize()} is refused ({@code size_limit}) before
+     * anything is sent.
+     *
+     * @param channel the channel (one connection)
+     * @param scope the tenant and project of the connection
+     * @param capabilities the capabilities both ends listed; transfers on the channel use exactly these
+     * @param peerLimits what the peer announced it accepts ({@link PeerLimits#NONE}: nothing)
+     * @return the connection handle the transport feeds frames into
+     */
+    public TransferConnection attach(FrameChannel<TransferFrame> channel, TransferScope scope,
+                                     Set<TransferCapability> capabilities, PeerLimits peerLimits) {
         TransferConnection c = new TransferConnection(engine, Objects.requireNonNull(channel, "channel"),
                 Objects.requireNonNull(scope, "scope"), Objects.requireNonNull(capabilities, "capabilities"));
-        engine.attached();
+        engine.attached(channel, Objects.requireNonNull(peerLimits, "peerLimits"));
         return c;
     }
 
@@ -103,6 +121,15 @@ public final class TransferEndpoint implements AutoCloseable {
      */
     public int keptReceives() {
         return engine.keptReceives();
+    }
+
+    /**
+     * Which end of the connections this endpoint is.
+     *
+     * @return the side
+     */
+    public TransferSide side() {
+        return engine.side();
     }
 
     /**

@@ -19,9 +19,10 @@ import org.vancetope.worktarget.spi.ErrorCode;
  * @param bytesWritten the bytes the receiver wrote
  * @param hash the announced {@code sha256:<hex>}, or null when the transfer never got that far
  * @param error null when ok, otherwise what went wrong
- * @param code null when ok, otherwise the stable code of the failure ({@code not_found}, {@code path_escape},
- *        {@code size_limit}, {@code disk_full}, {@code hash_mismatch}, {@code timeout}, {@code offline},
- *        {@code cancelled}, {@code invalid_params}, {@code forbidden} or {@code internal})
+ * @param code null when ok, otherwise the stable code of the failure, carried from where it arose ({@code
+ *        not_found}, {@code path_escape}, {@code size_limit}, {@code disk_full}, {@code hash_mismatch},
+ *        {@code zstd_refused}, {@code bad_frame}, {@code timeout}, {@code offline}, {@code cancelled},
+ *        {@code invalid_params}, {@code forbidden} or {@code internal})
  * @param resumeId null, or on a failed outcome ({@code offline}) of a transfer that the receiver kept
  *        ({@link TransferCapability#RESUME}): the id to resume it with, within the receiver's
  *        {@link TransferSettings#resumeRetention()}
@@ -30,7 +31,8 @@ public record TransferResult(String transferId, boolean ok, long bytesWritten, S
                              ErrorCode code, String resumeId) {
 
     /**
-     * Validates: a failed outcome has a code, a successful one none and no resume id.
+     * Validates: a failed outcome has a code ({@code internal} when none is given), a successful one none
+     * and no resume id.
      *
      * @param transferId the transfer
      * @param ok whether the file is verified and in place on the receiver
@@ -48,7 +50,7 @@ public record TransferResult(String transferId, boolean ok, long bytesWritten, S
             code = null;
             resumeId = null;
         } else if (code == null) {
-            code = codeOf(error);
+            code = ErrorCode.INTERNAL;
         }
     }
 
@@ -60,34 +62,10 @@ public record TransferResult(String transferId, boolean ok, long bytesWritten, S
      * @param bytesWritten the bytes written
      * @param hash the announced hash, or null
      * @param error null when ok, otherwise what went wrong
-     * @param code null when ok, otherwise the stable code (null: read from the error's wording)
+     * @param code null when ok, otherwise the stable code (null on a failure: {@code internal})
      */
     public TransferResult(String transferId, boolean ok, long bytesWritten, String hash, String error, ErrorCode code) {
         this(transferId, ok, bytesWritten, hash, error, code, null);
-    }
-
-    /**
-     * An outcome whose code, when it failed, follows from the reason's wording (see {@link #codeOf}).
-     *
-     * @param transferId the transfer
-     * @param ok whether the file is verified and in place
-     * @param bytesWritten the bytes written
-     * @param hash the announced hash, or null
-     * @param error null when ok, otherwise what went wrong
-     */
-    public TransferResult(String transferId, boolean ok, long bytesWritten, String hash, String error) {
-        this(transferId, ok, bytesWritten, hash, error, null);
-    }
-
-    /**
-     * A failed outcome.
-     *
-     * @param transferId the transfer
-     * @param error what went wrong
-     * @return the result
-     */
-    public static TransferResult failed(String transferId, String error) {
-        return new TransferResult(transferId, false, 0, null, error, null);
     }
 
     /**
@@ -100,51 +78,6 @@ public record TransferResult(String transferId, boolean ok, long bytesWritten, S
      */
     public static TransferResult failed(String transferId, ErrorCode code, String error) {
         return new TransferResult(transferId, false, 0, null, error, Objects.requireNonNull(code, "code"));
-    }
-
-    /**
-     * The code of a failure reason. A peer sends its reasons as text in the transfer frames, in a fixed
-     * wording ({@code dirName not found}, {@code hash mismatch}, {@code disk_full: …}, {@code exceeds
-     * size limit …}, {@code … timeout}, …); the code is read from that wording, and a reason worded
-     * otherwise is {@code internal}.
-     *
-     * @param reason the reason, may be null
-     * @return the code ({@code internal} for an unknown or missing reason)
-     */
-    public static ErrorCode codeOf(String reason) {
-        if (reason == null) {
-            return ErrorCode.INTERNAL;
-        }
-        String r = reason.toLowerCase(java.util.Locale.ROOT);
-        if (r.startsWith(ErrorCode.DISK_FULL.wire())) {
-            return ErrorCode.DISK_FULL;
-        }
-        if (r.startsWith("hash mismatch")) {
-            return ErrorCode.HASH_MISMATCH;
-        }
-        if (r.startsWith("dirname not found") || r.contains("does not exist")) {
-            return ErrorCode.NOT_FOUND;
-        }
-        if (r.contains("leads outside the work directory")) {
-            return ErrorCode.PATH_ESCAPE;
-        }
-        if (r.startsWith("exceeds size limit") || r.startsWith("more bytes than the announced")) {
-            return ErrorCode.SIZE_LIMIT;
-        }
-        if (r.contains("timeout") || r.startsWith("transfer expired")) {
-            return ErrorCode.TIMEOUT;
-        }
-        if (r.startsWith("connection closed") || r.startsWith("receiver is shutting down")
-                || r.startsWith("transfer endpoint")) {
-            return ErrorCode.OFFLINE;
-        }
-        if (r.startsWith("sender aborted") || r.startsWith("the client did not start")) {
-            return ErrorCode.CANCELLED;
-        }
-        if (r.startsWith("invalid attrs") || r.startsWith("hash must be") || r.startsWith("transfer_init does not match")) {
-            return ErrorCode.INVALID_PARAMS;
-        }
-        return ErrorCode.INTERNAL;
     }
 
     /**

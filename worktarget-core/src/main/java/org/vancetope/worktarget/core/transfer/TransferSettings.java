@@ -102,7 +102,9 @@ public final class TransferSettings {
         b.syncBeforeCommit = syncBeforeCommit;
         b.maxDirectoryEntries = maxDirectoryEntries;
         b.maxDirectoryBytes = maxDirectoryBytes;
-        b.capabilities = EnumSet.copyOf(capabilities);
+        // EnumSet.copyOf of an empty Set (not an EnumSet) throws: settings without capabilities are the base protocol
+        b.capabilities = EnumSet.noneOf(TransferCapability.class);
+        b.capabilities.addAll(capabilities);
         b.compressionLevel = compressionLevel;
         b.resumeRetention = resumeRetention;
         b.reconnectWait = reconnectWait;

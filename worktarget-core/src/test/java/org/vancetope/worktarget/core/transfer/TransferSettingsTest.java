@@ -47,6 +47,12 @@ class TransferSettingsTest {
     }
 
     @Test
+    void toBuilderOfSettingsWithoutCapabilitiesKeepsThemEmpty() {
+        TransferSettings none = TransferSettings.defaults().toBuilder().capabilities(java.util.Set.of()).build();
+        assertThat(none.toBuilder().maxUploadSize(1000).build().capabilities()).isEmpty();
+    }
+
+    @Test
     void theCompressionLevelIsZstdsDefaultThree() {
         assertThat(TransferSettings.defaults().compressionLevel()).isEqualTo(3);
     }

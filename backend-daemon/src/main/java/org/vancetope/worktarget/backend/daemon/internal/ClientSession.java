@@ -408,7 +408,7 @@ public final class ClientSession {
                 }
                 Set<String> negotiated = new LinkedHashSet<>(w.capabilities());
                 negotiated.retainAll(settings.capabilities());
-                frames = new NettyFrameChannel(channel, w.connectionId(), negotiated);
+                frames = new NettyFrameChannel(channel, w.connectionId(), negotiated, maxOutbound, w.limits());
                 calls = new PeerConnection(frames, new PeerConnection.Names("the server " + settings.uri(),
                         settings.profile(), "st-"), IDS, sendsContext, maxOutbound, settings.cancelHook());
                 opened(settings.extension());

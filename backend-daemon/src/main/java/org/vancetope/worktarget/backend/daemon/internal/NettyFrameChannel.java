@@ -10,7 +10,10 @@ import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
@@ -28,6 +31,8 @@ public final class NettyFrameChannel implements WireChannel {
     private final Channel channel;
     private final String id;
     private final Set<String> capabilities;
+    private final int maxFrameBytes;
+    private final Map<String, Object> peerLimits;
     private final List<Runnable> waiting = new ArrayList<>();
 
     /**
@@ -48,15 +53,41 @@ public final class NettyFrameChannel implements WireChannel {
      * @param capabilities the capabilities both ends listed
      */
     public NettyFrameChannel(Channel channel, String id, Set<String> capabilities) {
+        this(channel, id, capabilities, Wire.PROTOCOL_MAX_FRAME_BYTES, Map.of());
+    }
+
+    /**
+     * Wraps a channel whose ends negotiated capabilities and whose peer announced limits.
+     *
+     * @param channel the WebSocket channel (after the upgrade)
+     * @param id the connection id
+     * @param capabilities the capabilities both ends listed
+     * @param maxFrameBytes the largest frame this end sends on it
+     * @param peerLimits the limits the peer announced in its handshake
+     */
+    public NettyFrameChannel(Channel channel, String id, Set<String> capabilities, int maxFrameBytes,
+                             Map<String, Object> peerLimits) {
         this.channel = channel;
         this.id = id;
         this.capabilities = Set.copyOf(capabilities);
+        this.maxFrameBytes = maxFrameBytes;
+        this.peerLimits = Collections.unmodifiableMap(new LinkedHashMap<>(peerLimits));
         channel.closeFuture().addListener(f -> writabilityChanged());
     }
 
     @Override
     public Set<String> capabilities() {
         return capabilities;
+    }
+
+    @Override
+    public int maxFrameBytes() {
+        return maxFrameBytes;
+    }
+
+    @Override
+    public Map<String, Object> peerLimits() {
+        return peerLimits;
     }
 
     @Override

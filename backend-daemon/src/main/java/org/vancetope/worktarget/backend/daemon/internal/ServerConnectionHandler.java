@@ -195,7 +195,7 @@ public final class ServerConnectionHandler extends FrameHandler {
         caps.retainAll(settings.capabilities());
         String id = core.ids().next("c-");
         // invocations are held to the smallest of our limit, the protocol's and the one the client announced
-        connection = new ServerConnection(new NettyFrameChannel(ctx.channel(), id, caps), h, principal,
+        connection = new ServerConnection(new NettyFrameChannel(ctx.channel(), id, caps, outbound, h.limits()), h, principal,
                 caps, core.ids(), outbound);
         state = State.OPEN;
         // register first: invokes from other threads are queued behind this task, so welcome still goes first,

@@ -154,25 +154,26 @@ public final class DirectoryTransfers {
             return;
         }
         engine.executor.execute(() -> {
-            String error = null;
+            ToolException error = null;
             List<DirectoryEntry> entries = List.of();
             try {
                 TargetResolution res = engine.resolver.root(scope, null);
                 if (!res.ok()) {
-                    error = res.error();
+                    error = new ToolException(res.code(), res.error());
                 } else {
                     entries = list(ConfinedRoot.of(res.root()), r.localPath());
                 }
             } catch (ToolException e) {
-                error = e.getMessage();
+                error = e;
             } catch (IOException e) {
-                error = ConfinedRoot.io(e, r.localPath(), "read").getMessage();
+                error = ConfinedRoot.io(e, r.localPath(), "read");
             } catch (RuntimeException e) {
                 LOG.error("Listing directory {} for {} failed", r.localPath(), r.transferId(), e);
-                error = "internal error on the client";
+                error = new ToolException(ErrorCode.INTERNAL, "internal error on the client");
             }
             channel.send(new DirectoryManifest(r.transferId(), r.remotePath(), r.dirName(), r.overwrite(),
-                    error == null ? entries : List.of(), error));
+                    error == null ? entries : List.of(), error == null ? null : error.getMessage(),
+                    error == null ? null : error.code()));
         });
     }
 
@@ -197,16 +198,17 @@ public final class DirectoryTransfers {
         try {
             TargetResolution res = engine.resolver.root(scope, null);
             if (!res.ok()) {
-                answer = new DirectoryManifestResponse(m.transferId(), false, res.error(), List.of());
+                answer = new DirectoryManifestResponse(m.transferId(), false, res.error(), List.of(), res.code());
             } else {
                 Admission a = admit(res.root(), m.target(), m.entries(), m.overwrite());
                 answer = a.error != null
-                        ? new DirectoryManifestResponse(m.transferId(), false, a.error.getMessage(), List.of())
+                        ? new DirectoryManifestResponse(m.transferId(), false, a.error.getMessage(), List.of(), a.error.code())
                         : new DirectoryManifestResponse(m.transferId(), true, null, a.refusedOnly());
             }
         } catch (RuntimeException e) {
             LOG.error("Checking the manifest of {} failed", m.transferId(), e);
-            answer = new DirectoryManifestResponse(m.transferId(), false, "internal error on the client", List.of());
+            answer = new DirectoryManifestResponse(m.transferId(), false, "internal error on the client", List.of(),
+                    ErrorCode.INTERNAL);
         }
         channel.send(answer);
     }
@@ -579,12 +581,13 @@ public final class DirectoryTransfers {
                 cancelTimer();
             }
             if (m.error() != null) {
-                result.complete(DirectoryTransferResult.failed(id, TransferResult.codeOf(m.error()), m.error()));
+                result.complete(DirectoryTransferResult.failed(id, m.code() == null ? ErrorCode.INTERNAL : m.code(),
+                        m.error()));
                 return;
             }
             TargetResolution res = engine.resolver.root(scope, dirName);
             if (!res.ok()) {
-                result.complete(DirectoryTransferResult.failed(id, TransferResult.codeOf(res.error()), res.error()));
+                result.complete(DirectoryTransferResult.failed(id, res.code(), res.error()));
                 return;
             }
             entries = m.entries();
@@ -606,7 +609,7 @@ public final class DirectoryTransfers {
             }
             if (!r.ok()) {
                 String error = r.error() == null ? "the client refused the manifest" : r.error();
-                result.complete(DirectoryTransferResult.failed(id, TransferResult.codeOf(error), error));
+                result.complete(DirectoryTransferResult.failed(id, r.code() == null ? ErrorCode.INTERNAL : r.code(), error));
                 return;
             }
             Map<String, DirectoryEntryResult> refused = new HashMap<>();

@@ -134,18 +134,19 @@ final class IncomingTransfer {
         this.target = init.target();
         this.dirName = init.dirName();
         this.resumable = resumeAllowed && request == null;
-        String refusal = init.hash() == null && !trailerAllowed
-                ? "transfer_init needs the hash: \"sha256:\" followed by 64 hex digits (a transfer without it needs "
-                + "the capability transfer.hash-trailer, which this connection did not negotiate)"
+        ToolException refusal = init.hash() == null && !trailerAllowed
+                ? new ToolException(ErrorCode.INVALID_PARAMS, "transfer_init needs the hash: \"sha256:\" followed by 64 "
+                + "hex digits (a transfer without it needs the capability transfer.hash-trailer, which this connection "
+                + "did not negotiate)")
                 : compressionRefusal(init.compression(), zstdAllowed);
         if (refusal == null) {
             refusal = validate(init);
         }
         if (refusal != null) {
             deleteStaging();
-            outcome = new TransferResult(id, false, 0, hash, refusal);
+            outcome = new TransferResult(id, false, 0, hash, refusal.getMessage(), refusal.code());
             move(ReceiverState.FAILED);
-            channel.send(new TransferInitResponse(id, false, refusal));
+            channel.send(new TransferInitResponse(id, false, refusal.getMessage(), refusal.code()));
             decided();
         } else {
             zstd = init.compression() != null;
@@ -157,32 +158,35 @@ final class IncomingTransfer {
     }
 
     /** Why the init's compression cannot be received, or null (none, or zstd on a connection that negotiated it). */
-    private String compressionRefusal(String compression, boolean zstdAllowed) {
+    private ToolException compressionRefusal(String compression, boolean zstdAllowed) {
         if (compression == null) {
             return null;
         }
         if (!TransferInit.ZSTD.equals(compression)) {
-            return "transfer_init announces the compression '" + compression + "', and the only one defined is \""
-                    + TransferInit.ZSTD + "\"; send the file without compression";
+            return new ToolException(ErrorCode.INVALID_PARAMS, "transfer_init announces the compression '" + compression
+                    + "', and the only one defined is \"" + TransferInit.ZSTD + "\"; send the file without compression");
         }
         if (!zstdAllowed || !ChunkCompression.available()) {
-            return "transfer_init announces zstd compression, which needs the capability transfer.zstd, and this "
-                    + "connection did not negotiate it; send the file without compression";
+            return new ToolException(ErrorCode.ZSTD_REFUSED, "transfer_init announces zstd compression, which needs the "
+                    + "capability transfer.zstd, and this connection did not negotiate it; send the file without "
+                    + "compression");
         }
         return null;
     }
 
-    /** Checks the init and opens the staging file; returns a refusal or null. */
-    private String validate(TransferInit init) {
+    /** Checks the init and opens the staging file; returns a refusal (its code and message) or null. */
+    private ToolException validate(TransferInit init) {
         if (request != null && (!request.dirName().equals(init.dirName()) || !request.remotePath().equals(init.target()))) {
-            return "transfer_init does not match the upload request (dirName and target must be the requested ones)";
+            return new ToolException(ErrorCode.INVALID_PARAMS,
+                    "transfer_init does not match the upload request (dirName and target must be the requested ones)");
         }
         if (init.hash() != null && !Sha256.isWellFormed(init.hash())) {
-            return "hash must be \"sha256:\" followed by 64 hex digits";
+            return new ToolException(ErrorCode.INVALID_PARAMS, "hash must be \"sha256:\" followed by 64 hex digits");
         }
         long limit = engine.side.receiveLimit(engine.settings);
         if (init.totalSize() > limit) {
-            return TransferEngine.sizeLimitError(init.totalSize(), limit, engine.side.receiveLimitName());
+            return new ToolException(ErrorCode.SIZE_LIMIT,
+                    TransferEngine.sizeLimitError(init.totalSize(), limit, engine.side.receiveLimitName()));
         }
         if (init.attrs() != null) {
             try {
@@ -190,12 +194,12 @@ final class IncomingTransfer {
                 mode = bits.map(b -> b & engine.side.modeMask(engine.settings)).orElse(null);
                 mtime = init.attrs().mtimeInstant().orElse(null);
             } catch (IllegalArgumentException e) {
-                return "invalid attrs: " + e.getMessage();
+                return new ToolException(ErrorCode.INVALID_PARAMS, "invalid attrs: " + e.getMessage());
             }
         }
         TargetResolution r = engine.resolver.root(scope, init.dirName());
         if (!r.ok()) {
-            return r.error();
+            return new ToolException(r.code(), r.error());
         }
         ConfinedRoot root;
         Path target;
@@ -203,12 +207,13 @@ final class IncomingTransfer {
             root = ConfinedRoot.of(r.root());
             target = root.resolve(init.target());
         } catch (ToolException e) {
-            return e.getMessage();
+            return e;
         } catch (IOException e) {
-            return "the receiving directory cannot be opened: " + e.getClass().getSimpleName();
+            return new ToolException(ErrorCode.INTERNAL, "the receiving directory cannot be opened: "
+                    + e.getClass().getSimpleName());
         }
         if (target.equals(root.root())) {
-            return ConfinedRoot.isTheRoot(init.target()).getMessage();
+            return ConfinedRoot.isTheRoot(init.target());
         }
         // Space first, on the deepest existing ancestor, so a refused transfer creates no directories.
         Path existing = target.getParent();
@@ -218,11 +223,11 @@ final class IncomingTransfer {
         try {
             long usable = existing == null ? 0 : Files.getFileStore(existing).getUsableSpace();
             if (usable < init.totalSize()) {
-                return DISK_FULL + ": the receiving disk has " + usable + " bytes free and the file needs " + init.totalSize()
-                        + "; free space there and retry";
+                return new ToolException(ErrorCode.DISK_FULL, DISK_FULL + ": the receiving disk has " + usable
+                        + " bytes free and the file needs " + init.totalSize() + "; free space there and retry");
             }
         } catch (IOException e) {
-            return "cannot check disk space: " + e.getClass().getSimpleName();
+            return new ToolException(ErrorCode.INTERNAL, "cannot check disk space: " + e.getClass().getSimpleName());
         }
         engine.noteRoot(root);
         try {
@@ -233,10 +238,10 @@ final class IncomingTransfer {
             root.checkTarget(staging, init.target());
         } catch (ToolException e) {
             deleteStaging();
-            return e.getMessage();
+            return e;
         } catch (IOException e) {
             deleteStaging();
-            return ConfinedRoot.io(e, init.target(), "write").getMessage();
+            return ConfinedRoot.io(e, init.target(), "write");
         }
         digest = Sha256.newDigest();
         if (resumable) {
@@ -292,7 +297,7 @@ final class IncomingTransfer {
             KeptTransfers.write(root, sidecar());
         } catch (IOException e) {
             LOG.warn("Cannot keep transfer {} for a resume: {}", id, e.toString());
-            abort("connection closed");
+            abort(ErrorCode.OFFLINE, "connection closed");
             return;
         }
         move(ReceiverState.KEPT);
@@ -308,7 +313,7 @@ final class IncomingTransfer {
 
     private synchronized void onRetentionOver() {
         if (state == ReceiverState.KEPT) {
-            discardKept("resume retention over");
+            discardKept(ErrorCode.TIMEOUT, "resume retention over");
         }
     }
 
@@ -317,19 +322,19 @@ final class IncomingTransfer {
         if (state != ReceiverState.KEPT) {
             return;
         }
-        outcome = new TransferResult(id, false, received, hash, "transfer endpoint closed");
+        outcome = new TransferResult(id, false, received, hash, "transfer endpoint closed", ErrorCode.OFFLINE);
         move(ReceiverState.CLOSED);
         engine.kept.remove(id, this);
         close();
     }
 
     /** Ends a kept transfer: its files deleted, gone from the kept map. */
-    synchronized void discardKept(String reason) {
+    synchronized void discardKept(ErrorCode code, String reason) {
         if (state != ReceiverState.KEPT) {
             return;
         }
         KeptTransfers.delete(root, id);
-        outcome = new TransferResult(id, false, received, hash, reason);
+        outcome = new TransferResult(id, false, received, hash, reason, code);
         move(ReceiverState.CLOSED);
         engine.kept.remove(id, this);
         close();
@@ -410,7 +415,7 @@ final class IncomingTransfer {
         }
         if (refusal != null) {
             on.send(new org.vancetope.worktarget.core.transfer.TransferResumeResponse(id, false, 0, 0, refusal));
-            discardKept(refusal);
+            discardKept(ErrorCode.INVALID_PARAMS, refusal);
             return false;
         }
         engine.kept.remove(id, this);
@@ -449,16 +454,18 @@ final class IncomingTransfer {
         touch();
         byte[] bytes = c.bytes();
         if (c.offset() != TransferChunk.NO_OFFSET && c.offset() != received) {
-            fail("chunk offset " + c.offset() + " is not the receiver's offset " + received
+            fail(ErrorCode.BAD_FRAME, "chunk offset " + c.offset() + " is not the receiver's offset " + received
                     + "; ask again with transfer_resume", null);
             return;
         }
         if (offsetDue && c.offset() == TransferChunk.NO_OFFSET) {
-            fail("the first chunk after transfer_resume must name its offset (" + received + ")", null);
+            fail(ErrorCode.BAD_FRAME, "the first chunk after transfer_resume must name its offset (" + received + ")",
+                    null);
             return;
         }
         if (c.seq() != expectedSeq) {
-            fail("chunk out of order: expected seq " + expectedSeq + ", got " + c.seq(), null);
+            fail(ErrorCode.BAD_FRAME, "chunk out of order: expected seq " + expectedSeq + ", got " + c.seq()
+                    + "; send the file again", null);
             return;
         }
         if (c.compressed()) {
@@ -468,30 +475,36 @@ final class IncomingTransfer {
             }
         }
         if (bytes.length > engine.settings.chunkSize()) {
-            fail("chunk of " + bytes.length + " bytes exceeds the chunk size " + engine.settings.chunkSize(), null);
+            fail(ErrorCode.SIZE_LIMIT, "chunk of " + bytes.length + " bytes exceeds the chunk size "
+                    + engine.settings.chunkSize() + "; send chunks of at most that many bytes (the server announces it "
+                    + "as welcome.limits.maxChunkBytes)", null);
             return;
         }
         if (received + bytes.length > totalSize) {
-            fail("more bytes than the announced totalSize " + totalSize, null);
+            fail(ErrorCode.SIZE_LIMIT, "more bytes than the announced totalSize " + totalSize
+                    + "; send the file again once it no longer changes", null);
             return;
         }
         if (c.last() && received + bytes.length != totalSize) {
-            fail("last chunk arrived after " + (received + bytes.length) + " of " + totalSize + " bytes", null);
+            fail(ErrorCode.BAD_FRAME, "last chunk arrived after " + (received + bytes.length) + " of " + totalSize
+                    + " bytes; send the file again", null);
             return;
         }
         if (c.hash() != null) {
             // the hash trailer: the last chunk names the hash the init left out (or, if the init had one, the same)
             if (!Sha256.isWellFormed(c.hash())) {
-                fail("the last chunk's hash must be \"sha256:\" followed by 64 hex digits", null);
+                fail(ErrorCode.BAD_FRAME, "the last chunk's hash must be \"sha256:\" followed by 64 hex digits", null);
                 return;
             }
             if (hash != null && !hash.equalsIgnoreCase(c.hash())) {
-                fail("the last chunk's hash differs from the one transfer_init announced", TransferComplete.HASH_MISMATCH);
+                fail(ErrorCode.HASH_MISMATCH, "the last chunk's hash differs from the one transfer_init announced",
+                        TransferComplete.HASH_MISMATCH);
                 return;
             }
             hash = c.hash();
         } else if (c.last() && hash == null) {
-            fail("the last chunk carries no hash, and transfer_init announced none; the file cannot be verified", null);
+            fail(ErrorCode.BAD_FRAME, "the last chunk carries no hash, and transfer_init announced none; the file "
+                    + "cannot be verified", null);
             return;
         }
         try {
@@ -518,24 +531,25 @@ final class IncomingTransfer {
     private byte[] decompress(TransferChunk c) {
         int limit = engine.settings.chunkSize();
         if (!zstd) {
-            fail(ZSTD_REFUSED + ": chunk " + c.seq() + " is zstd-compressed, and transfer_init announced no "
+            fail(ErrorCode.ZSTD_REFUSED, ZSTD_REFUSED + ": chunk " + c.seq() + " is zstd-compressed, and transfer_init announced no "
                     + "compression", null);
             return null;
         }
         if (c.rawSize() > limit) {
-            fail(ZSTD_REFUSED + ": chunk " + c.seq() + " declares " + c.rawSize() + " decompressed bytes, above the "
+            fail(ErrorCode.ZSTD_REFUSED, ZSTD_REFUSED + ": chunk " + c.seq() + " declares " + c.rawSize() + " decompressed bytes, above the "
                     + "chunk size " + limit, null);
             return null;
         }
         if (c.bytes().length > limit) {
-            fail(ZSTD_REFUSED + ": chunk " + c.seq() + " carries " + c.bytes().length + " compressed bytes, above the "
+            fail(ErrorCode.ZSTD_REFUSED, ZSTD_REFUSED + ": chunk " + c.seq() + " carries " + c.bytes().length + " compressed bytes, above the "
                     + "chunk size " + limit, null);
             return null;
         }
         try {
             return ChunkCompression.decompress(c.bytes(), c.rawSize());
         } catch (IllegalArgumentException | IllegalStateException e) {
-            fail(ZSTD_REFUSED + ": chunk " + c.seq() + " cannot be decompressed: " + e.getMessage(), null);
+            fail(ErrorCode.ZSTD_REFUSED, ZSTD_REFUSED + ": chunk " + c.seq() + " cannot be decompressed: "
+                    + e.getMessage(), null);
             return null;
         }
     }
@@ -546,7 +560,8 @@ final class IncomingTransfer {
             throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, ReceiverState.FAILED);
         }
         touch();
-        fail("chunk " + expectedSeq + " could not be decoded (" + problem + "); send the file again", null);
+        fail(ErrorCode.BAD_FRAME, "chunk " + expectedSeq + " could not be decoded (" + problem + "); send the file again",
+                null);
     }
 
     private void verify() {
@@ -558,7 +573,7 @@ final class IncomingTransfer {
         }
         String actual = Sha256.format(digest.digest());
         if (!actual.equalsIgnoreCase(hash)) {
-            fail("hash mismatch", TransferComplete.HASH_MISMATCH);
+            fail(ErrorCode.HASH_MISMATCH, "hash mismatch", TransferComplete.HASH_MISMATCH);
             return;
         }
         hash = actual;
@@ -567,12 +582,12 @@ final class IncomingTransfer {
                     mtime == null ? null : FileTime.from(mtime));
             staging.close();
         } catch (IOException e) {
-            fail(ConfinedRoot.isDiskFull(e) ? writeFailure(e, received)
-                    : "cannot move the verified file onto the target: " + e.getClass().getSimpleName(), TransferComplete.HASH_OK);
+            fail(ConfinedRoot.isDiskFull(e) ? writeFailure(e, received) : new ToolException(ErrorCode.INTERNAL,
+                    "cannot move the verified file onto the target: " + e.getClass().getSimpleName()), TransferComplete.HASH_OK);
             return;
         }
         staging = null;
-        outcome = new TransferResult(id, true, received, hash, null);
+        outcome = new TransferResult(id, true, received, hash, null, null);
         move(ReceiverState.VERIFIED);
         if (resumable) {
             // until transfer_finish, the sidecar says the file landed: a sender that did not hear it learns it
@@ -586,13 +601,17 @@ final class IncomingTransfer {
         channel.send(new TransferComplete(id, true, null, received, TransferComplete.HASH_OK));
     }
 
-    /** Mid-stream failure: delete staging, tell the sender with an early transfer_complete. */
-    private void fail(String error, String hashCheck) {
+    /** Mid-stream failure: delete staging, tell the sender (code and message) with an early transfer_complete. */
+    private void fail(ErrorCode code, String error, String hashCheck) {
         deleteStaging();
-        outcome = new TransferResult(id, false, received, hash, error);
+        outcome = new TransferResult(id, false, received, hash, error, code);
         move(ReceiverState.FAILED);
-        channel.send(new TransferComplete(id, false, error, received, hashCheck));
+        channel.send(new TransferComplete(id, false, error, received, hashCheck, code));
         decided();
+    }
+
+    private void fail(ToolException failure, String hashCheck) {
+        fail(failure.code(), failure.getMessage(), hashCheck);
     }
 
     /**
@@ -604,12 +623,12 @@ final class IncomingTransfer {
     }
 
     /** What a failed write of the staging file tells the sender: a full disk says so, anything else what failed. */
-    private String writeFailure(IOException e, long written) {
+    private ToolException writeFailure(IOException e, long written) {
         if (ConfinedRoot.isDiskFull(e)) {
-            return DISK_FULL + ": the receiving disk is full after " + written + " of " + totalSize
-                    + " bytes; free space there and retry";
+            return new ToolException(ErrorCode.DISK_FULL, DISK_FULL + ": the receiving disk is full after " + written
+                    + " of " + totalSize + " bytes; free space there and retry");
         }
-        return "write failed: " + e.getClass().getSimpleName();
+        return new ToolException(ErrorCode.INTERNAL, "write failed: " + e.getClass().getSimpleName());
     }
 
     // ---------------------------------------------------------------- end
@@ -620,9 +639,11 @@ final class IncomingTransfer {
         }
         move(ReceiverState.CLOSED);
         if (outcome == null) {
-            String error = f.error() != null ? f.error()
-                    : request != null && hash == null ? "the client did not start the upload" : "sender aborted the transfer";
-            outcome = new TransferResult(id, false, received, hash, error);
+            // the sender's own failure comes with its code; a peer that names none is internal
+            outcome = f.error() != null
+                    ? new TransferResult(id, false, received, hash, f.error(), f.code() == null ? ErrorCode.INTERNAL : f.code())
+                    : new TransferResult(id, false, received, hash, request != null && hash == null
+                    ? "the client did not start the upload" : "sender aborted the transfer", ErrorCode.CANCELLED);
         }
         deleteStaging();
         close();
@@ -640,12 +661,12 @@ final class IncomingTransfer {
             }
             switch (state) {
                 case AWAITING_INIT, NEW -> {
-                    outcome = new TransferResult(id, false, 0, null, "init timeout");
+                    outcome = new TransferResult(id, false, 0, null, "init timeout", ErrorCode.TIMEOUT);
                     move(ReceiverState.CLOSED);
                     close();
                 }
                 case RECEIVING -> {
-                    fail("chunk timeout", null);
+                    fail(ErrorCode.TIMEOUT, "chunk timeout", null);
                     touch();
                     armTimer();
                 }
@@ -662,12 +683,12 @@ final class IncomingTransfer {
     }
 
     /** Ends the transfer at once (channel closed, endpoint closed): no frames, staging deleted. */
-    synchronized void abort(String reason) {
+    synchronized void abort(ErrorCode code, String reason) {
         if (state == ReceiverState.CLOSED) {
             return;
         }
         if (outcome == null || state == ReceiverState.RECEIVING) {
-            outcome = new TransferResult(id, false, received, hash, reason);
+            outcome = new TransferResult(id, false, received, hash, reason, code);
         }
         deleteStaging();
         move(ReceiverState.CLOSED);
@@ -677,9 +698,9 @@ final class IncomingTransfer {
     /** The sweep found no activity: tell a sender still streaming, then end. */
     synchronized void expire(String reason) {
         if (state == ReceiverState.RECEIVING && channel.isOpen()) {
-            fail(reason, null);
+            fail(ErrorCode.TIMEOUT, reason, null);
         }
-        abort(reason);
+        abort(ErrorCode.TIMEOUT, reason);
     }
 
     private void deleteStaging() {
@@ -704,7 +725,7 @@ final class IncomingTransfer {
             timer = null;
         }
         engine.receivers.remove(id, this);
-        TransferResult r = outcome != null ? outcome : TransferResult.failed(id, "transfer ended");
+        TransferResult r = outcome != null ? outcome : TransferResult.failed(id, ErrorCode.INTERNAL, "transfer ended");
         result.complete(r);
         engine.notifyFinished(TransferListener.Role.RECEIVER, r);
     }

@@ -21,6 +21,7 @@ import org.vancetope.worktarget.core.transfer.TransferResult;
 import org.vancetope.worktarget.core.transfer.TransferResume;
 import org.vancetope.worktarget.core.transfer.TransferResumeResponse;
 import org.vancetope.worktarget.core.transfer.TransferScheduler;
+import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.FrameChannel;
 
 /**
@@ -53,6 +54,11 @@ final class OutgoingTransfer {
     private final MessageDigest trailer;
     /** With {@code transfer.zstd}: the level chunks are compressed with; 0 to send every chunk raw. */
     private final int zstdLevel;
+    /** Why a source file that ended early fails its transfer, and what to do. */
+    private static final String SHORTER = "source file changed during the transfer (it is shorter than announced); "
+            + "send it again once it no longer changes";
+    /** Raw bytes per chunk: this end's chunk size, held to the one the peer announced. */
+    private final int chunkSize;
     /** The transfer's compressor while it reads chunks (zstd only); closed with the source. */
     private ChunkCompression.Compressor compressor;
 
@@ -69,10 +75,12 @@ final class OutgoingTransfer {
 
     /**
      * @param source the open source file, positioned at its start; owned (closed) by this transfer
+     * @param chunkSize the raw bytes per chunk on this connection
      */
     OutgoingTransfer(TransferEngine engine, FrameChannel<TransferFrame> channel, String id, SeekableByteChannel source,
                      String sourceName, String target, String dirName, long totalSize, String hash, TransferAttrs attrs,
-                     boolean hashTrailer, int zstdLevel, boolean resumable, boolean resuming) {
+                     boolean hashTrailer, int zstdLevel, boolean resumable, boolean resuming, int chunkSize) {
+        this.chunkSize = chunkSize;
         this.resumable = resumable;
         this.resuming = resuming;
         this.engine = engine;
@@ -122,7 +130,7 @@ final class OutgoingTransfer {
         }
         channel.send(init).whenComplete((v, err) -> {
             if (err != null) {
-                abort("connection closed");
+                abort(ErrorCode.OFFLINE, "connection closed");
             }
         });
     }
@@ -130,7 +138,8 @@ final class OutgoingTransfer {
     void onInitResponse(TransferInitResponse r) {
         synchronized (this) {
             if (!r.ok()) {
-                finish(false, r.error() == null ? "receiver refused the transfer" : r.error(), 0);
+                finish(false, r.code() == null ? ErrorCode.INTERNAL : r.code(),
+                        r.error() == null ? "receiver refused the transfer" : r.error(), 0);
                 return;
             }
             startStreaming();
@@ -158,11 +167,13 @@ final class OutgoingTransfer {
                 throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, SenderState.STREAMING);
             }
             if (!r.ok()) {
-                finish(false, r.error() == null ? "receiver refused the resume" : r.error(), 0, false);
+                // transfer_resume_response names no code: a refused resume is internal (send the file again)
+                finish(false, ErrorCode.INTERNAL, r.error() == null ? "receiver refused the resume" : r.error(), 0, false);
                 return;
             }
             if (r.offset() > totalSize) {
-                finish(false, "receiver's offset " + r.offset() + " is beyond the file's " + totalSize + " bytes", 0, false);
+                finish(false, ErrorCode.BAD_FRAME, "receiver's offset " + r.offset() + " is beyond the file's " + totalSize
+                        + " bytes", 0, false);
                 return;
             }
             try {
@@ -172,10 +183,10 @@ final class OutgoingTransfer {
                 }
                 in.position(r.offset());
             } catch (java.io.EOFException e) {
-                finish(false, "source file changed during the transfer (it is shorter than announced)", 0, false);
+                finish(false, ErrorCode.INTERNAL, SHORTER, 0, false);
                 return;
             } catch (IOException e) {
-                finish(false, "cannot read the source file: " + e.getClass().getSimpleName(), 0, false);
+                finish(false, ErrorCode.INTERNAL, "cannot read the source file: " + e.getClass().getSimpleName(), 0, false);
                 return;
             }
             sent = r.offset();
@@ -191,6 +202,7 @@ final class OutgoingTransfer {
             throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, SenderState.STREAMING);
         }
         String error = c.ok() ? null : c.error() == null ? "receiver failed" : c.error();
+        ErrorCode code = c.failureCode();
         if (c.ok() && hash == null && trailer != null && in != null) {
             // a resumed transfer the receiver had verified before the cut: nothing was read, so hash it here
             try {
@@ -199,14 +211,14 @@ final class OutgoingTransfer {
                 LOG.debug("Cannot hash the source of transfer {} for its result", id, e);
             }
         }
-        finish(c.ok(), error, c.bytesWritten());
+        finish(c.ok(), code, error, c.bytesWritten());
     }
 
     private void schedulePump() {
         try {
             engine.executor.execute(this::pump);
         } catch (RuntimeException e) {
-            abort("cannot schedule the sender: " + e.getClass().getSimpleName());
+            abort(ErrorCode.INTERNAL, "cannot schedule the sender: " + e.getClass().getSimpleName());
         }
     }
 
@@ -228,7 +240,7 @@ final class OutgoingTransfer {
                 }
                 if (!channel.isOpen()) {
                     pumping = false;
-                    finish(false, "connection closed", 0);
+                    finish(false, ErrorCode.OFFLINE, "connection closed", 0);
                     return;
                 }
                 if (!channel.isWritable()) {
@@ -281,7 +293,7 @@ final class OutgoingTransfer {
             inFlight--;
             if (err != null) {
                 if (state != SenderState.FINISHED) {
-                    finish(false, "connection closed while sending", sent);
+                    finish(false, ErrorCode.OFFLINE, "connection closed while sending", sent);
                 }
                 return;
             }
@@ -308,18 +320,18 @@ final class OutgoingTransfer {
 
     /** Reads the next chunk's data; on failure finishes the transfer and returns null. */
     private TransferChunk readRawChunk() {
-        int len = (int) Math.min(engine.settings.chunkSize(), totalSize - sent);
+        int len = (int) Math.min(chunkSize, totalSize - sent);
         byte[] bytes = new byte[len];
         ByteBuffer buf = ByteBuffer.wrap(bytes);
         try {
             while (buf.hasRemaining()) {
                 if (in.read(buf) < 0) {
-                    finish(false, "source file changed during the transfer (it is shorter than announced)", sent);
+                    finish(false, ErrorCode.INTERNAL, SHORTER, sent);
                     return null;
                 }
             }
         } catch (IOException e) {
-            finish(false, "cannot read the source file: " + e.getClass().getSimpleName(), sent);
+            finish(false, ErrorCode.INTERNAL, "cannot read the source file: " + e.getClass().getSimpleName(), sent);
             return null;
         }
         boolean last = sent + len == totalSize;
@@ -335,11 +347,12 @@ final class OutgoingTransfer {
         // the file was not read beforehand: what was sent must be the whole file, so it must end here
         try {
             if (in.read(ByteBuffer.allocate(1)) > 0) {
-                finish(false, "source file changed during the transfer (it is longer than announced)", sent);
+                finish(false, ErrorCode.INTERNAL, "source file changed during the transfer (it is longer than announced); "
+                        + "send it again once it no longer changes", sent);
                 return null;
             }
         } catch (IOException e) {
-            finish(false, "cannot read the source file: " + e.getClass().getSimpleName(), sent);
+            finish(false, ErrorCode.INTERNAL, "cannot read the source file: " + e.getClass().getSimpleName(), sent);
             return null;
         }
         hash = Sha256.format(trailer.digest());
@@ -356,30 +369,37 @@ final class OutgoingTransfer {
                 return;
             }
             if (state == SenderState.AWAITING_INIT_RESPONSE) {
-                finish(false, "init timeout", 0);
+                finish(false, ErrorCode.TIMEOUT, "init timeout", 0);
             } else if (state == SenderState.AWAITING_COMPLETE) {
-                finish(false, "complete timeout", sent);
+                finish(false, ErrorCode.TIMEOUT, "complete timeout", sent);
             }
         }
     }
 
     /** Ends the transfer without waiting (channel or endpoint closed, sweep). */
-    synchronized void abort(String reason) {
+    synchronized void abort(ErrorCode code, String reason) {
         if (state != SenderState.FINISHED) {
-            finish(false, reason, 0);
+            finish(false, code, reason, 0);
+        }
+    }
+
+    /** The endpoint closes: the transfer ends {@code offline}, without a resume handle (nothing will resume it). */
+    synchronized void endpointClosed() {
+        if (state != SenderState.FINISHED) {
+            finish(false, ErrorCode.OFFLINE, "transfer endpoint closed", 0, false);
         }
     }
 
     /**
-     * Ends the transfer; a lost connection of a resumable one leaves its id as the resume handle. Caller
-     * holds the lock.
+     * Ends the transfer; a lost connection ({@code offline}) of a resumable one leaves its id as the resume
+     * handle. Caller holds the lock.
      */
-    private void finish(boolean ok, String error, long bytesWritten) {
-        finish(ok, error, bytesWritten, resumable && !ok && error != null && error.startsWith("connection closed"));
+    private void finish(boolean ok, ErrorCode code, String error, long bytesWritten) {
+        finish(ok, code, error, bytesWritten, resumable && !ok && code == ErrorCode.OFFLINE);
     }
 
     /** Sends transfer_finish, resolves the result, removes the pending entry. Caller holds the lock. */
-    private void finish(boolean ok, String error, long bytesWritten, boolean canResume) {
+    private void finish(boolean ok, ErrorCode code, String error, long bytesWritten, boolean canResume) {
         move(SenderState.FINISHED);
         if (timer != null) {
             timer.cancel();
@@ -392,8 +412,8 @@ final class OutgoingTransfer {
         }
         TransferResult r = canResume
                 ? new TransferResult(id, false, bytesWritten, hash, error + "; the receiver keeps what arrived: resume "
-                + "with resumeId " + id + " within its resumeRetention", org.vancetope.worktarget.spi.ErrorCode.OFFLINE, id)
-                : new TransferResult(id, ok, bytesWritten, hash, error);
+                + "with resumeId " + id + " within its resumeRetention", ErrorCode.OFFLINE, id)
+                : new TransferResult(id, ok, bytesWritten, hash, error, code);
         result.complete(r);
         engine.notifyFinished(TransferListener.Role.SENDER, r);
     }

@@ -23,6 +23,7 @@ import org.vancetope.worktarget.core.transfer.DirectoryManifest;
 import org.vancetope.worktarget.core.transfer.DirectoryManifestResponse;
 import org.vancetope.worktarget.core.transfer.DirectoryUploadRequest;
 import org.vancetope.worktarget.core.transfer.IllegalTransitionException;
+import org.vancetope.worktarget.core.transfer.PeerLimits;
 import org.vancetope.worktarget.core.transfer.TargetResolution;
 import org.vancetope.worktarget.core.transfer.TargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferAttrs;
@@ -42,6 +43,7 @@ import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.core.transfer.TransferSide;
 import org.vancetope.worktarget.core.transfer.UploadRequest;
+import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.FrameChannel;
 import org.vancetope.worktarget.spi.ToolException;
 
@@ -63,6 +65,8 @@ public final class TransferEngine {
     private final Supplier<String> ids;
     final Map<String, OutgoingTransfer> senders = new ConcurrentHashMap<>();
     final Map<String, IncomingTransfer> receivers = new ConcurrentHashMap<>();
+    /** What the peer of each attached channel (by id) announced it accepts; absent: nothing. */
+    private final Map<String, PeerLimits> peerLimits = new ConcurrentHashMap<>();
     /** Receivers whose connection ended, kept for a resume ({@code transfer.resume}); not pending. */
     final Map<String, IncomingTransfer> kept = new ConcurrentHashMap<>();
     private volatile CompletableFuture<Void> nextAttach = new CompletableFuture<>();
@@ -242,16 +246,18 @@ public final class TransferEngine {
         }
         IncomingTransfer old = kept.get(init.transferId());
         if (old != null) {
-            old.discardKept("started again with transfer_init");     // a new init of a kept id starts over
+            old.discardKept(ErrorCode.CANCELLED, "started again with transfer_init");     // a new init of a kept id starts over
         }
         if (closed) {
-            channel.send(new TransferInitResponse(init.transferId(), false, "receiver is shutting down"));
+            channel.send(new TransferInitResponse(init.transferId(), false, "receiver is shutting down; retry once it "
+                    + "is back", ErrorCode.OFFLINE));
             return;
         }
         if (side == TransferSide.BRAIN) {
             LOG.warn("Refused unsolicited transfer_init {} on channel {}", init.transferId(), channel.id());
             channel.send(new TransferInitResponse(init.transferId(), false,
-                    "no upload was requested with this transferId; uploads start with client_file_upload"));
+                    "no upload was requested with this transferId; uploads start with client_file_upload",
+                    ErrorCode.INVALID_PARAMS));
             return;
         }
         IncomingTransfer r = new IncomingTransfer(this, channel, scope, init.transferId(), null, ReceiverState.NEW);
@@ -351,15 +357,16 @@ public final class TransferEngine {
             try {
                 TargetResolution r = resolver.root(scope, null);
                 if (!r.ok()) {
-                    channel.send(new TransferFinish(u.transferId(), false, r.error()));
-                    notifyFinished(TransferListener.Role.SENDER, TransferResult.failed(u.transferId(), r.error()));
+                    channel.send(new TransferFinish(u.transferId(), false, r.error(), r.code()));
+                    notifyFinished(TransferListener.Role.SENDER, TransferResult.failed(u.transferId(), r.code(), r.error()));
                     return;
                 }
                 startSend(channel, capabilities, u.transferId(), r.root(), u.localPath(), u.remotePath(), u.dirName(),
                         u.attrs(), true, false);
             } catch (RuntimeException e) {
                 LOG.error("Upload request {} failed", u.transferId(), e);
-                channel.send(new TransferFinish(u.transferId(), false, "internal error on the client"));
+                channel.send(new TransferFinish(u.transferId(), false, "internal error on the client",
+                        ErrorCode.INTERNAL));
             }
         });
     }
@@ -395,11 +402,13 @@ public final class TransferEngine {
         // an upload the Brain requested is not kept by the Brain, so only unrequested sends are resumable
         boolean resumable = capabilities.contains(TransferCapability.RESUME) && !requested;
         String id = transferId == null ? ids.get() : transferId;
-        String error = null;
+        PeerLimits peer = peerLimits.getOrDefault(channel.id(), PeerLimits.NONE);
+        ToolException error = null;
         if (resume && !resumable) {
-            error = transferId == null ? "resume needs the id of the interrupted transfer"
+            error = new ToolException(ErrorCode.INVALID_PARAMS, transferId == null
+                    ? "resume needs the id of the interrupted transfer"
                     : "this connection did not negotiate transfer.resume, so transfer " + transferId
-                    + " cannot be resumed; send the file again without resumeId";
+                    + " cannot be resumed; send the file again without resumeId");
         }
         Sha256.Summary summary = null;
         TransferAttrs attrs = null;
@@ -407,45 +416,49 @@ public final class TransferEngine {
         if (error != null) {
             // refused before anything is read
         } else if (closed) {
-            error = "transfer endpoint is closed";
+            error = new ToolException(ErrorCode.OFFLINE, "transfer endpoint is closed");
         } else if (!channel.isOpen()) {
-            error = "connection closed";
+            error = new ToolException(ErrorCode.OFFLINE, "connection closed");
         } else {
             try {
                 file = ConfinedRoot.of(root).openFile(source);
-                long limit = side.sendLimit(settings);
+                // the smaller of this end's limit and the one the peer announced (welcome.limits)
+                long limit = Math.min(side.sendLimit(settings), peer.maxFileSize());
+                String limitName = limit < side.sendLimit(settings) ? peer.maxFileSizeName() : side.sendLimitName();
                 if (file.attributes().size() > limit) {
-                    error = sizeLimitError(file.attributes().size(), limit, side.sendLimitName());
+                    error = new ToolException(ErrorCode.SIZE_LIMIT, sizeLimitError(file.attributes().size(), limit, limitName));
                 } else {
                     // with the hash trailer the file is read once, as it is sent
                     summary = trailer ? new Sha256.Summary(file.attributes().size(), null) : Sha256.of(file.channel());
                     file.channel().position(0);
                     if (summary.size() > limit) {
-                        error = sizeLimitError(summary.size(), limit, side.sendLimitName());
+                        error = new ToolException(ErrorCode.SIZE_LIMIT, sizeLimitError(summary.size(), limit, limitName));
                     }
                     attrs = ownAttrs(file).overriddenBy(attrsOverride);
                 }
             } catch (ToolException e) {
-                error = e.getMessage();
+                error = e;
             } catch (IOException e) {
-                error = ConfinedRoot.io(e, source, "read").getMessage();
+                error = ConfinedRoot.io(e, source, "read");
             }
         }
         if (error != null) {
             closeQuietly(file);
             if (requested) {
-                channel.send(new TransferFinish(id, false, error));
+                channel.send(new TransferFinish(id, false, error.getMessage(), error.code()));
             }
-            TransferResult failed = TransferResult.failed(id, error);
+            TransferResult failed = TransferResult.failed(id, error.code(), error.getMessage());
             notifyFinished(TransferListener.Role.SENDER, failed);
             return CompletableFuture.completedFuture(failed);
         }
         String sourceName = String.valueOf(file.path().getFileName());
         OutgoingTransfer s = new OutgoingTransfer(this, channel, id, file.channel(), sourceName, target, dirName,
-                summary.size(), summary.hash(), attrs.isEmpty() ? null : attrs, trailer, zstdLevel, resumable, resume);
+                summary.size(), summary.hash(), attrs.isEmpty() ? null : attrs, trailer, zstdLevel, resumable, resume,
+                Math.min(settings.chunkSize(), peer.maxChunkBytes()));
         if (senders.putIfAbsent(id, s) != null) {
             closeQuietly(file);
-            TransferResult failed = TransferResult.failed(id, "transfer id already in use");
+            TransferResult failed = TransferResult.failed(id, ErrorCode.INVALID_PARAMS, "transfer id " + id
+                    + " is already in use; send the file again under a new id");
             return CompletableFuture.completedFuture(failed);
         }
         s.start();
@@ -485,8 +498,8 @@ public final class TransferEngine {
                                                     String localPath, String dirName, String remotePath,
                                                     TransferAttrs attrs) {
         if (closed || !channel.isOpen()) {
-            return CompletableFuture.completedFuture(TransferResult.failed(id, closed ? "transfer endpoint is closed"
-                    : "connection closed"));
+            return CompletableFuture.completedFuture(TransferResult.failed(id, ErrorCode.OFFLINE,
+                    closed ? "transfer endpoint is closed" : "connection closed"));
         }
         UploadRequest request = new UploadRequest(id, localPath, dirName, remotePath, attrs);
         IncomingTransfer r = new IncomingTransfer(this, channel, scope, id, request, ReceiverState.AWAITING_INIT);
@@ -494,7 +507,7 @@ public final class TransferEngine {
         r.armTimer();
         channel.send(request).whenComplete((v, err) -> {
             if (err != null) {
-                r.abort("connection closed");
+                r.abort(ErrorCode.OFFLINE, "connection closed");
             }
         });
         return r.result;
@@ -568,6 +581,7 @@ public final class TransferEngine {
      * @param channel the channel
      */
     public void onClose(FrameChannel<TransferFrame> channel) {
+        peerLimits.remove(channel.id());
         directories.onClose(channel);
         for (IncomingTransfer r : List.copyOf(receivers.values())) {
             if (r.channel.id().equals(channel.id())) {
@@ -575,12 +589,12 @@ public final class TransferEngine {
                     r.park();
                     continue;
                 }
-                r.abort("connection closed");
+                r.abort(ErrorCode.OFFLINE, "connection closed");
             }
         }
         for (OutgoingTransfer s : List.copyOf(senders.values())) {
             if (s.channel.id().equals(channel.id())) {
-                s.abort("connection closed");
+                s.abort(ErrorCode.OFFLINE, "connection closed");
             }
         }
     }
@@ -588,11 +602,11 @@ public final class TransferEngine {
     private void abortById(String transferId, FrameChannel<TransferFrame> channel, String reason) {
         IncomingTransfer r = receivers.get(transferId);
         if (r != null && r.channel.id().equals(channel.id())) {
-            r.abort(reason);
+            r.abort(ErrorCode.INTERNAL, reason);
         }
         OutgoingTransfer s = senders.get(transferId);
         if (s != null && s.channel.id().equals(channel.id())) {
-            s.abort(reason);
+            s.abort(ErrorCode.INTERNAL, reason);
         }
     }
 
@@ -605,8 +619,28 @@ public final class TransferEngine {
         return nextAttach;
     }
 
-    /** A channel was attached: whoever waits for a peer to come back looks again. */
-    public void attached() {
+    /**
+     * Which end this engine is.
+     *
+     * @return the side
+     */
+    public TransferSide side() {
+        return side;
+    }
+
+    /**
+     * A channel was attached: its peer's limits bound what is sent on it, and whoever waits for a peer to
+     * come back looks again.
+     *
+     * @param channel the channel
+     * @param limits what its peer announced it accepts
+     */
+    public void attached(FrameChannel<TransferFrame> channel, PeerLimits limits) {
+        if (limits.equals(PeerLimits.NONE)) {
+            peerLimits.remove(channel.id());
+        } else {
+            peerLimits.put(channel.id(), limits);
+        }
         CompletableFuture<Void> fired = nextAttach;
         nextAttach = new CompletableFuture<>();
         fired.complete(null);
@@ -663,8 +697,8 @@ public final class TransferEngine {
         }
         List.copyOf(kept.values()).forEach(IncomingTransfer::forget);
         directories.close();
-        List.copyOf(receivers.values()).forEach(r -> r.abort("transfer endpoint closed"));
-        List.copyOf(senders.values()).forEach(o -> o.abort("transfer endpoint closed"));
+        List.copyOf(receivers.values()).forEach(r -> r.abort(ErrorCode.OFFLINE, "transfer endpoint closed"));
+        List.copyOf(senders.values()).forEach(OutgoingTransfer::endpointClosed);
     }
 
     private void scheduleSweep() {
@@ -692,7 +726,7 @@ public final class TransferEngine {
             String reason = "transfer expired: no activity for " + settings.cleanupInterval().toSeconds()
                     + " s (cleanupInterval)";
             staleIn.forEach(r -> r.expire(reason));
-            staleOut.forEach(s -> s.abort(reason));
+            staleOut.forEach(s -> s.abort(ErrorCode.TIMEOUT, reason));
             sweepRoots();
         } catch (RuntimeException e) {
             LOG.error("Transfer sweep failed", e);
