@@ -55,9 +55,11 @@ import org.vancetope.worktarget.spi.SessionKey;
  *         .build().start();
  * }</pre>
  *
- * <p>A node needs Redis when it starts; an outage later is survived: calls to peers on other nodes fail
- * {@code offline} saying Redis is unreachable, calls to peers of this node keep working, and the link
- * reconnects and rebuilds its presence when Redis is back. Thread-safe.
+ * <p>A node starts without Redis too, and joins when Redis answers; an outage is survived: calls to
+ * peers on other nodes fail {@code offline} saying Redis is unreachable, calls to peers of this node
+ * keep working, and the link reconnects and rebuilds its presence when Redis is back. Forwarded
+ * messages are published on a connection of their own, beside the one of presence and heartbeats and
+ * the subscribed inbox. Thread-safe.
  */
 public final class RedisFleetLink implements FleetLink {
     private static final Logger LOG = LoggerFactory.getLogger(RedisFleetLink.class);
