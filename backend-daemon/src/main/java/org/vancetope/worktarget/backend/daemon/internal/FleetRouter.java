@@ -553,7 +553,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
                 case CANCEL -> {
                     Future<?> f = running.remove(from + " " + ((Message.Cancel) Wire.decode(body)).correlationId());
                     if (f != null) {
-                        f.cancel(true);     // the waiting thread's interrupt sends client_tool_cancel on the connection
+                        f.cancel(true);     // the connection then sends client_tool_cancel to the peer
                     }
                 }
                 case INVOKE -> invoked(from, key(h), body);
