@@ -38,7 +38,9 @@ import org.vancetope.worktarget.testfixtures.Await;
  * node 2 (same node) and from node 1 (cross node, forwarded through Redis), beside the round trip of a
  * Redis {@code PING} in the same run. Calls go through each node's registry ({@code peers().find(key)
  * .invoke}), as the dispatcher runs them after routing, with blocking callers: p50 with 1 in flight and
- * calls/s with 16 in flight. Figures are medians of interleaved rounds.
+ * calls/s with 16 in flight, with the CPU time per call of this JVM (both nodes, the daemon, the Redis
+ * clients) and of {@code redis-server} during those rounds (from {@code /proc}, clock ticks).
+ * Figures are medians of interleaved rounds.
  *
  * <pre>{@code
  * java -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
@@ -100,13 +102,19 @@ public final class FleetBenchmark {
             try {
                 double[][] p50 = new double[3][rounds];
                 double[][] rate = new double[2][rounds];
+                double[][] cpu = new double[4][rounds];
                 warm(nodes, calls / 2, pool);
                 for (int r = 0; r < rounds; r++) {
                     p50[0][r] = p50Micros(() -> call(nodes[1]), calls);
                     p50[1][r] = p50Micros(() -> call(nodes[0]), calls);
                     p50[2][r] = p50Micros(() -> ping.sync().ping(), calls);
-                    rate[0][r] = perSecond(nodes[1], calls * 4, pool);
-                    rate[1][r] = perSecond(nodes[0], calls * 4, pool);
+                    for (int k = 0; k < 2; k++) {
+                        long self0 = cpuMicros(ProcessHandle.current().pid());
+                        long redis0 = cpuMicros(redis.pid());
+                        rate[k][r] = perSecond(nodes[1 - k], calls * 4, pool);
+                        cpu[k][r] = (cpuMicros(ProcessHandle.current().pid()) - self0) / (double) (calls * 4);
+                        cpu[2 + k][r] = (cpuMicros(redis.pid()) - redis0) / (double) (calls * 4);
+                    }
                 }
                 double same = median(p50[0]);
                 double cross = median(p50[1]);
@@ -115,6 +123,9 @@ public final class FleetBenchmark {
                         + "Redis PING round trip %.1f us%n", same, cross, cross - same, rtt);
                 System.out.printf(Locale.ROOT, "calls/s 16 in flight: same node %.0f, cross node %.0f (%.2f x)%n",
                         median(rate[0]), median(rate[1]), median(rate[1]) / median(rate[0]));
+                System.out.printf(Locale.ROOT, "CPU per call 16 in flight: same node %.1f us (redis-server %.1f us), "
+                        + "cross node %.1f us (redis-server %.1f us)%n", median(cpu[0]), median(cpu[2]), median(cpu[1]),
+                        median(cpu[3]));
             } finally {
                 pool.shutdownNow();
                 ping.close();
@@ -176,6 +187,18 @@ public final class FleetBenchmark {
         double[] s = v.clone();
         Arrays.sort(s);
         return s[s.length / 2];
+    }
+
+    /** User and system CPU time of a process so far, from /proc (-1 where there is no /proc). */
+    private static long cpuMicros(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);     // utime, stime (fields 14 and 15)
+            return ticks * 10_000;      // USER_HZ is 100 on Linux
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     private static boolean accepts(int port) {

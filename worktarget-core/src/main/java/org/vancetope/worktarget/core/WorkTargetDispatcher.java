@@ -408,7 +408,10 @@ public final class WorkTargetDispatcher {
         WorkTarget current = stored.orElseGet(() -> targets.defaultFor(process));
         r.put("current", current.toMap());
         r.put("explicit", stored.isPresent());
-        r.put("clientBound", process.sessionId() != null && peers.find(sessionKey(process)).isPresent());
+        Optional<Endpoint> client = process.sessionId() == null ? Optional.empty() : peers.find(sessionKey(process));
+        Optional<String> unknown = client.flatMap(Endpoint::presenceUnknown);
+        r.put("clientBound", client.isPresent() && unknown.isEmpty());
+        unknown.ifPresent(why -> r.put("clientBoundUnknown", why));     // false above means "cannot tell"
         r.put("rootDirs", rootDirs == null ? List.of() : rootDirs.rootDirNames(process.tenant(), process.project()));
         r.put("daemons", peers.onlineDaemons(process.tenant(), process.project()));
         return r;

@@ -43,6 +43,18 @@ public interface Endpoint {
     }
 
     /**
+     * Why it cannot be told whether this peer is connected at all. A server node of a fleet answers
+     * this for a peer it does not hold while the fleet's store, which says where peers are, is
+     * unreachable: the peer may be connected to another node, or to none, and the endpoint's calls fail
+     * {@code offline} saying so. Default: empty (the peer is connected).
+     *
+     * @return the reason, as a user reads it; empty when the peer is known to be connected
+     */
+    default Optional<String> presenceUnknown() {
+        return Optional.empty();
+    }
+
+    /**
      * Runs one of the endpoint's tools and waits for its result.
      *
      * @param tool the backend tool, e.g. {@code client_file_read}

@@ -50,7 +50,7 @@ public interface FleetLink extends AutoCloseable {
 
     /**
      * What the link tells the server it runs for. Called on the link's own threads: implementations
-     * must return quickly and must not call the link from these methods.
+     * must return quickly, must not block, and may call the link only through {@link #sendAsync}.
      */
     interface Listener {
 
@@ -113,11 +113,14 @@ public interface FleetLink extends AutoCloseable {
     Duration presenceTtl();
 
     /**
-     * Starts the heartbeat and the delivery of this node's messages to the listener.
+     * Starts the heartbeat and the delivery of this node's messages to the listener. A store that is
+     * unreachable now does not stop the node from starting: until the link reaches it, its methods fail
+     * with an {@link IOException} saying the store is unreachable (the node serves its own peers), and
+     * once it answers the link joins the fleet (subscribes, writes the node's presence and every claim
+     * made meanwhile) without a restart. An outage later is survived the same way.
      *
      * @param listener told of messages and lost peers
-     * @throws IOException when the link cannot start, for example when its store is unreachable now; an
-     *         outage after a successful start is survived (calls through it fail until the store is back)
+     * @throws IOException when the link cannot start for a reason other than its store being down
      */
     void start(Listener listener) throws IOException;
 

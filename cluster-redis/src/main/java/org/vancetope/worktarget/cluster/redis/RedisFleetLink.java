@@ -55,9 +55,11 @@ import org.vancetope.worktarget.spi.SessionKey;
  *         .build().start();
  * }</pre>
  *
- * <p>A node needs Redis when it starts; an outage later is survived: calls to peers on other nodes fail
- * {@code offline} saying Redis is unreachable, calls to peers of this node keep working, and the link
- * reconnects and rebuilds its presence when Redis is back. Thread-safe.
+ * <p>A node starts without Redis too, and joins when Redis answers; an outage is survived: calls to
+ * peers on other nodes fail {@code offline} saying Redis is unreachable, calls to peers of this node
+ * keep working, and the link reconnects and rebuilds its presence when Redis is back. Forwarded
+ * messages are published on a connection of their own, beside the one of presence and heartbeats and
+ * the subscribed inbox. Thread-safe.
  */
 public final class RedisFleetLink implements FleetLink {
     private static final Logger LOG = LoggerFactory.getLogger(RedisFleetLink.class);
@@ -117,6 +119,7 @@ public final class RedisFleetLink implements FleetLink {
     private volatile ClientResources resources;
     private volatile RedisClient client;
     private volatile StatefulRedisConnection<String, String> connection;
+    private volatile StatefulRedisConnection<String, String> publisher;
     private volatile StatefulRedisPubSubConnection<String, String> inbox;
     private volatile Listener listener;
     private volatile boolean unreachable;
@@ -158,6 +161,12 @@ public final class RedisFleetLink implements FleetLink {
         return presenceTtl;
     }
 
+    /**
+     * Starts the link. A Redis that is unreachable now is not an error: the node starts alone (calls to
+     * its own peers work, the fleet is reported unreachable), the link tries again every
+     * {@code reconnectDelay}, and once Redis answers it subscribes and writes this node's presence,
+     * without a restart.
+     */
     @Override
     public synchronized void start(Listener listener) throws IOException {
         if (this.listener != null || closed) {
@@ -170,25 +179,87 @@ public final class RedisFleetLink implements FleetLink {
         client.setOptions(ClientOptions.builder().autoReconnect(true)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
         try {
-            connection = client.connect();
-            inbox = client.connectPubSub();
-            inbox.addListener(new RedisPubSubAdapter<>() {
+            connect();
+        } catch (RedisException e) {
+            unreachable = true;
+            LOG.warn("Redis at {}:{} is unreachable ({}); node '{}' starts alone: its own peers work, the rest of "
+                    + "the fleet is unreachable, and it joins when Redis answers (tried every {} ms)", uri.getHost(),
+                    uri.getPort(), e.getMessage(), nodeId, reconnectDelay.toMillis());
+            heartbeat.schedule(this::joinLater, reconnectDelay.toMillis(), TimeUnit.MILLISECONDS);
+            return;
+        }
+        joined();
+    }
+
+    /** Opens the connections, subscribes to this node's inbox and writes its presence. */
+    private void connect() {
+        StatefulRedisConnection<String, String> c = client.connect();
+        StatefulRedisConnection<String, String> pub = null;
+        StatefulRedisPubSubConnection<String, String> sub = null;
+        try {
+            pub = client.connect();
+            sub = client.connectPubSub();
+            sub.addListener(new RedisPubSubAdapter<>() {
                 @Override
                 public void message(String channel, String message) {
                     deliver(message);
                 }
             });
-            inbox.sync().subscribe(inboxOf(nodeId));
-            beat();
+            sub.sync().subscribe(inboxOf(nodeId));
         } catch (RedisException e) {
-            close();
-            throw new IOException("Redis at " + uri.getHost() + ":" + uri.getPort() + " is unreachable ("
-                    + e.getMessage() + "); a fleet node needs it to start. Start Redis or fix --redis-uri.", e);
+            for (AutoCloseable x : new AutoCloseable[] {sub, pub, c}) {
+                closeQuietly(x);
+            }
+            throw e;
         }
+        connection = c;
+        publisher = pub;
+        inbox = sub;
+        try {
+            beat();
+        } catch (IOException e) {
+            throw new RedisException(e.getMessage(), e);
+        }
+    }
+
+    /** The store answered at start, or later: the heartbeat runs from now on. */
+    private void joined() {
+        unreachable = false;
         long every = Math.max(10, presenceTtl.toMillis() / 3);
         heartbeat.scheduleWithFixedDelay(this::beatQuietly, every, every, TimeUnit.MILLISECONDS);
         LOG.info("Fleet node '{}' joined through Redis at {}:{} (presence lives {} ms)", nodeId, uri.getHost(),
                 uri.getPort(), presenceTtl.toMillis());
+    }
+
+    /** A node that started without Redis tries to join again, on the heartbeat thread. */
+    private void joinLater() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            try {
+                if (connection == null) {
+                    connect();
+                } else {
+                    beat();     // connected, but the first presence write failed
+                }
+            } catch (IOException | RedisException e) {
+                LOG.debug("Redis still unreachable from node '{}': {}", nodeId, e.getMessage());
+                heartbeat.schedule(this::joinLater, reconnectDelay.toMillis(), TimeUnit.MILLISECONDS);
+                return;
+            }
+            joined();
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable x) {
+        try {
+            if (x != null) {
+                x.close();
+            }
+        } catch (Exception e) {
+            LOG.debug("Closing a Redis connection failed", e);
+        }
     }
 
     private void deliver(String message) {
@@ -201,8 +272,13 @@ public final class RedisFleetLink implements FleetLink {
 
     private RedisCommands<String, String> redis() throws IOException {
         StatefulRedisConnection<String, String> c = connection;
-        if (c == null || closed) {
+        if (closed) {
             throw new IOException("The Redis link of node '" + nodeId + "' is closed.");
+        }
+        if (c == null) {
+            throw new IOException("Redis is unreachable: node '" + nodeId + "' started while Redis at "
+                    + uri.getHost() + ":" + uri.getPort() + " did not answer, and has not reached it since; it "
+                    + "joins the fleet when Redis answers.");
         }
         return c.sync();
     }
@@ -345,7 +421,8 @@ public final class RedisFleetLink implements FleetLink {
     @Override
     public boolean send(String node, String message) throws IOException {
         try {
-            Long receivers = redis().publish(inboxOf(node), message);
+            redis();    // closed, or not joined yet
+            Long receivers = publisher.sync().publish(inboxOf(node), message);
             return receivers != null && receivers > 0;
         } catch (RedisException e) {
             throw unreachable(e);
@@ -354,9 +431,15 @@ public final class RedisFleetLink implements FleetLink {
 
     @Override
     public CompletionStage<Boolean> sendAsync(String node, String message) {
-        StatefulRedisConnection<String, String> c = connection;
+        StatefulRedisConnection<String, String> c = publisher;
         if (c == null || closed) {
-            return CompletableFuture.failedFuture(new IOException("The Redis link of node '" + nodeId + "' is closed."));
+            try {
+                redis();
+                return CompletableFuture.failedFuture(new IOException("Redis is unreachable: node '" + nodeId
+                        + "' is still joining."));
+            } catch (IOException e) {
+                return CompletableFuture.failedFuture(e);
+            }
         }
         CompletableFuture<Boolean> out = new CompletableFuture<>();
         try {
@@ -412,14 +495,8 @@ public final class RedisFleetLink implements FleetLink {
                 LOG.debug("Could not remove node '{}' from Redis on close: {}", nodeId, e.getMessage());
             }
         }
-        for (AutoCloseable x : new AutoCloseable[] {inbox, connection}) {
-            try {
-                if (x != null) {
-                    x.close();
-                }
-            } catch (Exception e) {
-                LOG.debug("Closing a Redis connection failed", e);
-            }
+        for (AutoCloseable x : new AutoCloseable[] {inbox, publisher, connection}) {
+            closeQuietly(x);
         }
         if (client != null) {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));

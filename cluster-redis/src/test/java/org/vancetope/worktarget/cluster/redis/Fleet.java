@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
 import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
@@ -56,13 +57,27 @@ final class Fleet implements AutoCloseable {
     }
 
     WorkTargetClient daemon(int n, String name, List<BackendTool> tools) throws InterruptedException {
+        return daemon(n, name, tools, null);
+    }
+
+    /** A daemon of project proj on node n; {@code processEnded} (may be null) is told of process.end. */
+    WorkTargetClient daemon(int n, String name, List<BackendTool> tools, Consumer<ToolContext> processEnded)
+            throws InterruptedException {
         return started(WorkTargetClient.builder().uri(uri(n)).token(DAEMON_TOKEN).daemon("acme", "proj", name)
-                .tools(tools).workerThreads(16).reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200)));
+                .tools(tools).workerThreads(16).reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
+                .processEndHook(processEnded));
     }
 
     WorkTargetClient foot(int n, String sessionId, List<BackendTool> tools) throws InterruptedException {
+        return foot(n, sessionId, tools, null);
+    }
+
+    /** The foot of a session on node n; {@code processEnded} (may be null) is told of process.end. */
+    WorkTargetClient foot(int n, String sessionId, List<BackendTool> tools, Consumer<ToolContext> processEnded)
+            throws InterruptedException {
         return started(WorkTargetClient.builder().uri(uri(n)).token(FOOT_TOKEN).foot("acme", "proj", sessionId)
-                .tools(tools).reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200)));
+                .tools(tools).reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
+                .processEndHook(processEnded));
     }
 
     private WorkTargetClient started(WorkTargetClient.Builder b) throws InterruptedException {

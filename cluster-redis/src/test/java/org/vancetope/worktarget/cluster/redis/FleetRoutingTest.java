@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -22,12 +23,16 @@ import org.vancetope.worktarget.backend.daemon.FleetLink;
 import org.vancetope.worktarget.backend.daemon.ServerRefusedException;
 import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
 import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
+import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.Endpoint;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.PeerKey;
 import org.vancetope.worktarget.spi.SessionKey;
+import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.testfixtures.Await;
 
@@ -326,5 +331,110 @@ class FleetRoutingTest {
                 return false;
             }
         });
+    }
+
+    /** A dispatcher on a node with process p-7 of session s-7 (user alice), as serve's admin API builds one. */
+    private WorkTargetDispatcher dispatcherOn(int n) {
+        InMemoryProcessStore store = new InMemoryProcessStore();
+        store.process("p-7").tenant("acme").project("proj").session("s-7").user("alice").add();
+        return WorkTargetDispatcher.builder().processStore(store).peers(fleet.node(n).peers()).build();
+    }
+
+    /** The result's fields are the ones work_target_get's output schema declares. */
+    @SuppressWarnings("unchecked")
+    private static void assertDeclared(Map<String, Object> result) {
+        Map<String, Object> schema = ToolCatalog.metaTools().stream().filter(w -> w.name().equals("work_target_get"))
+                .findFirst().orElseThrow().outputSchema();
+        Map<String, Object> properties = (Map<String, Object>) schema.get("properties");
+        assertThat(properties.keySet()).containsAll(result.keySet());
+        assertThat((List<String>) schema.get("required")).doesNotContain("clientBoundUnknown");
+        assertThat(properties.get("clientBoundUnknown")).isEqualTo(Map.of("type", "string"));
+    }
+
+    @Test
+    void withRedisGoneWorkTargetGetSaysItCannotTellWhetherTheClientIsBoundInsteadOfClaimingIt() throws Exception {
+        WorkTargetDispatcher node1 = dispatcherOn(1);
+        Map<String, Object> before = node1.invoke("p-7", "work_target_get", Map.of());
+        assertThat(before).containsEntry("clientBound", false).doesNotContainKey("clientBoundUnknown");
+        redis.stop();
+        Map<String, Object> during;
+        try {
+            during = node1.invoke("p-7", "work_target_get", Map.of());
+        } finally {
+            redis.start();
+        }
+        assertThat(during).as("no foot of s-7 exists anywhere; the node cannot know that")
+                .containsEntry("clientBound", false);
+        assertThat((String) during.get("clientBoundUnknown")).contains("cannot tell", "session 's-7'", "Redis",
+                "unreachable", "node1");
+        assertDeclared(during);
+    }
+
+    @Test
+    void workTargetGetReportsAFootConnectedToAnotherNodeAsBound() throws Exception {
+        fleet.foot(2, "s-7", List.of(Fleet.echoRead("foot")));
+        Await.until("node1 sees the foot", () -> fleet.sees(1, new SessionKey("acme", "s-7")));
+        Map<String, Object> r = dispatcherOn(1).invoke("p-7", "work_target_get", Map.of());
+        assertThat(r).containsEntry("clientBound", true).doesNotContainKey("clientBoundUnknown");
+        assertDeclared(r);
+    }
+
+    @Test
+    void processEndReachesThePeersOfTheProcessOnEveryNodeAndNoOtherFoot() throws Exception {
+        Map<String, ConcurrentLinkedQueue<String>> told = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.function.Function<String, java.util.function.Consumer<ToolContext>> hook = who -> ctx ->
+                told.computeIfAbsent(who, k -> new ConcurrentLinkedQueue<>()).add(ctx.processId());
+        for (int n = 1; n <= 3; n++) {
+            fleet.daemon(n, "box-" + n, List.of(Fleet.echoRead("box-" + n)), hook.apply("box-" + n));
+        }
+        fleet.foot(3, "s-1", List.of(Fleet.echoRead("foot")), hook.apply("foot s-1"));
+        fleet.foot(2, "s-2", List.of(Fleet.echoRead("other")), hook.apply("foot s-2"));
+        for (int n = 1; n <= 3; n++) {
+            awaitSeenEverywhere(daemon("box-" + n));
+        }
+        Await.until("node1 sees both foots", () -> fleet.sees(1, new SessionKey("acme", "s-1"))
+                && fleet.sees(1, new SessionKey("acme", "s-2")));
+
+        fleet.node(1).peers().processEnded(Fleet.ctx());       // proc-1 of session s-1, as the dispatcher ends it
+        for (String who : List.of("box-1", "box-2", "box-3", "foot s-1")) {
+            Await.until(who + " is told proc-1 ended", () -> told.getOrDefault(who, new ConcurrentLinkedQueue<>())
+                    .contains("proc-1"));
+        }
+        // then a process of session s-2: its foot hears of that one only (node2's messages arrive in order)
+        fleet.node(1).peers().processEnded(new ToolContext("proc-2", "s-2", "acme", "proj", "alice"));
+        Await.until("the foot of s-2 is told proc-2 ended", () -> told.containsKey("foot s-2")
+                && told.get("foot s-2").contains("proc-2"));
+        assertThat(told.get("foot s-2")).containsExactly("proc-2");
+        assertThat(told.get("foot s-1")).containsExactly("proc-1");
+    }
+
+    @Test
+    void aNodeStartsWhileRedisIsDownServesItsOwnPeersAndJoinsTheFleetWhenRedisComesUp() throws Exception {
+        RedisServer late = RedisServer.notStarted();
+        try (Fleet early = new Fleet(late, 2, 64 * 1024)) {
+            early.daemon(1, "box", List.of(Fleet.echoRead("box")));
+            assertThat(early.call(1, daemon("box"), "client_file_read", Map.of("path", "a"), LONG))
+                    .as("a local call works without Redis").containsEntry("content", "box:a");
+            assertThatThrownBy(() -> early.node(1).fleetPeers()).isInstanceOf(java.io.IOException.class)
+                    .hasMessageContaining("Redis is unreachable").hasMessageContaining("joins the fleet when Redis "
+                            + "answers");
+            assertThatThrownBy(() -> early.call(2, daemon("box"), "client_file_read", Map.of("path", "b"), LONG))
+                    .isInstanceOf(ToolException.class).hasMessageContaining("unreachable")
+                    .extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.OFFLINE);
+
+            late.start();
+
+            Await.until("node2 finds the daemon of node1 in Redis", () -> {
+                try {
+                    return early.node(2).fleetPeers().containsKey(daemon("box"));
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+            });
+            assertThat(early.call(2, daemon("box"), "client_file_read", Map.of("path", "c"), LONG))
+                    .containsEntry("content", "box:c");
+        } finally {
+            late.close();
+        }
     }
 }

@@ -22,7 +22,7 @@ import org.vancetope.worktarget.testfixtures.Await;
  * {@code WORKTARGET_REQUIRE_REDIS=true} (as {@code .ci/run} sets), which makes it fail instead.
  * {@link #stop()} and {@link #start()} again keep the port, as a restarted Redis would.
  */
-final class RedisServer implements AutoCloseable {
+public final class RedisServer implements AutoCloseable {
     static final String BINARY = System.getenv().getOrDefault("WORKTARGET_REDIS_SERVER", "/usr/bin/redis-server");
     private final int port;
     private final Path dir;
@@ -33,8 +33,26 @@ final class RedisServer implements AutoCloseable {
         this.dir = dir;
     }
 
-    /** Starts one, or skips (fails when required) without the binary. */
-    static RedisServer started() throws IOException {
+    /**
+     * Starts one, or skips (fails when required) without the binary.
+     *
+     * @return the running server
+     * @throws IOException when it cannot start
+     */
+    public static RedisServer started() throws IOException {
+        RedisServer r = notStarted();
+        r.start();
+        return r;
+    }
+
+    /**
+     * One with its port chosen but not started yet (for nodes that start before Redis), or skips as
+     * {@link #started()} does.
+     *
+     * @return the server, to be started with {@link #start()}
+     * @throws IOException when no port or directory can be had
+     */
+    public static RedisServer notStarted() throws IOException {
         boolean present = Files.isExecutable(Path.of(BINARY));
         if ("true".equalsIgnoreCase(System.getenv("WORKTARGET_REQUIRE_REDIS"))) {
             assertThat(present).as("WORKTARGET_REQUIRE_REDIS=true but " + BINARY + " is missing").isTrue();
@@ -45,25 +63,36 @@ final class RedisServer implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        RedisServer r = new RedisServer(port, Files.createTempDirectory("wt-redis"));
-        r.start();
-        return r;
+        return new RedisServer(port, Files.createTempDirectory("wt-redis"));
     }
 
-    String uri() {
+    /**
+     * The server's address.
+     *
+     * @return {@code redis://127.0.0.1:PORT}
+     */
+    public String uri() {
         return "redis://127.0.0.1:" + port;
     }
 
-    /** Starts the server on its port and waits until it answers PING. */
-    void start() throws IOException {
+    /**
+     * Starts the server on its port and waits until it answers PING.
+     *
+     * @throws IOException when the process cannot start
+     */
+    public void start() throws IOException {
         process = new ProcessBuilder(List.of(BINARY, "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--protected-mode", "no"))
                 .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
         Await.until("redis-server answers PING on port " + port, this::answersPing);
     }
 
-    /** Stops the server (SIGKILL: no goodbye to its clients) and waits until it is gone. */
-    void stop() throws InterruptedException {
+    /**
+     * Stops the server (SIGKILL: no goodbye to its clients) and waits until it is gone.
+     *
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public void stop() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
         Await.until("redis-server is gone", () -> !answersPing());

@@ -248,7 +248,7 @@ public final class ResultSchemas {
     /** {@code work_target_get}. */
     public static Map<String, Object> workTargetGet() {
         return fields().always("current", target()).always("explicit", BOOLEAN).always("clientBound", BOOLEAN)
-                .always("rootDirs", STRINGS).always("daemons", STRINGS).build();
+                .sometimes("clientBoundUnknown", STRING).always("rootDirs", STRINGS).always("daemons", STRINGS).build();
     }
 
     /** {@code work_target_set}. */

@@ -24,7 +24,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.FleetLink;
@@ -57,6 +56,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
     private static final String RESULT = "result";
     private static final String CANCEL = "cancel";
     private static final String SUPERSEDE = "supersede";
+    private static final String ENDED = "ended";
 
     private final FleetLink link;
     private final PeerRegistry registry;
@@ -65,7 +65,6 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
     private final String self;
     private final Map<String, Forwarded> pending = new ConcurrentHashMap<>();
     private final Map<String, Future<?>> running = new ConcurrentHashMap<>();
-    private final ExecutorService workers;
     private final ExecutorService presence;
     private final ScheduledExecutorService watch;
     private final Map<PeerKey, Located> located = new ConcurrentHashMap<>();
@@ -107,8 +106,6 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         this.maxFrameBytes = maxFrameBytes;
         this.self = link.nodeId();
         this.cacheNanos = cacheTtl(link.presenceTtl()).toNanos();
-        AtomicInteger n = new AtomicInteger();
-        this.workers = Executors.newCachedThreadPool(r -> daemon(r, "worktarget-fleet-" + n.incrementAndGet()));
         this.presence = Executors.newSingleThreadExecutor(r -> daemon(r, "worktarget-fleet-presence"));
         this.watch = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "worktarget-fleet-watch"));
     }
@@ -234,6 +231,40 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         located.values().removeIf(l -> l.node().equals(node));
     }
 
+    /**
+     * A process ended: the other nodes that hold peers of the process (the daemons of its project, the
+     * foot of its session) are told, and tell those peers as their own. Sent from the presence thread,
+     * so the dispatcher never waits for the store; when the store is unreachable the other nodes' peers
+     * are not told and free the process's jobs by their own idle expiry.
+     *
+     * @param process the process
+     */
+    void processEnded(ToolContext process) {
+        submitPresence(() -> {
+            Set<String> nodes = new TreeSet<>();
+            try {
+                for (String name : link.daemons(process.tenant(), process.project())) {
+                    link.locate(new DaemonKey(process.tenant(), process.project(), name))
+                            .ifPresent(p -> nodes.add(p.node()));
+                }
+                if (process.sessionId() != null) {
+                    link.locate(new SessionKey(process.tenant(), process.sessionId())).ifPresent(p -> nodes.add(p.node()));
+                }
+            } catch (IOException e) {
+                LOG.info("Could not tell the fleet that process {} ended ({}); peers on other nodes expire its jobs "
+                        + "by themselves", process.processId(), e.getMessage());
+                return;
+            }
+            nodes.remove(self);
+            if (nodes.isEmpty()) {
+                return;
+            }
+            String frame = Wire.encodeToString(new Message.ProcessEnd(process));
+            String header = header(ENDED, null, null);
+            nodes.forEach(node -> send(node, header, frame));
+        });
+    }
+
     /** The daemons of a project on any node; none when the store is unreachable. */
     List<String> daemons(String tenant, String project) {
         try {
@@ -304,6 +335,14 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         @Override
         public List<ToolSpec> manifest() {
             return manifest;
+        }
+
+        @Override
+        public Optional<String> presenceUnknown() {
+            return node != null ? Optional.empty() : Optional.of("Server node '" + self + "' cannot tell whether "
+                    + key.describe() + " is connected to another node of the fleet: the fleet's store (Redis), which "
+                    + "says where peers are, is unreachable. Peers connected to this node keep working; ask again "
+                    + "when the store is back.");
         }
 
         @Override
@@ -514,10 +553,11 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
                 case CANCEL -> {
                     Future<?> f = running.remove(from + " " + ((Message.Cancel) Wire.decode(body)).correlationId());
                     if (f != null) {
-                        f.cancel(true);     // the waiting thread's interrupt sends client_tool_cancel on the connection
+                        f.cancel(true);     // the connection then sends client_tool_cancel to the peer
                     }
                 }
-                case INVOKE -> workers.execute(() -> invoked(from, key(h), body));
+                case INVOKE -> invoked(from, key(h), body);
+                case ENDED -> registry.processEndedHere(((Message.ProcessEnd) Wire.decode(body)).context());
                 case SUPERSEDE -> {
                     located.remove(key(h));
                     registry.supersedeRemotely(key(h), h.path("conn").asText());
@@ -549,6 +589,12 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
 
     // ---- forwarded calls, holding side ----
 
+    /**
+     * Runs a forwarded invocation on the peer's connection here without holding a thread for it: the
+     * call is sent on the connection at once (on the thread that delivered the message), and its result
+     * is sent back to the calling node from the connection's completion of the call. A cancel from the
+     * calling node cancels the call's future, which makes the connection send {@code client_tool_cancel}.
+     */
     private void invoked(String from, PeerKey key, String body) {
         Message.Invoke inv;
         try {
@@ -557,50 +603,35 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
             LOG.warn("Dropped a malformed forwarded invocation from node '{}'", from);
             return;
         }
+        Optional<ServerConnection> c = registry.connection(key);
+        if (c.isEmpty()) {      // "not here": the call did not run, and the caller may retry through a fresh lookup
+            reply(from, inv, new Message.Result(inv.correlationId(), false, null, ErrorCode.OFFLINE.wire(),
+                    key.describe() + " is no longer connected to server node '" + self + "'; the call did not run. "
+                            + "Reconnect it, or call work_target_set to switch to another target."), true);
+            return;
+        }
         String runKey = from + " " + inv.correlationId();
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        running.put(runKey, done);
-        Message.Result result;
-        boolean absent = false;
-        Thread[][] held = new Thread[1][];
-        try {
-            Optional<ServerConnection> c = registry.connection(key);
-            if (c.isEmpty()) {
-                absent = true;
-                throw new ToolException(ErrorCode.OFFLINE, key.describe() + " is no longer connected to server node '"
-                        + self + "'; the call did not run. Reconnect it, or call work_target_set to switch to "
-                        + "another target.");
+        CompletableFuture<Map<String, Object>> call = c.get().invokeAsync(inv.name(), inv.params(), inv.context(),
+                Duration.ofMillis(inv.timeoutMs()));
+        running.put(runKey, call);
+        call.whenComplete((out, e) -> {
+            if (!running.remove(runKey, call)) {
+                return;     // cancelled by the calling node, which forgot the call
             }
-            Thread[] caller = {Thread.currentThread()};
-            held[0] = caller;
-            done.whenComplete((v, e) -> {
-                synchronized (caller) {     // never interrupts the worker once it left this call
-                    if (caller[0] != null) {
-                        caller[0].interrupt();
-                    }
-                }
-            });
-            Map<String, Object> out = c.get().invoke(inv.name(), inv.params(), inv.context(),
-                    Duration.ofMillis(inv.timeoutMs()));
-            result = new Message.Result(inv.correlationId(), true, out, null, null);
-        } catch (ToolException e) {
-            result = new Message.Result(inv.correlationId(), false, null, e.code().wire(), e.getMessage());
-        } catch (RuntimeException e) {
-            LOG.error("A forwarded call of {} failed unexpectedly", inv.name(), e);
-            result = new Message.Result(inv.correlationId(), false, null, ErrorCode.INTERNAL.wire(), "The call of "
-                    + inv.name() + " failed unexpectedly on server node '" + self + "'; see its log.");
-        } finally {
-            Thread[] caller = held[0];
-            if (caller != null) {
-                synchronized (caller) {
-                    caller[0] = null;
-                }
+            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                    ? e.getCause() : e;
+            Message.Result result;
+            if (cause == null) {
+                result = new Message.Result(inv.correlationId(), true, out, null, null);
+            } else if (cause instanceof ToolException te) {
+                result = new Message.Result(inv.correlationId(), false, null, te.code().wire(), te.getMessage());
+            } else {
+                LOG.error("A forwarded call of {} failed unexpectedly", inv.name(), cause);
+                result = new Message.Result(inv.correlationId(), false, null, ErrorCode.INTERNAL.wire(), "The call of "
+                        + inv.name() + " failed unexpectedly on server node '" + self + "'; see its log.");
             }
-            Thread.interrupted();   // a cancel that arrived as the call ended
-        }
-        if (running.remove(runKey, done)) {
-            reply(from, inv, result, absent);
-        }
+            reply(from, inv, result, false);
+        });
     }
 
     private void reply(String node, Message.Invoke inv, Message.Result result, boolean absent) {
@@ -679,7 +710,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         for (String node : awaitedNodes()) {
             failPending(node, "may or may not have run: this server node shut down while it waited for the result");
         }
-        workers.shutdownNow();
+        running.values().forEach(f -> f.cancel(true));
         link.close();
     }
 }

@@ -226,6 +226,74 @@ public final class PeerConnection {
     }
 
     /**
+     * Sends an invocation to the peer without waiting: what {@link #call} does, for a caller that must
+     * not hold a thread per call (a call forwarded from another server node). The deadline is kept by a
+     * timer on the connection's event loop: when it passes, the call fails {@code timeout} and the peer
+     * is told to stop it. Cancelling the returned future (a caller that gave up) removes the call and
+     * tells the peer to stop it ({@code client_tool_cancel}); its late result is then dropped.
+     *
+     * @param tool the tool name
+     * @param params the parameters
+     * @param context the calling process
+     * @param timeout how long the call may take
+     * @return completes with the result, or exceptionally with a {@link ToolException} as {@link #call}
+     *         throws it; completed on the connection's event loop or the calling thread
+     */
+    public CompletableFuture<Map<String, Object>> callAsync(String tool, Map<String, Object> params,
+                                                            ToolContext context, Duration timeout) {
+        String peer = names.peer();
+        Channel ch = frames.channel();
+        if (closed) {
+            return CompletableFuture.failedFuture(offline(peer));
+        }
+        String id = ids.next(names.idPrefix());
+        Message.Invoke invoke = new Message.Invoke(id, tool, params, Math.max(1, timeout.toMillis()),
+                sendContext ? context : null);
+        ByteBuf frame;
+        try {
+            frame = encode(invoke, peer, ch);
+        } catch (ToolException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        Pending call = new Pending(tool);
+        pending.put(id, call);
+        if (closed) {
+            pending.remove(id);
+            frame.release();
+            return CompletableFuture.failedFuture(offline(peer));
+        }
+        io.netty.util.concurrent.Future<?> timer = ch.eventLoop().schedule(() -> {
+            if (pending.remove(id, call)) {
+                sendCancel(id);
+                call.future.completeExceptionally(new ToolException(ErrorCode.TIMEOUT, "The call of " + tool + " on "
+                        + peer + " did not finish within " + timeout.toMillis() + " ms; it was cancelled on the peer. "
+                        + "For long-running commands start a background job and poll it, or retry with a smaller "
+                        + "request."));
+            }
+        }, Math.max(1, timeout.toNanos()), TimeUnit.NANOSECONDS);
+        call.future.whenComplete((v, e) -> {
+            timer.cancel(false);
+            if (e instanceof java.util.concurrent.CancellationException && pending.remove(id, call)) {
+                sendCancel(id);     // the caller gave up
+            }
+        });
+        // a congested connection sends when it drains; the timer bounds the wait
+        frames.whenWritable(() -> {
+            if (!pending.containsKey(id)) {
+                frame.release();
+                return;
+            }
+            ch.writeAndFlush(new TextWebSocketFrame(frame)).addListener(f -> {
+                if (!f.isSuccess()) {
+                    fail(id, new ToolException(ErrorCode.OFFLINE, "Could not send " + tool + " to " + peer
+                            + ": the connection failed. Retry when it is back, or switch the work target."));
+                }
+            });
+        });
+        return call.future;
+    }
+
+    /**
      * The invocation frame, measured before anything is sent: a call whose frame would pass the limit
      * fails alone, and the connection (with every other call on it) is untouched.
      */

@@ -152,12 +152,27 @@ public final class PeerRegistry implements Peers {
 
     /**
      * Tells the peers that may hold jobs of the process, when they understand it ({@code process.end}):
-     * every daemon of the process's project and the foot of its session.
+     * every daemon of the process's project and the foot of its session, on this node and, in a fleet,
+     * on every other node.
      *
      * @param process the process
      */
     @Override
     public void processEnded(ToolContext process) {
+        processEndedHere(process);
+        FleetRouter f = fleet;
+        if (f != null) {
+            f.processEnded(process);
+        }
+    }
+
+    /**
+     * Tells the peers of this node only that may hold jobs of the process (a node of the fleet where the
+     * process ended asked for it).
+     *
+     * @param process the process
+     */
+    void processEndedHere(ToolContext process) {
         for (Map.Entry<PeerKey, ServerConnection> e : peers.entrySet()) {
             boolean holds = e.getKey() instanceof DaemonKey d
                     ? d.tenant().equals(process.tenant()) && d.project().equals(process.project())

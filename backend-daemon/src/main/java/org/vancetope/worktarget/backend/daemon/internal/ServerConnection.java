@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.vancetope.worktarget.backend.daemon.ConnectionInfo;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.DaemonKey;
@@ -184,6 +185,21 @@ public final class ServerConnection implements Endpoint {
     public Map<String, Object> invoke(String tool, Map<String, Object> params, ToolContext context, Duration timeout)
             throws ToolException {
         return calls.call(tool, params, context, timeout);
+    }
+
+    /**
+     * Sends a call to the peer without waiting for it (for a call forwarded from another server node):
+     * see {@link PeerConnection#callAsync}.
+     *
+     * @param tool the tool name
+     * @param params the parameters
+     * @param context the calling process
+     * @param timeout how long the call may take
+     * @return the result, to come; cancel it to stop the call on the peer
+     */
+    public CompletableFuture<Map<String, Object>> invokeAsync(String tool, Map<String, Object> params,
+                                                             ToolContext context, Duration timeout) {
+        return calls.callAsync(tool, params, context, timeout);
     }
 
     /**
