@@ -11,6 +11,9 @@ const dir = process.env.BENCH_DIR;
 const reps = Number(process.env.BENCH_REPS || '21');
 // warm-up calls per operation and server, not timed: the JVM compiles the hot paths during the first ones
 const warmup = Number(process.env.BENCH_WARMUP || '20');
+// how long the client stays idle after connecting, before its first call (0: at once); an MCP client
+// usually starts its servers at launch and calls them seconds later, when the model first uses a tool
+const idleMs = Number(process.env.BENCH_IDLE_MS || '0');
 const abs = (p) => path.join(dir, p);
 
 async function connect(name, cmd) {
@@ -23,6 +26,10 @@ async function connect(name, cmd) {
 
 const wt = await connect('worktarget', JSON.parse(process.env.WT_SERVER_CMD));
 const ref = await connect('reference', JSON.parse(process.env.REF_SERVER_CMD));
+
+if (idleMs > 0) {
+  await new Promise((resolve) => setTimeout(resolve, idleMs));
+}
 
 let flip = 0;
 const ops = [
@@ -93,6 +100,7 @@ for (const o of ops) {
 
 console.log(`connect (spawn + initialize + tools/list): worktarget ${wt.connectMs.toFixed(0)} ms, `
   + `reference ${ref.connectMs.toFixed(0)} ms`);
+console.log(`idle after connecting: ${idleMs} ms; warm-up calls per operation and server: ${warmup}`);
 console.log(`medians of ${reps} calls each, interleaved; ratio = worktarget / reference (< 1: worktarget faster)`);
 console.log('| operation | worktarget | reference | ratio |');
 console.log('|---|---|---|---|');
