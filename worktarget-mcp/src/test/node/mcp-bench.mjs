@@ -5,24 +5,33 @@
 // BENCH_REPS.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import fs from 'node:fs';
 import path from 'node:path';
 
 const dir = process.env.BENCH_DIR;
 const reps = Number(process.env.BENCH_REPS || '21');
 // warm-up calls per operation and server, not timed: the JVM compiles the hot paths during the first ones
 const warmup = Number(process.env.BENCH_WARMUP || '20');
+// how long the client stays idle after connecting, before its first call (0: at once); an MCP client
+// usually starts its servers at launch and calls them seconds later, when the model first uses a tool
+const idleMs = Number(process.env.BENCH_IDLE_MS || '0');
 const abs = (p) => path.join(dir, p);
 
 async function connect(name, cmd) {
   const t0 = performance.now();
   const client = new Client({ name: 'mcp-bench', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), stderr: 'ignore' }));
+  const transport = new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), stderr: 'ignore' });
+  await client.connect(transport);
   await client.listTools();
-  return { name, client, connectMs: performance.now() - t0 };
+  return { name, client, pid: transport.pid, connectMs: performance.now() - t0 };
 }
 
 const wt = await connect('worktarget', JSON.parse(process.env.WT_SERVER_CMD));
 const ref = await connect('reference', JSON.parse(process.env.REF_SERVER_CMD));
+
+if (idleMs > 0) {
+  await new Promise((resolve) => setTimeout(resolve, idleMs));
+}
 
 let flip = 0;
 const ops = [
@@ -45,6 +54,16 @@ const ops = [
     ref: () => { const [a, b] = flip % 2 ? ['BETA', 'beta'] : ['beta', 'BETA'];
       return ['edit_file', { path: abs('edit-ref.txt'), edits: [{ oldText: a, newText: b }] }]; } },
 ];
+
+// the server process's CPU time so far (user + system, all its threads: the JIT's too), in ms; 10 ms ticks
+function cpuMs(server) {
+  try {
+    const f = fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch (e) {
+    return NaN; // no /proc: the column stays empty
+  }
+}
 
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -71,8 +90,13 @@ function found(server, r) {
 const rows = [];
 for (const o of ops) {
   const times = { wt: [], ref: [] };
+  const cpu = { wt: 0, ref: 0 };
   let counts = '';
   for (let i = -warmup; i < reps; i++) {
+    if (i === 0) {
+      cpu.wt = -cpuMs(wt);
+      cpu.ref = -cpuMs(ref);
+    }
     // interleaved, alternating who goes first, so that load on the machine hits both alike
     const order = i % 2 ? [['wt', wt], ['ref', ref]] : [['ref', ref], ['wt', wt]];
     for (const [k, s] of order) {
@@ -86,18 +110,23 @@ for (const o of ops) {
     }
     flip++;
   }
+  cpu.wt = (cpu.wt + cpuMs(wt)) / reps;
+  cpu.ref = (cpu.ref + cpuMs(ref)) / reps;
   const w = median(times.wt);
   const f = median(times.ref);
-  rows.push({ op: o.op + (counts ? ` [found:${counts}]` : ''), wt: w, ref: f, ratio: w / f });
+  rows.push({ op: o.op + (counts ? ` [found:${counts}]` : ''), wt: w, ref: f, ratio: w / f, cpu });
 }
 
 console.log(`connect (spawn + initialize + tools/list): worktarget ${wt.connectMs.toFixed(0)} ms, `
   + `reference ${ref.connectMs.toFixed(0)} ms`);
+console.log(`idle after connecting: ${idleMs} ms; warm-up calls per operation and server: ${warmup}`);
 console.log(`medians of ${reps} calls each, interleaved; ratio = worktarget / reference (< 1: worktarget faster)`);
-console.log('| operation | worktarget | reference | ratio |');
-console.log('|---|---|---|---|');
+console.log('CPU = the server process\'s CPU time per timed call (all its threads, the JIT\'s and a warm-up\'s too)');
+console.log('| operation | worktarget | reference | ratio | CPU worktarget | CPU reference |');
+console.log('|---|---|---|---|---|---|');
 for (const r of rows) {
-  console.log(`| ${r.op} | ${r.wt.toFixed(2)} ms | ${r.ref.toFixed(2)} ms | ${r.ratio.toFixed(2)} |`);
+  console.log(`| ${r.op} | ${r.wt.toFixed(2)} ms | ${r.ref.toFixed(2)} ms | ${r.ratio.toFixed(2)} `
+    + `| ${r.cpu.wt.toFixed(2)} ms | ${r.cpu.ref.toFixed(2)} ms |`);
 }
 await wt.client.close();
 await ref.client.close();

@@ -23,7 +23,7 @@ import java.util.zip.ZipFile;
  * npm ci --prefix worktarget-mcp/src/test/node --ignore-scripts
  * mvn -B -q -pl benchmarks -am package -DskipTests
  * java -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
- *      org.vancetope.worktarget.benchmarks.McpBenchmark [reps=21] [srcZip=the first JDK lib/src.zip under /usr/lib/jvm]
+ *      org.vancetope.worktarget.benchmarks.McpBenchmark [reps=21] [idleMs=0] [srcZip=the first JDK lib/src.zip under /usr/lib/jvm]
  * }</pre>
  *
  * <p>The directory (a fresh temp directory, deleted at the end) holds a 4 KiB text file, a 100 MB log of
@@ -31,7 +31,10 @@ import java.util.zip.ZipFile;
  * {@code src/} (about 15,000 files): the real source tree the name search runs over. The WorkTarget server is
  * started as {@code java -cp <this class path> …McpMain mcp --workdir DIR} with default JVM flags, as an MCP
  * client's config launches the jar; the reference as {@code node …/server-filesystem/dist/index.js DIR}.
- * Connect time (spawn, initialize, tools/list) is reported apart from the per-call medians.
+ * Connect time (spawn, initialize, tools/list) is reported apart from the per-call medians. With {@code idleMs}
+ * the client waits that long after connecting before its first call, as an MCP client that starts its servers at
+ * launch and calls them when the model first uses a tool: the time the WorkTarget server's warm-up has
+ * ({@code -Dmcpbench.warmUp=off} starts it with {@code --warm-up off}).
  */
 public final class McpBenchmark {
     private McpBenchmark() {
@@ -40,12 +43,14 @@ public final class McpBenchmark {
     /**
      * Runs the benchmark.
      *
-     * @param args optional repetitions per operation (21) and the path of a JDK's src.zip
+     * @param args optional repetitions per operation (21), idle milliseconds after connecting (0) and the path of
+     *             a JDK's src.zip
      * @throws Exception on failure
      */
     public static void main(String[] args) throws Exception {
         int reps = args.length > 0 ? Integer.parseInt(args[0]) : 21;
-        Path srcZip = args.length > 1 ? Path.of(args[1]) : findSrcZip();
+        long idleMs = args.length > 1 ? Long.parseLong(args[1]) : 0;
+        Path srcZip = args.length > 2 ? Path.of(args[2]) : findSrcZip();
         Path node = Path.of("worktarget-mcp/src/test/node").toAbsolutePath();
         Path reference = node.resolve("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
         if (!Files.isRegularFile(reference)) {
@@ -58,14 +63,17 @@ public final class McpBenchmark {
             prepare(dir, srcZip);
             List<String> wt = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
                     System.getProperty("java.class.path"), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                    "org.vancetope.worktarget.mcp.cli.McpMain", "mcp", "--workdir", dir.toString());
+                    "org.vancetope.worktarget.mcp.cli.McpMain", "mcp", "--workdir", dir.toString(),
+                    "--warm-up", System.getProperty("mcpbench.warmUp", "on"));
             List<String> ref = List.of("node", reference.toString(), dir.toString());
             ProcessBuilder pb = new ProcessBuilder("node", "mcp-bench.mjs").directory(node.toFile()).inheritIO();
             pb.environment().put("WT_SERVER_CMD", json(wt));
             pb.environment().put("REF_SERVER_CMD", json(ref));
             pb.environment().put("BENCH_DIR", dir.toString());
             pb.environment().put("BENCH_REPS", Integer.toString(reps));
-            System.out.println("source tree: " + srcZip + "; directory " + dir);
+            pb.environment().put("BENCH_IDLE_MS", Long.toString(idleMs));
+            System.out.println("source tree: " + srcZip + "; directory " + dir + "; worktarget --warm-up "
+                    + wt.get(wt.size() - 1));
             int code = pb.start().waitFor();
             if (code != 0) {
                 throw new IllegalStateException("mcp-bench.mjs failed with exit code " + code);

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -26,11 +27,15 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.local.LocalBackend;
+import org.vancetope.worktarget.core.ExecSettings;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.mcp.internal.AllowedOrigins;
 import org.vancetope.worktarget.mcp.internal.CallRegistry;
 import org.vancetope.worktarget.mcp.internal.StdioTransport;
+import org.vancetope.worktarget.mcp.internal.StdioWarmUp;
 import org.vancetope.worktarget.mcp.internal.StreamableHttpTransport;
 import org.vancetope.worktarget.mcp.internal.ToolCalls;
 import org.vancetope.worktarget.spi.AuthPrincipal;
@@ -81,7 +86,9 @@ public final class McpWorkTargetServer implements AutoCloseable {
     private final Duration httpSessionIdle;
     private final AllowedOrigins allowedOrigins;
     private final List<McpSyncServer> servers = new ArrayList<>();
+    private final boolean warmUp;
     private StdioTransport stdin;
+    private StdioWarmUp warmUpRun;
     private StreamableHttpTransport http;
     private boolean closed;
 
@@ -105,6 +112,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
         this.allowedOrigins = b.allowedOrigins;
         this.name = b.name;
         this.version = b.version;
+        this.warmUp = b.warmUp;
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "worktarget-mcp-progress");
             t.setDaemon(true);
@@ -174,6 +182,39 @@ public final class McpWorkTargetServer implements AutoCloseable {
         stdin = new StdioTransport(json, Objects.requireNonNull(in, "in"), Objects.requireNonNull(out, "out"), calls);
         // the transport runs each request on the thread that read it (and reads on with another): at once
         servers.add(sdkServer(McpServer.sync(stdin).immediateExecution(true)));
+        if (warmUp) {
+            warmUpRun = StdioWarmUp.start(json, stdin::awaitIdle, McpWorkTargetServer::warmUpTarget,
+                    StdioWarmUp.CALLS);
+        }
+    }
+
+    /**
+     * The warm-up's private server: this machine's file tools in the warm-up's own temporary directory.
+     *
+     * @param dir the directory
+     * @return the server, not yet serving
+     */
+    static StdioWarmUp.Target warmUpTarget(Path dir) {
+        LocalBackend local = LocalBackend.builder().workDirectory(dir).execSettings(ExecSettings.defaults()).build();
+        InMemoryProcessStore store = new InMemoryProcessStore();
+        WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store).peers(local).build();
+        McpWorkTargetServer server = builder().dispatcher(dispatcher)
+                .processes(McpProcessMapping.perSession(store, dispatcher, "warm-up", "warm-up")).build();
+        return new StdioWarmUp.Target() {
+            @Override
+            public void serve(InputStream in, OutputStream out) {
+                server.serveStdio(in, out);
+            }
+
+            @Override
+            public void close() {
+                try {
+                    server.close();
+                } finally {
+                    local.close();
+                }
+            }
+        };
     }
 
     /**
@@ -256,6 +297,9 @@ public final class McpWorkTargetServer implements AutoCloseable {
             closed = true;
             toClose = List.copyOf(servers);
         }
+        if (warmUpRun != null) {
+            warmUpRun.close();
+        }
         for (McpSyncServer s : toClose) {
             try {
                 s.closeGracefully();
@@ -290,8 +334,27 @@ public final class McpWorkTargetServer implements AutoCloseable {
         private AllowedOrigins allowedOrigins = AllowedOrigins.of(AllowedOrigins.LOOPBACK);
         private String name = "worktarget";
         private String version = "0.1.0";
+        private boolean warmUp;
 
         private Builder() {
+        }
+
+        /**
+         * Whether {@link #serveStdio} also primes the JVM on the call path (default false; the {@code mcp}
+         * command turns it on). In the background, only while the client has no request unanswered, a private
+         * copy of the server runs about two thousand calls of the file tools ({@code file_read}, {@code
+         * file_head_tail}, {@code file_list}, {@code file_find}, {@code file_grep}, {@code file_edit}, {@code
+         * file_write}, …) on a new temporary directory, deleted afterwards; it never touches the work
+         * directory. The JVM runs a method interpreted until it was called some hundreds of times, so without
+         * this a client's first few hundred small calls cost several times what later ones do. It takes a few
+         * seconds of CPU after the start.
+         *
+         * @param value true to warm up
+         * @return this
+         */
+        public Builder warmUp(boolean value) {
+            this.warmUp = value;
+            return this;
         }
 
         /**

@@ -35,7 +35,7 @@ import org.vancetope.worktarget.spi.BackendTool;
 final class McpCommand {
     private static final Logger LOG = LoggerFactory.getLogger(McpCommand.class);
     static final String HELP = String.join("\n",
-            "Usage: mcp [--workdir DIR] [--workspace DIR] [--tenant T] [--project P]",
+            "Usage: mcp [--workdir DIR] [--workspace DIR] [--tenant T] [--project P] [--warm-up on|off]",
             "       mcp --http PORT --workspace DIR --tokens FILE [--bind 127.0.0.1] [--daemon-port 7070]",
             "           [--project P] [--allowed-origins LIST]",
             "",
@@ -48,6 +48,9 @@ final class McpCommand {
             "  --workspace DIR   also offer the WORK target, with its RootDirs under DIR",
             "  --tenant T        the tenant of the session's process (default local)",
             "  --project P       the project of the session's process (default local)",
+            "  --warm-up on|off  prime the JVM in the background, while the client is idle, with about 2,000",
+            "                    file-tool calls in a temporary directory of its own, so that the first calls",
+            "                    are fast (default on; a few seconds of CPU after the start)",
             "",
             "HTTP: Streamable HTTP at http://BIND:PORT/mcp; every request needs Authorization: Bearer TOKEN",
             "with a token from FILE (its tenant and projects). Calls run on WORK in DIR by default; daemons",
@@ -67,7 +70,7 @@ final class McpCommand {
             "Logs go to stderr. Exit codes: 0 stopped, 2 usage, 4 cannot bind.");
 
     private static final Set<String> OPTIONS = Set.of("workdir", "workspace", "tenant", "project", "http", "tokens",
-            "bind", "daemon-port", "allowed-origins");
+            "bind", "daemon-port", "allowed-origins", "warm-up");
 
     private McpCommand() {
     }
@@ -149,6 +152,10 @@ final class McpCommand {
         Path workspace = a.containsKey("workspace") ? dir(a, "workspace", null) : null;
         String tenant = a.getOrDefault("tenant", "local");
         String project = a.getOrDefault("project", "local");
+        String warmUp = a.getOrDefault("warm-up", "on");
+        if (!warmUp.equals("on") && !warmUp.equals("off")) {
+            throw new UsageError("--warm-up must be on or off, got '" + warmUp + "'.");
+        }
         LocalBackend local = LocalBackend.builder().workDirectory(workdir).execSettings(ExecSettings.defaults()).build();
         WorkspaceBackend work = workspace == null ? null
                 : WorkspaceBackend.builder().workspaceRoot(workspace).execSettings(ExecSettings.defaults()).build();
@@ -158,7 +165,7 @@ final class McpCommand {
             db.backend(work);
         }
         WorkTargetDispatcher dispatcher = db.build();
-        McpWorkTargetServer mcp = McpWorkTargetServer.builder().dispatcher(dispatcher)
+        McpWorkTargetServer mcp = McpWorkTargetServer.builder().dispatcher(dispatcher).warmUp(warmUp.equals("on"))
                 .processes(McpProcessMapping.perSession(store, dispatcher, tenant, project)).build();
         LOG.info("MCP server on stdio; CLIENT tools in {}{}", workdir, work == null ? "" : ", WORK in " + workspace);
         try {
@@ -191,9 +198,9 @@ final class McpCommand {
         int port = port(a, "http", 0);
         int daemonPort = port(a, "daemon-port", 7070);
         String bind = a.getOrDefault("bind", "127.0.0.1");
-        if (a.containsKey("workdir") || a.containsKey("tenant")) {
-            throw new UsageError("--workdir and --tenant are options of the stdio form; over HTTP the tokens "
-                    + "give the tenant and calls run in --workspace or on daemons.");
+        if (a.containsKey("workdir") || a.containsKey("tenant") || a.containsKey("warm-up")) {
+            throw new UsageError("--workdir, --tenant and --warm-up are options of the stdio form; over HTTP the "
+                    + "tokens give the tenant and calls run in --workspace or on daemons.");
         }
         Path workspace = dir(a, "workspace", null);
         List<String> origins = null;

@@ -269,6 +269,19 @@ public final class StdioTransport implements McpServerTransportProvider {
         }
     }
 
+    /**
+     * Returns when no request read is unanswered (at once when none is).
+     *
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public void awaitIdle() throws InterruptedException {
+        synchronized (answeredLock) {
+            while (unanswered > 0) {
+                answeredLock.wait();
+            }
+        }
+    }
+
     private void answered() {
         synchronized (answeredLock) {
             unanswered--;

@@ -64,6 +64,32 @@ class McpMainTest {
     }
 
     @Test
+    void warmUpIsOnOrOffAndAnOptionOfTheStdioForm(@TempDir Path tmp) throws Exception {
+        assertThat(run("mcp", "--workdir", tmp.toString(), "--warm-up", "maybe")).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--warm-up must be on or off, got 'maybe'");
+        Path tokens = Files.writeString(tmp.resolve("tokens.json"), "{\"tokens\":[]}");
+        assertThat(run("mcp", "--http", "0", "--workspace", tmp.toString(), "--tokens", tokens.toString(),
+                "--warm-up", "off")).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--warm-up are options of the stdio form");
+        assertThat(run("mcp", "--help")).isEqualTo(Main.OK);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--warm-up on|off", "temporary directory");
+    }
+
+    @Test
+    void stdioWithTheWarmUpOffAnswersAsWithItOn(@TempDir Path tmp) throws Exception {
+        String init = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n";
+        int code = McpCommand.run(List.of("--workdir", tmp.toString(), "--warm-up", "off"), new ByteArrayInputStream(
+                init.getBytes(StandardCharsets.UTF_8)), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).isEqualTo(Main.OK);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("\"id\":1", "\"serverInfo\"");
+        try (var files = Files.list(tmp)) {
+            assertThat(files).as("nothing written in the work directory").isEmpty();
+        }
+    }
+
+    @Test
     void theOtherCommandsStillRun() {
         assertThat(run("serve", "--help")).isEqualTo(Main.OK);
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("Usage: serve");
@@ -83,6 +109,9 @@ class McpMainTest {
             assertThat(line).as("every stdout line is a JSON-RPC message").startsWith("{\"jsonrpc\":\"2.0\"");
         }
         assertThat(stdout).contains("\"id\":1", "\"serverInfo\"", "\"worktarget\"");
+        try (var files = Files.list(tmp)) {
+            assertThat(files).as("the warm-up wrote nothing in the work directory").containsExactly(tmp.resolve("f.txt"));
+        }
     }
 
     @Test
