@@ -90,7 +90,7 @@ final class HttpFixture implements AutoCloseable {
         dispatcher = db.build();
         mcp = McpWorkTargetServer.builder().dispatcher(dispatcher).hostTools(hostTools)
                 .processes(McpProcessMapping.perSession(store, dispatcher, "acme", "shop"))
-                .progressInterval(Duration.ofMillis(200)).httpSessionIdle(Duration.ofSeconds(1)).build();
+                .progressInterval(Duration.ofMillis(200)).httpSessionIdle(Duration.ofSeconds(8)).build();
         address = mcp.startHttp("127.0.0.1", 0, auth);
     }
 

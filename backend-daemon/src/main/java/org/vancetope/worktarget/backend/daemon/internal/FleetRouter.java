@@ -611,8 +611,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
             return;
         }
         String runKey = from + " " + inv.correlationId();
-        CompletableFuture<Map<String, Object>> call = c.get().invokeAsync(inv.name(), inv.params(), inv.context(),
-                Duration.ofMillis(inv.timeoutMs()));
+        CompletableFuture<Map<String, Object>> call = start(c.get(), inv);
         running.put(runKey, call);
         call.whenComplete((out, e) -> {
             if (!running.remove(runKey, call)) {
@@ -632,6 +631,18 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
             }
             reply(from, inv, result, false);
         });
+    }
+
+    /**
+     * Sends a forwarded call on the connection. A failure to even send it fails the future, so that the
+     * calling node hears of it at once rather than at its timeout.
+     */
+    private static CompletableFuture<Map<String, Object>> start(ServerConnection c, Message.Invoke inv) {
+        try {
+            return c.invokeAsync(inv.name(), inv.params(), inv.context(), Duration.ofMillis(inv.timeoutMs()));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     private void reply(String node, Message.Invoke inv, Message.Result result, boolean absent) {
