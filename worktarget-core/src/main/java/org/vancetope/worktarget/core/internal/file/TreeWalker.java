@@ -32,7 +32,11 @@ import org.vancetope.worktarget.core.internal.path.SafeDirectory;
  * <p>On Linux's default file system a directory's link count tells how many subdirectories it has
  * ({@code 2 + n}); once that many were seen, entries whose names the glob rejects are skipped without
  * an {@code lstat} (the classic "leaf" optimisation of {@code find}). A link count below 2 (btrfs,
- * overlayfs merged directories) means "unknown" and every entry is examined.
+ * overlayfs merged directories) or none (Jimfs) means "unknown" and every entry is examined. The JDK
+ * hands out no entry types, so the entries the glob accepts (which need an {@code lstat} anyway, to
+ * tell regular files) are examined first, then names without a {@code '.'} (likely directories), then
+ * the rest; the link count itself costs a path lookup and is only read when at least two rejected names
+ * look like files.
  */
 final class TreeWalker {
     private static final int FILE_CHUNK = 48;
@@ -175,14 +179,30 @@ final class TreeWalker {
                           CallDeadline deadline) {
     }
 
-    private static int subdirectories(Path dir) {
+    /**
+     * The link count of a directory ({@code unix:nlink}, not following a link), or null where the file
+     * system has none (Jimfs, other platforms) or it cannot be read.
+     */
+    private static Object linkCount(Path dir) {
         try {
-            Object n = Files.getAttribute(dir, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
-            int links = n instanceof Integer i ? i : -1;
-            return links >= 2 ? links - 2 : -1;
+            return Files.getAttribute(dir, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
         } catch (IOException | RuntimeException e) {
-            return -1;
+            return null;
         }
+    }
+
+    /**
+     * How many subdirectories a directory with this link count has: {@code nlink - 2} on file systems that
+     * count a directory's {@code .} and each subdirectory's {@code ..} (ext4, xfs, tmpfs); -1 for
+     * "unknown" when the count is missing, not a number or below 2 (btrfs and overlayfs merged
+     * directories report 1), so that every entry is examined.
+     *
+     * @param nlink the {@code unix:nlink} attribute, or null
+     * @return the number of subdirectories, or -1
+     */
+    static int subdirectories(Object nlink) {
+        int links = nlink instanceof Integer i ? i : -1;
+        return links >= 2 ? links - 2 : -1;
     }
 
     /**
@@ -274,7 +294,6 @@ final class TreeWalker {
             List<RecursiveAction> tasks = new ArrayList<>();
             List<Entry> files = new ArrayList<>();
             List<String> dirKeys = collect ? new ArrayList<>() : null;
-            int subdirsLeft = shared.leaf() && spec.glob() != null ? subdirectories(dir.path()) : -1;
             List<Path> entries;
             try {
                 entries = dir.entries();
@@ -283,19 +302,63 @@ final class TreeWalker {
                 return;
             }
             GitIgnore here = ignores == null ? null : ignores.enter(dir, entries, rel);
-            int seen = 0;
-            for (Path np : entries) {
-                if ((++seen & 255) == 0) {
-                    shared.deadline().check();
-                }
-                String n = np.toString();
+            int count = entries.size();
+            String[] names = new String[count];
+            String[] rels = new String[count];
+            // with a glob: the entries the glob accepts first, then those that are likely directories (no
+            // '.'), then the likely files, so that the leaf optimisation skips as many as it can
+            int[] order = spec.glob() == null ? null : new int[count];
+            boolean[] matched = order == null ? null : new boolean[count];
+            int accepted = 0;
+            int likelyFiles = 0;
+            int kept = 0;
+            for (int i = 0; i < count; i++) {
+                String n = entries.get(i).toString();
                 String r = rel.isEmpty() ? n : rel + '/' + n;
                 if (spec.excludes() != null && spec.excludes().excludes(r, n)) {
                     continue;
                 }
-                boolean nameMatches = spec.glob() == null || spec.glob().matches(r, n);
+                names[i] = n;
+                rels[i] = r;
+                kept++;
+                if (order != null) {
+                    if (spec.glob().matches(r, n)) {
+                        matched[i] = true;
+                        order[accepted++] = i;
+                    } else if (n.indexOf('.') >= 0) {
+                        likelyFiles++;
+                    }
+                }
+            }
+            int subdirsLeft = -1;
+            if (order != null) {
+                int undotted = accepted;
+                int dotted = accepted + (kept - accepted - likelyFiles);
+                for (int i = 0; i < count; i++) {
+                    if (names[i] != null && !matched[i]) {
+                        order[names[i].indexOf('.') >= 0 ? dotted++ : undotted++] = i;
+                    }
+                }
+                // the link count costs a path lookup: only worth it when it may spare two lstat calls or more
+                if (shared.leaf() && likelyFiles >= 2) {
+                    subdirsLeft = subdirectories(linkCount(dir.path()));
+                }
+            }
+            int seen = 0;
+            for (int k = 0; k < (order == null ? count : kept); k++) {
+                int i = order == null ? k : order[k];
+                if ((++seen & 255) == 0) {
+                    shared.deadline().check();
+                }
+                String n = names[i];
+                if (n == null) {
+                    continue;
+                }
+                String r = rels[i];
+                Path np = entries.get(i);
+                boolean nameMatches = order == null || k < accepted;
                 if (subdirsLeft == 0 && !nameMatches) {
-                    continue; // every subdirectory was seen: this is a non-matching non-directory
+                    break; // every subdirectory was seen: the rest are non-matching non-directories
                 }
                 BasicFileAttributes a;
                 try {

@@ -37,6 +37,39 @@ class FinderTest {
     }
 
     @Test
+    void findsTheSameFirstOccurrenceWhenTheRarestCharactersAreAllCommon() {
+        // long texts where the needle's rare characters (z, q, j by the static guess) are dense, so the
+        // search moves on from one candidate character to the next and finally to indexOf(String)
+        Random rnd = new Random(11);
+        String[] alphabets = {"zzzzqa", "zqjzqjab", "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzqqqqqqqqqqqqqjjjjjjjb", "ab z"};
+        String[] needles = {"zqa", "qz", "zzqa", "jqza", "azqj", "bz", "za ", "zjqb"};
+        for (int round = 0; round < 400; round++) {
+            String alphabet = alphabets[round % alphabets.length];
+            StringBuilder text = new StringBuilder();
+            int len = 2000 + rnd.nextInt(20000);
+            for (int i = 0; i < len; i++) {
+                text.append(alphabet.charAt(rnd.nextInt(alphabet.length())));
+            }
+            String n = needles[rnd.nextInt(needles.length)];
+            if (round % 3 == 0) {
+                text.insert(rnd.nextInt(len), n);
+            }
+            String t = text.toString();
+            int from = rnd.nextInt(len / 2);
+            assertThat(new Finder(n).indexIn(t, from)).as("'%s' in a text of '%s' from %d", n, alphabet, from)
+                    .isEqualTo(t.indexOf(n, from));
+        }
+    }
+
+    @Test
+    void findsANeedleAfterASwitchToTheNextCandidateCharacter() {
+        // 'z' (the first candidate) is everywhere, 'q' (the second) only in the occurrence
+        String text = "za".repeat(3000) + "zqz" + "za".repeat(10);
+        assertThat(new Finder("zqz").indexIn(text, 0)).isEqualTo(6000);
+        assertThat(new Finder("zqz").indexIn(text, 6001)).isEqualTo(-1);
+    }
+
+    @Test
     void handlesNonLatin1Needles() {
         assertThat(new Finder("grüße €").indexIn("viele grüße € und mehr", 0)).isEqualTo(6);
     }
