@@ -134,7 +134,9 @@ class TlsTest {
         tmf.init(ks);
         javax.net.ssl.SSLContext client = javax.net.ssl.SSLContext.getInstance("TLS");
         client.init(null, tmf.getTrustManagers(), null);
-        try (TestServer t = new TestServer(b -> b.sslContext(serverTls).upgradeTimeout(Duration.ofMillis(500)));
+        // the deadline runs from the accept, the TLS handshake included: long enough for a handshake on a
+        // loaded machine (a JVM's first one loads its crypto), or the server closes before it could answer 408
+        try (TestServer t = new TestServer(b -> b.sslContext(serverTls).upgradeTimeout(Duration.ofSeconds(5)));
              javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) client.getSocketFactory()
                      .createSocket("127.0.0.1", t.server.port())) {
             s.setSoTimeout(15_000);     // a bound far beyond the deadline

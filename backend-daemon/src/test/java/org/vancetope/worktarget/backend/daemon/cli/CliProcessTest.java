@@ -142,12 +142,12 @@ class CliProcessTest {
         Path workdir = Files.createDirectories(dir.resolve("daemon-workdir"));
         ChildJvm daemon = child("daemon-reconnect", "daemon", "--connect", "ws://127.0.0.1:" + port + "/worktarget/v1",
                 "--token", DAEMON_TOKEN, "--tenant", "acme", "--project", "proj", "--name", "box", "--workdir",
-                workdir.toString(), "--connect-timeout", "1");
+                workdir.toString(), "--connect-timeout", "4");   // room for the first connect of a JVM on a loaded machine
         awaitOnline(first, daemon);
         first.close();
         daemon.awaitLog(Pattern.compile("(Could not connect to ws://127\\.0\\.0\\.1:" + port + ")"));
         // longer than --connect-timeout: the start-up deadline must not apply to a reconnect
-        Thread.sleep(2_000);
+        Thread.sleep(5_000);
         assertThat(daemon.isAlive()).as(daemon.log()).isTrue();
         WorkTargetServer second = server(port);
         awaitOnline(second, daemon);
