@@ -356,8 +356,9 @@ final class IncomingTransfer {
      */
     synchronized CompletableFuture<TransferResult> requestResume(FrameChannel<TransferFrame> on,
                                                                  UploadRequest resumeRequest) {
-        if (state != ReceiverState.KEPT) {
-            throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, ReceiverState.AWAITING_INIT);
+        if (state != ReceiverState.KEPT) {     // its retention ended, or another call took it up, just now
+            return CompletableFuture.completedFuture(TransferResult.failed(id, ErrorCode.NOT_FOUND, "nothing is kept "
+                    + "of transfer " + id + " any more (it expired or was taken up meanwhile); upload the file again"));
         }
         if (!target.equals(resumeRequest.remotePath()) || !java.util.Objects.equals(dirName, resumeRequest.dirName())) {
             return null;
