@@ -334,6 +334,54 @@ class UploadResumeTest {
     }
 
     @Test
+    void aClientThatDoesNotAnswerTheResumeRequestFailsTheCallOnTheInitTimeoutAndNothingIsKept() throws Exception {
+        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+            h.footFile("f.bin", TransferFixture.randomBytes(SIZE, 15));
+            TransferResult cut = uploadAndCut(h, 300_000);
+
+            ResumeHarness.Link second = h.connect();
+            second.footSilent = true;       // the request reaches a client that never answers
+            CompletableFuture<TransferResult> resumed = second.resumeUpload(cut.resumeId(), "f.bin", "in/f.bin");
+            second.deliverAll();
+            assertThat(resumed).isNotDone();
+            h.time.advance(h.settings.phaseTimeout());
+
+            TransferResult r = done(resumed);
+            assertThat(r.ok()).isFalse();
+            assertThat(r.code()).isEqualTo(ErrorCode.TIMEOUT);
+            assertThat(r.error()).contains("did not answer the resume request");
+            assertThat(Files.exists(target(h))).isFalse();
+            assertNothingLeft(h);
+        }
+    }
+
+    @Test
+    void aConnectionLostBeforeTheClientAnswersKeepsTheUploadForTheNextOne() throws Exception {
+        try (ResumeHarness h = new ResumeHarness(caps(true))) {
+            byte[] content = TransferFixture.randomBytes(SIZE, 16);
+            h.footFile("f.bin", content);
+            TransferResult cut = uploadAndCut(h, 300_000);
+
+            ResumeHarness.Link second = h.connect();
+            CompletableFuture<TransferResult> asked = second.resumeUpload(cut.resumeId(), "f.bin", "in/f.bin");
+            second.cut();                   // before the request reached the client
+            TransferResult again = done(asked);
+            assertThat(again.code()).isEqualTo(ErrorCode.OFFLINE);
+            assertThat(again.resumeId()).isEqualTo(cut.resumeId());
+            assertThat(h.brain.keptReceives()).isEqualTo(1);
+            assertThat(h.brainReservedEntries()).hasSize(2);
+
+            ResumeHarness.Link third = h.connect();
+            CompletableFuture<TransferResult> resumed = third.resumeUpload(cut.resumeId(), "f.bin", "in/f.bin");
+            third.deliverAll();
+            TransferResult r = done(resumed);
+            assertThat(r.ok()).as(r.toString()).isTrue();
+            assertThat(Files.readAllBytes(target(h))).isEqualTo(content);
+            assertNothingLeft(h);
+        }
+    }
+
+    @Test
     void theServerRefusesATransferResumeItDidNotAskFor() throws Exception {
         try (ResumeHarness h = new ResumeHarness(caps(false))) {
             h.footFile("f.bin", TransferFixture.randomBytes(SIZE, 13));
