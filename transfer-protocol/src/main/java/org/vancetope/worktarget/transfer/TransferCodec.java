@@ -221,6 +221,9 @@ public final class TransferCodec {
                 g.writeStringField("dirName", u.dirName());
                 g.writeStringField("remotePath", u.remotePath());
                 attrs(g, u.attrs());
+                if (u.resume()) {
+                    g.writeBooleanField("resume", true);    // transfer.resume: take up the kept upload of this id
+                }
             } else if (frame instanceof TransferResume r) {
                 g.writeStringField("target", r.target());
                 optString(g, "dirName", r.dirName());
@@ -600,6 +603,7 @@ public final class TransferCodec {
         Boolean ok = f.bool("ok");
         Boolean last = f.bool("last");
         Boolean overwrite = f.bool("overwrite");
+        Boolean resume = f.bool("resume");
         TransferAttrs attrs = attrs(f.object("attrs"), type, transferId);
         byte[] bytes = base64(f.string("bytes"), type, transferId);
         if (type == null) {
@@ -638,7 +642,7 @@ public final class TransferCodec {
             case DirectoryManifestResponse.TYPE -> new DirectoryManifestResponse(transferId, r.of(ok, "ok"), error,
                     refusals(f.raw("refused"), type, transferId), code);
             default -> new UploadRequest(transferId, r.of(localPath, "localPath"), r.of(dirName, "dirName"),
-                    r.of(remotePath, "remotePath"), attrs);
+                    r.of(remotePath, "remotePath"), attrs, resume != null && resume);
         };
     }
 

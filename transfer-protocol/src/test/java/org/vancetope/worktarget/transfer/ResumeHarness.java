@@ -35,10 +35,13 @@ import org.vancetope.worktarget.testkit.ManualTransferScheduler;
 /**
  * A Brain and a Foot endpoint on one Jimfs file system that can be connected again and again (each
  * connection a manual in-memory pair with the codec on the wire), whose connections can be cut after a
- * number of bytes reached the Foot, and whose Foot can be restarted (a new endpoint on the same root).
+ * number of bytes reached the receiver (the Foot for downloads, the Brain for uploads), and whose receiver
+ * can be restarted (a new endpoint on the same root).
  */
 final class ResumeHarness implements AutoCloseable {
     static final TransferScope SCOPE = new TransferScope("acme", "proj");
+    /** The RootDir name uploads go to (every name resolves to {@link #brainDir}). */
+    static final String UPLOAD_DIR = "reports";
 
     final FileSystem fs = Jimfs.newFileSystem(Configuration.unix().toBuilder()
             .setAttributeViews("basic", "owner", "posix", "unix").build());
@@ -48,10 +51,14 @@ final class ResumeHarness implements AutoCloseable {
     final Path footProject;
     final TransferSettings settings;
     final Set<TransferCapability> capabilities;
-    final TransferEndpoint brain;
+    TransferEndpoint brain;
     TransferEndpoint foot;
     /** The bytes the Foot wrote so far, over every connection. */
     final AtomicLong footBytes = new AtomicLong();
+    /** The bytes the Brain wrote so far (uploads), over every connection. */
+    final AtomicLong brainBytes = new AtomicLong();
+    /** Endpoints of processes that "crashed": dropped without close, closed with the harness. */
+    private final List<TransferEndpoint> crashed = new ArrayList<>();
     private final List<Link> links = new ArrayList<>();
     private int connections;
 
@@ -65,23 +72,47 @@ final class ResumeHarness implements AutoCloseable {
         brainDir = Files.createDirectories(fs.getPath("/brain/ws/reports"));
         footRoot = fs.getPath("/home/u/.vancetope/foot");
         footProject = Files.createDirectories(footRoot.resolve("acme/proj"));
-        brain = TransferEndpoint.builder(TransferSide.BRAIN).settings(settings)
-                .resolver(new RootDirTargetResolver((scope, dir) -> Optional.of(brainDir)))
-                .clock(time.clock()).scheduler(ManualTransferScheduler.on(time)).build();
+        brain = newBrain();
         foot = newFoot();
     }
 
+    private TransferEndpoint newBrain() {
+        return TransferEndpoint.builder(TransferSide.BRAIN).settings(settings)
+                .resolver(new RootDirTargetResolver((scope, dir) -> Optional.of(brainDir)))
+                .clock(time.clock()).scheduler(ManualTransferScheduler.on(time)).listener(receiverBytes(brainBytes))
+                .build();
+    }
+
     private TransferEndpoint newFoot() {
-        TransferListener listener = new TransferListener() {
+        return TransferEndpoint.builder(TransferSide.FOOT).settings(settings).resolver(FootTargetResolver.at(footRoot))
+                .clock(time.clock()).scheduler(ManualTransferScheduler.on(time)).listener(receiverBytes(footBytes))
+                .build();
+    }
+
+    private static TransferListener receiverBytes(AtomicLong bytes) {
+        return new TransferListener() {
             @Override
             public void onProgress(String transferId, Role role, long bytesDone, long totalBytes) {
                 if (role == Role.RECEIVER) {
-                    footBytes.set(bytesDone);
+                    bytes.set(bytesDone);
                 }
             }
         };
-        return TransferEndpoint.builder(TransferSide.FOOT).settings(settings).resolver(FootTargetResolver.at(footRoot))
-                .clock(time.clock()).scheduler(ManualTransferScheduler.on(time)).listener(listener).build();
+    }
+
+    /** The receiving process of uploads stops and starts again: a new Brain endpoint on the same RootDir. */
+    void restartBrain() {
+        brain.close();
+        brain = newBrain();
+    }
+
+    /**
+     * The Brain's process dies without closing anything (SIGKILL): a new Brain endpoint on the same RootDir,
+     * the old one dropped as it is (closed only with the harness, after the test).
+     */
+    void crashBrain() {
+        crashed.add(brain);
+        brain = newBrain();
     }
 
     /** The receiving process dies and starts again: a new Foot endpoint on the same root. */
@@ -99,23 +130,32 @@ final class ResumeHarness implements AutoCloseable {
         final List<TransferFrame> sentByFoot = Collections.synchronizedList(new ArrayList<>());
         /** When set, the test plays the Brain: what the Foot sends is only recorded. */
         volatile boolean brainSilent;
+        /** When set, the test plays the Foot: what the Brain sends is only recorded. */
+        volatile boolean footSilent;
 
         Link(String name) {
             boolean binary = capabilities.contains(TransferCapability.BINARY);
             pair = InMemoryFramePair.<TransferFrame>builder().name(name).highWaterMark(16)
                     .wire(WireBytes.encoder(binary), WireBytes::decode)
                     .build();
+            TransferEndpoint brainOfLink = brain;
             brainConn = brain.attach(pair.left(), SCOPE, capabilities);
             footConn = foot.attach(pair.right(), SCOPE, capabilities);
             pair.left().onReceive(f -> {
                 sentByFoot.add(f);
-                if (!brainSilent) {
+                if (!brainSilent && !crashed.contains(brainOfLink)) {
                     brainConn.onFrame(f);
                 }
-            }).onClose(brainConn::onClose);
+            }).onClose(() -> {
+                if (!crashed.contains(brainOfLink)) {   // a dead process handles nothing
+                    brainConn.onClose();
+                }
+            });
             pair.right().onReceive(f -> {
                 sentByBrain.add(f);
-                footConn.onFrame(f);
+                if (!footSilent) {
+                    footConn.onFrame(f);
+                }
             }).onClose(footConn::onClose);
         }
 
@@ -127,9 +167,27 @@ final class ResumeHarness implements AutoCloseable {
             return brainConn.resume(id, brainDir, source, target, null, null);
         }
 
+        /** The Brain asks the Foot for its file {@code localPath} into the RootDir at {@code remotePath}. */
+        CompletableFuture<TransferResult> upload(String localPath, String remotePath) {
+            return brainConn.requestUpload(SCOPE, localPath, UPLOAD_DIR, remotePath, null);
+        }
+
+        CompletableFuture<TransferResult> resumeUpload(String id, String localPath, String remotePath) {
+            return brainConn.resumeUpload(id, SCOPE, localPath, UPLOAD_DIR, remotePath, null);
+        }
+
         /** Delivers frames both ways, one at a time, until the Foot wrote at least {@code bytes} or nothing is left. */
         void deliverUntilFootHas(long bytes) {
-            while (footBytes.get() < bytes && (pair.deliverNext(pair.left()) || pair.deliverNext(pair.right()))) {
+            deliverUntil(footBytes, bytes);
+        }
+
+        /** Delivers frames both ways, one at a time, until the Brain wrote at least {@code bytes} or nothing is left. */
+        void deliverUntilBrainHas(long bytes) {
+            deliverUntil(brainBytes, bytes);
+        }
+
+        private void deliverUntil(AtomicLong written, long bytes) {
+            while (written.get() < bytes && (pair.deliverNext(pair.left()) || pair.deliverNext(pair.right()))) {
                 // one frame per step
             }
         }
@@ -154,6 +212,12 @@ final class ResumeHarness implements AutoCloseable {
                 return sentByFoot.stream().filter(type::isInstance).map(type::cast).toList();
             }
         }
+
+        <T extends TransferFrame> List<T> sentByBrain(Class<T> type) {
+            synchronized (sentByBrain) {
+                return sentByBrain.stream().filter(type::isInstance).map(type::cast).toList();
+            }
+        }
     }
 
     Link connect() {
@@ -166,9 +230,23 @@ final class ResumeHarness implements AutoCloseable {
         return Files.write(brainDir.resolve(name), content);
     }
 
+    /** A file in the Foot's project directory, where uploads are read from. */
+    Path footFile(String name, byte[] content) throws IOException {
+        return Files.write(footProject.resolve(name), content);
+    }
+
     /** Every entry under the Foot's root with a reserved name (staging files, sidecars), anywhere. */
     List<Path> reservedEntries() throws IOException {
-        try (Stream<Path> s = Files.walk(footRoot)) {
+        return reservedEntries(footRoot);
+    }
+
+    /** Every entry under the Brain's RootDir with a reserved name (what uploads stage and keep), anywhere. */
+    List<Path> brainReservedEntries() throws IOException {
+        return reservedEntries(brainDir);
+    }
+
+    private static List<Path> reservedEntries(Path under) throws IOException {
+        try (Stream<Path> s = Files.walk(under)) {
             return s.filter(p -> p.getFileName() != null && p.getFileName().toString().startsWith(".wt-")).toList();
         }
     }
@@ -193,6 +271,7 @@ final class ResumeHarness implements AutoCloseable {
         links.forEach(l -> l.pair.close());
         brain.close();
         foot.close();
+        crashed.forEach(TransferEndpoint::close);
         fs.close();
     }
 }

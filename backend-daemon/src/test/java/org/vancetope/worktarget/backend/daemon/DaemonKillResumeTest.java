@@ -32,11 +32,12 @@ import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.testfixtures.Await;
 
 /**
- * {@code transfer.resume} across a crash of the receiving process: a real {@code daemon} child JVM is
- * killed with SIGKILL in the middle of a {@code client_file_download}; a new {@code daemon} process on
- * the same work directory connects, rebuilds the transfer from the staging file and sidecar the dead one
- * left (re-hashing the kept prefix), and the one tool call, which waited for the daemon to come back,
- * ends with the file identical.
+ * {@code transfer.resume} across a crash of a real {@code daemon} child JVM, killed with SIGKILL in the
+ * middle of a transfer. A download: the daemon is the receiver; a new {@code daemon} process on the same
+ * work directory connects, rebuilds the transfer from the staging file and sidecar the dead one left
+ * (re-hashing the kept prefix), and the one tool call, which waited for the daemon to come back, ends with
+ * the file identical. An upload: the daemon is the sender and the server keeps what arrived; the new
+ * process, which knows nothing of the upload, is asked to resume it and sends only the rest.
  */
 class DaemonKillResumeTest {
     private static final String TOKEN = "kill-resume-token";
@@ -73,12 +74,13 @@ class DaemonKillResumeTest {
         }
     }
 
-    private void startServer() throws IOException {
+    /** The server's side of the transfer pauses once a third of the file went through it. */
+    private void startServer(TransferListener.Role pausing) throws IOException {
         work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace")).build();
         TransferListener pauseAtAThird = new TransferListener() {
             @Override
             public void onProgress(String transferId, Role role, long bytesDone, long totalBytes) {
-                if (role == Role.SENDER && bytesDone >= SIZE / 3 && paused.getCount() > 0) {
+                if (role == pausing && bytesDone >= SIZE / 3 && paused.getCount() > 0) {
                     paused.countDown();
                     try {
                         goOn.await(ChildJvm.WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -136,7 +138,7 @@ class DaemonKillResumeTest {
 
     @Test
     void aDaemonKilledMidTransferIsRestartedAndTheDownloadResumesFromWhatItKept() throws Exception {
-        startServer();
+        startServer(TransferListener.Role.SENDER);
         Path workdir = Files.createDirectories(base.resolve("daemon-workdir"));
         ChildJvm first = startDaemon(workdir, "daemon-1");
         dispatcher.invoke(PROCESS, "work_target_set", Map.of("kind", "DAEMON", "targetName", DAEMON));
@@ -174,6 +176,44 @@ class DaemonKillResumeTest {
         assertThat(Files.readAllBytes(workdir.resolve("in/big.bin"))).isEqualTo(content);
         assertThat(kept(workdir)).as("nothing kept after success").isEmpty();
         Await.until("no transfer pending on the server", () -> transfers.endpoint().pendingSends() == 0);
+    }
+
+    @Test
+    void aDaemonKilledMidUploadIsRestartedAndTheUploadResumesFromWhatTheServerKept() throws Exception {
+        startServer(TransferListener.Role.RECEIVER);
+        Path workdir = Files.createDirectories(base.resolve("daemon-workdir"));
+        ChildJvm first = startDaemon(workdir, "daemon-1");
+        dispatcher.invoke(PROCESS, "work_target_set", Map.of("kind", "DAEMON", "targetName", DAEMON));
+        byte[] content = new byte[SIZE];
+        new Random(43).nextBytes(content);
+        Files.write(Files.createDirectories(workdir.resolve("out")).resolve("big.bin"), content);
+        String dirName = (String) dispatcher.invoke(PROCESS, "workspace_create_ephemeral_dir", Map.of()).get("dirName");
+        Path rootDir = work.findRoot(TENANT, PROJECT, dirName).orElseThrow();
+
+        CompletableFuture<Map<String, Object>> upload = CompletableFuture.supplyAsync(() -> {
+            try {
+                return dispatcher.invoke(PROCESS, "client_file_upload",
+                        Map.of("localPath", "out/big.bin", "dirName", dirName, "remotePath", "in/big.bin"));
+            } catch (ToolException e) {
+                throw new CompletionException(e);
+            }
+        });
+        assertThat(paused.await(ChildJvm.WAIT.toSeconds(), TimeUnit.SECONDS)).as("the server received a third").isTrue();
+        first.kill();
+        goOn.countDown();
+        Await.until("the server kept the upload", () -> transfers.endpoint().keptReceives() == 1);
+        long keptAtKill = keptBytes(rootDir);
+        assertThat(kept(rootDir)).as("staging file and sidecar in the RootDir").hasSize(2);
+
+        startDaemon(workdir, "daemon-2");
+        Map<String, Object> r = upload.get(ChildJvm.WAIT.toSeconds() * 2, TimeUnit.SECONDS);
+
+        assertThat(r).as(r.toString()).containsEntry("ok", true).containsEntry("hash", sha256(content));
+        assertThat(keptAtKill).isGreaterThanOrEqualTo(SIZE / 3).isLessThan(SIZE);
+        assertThat(Files.readAllBytes(rootDir.resolve("in/big.bin"))).isEqualTo(content);
+        assertThat(kept(rootDir)).as("nothing kept after success").isEmpty();
+        Await.until("no transfer pending on the server", () -> transfers.endpoint().pendingReceives() == 0
+                && transfers.endpoint().keptReceives() == 0);
     }
 
     private static String sha256(byte[] b) throws Exception {

@@ -17,6 +17,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,7 @@ import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.core.internal.path.Reserved;
 import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TargetResolver;
+import org.vancetope.worktarget.core.transfer.TransferCapability;
 import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
@@ -387,8 +389,12 @@ class PeerProcessTest {
         Path localWorkdir = Files.createDirectories(base.resolve("local-workdir"));
         Files.write(localWorkdir.resolve("big.bin"), randomBytes(BIG));
         local = LocalBackend.builder().workDirectory(localWorkdir).build();
+        // without transfer.resume: the upload is staged as in version 1, under a name of the serve process, so
+        // that its restart sweeps it (a resumable upload is kept for resumeRetention instead, UploadResumeTest)
+        Set<TransferCapability> noResume = EnumSet.complementOf(EnumSet.of(TransferCapability.RESUME));
         clientTransfers = ClientTransfers.create(TargetResolver.at(local.workDirectory()),
-                new TransferScope(TENANT, PROJECT), TransferSettings.defaults(), gate);
+                new TransferScope(TENANT, PROJECT), TransferSettings.defaults().toBuilder().capabilities(noResume).build(),
+                gate);
         daemonClient = WorkTargetClient.builder().uri(URI.create("ws://127.0.0.1:" + wsPort + "/worktarget/v1"))
                 .token(DAEMON_TOKEN).daemon(TENANT, PROJECT, DAEMON).tools(local.tools())
                 .frameExtension(clientTransfers.extension()).build().start();

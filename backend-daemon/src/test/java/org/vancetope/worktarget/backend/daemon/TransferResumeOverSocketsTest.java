@@ -31,8 +31,8 @@ import org.vancetope.worktarget.testfixtures.Await;
 
 /**
  * {@code transfer.resume} over real loopback connections: the daemon's connection is dropped in the middle
- * of a {@code client_file_download}; the daemon reconnects, the call takes the transfer up on the new
- * connection and the file arrives identical, in one tool call. When the daemon does not come back within
+ * of a {@code client_file_download} or a {@code client_file_upload}; the daemon reconnects, the call takes
+ * the transfer up on the new connection and the file arrives identical, in one tool call. When the daemon does not come back within
  * the wait, the call fails {@code offline} with a {@code resumeId}, and a later call with it completes the
  * file. Without the capability the drop fails the call as the base protocol does, nothing kept.
  */
@@ -117,9 +117,34 @@ class TransferResumeOverSocketsTest {
     }
 
     private List<Path> reservedEntries() throws Exception {
-        try (Stream<Path> s = Files.walk(footRoot)) {
+        return reservedEntries(footRoot);
+    }
+
+    private static List<Path> reservedEntries(Path under) throws Exception {
+        try (Stream<Path> s = Files.walk(under)) {
             return s.filter(p -> p.getFileName().toString().startsWith(".wt-")).toList();
         }
+    }
+
+    /** An empty RootDir to upload into. */
+    private String uploadDir() throws Exception {
+        return (String) dispatcher.invoke("p-1", "workspace_create_ephemeral_dir", Map.of()).get("dirName");
+    }
+
+    private Path rootDir(String dirName) {
+        return work.findRoot("acme", "proj", dirName).orElseThrow();
+    }
+
+    /** A file in the daemon's workspace, where uploads are read from. */
+    private void daemonFile(String name, byte[] content) throws Exception {
+        Path p = footRoot.resolve("acme/proj").resolve(name);
+        Files.createDirectories(p.getParent());
+        Files.write(p, content);
+    }
+
+    private void assertNothingPendingOnTheServer() {
+        Await.until("no upload pending", () -> transfers.endpoint().pendingReceives() == 0
+                && transfers.endpoint().keptReceives() == 0 && clientTransfers.endpoint().pendingSends() == 0);
     }
 
     private void assertNothingPending() {
@@ -169,6 +194,86 @@ class TransferResumeOverSocketsTest {
         assertThat(Files.readAllBytes(footRoot.resolve("acme/proj/in/big.bin"))).isEqualTo(content);
         assertThat(reservedEntries()).isEmpty();
         assertNothingPending();
+    }
+
+    @Test
+    void aDropInTheMiddleOfAnUploadIsBridgedWithinTheCallAndTheFileArrivesIdentical() throws Exception {
+        start(EnumSet.allOf(TransferCapability.class), Duration.ofSeconds(30));
+        byte[] content = bytes(SIZE, 4);
+        daemonFile("out/big.bin", content);
+        String dirName = uploadDir();
+        cutAt.set(CUT);
+
+        Map<String, Object> r = dispatcher.invoke("p-1", "client_file_upload",
+                Map.of("localPath", "out/big.bin", "dirName", dirName, "remotePath", "in/big.bin"));
+
+        assertThat(r).as(r.toString()).containsEntry("ok", true).containsEntry("hash", sha256(content));
+        assertThat(cutDone).as("the connection was dropped").isTrue();
+        assertThat(Files.readAllBytes(rootDir(dirName).resolve("in/big.bin"))).isEqualTo(content);
+        assertThat(reservedEntries(rootDir(dirName))).isEmpty();
+        assertNothingPendingOnTheServer();
+    }
+
+    @Test
+    void aDaemonThatStaysAwayFailsTheUploadWithAResumeIdThatALaterCallCompletes() throws Exception {
+        start(EnumSet.allOf(TransferCapability.class), Duration.ofMillis(300), Duration.ofHours(1));
+        byte[] content = bytes(SIZE, 5);
+        daemonFile("out/big.bin", content);
+        String dirName = uploadDir();
+        cutAt.set(CUT);
+
+        Map<String, Object> failed = dispatcher.invoke("p-1", "client_file_upload",
+                Map.of("localPath", "out/big.bin", "dirName", dirName, "remotePath", "in/big.bin"));
+
+        assertThat(failed).as(failed.toString()).containsEntry("ok", false).containsEntry("code", "offline")
+                .containsKey("resumeId");
+        assertThat(transfers.endpoint().keptReceives()).as("the server kept the upload").isEqualTo(1);
+        assertThat(reservedEntries(rootDir(dirName))).as("staging file and sidecar").hasSize(2);
+        assertThat(Files.exists(rootDir(dirName).resolve("in/big.bin"))).isFalse();
+
+        daemon.close();     // the same daemon process starts its connection again
+        daemon = t.started(t.daemonBuilder("box", List.of(TestServer.echoRead("box")))
+                .frameExtension(clientTransfers.extension()));
+        Map<String, Object> resumed = dispatcher.invoke("p-1", "client_file_upload", Map.of("localPath", "out/big.bin",
+                "dirName", dirName, "remotePath", "in/big.bin", "resumeId", failed.get("resumeId")));
+
+        assertThat(resumed).as(resumed.toString()).containsEntry("ok", true).containsEntry("hash", sha256(content));
+        assertThat(Files.readAllBytes(rootDir(dirName).resolve("in/big.bin"))).isEqualTo(content);
+        assertThat(reservedEntries(rootDir(dirName))).isEmpty();
+        assertNothingPendingOnTheServer();
+    }
+
+    @Test
+    void anUploadResumeIdTheServerDoesNotHoldFailsTheCallNotFound() throws Exception {
+        start(EnumSet.allOf(TransferCapability.class), Duration.ofSeconds(30));
+        daemonFile("out/small.bin", bytes(1000, 6));
+        String dirName = uploadDir();
+
+        Map<String, Object> r = dispatcher.invoke("p-1", "client_file_upload", Map.of("localPath", "out/small.bin",
+                "dirName", dirName, "remotePath", "in/small.bin", "resumeId", "no-such-upload"));
+
+        assertThat(r).as(r.toString()).containsEntry("ok", false).containsEntry("code", "not_found")
+                .doesNotContainKey("resumeId");
+        assertThat(Files.exists(rootDir(dirName).resolve("in/small.bin"))).isFalse();
+        assertNothingPendingOnTheServer();
+    }
+
+    @Test
+    void withoutTheCapabilityADroppedUploadFailsTheCallAndTheServerKeepsNothing() throws Exception {
+        start(EnumSet.of(TransferCapability.BINARY, TransferCapability.HASH_TRAILER), Duration.ofSeconds(30));
+        byte[] content = bytes(SIZE, 7);
+        daemonFile("out/big.bin", content);
+        String dirName = uploadDir();
+        cutAt.set(CUT);
+
+        Map<String, Object> r = dispatcher.invoke("p-1", "client_file_upload",
+                Map.of("localPath", "out/big.bin", "dirName", dirName, "remotePath", "in/big.bin"));
+
+        assertThat(r).as(r.toString()).containsEntry("ok", false).containsEntry("code", "offline")
+                .doesNotContainKey("resumeId");
+        assertNothingPendingOnTheServer();
+        assertThat(reservedEntries(rootDir(dirName))).isEmpty();
+        assertThat(Files.exists(rootDir(dirName).resolve("in/big.bin"))).isFalse();
     }
 
     @Test

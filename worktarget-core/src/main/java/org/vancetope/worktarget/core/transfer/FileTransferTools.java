@@ -70,13 +70,17 @@ public final class FileTransferTools {
     public static final ToolSpec UPLOAD_SPEC = new ToolSpec(UPLOAD,
             "Copy a file from the user's machine (the client's workspace) into a server RootDir. The RootDir must exist "
                     + "(create one with workspace_create_ephemeral_dir). Returns ok, bytesWritten, hash (sha256) and, "
-                    + "when not ok, error and its stable code.",
+                    + "when not ok, error and its stable code. A short disconnect of the client is bridged; when the "
+                    + "client stays away the result has code 'offline' and a resumeId: call again with the same "
+                    + "parameters and that resumeId to send only the rest.",
             true, Set.of(ToolLabel.WRITE, ToolLabel.SIDE_EFFECT, ToolLabel.IDEMPOTENT, ToolLabel.CLOSED_WORLD),
             Schema.object()
                     .string("localPath", "Path of the file on the client, relative to its workspace.", true)
                     .string("dirName", "The server RootDir to write into; must exist.", true)
                     .string("remotePath", "Path relative to the RootDir; missing directories are created.", true)
                     .prop("attrs", ATTRS_SCHEMA, false)
+                    .string("resumeId", "The resumeId of an earlier call of this upload that the client's "
+                            + "disconnect interrupted: the part the server kept is completed instead of sent again.", false)
                     .build(), "Upload file from the client", ResultSchemas.transfer());
 
     /** The spec of {@code client_file_download}. */
@@ -174,8 +178,8 @@ public final class FileTransferTools {
     public List<BackendTool> tools() {
         return List.of(
                 BackendTool.of(UPLOAD_SPEC, (p, ctx) -> upload(ctx, Params.requireString(p, "localPath"),
-                        Params.requireString(p, "dirName"), Params.requireString(p, "remotePath"), attrs(p))
-                        .toToolResult()),
+                        Params.requireString(p, "dirName"), Params.requireString(p, "remotePath"), attrs(p),
+                        Params.optString(p, "resumeId", null)).toToolResult()),
                 BackendTool.of(DOWNLOAD_SPEC, (p, ctx) -> download(ctx, Params.requireString(p, "dirName"),
                         Params.requireString(p, "remotePath"), Params.requireString(p, "localPath"), attrs(p),
                         Params.optString(p, "resumeId", null)).toToolResult()),
@@ -218,6 +222,27 @@ public final class FileTransferTools {
      */
     public TransferResult upload(ToolContext context, String localPath, String dirName, String remotePath,
                                  TransferAttrs attrs) throws ToolException {
+        return upload(context, localPath, dirName, remotePath, attrs, null);
+    }
+
+    /**
+     * Copies a client file into a RootDir, or completes an interrupted copy of it. When the connection
+     * negotiated {@link TransferCapability#RESUME} and is lost mid-transfer, the server keeps what arrived and
+     * the call waits up to {@link TransferConnection#reconnectWait()} for the client to come back, then asks
+     * it to resume on its new connection; when it does not come back, the result is {@code offline} with a
+     * {@link TransferResult#resumeId()} to pass here later.
+     *
+     * @param context the calling process
+     * @param localPath the file on the client
+     * @param dirName the RootDir
+     * @param remotePath the path in the RootDir
+     * @param attrs overrides, or null
+     * @param resumeId the resume id of an interrupted upload of the same file, or null for a new one
+     * @return the outcome
+     * @throws ToolException {@code offline} when no client is connected, {@code cancelled} when interrupted
+     */
+    public TransferResult upload(ToolContext context, String localPath, String dirName, String remotePath,
+                                 TransferAttrs attrs, String resumeId) throws ToolException {
         TransferScope scope = new TransferScope(context.tenant(), context.project());
         Optional<Path> root = roots.find(scope, dirName);
         if (root.isEmpty()) {
@@ -231,7 +256,31 @@ public final class FileTransferTools {
             return refusal;
         }
         TransferConnection conn = connection(context);
-        return await(conn.requestUpload(scope, localPath, dirName, remotePath, attrs));
+        return resuming(context, conn, resumeId == null ? conn.requestUpload(scope, localPath, dirName, remotePath, attrs)
+                : conn.resumeUpload(resumeId, scope, localPath, dirName, remotePath, attrs),
+                (c, id) -> c.resumeUpload(id, scope, localPath, dirName, remotePath, attrs));
+    }
+
+    /**
+     * Waits for a transfer; while it ends {@code offline} with a resume id (its connection was lost and the
+     * receiver kept it), waits up to the reconnect wait for the peer to come back and takes it up on the new
+     * connection.
+     */
+    private TransferResult resuming(ToolContext context, TransferConnection first,
+                                    CompletableFuture<TransferResult> started,
+                                    java.util.function.BiFunction<TransferConnection, String,
+                                            CompletableFuture<TransferResult>> resume) throws ToolException {
+        TransferConnection conn = first;
+        TransferResult r = await(started);
+        for (int resumes = 0; r.resumeId() != null && resumes < MAX_RESUMES_PER_CALL; resumes++) {
+            Optional<TransferConnection> back = awaitReturn(context, conn);
+            if (back.isEmpty()) {
+                break;
+            }
+            conn = back.get();
+            r = await(resume.apply(conn, r.resumeId()));
+        }
+        return r;
     }
 
     /**
@@ -278,17 +327,9 @@ public final class FileTransferTools {
             return refusal;
         }
         TransferConnection conn = connection(context);
-        TransferResult r = await(resumeId == null ? conn.send(root.get(), remotePath, localPath, null, attrs)
-                : conn.resume(resumeId, root.get(), remotePath, localPath, null, attrs));
-        for (int resumes = 0; r.resumeId() != null && resumes < MAX_RESUMES_PER_CALL; resumes++) {
-            Optional<TransferConnection> back = awaitReturn(context, conn);
-            if (back.isEmpty()) {
-                break;
-            }
-            conn = back.get();
-            r = await(conn.resume(r.resumeId(), root.get(), remotePath, localPath, null, attrs));
-        }
-        return r;
+        return resuming(context, conn, resumeId == null ? conn.send(root.get(), remotePath, localPath, null, attrs)
+                : conn.resume(resumeId, root.get(), remotePath, localPath, null, attrs),
+                (c, id) -> c.resume(id, root.get(), remotePath, localPath, null, attrs));
     }
 
     /** How often one call takes up its transfer again after a lost connection. */

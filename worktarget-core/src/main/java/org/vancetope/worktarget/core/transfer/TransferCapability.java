@@ -33,7 +33,8 @@ public enum TransferCapability {
      * {@code transfer.resume}: a transfer cut off by a disconnect keeps the receiver's staging file for
      * {@link TransferSettings#resumeRetention()}; on a new connection the sender asks for the kept offset
      * ({@link TransferResume}, {@link TransferResumeResponse}) and sends the rest, the first chunk naming
-     * its offset. The whole file's hash is still verified before the rename.
+     * its offset. The whole file's hash is still verified before the rename. Downloads and uploads alike: for
+     * an upload the Brain, its receiver, asks the client to resume ({@link UploadRequest#resume()}).
      */
     RESUME("transfer.resume"),
 

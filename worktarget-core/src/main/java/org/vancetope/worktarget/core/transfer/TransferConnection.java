@@ -224,4 +224,35 @@ public final class TransferConnection {
                                                            String remotePath, TransferAttrs attrs) {
         return engine.requestUpload(channel, uploadScope, localPath, dirName, remotePath, attrs);
     }
+
+    /**
+     * Asks the client, on this (new) connection, to resume an upload that a lost connection interrupted
+     * (Brain side, {@link TransferCapability#RESUME}): the Brain kept what arrived, the client is asked with
+     * {@code client.file.upload.request {resume:true}}, answers with {@code transfer_resume} and sends the
+     * rest from the Brain's offset; the whole file's hash is verified before the commit, as always. After a
+     * restart of the Brain the kept prefix is read again from its staging file; an upload verified before the
+     * cut completes at once.
+     *
+     * <pre>{@code
+     * TransferResult r = conn.requestUpload(scope, "a.wav", "uploads", "a.wav", null).join();
+     * if (r.resumeId() != null) {       // the connection was lost; later, on the client's new connection:
+     *     r = newConn.resumeUpload(r.resumeId(), scope, "a.wav", "uploads", "a.wav", null).join();
+     * }
+     * }</pre>
+     *
+     * @param resumeId the {@link TransferResult#resumeId()} of the interrupted upload
+     * @param uploadScope the tenant and project whose RootDir {@code dirName} is
+     * @param localPath the file on the client, as first requested
+     * @param dirName the RootDir, as first requested
+     * @param remotePath the path relative to the RootDir, as first requested
+     * @param attrs overrides of mode and mtime, or null (the Brain keeps the first ones)
+     * @return completes with the outcome (never exceptionally); a failed one when nothing is kept of it (it
+     *         expired, failed, or names another file) or this connection did not negotiate the capability
+     */
+    public CompletableFuture<TransferResult> resumeUpload(String resumeId, TransferScope uploadScope, String localPath,
+                                                          String dirName, String remotePath, TransferAttrs attrs) {
+        java.util.Objects.requireNonNull(resumeId, "resumeId");
+        return engine.requestUploadResume(channel, capabilities, uploadScope, resumeId, localPath, dirName, remotePath,
+                attrs);
+    }
 }

@@ -47,9 +47,14 @@ final class IncomingTransfer {
     /** The connection it runs on; a resumed transfer moves to the new connection. */
     volatile FrameChannel<TransferFrame> channel;
     final String id;
-    final CompletableFuture<TransferResult> result = new CompletableFuture<>();
+    /**
+     * Whoever waits for the outcome (the Brain's upload call). A requested upload kept at a disconnect
+     * completes it with an {@code offline} outcome naming the resume id; its resume gets a new one.
+     */
+    volatile CompletableFuture<TransferResult> result = new CompletableFuture<>();
     private final TransferScope scope;
-    private final UploadRequest request;
+    /** The Brain's request of an upload (replaced by the request of its resume), or null for a download. */
+    private UploadRequest request;
     private ReceiverState state;
 
     private String hash;
@@ -122,7 +127,7 @@ final class IncomingTransfer {
      * @param zstdAllowed whether the connection negotiated {@code transfer.zstd}, so that the init may
      *                    announce compressed chunks
      * @param resumeAllowed whether the connection negotiated {@code transfer.resume}: the staging file is
-     *                      then kept, with a sidecar, when the connection ends (not for requested uploads)
+     *                      then kept, with a sidecar, when the connection ends (downloads and uploads alike)
      */
     synchronized void onInit(TransferInit init, boolean trailerAllowed, boolean zstdAllowed, boolean resumeAllowed) {
         if (!ReceiverState.TABLE.allows(state, ReceiverState.RECEIVING)) {
@@ -133,7 +138,17 @@ final class IncomingTransfer {
         this.totalSize = init.totalSize();
         this.target = init.target();
         this.dirName = init.dirName();
-        this.resumable = resumeAllowed && request == null;
+        this.resumable = resumeAllowed;
+        if (root != null) {
+            // a transfer_init answering a resume request starts the upload over: what was kept goes
+            KeptTransfers.delete(root, id);
+            root = null;
+        }
+        received = 0;
+        expectedSeq = 0;
+        offsetDue = false;
+        mode = null;
+        mtime = null;
         ToolException refusal = init.hash() == null && !trailerAllowed
                 ? new ToolException(ErrorCode.INVALID_PARAMS, "transfer_init needs the hash: \"sha256:\" followed by 64 "
                 + "hex digits (a transfer without it needs the capability transfer.hash-trailer, which this connection "
@@ -278,9 +293,26 @@ final class IncomingTransfer {
                 mtime == null ? null : mtime.toString(), state == ReceiverState.VERIFIED);
     }
 
-    /** Whether the connection's end keeps this transfer (it is resumable and receiving). */
+    /**
+     * Whether the connection's end keeps this transfer: it is resumable and receiving, or it is a kept
+     * upload whose resume the Brain asked for and the answer has not come yet.
+     */
     synchronized boolean keepsOnClose() {
-        return resumable && state == ReceiverState.RECEIVING;
+        return resumable && (state == ReceiverState.RECEIVING || awaitsResume());
+    }
+
+    /** A kept upload the Brain asked the Foot to resume: waiting for its {@code transfer_resume}. */
+    private boolean awaitsResume() {
+        return state == ReceiverState.AWAITING_INIT && root != null;
+    }
+
+    /**
+     * Whether this transfer waits for the {@code transfer_resume} its Brain asked for on a channel.
+     *
+     * @param on the channel the resume arrived on
+     */
+    synchronized boolean awaitsResumeOn(FrameChannel<TransferFrame> on) {
+        return awaitsResume() && channel.id().equals(on.id());
     }
 
     /**
@@ -288,12 +320,14 @@ final class IncomingTransfer {
      * the pending map for the engine's kept ones, and expires after the retention time.
      */
     synchronized void park() {
-        if (state != ReceiverState.RECEIVING) {
+        if (!keepsOnClose()) {
             return;
         }
         try {
-            staging.detach();
-            staging = null;
+            if (staging != null) {
+                staging.detach();
+                staging = null;
+            }
             KeptTransfers.write(root, sidecar());
         } catch (IOException e) {
             LOG.warn("Cannot keep transfer {} for a resume: {}", id, e.toString());
@@ -309,6 +343,48 @@ final class IncomingTransfer {
         lastActivity = engine.now();
         timer = engine.scheduler.schedule(engine.settings.resumeRetention(), this::onRetentionOver);
         LOG.debug("Kept transfer {} at offset {} for a resume", id, received);
+        if (request != null) {
+            // the Brain's upload call learns it now: it may wait for the client and resume, or hand out the id
+            result.complete(new TransferResult(id, false, received, hash, "connection closed; the server keeps what "
+                    + "arrived: resume with resumeId " + id + " within its resumeRetention", ErrorCode.OFFLINE, id));
+        }
+    }
+
+    /**
+     * The Brain asks the Foot, on a new connection, to resume this kept upload: the transfer goes back to
+     * the pending map, waiting for the Foot's {@code transfer_resume} (the init timeout applies), and the
+     * returned future gets its outcome.
+     *
+     * @param on the new connection
+     * @param resumeRequest the request sent to the Foot ({@code resume} set)
+     * @return the outcome, or null when the request does not name this upload's file (nothing changed)
+     */
+    synchronized CompletableFuture<TransferResult> requestResume(FrameChannel<TransferFrame> on,
+                                                                 UploadRequest resumeRequest) {
+        if (state != ReceiverState.KEPT) {     // its retention ended, or another call took it up, just now
+            return CompletableFuture.completedFuture(TransferResult.failed(id, ErrorCode.NOT_FOUND, "nothing is kept "
+                    + "of transfer " + id + " any more (it expired or was taken up meanwhile); upload the file again"));
+        }
+        if (!target.equals(resumeRequest.remotePath()) || !java.util.Objects.equals(dirName, resumeRequest.dirName())) {
+            return null;
+        }
+        if (engine.receivers.putIfAbsent(id, this) != null) {
+            return CompletableFuture.completedFuture(TransferResult.failed(id, ErrorCode.INVALID_PARAMS,
+                    "a transfer with this id is running; upload the file again without resumeId"));
+        }
+        engine.kept.remove(id, this);
+        if (timer != null) {
+            timer.cancel();
+            timer = null;
+        }
+        request = resumeRequest;
+        channel = on;
+        outcome = null;
+        result = new CompletableFuture<>();
+        move(ReceiverState.AWAITING_INIT);
+        touch();
+        armTimer();
+        return result;
     }
 
     private synchronized void onRetentionOver() {
@@ -344,9 +420,11 @@ final class IncomingTransfer {
      * A kept transfer rebuilt from its staging file and sidecar after the receiving process restarted: the
      * kept prefix (as long as the staging file, at most the announced size) is re-hashed.
      *
+     * @param request on the Brain, the request of the upload's resume; null for a download
      * @return the transfer in {@link ReceiverState#KEPT}, or a refusal
      */
-    static Object rebuild(TransferEngine engine, TransferScope scope, ConfinedRoot root, KeptTransfers.Sidecar s) {
+    static Object rebuild(TransferEngine engine, TransferScope scope, ConfinedRoot root, KeptTransfers.Sidecar s,
+                          UploadRequest request) {
         long size = KeptTransfers.stagedSize(root, s.id());
         if (size < 0 || size > s.totalSize()) {
             KeptTransfers.delete(root, s.id());
@@ -366,7 +444,7 @@ final class IncomingTransfer {
             KeptTransfers.delete(root, s.id());
             return "the kept staging file cannot be read (" + e.getClass().getSimpleName() + "); send the file again";
         }
-        IncomingTransfer r = new IncomingTransfer(engine, null, scope, s.id(), null, ReceiverState.KEPT);
+        IncomingTransfer r = new IncomingTransfer(engine, null, scope, s.id(), request, ReceiverState.KEPT);
         r.resumable = true;
         r.root = root;
         r.targetPath = target;
@@ -395,7 +473,8 @@ final class IncomingTransfer {
      */
     synchronized boolean resume(FrameChannel<TransferFrame> on, org.vancetope.worktarget.core.transfer.TransferResume f,
                                 boolean zstdAllowed) {
-        if (state != ReceiverState.KEPT) {
+        boolean requested = awaitsResume();
+        if (state != ReceiverState.KEPT && !requested) {
             throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, ReceiverState.RECEIVING);
         }
         String refusal = null;
@@ -415,11 +494,19 @@ final class IncomingTransfer {
         }
         if (refusal != null) {
             on.send(new org.vancetope.worktarget.core.transfer.TransferResumeResponse(id, false, 0, 0, refusal));
-            discardKept(ErrorCode.INVALID_PARAMS, refusal);
+            if (requested) {
+                // the requested upload fails; the Foot's sender answers with transfer_finish
+                KeptTransfers.delete(root, id);
+                outcome = new TransferResult(id, false, received, hash, refusal, ErrorCode.INVALID_PARAMS);
+                move(ReceiverState.FAILED);
+                decided();
+            } else {
+                discardKept(ErrorCode.INVALID_PARAMS, refusal);
+            }
             return false;
         }
         engine.kept.remove(id, this);
-        if (engine.receivers.putIfAbsent(id, this) != null) {
+        if (!requested && engine.receivers.putIfAbsent(id, this) != null) {
             try {
                 staging.detach();       // the running transfer of this id owns the kept files
             } catch (IOException e) {
@@ -661,8 +748,14 @@ final class IncomingTransfer {
             }
             switch (state) {
                 case AWAITING_INIT, NEW -> {
-                    outcome = new TransferResult(id, false, 0, null, "init timeout", ErrorCode.TIMEOUT);
+                    boolean resumeAsked = awaitsResume();
+                    outcome = new TransferResult(id, false, received, hash, resumeAsked
+                            ? "init timeout: the client did not answer the resume request" : "init timeout",
+                            ErrorCode.TIMEOUT);
                     move(ReceiverState.CLOSED);
+                    if (resumeAsked) {
+                        KeptTransfers.delete(root, id);
+                    }
                     close();
                 }
                 case RECEIVING -> {
@@ -689,6 +782,9 @@ final class IncomingTransfer {
         }
         if (outcome == null || state == ReceiverState.RECEIVING) {
             outcome = new TransferResult(id, false, received, hash, reason, code);
+        }
+        if (request != null && state == ReceiverState.VERIFIED && resumable && root != null) {
+            KeptTransfers.delete(root, id);     // the upload call gets the verified outcome now: nothing to resume
         }
         deleteStaging();
         move(ReceiverState.CLOSED);

@@ -286,24 +286,31 @@ public final class TransferEngine {
             channel.send(new TransferResumeResponse(id, false, 0, 0, "receiver is shutting down"));
             return;
         }
-        IncomingTransfer running = receivers.get(id);
-        if (running != null && !running.channel.isOpen()) {
-            onClose(running.channel);   // its connection ended and the end is not handled yet: handle it now
-        }
-        if (receivers.containsKey(id)) {
+        IncomingTransfer running = settle(id);
+        if (running != null) {
+            if (running.awaitsResumeOn(channel)) {
+                running.resume(channel, f, capabilities.contains(TransferCapability.ZSTD));    // the upload the Brain asked for
+                return;
+            }
             channel.send(new TransferResumeResponse(id, false, 0, 0,
                     "transfer " + id + " is still running on another connection; wait for it to end and resume again"));
             return;
         }
+        if (side == TransferSide.BRAIN) {
+            // the Brain takes up only the uploads it asks for (client.file.upload.request with resume)
+            channel.send(new TransferResumeResponse(id, false, 0, 0, "no resume of upload " + id + " was requested on "
+                    + "this connection; uploads resume when the server asks (client_file_upload with resumeId)"));
+            return;
+        }
         IncomingTransfer k = kept.get(id);
         if (k == null) {
-            Object rebuilt = rebuildKept(scope, f);
+            Object rebuilt = rebuildKept(scope, id, f.dirName(), null);
             if (rebuilt instanceof String refusal) {
                 channel.send(new TransferResumeResponse(id, false, 0, 0, refusal));
                 return;
             }
-            if (rebuilt instanceof TransferComplete landed) {   // verified before the restart
-                channel.send(landed);
+            if (rebuilt instanceof KeptTransfers.Sidecar landed) {   // verified before the restart
+                channel.send(new TransferComplete(id, true, null, landed.totalSize(), TransferComplete.HASH_OK));
                 return;
             }
             k = (IncomingTransfer) rebuilt;
@@ -315,14 +322,29 @@ public final class TransferEngine {
         k.resume(channel, f, capabilities.contains(TransferCapability.ZSTD));
     }
 
-    /** A kept transfer from disk (the receiving process restarted), or why there is none. */
-    private Object rebuildKept(TransferScope scope, TransferResume f) {
-        String nothing = "nothing is kept of transfer " + f.transferId() + " (it expired after resumeRetention, failed, "
-                + "or never started here); send the file again";
-        if (side == TransferSide.BRAIN) {
-            return nothing;     // the Brain keeps only what it received on this connection's peer: uploads are not resumed
+    /**
+     * The receiver of a transfer id after the end of its connection, if any was pending, is handled: a
+     * transfer whose connection closed without the close being handled yet is kept (or ended) now.
+     *
+     * @return the receiver still pending on an open connection, or null
+     */
+    private IncomingTransfer settle(String id) {
+        IncomingTransfer running = receivers.get(id);
+        if (running != null && !running.channel.isOpen()) {
+            onClose(running.channel);   // its connection ended and the end is not handled yet: handle it now
         }
-        TargetResolution res = resolver.root(scope, f.dirName());
+        return receivers.get(id);
+    }
+
+    /**
+     * A kept transfer from disk (the receiving process restarted), or why there is none.
+     *
+     * @param request on the Brain, the request of the upload's resume; null for a download
+     */
+    private Object rebuildKept(TransferScope scope, String id, String dirName, UploadRequest request) {
+        String nothing = "nothing is kept of transfer " + id + " (it expired after resumeRetention, failed, "
+                + "or never started here); send the file again";
+        TargetResolution res = resolver.root(scope, dirName);
         if (!res.ok()) {
             return nothing;
         }
@@ -332,24 +354,35 @@ public final class TransferEngine {
         } catch (IOException e) {
             return nothing;
         }
-        java.util.Optional<KeptTransfers.Sidecar> s = KeptTransfers.read(root, f.transferId());
+        java.util.Optional<KeptTransfers.Sidecar> s = KeptTransfers.read(root, id);
         if (s.isEmpty()) {
             return nothing;
         }
         noteRoot(root);
-        if (s.get().verified()) {
-            KeptTransfers.delete(root, f.transferId());
-            return new TransferComplete(f.transferId(), true, null, s.get().totalSize(), TransferComplete.HASH_OK);
+        if (request != null && (!s.get().target().equals(request.remotePath())
+                || !java.util.Objects.equals(s.get().dirName(), request.dirName()))) {
+            return UPLOAD_MISMATCH;
         }
-        return IncomingTransfer.rebuild(this, scope, root, s.get());
+        if (s.get().verified()) {
+            KeptTransfers.delete(root, id);
+            return s.get();     // it landed: the caller answers that it is complete
+        }
+        return IncomingTransfer.rebuild(this, scope, root, s.get(), request);
     }
+
+    private static final String UPLOAD_MISMATCH = "the resumeId names an upload of another file (dirName and remotePath "
+            + "must be those of the interrupted call); call again with the same parameters, or without resumeId";
+
     private void onUploadRequest(FrameChannel<TransferFrame> channel, TransferScope scope,
                                  Set<TransferCapability> capabilities, UploadRequest u) {
         if (side != TransferSide.FOOT) {
             LOG.warn("Dropped client.file.upload.request {}: only a client sends files on request", u.transferId());
             return;
         }
-        if (senders.containsKey(u.transferId())) {
+        OutgoingTransfer old = senders.get(u.transferId());
+        if (old != null && u.resume() && !old.channel.id().equals(channel.id())) {
+            old.abort(org.vancetope.worktarget.spi.ErrorCode.OFFLINE, "connection closed");     // the Brain resumes it on this connection: the old send is over
+        } else if (old != null) {
             LOG.debug("Dropped duplicate client.file.upload.request {}", u.transferId());
             return;
         }
@@ -362,7 +395,7 @@ public final class TransferEngine {
                     return;
                 }
                 startSend(channel, capabilities, u.transferId(), r.root(), u.localPath(), u.remotePath(), u.dirName(),
-                        u.attrs(), true, false);
+                        u.attrs(), true, u.resume());
             } catch (RuntimeException e) {
                 LOG.error("Upload request {} failed", u.transferId(), e);
                 channel.send(new TransferFinish(u.transferId(), false, "internal error on the client",
@@ -399,8 +432,8 @@ public final class TransferEngine {
         boolean trailer = capabilities.contains(TransferCapability.HASH_TRAILER);
         int zstdLevel = capabilities.contains(TransferCapability.ZSTD) && ChunkCompression.available()
                 ? settings.compressionLevel() : 0;
-        // an upload the Brain requested is not kept by the Brain, so only unrequested sends are resumable
-        boolean resumable = capabilities.contains(TransferCapability.RESUME) && !requested;
+        // downloads and requested uploads alike: the receiver keeps what arrived when the connection ends
+        boolean resumable = capabilities.contains(TransferCapability.RESUME);
         String id = transferId == null ? ids.get() : transferId;
         PeerLimits peer = peerLimits.getOrDefault(channel.id(), PeerLimits.NONE);
         ToolException error = null;
@@ -511,6 +544,81 @@ public final class TransferEngine {
             }
         });
         return r.result;
+    }
+
+    /**
+     * Asks the client, on a new connection, to resume an upload the Brain kept after its connection was
+     * lost ({@code transfer.resume}): from memory, or, after a restart of this process, from the staging
+     * file and sidecar in the RootDir (the kept prefix re-hashed). An upload verified before the cut is
+     * answered as complete without asking the client.
+     *
+     * @param channel the client's new channel
+     * @param capabilities the transfer capabilities of that channel
+     * @param scope where {@code dirName} is looked up
+     * @param resumeId the {@link TransferResult#resumeId()} of the interrupted upload
+     * @param localPath the file on the client, as first requested
+     * @param dirName the RootDir, as first requested
+     * @param remotePath the path in the RootDir, as first requested
+     * @param attrs overrides, or null
+     * @return completes with the outcome (never exceptionally)
+     */
+    public CompletableFuture<TransferResult> requestUploadResume(FrameChannel<TransferFrame> channel,
+                                                                 Set<TransferCapability> capabilities,
+                                                                 TransferScope scope, String resumeId, String localPath,
+                                                                 String dirName, String remotePath, TransferAttrs attrs) {
+        if (!capabilities.contains(TransferCapability.RESUME)) {
+            return CompletableFuture.completedFuture(TransferResult.failed(resumeId, org.vancetope.worktarget.spi.ErrorCode
+                    .INVALID_PARAMS, "this connection did not negotiate transfer.resume, so upload " + resumeId
+                    + " cannot be resumed; upload the file again without resumeId"));
+        }
+        String refusal = null;
+        org.vancetope.worktarget.spi.ErrorCode code = org.vancetope.worktarget.spi.ErrorCode.OFFLINE;
+        if (closed) {
+            refusal = "transfer endpoint is closed";
+        } else if (!channel.isOpen()) {
+            refusal = "connection closed";
+        } else if (settle(resumeId) != null) {
+            code = org.vancetope.worktarget.spi.ErrorCode.INVALID_PARAMS;
+            refusal = "transfer " + resumeId + " is still running on another connection; wait for it to end and "
+                    + "resume again";
+        }
+        if (refusal != null) {
+            return CompletableFuture.completedFuture(TransferResult.failed(resumeId, code, refusal));
+        }
+        UploadRequest request = new UploadRequest(resumeId, localPath, dirName, remotePath, attrs, true);
+        IncomingTransfer k = kept.get(resumeId);
+        if (k == null) {
+            Object rebuilt = rebuildKept(scope, resumeId, dirName, request);
+            if (rebuilt instanceof String why) {
+                // a resumeId that names nothing (any more) or another file: the caller's to fix
+                return CompletableFuture.completedFuture(TransferResult.failed(resumeId, why.equals(UPLOAD_MISMATCH)
+                        ? org.vancetope.worktarget.spi.ErrorCode.INVALID_PARAMS
+                        : org.vancetope.worktarget.spi.ErrorCode.NOT_FOUND, why));
+            }
+            if (rebuilt instanceof KeptTransfers.Sidecar landed) {   // verified before this process restarted
+                TransferResult r = new TransferResult(resumeId, true, landed.totalSize(), landed.hash(), null, null);
+                notifyFinished(TransferListener.Role.RECEIVER, r);
+                return CompletableFuture.completedFuture(r);
+            }
+            k = (IncomingTransfer) rebuilt;
+            if (kept.putIfAbsent(resumeId, k) != null) {
+                return CompletableFuture.completedFuture(TransferResult.failed(resumeId,
+                        org.vancetope.worktarget.spi.ErrorCode.INVALID_PARAMS, "a resume of this upload is running; wait "
+                        + "for it to end"));
+            }
+        }
+        CompletableFuture<TransferResult> outcome = k.requestResume(channel, request);
+        if (outcome == null) {
+            return CompletableFuture.completedFuture(TransferResult.failed(resumeId,
+                    org.vancetope.worktarget.spi.ErrorCode.INVALID_PARAMS, UPLOAD_MISMATCH));
+        }
+        IncomingTransfer asked = k;
+        channel.send(request).whenComplete((v, err) -> {
+            if (err != null) {
+                asked.park();   // the new connection is gone too: kept again, the call may wait for the next one
+            }
+        });
+        return outcome;
     }
 
     static String sizeLimitError(long size, long limit, String settingName) {
