@@ -8,8 +8,11 @@ import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -259,6 +262,17 @@ final class ResumeHarness implements AutoCloseable {
         for (Link l : links) {
             l.pair.assertNoFailures();
         }
+    }
+
+    /** The capabilities of a resumable connection, with or without the hash trailer. */
+    static Set<TransferCapability> caps(boolean trailer) {
+        return trailer ? EnumSet.of(TransferCapability.RESUME, TransferCapability.HASH_TRAILER)
+                : EnumSet.of(TransferCapability.RESUME);
+    }
+
+    /** The wire form of a content's hash, {@code sha256:<hex>}. */
+    static String sha256(byte[] b) throws Exception {
+        return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
     }
 
     static TransferResult done(CompletableFuture<TransferResult> f) {

@@ -6,12 +6,9 @@ import static org.vancetope.worktarget.transfer.ResumeHarness.done;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,15 +31,6 @@ import org.vancetope.worktarget.spi.ErrorCode;
 class TransferResumeTest {
     private static final int SIZE = 1_000_000;
 
-    private static Set<TransferCapability> caps(boolean trailer) {
-        return trailer ? EnumSet.of(TransferCapability.RESUME, TransferCapability.HASH_TRAILER)
-                : EnumSet.of(TransferCapability.RESUME);
-    }
-
-    private static String sha256(byte[] b) throws Exception {
-        return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
-    }
-
     /** Sends a file on a first connection and cuts it once the Foot holds at least {@code cutAt} bytes. */
     private static TransferResult sendAndCut(ResumeHarness h, long cutAt) {
         ResumeHarness.Link first = h.connect();
@@ -55,7 +43,7 @@ class TransferResumeTest {
     @ParameterizedTest(name = "hash trailer {0}")
     @ValueSource(booleans = {false, true})
     void aTransferCutInTheMiddleResumesOnANewConnectionAndArrivesIdentical(boolean trailer) throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(trailer))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(trailer))) {
             byte[] content = TransferFixture.randomBytes(SIZE, 1);
             h.brainFile("f.bin", content);
             TransferResult cut = sendAndCut(h, 300_000);
@@ -72,7 +60,7 @@ class TransferResumeTest {
 
             TransferResult r = done(resumed);
             assertThat(r.ok()).as(r.toString()).isTrue();
-            assertThat(r.hash()).isEqualTo(sha256(content));
+            assertThat(r.hash()).isEqualTo(ResumeHarness.sha256(content));
             assertThat(Files.readAllBytes(h.footProject.resolve("in/f.bin"))).isEqualTo(content);
             TransferResumeResponse answer = second.sentByFoot(TransferResumeResponse.class).get(0);
             assertThat(answer.ok()).isTrue();
@@ -91,7 +79,7 @@ class TransferResumeTest {
 
     @Test
     void aChunkWhoseOffsetIsNotTheReceiversIsRefusedAndNothingIsKept() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
             byte[] content = TransferFixture.randomBytes(SIZE, 2);
             h.brainFile("f.bin", content);
             TransferResult cut = sendAndCut(h, 200_000);
@@ -99,7 +87,7 @@ class TransferResumeTest {
 
             ResumeHarness.Link second = h.connect();
             second.brainSilent = true;      // the test plays the Brain
-            second.pair.left().send(new TransferResume(cut.resumeId(), "in/f.bin", null, SIZE, sha256(content)));
+            second.pair.left().send(new TransferResume(cut.resumeId(), "in/f.bin", null, SIZE, ResumeHarness.sha256(content)));
             second.deliverAll();
             TransferResumeResponse answer = second.sentByFoot(TransferResumeResponse.class).get(0);
             assertThat(answer.offset()).isEqualTo(kept);
@@ -117,14 +105,14 @@ class TransferResumeTest {
 
     @Test
     void theFirstChunkAfterAResumeMustNameItsOffset() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
             byte[] content = TransferFixture.randomBytes(SIZE, 3);
             h.brainFile("f.bin", content);
             TransferResult cut = sendAndCut(h, 200_000);
 
             ResumeHarness.Link second = h.connect();
             second.brainSilent = true;
-            second.pair.left().send(new TransferResume(cut.resumeId(), "in/f.bin", null, SIZE, sha256(content)));
+            second.pair.left().send(new TransferResume(cut.resumeId(), "in/f.bin", null, SIZE, ResumeHarness.sha256(content)));
             second.deliverAll();
             TransferResumeResponse answer = second.sentByFoot(TransferResumeResponse.class).get(0);
             second.pair.left().send(new TransferChunk(cut.resumeId(), answer.nextSeq(), new byte[1000], false));
@@ -139,7 +127,7 @@ class TransferResumeTest {
 
     @Test
     void aResumeOfAChangedSourceIsRefusedAndTheKeptPrefixDeleted() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
             h.brainFile("f.bin", TransferFixture.randomBytes(SIZE, 4));
             TransferResult cut = sendAndCut(h, 200_000);
             h.brainFile("f.bin", TransferFixture.randomBytes(SIZE, 5));
@@ -161,7 +149,7 @@ class TransferResumeTest {
     @Test
     void aKeptTransferIsDeletedWhenItsRetentionIsOverAndAResumeThenFails() throws Exception {
         TransferSettings settings = TransferSettings.defaults().toBuilder().resumeRetention(Duration.ofMinutes(2)).build();
-        try (ResumeHarness h = new ResumeHarness(caps(false), settings)) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false), settings)) {
             h.brainFile("f.bin", TransferFixture.randomBytes(SIZE, 6));
             TransferResult cut = sendAndCut(h, 200_000);
             assertThat(h.reservedEntries()).as("staging file and sidecar kept").hasSize(2);
@@ -183,7 +171,7 @@ class TransferResumeTest {
     @ParameterizedTest(name = "hash trailer {0}")
     @ValueSource(booleans = {false, true})
     void aRestartedReceiverRebuildsTheTransferFromItsStagingFileAndSidecar(boolean trailer) throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(trailer))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(trailer))) {
             byte[] content = TransferFixture.randomBytes(SIZE, 7);
             h.brainFile("f.bin", content);
             TransferResult cut = sendAndCut(h, 400_000);
@@ -207,7 +195,7 @@ class TransferResumeTest {
 
     @Test
     void aRestartedReceiverWhoseKeptPrefixWasAlteredFailsTheHashCheckAndKeepsNoTarget() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(true))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(true))) {
             byte[] content = TransferFixture.randomBytes(SIZE, 8);
             h.brainFile("f.bin", content);
             TransferResult cut = sendAndCut(h, 300_000);
@@ -232,7 +220,7 @@ class TransferResumeTest {
 
     @Test
     void theSweepAtStartDeletesKeptFilesPastTheirRetention() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
             h.brainFile("f.bin", TransferFixture.randomBytes(SIZE, 9));
             sendAndCut(h, 200_000);
             h.restartFoot();
@@ -251,7 +239,7 @@ class TransferResumeTest {
 
     @Test
     void theSweepKeepsKeptFilesWithinTheirRetention() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
             h.brainFile("f.bin", TransferFixture.randomBytes(SIZE, 10));
             sendAndCut(h, 200_000);
             h.restartFoot();
@@ -288,7 +276,7 @@ class TransferResumeTest {
 
     @Test
     void aTransferVerifiedJustBeforeTheCutIsReportedOkByTheResume() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
             byte[] content = TransferFixture.randomBytes(100_000, 12);
             h.brainFile("f.bin", content);
             ResumeHarness.Link first = h.connect();

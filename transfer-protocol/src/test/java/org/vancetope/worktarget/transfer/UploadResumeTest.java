@@ -5,11 +5,8 @@ import static org.vancetope.worktarget.transfer.ResumeHarness.done;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.EnumSet;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,15 +32,6 @@ import org.vancetope.worktarget.spi.ErrorCode;
 class UploadResumeTest {
     private static final int SIZE = 1_000_000;
 
-    private static Set<TransferCapability> caps(boolean trailer) {
-        return trailer ? EnumSet.of(TransferCapability.RESUME, TransferCapability.HASH_TRAILER)
-                : EnumSet.of(TransferCapability.RESUME);
-    }
-
-    private static String sha256(byte[] b) throws Exception {
-        return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
-    }
-
     /** Uploads f.bin on a first connection and cuts it once the Brain holds at least {@code cutAt} bytes. */
     private static TransferResult uploadAndCut(ResumeHarness h, long cutAt) {
         ResumeHarness.Link first = h.connect();
@@ -66,7 +54,7 @@ class UploadResumeTest {
     @ParameterizedTest(name = "hash trailer {0}")
     @ValueSource(booleans = {false, true})
     void anUploadCutInTheMiddleResumesOnANewConnectionAndArrivesIdentical(boolean trailer) throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(trailer))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(trailer))) {
             byte[] content = TransferFixture.randomBytes(SIZE, 1);
             h.footFile("f.bin", content);
             TransferResult cut = uploadAndCut(h, 300_000);
@@ -83,7 +71,7 @@ class UploadResumeTest {
 
             TransferResult r = done(resumed);
             assertThat(r.ok()).as(r.toString()).isTrue();
-            assertThat(r.hash()).isEqualTo(sha256(content));
+            assertThat(r.hash()).isEqualTo(ResumeHarness.sha256(content));
             assertThat(Files.readAllBytes(target(h))).isEqualTo(content);
             UploadRequest asked = second.sentByBrain(UploadRequest.class).get(0);
             assertThat(asked.resume()).as("the Brain asks for a resume").isTrue();
@@ -105,7 +93,7 @@ class UploadResumeTest {
     @ParameterizedTest(name = "hash trailer {0}")
     @ValueSource(booleans = {false, true})
     void anUploadResumesAfterTheServerRestartsByRehashingTheKeptPrefix(boolean trailer) throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(trailer))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(trailer))) {
             byte[] content = TransferFixture.randomBytes(SIZE, 2);
             h.footFile("f.bin", content);
             TransferResult cut = uploadAndCut(h, 400_000);
@@ -126,7 +114,7 @@ class UploadResumeTest {
 
     @Test
     void anUploadVerifiedBeforeTheServerDiedIsAnsweredAsCompleteWithoutAskingTheClient() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
             byte[] content = TransferFixture.randomBytes(SIZE, 3);
             h.footFile("f.bin", content);
             ResumeHarness.Link first = h.connect();
@@ -147,7 +135,7 @@ class UploadResumeTest {
             TransferResult r = done(resumed);
             assertThat(r.ok()).as(r.toString()).isTrue();
             assertThat(r.bytesWritten()).isEqualTo(SIZE);
-            assertThat(r.hash()).isEqualTo(sha256(content));
+            assertThat(r.hash()).isEqualTo(ResumeHarness.sha256(content));
             assertThat(second.sentByBrain(UploadRequest.class)).as("nothing asked again").isEmpty();
             assertThat(Files.readAllBytes(target(h))).isEqualTo(content);
             assertThat(h.brainReservedEntries()).isEmpty();
@@ -157,7 +145,7 @@ class UploadResumeTest {
 
     @Test
     void anUploadVerifiedBeforeTheCutIsCompleteForTheCallAndLeavesNothingKept() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
             byte[] content = TransferFixture.randomBytes(SIZE, 4);
             h.footFile("f.bin", content);
             ResumeHarness.Link first = h.connect();
@@ -177,7 +165,7 @@ class UploadResumeTest {
 
     @Test
     void aChunkWhoseOffsetIsNotTheServersIsRefusedAndNothingIsKept() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
             byte[] content = TransferFixture.randomBytes(SIZE, 5);
             h.footFile("f.bin", content);
             TransferResult cut = uploadAndCut(h, 200_000);
@@ -190,7 +178,7 @@ class UploadResumeTest {
             assertThat(second.sentByBrain(UploadRequest.class)).singleElement()
                     .satisfies(u -> assertThat(u.resume()).isTrue());
             second.pair.right().send(new TransferResume(cut.resumeId(), "in/f.bin", ResumeHarness.UPLOAD_DIR, SIZE,
-                    sha256(content)));
+                    ResumeHarness.sha256(content)));
             second.deliverAll();
             TransferResumeResponse answer = second.sentByBrain(TransferResumeResponse.class).get(0);
             assertThat(answer.offset()).isEqualTo(kept);
@@ -213,7 +201,7 @@ class UploadResumeTest {
 
     @Test
     void anUnknownResumeIdFailsTheCallWithoutAskingTheClient() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
             h.footFile("f.bin", TransferFixture.randomBytes(1000, 6));
             ResumeHarness.Link link = h.connect();
 
@@ -232,7 +220,7 @@ class UploadResumeTest {
 
     @Test
     void anUploadNotResumedWithinTheRetentionIsDeletedAndItsResumeIdFails() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
             h.footFile("f.bin", TransferFixture.randomBytes(SIZE, 7));
             TransferResult cut = uploadAndCut(h, 300_000);
             assertThat(h.brainReservedEntries()).as("staging file and sidecar kept").hasSize(2);
@@ -252,7 +240,7 @@ class UploadResumeTest {
 
     @Test
     void aResumeIdOfAnotherFileIsRefusedAndTheKeptUploadStaysResumable() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
             byte[] content = TransferFixture.randomBytes(SIZE, 8);
             h.footFile("f.bin", content);
             TransferResult cut = uploadAndCut(h, 300_000);
@@ -276,7 +264,7 @@ class UploadResumeTest {
 
     @Test
     void aSourceThatChangedSinceTheCutFailsTheResumeAndDeletesWhatWasKept() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
             h.footFile("f.bin", TransferFixture.randomBytes(SIZE, 9));
             TransferResult cut = uploadAndCut(h, 300_000);
             h.footFile("f.bin", TransferFixture.randomBytes(SIZE, 10));     // same size, other bytes
@@ -295,7 +283,7 @@ class UploadResumeTest {
 
     @Test
     void aClientWhoseFileIsGoneFailsTheResumeAndNothingIsKept() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
             h.footFile("f.bin", TransferFixture.randomBytes(SIZE, 11));
             TransferResult cut = uploadAndCut(h, 300_000);
             Files.delete(h.footProject.resolve("f.bin"));
@@ -315,7 +303,7 @@ class UploadResumeTest {
 
     @Test
     void aDirectoryThatAppearedAtTheTargetMeanwhileIsNotClobbered() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
             h.footFile("f.bin", TransferFixture.randomBytes(SIZE, 12));
             TransferResult cut = uploadAndCut(h, 300_000);
             Path inTheWay = Files.createDirectories(target(h));
@@ -335,7 +323,7 @@ class UploadResumeTest {
 
     @Test
     void aClientThatDoesNotAnswerTheResumeRequestFailsTheCallOnTheInitTimeoutAndNothingIsKept() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
             h.footFile("f.bin", TransferFixture.randomBytes(SIZE, 15));
             TransferResult cut = uploadAndCut(h, 300_000);
 
@@ -357,7 +345,7 @@ class UploadResumeTest {
 
     @Test
     void aConnectionLostBeforeTheClientAnswersKeepsTheUploadForTheNextOne() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(true))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(true))) {
             byte[] content = TransferFixture.randomBytes(SIZE, 16);
             h.footFile("f.bin", content);
             TransferResult cut = uploadAndCut(h, 300_000);
@@ -383,7 +371,7 @@ class UploadResumeTest {
 
     @Test
     void theServerRefusesATransferResumeItDidNotAskFor() throws Exception {
-        try (ResumeHarness h = new ResumeHarness(caps(false))) {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
             h.footFile("f.bin", TransferFixture.randomBytes(SIZE, 13));
             TransferResult cut = uploadAndCut(h, 300_000);
 
