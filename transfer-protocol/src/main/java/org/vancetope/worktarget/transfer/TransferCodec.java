@@ -234,6 +234,7 @@ public final class TransferCodec {
                 g.writeNumberField("offset", r.offset());
                 g.writeNumberField("nextSeq", r.nextSeq());
                 g.writeStringField("error", r.error());
+                optCode(g, r.code());
             } else if (frame instanceof DirectoryUploadRequest d) {
                 g.writeStringField("localPath", d.localPath());
                 g.writeStringField("dirName", d.dirName());
@@ -631,7 +632,7 @@ public final class TransferCodec {
             case TransferResume.TYPE -> new TransferResume(transferId, r.of(target, "target"), dirName,
                     r.of(totalSize, "totalSize"), hash);
             case TransferResumeResponse.TYPE -> new TransferResumeResponse(transferId, r.of(ok, "ok"),
-                    offset == null ? 0L : offset, nextSeq == null ? 0L : nextSeq, error);
+                    offset == null ? 0L : offset, nextSeq == null ? 0L : nextSeq, error, code);
             case TransferComplete.TYPE -> new TransferComplete(transferId, r.of(ok, "ok"), error,
                     bytesWritten == null ? 0L : bytesWritten, hashCheck, code);
             case TransferFinish.TYPE -> new TransferFinish(transferId, r.of(ok, "ok"), error, code);

@@ -10,6 +10,7 @@ import org.vancetope.worktarget.core.transfer.DirectoryManifestResponse;
 import org.vancetope.worktarget.core.transfer.TransferComplete;
 import org.vancetope.worktarget.core.transfer.TransferFinish;
 import org.vancetope.worktarget.core.transfer.TransferInitResponse;
+import org.vancetope.worktarget.core.transfer.TransferResumeResponse;
 import org.vancetope.worktarget.spi.ErrorCode;
 
 /** The {@code code} of the frames that fail a transfer: written only on a failure, read as it is, never from the text. */
@@ -41,6 +42,21 @@ class TransferErrorCodeCodecTest {
         TransferFinish f = new TransferFinish("t", false, "File 'a' does not exist.", ErrorCode.NOT_FOUND);
         assertThat(json(f)).endsWith("\"error\":\"File 'a' does not exist.\",\"code\":\"not_found\"}");
         assertThat(codec.decode(codec.encode(f))).isEqualTo(f);
+    }
+
+    @Test
+    void aRefusedResumeCarriesItsCodeAndAnAcceptedOneNone() throws Exception {
+        TransferResumeResponse refused = new TransferResumeResponse("t", false, 0, 0, "nothing is kept of transfer t",
+                ErrorCode.NOT_FOUND);
+        assertThat(json(refused)).endsWith("\"error\":\"nothing is kept of transfer t\",\"code\":\"not_found\"}");
+        assertThat(codec.decode(codec.encode(refused))).isEqualTo(refused);
+        assertThat(json(new TransferResumeResponse("t", true, 5, 1, null, ErrorCode.INTERNAL)))
+                .isEqualTo("{\"type\":\"transfer_resume_response\",\"transferId\":\"t\",\"ok\":true,\"offset\":5,"
+                        + "\"nextSeq\":1,\"error\":null}");
+        TransferResumeResponse old = (TransferResumeResponse) codec.decode("{\"type\":\"transfer_resume_response\","
+                + "\"transferId\":\"t\",\"ok\":false,\"offset\":0,\"nextSeq\":0,\"error\":\"not_found: gone\"}");
+        assertThat(old.code()).isNull();
+        assertThat(old.failureCode()).as("the text is never read").isEqualTo(ErrorCode.INTERNAL);
     }
 
     @Test

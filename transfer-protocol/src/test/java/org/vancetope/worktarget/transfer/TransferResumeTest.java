@@ -139,6 +139,7 @@ class TransferResumeTest {
             TransferResult r = done(resumed);
             assertThat(r.ok()).isFalse();
             assertThat(r.error()).contains("source changed");
+            assertThat(r.code()).as("the receiver's code, carried by transfer_resume_response").isEqualTo(ErrorCode.INVALID_PARAMS);
             assertThat(r.resumeId()).isNull();
             assertThat(h.reservedEntries()).isEmpty();
             assertThat(h.foot.keptReceives()).isZero();
@@ -164,6 +165,7 @@ class TransferResumeTest {
             TransferResult r = done(resumed);
             assertThat(r.ok()).isFalse();
             assertThat(r.error()).contains("nothing is kept");
+            assertThat(r.code()).isEqualTo(ErrorCode.NOT_FOUND);
             h.assertNothingPending();
         }
     }

@@ -478,6 +478,7 @@ final class IncomingTransfer {
             throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, ReceiverState.RECEIVING);
         }
         String refusal = null;
+        ErrorCode code = ErrorCode.INVALID_PARAMS;
         if (!target.equals(f.target()) || !java.util.Objects.equals(dirName, f.dirName()) || totalSize != f.totalSize()) {
             refusal = "transfer_resume names another file than the kept transfer (target, dirName and totalSize must be "
                     + "those of its transfer_init); send the file again";
@@ -488,20 +489,21 @@ final class IncomingTransfer {
             try {
                 staging = root.reopenStaged(targetPath, KeptTransfers.stagingName(id), received);
             } catch (IOException e) {
+                code = ErrorCode.INTERNAL;
                 refusal = "the kept staging file cannot be opened again (" + e.getClass().getSimpleName()
                         + "); send the file again";
             }
         }
         if (refusal != null) {
-            on.send(new org.vancetope.worktarget.core.transfer.TransferResumeResponse(id, false, 0, 0, refusal));
+            on.send(new org.vancetope.worktarget.core.transfer.TransferResumeResponse(id, false, 0, 0, refusal, code));
             if (requested) {
                 // the requested upload fails; the Foot's sender answers with transfer_finish
                 KeptTransfers.delete(root, id);
-                outcome = new TransferResult(id, false, received, hash, refusal, ErrorCode.INVALID_PARAMS);
+                outcome = new TransferResult(id, false, received, hash, refusal, code);
                 move(ReceiverState.FAILED);
                 decided();
             } else {
-                discardKept(ErrorCode.INVALID_PARAMS, refusal);
+                discardKept(code, refusal);
             }
             return false;
         }
@@ -514,7 +516,7 @@ final class IncomingTransfer {
             }
             staging = null;
             on.send(new org.vancetope.worktarget.core.transfer.TransferResumeResponse(id, false, 0, 0,
-                    "a transfer with this id is running; send the file again under a new id"));
+                    "a transfer with this id is running; send the file again under a new id", ErrorCode.INVALID_PARAMS));
             return false;
         }
         if (timer != null) {

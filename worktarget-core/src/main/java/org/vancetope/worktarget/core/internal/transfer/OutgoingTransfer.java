@@ -167,8 +167,7 @@ final class OutgoingTransfer {
                 throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, SenderState.STREAMING);
             }
             if (!r.ok()) {
-                // transfer_resume_response names no code: a refused resume is internal (send the file again)
-                finish(false, ErrorCode.INTERNAL, r.error() == null ? "receiver refused the resume" : r.error(), 0, false);
+                finish(false, r.failureCode(), r.error() == null ? "receiver refused the resume" : r.error(), 0, false);
                 return;
             }
             if (r.offset() > totalSize) {

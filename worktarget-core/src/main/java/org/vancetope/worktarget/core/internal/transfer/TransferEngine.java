@@ -279,11 +279,13 @@ public final class TransferEngine {
         String id = f.transferId();
         if (!capabilities.contains(TransferCapability.RESUME)) {
             channel.send(new TransferResumeResponse(id, false, 0, 0,
-                    "transfer_resume needs the capability transfer.resume, which this connection did not negotiate"));
+                    "transfer_resume needs the capability transfer.resume, which this connection did not negotiate",
+                    org.vancetope.worktarget.spi.ErrorCode.INVALID_PARAMS));
             return;
         }
         if (closed) {
-            channel.send(new TransferResumeResponse(id, false, 0, 0, "receiver is shutting down"));
+            channel.send(new TransferResumeResponse(id, false, 0, 0, "receiver is shutting down; resume once it is "
+                    + "back", org.vancetope.worktarget.spi.ErrorCode.OFFLINE));
             return;
         }
         IncomingTransfer running = settle(id);
@@ -293,20 +295,22 @@ public final class TransferEngine {
                 return;
             }
             channel.send(new TransferResumeResponse(id, false, 0, 0,
-                    "transfer " + id + " is still running on another connection; wait for it to end and resume again"));
+                    "transfer " + id + " is still running on another connection; wait for it to end and resume again",
+                    org.vancetope.worktarget.spi.ErrorCode.INVALID_PARAMS));
             return;
         }
         if (side == TransferSide.BRAIN) {
             // the Brain takes up only the uploads it asks for (client.file.upload.request with resume)
             channel.send(new TransferResumeResponse(id, false, 0, 0, "no resume of upload " + id + " was requested on "
-                    + "this connection; uploads resume when the server asks (client_file_upload with resumeId)"));
+                    + "this connection; uploads resume when the server asks (client_file_upload with resumeId)",
+                    org.vancetope.worktarget.spi.ErrorCode.INVALID_PARAMS));
             return;
         }
         IncomingTransfer k = kept.get(id);
         if (k == null) {
             Object rebuilt = rebuildKept(scope, id, f.dirName(), null);
             if (rebuilt instanceof String refusal) {
-                channel.send(new TransferResumeResponse(id, false, 0, 0, refusal));
+                channel.send(new TransferResumeResponse(id, false, 0, 0, refusal, keptRefusalCode(refusal)));
                 return;
             }
             if (rebuilt instanceof KeptTransfers.Sidecar landed) {   // verified before the restart
@@ -315,7 +319,8 @@ public final class TransferEngine {
             }
             k = (IncomingTransfer) rebuilt;
             if (kept.putIfAbsent(id, k) != null) {
-                channel.send(new TransferResumeResponse(id, false, 0, 0, "a resume of this transfer is running"));
+                channel.send(new TransferResumeResponse(id, false, 0, 0, "a resume of this transfer is running; wait "
+                        + "for it to end", org.vancetope.worktarget.spi.ErrorCode.INVALID_PARAMS));
                 return;
             }
         }
@@ -368,6 +373,14 @@ public final class TransferEngine {
             return s.get();     // it landed: the caller answers that it is complete
         }
         return IncomingTransfer.rebuild(this, scope, root, s.get(), request);
+    }
+
+    /**
+     * The code of a kept transfer that cannot be taken up: another file's is the caller's to fix; else
+     * nothing is kept.
+     */
+    private static org.vancetope.worktarget.spi.ErrorCode keptRefusalCode(String why) {
+        return why.equals(UPLOAD_MISMATCH) ? org.vancetope.worktarget.spi.ErrorCode.INVALID_PARAMS : org.vancetope.worktarget.spi.ErrorCode.NOT_FOUND;
     }
 
     private static final String UPLOAD_MISMATCH = "the resumeId names an upload of another file (dirName and remotePath "
@@ -591,9 +604,7 @@ public final class TransferEngine {
             Object rebuilt = rebuildKept(scope, resumeId, dirName, request);
             if (rebuilt instanceof String why) {
                 // a resumeId that names nothing (any more) or another file: the caller's to fix
-                return CompletableFuture.completedFuture(TransferResult.failed(resumeId, why.equals(UPLOAD_MISMATCH)
-                        ? org.vancetope.worktarget.spi.ErrorCode.INVALID_PARAMS
-                        : org.vancetope.worktarget.spi.ErrorCode.NOT_FOUND, why));
+                return CompletableFuture.completedFuture(TransferResult.failed(resumeId, keptRefusalCode(why), why));
             }
             if (rebuilt instanceof KeptTransfers.Sidecar landed) {   // verified before this process restarted
                 TransferResult r = new TransferResult(resumeId, true, landed.totalSize(), landed.hash(), null, null);
