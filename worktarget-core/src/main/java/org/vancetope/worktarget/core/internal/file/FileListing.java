@@ -47,22 +47,14 @@ final class FileListing {
         Excludes excludes = Excludes.of(params);
         Path dir = gate.resolve(userPath);
         FileErrors.requireDirectory(dir, userPath, "file_list");
-        List<String> entries = new ArrayList<>();
+        List<String> entries;
         try (SafeDirectory d = gate.open(dir)) {
             List<String> names = d.names();
             names.sort(Comparator.naturalOrder());
-            for (String name : names) {
-                if (excludes != null && excludes.excludes(name, name)) {
-                    continue;
-                }
-                BasicFileAttributes a;
-                try {
-                    a = d.attributes(name);
-                } catch (NoSuchFileException e) {
-                    continue;
-                }
-                entries.add(a.isDirectory() ? name + "/" : name);
+            if (excludes != null) {
+                names.removeIf(name -> excludes.excludes(name, name));
             }
+            entries = marked(d, dir, names);
         } catch (IOException e) {
             throw FileErrors.io(e, userPath, "list");
         }
@@ -80,6 +72,55 @@ final class FileListing {
         }
         return new ListResult(gate.relative(dir), fit < total ? List.copyOf(entries.subList(0, fit)) : entries, total,
                 fit < total, hint);
+    }
+
+    /**
+     * The names, in their order, with {@code '/'} after each directory's, and without the ones that vanished
+     * meanwhile. Names without a {@code '.'} (likely directories) are examined first; once the directory's link
+     * count says every subdirectory was seen (see {@link TreeWalker#subdirectories}), the rest are known to be
+     * no directories and are not examined at all.
+     */
+    private static List<String> marked(SafeDirectory d, Path dir, List<String> names) throws IOException {
+        int n = names.size();
+        byte[] kind = new byte[n];     // 0 not examined (no directory), 1 directory, 2 other, 3 vanished
+        int dotted = 0;
+        for (String name : names) {
+            if (name.indexOf('.') >= 0) {
+                dotted++;
+            }
+        }
+        // the link count costs a path lookup: only worth it when it may spare two lstat calls or more
+        int subdirsLeft = dotted >= 2 && TreeWalker.leafOptimisation(dir)
+                ? TreeWalker.subdirectories(TreeWalker.linkCount(dir)) : -1;
+        for (int pass = 0; pass < 2 && subdirsLeft != 0; pass++) {
+            for (int i = 0; i < n && subdirsLeft != 0; i++) {
+                if ((names.get(i).indexOf('.') < 0) != (pass == 0)) {
+                    continue;
+                }
+                BasicFileAttributes a;
+                try {
+                    a = d.attributes(names.get(i));
+                } catch (NoSuchFileException e) {
+                    kind[i] = 3;
+                    continue;
+                }
+                if (a.isDirectory()) {
+                    kind[i] = 1;
+                    if (subdirsLeft > 0) {
+                        subdirsLeft--;
+                    }
+                } else {
+                    kind[i] = 2;
+                }
+            }
+        }
+        List<String> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            if (kind[i] != 3) {
+                out.add(kind[i] == 1 ? names.get(i) + "/" : names.get(i));
+            }
+        }
+        return out;
     }
 
     /** How many of the first {@code max} strings fit in the result budget as a JSON array. */

@@ -171,7 +171,18 @@ final class TreeWalker {
     }
 
     private static boolean leaf(Spec spec) {
-        return LEAF_OPTIMISATION && spec.base().path().getFileSystem() == FileSystems.getDefault();
+        return leafOptimisation(spec.base().path());
+    }
+
+    /**
+     * Whether a directory's link count may be trusted to count its subdirectories: Linux, on the default
+     * file system (the count itself still says "unknown" where it cannot, see {@link #subdirectories}).
+     *
+     * @param dir a directory of the walk or listing
+     * @return whether to read its link count
+     */
+    static boolean leafOptimisation(Path dir) {
+        return LEAF_OPTIMISATION && dir.getFileSystem() == FileSystems.getDefault();
     }
 
     /** What a walk shares between its tasks; {@code sink} is null when the walk collects its files in order. */
@@ -183,7 +194,7 @@ final class TreeWalker {
      * The link count of a directory ({@code unix:nlink}, not following a link), or null where the file
      * system has none (Jimfs, other platforms) or it cannot be read.
      */
-    private static Object linkCount(Path dir) {
+    static Object linkCount(Path dir) {
         try {
             return Files.getAttribute(dir, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
         } catch (IOException | RuntimeException e) {

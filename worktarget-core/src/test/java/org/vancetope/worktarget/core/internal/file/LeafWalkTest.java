@@ -117,4 +117,47 @@ class LeafWalkTest {
         assertThat(TreeWalker.subdirectories(5L)).isEqualTo(-1);
         assertThat(TreeWalker.subdirectories("5")).isEqualTo(-1);
     }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> listed(Path ws, String path, List<String> exclude) throws Exception {
+        Map<String, Object> p = new HashMap<>();
+        p.put("path", path);
+        if (!exclude.isEmpty()) {
+            p.put("exclude", exclude);
+        }
+        return (List<String>) new FileEngine(FileToolSettings.defaults()).run("file_list", ConfinedRoot.of(ws), p).toMap()
+                .get("entries");
+    }
+
+    @ParameterizedTest
+    @MethodSource("disks")
+    void fileListMarksEveryDirectoryWhateverItsNameAndNoFileOrLink(String where) throws Exception {
+        Path ws = root(where);
+        Path d = Files.createDirectories(ws.resolve("d"));
+        for (String dir : List.of("sub.d", "noext", "v1.2", "skipped.dir")) {
+            Files.createDirectories(d.resolve(dir));
+        }
+        for (String file : List.of("a.txt", "b.txt", "c.md", "Makefile", "README")) {
+            Files.writeString(d.resolve(file), file);
+        }
+        Files.createSymbolicLink(d.resolve("link.d"), d.resolve("sub.d"));
+        Files.createSymbolicLink(d.resolve("linkdir"), d.resolve("noext"));
+
+        assertThat(listed(ws, "d", List.of())).containsExactly("Makefile", "README", "a.txt", "b.txt", "c.md", "link.d",
+                "linkdir", "noext/", "skipped.dir/", "sub.d/", "v1.2/");
+        assertThat(listed(ws, "d", List.of("skipped.dir"))).as("an excluded directory still counts in the link count")
+                .containsExactly("Makefile", "README", "a.txt", "b.txt", "c.md", "link.d", "linkdir", "noext/", "sub.d/",
+                        "v1.2/");
+    }
+
+    @ParameterizedTest
+    @MethodSource("disks")
+    void fileListOfADirectoryWithoutSubdirectoriesMarksNothing(String where) throws Exception {
+        Path ws = root(where);
+        Path d = Files.createDirectories(ws.resolve("flat"));
+        for (String file : List.of("x.java", "y.java", "Makefile")) {
+            Files.writeString(d.resolve(file), file);
+        }
+        assertThat(listed(ws, "flat", List.of())).containsExactly("Makefile", "x.java", "y.java");
+    }
 }
