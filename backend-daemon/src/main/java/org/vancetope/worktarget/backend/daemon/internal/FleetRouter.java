@@ -655,11 +655,11 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
                             + "limit of one message (maxFrameBytes), so it was not sent back; the tool itself ran. Ask "
                             + "for less per call: a narrower path or pathGlob, a lower limit, or a window of a file."));
         }
-        String header = header(RESULT, null, null);
+        ObjectNode header = headerNode(RESULT, null, null);
         if (absent) {       // "not here": the call did not run, and the caller may retry through a fresh lookup
-            header = header.substring(0, header.length() - 1) + ",\"absent\":true}";
+            header.put("absent", true);
         }
-        send(node, header, frame);
+        send(node, header.toString(), frame);
     }
 
     private void send(String node, String header, String frame) {
@@ -673,6 +673,10 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
     }
 
     private String header(String op, PeerKey key, String connectionId) {
+        return headerNode(op, key, connectionId).toString();
+    }
+
+    private ObjectNode headerNode(String op, PeerKey key, String connectionId) {
         ObjectNode h = Wire.mapper().createObjectNode();
         h.put("op", op).put("from", self);
         if (key instanceof DaemonKey d) {
@@ -683,7 +687,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         if (connectionId != null) {
             h.put("conn", connectionId);
         }
-        return h.toString();
+        return h;
     }
 
     private static PeerKey key(JsonNode h) {

@@ -189,28 +189,15 @@ public final class PeerConnection {
         Message.Invoke invoke = new Message.Invoke(id, tool, params, Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)),
                 sendContext ? context : null);
         ByteBuf frame = encode(invoke, peer, ch);
-        Pending call = new Pending(tool);
-        pending.put(id, call);
-        if (closed) {
-            pending.remove(id);
-            frame.release();
-            throw offline(peer);
-        }
-        ch.writeAndFlush(new TextWebSocketFrame(frame)).addListener(f -> {
-            if (!f.isSuccess()) {
-                fail(id, new ToolException(ErrorCode.OFFLINE, "Could not send " + tool + " to " + peer
-                        + ": the connection failed. Retry when it is back, or switch the work target."));
-            }
-        });
+        Pending call = register(id, tool, peer, frame);
+        send(ch, frame, id, tool, peer);
         // The caller blocks anyway, so it keeps the deadline itself: no timer task per call on the event loop.
         try {
             return call.future.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             if (pending.remove(id) != null) {
                 sendCancel(id);
-                throw new ToolException(ErrorCode.TIMEOUT, "The call of " + tool + " on " + peer + " did not finish within "
-                        + timeout.toMillis() + " ms; it was cancelled on the peer. For long-running commands start a "
-                        + "background job and poll it, or retry with a smaller request.");
+                throw timedOut(tool, peer, timeout);
             }
             return outcome(call, peer);     // the result won the race with the deadline
         } catch (InterruptedException e) {
@@ -250,25 +237,17 @@ public final class PeerConnection {
         Message.Invoke invoke = new Message.Invoke(id, tool, params, Math.max(1, timeout.toMillis()),
                 sendContext ? context : null);
         ByteBuf frame;
+        Pending call;
         try {
             frame = encode(invoke, peer, ch);
+            call = register(id, tool, peer, frame);
         } catch (ToolException e) {
             return CompletableFuture.failedFuture(e);
-        }
-        Pending call = new Pending(tool);
-        pending.put(id, call);
-        if (closed) {
-            pending.remove(id);
-            frame.release();
-            return CompletableFuture.failedFuture(offline(peer));
         }
         io.netty.util.concurrent.Future<?> timer = ch.eventLoop().schedule(() -> {
             if (pending.remove(id, call)) {
                 sendCancel(id);
-                call.future.completeExceptionally(new ToolException(ErrorCode.TIMEOUT, "The call of " + tool + " on "
-                        + peer + " did not finish within " + timeout.toMillis() + " ms; it was cancelled on the peer. "
-                        + "For long-running commands start a background job and poll it, or retry with a smaller "
-                        + "request."));
+                call.future.completeExceptionally(timedOut(tool, peer, timeout));
             }
         }, Math.max(1, timeout.toNanos()), TimeUnit.NANOSECONDS);
         call.future.whenComplete((v, e) -> {
@@ -283,14 +262,40 @@ public final class PeerConnection {
                 frame.release();
                 return;
             }
-            ch.writeAndFlush(new TextWebSocketFrame(frame)).addListener(f -> {
-                if (!f.isSuccess()) {
-                    fail(id, new ToolException(ErrorCode.OFFLINE, "Could not send " + tool + " to " + peer
-                            + ": the connection failed. Retry when it is back, or switch the work target."));
-                }
-            });
+            send(ch, frame, id, tool, peer);
         });
         return call.future;
+    }
+
+    /**
+     * Registers a call as pending before its frame is sent; a connection that closed meanwhile fails it
+     * {@code offline} and releases the frame (closing fails only the calls it finds registered).
+     */
+    private Pending register(String id, String tool, String peer, ByteBuf frame) throws ToolException {
+        Pending call = new Pending(tool);
+        pending.put(id, call);
+        if (closed) {
+            pending.remove(id);
+            frame.release();
+            throw offline(peer);
+        }
+        return call;
+    }
+
+    /** Writes a call's frame; a write that fails fails the call {@code offline}. */
+    private void send(Channel ch, ByteBuf frame, String id, String tool, String peer) {
+        ch.writeAndFlush(new TextWebSocketFrame(frame)).addListener(f -> {
+            if (!f.isSuccess()) {
+                fail(id, new ToolException(ErrorCode.OFFLINE, "Could not send " + tool + " to " + peer
+                        + ": the connection failed. Retry when it is back, or switch the work target."));
+            }
+        });
+    }
+
+    private static ToolException timedOut(String tool, String peer, Duration timeout) {
+        return new ToolException(ErrorCode.TIMEOUT, "The call of " + tool + " on " + peer + " did not finish within "
+                + timeout.toMillis() + " ms; it was cancelled on the peer. For long-running commands start a "
+                + "background job and poll it, or retry with a smaller request.");
     }
 
     /**
