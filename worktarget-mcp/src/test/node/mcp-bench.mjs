@@ -2,7 +2,8 @@
 // reference filesystem server (@modelcontextprotocol/server-filesystem) over the same directory, runs the same
 // operations on both, interleaved call by call, and prints medians and ratios. Started by the benchmarks
 // module's McpBenchmark, which prepares the directory: WT_SERVER_CMD, REF_SERVER_CMD (JSON arrays), BENCH_DIR,
-// BENCH_REPS.
+// BENCH_REPS, BENCH_IDLE_MS, BENCH_RUNS (how many times both servers are started afresh and measured: every run
+// meets new processes, so the calls right after a start, which vary most, are sampled more than once).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import fs from 'node:fs';
@@ -15,6 +16,7 @@ const warmup = Number(process.env.BENCH_WARMUP || '20');
 // how long the client stays idle after connecting, before its first call (0: at once); an MCP client
 // usually starts its servers at launch and calls them seconds later, when the model first uses a tool
 const idleMs = Number(process.env.BENCH_IDLE_MS || '0');
+const runs = Math.max(1, Number(process.env.BENCH_RUNS || '1'));
 const abs = (p) => path.join(dir, p);
 
 async function connect(name, cmd) {
@@ -24,13 +26,6 @@ async function connect(name, cmd) {
   await client.connect(transport);
   await client.listTools();
   return { name, client, pid: transport.pid, connectMs: performance.now() - t0 };
-}
-
-const wt = await connect('worktarget', JSON.parse(process.env.WT_SERVER_CMD));
-const ref = await connect('reference', JSON.parse(process.env.REF_SERVER_CMD));
-
-if (idleMs > 0) {
-  await new Promise((resolve) => setTimeout(resolve, idleMs));
 }
 
 let flip = 0;
@@ -80,53 +75,88 @@ async function timed(server, [name, args]) {
   return { ms, r };
 }
 
-function found(server, r) {
+function found(server, wt, r) {
   if (server === wt) {
     return (r.structuredContent.files || r.structuredContent.entries || []).length;
   }
   return r.content[0].text.split('\n').filter((l) => l.trim().length > 0).length;
 }
 
-const rows = [];
-for (const o of ops) {
-  const times = { wt: [], ref: [] };
-  const cpu = { wt: 0, ref: 0 };
-  let counts = '';
-  for (let i = -warmup; i < reps; i++) {
-    if (i === 0) {
-      cpu.wt = -cpuMs(wt);
-      cpu.ref = -cpuMs(ref);
-    }
-    // interleaved, alternating who goes first, so that load on the machine hits both alike
-    const order = i % 2 ? [['wt', wt], ['ref', ref]] : [['ref', ref], ['wt', wt]];
-    for (const [k, s] of order) {
-      const { ms, r } = await timed(s, o[k]());
-      if (i >= 0) {
-        times[k].push(ms);
-      }
-      if (i === 0 && (o.op.startsWith('search') || o.op.startsWith('list'))) {
-        counts += ` ${k}=${found(s, r)}`;
-      }
-    }
-    flip++;
+// one run: both servers started afresh, every operation measured on both
+async function run() {
+  const wt = await connect('worktarget', JSON.parse(process.env.WT_SERVER_CMD));
+  const ref = await connect('reference', JSON.parse(process.env.REF_SERVER_CMD));
+  if (idleMs > 0) {
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
   }
-  cpu.wt = (cpu.wt + cpuMs(wt)) / reps;
-  cpu.ref = (cpu.ref + cpuMs(ref)) / reps;
-  const w = median(times.wt);
-  const f = median(times.ref);
-  rows.push({ op: o.op + (counts ? ` [found:${counts}]` : ''), wt: w, ref: f, ratio: w / f, cpu });
+  const rows = [];
+  for (const o of ops) {
+    const times = { wt: [], ref: [] };
+    const cpu = { wt: 0, ref: 0 };
+    let counts = '';
+    for (let i = -warmup; i < reps; i++) {
+      if (i === 0) {
+        cpu.wt = -cpuMs(wt);
+        cpu.ref = -cpuMs(ref);
+      }
+      // interleaved, alternating who goes first, so that load on the machine hits both alike
+      const order = i % 2 ? [['wt', wt], ['ref', ref]] : [['ref', ref], ['wt', wt]];
+      for (const [k, s] of order) {
+        const { ms, r } = await timed(s, o[k]());
+        if (i >= 0) {
+          times[k].push(ms);
+        }
+        if (i === 0 && (o.op.startsWith('search') || o.op.startsWith('list'))) {
+          counts += ` ${k}=${found(s, wt, r)}`;
+        }
+      }
+      flip++;
+    }
+    cpu.wt = (cpu.wt + cpuMs(wt)) / reps;
+    cpu.ref = (cpu.ref + cpuMs(ref)) / reps;
+    const w = median(times.wt);
+    const f = median(times.ref);
+    rows.push({ op: o.op + (counts ? ` [found:${counts}]` : ''), wt: w, ref: f, ratio: w / f, cpu });
+  }
+  await wt.client.close();
+  await ref.client.close();
+  return { rows, connect: { wt: wt.connectMs, ref: ref.connectMs } };
 }
 
-console.log(`connect (spawn + initialize + tools/list): worktarget ${wt.connectMs.toFixed(0)} ms, `
-  + `reference ${ref.connectMs.toFixed(0)} ms`);
-console.log(`idle after connecting: ${idleMs} ms; warm-up calls per operation and server: ${warmup}`);
+const results = [];
+for (let n = 0; n < runs; n++) {
+  results.push(await run());
+}
+
+function table(title, connect, rows) {
+  console.log(title);
+  console.log(`connect (spawn + initialize + tools/list): worktarget ${connect.wt.toFixed(0)} ms, `
+    + `reference ${connect.ref.toFixed(0)} ms`);
+  console.log('| operation | worktarget | reference | ratio | CPU worktarget | CPU reference |');
+  console.log('|---|---|---|---|---|---|');
+  for (const r of rows) {
+    console.log(`| ${r.op} | ${r.wt.toFixed(2)} ms | ${r.ref.toFixed(2)} ms | ${r.ratio.toFixed(2)} `
+      + `| ${r.cpu.wt.toFixed(2)} ms | ${r.cpu.ref.toFixed(2)} ms |`);
+  }
+}
+
+console.log(`idle after connecting: ${idleMs} ms; warm-up calls per operation and server: ${warmup}; runs: ${runs}`);
 console.log(`medians of ${reps} calls each, interleaved; ratio = worktarget / reference (< 1: worktarget faster)`);
 console.log('CPU = the server process\'s CPU time per timed call (all its threads, the JIT\'s and a warm-up\'s too)');
-console.log('| operation | worktarget | reference | ratio | CPU worktarget | CPU reference |');
-console.log('|---|---|---|---|---|---|');
-for (const r of rows) {
-  console.log(`| ${r.op} | ${r.wt.toFixed(2)} ms | ${r.ref.toFixed(2)} ms | ${r.ratio.toFixed(2)} `
-    + `| ${r.cpu.wt.toFixed(2)} ms | ${r.cpu.ref.toFixed(2)} ms |`);
+if (runs === 1) {
+  table('', results[0].connect, results[0].rows);
+} else {
+  results.forEach((r, n) => table(`run ${n + 1} of ${runs}`, r.connect, r.rows));
+  // per operation, the median over the runs of each column (the ratio's median is of the runs' ratios)
+  const med = (f) => median(results.map(f));
+  const rows = results[0].rows.map((r, i) => ({
+    op: r.op,
+    wt: med((x) => x.rows[i].wt),
+    ref: med((x) => x.rows[i].ref),
+    ratio: med((x) => x.rows[i].ratio),
+    cpu: { wt: med((x) => x.rows[i].cpu.wt), ref: med((x) => x.rows[i].cpu.ref) },
+  }));
+  table(`median over ${runs} runs (ratio: the median of the runs' ratios; per run: `
+    + `${results.map((x) => x.rows.map((r) => r.ratio.toFixed(2)).join('/')).join(', ')})`,
+    { wt: med((x) => x.connect.wt), ref: med((x) => x.connect.ref) }, rows);
 }
-await wt.client.close();
-await ref.client.close();
