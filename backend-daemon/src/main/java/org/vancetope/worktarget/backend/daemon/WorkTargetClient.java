@@ -88,6 +88,19 @@ public final class WorkTargetClient implements AutoCloseable {
     }
 
     /**
+     * Waits until the server has accepted this client once. Unlike {@link #awaitConnected(Duration)}, this
+     * is still true when that connection dropped again before the wait returned (the client reconnects by
+     * itself): what a start-up deadline needs to know.
+     *
+     * @param timeout the longest wait
+     * @return true once accepted; false on timeout or when the client terminated without being accepted
+     * @throws InterruptedException when interrupted
+     */
+    public boolean awaitFirstConnection(Duration timeout) throws InterruptedException {
+        return session.awaitWelcomedOnce(timeout);
+    }
+
+    /**
      * Whether the client is connected and welcomed now.
      *
      * @return true when connected

@@ -122,4 +122,27 @@ class HandshakeTest {
             assertThat(c.awaitClose()).isEqualTo(4408);
         }
     }
+
+    @Test
+    void aClientAcceptedOnceStillCountsAsHavingConnectedAfterTheConnectionDropped() throws Exception {
+        TestServer other = new TestServer();
+        WorkTargetClient c = other.started(other.daemonBuilder("box", List.of()));
+        other.server.close();
+        long end = System.nanoTime() + TestServer.WAIT.toNanos();
+        while (c.isConnected() && System.nanoTime() < end) {
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+        assertThat(c.isConnected()).as("dropped").isFalse();
+        assertThat(c.awaitConnected(java.time.Duration.ZERO)).as("connected now").isFalse();
+        assertThat(c.awaitFirstConnection(java.time.Duration.ZERO)).as("accepted once").isTrue();
+        other.close();
+    }
+
+    @Test
+    void aClientNeverAcceptedHasNoFirstConnection() throws Exception {
+        WorkTargetClient c = t.track(WorkTargetClient.builder().uri(t.uri()).token("wrong-token-123")
+                .daemon("acme", "proj", "box").build().start());
+        c.terminated().handle((v, e) -> null).get(10, TimeUnit.SECONDS);
+        assertThat(c.awaitFirstConnection(java.time.Duration.ofMillis(50))).isFalse();
+    }
 }

@@ -211,13 +211,14 @@ final class DaemonCommand {
         LOG.info("Daemon '{}' serving {} tools from {}; transfers {}", a.require("name"), tools.size(), workdir,
                 separate != null ? "under " + separate + "/<tenant>/<project>" : "in the same directory");
         try {
-            boolean connected = connectTimeout == 0 || client.awaitConnected(Duration.ofSeconds(connectTimeout));
+            boolean connected = connectTimeout == 0
+                    || client.awaitFirstConnection(Duration.ofSeconds(connectTimeout));
             // the outcome of the first attempt always counts, however slow the machine: wait for it (at most
             // one attempt's own timeout) so the message names what failed
             long attemptEnd = System.nanoTime() + ATTEMPT_TIMEOUT.toNanos();
             while (!connected && !client.terminated().isDone() && client.lastFailure().isEmpty()
                     && System.nanoTime() < attemptEnd) {
-                connected = client.awaitConnected(Duration.ofMillis(50));
+                connected = client.awaitFirstConnection(Duration.ofMillis(50));
             }
             if (!connected && !client.terminated().isDone()) {
                 // read before close: a retry that close() cuts short fails with "executor not accepting a

@@ -76,6 +76,8 @@ public final class ClientSession {
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final AtomicInteger attempts = new AtomicInteger();
     private final Object connectedLock = new Object();
+    /** Whether a server has welcomed this session at least once. */
+    private volatile boolean welcomedOnce;
     private volatile Connection current;
     private volatile boolean closing;
     private volatile Throwable lastFailure;
@@ -177,6 +179,28 @@ public final class ClientSession {
             }
         }
         return isConnected();
+    }
+
+    /**
+     * Waits until a server has welcomed this session at least once; unlike {@link #awaitConnected(Duration)},
+     * a connection that was accepted and dropped again before the wait returns still counts.
+     *
+     * @param timeout the longest wait
+     * @return true once welcomed, false on timeout or when the session terminated without a welcome
+     * @throws InterruptedException when interrupted
+     */
+    public boolean awaitWelcomedOnce(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (connectedLock) {
+            while (!welcomedOnce && !terminated.isDone()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(connectedLock, left);
+            }
+        }
+        return welcomedOnce;
     }
 
     /**
@@ -415,6 +439,7 @@ public final class ClientSession {
                 welcomed = true;
                 attempts.set(0);
                 current = this;
+                welcomedOnce = true;
                 LOG.info("Connected to {} as {} (connection {})", settings.uri(), describe(), w.connectionId());
                 signalConnected();
             } else if (m instanceof Message.Invoke inv && calls != null) {
