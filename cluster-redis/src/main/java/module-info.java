@@ -5,6 +5,8 @@
 module org.vancetope.worktarget.cluster.redis {
     requires transitive org.vancetope.worktarget.backend.daemon;
     requires lettuce.core;
+    requires io.netty.transport;
+    requires io.netty.handler;
     requires org.slf4j;
 
     exports org.vancetope.worktarget.cluster.redis;

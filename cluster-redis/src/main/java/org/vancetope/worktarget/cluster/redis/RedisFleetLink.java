@@ -14,6 +14,9 @@ import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
+import io.lettuce.core.resource.NettyCustomizer;
+import io.netty.channel.Channel;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -109,6 +112,21 @@ public final class RedisFleetLink implements FleetLink {
             return redis.call('ZRANGE', KEYS[1], 0, -1)
             """;
 
+    /** Flushes per written batch before one is forced, while commands keep coming. */
+    private static final int FLUSHES_PER_BATCH = 64;
+    /**
+     * Many calls in flight publish from many threads, and each command would be a write system call of its
+     * own: a flush outside a read queues one flush task on the connection's event loop, and the commands
+     * written before that task runs (at most {@value #FLUSHES_PER_BATCH}) go out with it in one write; flushes
+     * during a read wait for its end.
+     */
+    private static final NettyCustomizer CONSOLIDATE_FLUSHES = new NettyCustomizer() {
+        @Override
+        public void afterChannelInitialized(Channel channel) {
+            channel.pipeline().addFirst(new FlushConsolidationHandler(FLUSHES_PER_BATCH, true));
+        }
+    };
+
     private final RedisURI uri;
     private final String nodeId;
     private final Duration presenceTtl;
@@ -174,7 +192,7 @@ public final class RedisFleetLink implements FleetLink {
         }
         this.listener = Objects.requireNonNull(listener, "listener");
         resources = ClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2)
-                .reconnectDelay(Delay.constant(reconnectDelay)).build();
+                .reconnectDelay(Delay.constant(reconnectDelay)).nettyCustomizer(CONSOLIDATE_FLUSHES).build();
         client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder().autoReconnect(true)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
