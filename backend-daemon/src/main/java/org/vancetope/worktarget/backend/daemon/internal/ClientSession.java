@@ -42,6 +42,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -168,17 +169,7 @@ public final class ClientSession {
      * @throws InterruptedException when interrupted
      */
     public boolean awaitConnected(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        synchronized (connectedLock) {
-            while (!isConnected() && !terminated.isDone()) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                TimeUnit.NANOSECONDS.timedWait(connectedLock, left);
-            }
-        }
-        return isConnected();
+        return await(this::isConnected, timeout);
     }
 
     /**
@@ -190,9 +181,14 @@ public final class ClientSession {
      * @throws InterruptedException when interrupted
      */
     public boolean awaitWelcomedOnce(Duration timeout) throws InterruptedException {
+        return await(() -> welcomedOnce, timeout);
+    }
+
+    /** Waits, woken by {@link #signalConnected()}, until {@code state} holds, the timeout passes or the session ends. */
+    private boolean await(BooleanSupplier state, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (connectedLock) {
-            while (!welcomedOnce && !terminated.isDone()) {
+            while (!state.getAsBoolean() && !terminated.isDone()) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
@@ -200,7 +196,7 @@ public final class ClientSession {
                 TimeUnit.NANOSECONDS.timedWait(connectedLock, left);
             }
         }
-        return welcomedOnce;
+        return state.getAsBoolean();
     }
 
     /**
