@@ -128,16 +128,23 @@ class BubblewrapIsolationTest {
                 throw new AssertionError(e);
             }
         });
-        List<ProcessHandle> tree = ProcessHandle.current().descendants()
-                .filter(p -> p.info().command().map(c -> c.endsWith("sleep") || c.endsWith("bwrap") || c.endsWith("sh"))
-                        .orElse(false))
-                .toList();
-        assertThat(tree.stream().filter(p -> p.info().command().orElse("").endsWith("sleep"))).hasSize(2);
+        // "ready" can be printed before the second background shell has exec'ed its sleep: wait for both
+        Await.until("both sleeps running", () -> jobProcesses().stream()
+                .filter(p -> p.info().command().orElse("").endsWith("sleep")).count() == 2);
+        List<ProcessHandle> tree = jobProcesses();
         assertThat(engine.kill("s", r.id())).isTrue();
         for (ProcessHandle p : tree) {
             Await.processGone(p.pid());
         }
         assertThat(engine.await("s", r.id(), 30_000).status()).isEqualTo(JobStatus.KILLED);
+    }
+
+    /** This JVM's descendants that are the job's processes: bwrap, the shells and the sleeps. */
+    private static List<ProcessHandle> jobProcesses() {
+        return ProcessHandle.current().descendants()
+                .filter(p -> p.info().command().map(c -> c.endsWith("sleep") || c.endsWith("bwrap") || c.endsWith("sh"))
+                        .orElse(false))
+                .toList();
     }
 
     /**
