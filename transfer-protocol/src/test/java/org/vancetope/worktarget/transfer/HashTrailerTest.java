@@ -21,6 +21,7 @@ import org.vancetope.worktarget.core.transfer.TransferInit;
 import org.vancetope.worktarget.core.transfer.TransferInitResponse;
 import org.vancetope.worktarget.core.transfer.TransferResult;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
+import org.vancetope.worktarget.spi.ErrorCode;
 
 /**
  * The capability {@code transfer.hash-trailer}: the sender reads its file once, announcing it without its
@@ -191,8 +192,33 @@ class HashTrailerTest {
         TransferResult r = TransferFixture.done(f);
         assertThat(r.ok()).isFalse();
         assertThat(r.error()).contains("longer than announced");
+        assertThat(r.code()).isEqualTo(ErrorCode.SOURCE_CHANGED);
         assertThat(fx.footProject.resolve("log.txt")).doesNotExist();
         fx.deliverAll();
+        fx.assertClean();
+    }
+
+    @Test
+    void anUploadWhoseSourceGrowsFailsOnTheServerWithTheClientsReasonAndSourceChanged() throws Exception {
+        fx = fixture(TRAILER);
+        Path src = fx.footFile("g.bin", TransferFixture.randomBytes(100_000, 6));
+        CompletableFuture<TransferResult> f = fx.brainConn.requestUpload(TransferFixture.SCOPE, "g.bin", "uploads",
+                "g.bin", null);
+        fx.pair.deliverNext(fx.pair.left());    // the request reaches the client, which announces 100,000 bytes
+        Files.write(src, "more".getBytes(StandardCharsets.UTF_8), StandardOpenOption.APPEND);
+        fx.deliverAll();
+
+        TransferResult r = TransferFixture.done(f);
+        assertThat(r.ok()).isFalse();
+        assertThat(r.code()).as("the client's own code, carried by transfer_finish").isEqualTo(ErrorCode.SOURCE_CHANGED);
+        assertThat(r.error()).contains("longer than announced");
+        assertThat(fx.framesOf(fx.sentByFoot, org.vancetope.worktarget.core.transfer.TransferFinish.class))
+                .singleElement().satisfies(fin -> {
+                    assertThat(fin.ok()).isFalse();
+                    assertThat(fin.code()).isEqualTo(ErrorCode.SOURCE_CHANGED);
+                });
+        assertThat(fx.rootDirs.get("uploads").resolve("g.bin")).doesNotExist();
+        assertThat(fx.stagingFiles()).isEmpty();
         fx.assertClean();
     }
 }

@@ -139,7 +139,7 @@ class TransferResumeTest {
             TransferResult r = done(resumed);
             assertThat(r.ok()).isFalse();
             assertThat(r.error()).contains("source changed");
-            assertThat(r.code()).as("the receiver's code, carried by transfer_resume_response").isEqualTo(ErrorCode.INVALID_PARAMS);
+            assertThat(r.code()).as("the receiver's code, carried by transfer_resume_response").isEqualTo(ErrorCode.SOURCE_CHANGED);
             assertThat(r.resumeId()).isNull();
             assertThat(h.reservedEntries()).isEmpty();
             assertThat(h.foot.keptReceives()).isZero();

@@ -276,6 +276,7 @@ class UploadResumeTest {
             TransferResult r = done(resumed);
             assertThat(r.ok()).isFalse();
             assertThat(r.error()).contains("the source changed");
+            assertThat(r.code()).isEqualTo(ErrorCode.SOURCE_CHANGED);
             assertThat(Files.exists(target(h))).isFalse();
             assertNothingLeft(h);
         }

@@ -46,6 +46,12 @@ public enum ErrorCode {
      * size. A correct sender never sends one; the file must be sent again.
      */
     ZSTD_REFUSED,
+    /**
+     * The file being sent changed while it was sent: it ended before or went on past the size announced
+     * in {@code transfer_init}, or a transfer to be resumed no longer has the size or hash it started
+     * with. Nothing of it was committed; send it again once it no longer changes (a resume cannot help).
+     */
+    SOURCE_CHANGED,
     /** An unexpected internal failure. */
     INTERNAL;
 

@@ -18,7 +18,7 @@ class SpiValuesTest {
         assertThat(List.of(ErrorCode.values())).extracting(ErrorCode::wire).containsExactly("bad_frame", "unauthorized",
                 "forbidden", "superseded", "unknown_tool", "invalid_params", "offline", "timeout", "cancelled",
                 "path_escape", "not_found", "exists", "size_limit", "disk_full", "hash_mismatch", "budget_exceeded",
-                "zstd_refused", "internal");
+                "zstd_refused", "source_changed", "internal");
     }
 
     @Test

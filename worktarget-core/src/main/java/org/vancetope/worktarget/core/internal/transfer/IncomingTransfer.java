@@ -479,11 +479,17 @@ final class IncomingTransfer {
         }
         String refusal = null;
         ErrorCode code = ErrorCode.INVALID_PARAMS;
-        if (!target.equals(f.target()) || !java.util.Objects.equals(dirName, f.dirName()) || totalSize != f.totalSize()) {
-            refusal = "transfer_resume names another file than the kept transfer (target, dirName and totalSize must be "
-                    + "those of its transfer_init); send the file again";
+        if (!target.equals(f.target()) || !java.util.Objects.equals(dirName, f.dirName())) {
+            refusal = "transfer_resume names another file than the kept transfer (target and dirName must be those of "
+                    + "its transfer_init); send the file again";
+        } else if (totalSize != f.totalSize()) {
+            code = ErrorCode.SOURCE_CHANGED;
+            refusal = "the source changed since the transfer started (it has " + f.totalSize() + " bytes, not "
+                    + totalSize + "); send the file again, without resumeId";
         } else if (hash != null && f.hash() != null && !hash.equalsIgnoreCase(f.hash())) {
-            refusal = "the source changed since the transfer started (its hash differs); send the file again";
+            code = ErrorCode.SOURCE_CHANGED;
+            refusal = "the source changed since the transfer started (its hash differs); send the file again, without "
+                    + "resumeId";
         }
         if (refusal == null) {
             try {

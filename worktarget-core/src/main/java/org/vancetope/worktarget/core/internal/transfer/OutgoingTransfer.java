@@ -182,10 +182,10 @@ final class OutgoingTransfer {
                 }
                 in.position(r.offset());
             } catch (java.io.EOFException e) {
-                finish(false, ErrorCode.INTERNAL, SHORTER, 0, false);
+                sourceFailure(ErrorCode.SOURCE_CHANGED, SHORTER, 0);
                 return;
             } catch (IOException e) {
-                finish(false, ErrorCode.INTERNAL, "cannot read the source file: " + e.getClass().getSimpleName(), 0, false);
+                sourceFailure(ErrorCode.INTERNAL, "cannot read the source file: " + e.getClass().getSimpleName(), 0);
                 return;
             }
             sent = r.offset();
@@ -325,12 +325,12 @@ final class OutgoingTransfer {
         try {
             while (buf.hasRemaining()) {
                 if (in.read(buf) < 0) {
-                    finish(false, ErrorCode.INTERNAL, SHORTER, sent);
+                    sourceFailure(ErrorCode.SOURCE_CHANGED, SHORTER, sent);
                     return null;
                 }
             }
         } catch (IOException e) {
-            finish(false, ErrorCode.INTERNAL, "cannot read the source file: " + e.getClass().getSimpleName(), sent);
+            sourceFailure(ErrorCode.INTERNAL, "cannot read the source file: " + e.getClass().getSimpleName(), sent);
             return null;
         }
         boolean last = sent + len == totalSize;
@@ -346,12 +346,12 @@ final class OutgoingTransfer {
         // the file was not read beforehand: what was sent must be the whole file, so it must end here
         try {
             if (in.read(ByteBuffer.allocate(1)) > 0) {
-                finish(false, ErrorCode.INTERNAL, "source file changed during the transfer (it is longer than announced); "
+                sourceFailure(ErrorCode.SOURCE_CHANGED, "source file changed during the transfer (it is longer than announced); "
                         + "send it again once it no longer changes", sent);
                 return null;
             }
         } catch (IOException e) {
-            finish(false, ErrorCode.INTERNAL, "cannot read the source file: " + e.getClass().getSimpleName(), sent);
+            sourceFailure(ErrorCode.INTERNAL, "cannot read the source file: " + e.getClass().getSimpleName(), sent);
             return null;
         }
         hash = Sha256.format(trailer.digest());
@@ -397,8 +397,26 @@ final class OutgoingTransfer {
         finish(ok, code, error, bytesWritten, resumable && !ok && code == ErrorCode.OFFLINE);
     }
 
+    /**
+     * Fails the transfer because of its source (it changed while it was sent, or cannot be read): the
+     * receiver learns why from {@code transfer_finish}'s {@code error} and {@code code}, which matters on an
+     * upload, whose tool call waits on the receiving side. Caller holds the lock.
+     */
+    private void sourceFailure(ErrorCode code, String error, long bytesWritten) {
+        finish(false, code, error, bytesWritten, false, true);
+    }
+
     /** Sends transfer_finish, resolves the result, removes the pending entry. Caller holds the lock. */
     private void finish(boolean ok, ErrorCode code, String error, long bytesWritten, boolean canResume) {
+        finish(ok, code, error, bytesWritten, canResume, false);
+    }
+
+    /**
+     * Sends transfer_finish (with the failure's {@code error} and {@code code} when {@code explain}),
+     * resolves the result, removes the pending entry. Caller holds the lock.
+     */
+    private void finish(boolean ok, ErrorCode code, String error, long bytesWritten, boolean canResume,
+                        boolean explain) {
         move(SenderState.FINISHED);
         if (timer != null) {
             timer.cancel();
@@ -407,7 +425,7 @@ final class OutgoingTransfer {
         closeSource();
         engine.senders.remove(id, this);
         if (channel.isOpen()) {
-            channel.send(new TransferFinish(id, ok, null));
+            channel.send(explain ? new TransferFinish(id, false, error, code) : new TransferFinish(id, ok, null));
         }
         TransferResult r = canResume
                 ? new TransferResult(id, false, bytesWritten, hash, error + "; the receiver keeps what arrived: resume "
