@@ -409,6 +409,33 @@ class FleetRoutingTest {
     }
 
     @Test
+    void aProcessEndDuringARedisOutageReachesThePeersOnTheOtherNodesOnceRedisIsBack() throws Exception {
+        Map<String, ConcurrentLinkedQueue<String>> told = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.function.Function<String, java.util.function.Consumer<ToolContext>> hook = who -> ctx ->
+                told.computeIfAbsent(who, k -> new ConcurrentLinkedQueue<>()).add(ctx.processId());
+        for (int n = 1; n <= 3; n++) {
+            fleet.daemon(n, "box-" + n, List.of(Fleet.echoRead("box-" + n)), hook.apply("box-" + n));
+        }
+        fleet.foot(3, "s-1", List.of(Fleet.echoRead("foot")), hook.apply("foot s-1"));
+        for (int n = 1; n <= 3; n++) {
+            awaitSeenEverywhere(daemon("box-" + n));
+        }
+        Await.until("node1 sees the foot", () -> fleet.sees(1, new SessionKey("acme", "s-1")));
+        redis.stop();
+        try {
+            fleet.node(1).peers().processEnded(Fleet.ctx());      // proc-1 of session s-1, with Redis gone
+            Await.until("box-1, on the ending node, is told at once", () -> told.containsKey("box-1"));
+        } finally {
+            redis.start();      // empty: the nodes write their presence again with their next heartbeat
+        }
+        for (String who : List.of("box-2", "box-3", "foot s-1")) {
+            Await.until(who + " is told proc-1 ended once Redis is back", () -> told.containsKey(who)
+                    && told.get(who).contains("proc-1"));
+        }
+        assertThat(told.get("box-1")).containsExactly("proc-1");
+    }
+
+    @Test
     void aNodeStartsWhileRedisIsDownServesItsOwnPeersAndJoinsTheFleetWhenRedisComesUp() throws Exception {
         RedisServer late = RedisServer.notStarted();
         try (Fleet early = new Fleet(late, 2, 64 * 1024)) {

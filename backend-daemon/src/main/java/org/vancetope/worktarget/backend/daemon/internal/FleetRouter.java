@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -69,6 +71,11 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
     private final ScheduledExecutorService watch;
     private final Map<PeerKey, Located> located = new ConcurrentHashMap<>();
     private final long cacheNanos;
+    private final long presenceTtlNanos;
+    /** Process ends the other nodes may not have been told of, by process id, oldest first; presence thread only. */
+    private final Map<String, OwedEnd> owedEnds = new LinkedHashMap<>();
+    /** The most process ends kept while the store is unreachable. */
+    static final int MAX_OWED_ENDS = 10_000;
 
     private record Forwarded(String node, String tool, CompletableFuture<Map<String, Object>> future) {
     }
@@ -106,6 +113,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         this.maxFrameBytes = maxFrameBytes;
         this.self = link.nodeId();
         this.cacheNanos = cacheTtl(link.presenceTtl()).toNanos();
+        this.presenceTtlNanos = link.presenceTtl().toNanos();
         this.presence = Executors.newSingleThreadExecutor(r -> daemon(r, "worktarget-fleet-presence"));
         this.watch = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "worktarget-fleet-watch"));
     }
@@ -234,35 +242,114 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
     /**
      * A process ended: the other nodes that hold peers of the process (the daemons of its project, the
      * foot of its session) are told, and tell those peers as their own. Sent from the presence thread,
-     * so the dispatcher never waits for the store; when the store is unreachable the other nodes' peers
-     * are not told and free the process's jobs by their own idle expiry.
+     * so the dispatcher never waits for the store. When the store is unreachable (or a message to a node
+     * cannot be published) the end is owed: it is tried again every check period, and once the store
+     * answers, for one presence time to live more, so that the nodes that write their presence again
+     * after an outage are told too (see {@link #retryOwedEnds}).
      *
      * @param process the process
      */
     void processEnded(ToolContext process) {
         submitPresence(() -> {
-            Set<String> nodes = new TreeSet<>();
-            try {
-                for (String name : link.daemons(process.tenant(), process.project())) {
-                    link.locate(new DaemonKey(process.tenant(), process.project(), name))
-                            .ifPresent(p -> nodes.add(p.node()));
-                }
-                if (process.sessionId() != null) {
-                    link.locate(new SessionKey(process.tenant(), process.sessionId())).ifPresent(p -> nodes.add(p.node()));
-                }
-            } catch (IOException e) {
-                LOG.info("Could not tell the fleet that process {} ended ({}); peers on other nodes expire its jobs "
-                        + "by themselves", process.processId(), e.getMessage());
-                return;
+            OwedEnd end = new OwedEnd(process);
+            if (!tellEnded(end)) {
+                LOG.info("Could not tell the fleet that process {} ended (its store is unreachable); the other nodes "
+                        + "are told when it is back", process.processId());
+                owe(end);
             }
-            nodes.remove(self);
-            if (nodes.isEmpty()) {
-                return;
-            }
-            String frame = Wire.encodeToString(new Message.ProcessEnd(process));
-            String header = header(ENDED, null, null);
-            nodes.forEach(node -> send(node, header, frame));
         });
+    }
+
+    /** A process end that not every node may have been told of yet; used on the presence thread only. */
+    private static final class OwedEnd {
+        private final ToolContext process;
+        /** The nodes a message was published to. */
+        private final Set<String> told = new HashSet<>();
+        /** When a retry first reached the store again (System.nanoTime), or -1 while it does not. */
+        private long reachableSince = -1;
+
+        OwedEnd(ToolContext process) {
+            this.process = process;
+        }
+    }
+
+    /**
+     * Tells the nodes holding peers of the process that were not told yet. Presence thread.
+     *
+     * @return false when the store is unreachable (nothing was sent)
+     */
+    private boolean tellEnded(OwedEnd end) {
+        ToolContext process = end.process;
+        Set<String> nodes = new TreeSet<>();
+        try {
+            for (String name : link.daemons(process.tenant(), process.project())) {
+                link.locate(new DaemonKey(process.tenant(), process.project(), name))
+                        .ifPresent(p -> nodes.add(p.node()));
+            }
+            if (process.sessionId() != null) {
+                link.locate(new SessionKey(process.tenant(), process.sessionId())).ifPresent(p -> nodes.add(p.node()));
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        nodes.remove(self);
+        nodes.removeAll(end.told);
+        if (nodes.isEmpty()) {
+            return true;
+        }
+        String message = header(ENDED, null, null) + "\n" + Wire.encodeToString(new Message.ProcessEnd(process));
+        for (String node : nodes) {
+            end.told.add(node);
+            link.sendAsync(node, message).whenComplete((listening, e) -> {
+                if (e != null) {
+                    LOG.info("Could not tell server node '{}' that process {} ended ({}); it is told when the store "
+                            + "answers again", node, process.processId(), e.getMessage());
+                    submitPresence(() -> {
+                        end.told.remove(node);
+                        owe(end);
+                    });
+                } else if (!Boolean.TRUE.equals(listening)) {
+                    LOG.info("Server node '{}' is not listening; it was not told that process {} ended", node,
+                            process.processId());
+                }
+            });
+        }
+        return true;
+    }
+
+    /** Keeps an end to be told again (presence thread); the oldest is dropped beyond {@link #MAX_OWED_ENDS}. */
+    private void owe(OwedEnd end) {
+        end.reachableSince = -1;
+        owedEnds.putIfAbsent(end.process.processId(), end);
+        if (owedEnds.size() > MAX_OWED_ENDS) {
+            Iterator<OwedEnd> oldest = owedEnds.values().iterator();
+            LOG.warn("More than {} process ends wait for the fleet's store; the other nodes are not told that process "
+                    + "{} ended, and free its jobs by their own idle expiry", MAX_OWED_ENDS,
+                    oldest.next().process.processId());
+            oldest.remove();
+        }
+    }
+
+    /**
+     * Tries the owed process ends again (presence thread, every check period). An end is done once the
+     * store has answered for a whole presence time to live since it came back: by then every live node
+     * has written its presence again (a heartbeat is a third of that time), and every node found holding
+     * a peer of the process was told.
+     */
+    private void retryOwedEnds() {
+        long now = System.nanoTime();
+        for (Iterator<OwedEnd> it = owedEnds.values().iterator(); it.hasNext(); ) {
+            OwedEnd end = it.next();
+            if (!tellEnded(end)) {
+                end.reachableSince = -1;
+                continue;
+            }
+            if (end.reachableSince < 0) {
+                end.reachableSince = now;
+            } else if (now - end.reachableSince >= presenceTtlNanos) {
+                it.remove();
+            }
+        }
     }
 
     /** The daemons of a project on any node; none when the store is unreachable. */
@@ -498,8 +585,12 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
                 + "another node; retry then, or call work_target_set to switch to another target.");
     }
 
-    /** Fails the calls waiting for a node that stopped heartbeating, or all of them when the store is gone. */
+    /**
+     * Has the owed process ends tried again, and fails the calls waiting for a node that stopped
+     * heartbeating, or all of them when the store is gone.
+     */
     private void checkNodes() {
+        submitPresence(this::retryOwedEnds);
         Set<String> nodes = new HashSet<>();
         pending.values().forEach(f -> nodes.add(f.node()));
         for (String node : nodes) {
