@@ -379,8 +379,11 @@ class FleetRoutingTest {
         assertDeclared(r);
     }
 
-    @Test
-    void processEndReachesThePeersOfTheProcessOnEveryNodeAndNoOtherFoot() throws Exception {
+    /**
+     * Daemons box-1, box-2 and box-3 on nodes 1–3, the foot of s-1 on node 3 and the foot of s-2 on node 2,
+     * all seen by node 1; each records the process ids it is told ended, under its name ("box-1", "foot s-1", …).
+     */
+    private Map<String, ConcurrentLinkedQueue<String>> peersHearingProcessEnds() throws Exception {
         Map<String, ConcurrentLinkedQueue<String>> told = new java.util.concurrent.ConcurrentHashMap<>();
         java.util.function.Function<String, java.util.function.Consumer<ToolContext>> hook = who -> ctx ->
                 told.computeIfAbsent(who, k -> new ConcurrentLinkedQueue<>()).add(ctx.processId());
@@ -394,6 +397,12 @@ class FleetRoutingTest {
         }
         Await.until("node1 sees both foots", () -> fleet.sees(1, new SessionKey("acme", "s-1"))
                 && fleet.sees(1, new SessionKey("acme", "s-2")));
+        return told;
+    }
+
+    @Test
+    void processEndReachesThePeersOfTheProcessOnEveryNodeAndNoOtherFoot() throws Exception {
+        Map<String, ConcurrentLinkedQueue<String>> told = peersHearingProcessEnds();
 
         fleet.node(1).peers().processEnded(Fleet.ctx());       // proc-1 of session s-1, as the dispatcher ends it
         for (String who : List.of("box-1", "box-2", "box-3", "foot s-1")) {
@@ -410,17 +419,7 @@ class FleetRoutingTest {
 
     @Test
     void aProcessEndDuringARedisOutageReachesThePeersOnTheOtherNodesOnceRedisIsBack() throws Exception {
-        Map<String, ConcurrentLinkedQueue<String>> told = new java.util.concurrent.ConcurrentHashMap<>();
-        java.util.function.Function<String, java.util.function.Consumer<ToolContext>> hook = who -> ctx ->
-                told.computeIfAbsent(who, k -> new ConcurrentLinkedQueue<>()).add(ctx.processId());
-        for (int n = 1; n <= 3; n++) {
-            fleet.daemon(n, "box-" + n, List.of(Fleet.echoRead("box-" + n)), hook.apply("box-" + n));
-        }
-        fleet.foot(3, "s-1", List.of(Fleet.echoRead("foot")), hook.apply("foot s-1"));
-        for (int n = 1; n <= 3; n++) {
-            awaitSeenEverywhere(daemon("box-" + n));
-        }
-        Await.until("node1 sees the foot", () -> fleet.sees(1, new SessionKey("acme", "s-1")));
+        Map<String, ConcurrentLinkedQueue<String>> told = peersHearingProcessEnds();
         redis.stop();
         try {
             fleet.node(1).peers().processEnded(Fleet.ctx());      // proc-1 of session s-1, with Redis gone
@@ -433,6 +432,7 @@ class FleetRoutingTest {
                     && told.get(who).contains("proc-1"));
         }
         assertThat(told.get("box-1")).containsExactly("proc-1");
+        assertThat(told).as("the foot of another session is not told").doesNotContainKey("foot s-2");
     }
 
     @Test
