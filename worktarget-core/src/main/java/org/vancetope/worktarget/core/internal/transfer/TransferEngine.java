@@ -69,6 +69,11 @@ public final class TransferEngine {
     private final Map<String, PeerLimits> peerLimits = new ConcurrentHashMap<>();
     /** Receivers whose connection ended, kept for a resume ({@code transfer.resume}); not pending. */
     final Map<String, IncomingTransfer> kept = new ConcurrentHashMap<>();
+    /**
+     * Transfers this side sent and gave up while their receiver kept them (a directory transfer whose peer did
+     * not come back): the peer is told to drop them on its next connection of the scope, within the retention.
+     */
+    private final Map<String, Forsaken> forsaken = new ConcurrentHashMap<>();
     private volatile CompletableFuture<Void> nextAttach = new CompletableFuture<>();
 
     /** The roots received into, most recent last, for the sweep of stale staging files (bounded). */
@@ -137,6 +142,9 @@ public final class TransferEngine {
             } else if (frame instanceof TransferInit i) {
                 onInit(channel, scope, capabilities, i);
             } else if (frame instanceof TransferFinish f) {
+                if (!f.ok() && dropKept(channel, scope, capabilities, f)) {
+                    return;
+                }
                 IncomingTransfer r = receiver(channel, f);
                 if (r != null) {
                     r.onFinish(f);
@@ -325,6 +333,93 @@ public final class TransferEngine {
             }
         }
         k.resume(channel, f, capabilities.contains(TransferCapability.ZSTD));
+    }
+
+    /**
+     * {@code transfer_finish {ok:false}} naming a transfer this side keeps for a resume (and no running one):
+     * its sender gave it up, so what was kept is deleted, from memory or, after a restart, from the root of
+     * the connection.
+     *
+     * @return whether the frame named a kept transfer
+     */
+    private boolean dropKept(FrameChannel<TransferFrame> channel, TransferScope scope,
+                             Set<TransferCapability> capabilities, TransferFinish f) {
+        String id = f.transferId();
+        if (!capabilities.contains(TransferCapability.RESUME) || settle(id) != null) {
+            return false;
+        }
+        String reason = f.error() == null ? "the sender gave the transfer up" : f.error();
+        IncomingTransfer k = kept.get(id);
+        if (k != null) {
+            k.discardKept(ErrorCode.CANCELLED, reason);
+            LOG.debug("Dropped kept transfer {} on channel {}: {}", id, channel.id(), reason);
+            return true;
+        }
+        TargetResolution res = resolver.root(scope, null);
+        if (!res.ok()) {
+            return false;
+        }
+        try {
+            ConfinedRoot root = ConfinedRoot.of(res.root());
+            if (KeptTransfers.read(root, id).isEmpty()) {
+                return false;
+            }
+            KeptTransfers.delete(root, id);
+            LOG.debug("Deleted the kept files of transfer {} on channel {}: {}", id, channel.id(), reason);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Gives up a transfer this side received and keeps for a resume: its files are deleted (a directory
+     * transfer whose peer did not come back).
+     *
+     * @param id the transfer
+     * @param reason why, for its outcome
+     */
+    void discardKept(String id, String reason) {
+        IncomingTransfer running = settle(id);
+        if (running != null) {
+            running.abort(ErrorCode.OFFLINE, reason);
+        }
+        IncomingTransfer k = kept.get(id);
+        if (k != null) {
+            k.discardKept(ErrorCode.CANCELLED, reason);
+        }
+    }
+
+    /**
+     * Gives up a transfer this side sent and its receiver may keep for a resume (a directory transfer whose
+     * peer did not come back): the next connection of the scope that negotiated {@code transfer.resume} is
+     * sent {@code transfer_finish {ok:false}} for it, so that the peer drops what it kept.
+     *
+     * @param id the transfer
+     * @param scope the tenant and project of its connection
+     */
+    void forsake(String id, TransferScope scope) {
+        if (scope != null && !closed) {
+            forsaken.put(id, new Forsaken(scope, now()));
+        }
+    }
+
+    /** A transfer given up while its receiver kept it, and when. */
+    private record Forsaken(TransferScope scope, long at) {
+    }
+
+    /** Tells the peer of a new connection to drop what it keeps of transfers given up in its scope. */
+    private void tellForsaken(FrameChannel<TransferFrame> channel, TransferScope scope,
+                              Set<TransferCapability> capabilities) {
+        if (forsaken.isEmpty() || !capabilities.contains(TransferCapability.RESUME)) {
+            return;
+        }
+        for (Map.Entry<String, Forsaken> e : List.copyOf(forsaken.entrySet())) {
+            if (e.getValue().scope().equals(scope) && forsaken.remove(e.getKey(), e.getValue())) {
+                channel.send(new TransferFinish(e.getKey(), false, "the directory transfer of this file was given "
+                        + "up: the client did not come back within reconnectWait", ErrorCode.CANCELLED));
+            }
+        }
     }
 
     /**
@@ -752,13 +847,20 @@ public final class TransferEngine {
      * come back looks again.
      *
      * @param channel the channel
+     * @param scope the tenant and project of the connection
+     * @param capabilities the capabilities of the connection
      * @param limits what its peer announced it accepts
      */
-    public void attached(FrameChannel<TransferFrame> channel, PeerLimits limits) {
+    public void attached(FrameChannel<TransferFrame> channel, TransferScope scope, Set<TransferCapability> capabilities,
+                         PeerLimits limits) {
         if (limits.equals(PeerLimits.NONE)) {
             peerLimits.remove(channel.id());
         } else {
             peerLimits.put(channel.id(), limits);
+        }
+        if (!forsaken.isEmpty()) {
+            // not from within the attach: a transport attaches before its handshake's last frame went out
+            executor.execute(() -> tellForsaken(channel, scope, capabilities));
         }
         CompletableFuture<Void> fired = nextAttach;
         nextAttach = new CompletableFuture<>();
@@ -809,13 +911,14 @@ public final class TransferEngine {
         CompletableFuture<Void> signal = nextAttach;
         nextAttach = new CompletableFuture<>();     // never completes: nothing attaches any more
         signal.complete(null);
+        directories.close();    // first: what an interrupted directory transfer kept is deleted, nothing resumes it
+        forsaken.clear();
         for (IncomingTransfer r : List.copyOf(receivers.values())) {
             if (r.keepsOnClose()) {
                 r.park();
             }
         }
         List.copyOf(kept.values()).forEach(IncomingTransfer::forget);
-        directories.close();
         List.copyOf(receivers.values()).forEach(r -> r.abort(ErrorCode.OFFLINE, "transfer endpoint closed"));
         List.copyOf(senders.values()).forEach(OutgoingTransfer::endpointClosed);
     }
@@ -845,6 +948,8 @@ public final class TransferEngine {
             String reason = "transfer expired: no activity for " + settings.cleanupInterval().toSeconds()
                     + " s (cleanupInterval)";
             staleIn.forEach(r -> r.expire(reason));
+            long forgotten = now() - settings.resumeRetention().toMillis();    // the peer's own retention ended them
+            forsaken.values().removeIf(f -> f.at() <= forgotten);
             staleOut.forEach(s -> s.abort(ErrorCode.TIMEOUT, reason));
             sweepRoots();
         } catch (RuntimeException e) {
@@ -861,6 +966,15 @@ public final class TransferEngine {
      */
     public int pendingSends() {
         return senders.size();
+    }
+
+    /**
+     * The number of directory transfers waiting for their peer (its manifest, its answer, or its return).
+     *
+     * @return pending directory transfers
+     */
+    public int pendingDirectories() {
+        return directories.pending();
     }
 
     /**
