@@ -137,8 +137,9 @@ public final class DirectoryTransfers {
                         join(target, e.entry.path()), null, null, false, false),
                 (e, c, caps) -> engine.startSend(c, caps, e.fileId, root, join(source, e.entry.path()),
                         join(target, e.entry.path()), null, null, false, true),
-                e -> engine.forsake(e.fileId, scope));
+                e -> engine.oweFinish(e.fileId, scope, false));
         Run run = new Run(id, channel, capabilities, TransferListener.Role.SENDER, entries, overwrite, steps, bridged);
+        run.scope = scope;
         return run.start(new DirectoryManifest(id, target, null, overwrite, entries, null));
     }
 
@@ -646,6 +647,8 @@ public final class DirectoryTransfers {
         private FileJob cut;
         /** Whether the receiver of {@link #cut} kept it (it is resumed, else sent again). */
         private boolean cutKept;
+        /** The last file this side sent that landed, on the connection the run is on now. */
+        private FileJob lastLanded;
         List<DirectoryEntry> entries;
         TransferScope scope;
         String dirName;
@@ -852,6 +855,12 @@ public final class DirectoryTransfers {
                 cutKept = r.resumeId() != null;
                 waiting = phase;
                 interrupted.put(id, this);
+                if (lastLanded != null) {
+                    // its transfer_finish may have been lost with the connection: the receiver would keep the
+                    // file's sidecar until its retention ends, so it gets the frame on its next connection
+                    engine.oweFinish(lastLanded.fileId, scope, true);
+                    lastLanded = null;
+                }
             }
             files.remove(job.fileId, this);
             LOG.debug("Directory transfer {} interrupted at {}: its connection was lost", id, job.entry.path());
@@ -979,6 +988,7 @@ public final class DirectoryTransfers {
             int done;
             long before;
             synchronized (this) {
+                lastLanded = r.ok() && role == TransferListener.Role.SENDER ? job : null;
                 outcomes[job.index] = out;
                 landed += r.ok() ? r.bytesWritten() : 0;
                 filesDone++;

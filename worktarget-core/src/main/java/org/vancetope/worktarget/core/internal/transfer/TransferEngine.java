@@ -70,10 +70,12 @@ public final class TransferEngine {
     /** Receivers whose connection ended, kept for a resume ({@code transfer.resume}); not pending. */
     final Map<String, IncomingTransfer> kept = new ConcurrentHashMap<>();
     /**
-     * Transfers this side sent and gave up while their receiver kept them (a directory transfer whose peer did
-     * not come back): the peer is told to drop them on its next connection of the scope, within the retention.
+     * The {@code transfer_finish} frames of transfers this side sent that their receiver may not have got,
+     * because the connection was lost (a directory transfer given up, or one of its files that landed as its
+     * connection ended): sent on the peer's next connection of the scope, within the retention, so that the
+     * peer deletes what it kept of them.
      */
-    private final Map<String, Forsaken> forsaken = new ConcurrentHashMap<>();
+    private final Map<String, OwedFinish> owed = new ConcurrentHashMap<>();
     private volatile CompletableFuture<Void> nextAttach = new CompletableFuture<>();
 
     /** The roots received into, most recent last, for the sweep of stale staging files (bounded). */
@@ -142,7 +144,7 @@ public final class TransferEngine {
             } else if (frame instanceof TransferInit i) {
                 onInit(channel, scope, capabilities, i);
             } else if (frame instanceof TransferFinish f) {
-                if (!f.ok() && dropKept(channel, scope, capabilities, f)) {
+                if (dropKept(channel, scope, capabilities, f)) {
                     return;
                 }
                 IncomingTransfer r = receiver(channel, f);
@@ -336,9 +338,10 @@ public final class TransferEngine {
     }
 
     /**
-     * {@code transfer_finish {ok:false}} naming a transfer this side keeps for a resume (and no running one):
-     * its sender gave it up, so what was kept is deleted, from memory or, after a restart, from the root of
-     * the connection.
+     * {@code transfer_finish} naming a transfer this side keeps (and no running one): its sender knows the
+     * outcome (it gave the transfer up, or heard it landed), so nothing of it will be resumed and what was
+     * kept is deleted, from memory or from the root of the connection (after a restart, or the sidecar of a
+     * file verified before its connection ended).
      *
      * @return whether the frame named a kept transfer
      */
@@ -348,7 +351,8 @@ public final class TransferEngine {
         if (!capabilities.contains(TransferCapability.RESUME) || settle(id) != null) {
             return false;
         }
-        String reason = f.error() == null ? "the sender gave the transfer up" : f.error();
+        String reason = f.error() != null ? f.error() : f.ok() ? "the sender finished the transfer"
+                : "the sender gave the transfer up";
         IncomingTransfer k = kept.get(id);
         if (k != null) {
             k.discardKept(ErrorCode.CANCELLED, reason);
@@ -391,33 +395,37 @@ public final class TransferEngine {
     }
 
     /**
-     * Gives up a transfer this side sent and its receiver may keep for a resume (a directory transfer whose
-     * peer did not come back): the next connection of the scope that negotiated {@code transfer.resume} is
-     * sent {@code transfer_finish {ok:false}} for it, so that the peer drops what it kept.
+     * Owes the receiver of a transfer this side sent its {@code transfer_finish}, which a lost connection may
+     * have kept from it: the next connection of the scope that negotiated {@code transfer.resume} gets it, so
+     * that the peer deletes what it keeps of the transfer (a partial file given up, or the sidecar of a file
+     * that landed).
      *
      * @param id the transfer
      * @param scope the tenant and project of its connection
+     * @param ok whether the transfer landed (else it was given up)
      */
-    void forsake(String id, TransferScope scope) {
+    void oweFinish(String id, TransferScope scope, boolean ok) {
         if (scope != null && !closed) {
-            forsaken.put(id, new Forsaken(scope, now()));
+            owed.put(id, new OwedFinish(scope, ok, now()));
         }
     }
 
-    /** A transfer given up while its receiver kept it, and when. */
-    private record Forsaken(TransferScope scope, long at) {
+    /** A {@code transfer_finish} owed to a peer of a scope, since when. */
+    private record OwedFinish(TransferScope scope, boolean ok, long at) {
     }
 
-    /** Tells the peer of a new connection to drop what it keeps of transfers given up in its scope. */
-    private void tellForsaken(FrameChannel<TransferFrame> channel, TransferScope scope,
-                              Set<TransferCapability> capabilities) {
-        if (forsaken.isEmpty() || !capabilities.contains(TransferCapability.RESUME)) {
+    /** Sends the peer of a new connection the {@code transfer_finish} frames owed to its scope. */
+    private void payOwedFinishes(FrameChannel<TransferFrame> channel, TransferScope scope,
+                                 Set<TransferCapability> capabilities) {
+        if (!capabilities.contains(TransferCapability.RESUME)) {
             return;
         }
-        for (Map.Entry<String, Forsaken> e : List.copyOf(forsaken.entrySet())) {
-            if (e.getValue().scope().equals(scope) && forsaken.remove(e.getKey(), e.getValue())) {
-                channel.send(new TransferFinish(e.getKey(), false, "the directory transfer of this file was given "
-                        + "up: the client did not come back within reconnectWait", ErrorCode.CANCELLED));
+        for (Map.Entry<String, OwedFinish> e : List.copyOf(owed.entrySet())) {
+            OwedFinish f = e.getValue();
+            if (f.scope().equals(scope) && owed.remove(e.getKey(), f)) {
+                channel.send(f.ok() ? new TransferFinish(e.getKey(), true, null) : new TransferFinish(e.getKey(), false,
+                        "the directory transfer of this file was given up: the client did not come back within "
+                                + "reconnectWait", ErrorCode.CANCELLED));
             }
         }
     }
@@ -858,9 +866,9 @@ public final class TransferEngine {
         } else {
             peerLimits.put(channel.id(), limits);
         }
-        if (!forsaken.isEmpty()) {
+        if (!owed.isEmpty()) {
             // not from within the attach: a transport attaches before its handshake's last frame went out
-            executor.execute(() -> tellForsaken(channel, scope, capabilities));
+            executor.execute(() -> payOwedFinishes(channel, scope, capabilities));
         }
         CompletableFuture<Void> fired = nextAttach;
         nextAttach = new CompletableFuture<>();
@@ -912,7 +920,7 @@ public final class TransferEngine {
         nextAttach = new CompletableFuture<>();     // never completes: nothing attaches any more
         signal.complete(null);
         directories.close();    // first: what an interrupted directory transfer kept is deleted, nothing resumes it
-        forsaken.clear();
+        owed.clear();
         for (IncomingTransfer r : List.copyOf(receivers.values())) {
             if (r.keepsOnClose()) {
                 r.park();
@@ -949,7 +957,7 @@ public final class TransferEngine {
                     + " s (cleanupInterval)";
             staleIn.forEach(r -> r.expire(reason));
             long forgotten = now() - settings.resumeRetention().toMillis();    // the peer's own retention ended them
-            forsaken.values().removeIf(f -> f.at() <= forgotten);
+            owed.values().removeIf(f -> f.at() <= forgotten);
             staleOut.forEach(s -> s.abort(ErrorCode.TIMEOUT, reason));
             sweepRoots();
         } catch (RuntimeException e) {
