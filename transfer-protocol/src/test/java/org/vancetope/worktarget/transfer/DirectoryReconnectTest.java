@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,7 +19,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.core.transfer.DirectoryEntryResult;
 import org.vancetope.worktarget.core.transfer.DirectoryTransferResult;
@@ -30,14 +27,13 @@ import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferCapability;
 import org.vancetope.worktarget.core.transfer.TransferChunk;
 import org.vancetope.worktarget.core.transfer.TransferComplete;
-import org.vancetope.worktarget.core.transfer.TransferConnection;
 import org.vancetope.worktarget.core.transfer.TransferFinish;
 import org.vancetope.worktarget.core.transfer.TransferFrame;
 import org.vancetope.worktarget.core.transfer.TransferInit;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
-import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.testfixtures.FileTrees;
 
 /**
  * {@code client_dir_download} and {@code client_dir_upload} ({@link FileTransferTools}) over manual in-memory
@@ -60,14 +56,23 @@ class DirectoryReconnectTest {
     /** Where the cuts in the middle of a file come: after the receiver wrote this many bytes of c.bin. */
     private static final int CUT = 300_000;
     private static final List<String> ORDER = List.of("a.bin", "b.bin", "c.bin", "sub/d.bin");
-    /** Longer than any run of these tests: only the test ends a wait by connecting or by giving up. */
+    /** How long a pump goes on while nothing moves and its condition does not hold: a hang fails the test. */
     private static final long PUMP_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
-    /** A harness whose Brain runs the directory tools on the Foot's latest connection. */
+    /**
+     * A harness whose Brain runs the directory tools on the Foot's latest connection: the call runs on its own
+     * thread on a {@link #first} connection, which the test cuts; the Foot may connect again ({@link #second}).
+     */
     private static final class Setup implements AutoCloseable {
         final ResumeHarness h;
         final AtomicReference<ResumeHarness.Link> current = new AtomicReference<>();
         final FileTransferTools tools;
+        Map<String, byte[]> files;
+        /** Where the tree goes: {@code got} on the Foot for a download, {@code in} of the RootDir for an upload. */
+        Path landedIn;
+        ResumeHarness.Link first;
+        ResumeHarness.Link second;
+        CompletableFuture<DirectoryTransferResult> call;
 
         Setup(Set<TransferCapability> caps, Duration reconnectWait) throws IOException {
             h = new ResumeHarness(caps, TransferSettings.defaults().toBuilder().reconnectWait(reconnectWait).build());
@@ -81,14 +86,84 @@ class DirectoryReconnectTest {
             return l;
         }
 
-        CompletableFuture<DirectoryTransferResult> download() {
-            return CompletableFuture.supplyAsync(() -> call(() -> tools.downloadDirectory(CTX,
-                    ResumeHarness.UPLOAD_DIR, "tree", "got", false)));
+        /** Starts {@code client_dir_download} of the tree (in the RootDir's {@code tree}) to {@code got}. */
+        Setup download() throws IOException {
+            files = tree(h.brainDir.resolve("tree"));
+            landedIn = h.footProject.resolve("got");
+            return start(() -> tools.downloadDirectory(CTX, ResumeHarness.UPLOAD_DIR, "tree", "got", false));
         }
 
-        CompletableFuture<DirectoryTransferResult> upload() {
-            return CompletableFuture.supplyAsync(() -> call(() -> tools.uploadDirectory(CTX, "out",
-                    ResumeHarness.UPLOAD_DIR, "in", false)));
+        /** Starts {@code client_dir_upload} of the tree (the Foot's {@code out}) to {@code in} of the RootDir. */
+        Setup upload() throws IOException {
+            files = tree(h.footProject.resolve("out"));
+            landedIn = h.brainDir.resolve("in");
+            return start(() -> tools.uploadDirectory(CTX, "out", ResumeHarness.UPLOAD_DIR, "in", false));
+        }
+
+        private Setup start(ToolCall c) {
+            first = connect();
+            call = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return c.run();
+                } catch (ToolException e) {
+                    throw new CompletionException(e);
+                }
+            });
+            return this;
+        }
+
+        /** Moves the first connection's frames until the condition holds, then cuts it. */
+        Setup cutWhen(BooleanSupplier condition) {
+            pump(first, condition);
+            first.cut();
+            return this;
+        }
+
+        /** The Foot connects again; the call ends on the new connection. */
+        DirectoryTransferResult reconnect() {
+            second = connect();
+            pump(second, call::isDone);
+            second.deliverAll();    // the last transfer_finish
+            assertThat(call).as("the tool call ended").isDone();
+            return call.join();
+        }
+
+        /** The SHA-256 listing of where the tree goes. */
+        Map<String, String> landed() throws IOException {
+            return FileTrees.sha256Listing(landedIn);
+        }
+
+        /** The SHA-256 listing the tree has when the given files of it landed. */
+        Map<String, String> listingOf(List<String> names) {
+            Map<String, String> out = new TreeMap<>();
+            names.forEach(n -> out.put(n, FileTrees.sha256(files.get(n))));
+            return out;
+        }
+
+        /** Every entry's outcome is that of an uninterrupted transfer, and the tree arrived identical. */
+        void assertWhole(DirectoryTransferResult r) throws IOException {
+            assertThat(r.ok()).as(r.toString()).isTrue();
+            assertThat(r.filesWritten()).isEqualTo(ORDER.size());
+            assertThat(r.bytesWritten()).isEqualTo(files.values().stream().mapToLong(b -> b.length).sum());
+            assertThat(landed()).isEqualTo(listingOf(ORDER));
+        }
+
+        /** The cut failed c.bin and the files after it; a.bin and b.bin landed. */
+        void assertTheRestFailed(DirectoryTransferResult r) throws IOException {
+            assertThat(r.ok()).isFalse();
+            assertThat(statuses(r)).isEqualTo(Map.of("a.bin", "written", "b.bin", "written",
+                    "c.bin", "failed offline", "sub", "created", "sub/d.bin", "failed offline"));
+            assertThat(landed()).isEqualTo(listingOf(List.of("a.bin", "b.bin")));
+        }
+
+        /** Nothing pending, kept, staged or waiting for its peer on either side. */
+        void assertNothingLeft() throws IOException {
+            h.assertNothingPending();
+            assertThat(h.brain.pendingDirectories()).as("brain directory transfers").isZero();
+            assertThat(h.brain.keptReceives()).as("brain kept").isZero();
+            assertThat(h.foot.keptReceives()).as("foot kept").isZero();
+            assertThat(h.reservedEntries()).as("reserved entries on the Foot").isEmpty();
+            assertThat(h.brainReservedEntries()).as("reserved entries on the Brain").isEmpty();
         }
 
         @Override
@@ -102,14 +177,6 @@ class DirectoryReconnectTest {
         DirectoryTransferResult run() throws ToolException;
     }
 
-    private static DirectoryTransferResult call(ToolCall c) {
-        try {
-            return c.run();
-        } catch (ToolException e) {
-            throw new CompletionException(e);
-        }
-    }
-
     /** Moves frames both ways, one at a time, until the condition holds (waiting while the call thread works). */
     private static void pump(ResumeHarness.Link l, BooleanSupplier until) {
         long limit = System.nanoTime() + PUMP_LIMIT_NANOS;
@@ -121,7 +188,7 @@ class DirectoryReconnectTest {
         }
     }
 
-    /** The tree, written under {@code top}: a small file, two larger ones, a small one in a sub-directory. */
+    /** The tree, written under {@code top}: two small files, a larger one, a small one in a sub-directory. */
     private static Map<String, byte[]> tree(Path top) throws IOException {
         Map<String, byte[]> files = new TreeMap<>();
         int seed = 1;
@@ -135,164 +202,83 @@ class DirectoryReconnectTest {
         return files;
     }
 
-    private static String sha256(byte[] b) throws Exception {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
-    }
-
-    /** Every regular file below a directory (relative, '/'-separated) with the SHA-256 of its content. */
-    private static Map<String, String> listing(Path dir) throws Exception {
-        Map<String, String> out = new TreeMap<>();
-        if (!Files.exists(dir)) {
-            return out;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.filter(Files::isRegularFile).toList()) {
-                out.put(dir.relativize(p).toString(), sha256(Files.readAllBytes(p)));
-            }
-        }
-        return out;
-    }
-
-    private static Map<String, String> hashes(Map<String, byte[]> files, List<String> names) throws Exception {
-        Map<String, String> out = new TreeMap<>();
-        for (String n : names) {
-            out.put(n, sha256(files.get(n)));
-        }
-        return out;
-    }
-
     private static Map<String, String> statuses(DirectoryTransferResult r) {
         return r.entries().stream().collect(Collectors.toMap(DirectoryEntryResult::path,
                 e -> e.status().wire() + (e.code() == null ? "" : " " + e.code().wire()), (x, y) -> x, TreeMap::new));
     }
 
-    private static DirectoryTransferResult finished(CompletableFuture<DirectoryTransferResult> call) {
-        assertThat(call).as("the tool call ended").isDone();
-        return call.join();
+    /** The transfer id of the file whose {@code transfer_init} names a target, on a connection. */
+    private static String idOf(List<TransferInit> inits, String target) {
+        return inits.stream().filter(i -> i.target().equals(target)).findFirst().orElseThrow().transferId();
     }
 
-    private static void assertWhole(DirectoryTransferResult r, Map<String, byte[]> files) {
-        assertThat(r.ok()).as(r.toString()).isTrue();
-        assertThat(r.filesWritten()).isEqualTo(ORDER.size());
-        assertThat(r.bytesWritten()).isEqualTo(files.values().stream().mapToLong(b -> b.length).sum());
-    }
-
-    /** Nothing pending, kept or waiting for its peer on either side. */
-    private static void assertNothingLeft(ResumeHarness h) {
-        h.assertNothingPending();
-        assertThat(h.brain.pendingDirectories()).as("brain directory transfers").isZero();
-        assertThat(h.brain.keptReceives()).as("brain kept").isZero();
-        assertThat(h.foot.keptReceives()).as("foot kept").isZero();
-    }
-
-    /** The transfer id of the file whose {@code transfer_init} names a target. */
-    private static String idOf(ResumeHarness.Link l, String target) {
-        return l.sentByBrain(TransferInit.class).stream().filter(i -> i.target().equals(target)).findFirst()
-                .orElseThrow().transferId();
+    /** The bytes of a file's chunks. */
+    private static long bytesOf(List<TransferChunk> chunks, String transferId) {
+        return chunks.stream().filter(c -> c.transferId().equals(transferId)).mapToLong(c -> c.bytes().length).sum();
     }
 
     @Test
     void aDownloadCutInItsThirdFileResumesItOnTheNewConnectionAndTheTreeArrivesIdentical() throws Exception {
         try (Setup s = new Setup(CAPS, Duration.ofSeconds(30))) {
-            Map<String, byte[]> files = tree(s.h.brainDir.resolve("tree"));
-            ResumeHarness.Link first = s.connect();
-            CompletableFuture<DirectoryTransferResult> call = s.download();
-            pump(first, () -> s.h.footBytes.get() >= CUT);
-            String cId = idOf(first, "got/c.bin");
+            s.download().cutWhen(() -> s.h.footBytes.get() >= CUT);
             long kept = s.h.footBytes.get();
-            first.cut();
 
-            ResumeHarness.Link second = s.connect();
-            pump(second, call::isDone);
-            second.deliverAll();    // the last transfer_finish
+            DirectoryTransferResult r = s.reconnect();
 
-            DirectoryTransferResult r = finished(call);
-            assertWhole(r, files);
-            assertThat(listing(s.h.footProject.resolve("got"))).isEqualTo(hashes(files, ORDER));
-            long resent = second.chunksSent().stream().filter(c -> c.transferId().equals(cId))
-                    .mapToLong(c -> c.bytes().length).sum();
-            assertThat(resent).as("only the rest of c.bin is sent again").isEqualTo(SIZES.get("c.bin") - kept);
-            assertThat(second.sentByBrain(TransferInit.class)).extracting(TransferInit::target)
+            s.assertWhole(r);
+            String cId = idOf(s.first.sentByBrain(TransferInit.class), "got/c.bin");
+            assertThat(bytesOf(s.second.chunksSent(), cId)).as("only the rest of c.bin is sent again")
+                    .isEqualTo(SIZES.get("c.bin") - kept);
+            assertThat(s.second.sentByBrain(TransferInit.class)).extracting(TransferInit::target)
                     .as("the files after it start on the new connection").containsExactly("got/sub/d.bin");
-            assertThat(s.h.reservedEntries()).isEmpty();
-            assertNothingLeft(s.h);
+            s.assertNothingLeft();
         }
     }
 
     @Test
     void anUploadCutInItsThirdFileResumesItOnTheNewConnectionAndTheTreeArrivesIdentical() throws Exception {
         try (Setup s = new Setup(CAPS, Duration.ofSeconds(30))) {
-            Map<String, byte[]> files = tree(s.h.footProject.resolve("out"));
-            ResumeHarness.Link first = s.connect();
-            CompletableFuture<DirectoryTransferResult> call = s.upload();
-            pump(first, () -> s.h.brainBytes.get() >= CUT);
-            String cId = first.sentByFoot(TransferInit.class).stream().filter(i -> i.target().equals("in/c.bin"))
-                    .findFirst().orElseThrow().transferId();
+            s.upload().cutWhen(() -> s.h.brainBytes.get() >= CUT);
             long kept = s.h.brainBytes.get();
-            first.cut();
 
-            ResumeHarness.Link second = s.connect();
-            pump(second, call::isDone);
-            second.deliverAll();    // the last transfer_finish
+            DirectoryTransferResult r = s.reconnect();
 
-            DirectoryTransferResult r = finished(call);
-            assertWhole(r, files);
-            assertThat(listing(s.h.brainDir.resolve("in"))).isEqualTo(hashes(files, ORDER));
-            long resent = second.sentByFoot(TransferChunk.class).stream().filter(c -> c.transferId().equals(cId))
-                    .mapToLong(c -> c.bytes().length).sum();
-            assertThat(resent).as("only the rest of c.bin is sent again").isEqualTo(SIZES.get("c.bin") - kept);
-            assertThat(s.h.brainReservedEntries()).isEmpty();
-            assertThat(s.h.reservedEntries()).isEmpty();
-            assertNothingLeft(s.h);
+            s.assertWhole(r);
+            String cId = idOf(s.first.sentByFoot(TransferInit.class), "in/c.bin");
+            assertThat(bytesOf(s.second.sentByFoot(TransferChunk.class), cId)).as("only the rest of c.bin is sent again")
+                    .isEqualTo(SIZES.get("c.bin") - kept);
+            s.assertNothingLeft();
         }
     }
 
     @Test
     void aDownloadCutBeforeItsNextFileGotGoingSendsThatFileWholeOnTheNewConnection() throws Exception {
         try (Setup s = new Setup(CAPS, Duration.ofSeconds(30))) {
-            Map<String, byte[]> files = tree(s.h.brainDir.resolve("tree"));
-            ResumeHarness.Link first = s.connect();
-            CompletableFuture<DirectoryTransferResult> call = s.download();
             // a.bin's transfer_complete reached the Brain: b.bin's transfer_init is on its way, not delivered
-            pump(first, () -> first.sentByFoot(TransferComplete.class).size() == 1);
-            first.cut();
+            s.download().cutWhen(() -> s.first.sentByFoot(TransferComplete.class).size() == 1);
 
-            ResumeHarness.Link second = s.connect();
-            pump(second, call::isDone);
-            second.deliverAll();    // the last transfer_finish
+            DirectoryTransferResult r = s.reconnect();
 
-            DirectoryTransferResult r = finished(call);
-            assertWhole(r, files);
-            assertThat(listing(s.h.footProject.resolve("got"))).isEqualTo(hashes(files, ORDER));
-            assertThat(second.sentByBrain(TransferInit.class)).extracting(TransferInit::target)
+            s.assertWhole(r);
+            assertThat(s.second.sentByBrain(TransferInit.class)).extracting(TransferInit::target)
                     .as("nothing of b.bin was kept: it is sent whole, then the rest")
                     .containsExactly("got/b.bin", "got/c.bin", "got/sub/d.bin");
-            assertThat(s.h.reservedEntries()).isEmpty();
-            assertNothingLeft(s.h);
+            s.assertNothingLeft();
         }
     }
 
     @Test
     void anUploadCutBeforeItsNextFileGotGoingRequestsThatFileAgainOnTheNewConnection() throws Exception {
         try (Setup s = new Setup(CAPS, Duration.ofSeconds(30))) {
-            Map<String, byte[]> files = tree(s.h.footProject.resolve("out"));
-            ResumeHarness.Link first = s.connect();
-            CompletableFuture<DirectoryTransferResult> call = s.upload();
             // a.bin's transfer_finish reached the Brain: the request of b.bin is on its way, not delivered
-            pump(first, () -> first.sentByFoot(TransferFinish.class).size() == 1);
-            first.cut();
+            s.upload().cutWhen(() -> s.first.sentByFoot(TransferFinish.class).size() == 1);
 
-            ResumeHarness.Link second = s.connect();
-            pump(second, call::isDone);
-            second.deliverAll();    // the last transfer_finish
+            DirectoryTransferResult r = s.reconnect();
 
-            DirectoryTransferResult r = finished(call);
-            assertWhole(r, files);
-            assertThat(listing(s.h.brainDir.resolve("in"))).isEqualTo(hashes(files, ORDER));
-            assertThat(second.sentByFoot(TransferInit.class)).extracting(TransferInit::target)
+            s.assertWhole(r);
+            assertThat(s.second.sentByFoot(TransferInit.class)).extracting(TransferInit::target)
                     .containsExactly("in/b.bin", "in/c.bin", "in/sub/d.bin");
-            assertThat(s.h.brainReservedEntries()).isEmpty();
-            assertNothingLeft(s.h);
+            s.assertNothingLeft();
         }
     }
 
@@ -300,93 +286,59 @@ class DirectoryReconnectTest {
     void aDownloadWhoseFootStaysAwayFailsTheRestOfflineAndTheFootDropsWhatItKeptOnItsNextConnection()
             throws Exception {
         try (Setup s = new Setup(CAPS, Duration.ofMillis(200))) {
-            Map<String, byte[]> files = tree(s.h.brainDir.resolve("tree"));
-            ResumeHarness.Link first = s.connect();
-            CompletableFuture<DirectoryTransferResult> call = s.download();
-            pump(first, () -> s.h.footBytes.get() >= CUT);
-            String cId = idOf(first, "got/c.bin");
-            first.cut();
+            s.download().cutWhen(() -> s.h.footBytes.get() >= CUT);
 
-            DirectoryTransferResult r = call.join();     // nobody connects: the wait ends
-            assertThat(r.ok()).isFalse();
-            assertThat(statuses(r)).isEqualTo(Map.of("a.bin", "written", "b.bin", "written",
-                    "c.bin", "failed offline", "sub", "created", "sub/d.bin", "failed offline"));
+            DirectoryTransferResult r = s.call.join();     // nobody connects: the wait ends
+
+            s.assertTheRestFailed(r);
             assertThat(r.entries()).allSatisfy(e -> assertThat(String.valueOf(e.error())).doesNotContain("resumeId"));
             assertThat(s.h.foot.keptReceives()).as("the Foot kept c.bin until it hears of it").isEqualTo(1);
-
             ResumeHarness.Link later = s.connect();
             later.deliverAll();
-
             assertThat(later.sentByBrain(TransferFinish.class)).filteredOn(f -> !f.ok())
-                    .extracting(TransferFinish::transferId).as("c.bin is given up").containsExactly(cId);
-            assertThat(s.h.reservedEntries()).as("nothing of c.bin left on the Foot").isEmpty();
-            assertThat(listing(s.h.footProject.resolve("got"))).isEqualTo(hashes(files, List.of("a.bin", "b.bin")));
-            assertNothingLeft(s.h);
+                    .extracting(TransferFinish::transferId).as("c.bin is given up")
+                    .containsExactly(idOf(s.first.sentByBrain(TransferInit.class), "got/c.bin"));
+            assertThat(s.landed()).isEqualTo(s.listingOf(List.of("a.bin", "b.bin")));
+            s.assertNothingLeft();
         }
     }
 
     @Test
     void aFootRestartedWhileAwayDeletesTheKeptFilesOfAGivenUpDownloadOnItsNextConnection() throws Exception {
         try (Setup s = new Setup(CAPS, Duration.ofMillis(200))) {
-            tree(s.h.brainDir.resolve("tree"));
-            ResumeHarness.Link first = s.connect();
-            CompletableFuture<DirectoryTransferResult> call = s.download();
-            pump(first, () -> s.h.footBytes.get() >= CUT);
-            first.cut();
-            assertThat(call.join().ok()).isFalse();
+            s.download().cutWhen(() -> s.h.footBytes.get() >= CUT);
+            s.assertTheRestFailed(s.call.join());
             s.h.restartFoot();
             assertThat(s.h.reservedEntries()).as("staging file and sidecar on disk").hasSize(2);
 
-            ResumeHarness.Link later = s.connect();
-            later.deliverAll();
+            s.connect().deliverAll();
 
-            assertThat(s.h.reservedEntries()).isEmpty();
-            assertNothingLeft(s.h);
+            s.assertNothingLeft();
         }
     }
 
     @Test
     void anUploadWhoseFootStaysAwayFailsTheRestOfflineAndTheBrainKeepsNothing() throws Exception {
         try (Setup s = new Setup(CAPS, Duration.ofMillis(200))) {
-            Map<String, byte[]> files = tree(s.h.footProject.resolve("out"));
-            ResumeHarness.Link first = s.connect();
-            CompletableFuture<DirectoryTransferResult> call = s.upload();
-            pump(first, () -> s.h.brainBytes.get() >= CUT);
-            first.cut();
+            s.upload().cutWhen(() -> s.h.brainBytes.get() >= CUT);
 
-            DirectoryTransferResult r = call.join();
+            DirectoryTransferResult r = s.call.join();
 
-            assertThat(r.ok()).isFalse();
-            assertThat(statuses(r)).isEqualTo(Map.of("a.bin", "written", "b.bin", "written",
-                    "c.bin", "failed offline", "sub", "created", "sub/d.bin", "failed offline"));
-            assertThat(s.h.brainReservedEntries()).as("nothing of c.bin kept on the Brain").isEmpty();
-            assertThat(listing(s.h.brainDir.resolve("in"))).isEqualTo(hashes(files, List.of("a.bin", "b.bin")));
-            assertNothingLeft(s.h);
+            s.assertTheRestFailed(r);
+            s.assertNothingLeft();
         }
     }
 
     @Test
     void withoutResumeACutDownloadFailsTheRestOfflineEvenWhenTheFootComesBackAndNothingIsKept() throws Exception {
         try (Setup s = new Setup(EnumSet.of(TransferCapability.DIRECTORY), Duration.ofSeconds(30))) {
-            Map<String, byte[]> files = tree(s.h.brainDir.resolve("tree"));
-            ResumeHarness.Link first = s.connect();
-            CompletableFuture<DirectoryTransferResult> call = s.download();
-            pump(first, () -> s.h.footBytes.get() >= CUT);
-            first.cut();
-            ResumeHarness.Link second = s.connect();     // back at once: still nothing is taken up on it
-            pump(second, call::isDone);
-            second.deliverAll();    // the last transfer_finish
+            s.download().cutWhen(() -> s.h.footBytes.get() >= CUT);
 
-            DirectoryTransferResult r = finished(call);
-            assertThat(second.sentByBrain(TransferFrame.class)).as("nothing sent on the new connection").isEmpty();
+            DirectoryTransferResult r = s.reconnect();     // back at once: still nothing is taken up on it
 
-            assertThat(statuses(r)).isEqualTo(Map.of("a.bin", "written", "b.bin", "written",
-                    "c.bin", "failed offline", "sub", "created", "sub/d.bin", "failed offline"));
-            assertThat(r.entries()).filteredOn(e -> e.code() != null).extracting(DirectoryEntryResult::code)
-                    .containsOnly(ErrorCode.OFFLINE);
-            assertThat(s.h.reservedEntries()).isEmpty();
-            assertThat(listing(s.h.footProject.resolve("got"))).isEqualTo(hashes(files, List.of("a.bin", "b.bin")));
-            assertNothingLeft(s.h);
+            s.assertTheRestFailed(r);
+            assertThat(s.second.sentByBrain(TransferFrame.class)).as("nothing sent on the new connection").isEmpty();
+            s.assertNothingLeft();
         }
     }
 }
