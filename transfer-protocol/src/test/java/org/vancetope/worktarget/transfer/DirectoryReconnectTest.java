@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.transfer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,7 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -31,6 +32,7 @@ import org.vancetope.worktarget.core.transfer.TransferFinish;
 import org.vancetope.worktarget.core.transfer.TransferFrame;
 import org.vancetope.worktarget.core.transfer.TransferInit;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
+import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.testfixtures.FileTrees;
@@ -73,6 +75,8 @@ class DirectoryReconnectTest {
         ResumeHarness.Link first;
         ResumeHarness.Link second;
         CompletableFuture<DirectoryTransferResult> call;
+        /** The thread the tool call runs on. */
+        Thread caller;
 
         Setup(Set<TransferCapability> caps, Duration reconnectWait) throws IOException {
             h = new ResumeHarness(caps, TransferSettings.defaults().toBuilder().reconnectWait(reconnectWait).build());
@@ -102,13 +106,15 @@ class DirectoryReconnectTest {
 
         private Setup start(ToolCall c) {
             first = connect();
-            call = CompletableFuture.supplyAsync(() -> {
+            call = new CompletableFuture<>();
+            caller = new Thread(() -> {
                 try {
-                    return c.run();
-                } catch (ToolException e) {
-                    throw new CompletionException(e);
+                    call.complete(c.run());
+                } catch (ToolException | RuntimeException e) {
+                    call.completeExceptionally(e);
                 }
-            });
+            }, "tool-call");
+            caller.start();
             return this;
         }
 
@@ -325,6 +331,22 @@ class DirectoryReconnectTest {
             DirectoryTransferResult r = s.call.join();
 
             s.assertTheRestFailed(r);
+            s.assertNothingLeft();
+        }
+    }
+
+    @Test
+    void aCallInterruptedWhileItWaitsForTheFootGivesTheUploadUpAndTheBrainKeepsNothing() throws Exception {
+        try (Setup s = new Setup(CAPS, Duration.ofSeconds(30))) {
+            s.upload().cutWhen(() -> s.h.brainBytes.get() >= CUT);
+            pump(s.first, () -> s.h.brain.pendingDirectories() == 1);     // the run waits for the Foot
+
+            s.caller.interrupt();
+
+            assertThatThrownBy(s.call::get).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOfSatisfying(ToolException.class,
+                            e -> assertThat(e.code()).isEqualTo(ErrorCode.CANCELLED));
+            assertThat(s.landed()).isEqualTo(s.listingOf(List.of("a.bin", "b.bin")));
             s.assertNothingLeft();
         }
     }

@@ -272,8 +272,9 @@ public final class FileTransferTools {
     /**
      * Waits for a transfer (a file's, or a directory's); while it ends interrupted with a resume id (its
      * connection was lost and the receiver kept what arrived), waits up to the reconnect wait for the peer to
-     * come back and takes it up on the new connection. When the peer does not come back, or the wait is
-     * interrupted, {@code giveUp} settles the interrupted outcome on the last connection.
+     * come back and takes it up on the new connection. When the peer does not come back, {@code giveUp} settles
+     * the interrupted outcome on the last connection; when the call is interrupted, an interruption that came or
+     * comes later is given up without waiting for it.
      *
      * @param resumeIdOf the resume id of an interrupted outcome, null for a final one
      * @param resume takes up an interrupted transfer on a new connection
@@ -284,23 +285,29 @@ public final class FileTransferTools {
                            BiFunction<TransferConnection, String, CompletableFuture<T>> resume,
                            BiFunction<TransferConnection, T, CompletableFuture<T>> giveUp) throws ToolException {
         TransferConnection conn = first;
-        T r = await(started);
+        CompletableFuture<T> pending = started;
         try {
+            T r = await(pending);
             for (int resumes = 0; resumeIdOf.apply(r) != null && resumes < MAX_RESUMES_PER_CALL; resumes++) {
                 Optional<TransferConnection> back = awaitReturn(context, conn);
                 if (back.isEmpty()) {
                     break;
                 }
                 conn = back.get();
-                r = await(resume.apply(conn, resumeIdOf.apply(r)));
+                pending = resume.apply(conn, resumeIdOf.apply(r));
+                r = await(pending);
             }
+            return resumeIdOf.apply(r) == null ? r : await(giveUp.apply(conn, r));
         } catch (ToolException e) {
-            if (resumeIdOf.apply(r) != null) {
-                giveUp.apply(conn, r);     // the call ends now: not awaited
-            }
+            // the call ends now (interrupted): an interruption that came, or comes later, is given up unawaited
+            TransferConnection last = conn;
+            pending.thenAccept(x -> {
+                if (resumeIdOf.apply(x) != null) {
+                    giveUp.apply(last, x);
+                }
+            });
             throw e;
         }
-        return resumeIdOf.apply(r) == null ? r : await(giveUp.apply(conn, r));
     }
 
     /**
