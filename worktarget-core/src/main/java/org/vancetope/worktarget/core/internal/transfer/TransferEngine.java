@@ -338,17 +338,18 @@ public final class TransferEngine {
     }
 
     /**
-     * {@code transfer_finish} naming a transfer this side keeps (and no running one): its sender knows the
-     * outcome (it gave the transfer up, or heard it landed), so nothing of it will be resumed and what was
-     * kept is deleted, from memory or from the root of the connection (after a restart, or the sidecar of a
-     * file verified before its connection ended).
+     * {@code transfer_finish} naming a download this side (the client) keeps, and no running one: its sender
+     * knows the outcome (it gave the transfer up, or heard it landed), so nothing of it will be resumed and
+     * what was kept is deleted, from memory or from the root of the connection (after a restart, or the
+     * sidecar of a file verified before its connection ended). The server's kept uploads go only as the
+     * server decides.
      *
      * @return whether the frame named a kept transfer
      */
     private boolean dropKept(FrameChannel<TransferFrame> channel, TransferScope scope,
                              Set<TransferCapability> capabilities, TransferFinish f) {
         String id = f.transferId();
-        if (!capabilities.contains(TransferCapability.RESUME) || settle(id) != null) {
+        if (side != TransferSide.FOOT || !capabilities.contains(TransferCapability.RESUME) || settle(id) != null) {
             return false;
         }
         String reason = f.error() != null ? f.error() : f.ok() ? "the sender finished the transfer"
