@@ -6,14 +6,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +34,7 @@ import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.testfixtures.Await;
+import org.vancetope.worktarget.testfixtures.FileTrees;
 
 /**
  * {@code transfer.resume} over real loopback connections: the daemon's connection is dropped in the middle
@@ -35,6 +42,11 @@ import org.vancetope.worktarget.testfixtures.Await;
  * the transfer up on the new connection and the file arrives identical, in one tool call. When the daemon does not come back within
  * the wait, the call fails {@code offline} with a {@code resumeId}, and a later call with it completes the
  * file. Without the capability the drop fails the call as the base protocol does, nothing kept.
+ *
+ * <p>The same for {@code client_dir_download} and {@code client_dir_upload}, the drop in the middle of the
+ * tree's second file: the call resumes that file on the new connection and sends the rest there, the tree
+ * arrives identical; when the daemon stays away, the files not in place fail {@code offline} and nothing of
+ * the interrupted one is kept (the daemon drops what it kept of a download when it is back).
  */
 class TransferResumeOverSocketsTest {
     /**
@@ -61,6 +73,13 @@ class TransferResumeOverSocketsTest {
     /** The bytes the daemon holds at which the server drops its connection, once; -1 for never. */
     private final AtomicLong cutAt = new AtomicLong(-1);
     private final AtomicBoolean cutDone = new AtomicBoolean();
+    /** The transfer the drop interrupted. */
+    private volatile String cutFile;
+    /** What each receiver had written of each file, event by event, by transfer id (both sides). */
+    private final Map<String, List<Long>> received = new ConcurrentHashMap<>();
+    /** The server's progress over a directory: bytes done, event by event, and the last files done. */
+    private final List<Long> treeBytes = Collections.synchronizedList(new ArrayList<>());
+    private volatile int treeFilesDone = -1;
 
     private void start(Set<TransferCapability> daemonOffers, Duration reconnectWait) throws Exception {
         start(daemonOffers, reconnectWait, Duration.ofMillis(20));
@@ -70,26 +89,52 @@ class TransferResumeOverSocketsTest {
     private void start(Set<TransferCapability> daemonOffers, Duration reconnectWait, Duration reconnectAfter)
             throws Exception {
         server = new TransferServerFixture(base, TransferSettings.defaults().toBuilder().reconnectWait(reconnectWait).build(),
-                TransferListener.NONE);
+                recorder(null));
         work = server.work;
         transfers = server.transfers;
         t = server.t;
         dispatcher = server.dispatcher;
         footRoot = Files.createDirectories(base.resolve("foot"));
-        TransferListener cutter = new TransferListener() {
-            @Override
-            public void onProgress(String transferId, Role role, long bytesDone, long totalBytes) {
-                if (cutAt.get() >= 0 && bytesDone >= cutAt.get() && cutDone.compareAndSet(false, true)) {
-                    ((ServerConnection) t.server.peers().find(BOX).orElseThrow()).frames().channel().close();
-                }
+        TransferListener cutter = recorder((transferId, bytesDone) -> {
+            if (cutAt.get() >= 0 && bytesDone >= cutAt.get() && cutDone.compareAndSet(false, true)) {
+                cutFile = transferId;
+                ((ServerConnection) t.server.peers().find(BOX).orElseThrow()).frames().channel().close();
             }
-        };
+        });
         clientTransfers = ClientTransfers.create(FootTargetResolver.at(footRoot), new TransferScope("acme", "proj"),
                 TransferSettings.builder().capabilities(daemonOffers).build(), cutter);
         daemon = t.started(t.daemonBuilder("box", List.of(TestServer.echoRead("box")))
                 .reconnectBackoff(reconnectAfter, reconnectAfter.multipliedBy(2))
                 .frameExtension(clientTransfers.extension()));
         dispatcher.invoke("p-1", "work_target_set", Map.of("kind", "DAEMON", "targetName", "box"));
+    }
+
+    /**
+     * Records what receivers wrote and, on the server ({@code onProgress} null), its progress over a
+     * directory; on the daemon, {@code onProgress} sees every progress event (it drops the connection).
+     */
+    private TransferListener recorder(BiConsumer<String, Long> onProgress) {
+        return new TransferListener() {
+            @Override
+            public void onProgress(String transferId, Role role, long bytesDone, long totalBytes) {
+                if (role == Role.RECEIVER) {
+                    received.computeIfAbsent(transferId, id -> Collections.synchronizedList(new ArrayList<>()))
+                            .add(bytesDone);
+                }
+                if (onProgress != null) {
+                    onProgress.accept(transferId, bytesDone);
+                }
+            }
+
+            @Override
+            public void onDirectoryProgress(String transferId, Role role, int filesDone, int filesTotal,
+                                            long bytesDone, long totalBytes) {
+                if (onProgress == null) {
+                    treeBytes.add(bytesDone);
+                    treeFilesDone = filesDone;
+                }
+            }
+        };
     }
 
     @AfterEach
@@ -291,5 +336,175 @@ class TransferResumeOverSocketsTest {
         assertThat(clientTransfers.endpoint().keptReceives()).isZero();
         assertThat(reservedEntries()).isEmpty();
         assertThat(Files.exists(footRoot.resolve("acme/proj/in/big.bin"))).isFalse();
+    }
+
+    // ---------------------------------------------------------------- directories
+
+    /** The files of the directory tests in the order the transfer sends them; only the second one is large. */
+    private static final List<String> TREE = List.of("a.bin", "b.bin", "c.bin", "sub/d.bin");
+    /** Every entry's status when the drop came in b.bin and the files after it could not be sent. */
+    private static final Map<String, String> ONLY_A_LANDED = Map.of("a.bin", "written", "b.bin", "failed offline",
+            "c.bin", "failed offline", "sub", "created", "sub/d.bin", "failed offline");
+
+    /** The tree below {@code top}: a small file, a large second one ({@link #SIZE}), two small ones. */
+    private static Map<String, byte[]> tree(Path top) throws Exception {
+        Map<String, byte[]> files = Map.of("a.bin", bytes(64 * 1024, 11), "b.bin", bytes(SIZE, 12),
+                "c.bin", bytes(200 * 1024, 13), "sub/d.bin", bytes(50 * 1024, 14));
+        for (Map.Entry<String, byte[]> e : files.entrySet()) {
+            Files.createDirectories(top.resolve(e.getKey()).getParent());
+            Files.write(top.resolve(e.getKey()), e.getValue());
+        }
+        return files;
+    }
+
+    /** The SHA-256 listing the tree has when the given files of it landed. */
+    private static Map<String, String> listingOf(Map<String, byte[]> files, List<String> landed) {
+        Map<String, String> out = new TreeMap<>();
+        landed.forEach(n -> out.put(n, FileTrees.sha256(files.get(n))));
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> statuses(Map<String, Object> result) {
+        return ((List<Map<String, Object>>) result.get("entries")).stream().collect(Collectors.toMap(
+                e -> (String) e.get("path"), e -> e.get("status") + (e.get("code") == null ? "" : " " + e.get("code")),
+                (x, y) -> x, TreeMap::new));
+    }
+
+    /** A directory call whose connection was dropped in b.bin: its result, the tree, where the tree went. */
+    private record Dropped(Map<String, Object> result, Map<String, byte[]> files, Path landedIn) {
+    }
+
+    /** {@code client_dir_download} of {@code tree} in a new RootDir to {@code got} on the daemon, dropped in b.bin. */
+    private Dropped dirDownloadDropped() throws Exception {
+        String dirName = uploadDir();
+        Map<String, byte[]> files = tree(rootDir(dirName).resolve("tree"));
+        cutAt.set(CUT);
+        return new Dropped(dispatcher.invoke("p-1", "client_dir_download",
+                Map.of("dirName", dirName, "remotePath", "tree", "localPath", "got")), files,
+                footRoot.resolve("acme/proj/got"));
+    }
+
+    /** {@code client_dir_upload} of the daemon's {@code out} to {@code in} of a RootDir, dropped in b.bin. */
+    private Dropped dirUploadDropped(String dirName) throws Exception {
+        Map<String, byte[]> files = tree(footRoot.resolve("acme/proj/out"));
+        cutAt.set(CUT);
+        return new Dropped(dispatcher.invoke("p-1", "client_dir_upload",
+                Map.of("localPath", "out", "dirName", dirName, "remotePath", "in")), files,
+                rootDir(dirName).resolve("in"));
+    }
+
+    /**
+     * The call bridged the drop: every file landed identical, the interrupted one taken up where it was cut
+     * (what its receiver held never went back, as it would for a file sent again from its start), and the
+     * server's progress over the tree went on to its end through the drop.
+     */
+    private void assertBridged(Dropped d) throws Exception {
+        Map<String, Object> r = d.result();
+        Map<String, byte[]> files = d.files();
+        long total = files.values().stream().mapToLong(b -> b.length).sum();
+        assertThat(r).as(r.toString()).containsEntry("ok", true).containsEntry("filesWritten", TREE.size())
+                .containsEntry("bytesWritten", total).doesNotContainKey("code");
+        assertThat(FileTrees.sha256Listing(d.landedIn())).isEqualTo(listingOf(files, TREE));
+        assertThat(cutDone).as("the connection was dropped").isTrue();
+        List<Long> seen = received.get(cutFile);
+        synchronized (seen) {
+            assertThat(seen).as("what the interrupted file's receiver held").isSorted().last().isEqualTo((long) SIZE);
+        }
+        assertThat(treeBytes.get(treeBytes.size() - 1)).isEqualTo(total);
+        assertThat(treeFilesDone).isEqualTo(TREE.size());
+    }
+
+    /** The drop failed the files not in place: only a.bin landed, and no resume id is handed out. */
+    private static void assertOnlyTheFirstLanded(Dropped d) throws Exception {
+        Map<String, Object> r = d.result();
+        assertThat(r).as(r.toString()).containsEntry("ok", false).containsEntry("filesWritten", 1)
+                .doesNotContainKey("resumeId");
+        assertThat(statuses(r)).isEqualTo(ONLY_A_LANDED);
+        assertThat(FileTrees.sha256Listing(d.landedIn())).isEqualTo(listingOf(d.files(), List.of("a.bin")));
+    }
+
+    /** Nothing pending, kept or waiting for its peer, on either side. */
+    private void assertNothingPendingAnywhere() {
+        Await.until("nothing pending", () -> transfers.endpoint().pendingSends() == 0
+                && transfers.endpoint().pendingReceives() == 0 && transfers.endpoint().keptReceives() == 0
+                && transfers.endpoint().pendingDirectories() == 0 && clientTransfers.endpoint().pendingSends() == 0
+                && clientTransfers.endpoint().pendingReceives() == 0 && clientTransfers.endpoint().keptReceives() == 0);
+    }
+
+    @Test
+    void aDirectoryDownloadDroppedInItsSecondFileIsBridgedAndTheTreeArrivesIdentical() throws Exception {
+        start(EnumSet.allOf(TransferCapability.class), Duration.ofSeconds(30));
+        Dropped d = dirDownloadDropped();
+
+        assertBridged(d);
+        assertThat(reservedEntries()).isEmpty();
+        assertNothingPendingAnywhere();
+    }
+
+    @Test
+    void aDirectoryUploadDroppedInItsSecondFileIsBridgedAndTheTreeArrivesIdentical() throws Exception {
+        start(EnumSet.allOf(TransferCapability.class), Duration.ofSeconds(30));
+        String dirName = uploadDir();
+
+        Dropped d = dirUploadDropped(dirName);
+
+        assertBridged(d);
+        assertThat(reservedEntries(rootDir(dirName))).isEmpty();
+        assertNothingPendingAnywhere();
+    }
+
+    @Test
+    void aDirectoryDownloadWhoseDaemonStaysAwayFailsTheRestOfflineAndTheDaemonDropsWhatItKeptWhenItIsBack()
+            throws Exception {
+        start(EnumSet.allOf(TransferCapability.class), Duration.ofMillis(300), Duration.ofHours(1));
+        Dropped d = dirDownloadDropped();
+
+        assertOnlyTheFirstLanded(d);
+        Await.until("the daemon kept the interrupted file", () -> clientTransfers.endpoint().keptReceives() == 1);
+        daemon.close();     // the same daemon process comes back, after the call gave up
+        daemon = t.started(t.daemonBuilder("box", List.of(TestServer.echoRead("box")))
+                .frameExtension(clientTransfers.extension()));
+        Await.until("the daemon dropped what it kept", () -> clientTransfers.endpoint().keptReceives() == 0);
+        assertThat(reservedEntries()).isEmpty();
+        assertThat(FileTrees.sha256Listing(d.landedIn())).isEqualTo(listingOf(d.files(), List.of("a.bin")));
+        assertNothingPendingAnywhere();
+    }
+
+    @Test
+    void aDirectoryUploadWhoseDaemonStaysAwayFailsTheRestOfflineAndTheServerKeepsNothing() throws Exception {
+        start(EnumSet.allOf(TransferCapability.class), Duration.ofMillis(300), Duration.ofHours(1));
+        String dirName = uploadDir();
+
+        Dropped d = dirUploadDropped(dirName);
+
+        assertOnlyTheFirstLanded(d);
+        assertThat(transfers.endpoint().keptReceives()).as("kept uploads on the server").isZero();
+        assertThat(reservedEntries(rootDir(dirName))).isEmpty();
+        assertNothingPendingAnywhere();
+    }
+
+    @Test
+    void withoutTheCapabilityADroppedDirectoryDownloadFailsTheRestOfflineAndNothingIsKept() throws Exception {
+        start(EnumSet.of(TransferCapability.BINARY, TransferCapability.HASH_TRAILER, TransferCapability.DIRECTORY),
+                Duration.ofSeconds(30));
+        Dropped d = dirDownloadDropped();
+
+        assertOnlyTheFirstLanded(d);
+        assertNothingPendingAnywhere();
+        assertThat(reservedEntries()).isEmpty();
+    }
+
+    @Test
+    void withoutTheCapabilityADroppedDirectoryUploadFailsTheRestOfflineAndNothingIsKept() throws Exception {
+        start(EnumSet.of(TransferCapability.BINARY, TransferCapability.HASH_TRAILER, TransferCapability.DIRECTORY),
+                Duration.ofSeconds(30));
+        String dirName = uploadDir();
+
+        Dropped d = dirUploadDropped(dirName);
+
+        assertOnlyTheFirstLanded(d);
+        assertNothingPendingAnywhere();
+        assertThat(reservedEntries(rootDir(dirName))).isEmpty();
     }
 }

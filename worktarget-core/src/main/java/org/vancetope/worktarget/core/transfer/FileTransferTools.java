@@ -11,10 +11,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.vancetope.worktarget.core.internal.Params;
 import org.vancetope.worktarget.core.internal.ResultSchemas;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
+import org.vancetope.worktarget.core.internal.transfer.DirectoryTransfers;
 import org.vancetope.worktarget.core.internal.Schema;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ErrorCode;
@@ -62,7 +64,9 @@ public final class FileTransferTools {
             + "and put in place whole or not at all. Links are never followed nor created: they are listed as skipped. "
             + "Existing files are kept unless overwrite is true. Returns ok, filesWritten, bytesWritten and every entry "
             + "with its status (written, created, skipped, failed with error and code); ok is false when an entry failed "
-            + "or the whole transfer did (then error and code).";
+            + "or the whole transfer did (then error and code). A short disconnect of the client is bridged; when the "
+            + "client stays away, the files not yet in place fail with code 'offline' (nothing of them is kept): call "
+            + "again with overwrite true to send the whole tree again.";
     private static final String OVERWRITE = "Replace files that exist already (default false: they are reported as "
             + "failed with code exists and left as they are).";
 
@@ -257,30 +261,53 @@ public final class FileTransferTools {
         }
         TransferConnection conn = connection(context);
         return resuming(context, conn, resumeId == null ? conn.requestUpload(scope, localPath, dirName, remotePath, attrs)
-                : conn.resumeUpload(resumeId, scope, localPath, dirName, remotePath, attrs),
-                (c, id) -> c.resumeUpload(id, scope, localPath, dirName, remotePath, attrs));
+                : conn.resumeUpload(resumeId, scope, localPath, dirName, remotePath, attrs), TransferResult::resumeId,
+                (c, id) -> c.resumeUpload(id, scope, localPath, dirName, remotePath, attrs), KEEP_RESUME_ID);
     }
 
+    /** A single file the peer did not come back for stays kept: its result hands out the resume id. */
+    private static final BiFunction<TransferConnection, TransferResult, CompletableFuture<TransferResult>>
+            KEEP_RESUME_ID = (conn, r) -> CompletableFuture.completedFuture(r);
+
     /**
-     * Waits for a transfer; while it ends {@code offline} with a resume id (its connection was lost and the
-     * receiver kept it), waits up to the reconnect wait for the peer to come back and takes it up on the new
-     * connection.
+     * Waits for a transfer (a file's, or a directory's); while it ends interrupted with a resume id (its
+     * connection was lost and the receiver kept what arrived), waits up to the reconnect wait for the peer to
+     * come back and takes it up on the new connection. When the peer does not come back, {@code giveUp} settles
+     * the interrupted outcome on the last connection; when the call is interrupted, an interruption that came or
+     * comes later is given up without waiting for it.
+     *
+     * @param resumeIdOf the resume id of an interrupted outcome, null for a final one
+     * @param resume takes up an interrupted transfer on a new connection
+     * @param giveUp settles an interrupted outcome when the peer stays away
      */
-    private TransferResult resuming(ToolContext context, TransferConnection first,
-                                    CompletableFuture<TransferResult> started,
-                                    java.util.function.BiFunction<TransferConnection, String,
-                                            CompletableFuture<TransferResult>> resume) throws ToolException {
+    private <T> T resuming(ToolContext context, TransferConnection first, CompletableFuture<T> started,
+                           Function<T, String> resumeIdOf,
+                           BiFunction<TransferConnection, String, CompletableFuture<T>> resume,
+                           BiFunction<TransferConnection, T, CompletableFuture<T>> giveUp) throws ToolException {
         TransferConnection conn = first;
-        TransferResult r = await(started);
-        for (int resumes = 0; r.resumeId() != null && resumes < MAX_RESUMES_PER_CALL; resumes++) {
-            Optional<TransferConnection> back = awaitReturn(context, conn);
-            if (back.isEmpty()) {
-                break;
+        CompletableFuture<T> pending = started;
+        try {
+            T r = await(pending);
+            for (int resumes = 0; resumeIdOf.apply(r) != null && resumes < MAX_RESUMES_PER_CALL; resumes++) {
+                Optional<TransferConnection> back = awaitReturn(context, conn);
+                if (back.isEmpty()) {
+                    break;
+                }
+                conn = back.get();
+                pending = resume.apply(conn, resumeIdOf.apply(r));
+                r = await(pending);
             }
-            conn = back.get();
-            r = await(resume.apply(conn, r.resumeId()));
+            return resumeIdOf.apply(r) == null ? r : await(giveUp.apply(conn, r));
+        } catch (ToolException e) {
+            // the call ends now (interrupted): an interruption that came, or comes later, is given up unawaited
+            TransferConnection last = conn;
+            pending.thenAccept(x -> {
+                if (resumeIdOf.apply(x) != null) {
+                    giveUp.apply(last, x);
+                }
+            });
+            throw e;
         }
-        return r;
     }
 
     /**
@@ -328,8 +355,8 @@ public final class FileTransferTools {
         }
         TransferConnection conn = connection(context);
         return resuming(context, conn, resumeId == null ? conn.send(root.get(), remotePath, localPath, null, attrs)
-                : conn.resume(resumeId, root.get(), remotePath, localPath, null, attrs),
-                (c, id) -> c.resume(id, root.get(), remotePath, localPath, null, attrs));
+                : conn.resume(resumeId, root.get(), remotePath, localPath, null, attrs), TransferResult::resumeId,
+                (c, id) -> c.resume(id, root.get(), remotePath, localPath, null, attrs), KEEP_RESUME_ID);
     }
 
     /** How often one call takes up its transfer again after a lost connection. */
@@ -368,7 +395,11 @@ public final class FileTransferTools {
     /**
      * Copies a client directory tree into a RootDir ({@code client_dir_upload}). A missing or read-only
      * RootDir or a refused {@code remotePath} fails before anything is sent to the client; the client's
-     * manifest is then checked here entry by entry.
+     * manifest is then checked here entry by entry. When the connection negotiated
+     * {@link TransferCapability#RESUME} and is lost while the files are sent, the call waits up to
+     * {@link TransferConnection#reconnectWait()} for the client to come back, resumes the file in flight on its
+     * new connection and sends the rest there; when it does not come back, what was kept of the file in flight
+     * is discarded and the files not yet in place fail {@code offline}.
      *
      * @param context the calling process
      * @param localPath the directory on the client
@@ -397,12 +428,27 @@ public final class FileTransferTools {
                     + e.getClass().getSimpleName());
         }
         TransferConnection conn = connection(context);
-        return await(conn.requestDirectoryUpload(scope, localPath, dirName, remotePath, overwrite));
+        return directory(context, conn, conn.requestDirectoryUploadBridged(scope, localPath, dirName, remotePath,
+                overwrite));
+    }
+
+    /**
+     * Waits for a directory transfer, bridging a lost connection as {@link #resuming} does for a file: the file
+     * in flight is resumed on the peer's new connection and the rest follow there; when the peer stays away,
+     * the run is given up (what was kept of the file in flight discarded, the remaining files failed).
+     */
+    private DirectoryTransferResult directory(ToolContext context, TransferConnection conn,
+                                              CompletableFuture<DirectoryTransfers.Outcome> started)
+            throws ToolException {
+        return resuming(context, conn, started, DirectoryTransfers.Outcome::interrupted,
+                TransferConnection::resumeDirectory, (c, o) -> c.giveUpDirectory(o.interrupted())).result();
     }
 
     /**
      * Copies a RootDir directory tree to the client ({@code client_dir_download}): it is listed here (links
-     * not followed, every file hashed), and the client checks the manifest entry by entry.
+     * not followed, every file hashed), and the client checks the manifest entry by entry. A lost connection
+     * is bridged as for {@link #uploadDirectory}; when the client does not come back, it is told to discard what
+     * it kept of the file in flight on its next connection.
      *
      * @param context the calling process
      * @param dirName the RootDir
@@ -420,7 +466,7 @@ public final class FileTransferTools {
             return DirectoryTransferResult.failed(null, ErrorCode.NOT_FOUND, RootDirTargetResolver.DIR_NOT_FOUND);
         }
         TransferConnection conn = connection(context);
-        return await(conn.sendDirectory(root.get(), remotePath, localPath, overwrite));
+        return directory(context, conn, conn.sendDirectoryBridged(root.get(), remotePath, localPath, overwrite));
     }
 
     /** The gate's refusal of a RootDir path before anything is sent, or null (the transfer itself checks again). */

@@ -3,6 +3,7 @@ package org.vancetope.worktarget.core.transfer;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.vancetope.worktarget.core.internal.transfer.DirectoryTransfers;
 import org.vancetope.worktarget.core.internal.transfer.TransferEngine;
 import org.vancetope.worktarget.spi.FrameChannel;
 
@@ -205,6 +206,34 @@ public final class TransferConnection {
                                                                              boolean overwrite) {
         return engine.directories().requestUpload(channel, capabilities, uploadScope, localPath, dirName, remotePath,
                 overwrite);
+    }
+
+    /**
+     * {@link #sendDirectory} for a caller that bridges a lost connection ({@link FileTransferTools}): the
+     * outcome is an interruption when the connection is lost while the files are sent and the receiver may
+     * keep the file in flight ({@link TransferCapability#RESUME}).
+     */
+    CompletableFuture<DirectoryTransfers.Outcome> sendDirectoryBridged(Path root, String source, String target,
+                                                                      boolean overwrite) {
+        return engine.directories().send(channel, capabilities, scope, root, source, target, overwrite, true);
+    }
+
+    /** {@link #requestDirectoryUpload} for a caller that bridges a lost connection, as {@link #sendDirectoryBridged}. */
+    CompletableFuture<DirectoryTransfers.Outcome> requestDirectoryUploadBridged(TransferScope uploadScope,
+                                                                               String localPath, String dirName,
+                                                                               String remotePath, boolean overwrite) {
+        return engine.directories().requestUpload(channel, capabilities, uploadScope, localPath, dirName, remotePath,
+                overwrite, true);
+    }
+
+    /** Takes up an interrupted directory transfer on this (new) connection of its peer. */
+    CompletableFuture<DirectoryTransfers.Outcome> resumeDirectory(String runId) {
+        return engine.directories().resume(runId, channel, capabilities);
+    }
+
+    /** Gives up an interrupted directory transfer: its peer did not come back. */
+    CompletableFuture<DirectoryTransfers.Outcome> giveUpDirectory(String runId) {
+        return engine.directories().giveUp(runId).thenApply(r -> new DirectoryTransfers.Outcome(r, null));
     }
 
     /**

@@ -94,7 +94,7 @@ public final class TransferEndpoint implements AutoCloseable {
                                      Set<TransferCapability> capabilities, PeerLimits peerLimits) {
         TransferConnection c = new TransferConnection(engine, Objects.requireNonNull(channel, "channel"),
                 Objects.requireNonNull(scope, "scope"), Objects.requireNonNull(capabilities, "capabilities"));
-        engine.attached(channel, Objects.requireNonNull(peerLimits, "peerLimits"));
+        engine.attached(channel, scope, capabilities, Objects.requireNonNull(peerLimits, "peerLimits"));
         return c;
     }
 
@@ -157,6 +157,17 @@ public final class TransferEndpoint implements AutoCloseable {
      */
     public int pendingReceives() {
         return engine.pendingReceives();
+    }
+
+    /**
+     * The number of directory transfers this endpoint runs that wait for their peer: for its manifest or its
+     * answer to one, or for the peer to come back after their connection was lost while the files were sent
+     * (a running file of a directory transfer counts in {@link #pendingSends()} or {@link #pendingReceives()}).
+     *
+     * @return pending directory transfers
+     */
+    public int pendingDirectories() {
+        return engine.pendingDirectories();
     }
 
     /** Aborts every transfer (staging files deleted, results failed) and stops the sweep. */

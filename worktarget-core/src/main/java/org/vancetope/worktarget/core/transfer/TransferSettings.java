@@ -273,7 +273,9 @@ public final class TransferSettings {
      * How long one transfer tool call waits for the peer of a connection lost mid-transfer to come back
      * and resume on its new connection ({@link TransferCapability#RESUME};
      * {@code vance.transfer.reconnect-wait}, default 30 s). When it does not come back in that time the
-     * call fails {@code offline} with a {@link TransferResult#resumeId()}.
+     * call fails {@code offline} with a {@link TransferResult#resumeId()}; a directory call
+     * ({@link TransferCapability#DIRECTORY}) fails its remaining files {@code offline} and keeps nothing of the
+     * interrupted one.
      *
      * @return the wait
      */

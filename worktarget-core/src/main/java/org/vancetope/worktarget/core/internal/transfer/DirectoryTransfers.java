@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
@@ -63,6 +62,9 @@ public final class DirectoryTransfers {
     private final Map<String, Run> runs = new ConcurrentHashMap<>();
     /** The running single-file transfers of directory transfers, by their own id (for progress). */
     private final Map<String, Run> files = new ConcurrentHashMap<>();
+    /** Runs whose connection was lost while their files were sent, waiting to be resumed or given up. */
+    private final Map<String, Run> interrupted = new ConcurrentHashMap<>();
+    private volatile boolean closed;
 
     DirectoryTransfers(TransferEngine engine) {
         this.engine = engine;
@@ -91,23 +93,53 @@ public final class DirectoryTransfers {
     public CompletableFuture<DirectoryTransferResult> send(FrameChannel<TransferFrame> channel,
                                                            Set<TransferCapability> capabilities, Path root,
                                                            String source, String target, boolean overwrite) {
+        return send(channel, capabilities, null, root, source, target, overwrite, false).thenApply(Outcome::result);
+    }
+
+    /**
+     * {@link #send(FrameChannel, Set, Path, String, String, boolean)}, optionally bridging a lost connection:
+     * with {@code bridged}, a connection lost while the files are sent ({@link TransferCapability#RESUME})
+     * interrupts the run instead of failing its files; the caller then {@linkplain #resume resumes} it on the
+     * peer's new connection or {@linkplain #giveUp gives it up}.
+     *
+     * @param channel the channel
+     * @param capabilities the connection's capabilities
+     * @param scope the connection's tenant and project (where the peer is told, when it comes back, to drop
+     *              what it kept of a file given up); null when not bridged
+     * @param root the root {@code source} is confined to
+     * @param source the directory relative to the root
+     * @param target the directory relative to the receiver's root
+     * @param overwrite whether the receiver may replace existing files
+     * @param bridged whether a lost connection interrupts the run (else its files fail as the connection ends)
+     * @return completes with the outcome or the interruption, never exceptionally
+     */
+    public CompletableFuture<Outcome> send(FrameChannel<TransferFrame> channel, Set<TransferCapability> capabilities,
+                                           TransferScope scope, Path root, String source, String target,
+                                           boolean overwrite, boolean bridged) {
         DirectoryTransferResult refused = refuseUnlessNegotiated(capabilities);
         if (refused != null) {
-            return CompletableFuture.completedFuture(refused);
+            return CompletableFuture.completedFuture(Outcome.done(refused));
         }
         String id = engine.newId();
         List<DirectoryEntry> entries;
         try {
             entries = list(ConfinedRoot.of(root), source);
         } catch (ToolException e) {
-            return CompletableFuture.completedFuture(DirectoryTransferResult.failed(id, e.code(), e.getMessage()));
+            return CompletableFuture.completedFuture(Outcome.done(DirectoryTransferResult.failed(id, e.code(),
+                    e.getMessage())));
         } catch (IOException e) {
             ToolException t = ConfinedRoot.io(e, source, "read");
-            return CompletableFuture.completedFuture(DirectoryTransferResult.failed(id, t.code(), t.getMessage()));
+            return CompletableFuture.completedFuture(Outcome.done(DirectoryTransferResult.failed(id, t.code(),
+                    t.getMessage())));
         }
-        Run run = new Run(id, channel, TransferListener.Role.SENDER, entries, overwrite,
-                e -> engine.startSend(channel, capabilities, e.fileId, root, join(source, e.entry.path()),
-                        join(target, e.entry.path()), null, null, false, false));
+        FileSteps steps = new FileSteps(
+                (e, c, caps) -> engine.startSend(c, caps, e.fileId, root, join(source, e.entry.path()),
+                        join(target, e.entry.path()), null, null, false, false),
+                (e, c, caps) -> engine.startSend(c, caps, e.fileId, root, join(source, e.entry.path()),
+                        join(target, e.entry.path()), null, null, false, true),
+                e -> engine.oweFinish(e.fileId, scope, false));
+        Run run = new Run(id, channel, capabilities, TransferListener.Role.SENDER, entries, overwrite, steps, bridged);
+        run.scope = scope;
         return run.start(new DirectoryManifest(id, target, null, overwrite, entries, null));
     }
 
@@ -130,18 +162,85 @@ public final class DirectoryTransfers {
                                                                     TransferScope scope, String localPath,
                                                                     String dirName, String remotePath,
                                                                     boolean overwrite) {
+        return requestUpload(channel, capabilities, scope, localPath, dirName, remotePath, overwrite, false)
+                .thenApply(Outcome::result);
+    }
+
+    /**
+     * {@link #requestUpload(FrameChannel, Set, TransferScope, String, String, String, boolean)}, optionally
+     * bridging a lost connection as {@link #send(FrameChannel, Set, TransferScope, Path, String, String, boolean,
+     * boolean)} does; what this side kept of the file in flight is discarded when the run is given up.
+     *
+     * @param channel the channel
+     * @param capabilities the connection's capabilities
+     * @param scope where {@code dirName} is looked up
+     * @param localPath the directory on the peer
+     * @param dirName the RootDir to write into
+     * @param remotePath the directory in the RootDir
+     * @param overwrite whether existing files in the RootDir may be replaced
+     * @param bridged whether a lost connection interrupts the run (else its files fail as the connection ends)
+     * @return completes with the outcome or the interruption, never exceptionally
+     */
+    public CompletableFuture<Outcome> requestUpload(FrameChannel<TransferFrame> channel,
+                                                    Set<TransferCapability> capabilities, TransferScope scope,
+                                                    String localPath, String dirName, String remotePath,
+                                                    boolean overwrite, boolean bridged) {
         DirectoryTransferResult refused = refuseUnlessNegotiated(capabilities);
         if (refused != null) {
-            return CompletableFuture.completedFuture(refused);
+            return CompletableFuture.completedFuture(Outcome.done(refused));
         }
         String id = engine.newId();
-        Run run = new Run(id, channel, TransferListener.Role.RECEIVER, null, overwrite,
-                e -> engine.requestUpload(channel, scope, e.fileId, join(localPath, e.entry.path()), dirName,
-                        join(remotePath, e.entry.path()), null));
+        FileSteps steps = new FileSteps(
+                (e, c, caps) -> engine.requestUpload(c, scope, e.fileId, join(localPath, e.entry.path()), dirName,
+                        join(remotePath, e.entry.path()), null),
+                (e, c, caps) -> engine.requestUploadResume(c, caps, scope, e.fileId, join(localPath, e.entry.path()),
+                        dirName, join(remotePath, e.entry.path()), null),
+                e -> engine.discardKept(e.fileId, "the directory transfer was given up: the client did not come "
+                        + "back within reconnectWait"));
+        Run run = new Run(id, channel, capabilities, TransferListener.Role.RECEIVER, null, overwrite, steps, bridged);
         run.scope = scope;
         run.dirName = dirName;
         run.target = remotePath;
         return run.start(new DirectoryUploadRequest(id, localPath, dirName, remotePath, overwrite));
+    }
+
+    // ---------------------------------------------------------------- bridging a lost connection
+
+    /**
+     * Takes up an interrupted run on the peer's new connection: the file in flight is resumed from what its
+     * receiver kept (sent again from its start when nothing was kept), then the remaining files follow on
+     * the new connection.
+     *
+     * @param runId the {@link Outcome#interrupted()} id
+     * @param channel the new connection
+     * @param capabilities its capabilities
+     * @return completes with the outcome or the next interruption, never exceptionally
+     */
+    public CompletableFuture<Outcome> resume(String runId, FrameChannel<TransferFrame> channel,
+                                             Set<TransferCapability> capabilities) {
+        Run run = interrupted.remove(runId);
+        if (run == null) {
+            return CompletableFuture.completedFuture(Outcome.done(DirectoryTransferResult.failed(runId,
+                    ErrorCode.NOT_FOUND, "no interrupted directory transfer " + runId + " (it ended meanwhile)")));
+        }
+        return run.continueOn(channel, capabilities);
+    }
+
+    /**
+     * Gives up an interrupted run (its peer did not come back): what the receiver kept of the file in flight
+     * is discarded (here, or on the peer when its next connection comes), that file and every remaining one
+     * fail {@code offline}.
+     *
+     * @param runId the {@link Outcome#interrupted()} id
+     * @return completes with the final outcome, never exceptionally
+     */
+    public CompletableFuture<DirectoryTransferResult> giveUp(String runId) {
+        Run run = interrupted.remove(runId);
+        if (run == null) {
+            return CompletableFuture.completedFuture(DirectoryTransferResult.failed(runId, ErrorCode.NOT_FOUND,
+                    "no interrupted directory transfer " + runId + " (it ended meanwhile)"));
+        }
+        return run.giveUp();
     }
 
     // ---------------------------------------------------------------- inbound
@@ -240,13 +339,16 @@ public final class DirectoryTransfers {
         }
     }
 
-    /** The endpoint closes: every directory transfer awaiting its peer fails. */
+    /** The endpoint closes: every directory transfer awaiting its peer fails, every interrupted one is given up. */
     void close() {
+        closed = true;
         List.copyOf(runs.values()).forEach(r -> r.fail(ErrorCode.OFFLINE, "transfer endpoint closed"));
+        List.copyOf(interrupted.keySet()).forEach(this::giveUp);
     }
 
+    /** The directory transfers awaiting their peer's manifest or answer, or interrupted by a lost connection. */
     int pending() {
-        return runs.size();
+        return runs.size() + interrupted.size();
     }
 
     // ---------------------------------------------------------------- listing (sender)
@@ -500,14 +602,53 @@ public final class DirectoryTransfers {
     private record FileJob(DirectoryEntry entry, String fileId, int index) {
     }
 
+    /**
+     * Where a directory transfer stands for a caller that bridges lost connections: ended (with its result),
+     * or interrupted by a lost connection (then {@link #resume} or {@link #giveUp} it with this id).
+     *
+     * @param result the outcome, or null while interrupted
+     * @param interrupted the run's id while interrupted, else null
+     */
+    public record Outcome(DirectoryTransferResult result, String interrupted) {
+        static Outcome done(DirectoryTransferResult result) {
+            return new Outcome(result, null);
+        }
+    }
+
+    /** One step of a file on a connection: its transfer, or the resume of it. */
+    @FunctionalInterface
+    private interface FileStep {
+        CompletableFuture<TransferResult> run(FileJob job, FrameChannel<TransferFrame> channel,
+                                              Set<TransferCapability> capabilities);
+    }
+
+    /**
+     * How a run moves its files: {@code start} a file, {@code resume} one a lost connection interrupted (the
+     * engine's single-file resume), {@code discard} what its receiver kept of one when the run gives up.
+     */
+    private record FileSteps(FileStep start, FileStep resume, java.util.function.Consumer<FileJob> discard) {
+    }
+
     /** One directory transfer this side runs. Synchronized on the instance. */
     private final class Run {
         final String id;
-        final FrameChannel<TransferFrame> channel;
+        /** The connection the run's frames go on; a resumed run moves to the peer's new one. */
+        volatile FrameChannel<TransferFrame> channel;
+        private Set<TransferCapability> capabilities;
         final TransferListener.Role role;
         final boolean overwrite;
-        final Function<FileJob, CompletableFuture<TransferResult>> transfer;
+        private final FileSteps steps;
+        /** Whether a lost connection interrupts the run (its caller bridges it) instead of failing its files. */
+        private boolean bridged;
         final CompletableFuture<DirectoryTransferResult> result = new CompletableFuture<>();
+        /** What the bridging caller waits for now: the end, or the next interruption. */
+        private CompletableFuture<Outcome> phase = new CompletableFuture<>();
+        /** The file a lost connection interrupted, while the run is interrupted. */
+        private FileJob cut;
+        /** Whether the receiver of {@link #cut} kept it (it is resumed, else sent again). */
+        private boolean cutKept;
+        /** The last file this side sent that landed, on the connection the run is on now. */
+        private FileJob lastLanded;
         List<DirectoryEntry> entries;
         TransferScope scope;
         String dirName;
@@ -522,20 +663,29 @@ public final class DirectoryTransfers {
         private long landed;
         private TransferScheduler.Cancellable timer;
 
-        Run(String id, FrameChannel<TransferFrame> channel, TransferListener.Role role, List<DirectoryEntry> entries,
-            boolean overwrite, Function<FileJob, CompletableFuture<TransferResult>> transfer) {
+        Run(String id, FrameChannel<TransferFrame> channel, Set<TransferCapability> capabilities,
+            TransferListener.Role role, List<DirectoryEntry> entries, boolean overwrite, FileSteps steps,
+            boolean bridged) {
             this.id = id;
             this.channel = channel;
+            this.capabilities = capabilities;
             this.role = role;
             this.entries = entries;
             this.overwrite = overwrite;
-            this.transfer = transfer;
+            this.steps = steps;
+            this.bridged = bridged;
+            result.thenAccept(r -> currentPhase().complete(Outcome.done(r)));
         }
 
-        CompletableFuture<DirectoryTransferResult> start(TransferFrame first) {
+        private synchronized CompletableFuture<Outcome> currentPhase() {
+            return phase;
+        }
+
+        CompletableFuture<Outcome> start(TransferFrame first) {
+            CompletableFuture<Outcome> started = currentPhase();
             if (!channel.isOpen()) {
                 result.complete(DirectoryTransferResult.failed(id, ErrorCode.OFFLINE, "connection closed"));
-                return result;
+                return started;
             }
             runs.put(id, this);
             synchronized (this) {
@@ -551,7 +701,7 @@ public final class DirectoryTransfers {
                     fail(ErrorCode.OFFLINE, "connection closed");
                 }
             });
-            return result;
+            return started;
         }
 
         /** Fails the run before its files started; nothing of it was written. */
@@ -662,21 +812,117 @@ public final class DirectoryTransfers {
                     result.complete(DirectoryTransferResult.of(id, List.of(outcomes)));
                     return;
                 }
-                CompletableFuture<TransferResult> f = startFile(job);
-                if (f.isDone()) {
-                    record(job, f.getNow(null));
-                    continue;
+                CompletableFuture<TransferResult> f = startFile(job, false);
+                if (!f.isDone()) {
+                    f.whenComplete((r, err) -> {
+                        if (ended(job, r, err)) {
+                            nextFile();
+                        }
+                    });
+                    return;
                 }
-                f.whenComplete((r, err) -> {
-                    record(job, r != null ? r
-                            : TransferResult.failed(job.fileId, ErrorCode.INTERNAL, "internal error: " + err));
-                    nextFile();
-                });
-                return;
+                if (!ended(job, f.getNow(null), null)) {
+                    return;
+                }
             }
         }
 
-        private CompletableFuture<TransferResult> startFile(FileJob job) {
+        /** A file ended: records it (true), or the lost connection interrupts the run (false). */
+        private boolean ended(FileJob job, TransferResult r, Throwable err) {
+            TransferResult res = r != null ? r
+                    : TransferResult.failed(job.fileId, ErrorCode.INTERNAL, "internal error: " + err);
+            if (interrupt(job, res)) {
+                return false;
+            }
+            record(job, res);
+            return true;
+        }
+
+        /**
+         * Interrupts the run when a bridged file ended because its connection was lost and the connection
+         * negotiated {@link TransferCapability#RESUME}: its receiver kept it (it has a resume id), or the
+         * connection closed before it got going; the bridging caller learns it and resumes or gives up the run.
+         */
+        private boolean interrupt(FileJob job, TransferResult r) {
+            CompletableFuture<Outcome> waiting;
+            synchronized (this) {
+                if (!bridged || closed || r.ok() || r.code() != ErrorCode.OFFLINE
+                        || !capabilities.contains(TransferCapability.RESUME)
+                        || (r.resumeId() == null && channel.isOpen())) {
+                    return false;
+                }
+                cut = job;
+                cutKept = r.resumeId() != null;
+                waiting = phase;
+                interrupted.put(id, this);
+                if (lastLanded != null) {
+                    // its transfer_finish may have been lost with the connection: the receiver would keep the
+                    // file's sidecar until its retention ends, so it gets the frame on its next connection
+                    engine.oweFinish(lastLanded.fileId, scope, true);
+                    lastLanded = null;
+                }
+            }
+            files.remove(job.fileId, this);
+            LOG.debug("Directory transfer {} interrupted at {}: its connection was lost", id, job.entry.path());
+            waiting.complete(new Outcome(null, id));
+            return true;
+        }
+
+        /** The peer is back: resumes the interrupted file on its new connection, then the rest follow there. */
+        CompletableFuture<Outcome> continueOn(FrameChannel<TransferFrame> on, Set<TransferCapability> caps) {
+            CompletableFuture<Outcome> waiting = new CompletableFuture<>();
+            FileJob job;
+            boolean kept;
+            synchronized (this) {
+                channel = on;
+                capabilities = caps;
+                phase = waiting;
+                job = cut;
+                kept = cutKept;
+                cut = null;
+            }
+            carryOn(job, kept);
+            return waiting;
+        }
+
+        /** Resumes a file (sent again from its start when its receiver kept nothing of it), then goes on. */
+        private void carryOn(FileJob job, boolean resume) {
+            startFile(job, resume).whenComplete((r, err) -> {
+                if (resume && r != null && !r.ok() && r.code() == ErrorCode.NOT_FOUND) {
+                    carryOn(job, false);        // nothing was kept of it (cut before it got going): send it whole
+                } else if (ended(job, r, err)) {
+                    nextFile();
+                }
+            });
+        }
+
+        /**
+         * The peer did not come back: what its receiver kept of the interrupted file is discarded, that file
+         * fails {@code offline}, and so does every remaining one (the connection is closed), as without
+         * bridging.
+         */
+        CompletableFuture<DirectoryTransferResult> giveUp() {
+            FileJob job;
+            synchronized (this) {
+                job = cut;
+                cut = null;
+                bridged = false;
+            }
+            if (job != null) {
+                steps.discard().accept(job);
+                record(job, TransferResult.failed(job.fileId, ErrorCode.OFFLINE, "connection closed and the client "
+                        + "did not come back within reconnectWait (" + engine.reconnectWait().toSeconds() + " s); what "
+                        + "arrived of this file is discarded: transfer the directory again"));
+                nextFile();
+            }
+            return result;
+        }
+
+        private CompletableFuture<TransferResult> startFile(FileJob job, boolean resume) {
+            if (resume) {
+                files.put(job.fileId, this);
+                return step(steps.resume(), job);
+            }
             long max = engine.settings.maxDirectoryBytes();
             long sofar;
             synchronized (this) {
@@ -704,8 +950,19 @@ public final class DirectoryTransfers {
                 }
             }
             files.put(job.fileId, this);
+            return step(steps.start(), job);
+        }
+
+        /** Runs a step of a file on the run's connection now. */
+        private CompletableFuture<TransferResult> step(FileStep step, FileJob job) {
+            FrameChannel<TransferFrame> on;
+            Set<TransferCapability> caps;
+            synchronized (this) {
+                on = channel;
+                caps = capabilities;
+            }
             try {
-                return transfer.apply(job);
+                return step.run(job, on, caps);
             } catch (RuntimeException e) {
                 LOG.error("Directory transfer {}: file {} failed to start", id, job.entry.path(), e);
                 return CompletableFuture.completedFuture(TransferResult.failed(job.fileId, ErrorCode.INTERNAL,
@@ -731,6 +988,7 @@ public final class DirectoryTransfers {
             int done;
             long before;
             synchronized (this) {
+                lastLanded = r.ok() && role == TransferListener.Role.SENDER ? job : null;
                 outcomes[job.index] = out;
                 landed += r.ok() ? r.bytesWritten() : 0;
                 filesDone++;

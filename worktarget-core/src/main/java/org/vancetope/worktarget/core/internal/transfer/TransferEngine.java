@@ -69,6 +69,13 @@ public final class TransferEngine {
     private final Map<String, PeerLimits> peerLimits = new ConcurrentHashMap<>();
     /** Receivers whose connection ended, kept for a resume ({@code transfer.resume}); not pending. */
     final Map<String, IncomingTransfer> kept = new ConcurrentHashMap<>();
+    /**
+     * The {@code transfer_finish} frames of transfers this side sent that their receiver may not have got,
+     * because the connection was lost (a directory transfer given up, or one of its files that landed as its
+     * connection ended): sent on the peer's next connection of the scope, within the retention, so that the
+     * peer deletes what it kept of them.
+     */
+    private final Map<String, OwedFinish> owed = new ConcurrentHashMap<>();
     private volatile CompletableFuture<Void> nextAttach = new CompletableFuture<>();
 
     /** The roots received into, most recent last, for the sweep of stale staging files (bounded). */
@@ -137,6 +144,9 @@ public final class TransferEngine {
             } else if (frame instanceof TransferInit i) {
                 onInit(channel, scope, capabilities, i);
             } else if (frame instanceof TransferFinish f) {
+                if (dropKept(channel, scope, capabilities, f)) {
+                    return;
+                }
                 IncomingTransfer r = receiver(channel, f);
                 if (r != null) {
                     r.onFinish(f);
@@ -325,6 +335,100 @@ public final class TransferEngine {
             }
         }
         k.resume(channel, f, capabilities.contains(TransferCapability.ZSTD));
+    }
+
+    /**
+     * {@code transfer_finish} naming a download this side (the client) keeps, and no running one: its sender
+     * knows the outcome (it gave the transfer up, or heard it landed), so nothing of it will be resumed and
+     * what was kept is deleted, from memory or from the root of the connection (after a restart, or the
+     * sidecar of a file verified before its connection ended). The server's kept uploads go only as the
+     * server decides.
+     *
+     * @return whether the frame named a kept transfer
+     */
+    private boolean dropKept(FrameChannel<TransferFrame> channel, TransferScope scope,
+                             Set<TransferCapability> capabilities, TransferFinish f) {
+        String id = f.transferId();
+        if (side != TransferSide.FOOT || !capabilities.contains(TransferCapability.RESUME) || settle(id) != null) {
+            return false;
+        }
+        String reason = f.error() != null ? f.error() : f.ok() ? "the sender finished the transfer"
+                : "the sender gave the transfer up";
+        IncomingTransfer k = kept.get(id);
+        if (k != null) {
+            k.discardKept(ErrorCode.CANCELLED, reason);
+            LOG.debug("Dropped kept transfer {} on channel {}: {}", id, channel.id(), reason);
+            return true;
+        }
+        TargetResolution res = resolver.root(scope, null);
+        if (!res.ok()) {
+            return false;
+        }
+        try {
+            ConfinedRoot root = ConfinedRoot.of(res.root());
+            if (KeptTransfers.read(root, id).isEmpty()) {
+                return false;
+            }
+            KeptTransfers.delete(root, id);
+            LOG.debug("Deleted the kept files of transfer {} on channel {}: {}", id, channel.id(), reason);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Gives up a transfer this side received and keeps for a resume: its files are deleted (a directory
+     * transfer whose peer did not come back).
+     *
+     * @param id the transfer
+     * @param reason why, for its outcome
+     */
+    void discardKept(String id, String reason) {
+        IncomingTransfer running = settle(id);
+        if (running != null) {
+            running.abort(ErrorCode.OFFLINE, reason);
+        }
+        IncomingTransfer k = kept.get(id);
+        if (k != null) {
+            k.discardKept(ErrorCode.CANCELLED, reason);
+        }
+    }
+
+    /**
+     * Owes the receiver of a transfer this side sent its {@code transfer_finish}, which a lost connection may
+     * have kept from it: the next connection of the scope that negotiated {@code transfer.resume} gets it, so
+     * that the peer deletes what it keeps of the transfer (a partial file given up, or the sidecar of a file
+     * that landed).
+     *
+     * @param id the transfer
+     * @param scope the tenant and project of its connection
+     * @param ok whether the transfer landed (else it was given up)
+     */
+    void oweFinish(String id, TransferScope scope, boolean ok) {
+        if (scope != null && !closed) {
+            owed.put(id, new OwedFinish(scope, ok, now()));
+        }
+    }
+
+    /** A {@code transfer_finish} owed to a peer of a scope, since when. */
+    private record OwedFinish(TransferScope scope, boolean ok, long at) {
+    }
+
+    /** Sends the peer of a new connection the {@code transfer_finish} frames owed to its scope. */
+    private void payOwedFinishes(FrameChannel<TransferFrame> channel, TransferScope scope,
+                                 Set<TransferCapability> capabilities) {
+        if (!capabilities.contains(TransferCapability.RESUME)) {
+            return;
+        }
+        for (Map.Entry<String, OwedFinish> e : List.copyOf(owed.entrySet())) {
+            OwedFinish f = e.getValue();
+            if (f.scope().equals(scope) && owed.remove(e.getKey(), f)) {
+                channel.send(f.ok() ? new TransferFinish(e.getKey(), true, null) : new TransferFinish(e.getKey(), false,
+                        "the directory transfer of this file was given up: the client did not come back within "
+                                + "reconnectWait", ErrorCode.CANCELLED));
+            }
+        }
     }
 
     /**
@@ -752,13 +856,20 @@ public final class TransferEngine {
      * come back looks again.
      *
      * @param channel the channel
+     * @param scope the tenant and project of the connection
+     * @param capabilities the capabilities of the connection
      * @param limits what its peer announced it accepts
      */
-    public void attached(FrameChannel<TransferFrame> channel, PeerLimits limits) {
+    public void attached(FrameChannel<TransferFrame> channel, TransferScope scope, Set<TransferCapability> capabilities,
+                         PeerLimits limits) {
         if (limits.equals(PeerLimits.NONE)) {
             peerLimits.remove(channel.id());
         } else {
             peerLimits.put(channel.id(), limits);
+        }
+        if (!owed.isEmpty()) {
+            // not from within the attach: a transport attaches before its handshake's last frame went out
+            executor.execute(() -> payOwedFinishes(channel, scope, capabilities));
         }
         CompletableFuture<Void> fired = nextAttach;
         nextAttach = new CompletableFuture<>();
@@ -809,13 +920,14 @@ public final class TransferEngine {
         CompletableFuture<Void> signal = nextAttach;
         nextAttach = new CompletableFuture<>();     // never completes: nothing attaches any more
         signal.complete(null);
+        directories.close();    // first: what an interrupted directory transfer kept is deleted, nothing resumes it
+        owed.clear();
         for (IncomingTransfer r : List.copyOf(receivers.values())) {
             if (r.keepsOnClose()) {
                 r.park();
             }
         }
         List.copyOf(kept.values()).forEach(IncomingTransfer::forget);
-        directories.close();
         List.copyOf(receivers.values()).forEach(r -> r.abort(ErrorCode.OFFLINE, "transfer endpoint closed"));
         List.copyOf(senders.values()).forEach(OutgoingTransfer::endpointClosed);
     }
@@ -845,6 +957,8 @@ public final class TransferEngine {
             String reason = "transfer expired: no activity for " + settings.cleanupInterval().toSeconds()
                     + " s (cleanupInterval)";
             staleIn.forEach(r -> r.expire(reason));
+            long forgotten = now() - settings.resumeRetention().toMillis();    // the peer's own retention ended them
+            owed.values().removeIf(f -> f.at() <= forgotten);
             staleOut.forEach(s -> s.abort(ErrorCode.TIMEOUT, reason));
             sweepRoots();
         } catch (RuntimeException e) {
@@ -861,6 +975,15 @@ public final class TransferEngine {
      */
     public int pendingSends() {
         return senders.size();
+    }
+
+    /**
+     * The number of directory transfers waiting for their peer (its manifest, its answer, or its return).
+     *
+     * @return pending directory transfers
+     */
+    public int pendingDirectories() {
+        return directories.pending();
     }
 
     /**
