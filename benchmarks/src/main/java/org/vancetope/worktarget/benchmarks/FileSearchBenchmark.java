@@ -41,6 +41,11 @@ import org.vancetope.worktarget.spi.ToolException;
  * is the JDK's {@code lib/src.zip} ({@code srcZip}, default the first readable one under
  * {@code /usr/lib/jvm}) unzipped. Both live in a temporary WORK RootDir that is deleted afterwards.
  * {@code reps} (default 9) timed runs follow 3 warm-up runs; each run times every side once, in turn.
+ * Before those, WorkTarget's call alone runs until the JIT has settled on it: until the JVM's total
+ * compilation time did not grow over {@value #JIT_QUIET_CALLS} calls in a row (at least
+ * {@value #JIT_MIN_CALLS}, at most {@value #JIT_MAX_CALLS} calls; {@code -Dsearchbench.jit=off} skips this).
+ * The figures are then those of a long-running server; with the JIT still compiling, a case's first
+ * calls also pay for the compiler threads, which on 2 cores compete with the search's own two threads.
  *
  * <p>How both sides do the same work:
  * <ul>
@@ -71,12 +76,21 @@ public final class FileSearchBenchmark {
             + "return import package private int long string value result error warning info debug trace config "
             + "server client request response handler buffer stream channel future promise").split(" ");
     private static final int WARMUP = 3;
+    /** Calls without new compilation that end the JIT warm-up of a case. */
+    private static final int JIT_QUIET_CALLS = 5;
+    /** The fewest calls of the JIT warm-up of a case. */
+    private static final int JIT_MIN_CALLS = 10;
+    /** The most calls of the JIT warm-up of a case. */
+    private static final int JIT_MAX_CALLS = 100;
+    private static final boolean JIT_WARMUP = !"off".equals(System.getProperty("searchbench.jit"));
     /** Linux's USER_HZ: the unit of the CPU times in {@code /proc/self/stat}. */
     private static final int CLOCK_TICKS = 100;
 
     private final int reps;
     private final List<String> summary = new ArrayList<>();
     private int mismatches;
+    /** The calls the last case's JIT warm-up took. */
+    private int jitCalls;
 
     private FileSearchBenchmark(int reps) {
         this.reps = reps;
@@ -216,9 +230,9 @@ public final class FileSearchBenchmark {
     private void report(Tree t, String label, String mode, long count, long rgCount, long gnuCount, double[] m,
                         String rgName, String gnuName) {
         OUT.printf(Locale.ROOT, "%-9s %-13s gitignore %-3s: worktarget %7.1f ms | %s %7.1f ms | %s %7.1f ms | "
-                        + "ratio %.2f x rg, %.2f x GNU | cpu ms %.0f/%.0f/%.0f | counts %d/%d/%d%n", t.name(), label,
-                mode, m[0], rgName, m[1], gnuName, m[2], m[0] / m[1], m[0] / m[2], m[3], m[4], m[5], count, rgCount,
-                gnuCount);
+                        + "ratio %.2f x rg, %.2f x GNU | cpu ms %.0f/%.0f/%.0f | counts %d/%d/%d | JIT warm-up %d calls%n",
+                t.name(), label, mode, m[0], rgName, m[1], gnuName, m[2], m[0] / m[1], m[0] / m[2], m[3], m[4], m[5],
+                count, rgCount, gnuCount, JIT_WARMUP ? jitCalls : 0);
         summary.add(String.format(Locale.ROOT, "| %s | %s | %s | %.1f | %.1f | %.1f | %.2f | %.2f | %.0f / %.0f / %.0f |",
                 t.name(), label, mode, m[0], m[1], m[2], m[0] / m[1], m[0] / m[2], m[3], m[4], m[5]));
     }
@@ -226,6 +240,22 @@ public final class FileSearchBenchmark {
     @FunctionalInterface
     private interface Call {
         void run() throws ToolException;
+    }
+
+    /** Runs WorkTarget's call until the JVM's compilation time stays put over a few calls (see the class doc). */
+    private void jitWarmUp(Call ours) throws Exception {
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        long last = jit.getTotalCompilationTime();
+        int quiet = 0;
+        int calls = 0;
+        while (calls < JIT_MAX_CALLS && (calls < JIT_MIN_CALLS || quiet < JIT_QUIET_CALLS)) {
+            ours.run();
+            calls++;
+            long now = jit.getTotalCompilationTime();
+            quiet = now == last ? quiet + 1 : 0;
+            last = now;
+        }
+        jitCalls = calls;
     }
 
     /**
@@ -236,6 +266,9 @@ public final class FileSearchBenchmark {
     private double[] measure(Call ours, Path dir, List<String> rg, List<String> gnu) throws Exception {
         double[][] t = new double[3][reps];
         long[] cpu = new long[3];
+        if (JIT_WARMUP) {
+            jitWarmUp(ours);
+        }
         for (int i = -WARMUP; i < reps; i++) {
             long[] c0 = cpuTicks();
             long s = System.nanoTime();
