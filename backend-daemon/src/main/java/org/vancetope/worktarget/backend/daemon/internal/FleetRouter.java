@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -628,30 +629,30 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
     @Override
     public void onMessage(String message) {
         int nl = message.indexOf('\n');
-        JsonNode h;
+        Header h;
         try {
-            h = Wire.mapper().readTree(nl < 0 ? message : message.substring(0, nl));
+            h = Header.parse(nl < 0 ? message : message.substring(0, nl));
         } catch (IOException e) {
             LOG.warn("Dropped an unreadable fleet message");
             return;
         }
-        String op = h.path("op").asText();
-        String from = h.path("from").asText();
+        String op = h.op();
+        String from = h.from();
         String body = nl < 0 ? "" : message.substring(nl + 1);
         try {
             switch (op) {
-                case RESULT -> result(from, (Message.Result) Wire.decode(body), h.path("absent").asBoolean(false));
+                case RESULT -> result(from, (Message.Result) Wire.decode(body), h.absent());
                 case CANCEL -> {
                     Future<?> f = running.remove(from + " " + ((Message.Cancel) Wire.decode(body)).correlationId());
                     if (f != null) {
                         f.cancel(true);     // the connection then sends client_tool_cancel to the peer
                     }
                 }
-                case INVOKE -> invoked(from, key(h), body);
+                case INVOKE -> invoked(from, h.key(), body);
                 case ENDED -> registry.processEndedHere(((Message.ProcessEnd) Wire.decode(body)).context());
                 case SUPERSEDE -> {
-                    located.remove(key(h));
-                    registry.supersedeRemotely(key(h), h.path("conn").asText());
+                    located.remove(h.key());
+                    registry.supersedeRemotely(h.key(), h.conn());
                 }
                 default -> LOG.warn("Dropped a fleet message of unknown op '{}' from node '{}'", op, from);
             }
@@ -781,15 +782,60 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         return h;
     }
 
-    private static PeerKey key(JsonNode h) {
-        String tenant = h.path("tenant").asText();
-        if (h.hasNonNull("daemon")) {
-            return new DaemonKey(tenant, h.path("project").asText(), h.path("daemon").asText());
+    /**
+     * A fleet message's header, read field by field with the streaming parser (a tree per message cost
+     * more than the fields it holds): the operation, the sending node, the peer's key fields, the
+     * connection id and the "absent" flag; a missing text field reads as {@code ""}.
+     */
+    private record Header(String op, String from, String tenant, String project, String daemon, String session,
+                          String conn, boolean absent) {
+
+        static Header parse(String json) throws IOException {
+            String[] f = {"", "", "", "", null, null, ""};
+            boolean absent = false;
+            try (JsonParser p = Wire.mapper().getFactory().createParser(json)) {
+                if (p.nextToken() != JsonToken.START_OBJECT) {
+                    throw new IOException("a fleet message header must be a JSON object");
+                }
+                JsonToken t;
+                while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+                    String name = p.currentName();
+                    JsonToken v = p.nextToken();
+                    if (v == JsonToken.START_OBJECT || v == JsonToken.START_ARRAY) {
+                        p.skipChildren();
+                        continue;
+                    }
+                    String text = v == JsonToken.VALUE_NULL ? null : p.getText();
+                    switch (name) {
+                        case "op" -> f[0] = text;
+                        case "from" -> f[1] = text;
+                        case "tenant" -> f[2] = text;
+                        case "project" -> f[3] = text;
+                        case "daemon" -> f[4] = text;
+                        case "session" -> f[5] = text;
+                        case "conn" -> f[6] = text;
+                        case "absent" -> absent = v == JsonToken.VALUE_TRUE;
+                        default -> {
+                            // a field of a later version: ignored
+                        }
+                    }
+                }
+                if (t != JsonToken.END_OBJECT) {
+                    throw new IOException("a fleet message header must be one JSON object");
+                }
+            }
+            return new Header(f[0], f[1], f[2], f[3], f[4], f[5], f[6], absent);
         }
-        if (h.hasNonNull("session")) {
-            return new SessionKey(tenant, h.path("session").asText());
+
+        PeerKey key() {
+            if (daemon != null) {
+                return new DaemonKey(tenant, project, daemon);
+            }
+            if (session != null) {
+                return new SessionKey(tenant, session);
+            }
+            throw new IllegalArgumentException("the message names no peer");
         }
-        throw new IllegalArgumentException("the message names no peer");
     }
 
     /**

@@ -143,6 +143,15 @@ public final class Wire {
         if (head != null && !OWN_TYPES.contains(head)) {
             return new Message.Other(head, content.nioBuffer(), null);
         }
+        if (content.hasArray()) {
+            // a heap buffer (a frame given as text, a fleet message): the parser reads the array in place
+            try (JsonParser p = FACTORY.createParser(content.array(), content.arrayOffset() + content.readerIndex(),
+                    content.readableBytes())) {
+                return decode(p, () -> content.nioBuffer());
+            } catch (IOException e) {
+                throw notJson(e);
+            }
+        }
         try (InputStream in = new ByteBufInputStream(content.duplicate());
              JsonParser p = FACTORY.createParser(in)) {
             return decode(p, () -> content.nioBuffer());
