@@ -92,8 +92,9 @@ import org.vancetope.worktarget.core.InMemoryProcessStore;
  * <p>Both child JVMs get {@code -Xms<childHeap> -Xmx<childHeap> -XX:+AlwaysPreTouch} and a GC log
  * from which their peak heap is read ({@code -Dwirebench.childJvmArgs="…"} adds flags, e.g. a
  * profiler; {@code {name}} in them becomes {@code daemon}, {@code plain-peer}, {@code tuned-peer} or {@code sftp-server}). Files live in a fresh temp directory (page cache warm: the file
- * was just written and hashed) that is deleted at the end. One warm-up pass on a slice of the file,
- * then {@code reps} interleaved passes; the figures are medians.
+ * was just written and hashed) that is deleted at the end. One warm-up pass on a 128 MiB slice of the
+ * file ({@code -Dwirebench.warmups=N} for N of them), then {@code reps} interleaved passes; the figures
+ * are medians.
  */
 public final class WireTransferBenchmark {
     private static final String TENANT = "acme";
@@ -106,6 +107,12 @@ public final class WireTransferBenchmark {
 
     private WireTransferBenchmark() {
     }
+
+    /**
+     * Warm-up passes on the 128 MiB slice before the timed ones ({@code -Dwirebench.warmups}, default 1): every
+     * side's passes still rise after one on 2 cores while the JIT compiles; 4 measure long-running peers.
+     */
+    private static final int WARMUPS = Integer.getInteger("wirebench.warmups", 1);
 
     /** The transfer capabilities the server offers: {@code -Dwirebench.capabilities=all|none|binary,hash-trailer}. */
     private static final Set<TransferCapability> CAPABILITIES = capabilities(
@@ -266,7 +273,7 @@ public final class WireTransferBenchmark {
                 dispatcher.invoke(PROCESS, "work_target_set", Map.of("kind", "DAEMON", "targetName", DAEMON));
 
                 double[][] mbs = new double[9][reps];
-                for (int pass = -1; pass < reps; pass++) {
+                for (int pass = -WARMUPS; pass < reps; pass++) {
                     boolean warmUp = pass < 0;
                     String name = warmUp ? "warm.bin" : "source.bin";
                     String hash = warmUp ? warmHash : sourceHash;

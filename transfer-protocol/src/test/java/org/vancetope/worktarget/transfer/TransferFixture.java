@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.vancetope.worktarget.core.transfer.FootTargetResolver;
 import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
@@ -34,6 +35,7 @@ import org.vancetope.worktarget.core.transfer.TransferSide;
 import org.vancetope.worktarget.testkit.InMemoryFramePair;
 import org.vancetope.worktarget.testfixtures.ManualTime;
 import org.vancetope.worktarget.testkit.ManualTransferScheduler;
+import org.vancetope.worktarget.spi.FrameChannel;
 
 /**
  * A Brain and a Foot endpoint on one file system (Jimfs, or a directory on the real disk), connected by
@@ -85,8 +87,18 @@ final class TransferFixture implements AutoCloseable {
     /** A fixture whose connection negotiated transfer capabilities on both ends. */
     TransferFixture(Configuration config, TransferSettings settings, int highWaterMark, boolean threaded,
                     Set<TransferCapability> capabilities) throws IOException {
+        this(config, settings, highWaterMark, threaded, capabilities, UnaryOperator.identity());
+    }
+
+    /**
+     * A fixture whose Brain sends through {@code brainChannel} applied to its end of the pair (a test's
+     * channel that misbehaves in a particular way).
+     */
+    TransferFixture(Configuration config, TransferSettings settings, int highWaterMark, boolean threaded,
+                    Set<TransferCapability> capabilities, UnaryOperator<FrameChannel<TransferFrame>> brainChannel)
+            throws IOException {
         this(Jimfs.newFileSystem(config.toBuilder().setAttributeViews("basic", "owner", "posix", "unix").build())
-                .getPath("/"), true, settings, highWaterMark, threaded, capabilities);
+                .getPath("/"), true, settings, highWaterMark, threaded, capabilities, brainChannel);
     }
 
     /**
@@ -97,17 +109,18 @@ final class TransferFixture implements AutoCloseable {
      * @throws IOException when the directories cannot be made
      */
     static TransferFixture onDisk(Path dir) throws IOException {
-        return new TransferFixture(dir, false, TransferSettings.defaults(), 16, false, Set.of());
+        return new TransferFixture(dir, false, TransferSettings.defaults(), 16, false, Set.of(), UnaryOperator.identity());
     }
 
     /** A fixture in a directory of the real disk whose connection negotiated transfer capabilities. */
     static TransferFixture onDisk(Path dir, TransferSettings settings, Set<TransferCapability> capabilities)
             throws IOException {
-        return new TransferFixture(dir, false, settings, 16, false, capabilities);
+        return new TransferFixture(dir, false, settings, 16, false, capabilities, UnaryOperator.identity());
     }
 
     private TransferFixture(Path top, boolean ownsFileSystem, TransferSettings settings, int highWaterMark,
-                            boolean threaded, Set<TransferCapability> capabilities) throws IOException {
+                            boolean threaded, Set<TransferCapability> capabilities,
+                            UnaryOperator<FrameChannel<TransferFrame>> brainChannel) throws IOException {
         this.top = top;
         this.fs = top.getFileSystem();
         this.ownsFileSystem = ownsFileSystem;
@@ -137,7 +150,7 @@ final class TransferFixture implements AutoCloseable {
         InMemoryFramePair.Builder<TransferFrame> b = InMemoryFramePair.<TransferFrame>builder()
                 .highWaterMark(highWaterMark).wire(WireBytes.encoder(capabilities.contains(TransferCapability.BINARY)), WireBytes::decode);
         pair = (threaded ? b.threaded() : b).build();
-        brainConn = brain.attach(pair.left(), SCOPE, capabilities);
+        brainConn = brain.attach(brainChannel.apply(pair.left()), SCOPE, capabilities);
         footConn = foot.attach(pair.right(), SCOPE, capabilities);
         pair.left().onReceive(brainConn::onFrame).onClose(brainConn::onClose);
         pair.right().onReceive(footConn::onFrame).onClose(footConn::onClose);

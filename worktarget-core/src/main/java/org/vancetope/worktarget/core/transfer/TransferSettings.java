@@ -184,8 +184,11 @@ public final class TransferSettings {
     }
 
     /**
-     * The most chunks a sender has handed to the channel and not yet seen written (default 8): the
-     * sender's memory bound under back-pressure.
+     * The most chunks a sender has handed to the channel and not yet seen written (default 32): the
+     * sender's memory bound under back-pressure, besides the channel's writability (a sender stops while
+     * its channel is not writable, which on a WebSocket connection is above 1 MiB queued by default). Fewer
+     * leave the connection idle while the sender reads the next chunks: 8 moved about a fifth less over
+     * loopback than 32.
      *
      * @return chunks
      */
@@ -303,7 +306,7 @@ public final class TransferSettings {
         private int footModeMask = 0755;
         private Duration phaseTimeout = Duration.ofSeconds(30);
         private Duration cleanupInterval = Duration.ofMinutes(5);
-        private int maxChunksInFlight = 8;
+        private int maxChunksInFlight = 32;
         private boolean syncBeforeCommit = true;
         private int maxDirectoryEntries = 4096;
         private long maxDirectoryBytes = 1024L * 1024 * 1024;

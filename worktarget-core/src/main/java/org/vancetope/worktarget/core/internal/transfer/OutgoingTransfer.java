@@ -7,6 +7,8 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.transfer.TransferAttrs;
@@ -62,12 +64,19 @@ final class OutgoingTransfer {
     /** The transfer's compressor while it reads chunks (zstd only); closed with the source. */
     private ChunkCompression.Compressor compressor;
 
-    private SenderState state = SenderState.PREPARING;
+    /** Written under the lock; volatile so that a write completion can read it without the lock. */
+    private volatile SenderState state = SenderState.PREPARING;
     private SeekableByteChannel in;
     private long sent;
     private long seq;
-    private int inFlight;
-    private boolean pumping;
+    /**
+     * Chunks handed to the channel and not yet written. Atomic, as is {@link #pumping}: a write completes
+     * on the connection's I/O thread, which must not wait for the lock while the pump reads and hashes a
+     * chunk under it (that stalled the connection's other writes and reads for each chunk's read).
+     */
+    private final AtomicInteger inFlight = new AtomicInteger();
+    /** Whether a pump runs (at most one does). */
+    private final AtomicBoolean pumping = new AtomicBoolean();
     private boolean waitingWritable;
     private long deadline;
     private long lastActivity;
@@ -221,58 +230,80 @@ final class OutgoingTransfer {
         }
     }
 
-    /** Sends chunks while allowed; re-entered from write completions and writability callbacks. */
+    /** Why {@link #pumpWhileAllowed} stopped. */
+    private enum Stop {
+        /** The transfer left streaming, failed, or another pump waits for writability already. */
+        DONE,
+        /** {@code maxChunksInFlight} chunks are unwritten: a completion may have freed a slot since. */
+        WINDOW_FULL,
+        /** The channel pushes back, and this pump is to wait for it (it set {@link #waitingWritable}). */
+        UNWRITABLE
+    }
+
+    /**
+     * Sends chunks while allowed; re-entered from write completions and writability callbacks. At most one
+     * pump runs ({@link #pumping}). One that stops at a full window re-checks, after letting go, whether a
+     * completion came in meanwhile that saw it still running, so no completion is lost; one that stops at
+     * an unwritable channel lets go before it registers for writability, since the callback may run at once.
+     */
     private void pump() {
-        synchronized (this) {
-            if (pumping) {
+        while (pumping.compareAndSet(false, true)) {
+            Stop why;
+            try {
+                why = pumpWhileAllowed();
+            } finally {
+                pumping.set(false);
+            }
+            if (why == Stop.UNWRITABLE) {
+                channel.whenWritable(this::onWritable);
                 return;
             }
-            pumping = true;
+            if (why == Stop.DONE || inFlight.get() >= engine.settings.maxChunksInFlight()
+                    || state != SenderState.STREAMING) {
+                return;
+            }
+            // a slot freed after the last check, and its completion saw this pump running: go on
         }
+    }
+
+    /** Sends chunks until the window is full, the channel pushes back, or the transfer leaves streaming. */
+    private Stop pumpWhileAllowed() {
         while (true) {
             TransferChunk chunk;
-            boolean registerWritable = false;
+            long done;
             synchronized (this) {
-                if (state != SenderState.STREAMING || inFlight >= engine.settings.maxChunksInFlight()) {
-                    pumping = false;
-                    return;
+                if (state != SenderState.STREAMING) {
+                    return Stop.DONE;
+                }
+                if (inFlight.get() >= engine.settings.maxChunksInFlight()) {
+                    return Stop.WINDOW_FULL;
                 }
                 if (!channel.isOpen()) {
-                    pumping = false;
                     finish(false, ErrorCode.OFFLINE, "connection closed", 0);
-                    return;
+                    return Stop.DONE;
                 }
                 if (!channel.isWritable()) {
-                    pumping = false;
-                    if (!waitingWritable) {
-                        waitingWritable = true;
-                        registerWritable = true;
+                    if (waitingWritable) {
+                        return Stop.DONE;
                     }
-                    chunk = null;
-                } else {
-                    chunk = readChunk();
-                    if (chunk == null) {
-                        pumping = false;
-                        return;
-                    }
-                    inFlight++;
-                    sent += chunk.dataLength();
-                    seq++;
-                    lastActivity = engine.now();
-                    if (chunk.last()) {
-                        move(SenderState.AWAITING_COMPLETE);
-                        closeSource();
-                        armTimer();
-                    }
+                    waitingWritable = true;
+                    return Stop.UNWRITABLE;
+                }
+                chunk = readChunk();
+                if (chunk == null) {
+                    return Stop.DONE;
+                }
+                inFlight.incrementAndGet();
+                sent += chunk.dataLength();
+                done = sent;
+                seq++;
+                lastActivity = engine.now();
+                if (chunk.last()) {
+                    move(SenderState.AWAITING_COMPLETE);
+                    closeSource();
+                    armTimer();
                 }
             }
-            if (chunk == null) {
-                if (registerWritable) {
-                    channel.whenWritable(this::onWritable);
-                }
-                return;
-            }
-            long done = sent;
             CompletionStage<Void> written = channel.send(chunk);
             engine.notifyProgress(id, TransferListener.Role.SENDER, done, totalSize);
             written.whenComplete((v, err) -> onWritten(err));
@@ -286,19 +317,18 @@ final class OutgoingTransfer {
         schedulePump();
     }
 
+    /** A chunk was written (or not): runs on the I/O thread, without the lock unless the write failed. */
     private void onWritten(Throwable err) {
-        boolean more;
-        synchronized (this) {
-            inFlight--;
-            if (err != null) {
+        inFlight.decrementAndGet();
+        if (err != null) {
+            synchronized (this) {
                 if (state != SenderState.FINISHED) {
                     finish(false, ErrorCode.OFFLINE, "connection closed while sending", sent);
                 }
-                return;
             }
-            more = state == SenderState.STREAMING && !pumping;
+            return;
         }
-        if (more) {
+        if (state == SenderState.STREAMING && !pumping.get()) {
             schedulePump();
         }
     }
