@@ -7,7 +7,11 @@ import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.core.transfer.TransferFrame;
@@ -109,5 +113,31 @@ class SenderBackPressureTest {
         assertThat(TransferFixture.done(f).ok()).isTrue();
         assertThat(Files.readAllBytes(fx.footProject.resolve("big.bin"))).isEqualTo(data);
         fx.assertClean();
+    }
+
+    /**
+     * Senders on a pool of threads, the channel delivering (and so completing writes and turning writable)
+     * on a thread of its own, with a high-water mark of 2 frames so that writability flips at nearly every
+     * chunk: every transfer completes. (The pump's requests race here as on a server; a race lost in a
+     * window of a few instructions does not show in every run, so this is a net for the paths, not proof.)
+     */
+    @Test
+    void sendersOnAPoolNeverStallWhileWritabilityFlips() throws Exception {
+        ExecutorService pool = Executors.newCachedThreadPool();
+        try {
+            fx = new TransferFixture(com.google.common.jimfs.Configuration.unix(),
+                    TransferSettings.builder().chunkSize(512).maxChunksInFlight(64).build(), 2, true, Set.of(),
+                    UnaryOperator.identity(), pool);
+            for (int i = 0; i < 150; i++) {
+                byte[] data = TransferFixture.randomBytes(24 * 1024 + i, i);
+                Path src = fx.brainFile("reports", "f" + i + ".bin", data);
+                // not a speed limit: a stalled sender never finishes, and this ends the test instead of hanging
+                TransferResult r = fx.send(src, "f" + i + ".bin", null, null).get(2, TimeUnit.MINUTES);
+                assertThat(r.ok()).as("transfer %d: %s", i, r).isTrue();
+                assertThat(Files.readAllBytes(fx.footProject.resolve("f" + i + ".bin"))).isEqualTo(data);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }

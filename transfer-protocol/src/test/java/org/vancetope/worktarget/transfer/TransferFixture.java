@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.vancetope.worktarget.core.transfer.FootTargetResolver;
@@ -97,8 +98,18 @@ final class TransferFixture implements AutoCloseable {
     TransferFixture(Configuration config, TransferSettings settings, int highWaterMark, boolean threaded,
                     Set<TransferCapability> capabilities, UnaryOperator<FrameChannel<TransferFrame>> brainChannel)
             throws IOException {
+        this(config, settings, highWaterMark, threaded, capabilities, brainChannel, Runnable::run);
+    }
+
+    /**
+     * A fixture whose endpoints run their senders and file work on {@code executor} (the default runs
+     * them on the thread that asks), as a server's and a client's pools do.
+     */
+    TransferFixture(Configuration config, TransferSettings settings, int highWaterMark, boolean threaded,
+                    Set<TransferCapability> capabilities, UnaryOperator<FrameChannel<TransferFrame>> brainChannel,
+                    Executor executor) throws IOException {
         this(Jimfs.newFileSystem(config.toBuilder().setAttributeViews("basic", "owner", "posix", "unix").build())
-                .getPath("/"), true, settings, highWaterMark, threaded, capabilities, brainChannel);
+                .getPath("/"), true, settings, highWaterMark, threaded, capabilities, brainChannel, executor);
     }
 
     /**
@@ -109,18 +120,21 @@ final class TransferFixture implements AutoCloseable {
      * @throws IOException when the directories cannot be made
      */
     static TransferFixture onDisk(Path dir) throws IOException {
-        return new TransferFixture(dir, false, TransferSettings.defaults(), 16, false, Set.of(), UnaryOperator.identity());
+        return new TransferFixture(dir, false, TransferSettings.defaults(), 16, false, Set.of(), UnaryOperator.identity(),
+                Runnable::run);
     }
 
     /** A fixture in a directory of the real disk whose connection negotiated transfer capabilities. */
     static TransferFixture onDisk(Path dir, TransferSettings settings, Set<TransferCapability> capabilities)
             throws IOException {
-        return new TransferFixture(dir, false, settings, 16, false, capabilities, UnaryOperator.identity());
+        return new TransferFixture(dir, false, settings, 16, false, capabilities, UnaryOperator.identity(),
+                Runnable::run);
     }
 
     private TransferFixture(Path top, boolean ownsFileSystem, TransferSettings settings, int highWaterMark,
                             boolean threaded, Set<TransferCapability> capabilities,
-                            UnaryOperator<FrameChannel<TransferFrame>> brainChannel) throws IOException {
+                            UnaryOperator<FrameChannel<TransferFrame>> brainChannel, Executor executor)
+            throws IOException {
         this.top = top;
         this.fs = top.getFileSystem();
         this.ownsFileSystem = ownsFileSystem;
@@ -143,10 +157,12 @@ final class TransferFixture implements AutoCloseable {
         };
         brain = TransferEndpoint.builder(TransferSide.BRAIN).settings(settings)
                 .resolver(new RootDirTargetResolver((scope, dir) -> Optional.ofNullable(rootDirs.get(dir))))
-                .clock(time.clock()).scheduler(ManualTransferScheduler.on(time)).listener(listener).build();
+                .clock(time.clock()).scheduler(ManualTransferScheduler.on(time)).listener(listener).executor(executor)
+                .build();
         foot = TransferEndpoint.builder(TransferSide.FOOT).settings(settings)
                 .resolver(FootTargetResolver.at(footRoot))
-                .clock(time.clock()).scheduler(ManualTransferScheduler.on(time)).listener(listener).build();
+                .clock(time.clock()).scheduler(ManualTransferScheduler.on(time)).listener(listener).executor(executor)
+                .build();
         InMemoryFramePair.Builder<TransferFrame> b = InMemoryFramePair.<TransferFrame>builder()
                 .highWaterMark(highWaterMark).wire(WireBytes.encoder(capabilities.contains(TransferCapability.BINARY)), WireBytes::decode);
         pair = (threaded ? b.threaded() : b).build();

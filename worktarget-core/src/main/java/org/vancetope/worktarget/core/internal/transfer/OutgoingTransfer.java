@@ -77,6 +77,11 @@ final class OutgoingTransfer {
     private final AtomicInteger inFlight = new AtomicInteger();
     /** Whether a pump runs (at most one does). */
     private final AtomicBoolean pumping = new AtomicBoolean();
+    /**
+     * Set by every request for a pump ({@link #requestPump}), cleared by the pump before each round: a
+     * request that finds a pump running is served by that pump's next round instead of being lost.
+     */
+    private final AtomicBoolean pumpWanted = new AtomicBoolean();
     private boolean waitingWritable;
     private long deadline;
     private long lastActivity;
@@ -153,7 +158,7 @@ final class OutgoingTransfer {
             }
             startStreaming();
         }
-        schedulePump();
+        requestPump();
     }
 
     /** The receiver took the transfer: streaming starts, and the init's timer stops. Caller holds the lock. */
@@ -202,7 +207,7 @@ final class OutgoingTransfer {
             offsetDue = true;
             startStreaming();
         }
-        schedulePump();
+        requestPump();
     }
 
     synchronized void onComplete(TransferComplete c) {
@@ -222,7 +227,16 @@ final class OutgoingTransfer {
         finish(c.ok(), code, error, c.bytesWritten());
     }
 
-    private void schedulePump() {
+    /**
+     * Asks for a pump round: one runs on the executor unless a pump runs already, in which case that
+     * pump goes round once more. No request is lost: the pump clears {@link #pumpWanted} before a round
+     * and looks at it again after letting go of {@link #pumping}.
+     */
+    private void requestPump() {
+        pumpWanted.set(true);
+        if (pumping.get()) {
+            return;
+        }
         try {
             engine.executor.execute(this::pump);
         } catch (RuntimeException e) {
@@ -232,22 +246,21 @@ final class OutgoingTransfer {
 
     /** Why {@link #pumpWhileAllowed} stopped. */
     private enum Stop {
-        /** The transfer left streaming, failed, or another pump waits for writability already. */
+        /** The transfer left streaming or failed, the window is full, or another pump waits for writability. */
         DONE,
-        /** {@code maxChunksInFlight} chunks are unwritten: a completion may have freed a slot since. */
-        WINDOW_FULL,
         /** The channel pushes back, and this pump is to wait for it (it set {@link #waitingWritable}). */
         UNWRITABLE
     }
 
     /**
-     * Sends chunks while allowed; re-entered from write completions and writability callbacks. At most one
-     * pump runs ({@link #pumping}). One that stops at a full window re-checks, after letting go, whether a
-     * completion came in meanwhile that saw it still running, so no completion is lost; one that stops at
-     * an unwritable channel lets go before it registers for writability, since the callback may run at once.
+     * Sends chunks while allowed, in rounds while rounds are asked for ({@link #requestPump}: the
+     * receiver's go-ahead, write completions, writability). At most one pump runs ({@link #pumping}); one
+     * that stops at an unwritable channel lets go before it registers for writability, since the callback
+     * may run at once, inside the registration.
      */
     private void pump() {
-        while (pumping.compareAndSet(false, true)) {
+        while (pumpWanted.get() && pumping.compareAndSet(false, true)) {
+            pumpWanted.set(false);
             Stop why;
             try {
                 why = pumpWhileAllowed();
@@ -256,13 +269,7 @@ final class OutgoingTransfer {
             }
             if (why == Stop.UNWRITABLE) {
                 channel.whenWritable(this::onWritable);
-                return;
             }
-            if (why == Stop.DONE || inFlight.get() >= engine.settings.maxChunksInFlight()
-                    || state != SenderState.STREAMING) {
-                return;
-            }
-            // a slot freed after the last check, and its completion saw this pump running: go on
         }
     }
 
@@ -276,7 +283,7 @@ final class OutgoingTransfer {
                     return Stop.DONE;
                 }
                 if (inFlight.get() >= engine.settings.maxChunksInFlight()) {
-                    return Stop.WINDOW_FULL;
+                    return Stop.DONE;       // the next write completion asks for a round
                 }
                 if (!channel.isOpen()) {
                     finish(false, ErrorCode.OFFLINE, "connection closed", 0);
@@ -314,7 +321,7 @@ final class OutgoingTransfer {
         synchronized (this) {
             waitingWritable = false;
         }
-        schedulePump();
+        requestPump();
     }
 
     /** A chunk was written (or not): runs on the I/O thread, without the lock unless the write failed. */
@@ -328,8 +335,8 @@ final class OutgoingTransfer {
             }
             return;
         }
-        if (state == SenderState.STREAMING && !pumping.get()) {
-            schedulePump();
+        if (state == SenderState.STREAMING) {
+            requestPump();
         }
     }
 
