@@ -40,11 +40,15 @@ import org.vancetope.worktarget.testfixtures.Await;
  * .invoke}), as the dispatcher runs them after routing, with blocking callers: p50 with 1 in flight and
  * calls/s with 16 in flight, with the CPU time per call of this JVM (both nodes, the daemon, the Redis
  * clients) and of {@code redis-server} during those rounds (from {@code /proc}, clock ticks).
- * Figures are medians of interleaved rounds.
+ * Figures are medians of interleaved rounds, after {@code -Dfleetbench.warmups=N} whole rounds (default
+ * 2) that warm up the JIT and are not kept: the cross-node path runs more code (both nodes' Redis
+ * clients, the forwarding) and is compiled later than the same-node one, so rounds on a cold JIT
+ * understate it most.
  *
  * <pre>{@code
  * java -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
  *     org.vancetope.worktarget.benchmarks.FleetBenchmark [callsPerRound=5000] [rounds=5]
+ *     (with -Dfleetbench.warmups=N before -cp for another number of warm-up rounds)
  * }</pre>
  *
  * The Redis binary is {@code $WORKTARGET_REDIS_SERVER} or {@code /usr/bin/redis-server}.
@@ -65,6 +69,10 @@ public final class FleetBenchmark {
     public static void main(String[] args) throws Exception {
         int calls = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        int warmups = Integer.getInteger("fleetbench.warmups", 2);
+        if (rounds < 1 || warmups < 0) {
+            throw new IllegalArgumentException("rounds must be at least 1 and fleetbench.warmups at least 0");
+        }
         String binary = System.getenv().getOrDefault("WORKTARGET_REDIS_SERVER", "/usr/bin/redis-server");
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -104,23 +112,25 @@ public final class FleetBenchmark {
                 double[][] rate = new double[2][rounds];
                 double[][] cpu = new double[4][rounds];
                 warm(nodes, calls / 2, pool);
-                for (int r = 0; r < rounds; r++) {
-                    p50[0][r] = p50Micros(() -> call(nodes[1]), calls);
-                    p50[1][r] = p50Micros(() -> call(nodes[0]), calls);
-                    p50[2][r] = p50Micros(() -> ping.sync().ping(), calls);
+                for (int r = -warmups; r < rounds; r++) {     // rounds below 0 warm up the JIT and are not kept
+                    int i = Math.max(r, 0);     // a warm-up round's figures are overwritten by the first kept one
+                    p50[0][i] = p50Micros(() -> call(nodes[1]), calls);
+                    p50[1][i] = p50Micros(() -> call(nodes[0]), calls);
+                    p50[2][i] = p50Micros(() -> ping.sync().ping(), calls);
                     for (int k = 0; k < 2; k++) {
                         long self0 = cpuMicros(ProcessHandle.current().pid());
                         long redis0 = cpuMicros(redis.pid());
-                        rate[k][r] = perSecond(nodes[1 - k], calls * 4, pool);
-                        cpu[k][r] = (cpuMicros(ProcessHandle.current().pid()) - self0) / (double) (calls * 4);
-                        cpu[2 + k][r] = (cpuMicros(redis.pid()) - redis0) / (double) (calls * 4);
+                        rate[k][i] = perSecond(nodes[1 - k], calls * 4, pool);
+                        cpu[k][i] = (cpuMicros(ProcessHandle.current().pid()) - self0) / (double) (calls * 4);
+                        cpu[2 + k][i] = (cpuMicros(redis.pid()) - redis0) / (double) (calls * 4);
                     }
                 }
                 double same = median(p50[0]);
                 double cross = median(p50[1]);
                 double rtt = median(p50[2]);
-                System.out.printf(Locale.ROOT, "p50 1 in flight: same node %.1f us, cross node %.1f us (+%.1f us), "
-                        + "Redis PING round trip %.1f us%n", same, cross, cross - same, rtt);
+                System.out.printf(Locale.ROOT, "p50 1 in flight: same node %.1f us, cross node %.1f us (+%.1f us, %.1f "
+                        + "Redis round trips), Redis PING round trip %.1f us%n", same, cross, cross - same,
+                        (cross - same) / rtt, rtt);
                 System.out.printf(Locale.ROOT, "calls/s 16 in flight: same node %.0f, cross node %.0f (%.2f x)%n",
                         median(rate[0]), median(rate[1]), median(rate[1]) / median(rate[0]));
                 System.out.printf(Locale.ROOT, "CPU per call 16 in flight: same node %.1f us (redis-server %.1f us), "

@@ -9,8 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.backend.daemon.FleetLink;
 import org.vancetope.worktarget.backend.daemon.cli.Main;
 
 class McpMainTest {
@@ -20,6 +22,18 @@ class McpMainTest {
     private int run(String... args) {
         return McpMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The runnable jar is this module's runtime class path, shaded: {@code serve --redis-uri} there finds
+     * the Redis fleet link through {@link ServiceLoader}, as it does here.
+     */
+    @Test
+    void theRunnableJarsClassPathCarriesTheRedisFleetLinkForServe() {
+        List<String> accepting = ServiceLoader.load(FleetLink.Factory.class).stream().map(ServiceLoader.Provider::get)
+                .filter(f -> f.accepts("redis://127.0.0.1:6379")).map(f -> f.getClass().getName()).toList();
+
+        assertThat(accepting).containsExactly("org.vancetope.worktarget.cluster.redis.RedisFleetLink$Factory");
     }
 
     @Test
