@@ -2,6 +2,8 @@ package org.vancetope.worktarget.benchmarks;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -16,10 +18,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
 import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
@@ -36,7 +41,8 @@ import org.vancetope.worktarget.testfixtures.Await;
  * A tiny invocation (a {@code client_file_read} that returns a constant) on a daemon connected to
  * node 2 of a two-node fleet joined through a real {@code redis-server} on a loopback port: called from
  * node 2 (same node) and from node 1 (cross node, forwarded through Redis), beside the round trip of a
- * Redis {@code PING} in the same run. Calls go through each node's registry ({@code peers().find(key)
+ * Redis {@code PING} and of a bare pub/sub relay (two Lettuce clients passing a message through Redis
+ * and back, what a forwarded call costs at the least) in the same run. Calls go through each node's registry ({@code peers().find(key)
  * .invoke}), as the dispatcher runs them after routing, with blocking callers: p50 with 1 in flight and
  * calls/s with 16 in flight, with the CPU time per call of this JVM (both nodes, the daemon, the Redis
  * clients) and of {@code redis-server} during those rounds (from {@code /proc}, clock ticks).
@@ -106,23 +112,27 @@ public final class FleetBenchmark {
             Await.until("node 0 sees the daemon of node 1", () -> nodes[0].peers().find(BOX).isPresent());
             RedisClient client = RedisClient.create(uri);
             StatefulRedisConnection<String, String> ping = client.connect();
+            Relay relay = new Relay(client);
             ExecutorService pool = Executors.newFixedThreadPool(16);
             try {
-                double[][] p50 = new double[3][rounds];
-                double[][] rate = new double[2][rounds];
-                double[][] cpu = new double[4][rounds];
+                double[][] p50 = new double[4][rounds];
+                double[][] rate = new double[3][rounds];
+                double[][] cpu = new double[6][rounds];
                 warm(nodes, calls / 2, pool);
+                perSecond(relay::call, calls / 2, pool);
                 for (int r = -warmups; r < rounds; r++) {     // rounds below 0 warm up the JIT and are not kept
                     int i = Math.max(r, 0);     // a warm-up round's figures are overwritten by the first kept one
                     p50[0][i] = p50Micros(() -> call(nodes[1]), calls);
                     p50[1][i] = p50Micros(() -> call(nodes[0]), calls);
                     p50[2][i] = p50Micros(() -> ping.sync().ping(), calls);
-                    for (int k = 0; k < 2; k++) {
+                    p50[3][i] = p50Micros(relay::call, calls);
+                    for (int k = 0; k < 3; k++) {
+                        Call c = k == 2 ? relay::call : k == 1 ? () -> call(nodes[0]) : () -> call(nodes[1]);
                         long self0 = cpuMicros(ProcessHandle.current().pid());
                         long redis0 = cpuMicros(redis.pid());
-                        rate[k][i] = perSecond(nodes[1 - k], calls * 4, pool);
+                        rate[k][i] = perSecond(c, calls * 4, pool);
                         cpu[k][i] = (cpuMicros(ProcessHandle.current().pid()) - self0) / (double) (calls * 4);
-                        cpu[2 + k][i] = (cpuMicros(redis.pid()) - redis0) / (double) (calls * 4);
+                        cpu[3 + k][i] = (cpuMicros(redis.pid()) - redis0) / (double) (calls * 4);
                     }
                 }
                 double same = median(p50[0]);
@@ -134,10 +144,15 @@ public final class FleetBenchmark {
                 System.out.printf(Locale.ROOT, "calls/s 16 in flight: same node %.0f, cross node %.0f (%.2f x)%n",
                         median(rate[0]), median(rate[1]), median(rate[1]) / median(rate[0]));
                 System.out.printf(Locale.ROOT, "CPU per call 16 in flight: same node %.1f us (redis-server %.1f us), "
-                        + "cross node %.1f us (redis-server %.1f us)%n", median(cpu[0]), median(cpu[2]), median(cpu[1]),
-                        median(cpu[3]));
+                        + "cross node %.1f us (redis-server %.1f us)%n", median(cpu[0]), median(cpu[3]), median(cpu[1]),
+                        median(cpu[4]));
+                System.out.printf(Locale.ROOT, "Redis pub/sub relay alone (A -> Redis -> B -> Redis -> A, %d-byte "
+                        + "messages): p50 %.1f us (%.1f round trips), %.0f relays/s with 16 in flight, CPU per relay "
+                        + "%.1f us (redis-server %.1f us)%n", Relay.SIZE, median(p50[3]), median(p50[3]) / rtt,
+                        median(rate[2]), median(cpu[2]), median(cpu[5]));
             } finally {
                 pool.shutdownNow();
+                relay.close();
                 ping.close();
                 client.shutdown();
             }
@@ -161,7 +176,68 @@ public final class FleetBenchmark {
     private static void warm(WorkTargetServer[] nodes, int calls, ExecutorService pool) throws Exception {
         p50Micros(() -> call(nodes[0]), calls);
         p50Micros(() -> call(nodes[1]), calls);
-        perSecond(nodes[0], calls, pool);
+        perSecond(() -> call(nodes[0]), calls, pool);
+    }
+
+    /**
+     * What a forwarded call costs at the least by its construction, with nothing of WorkTarget: client A
+     * publishes a message to B's channel, B's listener publishes it back to A's channel from Lettuce's
+     * thread, and A's listener completes the caller waiting for it. Messages of {@value #SIZE} bytes, about
+     * a forwarded tiny invocation's. Each side has its own publishing and subscribed connection, as a node's
+     * link has.
+     */
+    private static final class Relay implements AutoCloseable {
+        static final int SIZE = 400;
+        private final StatefulRedisConnection<String, String> pubA;
+        private final StatefulRedisConnection<String, String> pubB;
+        private final StatefulRedisPubSubConnection<String, String> subA;
+        private final StatefulRedisPubSubConnection<String, String> subB;
+        private final Map<String, CompletableFuture<Object>> waiting = new ConcurrentHashMap<>();
+        private final AtomicLong ids = new AtomicLong();
+        private final String padding = ":" + "x".repeat(SIZE - 21);
+
+        Relay(RedisClient client) {
+            pubA = client.connect();
+            pubB = client.connect();
+            subB = client.connectPubSub();
+            subB.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String channel, String message) {
+                    pubB.async().publish("bench:relay:a", message);
+                }
+            });
+            subB.sync().subscribe("bench:relay:b");
+            subA = client.connectPubSub();
+            subA.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String channel, String message) {
+                    CompletableFuture<Object> f = waiting.remove(message.substring(0, message.indexOf(':')));
+                    if (f != null) {
+                        f.complete(message);
+                    }
+                }
+            });
+            subA.sync().subscribe("bench:relay:a");
+        }
+
+        Object call() throws Exception {
+            String id = String.format(Locale.ROOT, "%020d", ids.incrementAndGet());
+            CompletableFuture<Object> f = new CompletableFuture<>();
+            waiting.put(id, f);
+            pubA.async().publish("bench:relay:b", id + padding);
+            return f.get(30, TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void close() {
+            for (AutoCloseable c : new AutoCloseable[] {subA, subB, pubA, pubB}) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    // closing a benchmark's connection: nothing to do
+                }
+            }
+        }
     }
 
     private static double p50Micros(Call call, int n) throws Exception {
@@ -175,14 +251,14 @@ public final class FleetBenchmark {
         return t[n / 2] / 1000.0;
     }
 
-    private static double perSecond(WorkTargetServer node, int n, ExecutorService pool) throws Exception {
+    private static double perSecond(Call call, int n, ExecutorService pool) throws Exception {
         int each = n / 16;
         List<Future<?>> fs = new ArrayList<>();
         long t0 = System.nanoTime();
         for (int w = 0; w < 16; w++) {
             fs.add(pool.submit(() -> {
                 for (int i = 0; i < each; i++) {
-                    call(node);
+                    call.run();
                 }
                 return null;
             }));
