@@ -112,25 +112,27 @@ public final class FleetBenchmark {
             Await.until("node 0 sees the daemon of node 1", () -> nodes[0].peers().find(BOX).isPresent());
             RedisClient client = RedisClient.create(uri);
             StatefulRedisConnection<String, String> ping = client.connect();
-            Relay relay = new Relay(client);
             ExecutorService pool = Executors.newFixedThreadPool(16);
-            try {
+            try (Relay relay = new Relay(client)) {
+                // timed for calls/s and CPU, in this order: same node, cross node, the bare relay
+                Call[] timed = {() -> call(nodes[1]), () -> call(nodes[0]), relay::call};
                 double[][] p50 = new double[4][rounds];
                 double[][] rate = new double[3][rounds];
                 double[][] cpu = new double[6][rounds];
-                warm(nodes, calls / 2, pool);
-                perSecond(relay::call, calls / 2, pool);
+                for (Call c : timed) {
+                    p50Micros(c, calls / 2);
+                    perSecond(c, calls / 2, pool);
+                }
                 for (int r = -warmups; r < rounds; r++) {     // rounds below 0 warm up the JIT and are not kept
                     int i = Math.max(r, 0);     // a warm-up round's figures are overwritten by the first kept one
                     p50[0][i] = p50Micros(() -> call(nodes[1]), calls);
                     p50[1][i] = p50Micros(() -> call(nodes[0]), calls);
                     p50[2][i] = p50Micros(() -> ping.sync().ping(), calls);
                     p50[3][i] = p50Micros(relay::call, calls);
-                    for (int k = 0; k < 3; k++) {
-                        Call c = k == 2 ? relay::call : k == 1 ? () -> call(nodes[0]) : () -> call(nodes[1]);
+                    for (int k = 0; k < timed.length; k++) {
                         long self0 = cpuMicros(ProcessHandle.current().pid());
                         long redis0 = cpuMicros(redis.pid());
-                        rate[k][i] = perSecond(c, calls * 4, pool);
+                        rate[k][i] = perSecond(timed[k], calls * 4, pool);
                         cpu[k][i] = (cpuMicros(ProcessHandle.current().pid()) - self0) / (double) (calls * 4);
                         cpu[3 + k][i] = (cpuMicros(redis.pid()) - redis0) / (double) (calls * 4);
                     }
@@ -152,7 +154,6 @@ public final class FleetBenchmark {
                         median(rate[2]), median(cpu[2]), median(cpu[5]));
             } finally {
                 pool.shutdownNow();
-                relay.close();
                 ping.close();
                 client.shutdown();
             }
@@ -173,12 +174,6 @@ public final class FleetBenchmark {
         Object run() throws Exception;
     }
 
-    private static void warm(WorkTargetServer[] nodes, int calls, ExecutorService pool) throws Exception {
-        p50Micros(() -> call(nodes[0]), calls);
-        p50Micros(() -> call(nodes[1]), calls);
-        perSecond(() -> call(nodes[0]), calls, pool);
-    }
-
     /**
      * What a forwarded call costs at the least by its construction, with nothing of WorkTarget: client A
      * publishes a message to B's channel, B's listener publishes it back to A's channel from Lettuce's
@@ -194,7 +189,8 @@ public final class FleetBenchmark {
         private final StatefulRedisPubSubConnection<String, String> subB;
         private final Map<String, CompletableFuture<Object>> waiting = new ConcurrentHashMap<>();
         private final AtomicLong ids = new AtomicLong();
-        private final String padding = ":" + "x".repeat(SIZE - 21);
+        /** A message's id, a {@code :} and filling up to {@value #SIZE} characters. */
+        private static final String FILL = ":" + "x".repeat(SIZE - 1);
 
         Relay(RedisClient client) {
             pubA = client.connect();
@@ -221,22 +217,19 @@ public final class FleetBenchmark {
         }
 
         Object call() throws Exception {
-            String id = String.format(Locale.ROOT, "%020d", ids.incrementAndGet());
+            String id = Long.toString(ids.incrementAndGet());
             CompletableFuture<Object> f = new CompletableFuture<>();
             waiting.put(id, f);
-            pubA.async().publish("bench:relay:b", id + padding);
+            pubA.async().publish("bench:relay:b", id.concat(FILL.substring(0, SIZE - id.length())));
             return f.get(30, TimeUnit.SECONDS);
         }
 
         @Override
         public void close() {
-            for (AutoCloseable c : new AutoCloseable[] {subA, subB, pubA, pubB}) {
-                try {
-                    c.close();
-                } catch (Exception e) {
-                    // closing a benchmark's connection: nothing to do
-                }
-            }
+            subA.close();
+            subB.close();
+            pubA.close();
+            pubB.close();
         }
     }
 
