@@ -12,15 +12,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
-import org.vancetope.worktarget.backend.local.LocalBackend;
-import org.vancetope.worktarget.core.InMemoryProcessStore;
-import org.vancetope.worktarget.core.WorkTargetDispatcher;
-import org.vancetope.worktarget.spi.AuthPrincipal;
 
 /**
  * The HTTP endpoint validates {@code Origin} (MCP's guard against DNS rebinding), with a real HTTP client on
@@ -28,44 +23,26 @@ import org.vancetope.worktarget.spi.AuthPrincipal;
  * at; loopback pages and clients that send no {@code Origin} are served; the list is the host's to set.
  */
 class HttpOriginTest {
-    private static final String TOKEN = "agent-token-0123456789";
-    private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
-            + "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+    private static final String TOKEN = LocalHttpServer.TOKEN;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
-    private LocalBackend local;
-    private McpWorkTargetServer mcp;
-    private String url;
+    private LocalHttpServer server;
 
     private void start(Path tmp, List<String> allowedOrigins) throws Exception {
-        local = LocalBackend.builder().workDirectory(tmp).build();
-        InMemoryProcessStore store = new InMemoryProcessStore();
-        WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store).peers(local).build();
-        McpWorkTargetServer.Builder b = McpWorkTargetServer.builder().dispatcher(dispatcher)
-                .processes(McpProcessMapping.perSession(store, dispatcher, "acme", "shop"));
-        if (allowedOrigins != null) {
-            b.allowedOrigins(allowedOrigins);
-        }
-        mcp = b.build();
-        TokenAuthenticator auth = TokenAuthenticator.builder()
-                .token(TOKEN, new AuthPrincipal("agent", "acme", Set.of("shop"), "alice")).build();
-        url = "http://127.0.0.1:" + mcp.startHttp("127.0.0.1", 0, auth).getPort() + McpWorkTargetServer.HTTP_PATH;
+        server = new LocalHttpServer(tmp, UnaryOperator.identity(), allowedOrigins);
     }
 
     @AfterEach
     void stop() {
-        if (mcp != null) {
-            mcp.close();
-        }
-        if (local != null) {
-            local.close();
+        if (server != null) {
+            server.close();
         }
     }
 
     private HttpResponse<String> initialize(String origin, String token) throws Exception {
-        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(server.url)).timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(INITIALIZE));
+                .POST(HttpRequest.BodyPublishers.ofString(LocalHttpServer.INITIALIZE));
         if (origin != null) {
             r.header("Origin", origin);
         }

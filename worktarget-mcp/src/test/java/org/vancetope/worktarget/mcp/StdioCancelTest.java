@@ -2,14 +2,9 @@ package org.vancetope.worktarget.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PipedInputStream;
-import java.io.PipedOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Pipe;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -36,15 +31,11 @@ import org.vancetope.worktarget.testfixtures.Await;
  * engine does on a read it could not finish: {@code internal: Could not read ...}.
  */
 class StdioCancelTest {
-    private static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
-            + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
-            + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
     private static final String CALL = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{"
             + "\"name\":\"blocking_read\",\"arguments\":{}}}\n";
 
     private final AtomicInteger reading = new AtomicInteger();
-    private final ByteArrayOutputStream received = new ByteArrayOutputStream();
-    private final PipedOutputStream stdin = new PipedOutputStream();
+    private final StdioPipe stdio = new StdioPipe();
     private LocalBackend local;
     private McpWorkTargetServer mcp;
 
@@ -71,73 +62,38 @@ class StdioCancelTest {
                 .hostTool(blocking).build();
         mcp = McpWorkTargetServer.builder().dispatcher(dispatcher).hostTools(List.of(blocking))
                 .processes(McpProcessMapping.perSession(store, dispatcher, "local", "local")).build();
-        mcp.serveStdio(new PipedInputStream(stdin, 1 << 16), new OutputStream() {
-            @Override
-            public void write(int b) {
-                synchronized (received) {
-                    received.write(b);
-                }
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) {
-                synchronized (received) {
-                    received.write(b, off, len);
-                }
-            }
-        });
+        stdio.serve(mcp);
     }
 
     @AfterEach
     void close() throws IOException {
-        stdin.close();
+        stdio.closeInput();
         mcp.close();
         local.close();
     }
 
-    private String received() {
-        synchronized (received) {
-            return received.toString(StandardCharsets.UTF_8);
-        }
-    }
-
-    private String answerTo(int id) {
-        Await.until("the answer to request " + id, () -> received().contains("\"id\":" + id + ","));
-        for (String line : received().split("\n")) {
-            if (line.contains("\"id\":" + id + ",")) {
-                return line;
-            }
-        }
-        throw new AssertionError("no answer to " + id);
-    }
-
-    private void send(String lines) throws IOException {
-        stdin.write(lines.getBytes(StandardCharsets.UTF_8));
-        stdin.flush();
-    }
-
     @Test
     void aCallRunningWhenStdinEndsReportsCancelledNotTheReadItsInterruptBroke() throws Exception {
-        send(INIT + CALL);
+        stdio.send(StdioPipe.INIT + CALL);
         Await.until("the tool reads", () -> reading.get() == 1);
-        stdin.close();
-        String answer = answerTo(2);
+        stdio.closeInput();
+        String answer = stdio.answerTo(2);
         assertThat(answer).contains("\"isError\":true", "cancelled: ").doesNotContain("internal: ", "Could not read");
         mcp.awaitStdioEnd();
     }
 
     @Test
     void aCallCancelledByNotificationsCancelledReportsCancelled() throws Exception {
-        send(INIT + CALL);
+        stdio.send(StdioPipe.INIT + CALL);
         Await.until("the tool reads", () -> reading.get() == 1);
-        send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2,"
+        stdio.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2,"
                 + "\"reason\":\"user stopped it\"}}\n");
-        String answer = answerTo(2);
+        String answer = stdio.answerTo(2);
         assertThat(answer).contains("\"isError\":true", "cancelled: ").doesNotContain("internal: ");
         // the server reads on: the next call runs (and is cancelled by the end of the input)
-        send(CALL.replace("\"id\":2", "\"id\":3"));
+        stdio.send(CALL.replace("\"id\":2", "\"id\":3"));
         Await.until("the second call reads", () -> reading.get() == 2);
-        stdin.close();
-        assertThat(answerTo(3)).contains("cancelled: ");
+        stdio.closeInput();
+        assertThat(stdio.answerTo(3)).contains("cancelled: ");
     }
 }

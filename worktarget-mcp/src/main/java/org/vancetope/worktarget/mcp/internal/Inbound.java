@@ -2,18 +2,126 @@ package org.vancetope.worktarget.mcp.internal;
 
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * What the transports do with an inbound JSON-RPC message before the SDK sees it: a {@code tools/call}
- * request gets its request key in {@code _meta} (so the call can be found to cancel it), a
- * {@code notifications/cancelled} cancels the call it names.
+ * What the transports do with an inbound JSON-RPC message before the SDK sees it: a request whose params
+ * have a shape the SDK cannot read is answered with an invalid-params error ({@link #invalidParams}), a
+ * {@code tools/call} request gets its request key in {@code _meta} (so the call can be found to cancel it),
+ * a {@code notifications/cancelled} cancels the call it names.
  */
 public final class Inbound {
     /** The method of a cancel notification. */
     public static final String CANCELLED = "notifications/cancelled";
 
+    /** The levels {@code logging/setLevel} accepts, as MCP spells them. */
+    private static final List<String> LEVELS = List.of("debug", "info", "notice", "warning", "error", "critical",
+            "alert", "emergency");
+
     private Inbound() {
+    }
+
+    /**
+     * What to tell a client whose message could not be parsed.
+     *
+     * @param what what was read: {@code "The line"}, {@code "The body"}
+     * @param text the text read
+     * @param e why it could not be parsed
+     * @return the message of the parse error
+     */
+    public static String unreadable(String what, String text, Exception e) {
+        if (text.stripLeading().startsWith("[")) {
+            return what + " is a JSON array: batches of JSON-RPC messages are not accepted (MCP 2025-06-18 removed"
+                    + " them); send each message on its own.";
+        }
+        return what + " is not one JSON-RPC message: " + e.getMessage();
+    }
+
+    /**
+     * The answer to a request the SDK is not to see, or null when it may: an invalid-params error when
+     * {@link #invalidParams} finds fault with the params.
+     *
+     * @param request the request
+     * @return the error response, or null
+     */
+    public static McpSchema.JSONRPCResponse refusal(McpSchema.JSONRPCRequest request) {
+        String invalid = invalidParams(request.method(), request.params());
+        return invalid == null ? null : McpSchema.JSONRPCResponse.error(request.id(),
+                new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INVALID_PARAMS, invalid));
+    }
+
+    /**
+     * Why a request's params cannot be handled, or null when their shape is fine. Checked: params that are
+     * not a JSON object (any method), and for the methods that need them, missing params or a member of a
+     * type the SDK cannot read: {@code initialize} ({@code capabilities} and {@code clientInfo} objects),
+     * {@code tools/call} (a {@code name} string, {@code arguments} an object or absent) and
+     * {@code logging/setLevel} (a known {@code level}). Left to itself the SDK answers those with an internal
+     * error carrying a deserialiser's message (over HTTP, not at all), or takes an unknown level for
+     * {@code info}.
+     *
+     * @param method the request's method
+     * @param params its params as parsed (a map for a JSON object), or null
+     * @return the message of a JSON-RPC invalid-params error, which says what to send instead; or null
+     */
+    public static String invalidParams(String method, Object params) {
+        if (params != null && !(params instanceof Map<?, ?>)) {
+            return "The params of " + method + " must be a JSON object, not " + kind(params) + ".";
+        }
+        Map<?, ?> p = (Map<?, ?>) params;
+        switch (method) {
+            case McpSchema.METHOD_INITIALIZE -> {
+                String shape = "initialize needs params {\"protocolVersion\": VERSION, \"capabilities\": {…},"
+                        + " \"clientInfo\": {\"name\": NAME, \"version\": VERSION}}";
+                if (p == null) {
+                    return shape + ".";
+                }
+                for (String member : List.of("capabilities", "clientInfo")) {
+                    if (p.get(member) != null && !(p.get(member) instanceof Map<?, ?>)) {
+                        return shape + ": " + member + " must be a JSON object, not " + kind(p.get(member)) + ".";
+                    }
+                }
+            }
+            case McpSchema.METHOD_TOOLS_CALL -> {
+                if (p == null || !(p.get("name") instanceof String name)) {
+                    return "tools/call needs params {\"name\": TOOL, \"arguments\": {…}} with the tool's name as a string"
+                            + " (tools/list lists the tools).";
+                }
+                Object arguments = p.get("arguments");
+                if (arguments != null && !(arguments instanceof Map<?, ?>)) {
+                    return "The arguments of tools/call " + name + " must be a JSON object of the tool's parameters"
+                            + " (its inputSchema in tools/list), not " + kind(arguments) + ".";
+                }
+            }
+            case McpSchema.METHOD_LOGGING_SET_LEVEL -> {
+                Object level = p == null ? null : p.get("level");
+                if (!(level instanceof String l) || !LEVELS.contains(l)) {
+                    return "logging/setLevel needs params {\"level\": LEVEL} with LEVEL one of " + String.join(", ", LEVELS)
+                            + (level == null ? "." : ", not " + kind(level) + ".");
+                }
+            }
+            default -> {
+                // the SDK reads the params of the other methods it serves, or answers method-not-found
+            }
+        }
+        return null;
+    }
+
+    /** What a JSON value is, for a message: {@code a string ("x")}, {@code an array}, and so on. */
+    private static String kind(Object value) {
+        if (value instanceof String s) {
+            return "a string (\"" + (s.length() > 40 ? s.substring(0, 40) + "…" : s) + "\")";
+        }
+        if (value instanceof List<?>) {
+            return "an array";
+        }
+        if (value instanceof Map<?, ?>) {
+            return "an object";
+        }
+        if (value instanceof Boolean b) {
+            return b.toString();
+        }
+        return value instanceof Number n ? "a number (" + n + ")" : "null";
     }
 
     /**

@@ -127,6 +127,11 @@ public final class StdioTransport implements McpServerTransportProvider {
                 LOG.warn("Could not answer a line from the MCP client: {}", e.toString());
                 continue;
             }
+            McpSchema.JSONRPCResponse refused = message instanceof McpSchema.JSONRPCRequest q ? Inbound.refusal(q) : null;
+            if (refused != null) {
+                write(refused);
+                continue;
+            }
             if (message instanceof McpSchema.JSONRPCRequest r) {
                 synchronized (answeredLock) {
                     unanswered++;
@@ -174,7 +179,7 @@ public final class StdioTransport implements McpServerTransportProvider {
             return McpSchema.deserializeJsonRpcMessage(json, text);
         } catch (IOException | IllegalArgumentException e) {
             LOG.debug("A line from the MCP client is not a JSON-RPC message: {}", e.toString());
-            write(parseError("The line is not one JSON-RPC message: " + e.getMessage()));
+            write(parseError(Inbound.unreadable("The line", text, e)));
             return null;
         }
     }

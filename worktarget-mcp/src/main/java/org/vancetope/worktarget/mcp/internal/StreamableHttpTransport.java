@@ -307,11 +307,16 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         try {
             message = McpSchema.deserializeJsonRpcMessage(json, body);
         } catch (IOException | IllegalArgumentException e) {
-            plain(ctx, req, HttpResponseStatus.BAD_REQUEST, "The body is not one JSON-RPC message: " + e.getMessage());
+            plain(ctx, req, HttpResponseStatus.BAD_REQUEST, Inbound.unreadable("The body", body, e));
             return;
         }
+        McpSchema.JSONRPCResponse refused = message instanceof McpSchema.JSONRPCRequest q ? Inbound.refusal(q) : null;
         if (message instanceof McpSchema.JSONRPCRequest r && McpSchema.METHOD_INITIALIZE.equals(r.method())) {
-            initialize(ctx, req, r, principal);
+            if (refused != null) {
+                answer(ctx, req, refused, null);
+            } else {
+                initialize(ctx, req, r, principal);
+            }
             return;
         }
         Open open = session(ctx, req, principal);
@@ -330,6 +335,8 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         } else if (message instanceof McpSchema.JSONRPCResponse r) {
             open.session().accept(r).subscribe(null, e -> LOG.debug("A response failed: {}", e.toString()));
             send(ctx, req, new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.ACCEPTED));
+        } else if (refused != null) {
+            answer(ctx, req, refused, sessionId);
         } else if (message instanceof McpSchema.JSONRPCRequest r) {
             McpSchema.JSONRPCRequest tagged = new McpSchema.JSONRPCRequest(r.jsonrpc(), r.method(), r.id(),
                     Inbound.tag(r.method(), r.id(), r.params(), sessionId));
@@ -349,25 +356,41 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
             plain(ctx, req, HttpResponseStatus.SERVICE_UNAVAILABLE, "The MCP server is not ready yet.");
             return;
         }
-        McpSchema.InitializeRequest init = json.convertValue(r.params(), new TypeRef<McpSchema.InitializeRequest>() {
-        });
+        McpSchema.InitializeRequest init;
+        try {
+            init = json.convertValue(r.params(), new TypeRef<McpSchema.InitializeRequest>() {
+            });
+        } catch (IllegalArgumentException e) {
+            answer(ctx, req, McpSchema.JSONRPCResponse.error(r.id(), new McpSchema.JSONRPCResponse.JSONRPCError(
+                    McpSchema.ErrorCodes.INVALID_PARAMS, "The params of initialize cannot be read: " + e.getMessage())),
+                    null);
+            return;
+        }
         McpStreamableServerSession.McpStreamableServerSessionInit started = f.startSession(init);
         String id = started.session().getId();
         sessions.put(id, new Open(started.session(), principal));
         listener.opened(id, principal);
-        started.initResult().subscribe(result -> {
-            try {
-                byte[] bytes = json.writeValueAsBytes(new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, r.id(),
-                        result, null));
-                FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-                        Unpooled.wrappedBuffer(bytes));
-                resp.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
-                resp.headers().set(HttpHeaders.MCP_SESSION_ID, id);
-                send(ctx, req, resp);
-            } catch (IOException e) {
-                plain(ctx, req, HttpResponseStatus.INTERNAL_SERVER_ERROR, "Cannot write the initialize result.");
-            }
-        }, e -> plain(ctx, req, HttpResponseStatus.INTERNAL_SERVER_ERROR, "Initialize failed: " + e.getMessage()));
+        started.initResult().subscribe(result -> answer(ctx, req, McpSchema.JSONRPCResponse.result(r.id(), result), id),
+                e -> plain(ctx, req, HttpResponseStatus.INTERNAL_SERVER_ERROR, "Initialize failed: " + e.getMessage()));
+    }
+
+    /** One JSON-RPC response as a JSON body (200), in the session named when there is one. */
+    private void answer(ChannelHandlerContext ctx, FullHttpRequest req, McpSchema.JSONRPCResponse response,
+                        String sessionId) {
+        byte[] bytes;
+        try {
+            bytes = json.writeValueAsBytes(response);
+        } catch (IOException e) {
+            plain(ctx, req, HttpResponseStatus.INTERNAL_SERVER_ERROR, "Cannot write the response: " + e.getMessage());
+            return;
+        }
+        FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                Unpooled.wrappedBuffer(bytes));
+        resp.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+        if (sessionId != null) {
+            resp.headers().set(HttpHeaders.MCP_SESSION_ID, sessionId);
+        }
+        send(ctx, req, resp);
     }
 
     private void get(ChannelHandlerContext ctx, FullHttpRequest req, AuthPrincipal principal) {

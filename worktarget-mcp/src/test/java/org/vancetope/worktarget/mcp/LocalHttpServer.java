@@ -1,0 +1,64 @@
+package org.vancetope.worktarget.mcp;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
+import org.vancetope.worktarget.backend.local.LocalBackend;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
+import org.vancetope.worktarget.core.WorkTargetDispatcher;
+import org.vancetope.worktarget.spi.AuthPrincipal;
+
+/**
+ * The MCP server's Streamable HTTP form on a free loopback port, with CLIENT tools on one directory and one
+ * token, {@link #TOKEN} (tenant {@code acme}, project {@code shop}); one process per MCP session.
+ */
+final class LocalHttpServer implements AutoCloseable {
+    static final String TOKEN = "agent-token-0123456789";
+    /** {@code initialize} with id 1, as a request body. */
+    static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+            + "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+
+    private final LocalBackend local;
+    private final McpWorkTargetServer mcp;
+    /** The endpoint, {@code http://127.0.0.1:PORT/mcp}. */
+    final String url;
+
+    /**
+     * Starts the server.
+     *
+     * @param dir the CLIENT tools' directory
+     * @param mapping what the tests put in place of the per-session mapping (given it)
+     * @param allowedOrigins the allowed origins, or null for the default
+     */
+    LocalHttpServer(Path dir, UnaryOperator<McpProcessMapping> mapping, List<String> allowedOrigins) throws IOException {
+        local = LocalBackend.builder().workDirectory(dir).build();
+        InMemoryProcessStore store = new InMemoryProcessStore();
+        WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store).peers(local).build();
+        McpWorkTargetServer.Builder b = McpWorkTargetServer.builder().dispatcher(dispatcher)
+                .processes(mapping.apply(McpProcessMapping.perSession(store, dispatcher, "acme", "shop")));
+        if (allowedOrigins != null) {
+            b.allowedOrigins(allowedOrigins);
+        }
+        mcp = b.build();
+        TokenAuthenticator auth = TokenAuthenticator.builder()
+                .token(TOKEN, new AuthPrincipal("agent", "acme", Set.of("shop"), "alice")).build();
+        try {
+            url = "http://127.0.0.1:" + mcp.startHttp("127.0.0.1", 0, auth).getPort() + McpWorkTargetServer.HTTP_PATH;
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            mcp.close();
+        } finally {
+            local.close();
+        }
+    }
+}

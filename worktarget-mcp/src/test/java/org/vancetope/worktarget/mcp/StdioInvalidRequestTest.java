@@ -1,0 +1,127 @@
+package org.vancetope.worktarget.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.backend.local.LocalBackend;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
+import org.vancetope.worktarget.core.WorkTargetDispatcher;
+
+/**
+ * Over stdio, a request whose params the SDK cannot read gets an invalid-params error (-32602) with its id
+ * and a message that says what to send, instead of an internal error carrying a deserialiser's message
+ * (or, for an unknown logging level, a silent {@code info}); a batch gets a parse error that says to send
+ * each message on its own. The server reads on and serves the next call.
+ */
+class StdioInvalidRequestTest {
+    private final StdioPipe stdio = new StdioPipe();
+    private LocalBackend local;
+    private McpWorkTargetServer mcp;
+
+    @BeforeEach
+    void serve(@TempDir Path tmp) throws IOException {
+        Files.writeString(tmp.resolve("a.txt"), "hello\n");
+        local = LocalBackend.builder().workDirectory(tmp).build();
+        InMemoryProcessStore store = new InMemoryProcessStore();
+        WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store).peers(local).build();
+        mcp = McpWorkTargetServer.builder().dispatcher(dispatcher).warmUp(false)
+                .processes(McpProcessMapping.perSession(store, dispatcher, "local", "local")).build();
+        stdio.serve(mcp);
+        stdio.send(StdioPipe.INIT);
+        stdio.answerTo(1);
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        stdio.closeInput();
+        mcp.close();
+        local.close();
+    }
+
+    /** The answer to request {@code id} ({@code null}: a parse error), once it came. */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> answerTo(Object id) throws IOException {
+        return McpJsonDefaults.getMapper().readValue(stdio.answerTo(id), Map.class);
+    }
+
+    @SuppressWarnings("unchecked")
+    private String invalidParams(int id, String method, String params) throws IOException {
+        stdio.send("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"" + method + "\""
+                + (params == null ? "" : ",\"params\":" + params) + "}\n");
+        Map<String, Object> answer = answerTo(id);
+        assertThat(answer).doesNotContainKey("result");
+        Map<String, Object> error = (Map<String, Object>) answer.get("error");
+        assertThat(error).containsEntry("code", -32602);
+        return (String) error.get("message");
+    }
+
+    private void theNextCallIsServed() throws IOException {
+        stdio.send("{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"tools/call\",\"params\":{\"name\":\"file_read\","
+                + "\"arguments\":{\"path\":\"a.txt\"}}}\n");
+        Map<String, Object> answer = answerTo(99);
+        assertThat(answer).containsKey("result");
+        assertThat(answer.get("result").toString()).contains("hello").contains("isError=false");
+    }
+
+    @Test
+    void toolsCallWithArgumentsThatAreNotAnObjectGetsInvalidParams() throws IOException {
+        assertThat(invalidParams(2, "tools/call", "{\"name\":\"file_read\",\"arguments\":\"a.txt\"}"))
+                .contains("arguments of tools/call file_read must be a JSON object", "a string (\"a.txt\")");
+        assertThat(invalidParams(3, "tools/call", "{\"name\":\"file_read\",\"arguments\":[\"a.txt\"]}"))
+                .contains("an array");
+        theNextCallIsServed();
+    }
+
+    @Test
+    void toolsCallWithoutParamsOrAToolNameGetsInvalidParams() throws IOException {
+        assertThat(invalidParams(2, "tools/call", null)).contains("tools/call needs params {\"name\": TOOL");
+        assertThat(invalidParams(3, "tools/call", "{\"name\":7,\"arguments\":{}}")).contains("tools/list");
+        theNextCallIsServed();
+    }
+
+    @Test
+    void paramsThatAreNotAnObjectGetInvalidParamsWhateverTheMethod() throws IOException {
+        assertThat(invalidParams(2, "tools/list", "\"x\"")).isEqualTo(
+                "The params of tools/list must be a JSON object, not a string (\"x\").");
+        assertThat(invalidParams(3, "ping", "[1]")).contains("params of ping", "an array");
+        assertThat(invalidParams(4, "initialize", "true")).contains("params of initialize", "true");
+        theNextCallIsServed();
+    }
+
+    @Test
+    void initializeWithMembersOfTheWrongTypeGetsInvalidParamsThatShowTheShape() throws IOException {
+        assertThat(invalidParams(2, "initialize", "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":\"all\","
+                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}"))
+                .contains("\"capabilities\": {…}", "capabilities must be a JSON object");
+        assertThat(invalidParams(3, "initialize", null)).contains("initialize needs params");
+        theNextCallIsServed();
+    }
+
+    @Test
+    void anUnknownOrMissingLoggingLevelGetsInvalidParamsNotASilentInfo() throws IOException {
+        assertThat(invalidParams(2, "logging/setLevel", "{\"level\":\"loud\"}"))
+                .contains("one of debug, info, notice, warning, error, critical, alert, emergency", "\"loud\"");
+        assertThat(invalidParams(3, "logging/setLevel", null)).contains("logging/setLevel needs params");
+        stdio.send("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"warning\"}}\n");
+        assertThat(answerTo(4)).containsKey("result");
+    }
+
+    @SuppressWarnings("unchecked")
+    @Test
+    void aBatchGetsAParseErrorThatSaysToSendEachMessageOnItsOwn() throws IOException {
+        stdio.send("[{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]\n");
+        Map<String, Object> error = (Map<String, Object>) answerTo(null).get("error");
+        assertThat(error).containsEntry("code", -32700);
+        assertThat((String) error.get("message")).contains("batches of JSON-RPC messages are not accepted",
+                "each message on its own");
+        theNextCallIsServed();
+    }
+}
