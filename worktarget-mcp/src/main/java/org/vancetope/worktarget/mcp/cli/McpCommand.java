@@ -4,12 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -18,6 +15,7 @@ import org.vancetope.worktarget.backend.daemon.ServerTransfers;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.cli.Main;
+import org.vancetope.worktarget.backend.daemon.internal.Args;
 import org.vancetope.worktarget.backend.local.LocalBackend;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.ExecSettings;
@@ -76,85 +74,38 @@ final class McpCommand {
     }
 
     static int run(List<String> argv, InputStream in, PrintStream out, PrintStream err) {
-        Map<String, String> a = new LinkedHashMap<>();
-        for (int i = 0; i < argv.size(); i++) {
-            String s = argv.get(i);
-            if ("--help".equals(s) || "-h".equals(s)) {
+        try {
+            Args a = Args.parse(argv, OPTIONS, Set.of("help"));
+            if (a.flag("help")) {
                 // over stdio the help goes to stdout too: nobody speaks the protocol when asking for help
                 out.println(HELP);
                 return Main.OK;
             }
-            if (!s.startsWith("--") || !OPTIONS.contains(s.substring(2))) {
-                return usage(err, "Unknown option '" + s + "'.");
+            if (!a.positional().isEmpty()) {
+                throw new Args.UsageException("Unexpected argument '" + a.positional().get(0) + "': mcp takes only"
+                        + " options.");
             }
-            if (i + 1 >= argv.size()) {
-                return usage(err, "The option " + s + " needs a value.");
-            }
-            a.put(s.substring(2), argv.get(++i));
-        }
-        try {
-            return a.containsKey("http") ? http(a, err) : stdio(a, in, out, err);
-        } catch (UsageError e) {
-            return usage(err, e.getMessage());
+            return a.has("http") ? http(a, err) : stdio(a, in, out, err);
+        } catch (Args.UsageException e) {
+            err.println(e.getMessage() + " Run 'mcp --help' for the options.");
+            return Main.USAGE;
         }
     }
 
-    private static int usage(PrintStream err, String message) {
-        err.println(message + " Run 'mcp --help' for the options.");
-        return Main.USAGE;
-    }
-
-    /** A bad command line; the message says what to pass instead. */
-    private static final class UsageError extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        UsageError(String message) {
-            super(message);
-        }
-    }
-
-    private static Path dir(Map<String, String> a, String option, String fallback) throws UsageError {
-        String v = a.getOrDefault(option, fallback);
-        if (v == null) {
-            throw new UsageError("--" + option + " is required.");
-        }
-        Path p = Path.of(v).toAbsolutePath().normalize();
-        if (!Files.isDirectory(p)) {
-            throw new UsageError("--" + option + " " + p + " is not a directory.");
-        }
-        return p;
-    }
-
-    private static int port(Map<String, String> a, String option, int fallback) throws UsageError {
-        String v = a.get(option);
-        if (v == null) {
-            return fallback;
-        }
-        try {
-            int p = Integer.parseInt(v);
-            if (p < 0 || p > 65535) {
-                throw new NumberFormatException();
-            }
-            return p;
-        } catch (NumberFormatException e) {
-            throw new UsageError("--" + option + " must be a port number 0-65535, got '" + v + "'.");
-        }
-    }
-
-    private static int stdio(Map<String, String> a, InputStream in, PrintStream out, PrintStream err)
-            throws UsageError {
+    private static int stdio(Args a, InputStream in, PrintStream out, PrintStream err)
+            throws Args.UsageException {
         for (String httpOnly : List.of("tokens", "bind", "daemon-port", "allowed-origins")) {
-            if (a.containsKey(httpOnly)) {
-                throw new UsageError("--" + httpOnly + " needs --http PORT (it is an option of the HTTP form).");
+            if (a.has(httpOnly)) {
+                throw new Args.UsageException("--" + httpOnly + " needs --http PORT (it is an option of the HTTP form).");
             }
         }
-        Path workdir = dir(a, "workdir", ".");
-        Path workspace = a.containsKey("workspace") ? dir(a, "workspace", null) : null;
-        String tenant = a.getOrDefault("tenant", "local");
-        String project = a.getOrDefault("project", "local");
-        String warmUp = a.getOrDefault("warm-up", "on");
+        Path workdir = a.directory("workdir", ".");
+        Path workspace = a.has("workspace") ? a.directory("workspace", null) : null;
+        String tenant = a.get("tenant", "local");
+        String project = a.get("project", "local");
+        String warmUp = a.get("warm-up", "on");
         if (!warmUp.equals("on") && !warmUp.equals("off")) {
-            throw new UsageError("--warm-up must be on or off, got '" + warmUp + "'.");
+            throw new Args.UsageException("--warm-up must be on or off, got '" + warmUp + "'.");
         }
         LocalBackend local = LocalBackend.builder().workDirectory(workdir).execSettings(ExecSettings.defaults()).build();
         WorkspaceBackend work = workspace == null ? null
@@ -194,33 +145,33 @@ final class McpCommand {
         }
     }
 
-    private static int http(Map<String, String> a, PrintStream err) throws UsageError {
-        int port = port(a, "http", 0);
-        int daemonPort = port(a, "daemon-port", 7070);
-        String bind = a.getOrDefault("bind", "127.0.0.1");
-        if (a.containsKey("workdir") || a.containsKey("tenant") || a.containsKey("warm-up")) {
-            throw new UsageError("--workdir, --tenant and --warm-up are options of the stdio form; over HTTP the "
+    private static int http(Args a, PrintStream err) throws Args.UsageException {
+        int port = a.intOption("http", 0, 0, 65535);
+        int daemonPort = a.intOption("daemon-port", 7070, 0, 65535);
+        String bind = a.get("bind", "127.0.0.1");
+        if (a.has("workdir") || a.has("tenant") || a.has("warm-up")) {
+            throw new Args.UsageException("--workdir, --tenant and --warm-up are options of the stdio form; over HTTP the "
                     + "tokens give the tenant and calls run in --workspace or on daemons.");
         }
-        Path workspace = dir(a, "workspace", null);
+        Path workspace = a.directory("workspace", null);
         List<String> origins = null;
-        if (a.containsKey("allowed-origins")) {
-            origins = Arrays.stream(a.get("allowed-origins").split(",")).map(String::strip).filter(s -> !s.isEmpty())
+        if (a.has("allowed-origins")) {
+            origins = Arrays.stream(a.get("allowed-origins", "").split(",")).map(String::strip).filter(s -> !s.isEmpty())
                     .toList();
             try {
                 AllowedOrigins.of(origins);
             } catch (IllegalArgumentException e) {
-                throw new UsageError("--allowed-origins: " + e.getMessage());
+                throw new Args.UsageException("--allowed-origins: " + e.getMessage());
             }
         }
-        if (!a.containsKey("tokens")) {
-            throw new UsageError("--tokens FILE is required with --http.");
+        if (!a.has("tokens")) {
+            throw new Args.UsageException("--tokens FILE is required with --http.");
         }
         TokenAuthenticator auth;
         try {
-            auth = TokenAuthenticator.fromJson(Path.of(a.get("tokens")));
+            auth = TokenAuthenticator.fromJson(Path.of(a.require("tokens")));
         } catch (IOException | IllegalArgumentException e) {
-            throw new UsageError("Cannot read --tokens: " + e.getMessage());
+            throw new Args.UsageException("Cannot read --tokens: " + e.getMessage());
         }
         WorkspaceBackend work = WorkspaceBackend.builder().workspaceRoot(workspace)
                 .execSettings(ExecSettings.defaults()).build();
@@ -244,7 +195,7 @@ final class McpCommand {
         hostTools.forEach(db::hostTool);
         WorkTargetDispatcher dispatcher = db.build();
         McpWorkTargetServer.Builder mb = McpWorkTargetServer.builder().dispatcher(dispatcher).hostTools(hostTools)
-                .processes(McpProcessMapping.perSession(store, dispatcher, "local", a.getOrDefault("project", "local")));
+                .processes(McpProcessMapping.perSession(store, dispatcher, "local", a.get("project", "local")));
         if (origins != null) {
             mb.allowedOrigins(origins);
         }

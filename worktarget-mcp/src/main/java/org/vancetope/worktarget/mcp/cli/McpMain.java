@@ -2,7 +2,6 @@ package org.vancetope.worktarget.mcp.cli;
 
 import java.io.PrintStream;
 import java.util.Arrays;
-import java.util.List;
 import org.vancetope.worktarget.backend.daemon.cli.Main;
 
 /**
@@ -50,23 +49,12 @@ public final class McpMain {
         if (args.length > 0 && "mcp".equals(args[0])) {
             return McpCommand.run(Arrays.asList(args).subList(1, args.length), System.in, out, err);
         }
-        if (args.length == 0 || List.of("--help", "-h", "help").contains(args[0])) {
-            out.println(USAGE_TEXT);
-            return args.length == 0 ? Main.USAGE : Main.OK;
-        }
-        return Main.run(args, out, err);
+        return Main.run(args, System.in, out, err, MCP_USAGE);
     }
 
-    static final String USAGE_TEXT = String.join("\n",
-            "Usage: java -jar worktarget.jar <command> [options]",
-            "",
-            "Commands:",
+    /** The {@code mcp} command's lines in the usage of the whole command line. */
+    private static final String MCP_USAGE = String.join("\n",
             "  mcp      serve the tools to an MCP client: over stdio on this machine, or over HTTP with a WORK",
             "           backend and connected daemons",
-            "  daemon   connect to a server as a named daemon and serve this machine's client tools",
-            "  serve    run a standalone server with a WORK backend and a loopback admin API",
-            "  call     run a tool through a server's admin API and print the JSON result",
-            "",
-            "Run '<command> --help' for its options.",
-            "Exit codes: 0 ok, 1 failed, 2 usage, 3 refused by the server, 4 cannot connect or bind.");
+            "");
 }

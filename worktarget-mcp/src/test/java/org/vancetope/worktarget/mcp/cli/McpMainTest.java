@@ -39,8 +39,35 @@ class McpMainTest {
     @Test
     void helpListsMcpBesideTheOtherCommands() {
         assertThat(run("--help")).isEqualTo(Main.OK);
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("mcp ", "daemon ", "serve ", "call ");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("mcp ", "daemon ", "serve ", "call ",
+                "--version | --help", "$WORKTARGET_TOKEN", "5  call: no answer within --timeout");
+    }
+
+    @Test
+    void noCommandPrintsTheSameUsageWithMcpOnStderr() {
         assertThat(run()).isEqualTo(Main.USAGE);
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("mcp ", "daemon ", "--version | --help");
+    }
+
+    @Test
+    void anUnknownCommandIsAUsageErrorWhoseUsageListsMcp() {
+        assertThat(run("dance")).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("Unknown command 'dance'", "mcp ", "daemon ");
+    }
+
+    @Test
+    void mcpReadsItsCommandLineAsTheOtherCommandsDo(@TempDir Path tmp) {
+        assertThat(run("mcp", "--http=abc", "--workspace", tmp.toString())).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--http must be a number, got 'abc'");
+        assertThat(run("mcp", "--http", "70000", "--workspace", tmp.toString())).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--http must be between 0 and 65535, got 70000");
+        assertThat(run("mcp", "--workdir")).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("Option --workdir needs a value.");
+        assertThat(run("mcp", "stray")).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("Unexpected argument 'stray'", "mcp --help");
+        assertThat(run("mcp", "-h")).isEqualTo(Main.OK);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--workdir DIR");
     }
 
     @Test
@@ -52,7 +79,7 @@ class McpMainTest {
     @Test
     void badCommandLinesExitWithTheUsageCodeAndSayWhatToDo(@TempDir Path tmp) {
         assertThat(run("mcp", "--bogus", "1")).isEqualTo(Main.USAGE);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("Unknown option '--bogus'", "mcp --help");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("Unknown option --bogus.", "mcp --help");
         assertThat(run("mcp", "--workdir", tmp.resolve("missing").toString())).isEqualTo(Main.USAGE);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("is not a directory");
         assertThat(run("mcp", "--http", "0", "--workspace", tmp.toString())).isEqualTo(Main.USAGE);

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.vancetope.worktarget.backend.daemon.internal.Args;
 import org.vancetope.worktarget.backend.daemon.internal.Wire;
 
 /** {@code call}: runs one tool through a server's admin API and prints the JSON result. */

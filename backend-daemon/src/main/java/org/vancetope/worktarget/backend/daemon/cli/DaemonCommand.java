@@ -6,7 +6,6 @@ import java.io.PrintStream;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.UnknownHostException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -19,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
 import org.vancetope.worktarget.backend.daemon.ServerRefusedException;
 import org.vancetope.worktarget.backend.daemon.ClientTransfers;
+import org.vancetope.worktarget.backend.daemon.internal.Args;
 import org.vancetope.worktarget.backend.daemon.internal.PeerFailures;
 import org.vancetope.worktarget.backend.local.LocalBackend;
 import org.vancetope.worktarget.core.ExecSettings;
@@ -164,10 +164,7 @@ final class DaemonCommand {
         if (token == null || token.isBlank()) {
             throw new Args.UsageException("Missing the token: set $WORKTARGET_TOKEN (or give --token).");
         }
-        Path workdir = Path.of(a.get("workdir", ".")).toAbsolutePath().normalize();
-        if (!Files.isDirectory(workdir)) {
-            throw new Args.UsageException("--workdir " + workdir + " is not a directory.");
-        }
+        Path workdir = a.directory("workdir", ".");
         String separate = a.get("transfer-root", null);
         TransferSettings transferSettings = transferSettings(a);
         LocalBackend local = Backends.local(workdir, execSettings(a));

@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
+import org.vancetope.worktarget.backend.daemon.internal.Args;
 
 /**
  * The {@code worktarget.jar} command line: {@code daemon}, {@code serve} and {@code call}.
@@ -110,12 +111,29 @@ public final class Main {
      * @return the exit code
      */
     public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+        return run(args, in, out, err, "");
+    }
+
+    /**
+     * Runs a command of a command line that has more commands than these, which the caller runs itself (the
+     * runnable jar's {@code mcp}): the usage printed for no command, {@code --help} or an unknown command
+     * lists the caller's commands first.
+     *
+     * @param args the command line (not one of the caller's commands)
+     * @param in the standard input ({@code call -} reads the parameters from it)
+     * @param out where results go
+     * @param err where messages for the user go
+     * @param moreCommands the usage's lines for the caller's commands, each ending in a newline, in the form
+     *                     of the others: {@code "  name     what it does\n"}
+     * @return the exit code
+     */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err, String moreCommands) {
         if (args.length == 0) {
-            err.println(USAGE_TEXT);
+            err.println(usage(moreCommands));
             return USAGE;
         }
         if (Args.isHelp(args[0]) || "help".equals(args[0])) {
-            out.println(USAGE_TEXT);
+            out.println(usage(moreCommands));
             return OK;
         }
         if ("--version".equals(args[0]) || "-V".equals(args[0]) || "version".equals(args[0])) {
@@ -130,7 +148,7 @@ public final class Main {
                 case "call" -> CallCommand.run(rest, in, out, err);
                 default -> {
                     err.println("Unknown command '" + args[0] + "'. Run --help for the commands.");
-                    err.println(USAGE_TEXT);
+                    err.println(usage(moreCommands));
                     yield USAGE;
                 }
             };
@@ -176,11 +194,19 @@ public final class Main {
         return sb.toString();
     }
 
-    static final String USAGE_TEXT = String.join("\n",
+    /** The usage of the whole command line, with these commands' lines listed before the others. */
+    static String usage(String moreCommands) {
+        return USAGE_HEAD + moreCommands + USAGE_TAIL;
+    }
+
+    private static final String USAGE_HEAD = String.join("\n",
             "Usage: java -jar worktarget.jar <command> [options]",
             "       java -jar worktarget.jar --version | --help",
             "",
             "Commands:",
+            "");
+
+    private static final String USAGE_TAIL = String.join("\n",
             "  daemon   connect to a server as a named daemon and serve this machine's client tools",
             "  serve    run a standalone server with a WORK backend and a loopback admin API",
             "  call     run a tool through a server's admin API and print the JSON result",

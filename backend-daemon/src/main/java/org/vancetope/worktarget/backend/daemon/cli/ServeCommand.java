@@ -22,6 +22,7 @@ import org.vancetope.worktarget.backend.daemon.FleetLink;
 import org.vancetope.worktarget.backend.daemon.ServerTransfers;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
+import org.vancetope.worktarget.backend.daemon.internal.Args;
 import org.vancetope.worktarget.backend.daemon.internal.Ids;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.ExecSettings;
@@ -210,11 +211,7 @@ final class ServeCommand {
             out.println(HELP);
             return new Running(null, null, null, null, null);
         }
-        Path workspace = Path.of(a.require("workspace")).toAbsolutePath().normalize();
-        if (!Files.isDirectory(workspace)) {
-            throw new Args.UsageException("--workspace " + workspace + " is not a directory. Create it, or give "
-                    + "another.");
-        }
+        Path workspace = a.directory("workspace", null);
         TokenAuthenticator auth = tokens(a.require("tokens"));
         int port = a.intOption("port", 7070, 0, 65535);
         int adminPort = a.intOption("admin-port", port == 0 ? 0 : Math.min(port + 1, 65535), 0, 65535);

@@ -1,18 +1,29 @@
-package org.vancetope.worktarget.backend.daemon.cli;
+package org.vancetope.worktarget.backend.daemon.internal;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** A tiny command-line parser: {@code --name value} options, {@code --flag}s, and positional words. */
-final class Args {
+/**
+ * The command line's parser, for every command of {@code worktarget.jar} ({@code daemon}, {@code serve},
+ * {@code call}, {@code mcp}): {@code --name value} and {@code --name=value} options, {@code --flag}s, and
+ * positional words; the checks of a value (a number in a range, a directory) with the messages a user sees.
+ */
+public final class Args {
     /** Thrown for a usage error; the message says what to pass instead. */
-    static final class UsageException extends Exception {
+    public static final class UsageException extends Exception {
         private static final long serialVersionUID = 1L;
 
-        UsageException(String message) {
+        /**
+         * A usage error.
+         *
+         * @param message what was wrong and what to pass instead
+         */
+        public UsageException(String message) {
             super(message);
         }
     }
@@ -34,7 +45,7 @@ final class Args {
      * @return the parsed arguments
      * @throws UsageException for an unknown option or a missing value
      */
-    static Args parse(List<String> argv, Set<String> known, Set<String> flags) throws UsageException {
+    public static Args parse(List<String> argv, Set<String> known, Set<String> flags) throws UsageException {
         Args a = new Args(flags);
         for (int i = 0; i < argv.size(); i++) {
             String s = argv.get(i);
@@ -75,19 +86,39 @@ final class Args {
      * @param s a command-line word
      * @return true for {@code --help} and {@code -h}
      */
-    static boolean isHelp(String s) {
+    public static boolean isHelp(String s) {
         return "--help".equals(s) || "-h".equals(s);
     }
 
-    boolean flag(String name) {
+    /**
+     * Whether a flag was given.
+     *
+     * @param name the flag
+     * @return true when it is on the command line
+     */
+    public boolean flag(String name) {
         return flags.contains(name) && options.containsKey(name);
     }
 
-    String get(String name, String fallback) {
+    /**
+     * An option's value.
+     *
+     * @param name the option
+     * @param fallback the value when it is not given
+     * @return the value
+     */
+    public String get(String name, String fallback) {
         return options.getOrDefault(name, fallback);
     }
 
-    String require(String name) throws UsageException {
+    /**
+     * An option that must be given.
+     *
+     * @param name the option
+     * @return its value
+     * @throws UsageException when it is missing or blank
+     */
+    public String require(String name) throws UsageException {
         String v = options.get(name);
         if (v == null || v.isBlank()) {
             throw new UsageException("Missing --" + name + ".");
@@ -95,7 +126,15 @@ final class Args {
         return v;
     }
 
-    int intOption(String name, int fallback) throws UsageException {
+    /**
+     * A whole-number option.
+     *
+     * @param name the option
+     * @param fallback the value when it is not given
+     * @return the value
+     * @throws UsageException when it is not a number
+     */
+    public int intOption(String name, int fallback) throws UsageException {
         String v = options.get(name);
         if (v == null) {
             return fallback;
@@ -117,7 +156,7 @@ final class Args {
      * @return the value
      * @throws UsageException when it is not a number or out of range, naming the range
      */
-    int intOption(String name, int fallback, int min, int max) throws UsageException {
+    public int intOption(String name, int fallback, int min, int max) throws UsageException {
         int v = intOption(name, fallback);
         if (v < min || v > max) {
             throw new UsageException("--" + name + " must be " + (max == Integer.MAX_VALUE ? "at least " + min
@@ -132,11 +171,33 @@ final class Args {
      * @param name the option
      * @return true when it is on the command line
      */
-    boolean has(String name) {
+    public boolean has(String name) {
         return options.containsKey(name);
     }
 
-    List<String> positional() {
+    /**
+     * A directory option: the directory, absolute and normalised.
+     *
+     * @param name the option
+     * @param fallback the value when it is not given, or null when it must be given
+     * @return the directory
+     * @throws UsageException when it is missing, or is not a directory
+     */
+    public Path directory(String name, String fallback) throws UsageException {
+        String v = fallback == null ? require(name) : get(name, fallback);
+        Path p = Path.of(v).toAbsolutePath().normalize();
+        if (!Files.isDirectory(p)) {
+            throw new UsageException("--" + name + " " + p + " is not a directory. Create it, or give another.");
+        }
+        return p;
+    }
+
+    /**
+     * The words that are not options, in order.
+     *
+     * @return the words
+     */
+    public List<String> positional() {
         return positional;
     }
 }
