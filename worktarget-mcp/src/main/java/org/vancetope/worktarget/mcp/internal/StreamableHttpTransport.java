@@ -13,6 +13,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -26,8 +27,10 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
@@ -158,7 +161,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_BODY), new Handler());
+                            ch.pipeline().addLast(new HttpServerCodec(), new BodyLimit(), new Handler());
                         }
                     }).bind(host, port).sync().channel();
         } catch (InterruptedException e) {
@@ -223,6 +226,47 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         }
         if (group != null) {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        }
+    }
+
+    /**
+     * Joins a request's body, up to {@link #MAX_BODY}: a longer one gets 413 with a message that says what to
+     * do (Netty's default sends none), whether the client announced it ({@code Expect: 100-continue}, and then
+     * sends no body) or sent it (then the connection closes, since the rest of the body is not read).
+     */
+    private static final class BodyLimit extends HttpObjectAggregator {
+        BodyLimit() {
+            super(MAX_BODY);
+        }
+
+        @Override
+        protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
+            Object r = super.newContinueResponse(start, maxContentLength, pipeline);
+            if (r instanceof FullHttpResponse f && f.status().equals(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE)) {
+                f.release();
+                return tooLarge();
+            }
+            return r;
+        }
+
+        @Override
+        protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
+            if (!(oversized instanceof HttpRequest)) {
+                ctx.close();
+                return;
+            }
+            FullHttpResponse r = tooLarge();
+            r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
+        }
+
+        private static FullHttpResponse tooLarge() {
+            FullHttpResponse r = text(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "The request body is over "
+                    + (MAX_BODY >> 20) + " MiB, this MCP server's limit for one message. Send less in one tool call:"
+                    + " move large files with the transfer tools (client_file_upload, client_file_download), not in"
+                    + " a tool's arguments.");
+            HttpUtil.setContentLength(r, r.content().readableBytes());
+            return r;
         }
     }
 
