@@ -84,6 +84,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
     private final CallRegistry calls = new CallRegistry();
     private final ToolCalls toolCalls;
     private final Duration httpSessionIdle;
+    private final Duration httpRequestTimeout;
     private final AllowedOrigins allowedOrigins;
     private final List<McpSyncServer> servers = new ArrayList<>();
     private final boolean warmUp;
@@ -109,6 +110,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
         }
         this.tools = List.copyOf(all);
         this.httpSessionIdle = b.httpSessionIdle;
+        this.httpRequestTimeout = b.httpRequestTimeout;
         this.allowedOrigins = b.allowedOrigins;
         this.name = b.name;
         this.version = b.version;
@@ -268,7 +270,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
                             // closing: close() ends every session itself
                         }
                     }
-                }, httpSessionIdle, allowedOrigins);
+                }, httpSessionIdle, httpRequestTimeout, allowedOrigins);
         servers.add(sdkServer(McpServer.sync(t)));
         InetSocketAddress address = t.start(host, port);
         http = t;
@@ -331,6 +333,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
         private final List<BackendTool> hostTools = new ArrayList<>();
         private Duration progressInterval = Duration.ofSeconds(1);
         private Duration httpSessionIdle = Duration.ofMinutes(30);
+        private Duration httpRequestTimeout = Duration.ofSeconds(30);
         private AllowedOrigins allowedOrigins = AllowedOrigins.of(AllowedOrigins.LOOPBACK);
         private String name = "worktarget";
         private String version = "0.1.0";
@@ -429,6 +432,23 @@ public final class McpWorkTargetServer implements AutoCloseable {
                 throw new IllegalArgumentException("httpSessionIdle must be positive, got " + value + ".");
             }
             this.httpSessionIdle = value;
+            return this;
+        }
+
+        /**
+         * How long a whole HTTP request may take to arrive, counted from the connection or from the previous
+         * answer on it (default 30 s): a client that sends too slowly, or keeps a connection idle longer, gets
+         * 408 and the connection closes, so that slow or idle connections cannot pile up. A request that has
+         * arrived is answered however long its call runs, and a stream stays open as long as it lasts.
+         *
+         * @param value the time, positive
+         * @return this
+         */
+        public Builder httpRequestTimeout(Duration value) {
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException("httpRequestTimeout must be positive, got " + value + ".");
+            }
+            this.httpRequestTimeout = value;
             return this;
         }
 

@@ -29,7 +29,8 @@ class HttpOriginTest {
     private LocalHttpServer server;
 
     private void start(Path tmp, List<String> allowedOrigins) throws Exception {
-        server = new LocalHttpServer(tmp, UnaryOperator.identity(), allowedOrigins);
+        server = new LocalHttpServer(tmp, UnaryOperator.identity(),
+                b -> allowedOrigins == null ? b : b.allowedOrigins(allowedOrigins));
     }
 
     @AfterEach

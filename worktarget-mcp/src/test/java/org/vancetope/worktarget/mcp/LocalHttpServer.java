@@ -2,7 +2,6 @@ package org.vancetope.worktarget.mcp;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
@@ -31,18 +30,15 @@ final class LocalHttpServer implements AutoCloseable {
      *
      * @param dir the CLIENT tools' directory
      * @param mapping what the tests put in place of the per-session mapping (given it)
-     * @param allowedOrigins the allowed origins, or null for the default
+     * @param settings what the test sets on the server's builder (the allowed origins, a request timeout)
      */
-    LocalHttpServer(Path dir, UnaryOperator<McpProcessMapping> mapping, List<String> allowedOrigins) throws IOException {
+    LocalHttpServer(Path dir, UnaryOperator<McpProcessMapping> mapping, UnaryOperator<McpWorkTargetServer.Builder> settings)
+            throws IOException {
         local = LocalBackend.builder().workDirectory(dir).build();
         InMemoryProcessStore store = new InMemoryProcessStore();
         WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store).peers(local).build();
-        McpWorkTargetServer.Builder b = McpWorkTargetServer.builder().dispatcher(dispatcher)
-                .processes(mapping.apply(McpProcessMapping.perSession(store, dispatcher, "acme", "shop")));
-        if (allowedOrigins != null) {
-            b.allowedOrigins(allowedOrigins);
-        }
-        mcp = b.build();
+        mcp = settings.apply(McpWorkTargetServer.builder().dispatcher(dispatcher)
+                .processes(mapping.apply(McpProcessMapping.perSession(store, dispatcher, "acme", "shop")))).build();
         TokenAuthenticator auth = TokenAuthenticator.builder()
                 .token(TOKEN, new AuthPrincipal("agent", "acme", Set.of("shop"), "alice")).build();
         try {

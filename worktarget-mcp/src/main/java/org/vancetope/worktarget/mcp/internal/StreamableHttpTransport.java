@@ -13,7 +13,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -27,9 +26,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -38,6 +35,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.util.AttributeKey;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -52,6 +50,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.daemon.internal.HttpGuards;
 import org.vancetope.worktarget.backend.daemon.internal.NettyVersionCheck;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.Authenticator;
@@ -68,6 +67,8 @@ import reactor.core.publisher.Mono;
 public final class StreamableHttpTransport implements McpStreamableServerTransportProvider, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamableHttpTransport.class);
     private static final int MAX_BODY = 16 * 1024 * 1024;
+    /** The principal the {@link Gate} found for the request the {@link Handler} gets next on the channel. */
+    private static final AttributeKey<AuthPrincipal> PRINCIPAL = AttributeKey.valueOf("worktarget-mcp-principal");
     private static final String PATH = "/mcp";
 
     /** What the server learns of sessions. */
@@ -114,6 +115,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
     private final CallRegistry calls;
     private final Sessions listener;
     private final Duration idle;
+    private final Duration requestTimeout;
     private final AllowedOrigins origins;
     private final Map<String, Open> sessions = new ConcurrentHashMap<>();
     private volatile McpStreamableServerSession.Factory factory;
@@ -128,11 +130,14 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
      * @param calls the running calls, for cancellation
      * @param listener told when sessions open and end
      * @param idle how long a session may go without a request and without an open stream before it ends
+     * @param requestTimeout how long a whole request may take to arrive, from the connection or the previous
+     *                       answer on it (then 408, and the connection closes)
      * @param origins the browser origins served (a request with another {@code Origin} gets 403)
      */
     public StreamableHttpTransport(McpJsonMapper json, Authenticator authenticator, CallRegistry calls,
-                                   Sessions listener, Duration idle, AllowedOrigins origins) {
+                                   Sessions listener, Duration idle, Duration requestTimeout, AllowedOrigins origins) {
         this.idle = idle;
+        this.requestTimeout = requestTimeout;
         this.origins = origins;
         this.json = json;
         this.authenticator = authenticator;
@@ -161,7 +166,10 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(new HttpServerCodec(), new BodyLimit(), new Handler());
+                            ch.pipeline().addLast(new HttpServerCodec(),
+                                    new HttpGuards.RequestDeadline(requestTimeout, StreamableHttpTransport.this::timedOut),
+                                    new Gate(), new HttpGuards.BodyLimit(MAX_BODY, StreamableHttpTransport::tooLarge),
+                                    new Handler());
                         }
                     }).bind(host, port).sync().channel();
         } catch (InterruptedException e) {
@@ -229,76 +237,63 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         }
     }
 
-    /**
-     * Joins a request's body, up to {@link #MAX_BODY}: a longer one gets 413 with a message that says what to
-     * do (Netty's default sends none), whether the client announced it ({@code Expect: 100-continue}, and then
-     * sends no body) or sent it (then the connection closes, since the rest of the body is not read).
-     */
-    private static final class BodyLimit extends HttpObjectAggregator {
-        BodyLimit() {
-            super(MAX_BODY);
-        }
-
-        @Override
-        protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
-            Object r = super.newContinueResponse(start, maxContentLength, pipeline);
-            if (r instanceof FullHttpResponse f && f.status().equals(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE)) {
-                f.release();
-                return tooLarge();
-            }
-            return r;
-        }
-
-        @Override
-        protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-            if (!(oversized instanceof HttpRequest)) {
-                ctx.close();
-                return;
-            }
-            FullHttpResponse r = tooLarge();
-            r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
-        }
-
-        private static FullHttpResponse tooLarge() {
-            FullHttpResponse r = text(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "The request body is over "
-                    + (MAX_BODY >> 20) + " MiB, this MCP server's limit for one message. Send less in one tool call:"
-                    + " move large files with the transfer tools (client_file_upload, client_file_download), not in"
-                    + " a tool's arguments.");
-            HttpUtil.setContentLength(r, r.content().readableBytes());
-            return r;
-        }
+    private FullHttpResponse timedOut() {
+        return text(HttpResponseStatus.REQUEST_TIMEOUT, "The whole request must arrive within "
+                + requestTimeout.toMillis() + " ms of the connection or of the previous answer; send it at once, or"
+                + " connect again.");
     }
 
-    private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private static FullHttpResponse tooLarge() {
+        return text(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "The request body is over " + (MAX_BODY >> 20)
+                + " MiB, this MCP server's limit for one message. Send less in one tool call: move large files with"
+                + " the transfer tools (client_file_upload, client_file_download), not in a tool's arguments.");
+    }
+
+    /**
+     * Judges a request on its head, before its body is buffered: the path, the {@code Origin}, then the token;
+     * the principal goes to the {@link Handler} in {@link #PRINCIPAL}.
+     */
+    private final class Gate extends HttpGuards.HeadGate {
         @Override
-        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+        protected FullHttpResponse malformed(String why) {
+            return text(HttpResponseStatus.BAD_REQUEST, "The request is not valid HTTP/1.1 (" + why + ").");
+        }
+
+        @Override
+        protected FullHttpResponse refuse(ChannelHandlerContext ctx, HttpRequest req) {
             if (!PATH.equals(new QueryStringDecoder(req.uri()).path())) {
-                plain(ctx, req, HttpResponseStatus.NOT_FOUND, "Not found: the MCP endpoint is " + PATH + ".");
-                return;
+                return text(HttpResponseStatus.NOT_FOUND, "Not found: the MCP endpoint is " + PATH + ".");
             }
             String origin = req.headers().get(HttpHeaderNames.ORIGIN);
             if (origin != null && !origins.allows(origin)) {
                 // before the token: a page another site rebound to this address learns nothing
                 LOG.warn("Refused an MCP HTTP request from the origin '{}' (not an allowed origin)", origin);
-                refuseOrigin(ctx, req, origin);
-                return;
+                return originRefused(origin);
             }
             Optional<AuthPrincipal> principal = authenticate(req);
             if (principal.isEmpty()) {
                 FullHttpResponse r = text(HttpResponseStatus.UNAUTHORIZED,
                         "Missing or unknown bearer token: send Authorization: Bearer <token>.");
                 r.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
-                send(ctx, req, r);
-                return;
+                return r;
             }
+            ctx.channel().attr(PRINCIPAL).set(principal.get());
+            return null;
+        }
+    }
+
+    private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+            // the Gate let it through: the path and the origin are fine, the token gave this principal
+            AuthPrincipal principal = ctx.channel().attr(PRINCIPAL).getAndSet(null);
             try {
                 if (HttpMethod.POST.equals(req.method())) {
-                    post(ctx, req, principal.get());
+                    post(ctx, req, principal);
                 } else if (HttpMethod.GET.equals(req.method())) {
-                    get(ctx, req, principal.get());
+                    get(ctx, req, principal);
                 } else if (HttpMethod.DELETE.equals(req.method())) {
-                    delete(ctx, req, principal.get());
+                    delete(ctx, req, principal);
                 } else {
                     plain(ctx, req, HttpResponseStatus.METHOD_NOT_ALLOWED, "Use POST, GET or DELETE on " + PATH + ".");
                 }
@@ -315,7 +310,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         }
     }
 
-    private Optional<AuthPrincipal> authenticate(FullHttpRequest req) {
+    private Optional<AuthPrincipal> authenticate(HttpRequest req) {
         String h = req.headers().get(HttpHeaderNames.AUTHORIZATION);
         if (h == null || !h.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return Optional.empty();
@@ -463,7 +458,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
     }
 
     /** 403 with a JSON-RPC error without id, as MCP describes for an invalid {@code Origin}. */
-    private void refuseOrigin(ChannelHandlerContext ctx, FullHttpRequest req, String origin) {
+    private FullHttpResponse originRefused(String origin) {
         String message = "The origin '" + origin + "' may not use this MCP server (a guard against DNS rebinding). "
                 + "Allowed origins: " + String.join(", ", origins.listed()) + "; the server's operator can allow "
                 + "more (mcp --allowed-origins).";
@@ -479,13 +474,15 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.FORBIDDEN,
                 Unpooled.copiedBuffer(text, StandardCharsets.UTF_8));
         r.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
-        send(ctx, req, r);
+        HttpUtil.setContentLength(r, r.content().readableBytes());
+        return r;
     }
 
     private static FullHttpResponse text(HttpResponseStatus status, String message) {
         FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
                 Unpooled.copiedBuffer(message + "\n", StandardCharsets.UTF_8));
         r.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8");
+        HttpUtil.setContentLength(r, r.content().readableBytes());
         return r;
     }
 

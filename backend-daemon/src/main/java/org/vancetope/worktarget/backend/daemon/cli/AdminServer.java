@@ -4,12 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -21,18 +18,13 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
-import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -48,7 +40,6 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,6 +48,7 @@ import org.vancetope.worktarget.backend.daemon.FleetLink;
 import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.internal.BindFailures;
 import org.vancetope.worktarget.backend.daemon.internal.FleetRouter;
+import org.vancetope.worktarget.backend.daemon.internal.HttpGuards;
 import org.vancetope.worktarget.backend.daemon.internal.Ids;
 import org.vancetope.worktarget.backend.daemon.internal.LogLimiter;
 import org.vancetope.worktarget.backend.daemon.internal.NettyVersionCheck;
@@ -207,9 +199,11 @@ final class AdminServer implements AutoCloseable {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast("http", new HttpServerCodec());
-                            ch.pipeline().addLast("deadline", new RequestDeadline());
+                            ch.pipeline().addLast("deadline", new HttpGuards.RequestDeadline(limits.requestTimeout(),
+                                    AdminServer.this::requestTimedOut));
                             ch.pipeline().addLast("token", new TokenGate());
-                            ch.pipeline().addLast("http-aggregator", new BodyAggregator(limits.maxBodyBytes()));
+                            ch.pipeline().addLast("http-aggregator", new HttpGuards.BodyLimit(limits.maxBodyBytes(),
+                                    AdminServer.this::bodyTooLarge));
                             ch.pipeline().addLast("admin", new Handler());
                         }
                     }).bind(host, port).syncUninterruptibly().channel();
@@ -239,146 +233,43 @@ final class AdminServer implements AutoCloseable {
         return MessageDigest.isEqual(given, token);
     }
 
-    /**
-     * The request deadline: armed from the accept, and again after each answer when no other complete
-     * request waits; disarmed when a whole request has arrived (the call then takes the time it needs).
-     */
-    private final class RequestDeadline extends ChannelDuplexHandler {
-        private ScheduledFuture<?> timer;
-        private int waiting;    // complete requests not answered yet
-        private boolean expired;
-
-        @Override
-        public void handlerAdded(ChannelHandlerContext ctx) {
-            arm(ctx);
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (expired) {
-                ReferenceCountUtil.release(msg);
-                return;
-            }
-            if (msg instanceof LastHttpContent) {
-                waiting++;
-                disarm();
-            }
-            ctx.fireChannelRead(msg);
-        }
-
-        @Override
-        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-            boolean answer = msg instanceof HttpResponse r && r.status().code() >= 200;
-            boolean last = answer && !HttpUtil.isKeepAlive((HttpResponse) msg);
-            ctx.write(msg, promise);
-            if (answer && !expired) {
-                waiting = Math.max(0, waiting - 1);
-                if (last) {
-                    disarm();
-                } else if (waiting == 0) {
-                    arm(ctx);
-                }
-            }
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            disarm();
-            ctx.fireChannelInactive();
-        }
-
-        private void arm(ChannelHandlerContext ctx) {
-            disarm();
-            timer = ctx.executor().schedule(() -> expired(ctx), limits.requestTimeout().toNanos(), TimeUnit.NANOSECONDS);
-        }
-
-        private void disarm() {
-            if (timer != null) {
-                timer.cancel(false);
-                timer = null;
-            }
-        }
-
-        private void expired(ChannelHandlerContext ctx) {
-            timer = null;
-            if (!ctx.channel().isActive()) {
-                return;
-            }
-            expired = true;
-            LOG.debug("Closing admin connection {}: no complete request within {} ms", ctx.channel(),
-                    limits.requestTimeout().toMillis());
-            byte[] json = errorJson(ErrorCode.TIMEOUT, "The whole request must arrive within "
-                    + limits.requestTimeout().toMillis() + " ms of the connection or of the previous answer; send it "
-                    + "at once, or connect again.");
-            ctx.writeAndFlush(response(HttpResponseStatus.REQUEST_TIMEOUT, json, false))
-                    .addListener(ChannelFutureListener.CLOSE);
-        }
+    private FullHttpResponse requestTimedOut() {
+        LOG.debug("Closing an admin connection: no complete request within {} ms", limits.requestTimeout().toMillis());
+        return response(HttpResponseStatus.REQUEST_TIMEOUT, errorJson(ErrorCode.TIMEOUT, "The whole request must "
+                + "arrive within " + limits.requestTimeout().toMillis() + " ms of the connection or of the previous "
+                + "answer; send it at once, or connect again."), false);
     }
 
-    /** Collects a body of at most {@code maxBodyBytes}; a larger one gets a JSON 413 that names the limit. */
-    private static final class BodyAggregator extends HttpObjectAggregator {
-        private final int max;
-
-        BodyAggregator(int max) {
-            super(max);
-            this.max = max;
-        }
-
-        @Override
-        protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-            LOG.debug("Refused admin request on {}: body over {} bytes", ctx.channel(), max);
-            ctx.writeAndFlush(response(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, errorJson(ErrorCode.SIZE_LIMIT,
-                    "The body exceeds the admin API's limit of " + max + " bytes (maxBodyBytes). Send a smaller call: "
-                    + "move big content through a file transfer instead."), false))
-                    .addListener(ChannelFutureListener.CLOSE);
-        }
+    private FullHttpResponse bodyTooLarge() {
+        LOG.debug("Refused an admin request: body over {} bytes", limits.maxBodyBytes());
+        return response(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, errorJson(ErrorCode.SIZE_LIMIT,
+                "The body exceeds the admin API's limit of " + limits.maxBodyBytes() + " bytes (maxBodyBytes). Send a "
+                + "smaller call: move big content through a file transfer instead."), false);
     }
 
     /** Checks the admin token on the headers, before any body is buffered. */
-    private final class TokenGate extends ChannelInboundHandlerAdapter {
-        private boolean discarding;
-
+    private final class TokenGate extends HttpGuards.HeadGate {
         @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (msg instanceof HttpRequest req) {
-                discarding = false;
-                if (!ctx.channel().isActive()) {
-                    // the rest of a request cut short by the peer's close (the decoder's last word): nobody to answer
-                    discarding = true;
-                    ReferenceCountUtil.release(msg);
-                    return;
-                }
-                if (req.decoderResult().isFailure()) {
-                    discard(ctx, msg, HttpResponseStatus.BAD_REQUEST, ErrorCode.INVALID_PARAMS,
-                            "The request is not valid HTTP/1.1 (" + PeerFailures.brief(req.decoderResult().cause()) + ").");
-                    return;
-                }
-                if (!tokenMatches(req)) {
-                    long folded = REFUSALS.tryLoud();
-                    if (folded >= 0) {
-                        LOG.warn("Refused admin request {} {} from {}: {} admin token{}", req.method(),
-                                new QueryStringDecoder(req.uri()).path(), ctx.channel().remoteAddress(),
-                                req.headers().contains(HttpHeaderNames.AUTHORIZATION) ? "wrong" : "no",
-                                folded > 0 ? " (and " + folded + " more refusals since the last report, at DEBUG)" : "");
-                    }
-                    discard(ctx, msg, HttpResponseStatus.UNAUTHORIZED, ErrorCode.UNAUTHORIZED,
-                            "Missing or wrong admin token. Pass 'Authorization: Bearer <admin token>' (see serve's log "
-                            + "for where the token is).");
-                    return;
-                }
-            } else if (discarding) {
-                ReferenceCountUtil.release(msg);
-                return;
-            }
-            ctx.fireChannelRead(msg);
+        protected FullHttpResponse malformed(String why) {
+            return response(HttpResponseStatus.BAD_REQUEST, errorJson(ErrorCode.INVALID_PARAMS,
+                    "The request is not valid HTTP/1.1 (" + why + ")."), false);
         }
 
-        private void discard(ChannelHandlerContext ctx, Object msg, HttpResponseStatus status, ErrorCode code,
-                             String message) {
-            discarding = true;
-            ReferenceCountUtil.release(msg);
-            LOG.debug("Refused admin request on {}: {} {}", ctx.channel(), status.code(), message);
-            ctx.writeAndFlush(response(status, errorJson(code, message), false)).addListener(ChannelFutureListener.CLOSE);
+        @Override
+        protected FullHttpResponse refuse(ChannelHandlerContext ctx, HttpRequest req) {
+            if (tokenMatches(req)) {
+                return null;
+            }
+            long folded = REFUSALS.tryLoud();
+            if (folded >= 0) {
+                LOG.warn("Refused admin request {} {} from {}: {} admin token{}", req.method(),
+                        new QueryStringDecoder(req.uri()).path(), ctx.channel().remoteAddress(),
+                        req.headers().contains(HttpHeaderNames.AUTHORIZATION) ? "wrong" : "no",
+                        folded > 0 ? " (and " + folded + " more refusals since the last report, at DEBUG)" : "");
+            }
+            return response(HttpResponseStatus.UNAUTHORIZED, errorJson(ErrorCode.UNAUTHORIZED,
+                    "Missing or wrong admin token. Pass 'Authorization: Bearer <admin token>' (see serve's log "
+                    + "for where the token is)."), false);
         }
     }
 

@@ -1,0 +1,235 @@
+package org.vancetope.worktarget.backend.daemon.internal;
+
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The guards of our HTTP/1.1 servers (serve's admin API, the MCP server's Streamable HTTP) against clients
+ * that are slow, not allowed, or send too much: each a Netty handler placed after the {@code HttpServerCodec},
+ * in the order {@link RequestDeadline}, {@link HeadGate}, {@link BodyLimit}, so that a request is judged on its
+ * head before its body is buffered, and a body is buffered only up to a limit. Every refusal answers with the
+ * server's own response (its format, its message saying what to do) and closes the connection.
+ */
+public final class HttpGuards {
+    private HttpGuards() {
+    }
+
+    /** Writes a refusal with {@code Connection: close} and closes the connection once it is written. */
+    static void refuseAndClose(ChannelHandlerContext ctx, FullHttpResponse response) {
+        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /**
+     * The request deadline: armed from the accept, and again when an answer has been written whole and no
+     * other complete request waits; disarmed while a whole request is being answered (a call then takes the
+     * time it needs, and a streamed answer, such as server-sent events, stays open as long as it lasts). When
+     * it expires, the connection gets the server's timeout response and closes.
+     */
+    public static final class RequestDeadline extends ChannelDuplexHandler {
+        private final long timeoutNanos;
+        private final Supplier<FullHttpResponse> expiredResponse;
+        private ScheduledFuture<?> timer;
+        private int waiting;    // complete requests not answered whole yet
+        private boolean answering;      // an answer's head is written, its end is not
+        private boolean closeAfterAnswer;
+        private boolean expired;
+
+        /**
+         * A deadline.
+         *
+         * @param timeout how long a whole request may take to arrive
+         * @param expiredResponse the answer when it did not (it should say the limit and what to do)
+         */
+        public RequestDeadline(Duration timeout, Supplier<FullHttpResponse> expiredResponse) {
+            this.timeoutNanos = timeout.toNanos();
+            this.expiredResponse = Objects.requireNonNull(expiredResponse, "expiredResponse");
+        }
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) {
+            arm(ctx);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (expired) {
+                ReferenceCountUtil.release(msg);
+                return;
+            }
+            if (msg instanceof LastHttpContent) {
+                waiting++;
+                disarm();
+            }
+            ctx.fireChannelRead(msg);
+        }
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            // read before the write, which may release the message
+            if (msg instanceof HttpResponse r && r.status().code() >= 200) {      // not a 100 Continue
+                answering = true;
+                closeAfterAnswer = !HttpUtil.isKeepAlive(r);
+            }
+            boolean answered = answering && msg instanceof LastHttpContent;
+            ctx.write(msg, promise);
+            if (answered && !expired) {
+                answering = false;
+                waiting = Math.max(0, waiting - 1);
+                if (closeAfterAnswer) {
+                    disarm();
+                } else if (waiting == 0) {
+                    arm(ctx);
+                }
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            disarm();
+            ctx.fireChannelInactive();
+        }
+
+        private void arm(ChannelHandlerContext ctx) {
+            disarm();
+            timer = ctx.executor().schedule(() -> expired(ctx), timeoutNanos, TimeUnit.NANOSECONDS);
+        }
+
+        private void disarm() {
+            if (timer != null) {
+                timer.cancel(false);
+                timer = null;
+            }
+        }
+
+        private void expired(ChannelHandlerContext ctx) {
+            timer = null;
+            if (!ctx.channel().isActive()) {
+                return;
+            }
+            expired = true;
+            refuseAndClose(ctx, expiredResponse.get());
+        }
+    }
+
+    /**
+     * Judges each request on its head, before its body is read on: a refused request gets the server's
+     * response, the rest of it is dropped unread, and the connection closes. A head the decoder could not read
+     * is refused as malformed.
+     */
+    public abstract static class HeadGate extends ChannelInboundHandlerAdapter {
+        private boolean discarding;
+
+        /** For subclasses. */
+        protected HeadGate() {
+        }
+
+        /**
+         * The answer to a head that is not valid HTTP/1.1.
+         *
+         * @param why what the decoder found
+         * @return the response (a 400)
+         */
+        protected abstract FullHttpResponse malformed(String why);
+
+        /**
+         * Whether to refuse a request, judged on its head.
+         *
+         * @param ctx the connection
+         * @param head the request's head
+         * @return the response that refuses it, or null to let it through
+         */
+        protected abstract FullHttpResponse refuse(ChannelHandlerContext ctx, HttpRequest head);
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof HttpRequest head) {
+                discarding = false;
+                if (!ctx.channel().isActive()) {
+                    // the rest of a request cut short by the peer's close (the decoder's last word): nobody to answer
+                    discarding = true;
+                    ReferenceCountUtil.release(msg);
+                    return;
+                }
+                FullHttpResponse refusal = head.decoderResult().isFailure()
+                        ? malformed(PeerFailures.brief(head.decoderResult().cause())) : refuse(ctx, head);
+                if (refusal != null) {
+                    discarding = true;
+                    ReferenceCountUtil.release(msg);
+                    refuseAndClose(ctx, refusal);
+                    return;
+                }
+            } else if (discarding) {
+                ReferenceCountUtil.release(msg);
+                return;
+            }
+            ctx.fireChannelRead(msg);
+        }
+    }
+
+    /**
+     * Joins a request's head and body into one {@code FullHttpRequest}, up to a limit: a body over it gets the
+     * server's 413 and the connection closes, before the body is sent when the client announced its length
+     * with {@code Expect: 100-continue}, else as soon as its length is known to be over (the rest is not read).
+     */
+    public static final class BodyLimit extends HttpObjectAggregator {
+        private final Supplier<FullHttpResponse> tooLarge;
+
+        /**
+         * A limit.
+         *
+         * @param maxBytes the largest body joined
+         * @param tooLarge the 413 response for a larger one (it should name the limit and what to do instead)
+         */
+        public BodyLimit(int maxBytes, Supplier<FullHttpResponse> tooLarge) {
+            super(maxBytes);
+            this.tooLarge = Objects.requireNonNull(tooLarge, "tooLarge");
+        }
+
+        @Override
+        protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
+            Object r = super.newContinueResponse(start, maxContentLength, pipeline);
+            if (r instanceof FullHttpResponse f && f.status().equals(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE)) {
+                f.release();
+                FullHttpResponse refusal = tooLarge.get();
+                refusal.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+                return refusal;
+            }
+            return r;
+        }
+
+        @Override
+        protected boolean closeAfterContinueResponse(Object msg) {
+            return ignoreContentAfterContinueResponse(msg);     // a refusal (4xx) instead of 100 Continue
+        }
+
+        @Override
+        protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
+            if (oversized instanceof HttpRequest) {
+                refuseAndClose(ctx, tooLarge.get());
+            } else {
+                ctx.close();
+            }
+        }
+    }
+}

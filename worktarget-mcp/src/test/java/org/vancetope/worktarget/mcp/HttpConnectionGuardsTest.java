@@ -1,0 +1,135 @@
+package org.vancetope.worktarget.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Streamable HTTP endpoint judges a request on its head before it buffers the body, bounds the body, and
+ * closes connections that send too slowly or sit idle, as serve's admin API does (the same guards): on raw
+ * sockets on loopback, with a request timeout of {@value #TIMEOUT_MS} ms.
+ */
+class HttpConnectionGuardsTest {
+    private static final int TIMEOUT_MS = 2000;
+
+    private LocalHttpServer server;
+    private URI uri;
+
+    @BeforeEach
+    void start(@TempDir Path tmp) throws Exception {
+        server = new LocalHttpServer(tmp, UnaryOperator.identity(),
+                b -> b.httpRequestTimeout(Duration.ofMillis(TIMEOUT_MS)));
+        uri = URI.create(server.url);
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** A POST head for {@code /mcp} announcing a JSON body of this length, with these extra header lines. */
+    private String head(long contentLength, String extraHeaders) {
+        return "POST /mcp HTTP/1.1\r\nHost: " + uri.getAuthority() + "\r\nContent-Type: application/json\r\n"
+                + "Accept: application/json, text/event-stream\r\nContent-Length: " + contentLength + "\r\n"
+                + extraHeaders + "\r\n";
+    }
+
+    private static String token() {
+        return "Authorization: Bearer " + LocalHttpServer.TOKEN + "\r\n";
+    }
+
+    /** Sends these bytes on a new connection and returns everything the server writes until it closes. */
+    private String untilClosed(String sent) throws IOException {
+        try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
+            socket.setSoTimeout(60_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(sent.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void aRequestWithoutTheTokenIsRefusedOnItsHeadBeforeItsBodyIsSent() throws Exception {
+        String answer = untilClosed(head(15L << 20, ""));
+        assertThat(answer).startsWith("HTTP/1.1 401").containsIgnoringCase("www-authenticate: Bearer")
+                .containsIgnoringCase("connection: close").contains("Authorization: Bearer");
+    }
+
+    @Test
+    void aRequestForAnotherPathIsRefusedOnItsHead() throws Exception {
+        String answer = untilClosed(head(15L << 20, token()).replace("POST /mcp ", "POST /other "));
+        assertThat(answer).startsWith("HTTP/1.1 404").contains("the MCP endpoint is /mcp");
+    }
+
+    @Test
+    void aBodyOverTheLimitGets413WithAMessageAndTheConnectionCloses() throws Exception {
+        String answer = untilClosed(head(20L << 20, token()));
+        assertThat(answer).startsWith("HTTP/1.1 413").containsIgnoringCase("connection: close")
+                .contains("over 16 MiB", "client_file_upload");
+    }
+
+    @Test
+    void aBodyAnnouncedOverTheLimitGets413InsteadOf100Continue() throws Exception {
+        String answer = untilClosed(head(20L << 20, token() + "Expect: 100-continue\r\n"));
+        assertThat(answer).startsWith("HTTP/1.1 413").doesNotContain("100 Continue")
+                .contains("over 16 MiB", "client_file_upload");
+    }
+
+    @Test
+    void aHeadThatIsNotHttpIsRefusedAsMalformed() throws Exception {
+        String answer = untilClosed("POST /mcp HTTP/1.1\r\nContent-Length: many\r\n\r\n");
+        assertThat(answer).startsWith("HTTP/1.1 400").contains("not valid HTTP/1.1");
+    }
+
+    @Test
+    void aConnectionThatSendsNothingGets408AfterTheRequestTimeoutAndCloses() throws Exception {
+        assertThat(untilClosed("")).startsWith("HTTP/1.1 408").contains("within " + TIMEOUT_MS + " ms");
+    }
+
+    @Test
+    void aClientThatSendsItsBodyTooSlowlyGets408AndIsClosed() throws Exception {
+        // the head and a tenth of the body, then nothing
+        assertThat(untilClosed(head(100, token()) + "{\"jsonrpc\"")).startsWith("HTTP/1.1 408");
+    }
+
+    @Test
+    void aCallThatRunsLongerThanTheRequestTimeoutIsAnswered() throws Exception {
+        String session = post(null, LocalHttpServer.INITIALIZE).headers().firstValue("Mcp-Session-Id").orElseThrow();
+        assertThat(post(session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").statusCode())
+                .isEqualTo(202);
+        HttpResponse<String> r = post(session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"exec_run\",\"arguments\":{\"command\":\"sleep " + (TIMEOUT_MS * 2 / 1000)
+                + "; echo slept\",\"waitMs\":60000}}}");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).contains("\"id\":2", "exited", "\"isError\":false").doesNotContain("408");
+    }
+
+    /** One POST on a client of its own (a new connection: none is left idle across the server's timeout). */
+    private HttpResponse<String> post(String sessionId, String body) throws IOException, InterruptedException {
+        HttpRequest.Builder r = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("Authorization", "Bearer " + LocalHttpServer.TOKEN).POST(HttpRequest.BodyPublishers.ofString(body));
+        if (sessionId != null) {
+            r.header("Mcp-Session-Id", sessionId);
+        }
+        return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build()
+                .send(r.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
