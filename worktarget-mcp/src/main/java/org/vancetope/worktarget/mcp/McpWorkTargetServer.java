@@ -85,6 +85,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
     private final ToolCalls toolCalls;
     private final Duration httpSessionIdle;
     private final Duration httpRequestTimeout;
+    private final int httpMaxCalls;
     private final AllowedOrigins allowedOrigins;
     private final List<McpSyncServer> servers = new ArrayList<>();
     private final boolean warmUp;
@@ -111,6 +112,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
         this.tools = List.copyOf(all);
         this.httpSessionIdle = b.httpSessionIdle;
         this.httpRequestTimeout = b.httpRequestTimeout;
+        this.httpMaxCalls = b.httpMaxCalls;
         this.allowedOrigins = b.allowedOrigins;
         this.name = b.name;
         this.version = b.version;
@@ -270,8 +272,10 @@ public final class McpWorkTargetServer implements AutoCloseable {
                             // closing: close() ends every session itself
                         }
                     }
-                }, httpSessionIdle, httpRequestTimeout, allowedOrigins);
-        servers.add(sdkServer(McpServer.sync(t)));
+                }, httpSessionIdle, httpRequestTimeout, httpMaxCalls, allowedOrigins);
+        // the transport runs each request on a thread of its own: at once (the SDK's default would queue
+        // them for a few shared threads, where waiting calls hold up every other session's)
+        servers.add(sdkServer(McpServer.sync(t).immediateExecution(true)));
         InetSocketAddress address = t.start(host, port);
         http = t;
         return address;
@@ -334,6 +338,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
         private Duration progressInterval = Duration.ofSeconds(1);
         private Duration httpSessionIdle = Duration.ofMinutes(30);
         private Duration httpRequestTimeout = Duration.ofSeconds(30);
+        private int httpMaxCalls = 256;
         private AllowedOrigins allowedOrigins = AllowedOrigins.of(AllowedOrigins.LOOPBACK);
         private String name = "worktarget";
         private String version = "0.1.0";
@@ -449,6 +454,23 @@ public final class McpWorkTargetServer implements AutoCloseable {
                 throw new IllegalArgumentException("httpRequestTimeout must be positive, got " + value + ".");
             }
             this.httpRequestTimeout = value;
+            return this;
+        }
+
+        /**
+         * How many HTTP requests may run at a time, over all sessions (default 256). Each runs on a thread of
+         * its own, so a call that waits long ({@code exec_run} with a long {@code waitMs}) holds up no other;
+         * a request beyond the limit is answered at once with a JSON-RPC error (code -32000) that says to send
+         * it again later.
+         *
+         * @param value the limit, at least 1
+         * @return this
+         */
+        public Builder httpMaxConcurrentCalls(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("httpMaxConcurrentCalls must be at least 1, got " + value + ".");
+            }
+            this.httpMaxCalls = value;
             return this;
         }
 

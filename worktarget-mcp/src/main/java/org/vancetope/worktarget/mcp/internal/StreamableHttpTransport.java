@@ -36,6 +36,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AttributeKey;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -43,6 +44,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -67,6 +72,8 @@ import reactor.core.publisher.Mono;
 public final class StreamableHttpTransport implements McpStreamableServerTransportProvider, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamableHttpTransport.class);
     private static final int MAX_BODY = 16 * 1024 * 1024;
+    /** The JSON-RPC error code of a request refused because the server runs as many as it may (a server error). */
+    private static final int BUSY = -32000;
     /** The principal the {@link Gate} found for the request the {@link Handler} gets next on the channel. */
     private static final AttributeKey<AuthPrincipal> PRINCIPAL = AttributeKey.valueOf("worktarget-mcp-principal");
     private static final String PATH = "/mcp";
@@ -116,6 +123,10 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
     private final Sessions listener;
     private final Duration idle;
     private final Duration requestTimeout;
+    private final int maxCalls;
+    private final Semaphore callSlots;
+    private final ExecutorService callThreads = Executors.newCachedThreadPool(
+            new DefaultThreadFactory("worktarget-mcp-http-call", true));
     private final AllowedOrigins origins;
     private final Map<String, Open> sessions = new ConcurrentHashMap<>();
     private volatile McpStreamableServerSession.Factory factory;
@@ -132,12 +143,17 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
      * @param idle how long a session may go without a request and without an open stream before it ends
      * @param requestTimeout how long a whole request may take to arrive, from the connection or the previous
      *                       answer on it (then 408, and the connection closes)
+     * @param maxCalls how many requests may run at a time (each on a thread of its own); one more is answered
+     *                 with an error at once
      * @param origins the browser origins served (a request with another {@code Origin} gets 403)
      */
     public StreamableHttpTransport(McpJsonMapper json, Authenticator authenticator, CallRegistry calls,
-                                   Sessions listener, Duration idle, Duration requestTimeout, AllowedOrigins origins) {
+                                   Sessions listener, Duration idle, Duration requestTimeout, int maxCalls,
+                                   AllowedOrigins origins) {
         this.idle = idle;
         this.requestTimeout = requestTimeout;
+        this.maxCalls = maxCalls;
+        this.callSlots = new Semaphore(maxCalls);
         this.origins = origins;
         this.json = json;
         this.authenticator = authenticator;
@@ -235,6 +251,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         if (group != null) {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         }
+        callThreads.shutdownNow();
     }
 
     private FullHttpResponse timedOut() {
@@ -379,12 +396,30 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         } else if (message instanceof McpSchema.JSONRPCRequest r) {
             McpSchema.JSONRPCRequest tagged = new McpSchema.JSONRPCRequest(r.jsonrpc(), r.method(), r.id(),
                     Inbound.tag(r.method(), r.id(), r.params(), sessionId));
+            if (!callSlots.tryAcquire()) {
+                answer(ctx, req, McpSchema.JSONRPCResponse.error(r.id(), new McpSchema.JSONRPCResponse.JSONRPCError(
+                        BUSY, "This server answers " + maxCalls + " requests at a time and that many are running: send"
+                        + " this one again when one of them has been answered.")), sessionId);
+                return;
+            }
             SseStream stream = new SseStream(ctx, req, open);
-            open.session().responseStream(stream).handle(tagged)
-                    .subscribe(null, e -> {
+            Mono<Void> handled = open.session().responseStream(stream).handle(tagged);
+            try {
+                // a thread of its own: a call may wait long (exec_run), and must not hold up the others
+                callThreads.execute(() -> {
+                    try {
+                        handled.block();
+                    } catch (RuntimeException e) {
                         LOG.debug("The response stream of {} failed: {}", r.method(), e.toString());
+                    } finally {
+                        callSlots.release();
                         stream.end();
-                    }, stream::end);
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                callSlots.release();
+                stream.end();   // closing
+            }
         }
     }
 

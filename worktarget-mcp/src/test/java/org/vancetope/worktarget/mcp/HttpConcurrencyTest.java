@@ -1,0 +1,142 @@
+package org.vancetope.worktarget.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.testfixtures.Await;
+
+/**
+ * Over Streamable HTTP each request runs on a thread of its own: calls that wait (here {@code exec_run}s
+ * that wait until the test lets their commands end) do not hold up a quick call, however many there are;
+ * the SDK's default ran them on ten threads per core, so the eleventh call per core waited for one of them.
+ * Beyond the server's limit of concurrent calls a request gets an error at once, and once calls have ended
+ * requests run again.
+ */
+class HttpConcurrencyTest {
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
+    private LocalHttpServer server;
+    private Path release;
+
+    @AfterEach
+    void stop() throws IOException {
+        if (release != null) {
+            Files.writeString(release, "go");   // ends the waiting commands, if a test failed before
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private void start(Path tmp, UnaryOperator<McpWorkTargetServer.Builder> settings) throws IOException {
+        server = new LocalHttpServer(tmp, UnaryOperator.identity(), settings);
+        release = tmp.resolve("release");
+    }
+
+    private HttpRequest request(String sessionId, String body) {
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(server.url)).timeout(Duration.ofSeconds(120))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("Authorization", "Bearer " + LocalHttpServer.TOKEN).POST(HttpRequest.BodyPublishers.ofString(body));
+        if (sessionId != null) {
+            r.header("Mcp-Session-Id", sessionId);
+        }
+        return r.build();
+    }
+
+    private String session() throws IOException, InterruptedException {
+        String id = http.send(request(null, LocalHttpServer.INITIALIZE), HttpResponse.BodyHandlers.ofString())
+                .headers().firstValue("Mcp-Session-Id").orElseThrow();
+        http.send(request(id, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
+                HttpResponse.BodyHandlers.ofString());
+        return id;
+    }
+
+    private static String call(int id, String tool, String arguments) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
+                + "\",\"arguments\":" + arguments + "}}";
+    }
+
+    /** {@code exec_run} of a command that ends once the release file exists, waiting for it to end. */
+    private CompletableFuture<HttpResponse<String>> waitingCall(String session, int id) {
+        return http.sendAsync(request(session, call(id, "exec_run", "{\"command\":\"touch started.$$; while [ ! -e "
+                + "release ]; do sleep 0.05; done; echo released\",\"waitMs\":110000}")), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aQuickCallIsAnsweredWhileMoreCallsWaitThanTheSdksSharedThreads(@TempDir Path tmp) throws Exception {
+        start(tmp, UnaryOperator.identity());
+        String session = session();
+        int waiting = 10 * Runtime.getRuntime().availableProcessors() + 4;
+        List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+        for (int i = 0; i < waiting; i++) {
+            calls.add(waitingCall(session, 100 + i));
+        }
+        Await.until("every waiting command runs", () -> countCommands(tmp) >= waiting);
+
+        HttpResponse<String> quick = http.send(request(session, call(2, "work_target_get", "{}")),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(quick.body()).contains("\"id\":2", "\"isError\":false");
+        assertThat(calls).as("the waiting calls still wait").noneMatch(CompletableFuture::isDone);
+        Files.writeString(release, "go");
+        for (CompletableFuture<HttpResponse<String>> c : calls) {
+            assertThat(c.get().body()).contains("released", "\"isError\":false");
+        }
+    }
+
+    @Test
+    void aCallBeyondTheLimitIsRefusedAtOnceAndRequestsRunAgainOnceCallsEnded(@TempDir Path tmp) throws Exception {
+        start(tmp, b -> b.httpMaxConcurrentCalls(2));
+        String session = session();
+        List<CompletableFuture<HttpResponse<String>>> calls = List.of(waitingCall(session, 100),
+                waitingCall(session, 101));
+        Await.until("both waiting commands run", () -> countCommands(tmp) >= 2);
+
+        HttpResponse<String> refused = http.send(request(session, call(3, "work_target_get", "{}")),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(refused.statusCode()).isEqualTo(200);
+        assertThat(refused.body()).contains("\"id\":3", "\"code\":-32000", "answers 2 requests at a time",
+                "send this one again");
+        Files.writeString(release, "go");
+        for (CompletableFuture<HttpResponse<String>> c : calls) {
+            assertThat(c.get().body()).contains("released");
+        }
+        Await.until("a call runs again", () -> quickCallAnswered(session, 4));
+    }
+
+    /** How many of the waiting commands have started: each leaves a file {@code started.PID}. */
+    private static long countCommands(Path dir) {
+        try (var files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("started.")).count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private boolean quickCallAnswered(String session, int id) {
+        try {
+            return http.send(request(session, call(id, "work_target_get", "{}")), HttpResponse.BodyHandlers.ofString())
+                    .body().contains("\"isError\":false");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
