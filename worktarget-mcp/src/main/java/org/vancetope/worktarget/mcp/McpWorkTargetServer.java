@@ -417,10 +417,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
          * @return this
          */
         public Builder progressInterval(Duration value) {
-            if (value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException("progressInterval must be positive, got " + value + ".");
-            }
-            this.progressInterval = value;
+            this.progressInterval = positive(value, "progressInterval");
             return this;
         }
 
@@ -433,10 +430,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
          * @return this
          */
         public Builder httpSessionIdle(Duration value) {
-            if (value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException("httpSessionIdle must be positive, got " + value + ".");
-            }
-            this.httpSessionIdle = value;
+            this.httpSessionIdle = positive(value, "httpSessionIdle");
             return this;
         }
 
@@ -450,10 +444,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
          * @return this
          */
         public Builder httpRequestTimeout(Duration value) {
-            if (value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException("httpRequestTimeout must be positive, got " + value + ".");
-            }
-            this.httpRequestTimeout = value;
+            this.httpRequestTimeout = positive(value, "httpRequestTimeout");
             return this;
         }
 
@@ -472,6 +463,13 @@ public final class McpWorkTargetServer implements AutoCloseable {
             }
             this.httpMaxCalls = value;
             return this;
+        }
+
+        private static Duration positive(Duration value, String what) {
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(what + " must be positive, got " + value + ".");
+            }
+            return value;
         }
 
         /**

@@ -509,7 +509,6 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.FORBIDDEN,
                 Unpooled.copiedBuffer(text, StandardCharsets.UTF_8));
         r.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
-        HttpUtil.setContentLength(r, r.content().readableBytes());
         return r;
     }
 
@@ -517,7 +516,6 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
                 Unpooled.copiedBuffer(message + "\n", StandardCharsets.UTF_8));
         r.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8");
-        HttpUtil.setContentLength(r, r.content().readableBytes());
         return r;
     }
 

@@ -34,10 +34,16 @@ public final class HttpGuards {
     private HttpGuards() {
     }
 
-    /** Writes a refusal with {@code Connection: close} and closes the connection once it is written. */
-    static void refuseAndClose(ChannelHandlerContext ctx, FullHttpResponse response) {
+    /** A refusal as it is sent: with its {@code Content-Length} and {@code Connection: close}. */
+    static FullHttpResponse closing(FullHttpResponse response) {
+        HttpUtil.setContentLength(response, response.content().readableBytes());
         response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        return response;
+    }
+
+    /** Writes a refusal and closes the connection once it is written. */
+    static void refuseAndClose(ChannelHandlerContext ctx, FullHttpResponse response) {
+        ctx.writeAndFlush(closing(response)).addListener(ChannelFutureListener.CLOSE);
     }
 
     /**
@@ -211,9 +217,7 @@ public final class HttpGuards {
             Object r = super.newContinueResponse(start, maxContentLength, pipeline);
             if (r instanceof FullHttpResponse f && f.status().equals(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE)) {
                 f.release();
-                FullHttpResponse refusal = tooLarge.get();
-                refusal.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-                return refusal;
+                return closing(tooLarge.get());
             }
             return r;
         }
