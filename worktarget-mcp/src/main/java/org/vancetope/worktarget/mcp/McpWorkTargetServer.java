@@ -85,7 +85,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
     private final ToolCalls toolCalls;
     private final Duration httpSessionIdle;
     private final Duration httpRequestTimeout;
-    private final int httpMaxCalls;
+    private final int maxCalls;
     private final AllowedOrigins allowedOrigins;
     private final List<McpSyncServer> servers = new ArrayList<>();
     private final boolean warmUp;
@@ -112,7 +112,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
         this.tools = List.copyOf(all);
         this.httpSessionIdle = b.httpSessionIdle;
         this.httpRequestTimeout = b.httpRequestTimeout;
-        this.httpMaxCalls = b.httpMaxCalls;
+        this.maxCalls = b.maxCalls;
         this.allowedOrigins = b.allowedOrigins;
         this.name = b.name;
         this.version = b.version;
@@ -183,7 +183,8 @@ public final class McpWorkTargetServer implements AutoCloseable {
         if (closed || stdin != null) {
             throw new IllegalStateException(closed ? "The MCP server is closed." : "The MCP server already serves stdio.");
         }
-        stdin = new StdioTransport(json, Objects.requireNonNull(in, "in"), Objects.requireNonNull(out, "out"), calls);
+        stdin = new StdioTransport(json, Objects.requireNonNull(in, "in"), Objects.requireNonNull(out, "out"), calls,
+                maxCalls);
         // the transport runs each request on the thread that read it (and reads on with another): at once
         servers.add(sdkServer(McpServer.sync(stdin).immediateExecution(true)));
         if (warmUp) {
@@ -272,7 +273,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
                             // closing: close() ends every session itself
                         }
                     }
-                }, httpSessionIdle, httpRequestTimeout, httpMaxCalls, allowedOrigins);
+                }, httpSessionIdle, httpRequestTimeout, maxCalls, allowedOrigins);
         // the transport runs each request on a thread of its own: at once (the SDK's default would queue
         // them for a few shared threads, where waiting calls hold up every other session's)
         servers.add(sdkServer(McpServer.sync(t).immediateExecution(true)));
@@ -338,7 +339,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
         private Duration progressInterval = Duration.ofSeconds(1);
         private Duration httpSessionIdle = Duration.ofMinutes(30);
         private Duration httpRequestTimeout = Duration.ofSeconds(30);
-        private int httpMaxCalls = 256;
+        private int maxCalls = 256;
         private AllowedOrigins allowedOrigins = AllowedOrigins.of(AllowedOrigins.LOOPBACK);
         private String name = "worktarget";
         private String version = "0.1.0";
@@ -449,19 +450,20 @@ public final class McpWorkTargetServer implements AutoCloseable {
         }
 
         /**
-         * How many HTTP requests may run at a time, over all sessions (default 256). Each runs on a thread of
-         * its own, so a call that waits long ({@code exec_run} with a long {@code waitMs}) holds up no other;
-         * a request beyond the limit is answered at once with a JSON-RPC error (code -32000) that says to send
-         * it again later.
+         * How many requests may run at a time (default 256): on stdio, the one client's; over HTTP, those of all
+         * sessions together. Each runs on a thread of its own, so a call that waits long ({@code exec_run} with
+         * a long {@code waitMs}) holds up no other; a request beyond the limit is answered at once with a
+         * JSON-RPC error (code -32000) that says to send it again later, so that a client that floods the
+         * server costs it no more than this many threads.
          *
          * @param value the limit, at least 1
          * @return this
          */
-        public Builder httpMaxConcurrentCalls(int value) {
+        public Builder maxConcurrentCalls(int value) {
             if (value < 1) {
-                throw new IllegalArgumentException("httpMaxConcurrentCalls must be at least 1, got " + value + ".");
+                throw new IllegalArgumentException("maxConcurrentCalls must be at least 1, got " + value + ".");
             }
-            this.httpMaxCalls = value;
+            this.maxCalls = value;
             return this;
         }
 

@@ -100,7 +100,7 @@ class HttpConcurrencyTest {
 
     @Test
     void aCallBeyondTheLimitIsRefusedAtOnceAndRequestsRunAgainOnceCallsEnded(@TempDir Path tmp) throws Exception {
-        start(tmp, b -> b.httpMaxConcurrentCalls(2));
+        start(tmp, b -> b.maxConcurrentCalls(2));
         String session = session();
         List<CompletableFuture<HttpResponse<String>>> calls = List.of(waitingCall(session, 100),
                 waitingCall(session, 101));

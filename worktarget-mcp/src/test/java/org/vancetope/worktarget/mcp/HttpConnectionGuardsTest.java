@@ -121,6 +121,28 @@ class HttpConnectionGuardsTest {
         assertThat(r.body()).contains("\"id\":2", "exited", "\"isError\":false").doesNotContain("must arrive within");   // not the 408 text
     }
 
+    @Test
+    void requestsSentBackToBackAreAnsweredWholeAndInOrder() throws Exception {
+        String session = post(null, LocalHttpServer.INITIALIZE).headers().firstValue("Mcp-Session-Id").orElseThrow();
+        post(session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+        String slow = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"exec_run\","
+                + "\"arguments\":{\"command\":\"sleep 1; echo slow-one\",\"waitMs\":60000}}}";
+        String quick = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"work_target_get\","
+                + "\"arguments\":{}}}";
+        String both = head(slow.length(), token() + "Mcp-Session-Id: " + session + "\r\n") + slow
+                + head(quick.length(), token() + "Mcp-Session-Id: " + session + "\r\nConnection: close\r\n") + quick;
+
+        String answer = untilClosed(both);
+
+        int second = answer.indexOf("HTTP/1.1 200", 1);
+        assertThat(answer).startsWith("HTTP/1.1 200");
+        assertThat(second).as("two answers").isPositive();
+        String first = answer.substring(0, second);
+        assertThat(first).as("the first answer, whole: its events and the end of its chunks")
+                .contains("\"id\":2", "slow-one").endsWith("0\r\n\r\n").doesNotContain("\"id\":3");
+        assertThat(answer.substring(second)).contains("\"id\":3", "\"isError\":false");
+    }
+
     /** One POST on a client of its own (a new connection: none is left idle across the server's timeout). */
     private HttpResponse<String> post(String sessionId, String body) throws IOException, InterruptedException {
         HttpRequest.Builder r = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60))

@@ -14,6 +14,8 @@ import java.util.Map;
 public final class Inbound {
     /** The method of a cancel notification. */
     public static final String CANCELLED = "notifications/cancelled";
+    /** The JSON-RPC error code of a request refused because too many are running (server-defined range). */
+    static final int BUSY = -32000;
 
     /** The levels {@code logging/setLevel} accepts, as MCP spells them. */
     private static final List<String> LEVELS = List.of("debug", "info", "notice", "warning", "error", "critical",
@@ -49,6 +51,20 @@ public final class Inbound {
         String invalid = invalidParams(request.method(), request.params());
         return invalid == null ? null : McpSchema.JSONRPCResponse.error(request.id(),
                 new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INVALID_PARAMS, invalid));
+    }
+
+    /**
+     * The answer to a request that came while {@code limit} requests were running already: a JSON-RPC error
+     * (code -32000) that says to send it again once one of them has been answered.
+     *
+     * @param id the request's id
+     * @param limit how many requests may run at a time
+     * @return the error response
+     */
+    public static McpSchema.JSONRPCResponse busy(Object id, int limit) {
+        return McpSchema.JSONRPCResponse.error(id, new McpSchema.JSONRPCResponse.JSONRPCError(BUSY,
+                "This server answers " + limit + " requests at a time and that many are running: send this one"
+                + " again when one of them has been answered."));
     }
 
     /**

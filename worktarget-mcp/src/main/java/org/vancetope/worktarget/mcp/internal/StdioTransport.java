@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -40,6 +41,10 @@ import reactor.core.publisher.Mono;
  * {@link CallRegistry}, a cancel notification cancels the call it names (the SDK has no handler for it).
  * When the input ends, the running calls are cancelled and {@link #ended()} opens once every request read
  * was answered (at most 30 s later).
+ *
+ * <p>At most {@code maxCalls} requests run at a time: one more is answered at once, by the reading thread,
+ * with a JSON-RPC error (code -32000) that says to send it again later, so that a client that floods the
+ * server gets errors instead of a thread per line.
  */
 public final class StdioTransport implements McpServerTransportProvider {
     private static final Logger LOG = LoggerFactory.getLogger(StdioTransport.class);
@@ -51,6 +56,8 @@ public final class StdioTransport implements McpServerTransportProvider {
     private final InputStream in;
     private final OutputStream out;
     private final CallRegistry calls;
+    private final int maxCalls;
+    private final Semaphore callSlots;
     private final ExecutorService threads;
     private final CountDownLatch ended = new CountDownLatch(1);
     private final AtomicBoolean closing = new AtomicBoolean();
@@ -70,12 +77,18 @@ public final class StdioTransport implements McpServerTransportProvider {
      * @param in the client's messages
      * @param out where the messages to the client go (nothing else may write there)
      * @param calls the running calls
+     * @param maxCalls how many requests may run at a time, at least 1; one more is refused at once
      */
-    public StdioTransport(McpJsonMapper json, InputStream in, OutputStream out, CallRegistry calls) {
+    public StdioTransport(McpJsonMapper json, InputStream in, OutputStream out, CallRegistry calls, int maxCalls) {
+        if (maxCalls < 1) {
+            throw new IllegalArgumentException("maxCalls must be at least 1, got " + maxCalls);
+        }
         this.json = json;
         this.in = in;
         this.out = out;
         this.calls = calls;
+        this.maxCalls = maxCalls;
+        this.callSlots = new Semaphore(maxCalls);
         this.threads = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "worktarget-mcp-stdio-" + threadCount.incrementAndGet());
             t.setDaemon(true);
@@ -133,12 +146,17 @@ public final class StdioTransport implements McpServerTransportProvider {
                 continue;
             }
             if (message instanceof McpSchema.JSONRPCRequest r) {
+                if (!callSlots.tryAcquire()) {
+                    write(Inbound.busy(r.id(), maxCalls));
+                    continue;
+                }
                 synchronized (answeredLock) {
                     unanswered++;
                 }
                 try {
                     threads.execute(this::read);
                 } catch (RejectedExecutionException e) {
+                    callSlots.release();
                     answered();
                     return; // closing
                 }
@@ -166,6 +184,7 @@ public final class StdioTransport implements McpServerTransportProvider {
         } catch (RuntimeException e) {
             LOG.debug("The MCP request {} failed: {}", r.method(), e.toString());
         } finally {
+            callSlots.release();
             answered();
         }
     }

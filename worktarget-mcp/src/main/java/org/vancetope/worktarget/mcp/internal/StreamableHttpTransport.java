@@ -73,7 +73,6 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
     private static final Logger LOG = LoggerFactory.getLogger(StreamableHttpTransport.class);
     private static final int MAX_BODY = 16 * 1024 * 1024;
     /** The JSON-RPC error code of a request refused because the server runs as many as it may (a server error). */
-    private static final int BUSY = -32000;
     /** The principal the {@link Gate} found for the request the {@link Handler} gets next on the channel. */
     private static final AttributeKey<AuthPrincipal> PRINCIPAL = AttributeKey.valueOf("worktarget-mcp-principal");
     private static final String PATH = "/mcp";
@@ -182,7 +181,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(new HttpServerCodec(),
+                            ch.pipeline().addLast(new HttpServerCodec(), new HttpGuards.InOrder(),
                                     new HttpGuards.RequestDeadline(requestTimeout, StreamableHttpTransport.this::timedOut),
                                     new Gate(), new HttpGuards.BodyLimit(MAX_BODY, StreamableHttpTransport::tooLarge),
                                     new Handler());
@@ -397,9 +396,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
             McpSchema.JSONRPCRequest tagged = new McpSchema.JSONRPCRequest(r.jsonrpc(), r.method(), r.id(),
                     Inbound.tag(r.method(), r.id(), r.params(), sessionId));
             if (!callSlots.tryAcquire()) {
-                answer(ctx, req, McpSchema.JSONRPCResponse.error(r.id(), new McpSchema.JSONRPCResponse.JSONRPCError(
-                        BUSY, "This server answers " + maxCalls + " requests at a time and that many are running: send"
-                        + " this one again when one of them has been answered.")), sessionId);
+                answer(ctx, req, Inbound.busy(r.id(), maxCalls), sessionId);
                 return;
             }
             SseStream stream = new SseStream(ctx, req, open);

@@ -199,6 +199,7 @@ final class AdminServer implements AutoCloseable {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast("http", new HttpServerCodec());
+                            ch.pipeline().addLast("in-order", new HttpGuards.InOrder());
                             ch.pipeline().addLast("deadline", new HttpGuards.RequestDeadline(limits.requestTimeout(),
                                     AdminServer.this::requestTimedOut));
                             ch.pipeline().addLast("token", new TokenGate());

@@ -18,6 +18,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -26,8 +27,9 @@ import java.util.function.Supplier;
 /**
  * The guards of our HTTP/1.1 servers (serve's admin API, the MCP server's Streamable HTTP) against clients
  * that are slow, not allowed, or send too much: each a Netty handler placed after the {@code HttpServerCodec},
- * in the order {@link RequestDeadline}, {@link HeadGate}, {@link BodyLimit}, so that a request is judged on its
- * head before its body is buffered, and a body is buffered only up to a limit. Every refusal answers with the
+ * in the order {@link InOrder}, {@link RequestDeadline}, {@link HeadGate}, {@link BodyLimit}, so that requests
+ * sent back to back (pipelined) are answered one after the other, a request is judged on its head before its
+ * body is buffered, and a body is buffered only up to a limit. Every refusal answers with the
  * server's own response (its format, its message saying what to do) and closes the connection.
  */
 public final class HttpGuards {
@@ -44,6 +46,93 @@ public final class HttpGuards {
     /** Writes a refusal and closes the connection once it is written. */
     static void refuseAndClose(ChannelHandlerContext ctx, FullHttpResponse response) {
         ctx.writeAndFlush(closing(response)).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /**
+     * Passes on one request at a time: a request that arrives before the previous one's answer has been written
+     * whole (a client that pipelines) is held, with everything after it, and reading from the connection
+     * pauses, until that answer is written; then it is passed on. The answers of a connection thus go out whole
+     * and in the order of their requests, as HTTP/1.1 requires, even when requests are answered on other
+     * threads (the MCP server runs each call on its own) or an answer is a stream (server-sent events); and a
+     * client cannot make the server buffer more than what it had read when it paused.
+     */
+    public static final class InOrder extends ChannelDuplexHandler {
+        private final ArrayDeque<Object> held = new ArrayDeque<>();
+        private int unanswered;         // requests passed on whose answer is not written whole
+        private boolean answering;      // an answer's head is written, its end is not
+
+        /** A handler for one connection. */
+        public InOrder() {
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (!held.isEmpty() || (msg instanceof HttpRequest && unanswered > 0)) {
+                held.add(msg);
+                ctx.channel().config().setAutoRead(false);
+                return;
+            }
+            if (msg instanceof HttpRequest) {
+                unanswered++;
+            }
+            ctx.fireChannelRead(msg);
+        }
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            // read before the write, which may release the message
+            if (msg instanceof HttpResponse r && r.status().code() >= 200) {      // not a 100 Continue
+                answering = true;
+            }
+            boolean answered = answering && msg instanceof LastHttpContent;
+            ctx.write(msg, promise);
+            if (answered) {
+                answering = false;
+                unanswered = Math.max(0, unanswered - 1);
+                if (unanswered == 0 && !held.isEmpty()) {
+                    // not from inside the write: the next request may be answered at once, by another write
+                    ctx.executor().execute(() -> passOn(ctx));
+                }
+            }
+        }
+
+        /** Passes on the held messages up to the next request that must wait; reads on once none is held. */
+        private void passOn(ChannelHandlerContext ctx) {
+            while (!held.isEmpty()) {
+                if (!ctx.channel().isActive()) {
+                    drop();
+                    return;
+                }
+                if (held.peek() instanceof HttpRequest && unanswered > 0) {
+                    return;
+                }
+                Object next = held.poll();
+                if (next instanceof HttpRequest) {
+                    unanswered++;
+                }
+                ctx.fireChannelRead(next);
+            }
+            ctx.fireChannelReadComplete();
+            ctx.channel().config().setAutoRead(true);
+        }
+
+        private void drop() {
+            Object m;
+            while ((m = held.poll()) != null) {
+                ReferenceCountUtil.release(m);
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            drop();
+            ctx.fireChannelInactive();
+        }
+
+        @Override
+        public void handlerRemoved(ChannelHandlerContext ctx) {
+            drop();
+        }
     }
 
     /**

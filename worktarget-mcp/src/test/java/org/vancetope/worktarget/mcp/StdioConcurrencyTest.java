@@ -1,0 +1,127 @@
+package org.vancetope.worktarget.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.backend.local.LocalBackend;
+import org.vancetope.worktarget.core.InMemoryProcessStore;
+import org.vancetope.worktarget.core.WorkTargetDispatcher;
+import org.vancetope.worktarget.testfixtures.Await;
+
+/**
+ * Over stdio, too, at most {@link McpWorkTargetServer.Builder#maxConcurrentCalls} requests run at a time: one
+ * more is answered at once with an error that says to send it again (a client that floods the server gets
+ * errors, not a thread per line), the server reads on while calls wait, and once calls have ended requests
+ * run again.
+ */
+class StdioConcurrencyTest {
+    private final StdioPipe stdio = new StdioPipe();
+    private LocalBackend local;
+    private McpWorkTargetServer mcp;
+    private Path release;
+
+    @AfterEach
+    void close() throws IOException {
+        if (release != null) {
+            Files.writeString(release, "go");   // ends the waiting commands, if a test failed before
+        }
+        stdio.closeInput();
+        if (mcp != null) {
+            mcp.close();
+        }
+        if (local != null) {
+            local.close();
+        }
+    }
+
+    private void serve(Path tmp, int maxCalls) throws IOException {
+        release = tmp.resolve("release");
+        local = LocalBackend.builder().workDirectory(tmp).build();
+        InMemoryProcessStore store = new InMemoryProcessStore();
+        WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store).peers(local).build();
+        mcp = McpWorkTargetServer.builder().dispatcher(dispatcher).warmUp(false).maxConcurrentCalls(maxCalls)
+                .processes(McpProcessMapping.perSession(store, dispatcher, "local", "local")).build();
+        stdio.serve(mcp);
+        stdio.send(StdioPipe.INIT);
+        stdio.answerTo(1);
+    }
+
+    private static String call(int id, String tool, String arguments) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
+                + "\",\"arguments\":" + arguments + "}}\n";
+    }
+
+    /** {@code exec_run} of a command that ends once the release file exists, waiting for it to end. */
+    private void sendWaitingCall(int id) throws IOException {
+        stdio.send(call(id, "exec_run", "{\"command\":\"touch started.$$; while [ ! -e release ]; do sleep 0.05;"
+                + " done; echo released\",\"waitMs\":110000}"));
+    }
+
+    /** How many of the waiting commands have started: each leaves a file {@code started.PID}. */
+    private static long countCommands(Path dir) {
+        try (var files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("started.")).count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void aCallBeyondTheLimitIsRefusedAtOnceWithItsId(@TempDir Path tmp) throws IOException {
+        serve(tmp, 2);
+        sendWaitingCall(100);
+        sendWaitingCall(101);
+        Await.until("both waiting commands run", () -> countCommands(tmp) >= 2);
+
+        stdio.send(call(3, "work_target_get", "{}"));
+
+        assertThat(stdio.answerTo(3)).contains("\"code\":-32000", "answers 2 requests at a time",
+                "send this one again").doesNotContain("\"result\"");
+        assertThat(stdio.received()).as("the waiting calls still wait").doesNotContain("\"id\":100,",
+                "\"id\":101,");
+    }
+
+    @Test
+    void requestsRunAgainOnceTheRunningCallsEnded(@TempDir Path tmp) throws IOException {
+        serve(tmp, 2);
+        sendWaitingCall(100);
+        sendWaitingCall(101);
+        Await.until("both waiting commands run", () -> countCommands(tmp) >= 2);
+        stdio.send(call(3, "work_target_get", "{}"));
+        stdio.answerTo(3);
+
+        Files.writeString(release, "go");
+
+        assertThat(stdio.answerTo(100)).contains("released");
+        assertThat(stdio.answerTo(101)).contains("released");
+        stdio.send(call(4, "work_target_get", "{}"));
+        assertThat(stdio.answerTo(4)).contains("\"result\"", "isError\":false");
+    }
+
+    @Test
+    void aQuickCallIsAnsweredWhileCallsBelowTheLimitWait(@TempDir Path tmp) throws IOException {
+        serve(tmp, 8);
+        for (int i = 0; i < 6; i++) {
+            sendWaitingCall(100 + i);
+        }
+        Await.until("every waiting command runs", () -> countCommands(tmp) >= 6);
+
+        stdio.send(call(2, "work_target_get", "{}"));
+
+        assertThat(stdio.answerTo(2)).contains("\"result\"", "isError\":false");
+        assertThat(stdio.received()).as("the waiting calls still wait").doesNotContain("released");
+    }
+
+    @Test
+    void theLimitMustBeAtLeastOne() {
+        assertThatThrownBy(() -> McpWorkTargetServer.builder().maxConcurrentCalls(0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1, got 0");
+    }
+}
