@@ -6,6 +6,8 @@ import java.io.OutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.vancetope.worktarget.testfixtures.Await;
 
 /**
@@ -19,6 +21,8 @@ final class StdioPipe {
             + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
 
     private final ByteArrayOutputStream received = new ByteArrayOutputStream();
+    /** Each write the server made, as text, in order. */
+    private final List<String> writes = new ArrayList<>();
     private final PipedOutputStream stdin = new PipedOutputStream();
 
     /** Serves {@code mcp} on this pipe. */
@@ -28,6 +32,7 @@ final class StdioPipe {
             public void write(int b) {
                 synchronized (received) {
                     received.write(b);
+                    writes.add(String.valueOf((char) b));
                 }
             }
 
@@ -35,6 +40,7 @@ final class StdioPipe {
             public void write(byte[] b, int off, int len) {
                 synchronized (received) {
                     received.write(b, off, len);
+                    writes.add(new String(b, off, len, StandardCharsets.UTF_8));
                 }
             }
         });
@@ -55,6 +61,13 @@ final class StdioPipe {
     String received() {
         synchronized (received) {
             return received.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Each write the server made so far, as text, in order. */
+    List<String> writes() {
+        synchronized (received) {
+            return List.copyOf(writes);
         }
     }
 

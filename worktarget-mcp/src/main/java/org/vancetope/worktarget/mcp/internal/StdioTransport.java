@@ -50,7 +50,6 @@ public final class StdioTransport implements McpServerTransportProvider {
     private static final Logger LOG = LoggerFactory.getLogger(StdioTransport.class);
     /** The longest line read; a longer one is answered with a parse error and skipped. */
     static final int MAX_LINE = 64 * 1024 * 1024;
-    private static final byte[] NEWLINE = {'\n'};
 
     private final McpJsonMapper json;
     private final InputStream in;
@@ -272,18 +271,23 @@ public final class StdioTransport implements McpServerTransportProvider {
         }
     }
 
-    /** Writes one message and its newline, whole, and flushes. */
+    /**
+     * Writes one message and its newline with one write, and flushes: {@code System.out} passes each write on
+     * at once (a buffer of 128 bytes, flushed on every write), so a newline written on its own cost a second
+     * system call, and woke the client a second time for a line it could not use before.
+     */
     private void write(Object message) {
-        byte[] bytes;
+        byte[] line;
         try {
-            bytes = json.writeValueAsBytes(message);
+            byte[] bytes = json.writeValueAsBytes(message);
+            line = Arrays.copyOf(bytes, bytes.length + 1);
+            line[bytes.length] = '\n';
         } catch (IOException e) {
             throw new IllegalStateException("Cannot write an MCP message: " + e.getMessage(), e);
         }
         synchronized (out) {
             try {
-                out.write(bytes);
-                out.write(NEWLINE);
+                out.write(line);
                 out.flush();
             } catch (IOException e) {
                 if (!closing.get()) {
