@@ -14,9 +14,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.vancetope.worktarget.backend.local.LocalBackend;
-import org.vancetope.worktarget.core.InMemoryProcessStore;
-import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
@@ -35,8 +32,8 @@ class StdioCancelTest {
             + "\"name\":\"blocking_read\",\"arguments\":{}}}\n";
 
     private final AtomicInteger reading = new AtomicInteger();
-    private final StdioPipe stdio = new StdioPipe();
-    private LocalBackend local;
+    private LocalStdioServer server;
+    private StdioPipe stdio;
     private McpWorkTargetServer mcp;
 
     @BeforeEach
@@ -56,20 +53,15 @@ class StdioCancelTest {
                         throw new ToolException(ErrorCode.INTERNAL, "Could not read 'pipe'.", e);
                     }
                 });
-        local = LocalBackend.builder().workDirectory(tmp).build();
-        InMemoryProcessStore store = new InMemoryProcessStore();
-        WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store).peers(local)
-                .hostTool(blocking).build();
-        mcp = McpWorkTargetServer.builder().dispatcher(dispatcher).hostTools(List.of(blocking))
-                .processes(McpProcessMapping.perSession(store, dispatcher, "local", "local")).build();
-        stdio.serve(mcp);
+        server = new LocalStdioServer(tmp, d -> d.hostTool(blocking),
+                b -> b.hostTools(List.of(blocking)).warmUp(true));
+        stdio = server.stdio;
+        mcp = server.mcp;
     }
 
     @AfterEach
     void close() throws IOException {
-        stdio.closeInput();
-        mcp.close();
-        local.close();
+        server.close();
     }
 
     @Test

@@ -7,12 +7,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.vancetope.worktarget.backend.local.LocalBackend;
-import org.vancetope.worktarget.core.InMemoryProcessStore;
-import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.testfixtures.Await;
 
 /**
@@ -22,9 +20,8 @@ import org.vancetope.worktarget.testfixtures.Await;
  * run again.
  */
 class StdioConcurrencyTest {
-    private final StdioPipe stdio = new StdioPipe();
-    private LocalBackend local;
-    private McpWorkTargetServer mcp;
+    private LocalStdioServer server;
+    private StdioPipe stdio;
     private Path release;
 
     @AfterEach
@@ -32,25 +29,25 @@ class StdioConcurrencyTest {
         if (release != null) {
             Files.writeString(release, "go");   // ends the waiting commands, if a test failed before
         }
-        stdio.closeInput();
-        if (mcp != null) {
-            mcp.close();
-        }
-        if (local != null) {
-            local.close();
+        if (server != null) {
+            server.close();
         }
     }
 
     private void serve(Path tmp, int maxCalls) throws IOException {
         release = tmp.resolve("release");
-        local = LocalBackend.builder().workDirectory(tmp).build();
-        InMemoryProcessStore store = new InMemoryProcessStore();
-        WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store).peers(local).build();
-        mcp = McpWorkTargetServer.builder().dispatcher(dispatcher).warmUp(false).maxConcurrentCalls(maxCalls)
-                .processes(McpProcessMapping.perSession(store, dispatcher, "local", "local")).build();
-        stdio.serve(mcp);
+        server = new LocalStdioServer(tmp, UnaryOperator.identity(), b -> b.maxConcurrentCalls(maxCalls));
+        stdio = server.stdio;
         stdio.send(StdioPipe.INIT);
         stdio.answerTo(1);
+    }
+
+    /** Two waiting calls run (the limit), then a quick call is sent: the third request. */
+    private void aThirdCallComesWhileTwoWait(Path tmp) throws IOException {
+        sendWaitingCall(100);
+        sendWaitingCall(101);
+        Await.until("both waiting commands run", () -> countCommands(tmp) >= 2);
+        stdio.send(call(3, "work_target_get", "{}"));
     }
 
     private static String call(int id, String tool, String arguments) {
@@ -76,11 +73,8 @@ class StdioConcurrencyTest {
     @Test
     void aCallBeyondTheLimitIsRefusedAtOnceWithItsId(@TempDir Path tmp) throws IOException {
         serve(tmp, 2);
-        sendWaitingCall(100);
-        sendWaitingCall(101);
-        Await.until("both waiting commands run", () -> countCommands(tmp) >= 2);
 
-        stdio.send(call(3, "work_target_get", "{}"));
+        aThirdCallComesWhileTwoWait(tmp);
 
         assertThat(stdio.answerTo(3)).contains("\"code\":-32000", "answers 2 requests at a time",
                 "send this one again").doesNotContain("\"result\"");
@@ -91,10 +85,7 @@ class StdioConcurrencyTest {
     @Test
     void requestsRunAgainOnceTheRunningCallsEnded(@TempDir Path tmp) throws IOException {
         serve(tmp, 2);
-        sendWaitingCall(100);
-        sendWaitingCall(101);
-        Await.until("both waiting commands run", () -> countCommands(tmp) >= 2);
-        stdio.send(call(3, "work_target_get", "{}"));
+        aThirdCallComesWhileTwoWait(tmp);
         stdio.answerTo(3);
 
         Files.writeString(release, "go");

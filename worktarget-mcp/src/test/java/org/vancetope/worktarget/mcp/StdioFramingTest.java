@@ -9,9 +9,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.vancetope.worktarget.backend.local.LocalBackend;
-import org.vancetope.worktarget.core.InMemoryProcessStore;
-import org.vancetope.worktarget.core.WorkTargetDispatcher;
 
 /**
  * Over stdio every message reaches the client as one write of the whole line, its newline included:
@@ -19,26 +16,19 @@ import org.vancetope.worktarget.core.WorkTargetDispatcher;
  * call and wake the client a second time for a line it could not use before.
  */
 class StdioFramingTest {
-    private final StdioPipe stdio = new StdioPipe();
-    private LocalBackend local;
-    private McpWorkTargetServer mcp;
+    private LocalStdioServer server;
+    private StdioPipe stdio;
 
     @BeforeEach
     void serve(@TempDir Path tmp) throws IOException {
         Files.writeString(tmp.resolve("a.txt"), "hello\n".repeat(2000));
-        local = LocalBackend.builder().workDirectory(tmp).build();
-        InMemoryProcessStore store = new InMemoryProcessStore();
-        WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store).peers(local).build();
-        mcp = McpWorkTargetServer.builder().dispatcher(dispatcher).warmUp(false)
-                .processes(McpProcessMapping.perSession(store, dispatcher, "local", "local")).build();
-        stdio.serve(mcp);
+        server = new LocalStdioServer(tmp);
+        stdio = server.stdio;
     }
 
     @AfterEach
     void close() throws IOException {
-        stdio.closeInput();
-        mcp.close();
-        local.close();
+        server.close();
     }
 
     @Test

@@ -11,9 +11,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.vancetope.worktarget.backend.local.LocalBackend;
-import org.vancetope.worktarget.core.InMemoryProcessStore;
-import org.vancetope.worktarget.core.WorkTargetDispatcher;
 
 /**
  * Over stdio, a request whose params the SDK cannot read gets an invalid-params error (-32602) with its id
@@ -22,28 +19,21 @@ import org.vancetope.worktarget.core.WorkTargetDispatcher;
  * each message on its own. The server reads on and serves the next call.
  */
 class StdioInvalidRequestTest {
-    private final StdioPipe stdio = new StdioPipe();
-    private LocalBackend local;
-    private McpWorkTargetServer mcp;
+    private LocalStdioServer server;
+    private StdioPipe stdio;
 
     @BeforeEach
     void serve(@TempDir Path tmp) throws IOException {
         Files.writeString(tmp.resolve("a.txt"), "hello\n");
-        local = LocalBackend.builder().workDirectory(tmp).build();
-        InMemoryProcessStore store = new InMemoryProcessStore();
-        WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store).peers(local).build();
-        mcp = McpWorkTargetServer.builder().dispatcher(dispatcher).warmUp(false)
-                .processes(McpProcessMapping.perSession(store, dispatcher, "local", "local")).build();
-        stdio.serve(mcp);
+        server = new LocalStdioServer(tmp);
+        stdio = server.stdio;
         stdio.send(StdioPipe.INIT);
         stdio.answerTo(1);
     }
 
     @AfterEach
     void close() throws IOException {
-        stdio.closeInput();
-        mcp.close();
-        local.close();
+        server.close();
     }
 
     /** The answer to request {@code id} ({@code null}: a parse error), once it came. */
