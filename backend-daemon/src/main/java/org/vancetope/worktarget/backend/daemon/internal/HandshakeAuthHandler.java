@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
@@ -28,9 +29,10 @@ import org.vancetope.worktarget.spi.Authenticator;
 
 /**
  * Checks the upgrade request before the WebSocket handshake: the path, the
- * {@code Authorization: Bearer} token through the {@link Authenticator}, and the
- * {@code X-WorkTarget-Profile} header. A refused request gets a plain HTTP answer (404, 401 or 400)
- * and the connection closes without an upgrade. On success the principal and profile are stored on
+ * {@code Authorization: Bearer} token through the {@link Authenticator}, the
+ * {@code X-WorkTarget-Profile} header, and that it is a WebSocket upgrade at all. A refused request gets a
+ * plain HTTP answer (404, 401, 400 or 405) that says what to send, and the connection closes without an
+ * upgrade. On success the principal and profile are stored on
  * the channel and the handler removes itself.
  *
  * <p>The whole upgrade request must arrive within the upgrade timeout, counted from the moment the
@@ -168,6 +170,12 @@ public final class HandshakeAuthHandler extends ChannelInboundHandlerAdapter {
                 refuse(ctx, HttpResponseStatus.BAD_REQUEST, "Header " + Wire.PROFILE_HEADER + " must be 'foot' or 'daemon'.");
                 return;
             }
+            String notAnUpgrade = notAnUpgrade(req);
+            if (notAnUpgrade != null) {
+                refuse(ctx, HttpMethod.GET.equals(req.method()) ? HttpResponseStatus.BAD_REQUEST
+                        : HttpResponseStatus.METHOD_NOT_ALLOWED, notAnUpgrade);
+                return;
+            }
             ctx.channel().attr(PRINCIPAL).set(principal.get());
             ctx.channel().attr(PROFILE).set(profile);
             ctx.pipeline().remove(this);
@@ -175,6 +183,34 @@ public final class HandshakeAuthHandler extends ChannelInboundHandlerAdapter {
         } finally {
             req.release();
         }
+    }
+
+    /**
+     * Why an authenticated request is not a WebSocket upgrade (RFC 6455) the handshake can take, or null when it
+     * is one. Left to the handshake, such a request got Netty's terse 400 (without the endpoint header), and one
+     * without {@code Sec-WebSocket-Version} was taken for a pre-RFC handshake and refused for a missing
+     * {@code Origin} header, which sends its client looking in the wrong place.
+     */
+    private String notAnUpgrade(FullHttpRequest req) {
+        String open = " The WorkTarget endpoint " + path + " takes WebSocket connections only: connect with a WebSocket "
+                + "client (a WorkTarget foot or daemon), which sends GET with 'Upgrade: websocket', 'Connection: "
+                + "Upgrade', 'Sec-WebSocket-Key' and 'Sec-WebSocket-Version: 13'.";
+        if (!HttpMethod.GET.equals(req.method())) {
+            return "Method " + req.method() + " is not allowed." + open;
+        }
+        if (!req.headers().containsValue(HttpHeaderNames.UPGRADE, HttpHeaderValues.WEBSOCKET, true)) {
+            return "The request has no 'Upgrade: websocket' header." + open;
+        }
+        if (!req.headers().containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE, true)) {
+            return "The request's Connection header does not name 'Upgrade'." + open;
+        }
+        if (!req.headers().contains(HttpHeaderNames.SEC_WEBSOCKET_KEY)) {
+            return "The request has no 'Sec-WebSocket-Key' header." + open;
+        }
+        if (!req.headers().contains(HttpHeaderNames.SEC_WEBSOCKET_VERSION)) {
+            return "The request has no 'Sec-WebSocket-Version' header." + open;
+        }
+        return null;
     }
 
     private void refuse(ChannelHandlerContext ctx, HttpResponseStatus status, String text) {
@@ -198,6 +234,9 @@ public final class HandshakeAuthHandler extends ChannelInboundHandlerAdapter {
         res.headers().set(SERVER_HEADER, path);
         if (status == HttpResponseStatus.UNAUTHORIZED) {
             res.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
+        }
+        if (status == HttpResponseStatus.METHOD_NOT_ALLOWED) {
+            res.headers().set(HttpHeaderNames.ALLOW, HttpMethod.GET);
         }
         ctx.writeAndFlush(res).addListener(ChannelFutureListener.CLOSE);
     }

@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,9 @@ class HandshakeAuthHandlerTest {
 
     private static FullHttpRequest upgrade(String path, String auth, String profile) {
         FullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, path);
+        req.headers().set(HttpHeaderNames.UPGRADE, "websocket").set(HttpHeaderNames.CONNECTION, "keep-alive, Upgrade")
+                .set(HttpHeaderNames.SEC_WEBSOCKET_KEY, "dGhlIHNhbXBsZSBub25jZQ==")
+                .set(HttpHeaderNames.SEC_WEBSOCKET_VERSION, "13");
         if (auth != null) {
             req.headers().set(HttpHeaderNames.AUTHORIZATION, auth);
         }
@@ -100,5 +104,79 @@ class HandshakeAuthHandlerTest {
         EmbeddedChannel ch = new EmbeddedChannel(new HandshakeAuthHandler("/worktarget/v1", AUTH));
         ch.writeInbound(upgrade("/worktarget/v2", "Bearer good-token", "daemon"));
         assertThat(status(ch)).isEqualTo(404);
+    }
+
+    /** The refusal of this request from a client with a valid token: status, the endpoint header, the text. */
+    private static FullHttpResponse refusalOf(FullHttpRequest req) {
+        EmbeddedChannel ch = new EmbeddedChannel(new HandshakeAuthHandler("/worktarget/v1", AUTH));
+        ch.writeInbound(req);
+        FullHttpResponse res = ch.readOutbound();
+        Object passed = ch.readInbound();
+        assertThat(passed).as("nothing passed on to the handshake").isNull();
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(res.headers().get(HandshakeAuthHandler.SERVER_HEADER)).isEqualTo("/worktarget/v1");
+        assertThat(res.headers().get(HttpHeaderNames.CONNECTION)).isEqualTo("close");
+        return res;
+    }
+
+    private static String text(FullHttpResponse res) {
+        try {
+            return res.content().toString(StandardCharsets.UTF_8);
+        } finally {
+            res.release();
+        }
+    }
+
+    @Test
+    void aPlainGetWithAValidTokenIs400SayingToConnectWithAWebSocketClient() {
+        FullHttpRequest req = upgrade("/worktarget/v1", "Bearer good-token", "daemon");
+        req.headers().remove(HttpHeaderNames.UPGRADE).set(HttpHeaderNames.CONNECTION, "keep-alive");
+        FullHttpResponse res = refusalOf(req);
+        assertThat(res.status().code()).isEqualTo(400);
+        assertThat(text(res)).contains("no 'Upgrade: websocket' header", "connect with a WebSocket client");
+    }
+
+    @Test
+    void aPostIs405AllowingGet() {
+        FullHttpRequest req = upgrade("/worktarget/v1", "Bearer good-token", "daemon");
+        req.setMethod(HttpMethod.POST);
+        FullHttpResponse res = refusalOf(req);
+        assertThat(res.status().code()).isEqualTo(405);
+        assertThat(res.headers().get(HttpHeaderNames.ALLOW)).isEqualTo("GET");
+        assertThat(text(res)).contains("Method POST is not allowed", "takes WebSocket connections only");
+    }
+
+    @Test
+    void aConnectionHeaderWithoutUpgradeIs400() {
+        FullHttpRequest req = upgrade("/worktarget/v1", "Bearer good-token", "daemon");
+        req.headers().set(HttpHeaderNames.CONNECTION, "keep-alive");
+        assertThat(text(refusalOf(req))).contains("Connection header does not name 'Upgrade'");
+    }
+
+    @Test
+    void anUpgradeWithoutItsKeyIs400NamingTheKey() {
+        FullHttpRequest req = upgrade("/worktarget/v1", "Bearer good-token", "daemon");
+        req.headers().remove(HttpHeaderNames.SEC_WEBSOCKET_KEY);
+        assertThat(text(refusalOf(req))).contains("no 'Sec-WebSocket-Key' header");
+    }
+
+    @Test
+    void anUpgradeWithoutAVersionIs400NamingTheVersionNotAnOriginHeader() {
+        FullHttpRequest req = upgrade("/worktarget/v1", "Bearer good-token", "daemon");
+        req.headers().remove(HttpHeaderNames.SEC_WEBSOCKET_VERSION);
+        assertThat(text(refusalOf(req))).contains("no 'Sec-WebSocket-Version' header", "Sec-WebSocket-Version: 13")
+                .doesNotContainIgnoringCase("origin");
+    }
+
+    @Test
+    void headerValuesAreMatchedWithoutRegardToCase() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HandshakeAuthHandler("/worktarget/v1", AUTH));
+        FullHttpRequest req = upgrade("/worktarget/v1", "Bearer good-token", "daemon");
+        req.headers().set(HttpHeaderNames.UPGRADE, "WebSocket").set(HttpHeaderNames.CONNECTION, "UPGRADE");
+        ch.writeInbound(req);
+        FullHttpRequest passed = ch.readInbound();
+        assertThat(passed).isNotNull();
+        passed.release();
+        ch.finishAndReleaseAll();
     }
 }
