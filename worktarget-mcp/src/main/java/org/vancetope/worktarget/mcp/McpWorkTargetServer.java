@@ -86,6 +86,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
     private final Duration httpSessionIdle;
     private final Duration httpRequestTimeout;
     private final int maxCalls;
+    private final int httpMaxSessions;
     private final AllowedOrigins allowedOrigins;
     private final List<McpSyncServer> servers = new ArrayList<>();
     private final boolean warmUp;
@@ -113,6 +114,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
         this.httpSessionIdle = b.httpSessionIdle;
         this.httpRequestTimeout = b.httpRequestTimeout;
         this.maxCalls = b.maxCalls;
+        this.httpMaxSessions = b.httpMaxSessions;
         this.allowedOrigins = b.allowedOrigins;
         this.name = b.name;
         this.version = b.version;
@@ -273,7 +275,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
                             // closing: close() ends every session itself
                         }
                     }
-                }, httpSessionIdle, httpRequestTimeout, maxCalls, allowedOrigins);
+                }, httpSessionIdle, httpRequestTimeout, maxCalls, httpMaxSessions, allowedOrigins);
         // the transport runs each request on a thread of its own: at once (the SDK's default would queue
         // them for a few shared threads, where waiting calls hold up every other session's)
         servers.add(sdkServer(McpServer.sync(t).immediateExecution(true)));
@@ -340,6 +342,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
         private Duration httpSessionIdle = Duration.ofMinutes(30);
         private Duration httpRequestTimeout = Duration.ofSeconds(30);
         private int maxCalls = 256;
+        private int httpMaxSessions = 64;
         private AllowedOrigins allowedOrigins = AllowedOrigins.of(AllowedOrigins.LOOPBACK);
         private String name = "worktarget";
         private String version = "0.1.0";
@@ -432,6 +435,26 @@ public final class McpWorkTargetServer implements AutoCloseable {
          */
         public Builder httpSessionIdle(Duration value) {
             this.httpSessionIdle = positive(value, "httpSessionIdle");
+            return this;
+        }
+
+        /**
+         * How many HTTP sessions one principal (one token's subject) may have open at a time (default 64). MCP
+         * clients that restart without {@code DELETE} open a new session each time; when one more is
+         * initialized, the principal's session used least recently that has no call running and no stream
+         * open ends (as if deleted) to make room, and when every one of them is busy, the {@code initialize}
+         * is answered with a JSON-RPC error (code -32000) that says so. Sessions, and with
+         * {@link McpProcessMapping#perSession} their processes, thus cannot pile up for
+         * {@link #httpSessionIdle} however often a client reconnects.
+         *
+         * @param value the limit, at least 1
+         * @return this
+         */
+        public Builder httpMaxSessionsPerPrincipal(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("httpMaxSessionsPerPrincipal must be at least 1, got " + value + ".");
+            }
+            this.httpMaxSessions = value;
             return this;
         }
 

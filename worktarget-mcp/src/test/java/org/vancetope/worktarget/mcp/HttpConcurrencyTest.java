@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -48,26 +47,15 @@ class HttpConcurrencyTest {
     }
 
     private HttpRequest request(String sessionId, String body) {
-        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(server.url)).timeout(Duration.ofSeconds(120))
-                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .header("Authorization", "Bearer " + LocalHttpServer.TOKEN).POST(HttpRequest.BodyPublishers.ofString(body));
-        if (sessionId != null) {
-            r.header("Mcp-Session-Id", sessionId);
-        }
-        return r.build();
+        return server.request(sessionId, body);
     }
 
     private String session() throws IOException, InterruptedException {
-        String id = http.send(request(null, LocalHttpServer.INITIALIZE), HttpResponse.BodyHandlers.ofString())
-                .headers().firstValue("Mcp-Session-Id").orElseThrow();
-        http.send(request(id, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
-                HttpResponse.BodyHandlers.ofString());
-        return id;
+        return server.session(http);
     }
 
     private static String call(int id, String tool, String arguments) {
-        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
-                + "\",\"arguments\":" + arguments + "}}";
+        return LocalHttpServer.call(id, tool, arguments);
     }
 
     /** {@code exec_run} of a command that ends once the release file exists, waiting for it to end. */

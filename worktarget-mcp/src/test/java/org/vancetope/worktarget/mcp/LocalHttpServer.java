@@ -1,7 +1,12 @@
 package org.vancetope.worktarget.mcp;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
@@ -47,6 +52,32 @@ final class LocalHttpServer implements AutoCloseable {
             close();
             throw e;
         }
+    }
+
+    /** A POST of this body to the endpoint with the token, in the session named (null: none). */
+    HttpRequest request(String sessionId, String body) {
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(120))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("Authorization", "Bearer " + TOKEN).POST(HttpRequest.BodyPublishers.ofString(body));
+        if (sessionId != null) {
+            r.header("Mcp-Session-Id", sessionId);
+        }
+        return r.build();
+    }
+
+    /** Initializes a session on this client and returns its id. */
+    String session(HttpClient http) throws IOException, InterruptedException {
+        String id = http.send(request(null, INITIALIZE), HttpResponse.BodyHandlers.ofString())
+                .headers().firstValue("Mcp-Session-Id").orElseThrow();
+        http.send(request(id, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
+                HttpResponse.BodyHandlers.ofString());
+        return id;
+    }
+
+    /** A {@code tools/call} request body. */
+    static String call(int id, String tool, String arguments) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
+                + "\",\"arguments\":" + arguments + "}}";
     }
 
     @Override

@@ -124,6 +124,8 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
     private final Duration requestTimeout;
     private final int maxCalls;
     private final Semaphore callSlots;
+    private final int maxSessions;
+    private final Object sessionsOpening = new Object();
     private final ExecutorService callThreads = Executors.newCachedThreadPool(
             new DefaultThreadFactory("worktarget-mcp-http-call", true));
     private final AllowedOrigins origins;
@@ -144,11 +146,14 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
      *                       answer on it (then 408, and the connection closes)
      * @param maxCalls how many requests may run at a time (each on a thread of its own); one more is answered
      *                 with an error at once
+     * @param maxSessions how many sessions one principal may have open; one more ends the principal's least
+     *                    recently used idle session, or is refused when all are busy
      * @param origins the browser origins served (a request with another {@code Origin} gets 403)
      */
     public StreamableHttpTransport(McpJsonMapper json, Authenticator authenticator, CallRegistry calls,
                                    Sessions listener, Duration idle, Duration requestTimeout, int maxCalls,
-                                   AllowedOrigins origins) {
+                                   int maxSessions, AllowedOrigins origins) {
+        this.maxSessions = maxSessions;
         this.idle = idle;
         this.requestTimeout = requestTimeout;
         this.maxCalls = maxCalls;
@@ -437,12 +442,59 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
                     null);
             return;
         }
-        McpStreamableServerSession.McpStreamableServerSessionInit started = f.startSession(init);
-        String id = started.session().getId();
-        sessions.put(id, new Open(started.session(), principal));
+        McpStreamableServerSession.McpStreamableServerSessionInit started;
+        String id;
+        synchronized (sessionsOpening) {
+            String full = makeRoom(principal);
+            if (full != null) {
+                answer(ctx, req, McpSchema.JSONRPCResponse.error(r.id(), new McpSchema.JSONRPCResponse.JSONRPCError(
+                        Inbound.BUSY, full)), null);
+                return;
+            }
+            started = f.startSession(init);
+            id = started.session().getId();
+            sessions.put(id, new Open(started.session(), principal));
+        }
         listener.opened(id, principal);
         started.initResult().subscribe(result -> answer(ctx, req, McpSchema.JSONRPCResponse.result(r.id(), result), id),
                 e -> plain(ctx, req, HttpResponseStatus.INTERNAL_SERVER_ERROR, "Initialize failed: " + e.getMessage()));
+    }
+
+    /**
+     * Makes room for one more session of this principal: when it has {@code maxSessions} open, ends the one it
+     * used least recently that has no call running and no stream open. Returns null when there is room, or
+     * the message of the refusal when every session is busy.
+     */
+    private String makeRoom(AuthPrincipal principal) {
+        String subject = principal.subject();
+        int count = 0;
+        Map.Entry<String, Open> idlest = null;
+        for (Map.Entry<String, Open> e : sessions.entrySet()) {
+            Open o = e.getValue();
+            if (!o.principal().subject().equals(subject)) {
+                continue;
+            }
+            count++;
+            if (o.streams.get() == 0 && (idlest == null || o.lastSeen.get() - idlest.getValue().lastSeen.get() < 0)) {
+                idlest = e;
+            }
+        }
+        if (count < maxSessions) {
+            return null;
+        }
+        if (idlest == null) {
+            return "'" + subject + "' has " + count + " MCP sessions open, the most this server allows one principal,"
+                    + " and each has a call running or a stream open: end one (DELETE it, or let its calls finish)"
+                    + " and initialize again.";
+        }
+        Open o = idlest.getValue();
+        if (sessions.remove(idlest.getKey(), o)) {
+            LOG.info("MCP session {} of '{}' ended to make room for a new one ({} sessions is the most one principal"
+                    + " may have)", idlest.getKey(), subject, maxSessions);
+            o.session().close();
+            listener.closed(idlest.getKey());
+        }
+        return null;
     }
 
     /** One JSON-RPC response as a JSON body (200), in the session named when there is one. */

@@ -1,0 +1,121 @@
+package org.vancetope.worktarget.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.testfixtures.Await;
+
+/**
+ * One principal may have at most {@link McpWorkTargetServer.Builder#httpMaxSessionsPerPrincipal} HTTP sessions
+ * open (here 2): a client that initializes again and again (a client that restarts without DELETE) ends its
+ * least recently used idle session each time, so sessions and their processes cannot pile up; a session with a
+ * call running is never ended for that, and when all are busy the initialize gets an error that says why.
+ */
+class HttpSessionLimitTest {
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
+    private LocalHttpServer server;
+    private Path release;
+
+    @AfterEach
+    void stop() throws IOException {
+        if (release != null) {
+            Files.writeString(release, "go");   // ends the waiting commands, if a test failed before
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private void start(Path tmp) throws IOException {
+        server = new LocalHttpServer(tmp, m -> m, b -> b.httpMaxSessionsPerPrincipal(2));
+        release = tmp.resolve("release");
+    }
+
+    private HttpResponse<String> workTargetGet(String session, int id) throws IOException, InterruptedException {
+        return http.send(server.request(session, LocalHttpServer.call(id, "work_target_get", "{}")),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** {@code exec_run} of a command that ends once the release file exists, waiting for it to end. */
+    private CompletableFuture<HttpResponse<String>> waitingCall(String session, int id) {
+        return http.sendAsync(server.request(session, LocalHttpServer.call(id, "exec_run", "{\"command\":\"touch "
+                + "started.$$; while [ ! -e release ]; do sleep 0.05; done; echo released\",\"waitMs\":110000}")),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static long countCommands(Path dir) {
+        try (var files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("started.")).count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void oneSessionMoreThanTheLimitEndsTheLeastRecentlyUsedIdleOne(@TempDir Path tmp) throws Exception {
+        start(tmp);
+        String first = server.session(http);
+        String second = server.session(http);
+        assertThat(workTargetGet(first, 2).body()).contains("\"isError\":false");  // the second is now the idlest
+
+        String third = server.session(http);
+
+        assertThat(workTargetGet(second, 3).statusCode()).as("the idlest session ended").isEqualTo(404);
+        assertThat(workTargetGet(first, 4).body()).contains("\"isError\":false");
+        assertThat(workTargetGet(third, 5).body()).contains("\"isError\":false");
+    }
+
+    @Test
+    void aSessionWithACallRunningIsNotEndedToMakeRoom(@TempDir Path tmp) throws Exception {
+        start(tmp);
+        String busy = server.session(http);
+        CompletableFuture<HttpResponse<String>> running = waitingCall(busy, 2);
+        Await.until("the waiting command runs", () -> countCommands(tmp) >= 1);
+        String idle = server.session(http);
+
+        server.session(http);
+
+        assertThat(workTargetGet(idle, 3).statusCode()).isEqualTo(404);
+        Files.writeString(release, "go");
+        assertThat(running.get().body()).contains("released", "\"isError\":false");
+        assertThat(workTargetGet(busy, 4).body()).contains("\"isError\":false");
+    }
+
+    @Test
+    void whenEverySessionIsBusyAnInitializeGetsAnErrorThatSaysWhy(@TempDir Path tmp) throws Exception {
+        start(tmp);
+        List<CompletableFuture<HttpResponse<String>>> running = List.of(waitingCall(server.session(http), 2),
+                waitingCall(server.session(http), 2));
+        Await.until("both waiting commands run", () -> countCommands(tmp) >= 2);
+
+        HttpResponse<String> refused = http.send(server.request(null, LocalHttpServer.INITIALIZE),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(refused.body()).contains("\"code\":-32000", "'agent' has 2 MCP sessions open",
+                "each has a call running", "initialize again").doesNotContain("\"result\"");
+        assertThat(refused.headers().firstValue("Mcp-Session-Id")).isEmpty();
+        Files.writeString(release, "go");
+        for (CompletableFuture<HttpResponse<String>> r : running) {
+            assertThat(r.get().body()).contains("released");
+        }
+        assertThat(server.session(http)).as("room once the calls ended").isNotBlank();
+    }
+
+    @Test
+    void theLimitMustBeAtLeastOne() {
+        assertThatThrownBy(() -> McpWorkTargetServer.builder().httpMaxSessionsPerPrincipal(0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1, got 0");
+    }
+}
