@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +26,8 @@ import org.vancetope.worktarget.testfixtures.Await;
  * open (here 2): a client that initializes again and again (a client that restarts without DELETE) ends its
  * least recently used idle session each time, so sessions and their processes cannot pile up; a session with a
  * call running is never ended for that, and when all are busy the initialize gets an error that says why.
+ * A session has one listening (GET) stream: a new one ends the older (the SDK does so as it replaces it), so
+ * a client that opens GET streams again and again does not pile up connections either.
  */
 class HttpSessionLimitTest {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
@@ -111,6 +117,38 @@ class HttpSessionLimitTest {
             assertThat(r.get().body()).contains("released");
         }
         assertThat(server.session(http)).as("room once the calls ended").isNotBlank();
+    }
+
+    /** Opens the session's listening stream: its head has arrived when this returns. */
+    private HttpResponse<InputStream> listen(String session) throws IOException, InterruptedException {
+        HttpRequest get = HttpRequest.newBuilder(URI.create(server.url)).timeout(Duration.ofSeconds(120)).GET()
+                .header("Accept", "text/event-stream").header("Mcp-Session-Id", session)
+                .header("Authorization", "Bearer " + LocalHttpServer.TOKEN).build();
+        HttpResponse<InputStream> r = http.send(get, HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(r.statusCode()).isEqualTo(200);
+        return r;
+    }
+
+    @Test
+    void aNewListeningStreamEndsTheSessionsOlderOne(@TempDir Path tmp) throws Exception {
+        start(tmp);
+        String session = server.session(http);
+        HttpResponse<InputStream> older = listen(session);
+
+        InputStream newer = listen(session).body();
+        try {
+            CompletableFuture<byte[]> rest = CompletableFuture.supplyAsync(() -> {
+                try (InputStream in = older.body()) {
+                    return in.readAllBytes();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            assertThat(rest.get(60, TimeUnit.SECONDS)).as("the older stream ended").isEmpty();
+            assertThat(workTargetGet(session, 2).body()).contains("\"isError\":false");
+        } finally {
+            newer.close();
+        }
     }
 
     @Test
