@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -61,13 +62,19 @@ class StdioConcurrencyTest {
                 + " done; echo released\",\"waitMs\":110000}"));
     }
 
-    /** How many of the waiting commands have started: each leaves a file {@code started.PID}. */
-    private static long countCommands(Path dir) {
+    /** The process ids of the waiting commands that started (each leaves a file {@code started.PID}). */
+    private static List<Long> startedPids(Path dir) {
         try (var files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().startsWith("started.")).count();
+            return files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("started."))
+                    .map(n -> Long.parseLong(n.substring("started.".length()))).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** How many of the waiting commands have started: each leaves a file {@code started.PID}. */
+    private static long countCommands(Path dir) {
+        return startedPids(dir).size();
     }
 
     @Test
@@ -108,6 +115,26 @@ class StdioConcurrencyTest {
 
         assertThat(stdio.answerTo(2)).contains("\"result\"", "isError\":false");
         assertThat(stdio.received()).as("the waiting calls still wait").doesNotContain("released");
+    }
+
+    @Test
+    void aRequestWithTheIdOfARunningCallIsRefusedAndTheRunningCallKeepsItsCancel(@TempDir Path tmp)
+            throws IOException {
+        serve(tmp, 8);
+        sendWaitingCall(100);
+        Await.until("the waiting command runs", () -> countCommands(tmp) >= 1);
+
+        stdio.send(call(100, "work_target_get", "{}"));
+
+        assertThat(stdio.answerTo(100)).contains("\"code\":-32600", "id 100 is still running",
+                "Send this one again with a new id").doesNotContain("\"result\"");
+        stdio.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":100}}\n");
+        // the cancel reached the running exec_run: it answers, and the job it started is killed
+        Await.until("the running call answered", () -> stdio.received().contains("\"id\":100,\"result\""));
+        long pid = startedPids(tmp).get(0);
+        Await.until("the job's shell " + pid + " is gone",
+                () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
+        assertThat(stdio.received()).doesNotContain("released");
     }
 
     @Test

@@ -30,12 +30,15 @@ public final class CallRegistry {
     }
 
     /**
-     * The current thread runs the call with this key.
+     * The current thread runs the call with this key, unless a call with the same key runs already (a client
+     * that used one request id twice): then nothing is recorded, and the caller must refuse the request and
+     * not call {@link #finished}, which would take the running call's entry away.
      *
      * @param key the key
+     * @return whether the call was recorded
      */
-    public synchronized void started(String key) {
-        running.put(key, Thread.currentThread());
+    public synchronized boolean started(String key) {
+        return running.putIfAbsent(key, Thread.currentThread()) == null;
     }
 
     /**

@@ -5,6 +5,7 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
 import java.time.Duration;
@@ -107,8 +108,11 @@ public final class ToolCalls {
         String callKey = key == null ? null : key.toString();
         Object progressToken = meta.get("progressToken");
         ScheduledFuture<?> progress = null;
-        if (callKey != null) {
-            calls.started(callKey);
+        if (callKey != null && !calls.started(callKey)) {
+            // the SDK answers with this JSON-RPC error; the running call keeps its entry, and can be cancelled
+            throw McpError.builder(McpSchema.ErrorCodes.INVALID_REQUEST).message("A request with id "
+                    + callKey.substring(callKey.indexOf('#') + 1) + " is still running: every request needs an id of its own"
+                    + " (MCP requires ids unique within a session). Send this one again with a new id.").build();
         }
         try {
             McpCaller caller = callers.apply(exchange.sessionId());
