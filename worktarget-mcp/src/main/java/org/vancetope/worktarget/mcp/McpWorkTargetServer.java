@@ -451,10 +451,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
          * @return this
          */
         public Builder httpMaxSessionsPerPrincipal(int value) {
-            if (value < 1) {
-                throw new IllegalArgumentException("httpMaxSessionsPerPrincipal must be at least 1, got " + value + ".");
-            }
-            this.httpMaxSessions = value;
+            this.httpMaxSessions = atLeastOne(value, "httpMaxSessionsPerPrincipal");
             return this;
         }
 
@@ -483,11 +480,15 @@ public final class McpWorkTargetServer implements AutoCloseable {
          * @return this
          */
         public Builder maxConcurrentCalls(int value) {
-            if (value < 1) {
-                throw new IllegalArgumentException("maxConcurrentCalls must be at least 1, got " + value + ".");
-            }
-            this.maxCalls = value;
+            this.maxCalls = atLeastOne(value, "maxConcurrentCalls");
             return this;
+        }
+
+        private static int atLeastOne(int value, String what) {
+            if (value < 1) {
+                throw new IllegalArgumentException(what + " must be at least 1, got " + value + ".");
+            }
+            return value;
         }
 
         private static Duration positive(Duration value, String what) {

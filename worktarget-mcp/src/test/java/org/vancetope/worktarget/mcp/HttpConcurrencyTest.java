@@ -7,7 +7,6 @@ import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,12 +28,12 @@ import org.vancetope.worktarget.testfixtures.Await;
 class HttpConcurrencyTest {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
     private LocalHttpServer server;
-    private Path release;
+    private WaitingCommands commands;
 
     @AfterEach
     void stop() throws IOException {
-        if (release != null) {
-            Files.writeString(release, "go");   // ends the waiting commands, if a test failed before
+        if (commands != null) {
+            commands.release();     // ends the waiting commands, if a test failed before
         }
         if (server != null) {
             server.close();
@@ -43,7 +42,7 @@ class HttpConcurrencyTest {
 
     private void start(Path tmp, UnaryOperator<McpWorkTargetServer.Builder> settings) throws IOException {
         server = new LocalHttpServer(tmp, UnaryOperator.identity(), settings);
-        release = tmp.resolve("release");
+        commands = new WaitingCommands(tmp);
     }
 
     private HttpRequest request(String sessionId, String body) {
@@ -58,10 +57,10 @@ class HttpConcurrencyTest {
         return LocalHttpServer.call(id, tool, arguments);
     }
 
-    /** {@code exec_run} of a command that ends once the release file exists, waiting for it to end. */
+    /** {@code exec_run} of a {@link WaitingCommands} command, waiting for it to end. */
     private CompletableFuture<HttpResponse<String>> waitingCall(String session, int id) {
-        return http.sendAsync(request(session, call(id, "exec_run", "{\"command\":\"touch started.$$; while [ ! -e "
-                + "release ]; do sleep 0.05; done; echo released\",\"waitMs\":110000}")), HttpResponse.BodyHandlers.ofString());
+        return http.sendAsync(request(session, call(id, "exec_run", WaitingCommands.ARGUMENTS)),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
@@ -73,14 +72,14 @@ class HttpConcurrencyTest {
         for (int i = 0; i < waiting; i++) {
             calls.add(waitingCall(session, 100 + i));
         }
-        Await.until("every waiting command runs", () -> countCommands(tmp) >= waiting);
+        Await.until("every waiting command runs", () -> commands.started() >= waiting);
 
         HttpResponse<String> quick = http.send(request(session, call(2, "work_target_get", "{}")),
                 HttpResponse.BodyHandlers.ofString());
 
         assertThat(quick.body()).contains("\"id\":2", "\"isError\":false");
         assertThat(calls).as("the waiting calls still wait").noneMatch(CompletableFuture::isDone);
-        Files.writeString(release, "go");
+        commands.release();
         for (CompletableFuture<HttpResponse<String>> c : calls) {
             assertThat(c.get().body()).contains("released", "\"isError\":false");
         }
@@ -92,7 +91,7 @@ class HttpConcurrencyTest {
         String session = session();
         List<CompletableFuture<HttpResponse<String>>> calls = List.of(waitingCall(session, 100),
                 waitingCall(session, 101));
-        Await.until("both waiting commands run", () -> countCommands(tmp) >= 2);
+        Await.until("both waiting commands run", () -> commands.started() >= 2);
 
         HttpResponse<String> refused = http.send(request(session, call(3, "work_target_get", "{}")),
                 HttpResponse.BodyHandlers.ofString());
@@ -100,20 +99,11 @@ class HttpConcurrencyTest {
         assertThat(refused.statusCode()).isEqualTo(200);
         assertThat(refused.body()).contains("\"id\":3", "\"code\":-32000", "answers 2 requests at a time",
                 "send this one again");
-        Files.writeString(release, "go");
+        commands.release();
         for (CompletableFuture<HttpResponse<String>> c : calls) {
             assertThat(c.get().body()).contains("released");
         }
         Await.until("a call runs again", () -> quickCallAnswered(session, 4));
-    }
-
-    /** How many of the waiting commands have started: each leaves a file {@code started.PID}. */
-    private static long countCommands(Path dir) {
-        try (var files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().startsWith("started.")).count();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private boolean quickCallAnswered(String session, int id) {

@@ -10,7 +10,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -32,12 +31,12 @@ import org.vancetope.worktarget.testfixtures.Await;
 class HttpSessionLimitTest {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
     private LocalHttpServer server;
-    private Path release;
+    private WaitingCommands commands;
 
     @AfterEach
     void stop() throws IOException {
-        if (release != null) {
-            Files.writeString(release, "go");   // ends the waiting commands, if a test failed before
+        if (commands != null) {
+            commands.release();     // ends the waiting commands, if a test failed before
         }
         if (server != null) {
             server.close();
@@ -46,7 +45,7 @@ class HttpSessionLimitTest {
 
     private void start(Path tmp) throws IOException {
         server = new LocalHttpServer(tmp, m -> m, b -> b.httpMaxSessionsPerPrincipal(2));
-        release = tmp.resolve("release");
+        commands = new WaitingCommands(tmp);
     }
 
     private HttpResponse<String> workTargetGet(String session, int id) throws IOException, InterruptedException {
@@ -54,19 +53,10 @@ class HttpSessionLimitTest {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    /** {@code exec_run} of a command that ends once the release file exists, waiting for it to end. */
+    /** {@code exec_run} of a {@link WaitingCommands} command, waiting for it to end. */
     private CompletableFuture<HttpResponse<String>> waitingCall(String session, int id) {
-        return http.sendAsync(server.request(session, LocalHttpServer.call(id, "exec_run", "{\"command\":\"touch "
-                + "started.$$; while [ ! -e release ]; do sleep 0.05; done; echo released\",\"waitMs\":110000}")),
+        return http.sendAsync(server.request(session, LocalHttpServer.call(id, "exec_run", WaitingCommands.ARGUMENTS)),
                 HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static long countCommands(Path dir) {
-        try (var files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().startsWith("started.")).count();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     @Test
@@ -88,13 +78,13 @@ class HttpSessionLimitTest {
         start(tmp);
         String busy = server.session(http);
         CompletableFuture<HttpResponse<String>> running = waitingCall(busy, 2);
-        Await.until("the waiting command runs", () -> countCommands(tmp) >= 1);
+        Await.until("the waiting command runs", () -> commands.started() >= 1);
         String idle = server.session(http);
 
         server.session(http);
 
         assertThat(workTargetGet(idle, 3).statusCode()).isEqualTo(404);
-        Files.writeString(release, "go");
+        commands.release();
         assertThat(running.get().body()).contains("released", "\"isError\":false");
         assertThat(workTargetGet(busy, 4).body()).contains("\"isError\":false");
     }
@@ -104,7 +94,7 @@ class HttpSessionLimitTest {
         start(tmp);
         List<CompletableFuture<HttpResponse<String>>> running = List.of(waitingCall(server.session(http), 2),
                 waitingCall(server.session(http), 2));
-        Await.until("both waiting commands run", () -> countCommands(tmp) >= 2);
+        Await.until("both waiting commands run", () -> commands.started() >= 2);
 
         HttpResponse<String> refused = http.send(server.request(null, LocalHttpServer.INITIALIZE),
                 HttpResponse.BodyHandlers.ofString());
@@ -112,7 +102,7 @@ class HttpSessionLimitTest {
         assertThat(refused.body()).contains("\"code\":-32000", "'agent' has 2 MCP sessions open",
                 "each has a call running", "initialize again").doesNotContain("\"result\"");
         assertThat(refused.headers().firstValue("Mcp-Session-Id")).isEmpty();
-        Files.writeString(release, "go");
+        commands.release();
         for (CompletableFuture<HttpResponse<String>> r : running) {
             assertThat(r.get().body()).contains("released");
         }

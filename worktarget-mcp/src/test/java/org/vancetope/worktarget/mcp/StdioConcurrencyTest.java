@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -23,12 +20,12 @@ import org.vancetope.worktarget.testfixtures.Await;
 class StdioConcurrencyTest {
     private LocalStdioServer server;
     private StdioPipe stdio;
-    private Path release;
+    private WaitingCommands commands;
 
     @AfterEach
     void close() throws IOException {
-        if (release != null) {
-            Files.writeString(release, "go");   // ends the waiting commands, if a test failed before
+        if (commands != null) {
+            commands.release();     // ends the waiting commands, if a test failed before
         }
         if (server != null) {
             server.close();
@@ -36,7 +33,7 @@ class StdioConcurrencyTest {
     }
 
     private void serve(Path tmp, int maxCalls) throws IOException {
-        release = tmp.resolve("release");
+        commands = new WaitingCommands(tmp);
         server = new LocalStdioServer(tmp, UnaryOperator.identity(), b -> b.maxConcurrentCalls(maxCalls));
         stdio = server.stdio;
         stdio.send(StdioPipe.INIT);
@@ -47,7 +44,7 @@ class StdioConcurrencyTest {
     private void aThirdCallComesWhileTwoWait(Path tmp) throws IOException {
         sendWaitingCall(100);
         sendWaitingCall(101);
-        Await.until("both waiting commands run", () -> countCommands(tmp) >= 2);
+        Await.until("both waiting commands run", () -> commands.started() >= 2);
         stdio.send(call(3, "work_target_get", "{}"));
     }
 
@@ -56,25 +53,9 @@ class StdioConcurrencyTest {
                 + "\",\"arguments\":" + arguments + "}}\n";
     }
 
-    /** {@code exec_run} of a command that ends once the release file exists, waiting for it to end. */
+    /** {@code exec_run} of a {@link WaitingCommands} command, waiting for it to end. */
     private void sendWaitingCall(int id) throws IOException {
-        stdio.send(call(id, "exec_run", "{\"command\":\"touch started.$$; while [ ! -e release ]; do sleep 0.05;"
-                + " done; echo released\",\"waitMs\":110000}"));
-    }
-
-    /** The process ids of the waiting commands that started (each leaves a file {@code started.PID}). */
-    private static List<Long> startedPids(Path dir) {
-        try (var files = Files.list(dir)) {
-            return files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("started."))
-                    .map(n -> Long.parseLong(n.substring("started.".length()))).toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** How many of the waiting commands have started: each leaves a file {@code started.PID}. */
-    private static long countCommands(Path dir) {
-        return startedPids(dir).size();
+        stdio.send(call(id, "exec_run", WaitingCommands.ARGUMENTS));
     }
 
     @Test
@@ -95,7 +76,7 @@ class StdioConcurrencyTest {
         aThirdCallComesWhileTwoWait(tmp);
         stdio.answerTo(3);
 
-        Files.writeString(release, "go");
+        commands.release();
 
         assertThat(stdio.answerTo(100)).contains("released");
         assertThat(stdio.answerTo(101)).contains("released");
@@ -109,7 +90,7 @@ class StdioConcurrencyTest {
         for (int i = 0; i < 6; i++) {
             sendWaitingCall(100 + i);
         }
-        Await.until("every waiting command runs", () -> countCommands(tmp) >= 6);
+        Await.until("every waiting command runs", () -> commands.started() >= 6);
 
         stdio.send(call(2, "work_target_get", "{}"));
 
@@ -122,7 +103,7 @@ class StdioConcurrencyTest {
             throws IOException {
         serve(tmp, 8);
         sendWaitingCall(100);
-        Await.until("the waiting command runs", () -> countCommands(tmp) >= 1);
+        Await.until("the waiting command runs", () -> commands.started() >= 1);
 
         stdio.send(call(100, "work_target_get", "{}"));
 
@@ -131,7 +112,7 @@ class StdioConcurrencyTest {
         stdio.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":100}}\n");
         // the cancel reached the running exec_run: it answers, and the job it started is killed
         Await.until("the running call answered", () -> stdio.received().contains("\"id\":100,\"result\""));
-        long pid = startedPids(tmp).get(0);
+        long pid = commands.pids().get(0);
         Await.until("the job's shell " + pid + " is gone",
                 () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
         assertThat(stdio.received()).doesNotContain("released");

@@ -210,13 +210,21 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         long now = System.nanoTime();
         for (Map.Entry<String, Open> e : sessions.entrySet()) {
             Open o = e.getValue();
-            if (o.streams.get() == 0 && now - o.lastSeen.get() > idle.toNanos() && sessions.remove(e.getKey(), o)) {
+            if (o.streams.get() == 0 && now - o.lastSeen.get() > idle.toNanos() && end(e.getKey(), o)) {
                 LOG.info("MCP session {} of '{}' ended after {} without requests", e.getKey(), o.principal().subject(),
                         idle);
-                o.session().close();
-                listener.closed(e.getKey());
             }
         }
+    }
+
+    /** Ends a session that has not ended meanwhile: closes it and tells the listener. */
+    private boolean end(String id, Open o) {
+        if (!sessions.remove(id, o)) {
+            return false;
+        }
+        o.session().close();
+        listener.closed(id);
+        return true;
     }
 
     /**
@@ -242,13 +250,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
     /** Ends every session and stops listening. */
     @Override
     public void close() {
-        for (String id : sessions.keySet()) {
-            Open o = sessions.remove(id);
-            if (o != null) {
-                o.session().close();
-                listener.closed(id);
-            }
-        }
+        sessions.forEach(this::end);
         if (server != null) {
             server.close().awaitUninterruptibly();
         }
@@ -487,12 +489,9 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
                     + " and each has a call running or a stream open: end one (DELETE it, or let its calls finish)"
                     + " and initialize again.";
         }
-        Open o = idlest.getValue();
-        if (sessions.remove(idlest.getKey(), o)) {
+        if (end(idlest.getKey(), idlest.getValue())) {
             LOG.info("MCP session {} of '{}' ended to make room for a new one ({} sessions is the most one principal"
                     + " may have)", idlest.getKey(), subject, maxSessions);
-            o.session().close();
-            listener.closed(idlest.getKey());
         }
         return null;
     }

@@ -48,6 +48,33 @@ public final class HttpGuards {
         ctx.writeAndFlush(closing(response)).addListener(ChannelFutureListener.CLOSE);
     }
 
+    /** Follows the answers written on one connection, to tell when one has been written whole. */
+    private static final class Answers {
+        private boolean answering;      // an answer's head is written, its end is not
+        private boolean keepAlive = true;
+
+        /**
+         * Whether this message, about to be written, ends an answer (read before the write, which may release
+         * it). A 100 Continue is no answer.
+         */
+        boolean ends(Object msg) {
+            if (msg instanceof HttpResponse r && r.status().code() >= 200) {
+                answering = true;
+                keepAlive = HttpUtil.isKeepAlive(r);
+            }
+            if (answering && msg instanceof LastHttpContent) {
+                answering = false;
+                return true;
+            }
+            return false;
+        }
+
+        /** Whether the last answer keeps the connection open. */
+        boolean keepAlive() {
+            return keepAlive;
+        }
+    }
+
     /**
      * Passes on one request at a time: a request that arrives before the previous one's answer has been written
      * whole (a client that pipelines) is held, with everything after it, and reading from the connection
@@ -58,8 +85,8 @@ public final class HttpGuards {
      */
     public static final class InOrder extends ChannelDuplexHandler {
         private final ArrayDeque<Object> held = new ArrayDeque<>();
+        private final Answers answers = new Answers();
         private int unanswered;         // requests passed on whose answer is not written whole
-        private boolean answering;      // an answer's head is written, its end is not
 
         /** A handler for one connection. */
         public InOrder() {
@@ -80,14 +107,9 @@ public final class HttpGuards {
 
         @Override
         public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-            // read before the write, which may release the message
-            if (msg instanceof HttpResponse r && r.status().code() >= 200) {      // not a 100 Continue
-                answering = true;
-            }
-            boolean answered = answering && msg instanceof LastHttpContent;
+            boolean answered = answers.ends(msg);
             ctx.write(msg, promise);
             if (answered) {
-                answering = false;
                 unanswered = Math.max(0, unanswered - 1);
                 if (unanswered == 0 && !held.isEmpty()) {
                     // not from inside the write: the next request may be answered at once, by another write
@@ -145,9 +167,8 @@ public final class HttpGuards {
         private final long timeoutNanos;
         private final Supplier<FullHttpResponse> expiredResponse;
         private ScheduledFuture<?> timer;
+        private final Answers answers = new Answers();
         private int waiting;    // complete requests not answered whole yet
-        private boolean answering;      // an answer's head is written, its end is not
-        private boolean closeAfterAnswer;
         private boolean expired;
 
         /**
@@ -181,17 +202,11 @@ public final class HttpGuards {
 
         @Override
         public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-            // read before the write, which may release the message
-            if (msg instanceof HttpResponse r && r.status().code() >= 200) {      // not a 100 Continue
-                answering = true;
-                closeAfterAnswer = !HttpUtil.isKeepAlive(r);
-            }
-            boolean answered = answering && msg instanceof LastHttpContent;
+            boolean answered = answers.ends(msg);
             ctx.write(msg, promise);
             if (answered && !expired) {
-                answering = false;
                 waiting = Math.max(0, waiting - 1);
-                if (closeAfterAnswer) {
+                if (!answers.keepAlive()) {
                     disarm();
                 } else if (waiting == 0) {
                     arm(ctx);
