@@ -110,8 +110,9 @@ class StdioConcurrencyTest {
         assertThat(stdio.answerTo(100)).contains("\"code\":-32600", "id 100 is still running",
                 "Send this one again with a new id").doesNotContain("\"result\"");
         stdio.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":100}}\n");
-        // the cancel reached the running exec_run: it answers, and the job it started is killed
+        // the cancel reached the running exec_run: it answers once the job it started is killed
         Await.until("the running call answered", () -> stdio.received().contains("\"id\":100,\"result\""));
+        assertThat(stdio.received()).contains("\"status\":\"killed\"");
         long pid = commands.pids().get(0);
         Await.until("the job's shell " + pid + " is gone",
                 () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));

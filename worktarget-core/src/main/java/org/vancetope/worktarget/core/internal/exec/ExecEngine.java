@@ -74,11 +74,14 @@ public final class ExecEngine implements AutoCloseable {
     public static final int MAX_LISTED_JOBS = 100;
 
     private static final Logger LOG = LoggerFactory.getLogger(ExecEngine.class);
+    /** How much longer than killGrace plus the output drain a cancelled call waits for its job to end. */
+    private static final long KILL_ANSWER_SLACK_MS = 2_000;
 
     private final int inlineOutputCharCap;
     private final long defaultWaitMs;
     private final long maxWaitMs;
     private final long killGraceMs;
+    private final long outputDrainMs;
     private final Isolation isolation;
     private final ExecThreads threads;
 
@@ -102,6 +105,7 @@ public final class ExecEngine implements AutoCloseable {
         this.defaultWaitMs = s.defaultWait().toMillis();
         this.maxWaitMs = s.maxWait().toMillis();
         this.killGraceMs = s.killGrace().toMillis();
+        this.outputDrainMs = b.outputDrainMs;
         this.isolation = b.isolation;
         this.threads = new ExecThreads(b.scheduler);
         ScheduledExecutorService scheduler = threads.scheduler;
@@ -147,7 +151,10 @@ public final class ExecEngine implements AutoCloseable {
     }
 
     /**
-     * Starts a job and waits for its exit or for {@code waitMs}, whichever comes first.
+     * Starts a job and waits for its exit or for {@code waitMs}, whichever comes first. A caller interrupted
+     * while it waits (a cancelled call) kills the job's tree and gets the job's state once it has ended
+     * ({@link JobStatus#KILLED}; at most {@code killGrace} plus the output drain and a little later), with its
+     * interrupt status set again.
      *
      * @param req the request
      * @return the job's state: finished, or {@link JobStatus#RUNNING} with its id for later calls
@@ -177,10 +184,14 @@ public final class ExecEngine implements AutoCloseable {
             }
         }
         waits.awaitFirst(job, wait);
-        if (Thread.currentThread().isInterrupted()) {
+        if (Thread.interrupted()) {
             // The call was cancelled while it waited (client_tool_cancel, a closed connection, an interrupted
-            // caller): the job it started goes with it, whole tree.
+            // caller): the job it started goes with it, whole tree. The answer waits for the kill, so that it
+            // says "killed" rather than "running" (SIGKILL follows after killGrace; the bound covers the
+            // output drain too), and the caller gets its interrupt status back.
             reaper.end(job, JobStatus.KILLED);
+            JobWaits.awaitDone(job, TimeUnit.MILLISECONDS.toNanos(killGraceMs + outputDrainMs + KILL_ANSWER_SLACK_MS));
+            Thread.currentThread().interrupt();
         }
         return results.result(job);
     }

@@ -52,13 +52,33 @@ class ExecCancellationTest {
         caller.get().interrupt();
         ExecResult r = result.get(30, TimeUnit.SECONDS);
         Await.processGone(pid);
-        Await.until("the job is reported killed", () -> {
-            try {
-                return engine.status("s", r.id()).status() == JobStatus.KILLED;
-            } catch (org.vancetope.worktarget.spi.ToolException e) {
-                return false;
-            }
-        });
+        assertThat(engine.status("s", r.id()).status()).isEqualTo(JobStatus.KILLED);
+    }
+
+    @Test
+    void theAnswerOfAnInterruptedCallComesOnceItsJobIsKilled() throws Exception {
+        ExecResult r;
+        Thread.currentThread().interrupt();
+        try {
+            r = engine.run(new ExecRequest("s", "exec sleep 1000", root(dir), Map.of(), 60_000L, null, null));
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(r.status()).as("the answer of the cancelled call").isEqualTo(JobStatus.KILLED);
+        assertThat(r.exitCode()).isNotNull();
+    }
+
+    @Test
+    void anInterruptedCallWhoseJobIgnoresSigtermIsAnsweredKilledAfterTheGrace() throws Exception {
+        ExecResult r;
+        Thread.currentThread().interrupt();
+        try {
+            r = engine.run(new ExecRequest("s", "trap '' TERM; sleep 1000 & wait; wait", root(dir), Map.of(), 60_000L,
+                    null, null));
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(r.status()).as("the answer of the cancelled call").isEqualTo(JobStatus.KILLED);
     }
 
     @Test
