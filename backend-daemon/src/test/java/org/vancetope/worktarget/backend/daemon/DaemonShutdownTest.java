@@ -183,6 +183,6 @@ class DaemonShutdownTest {
                 .isEqualTo(Main.USAGE);
 
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("--kill-grace-ms N", "default 10000");
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--kill-grace-ms must be 0 or more, got -1");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--kill-grace-ms must be at least 0, got -1");
     }
 }

@@ -86,7 +86,11 @@ import org.vancetope.worktarget.spi.ToolException;
  * <p>A call without {@code processId} runs in a one-shot process that ends with the call: the
  * dispatcher's {@link WorkTargetDispatcher#processEnded(org.vancetope.worktarget.spi.ProcessInfo)} tells
  * every backend (the WORK backend disposes its temp RootDir and what else it created to be deleted with
- * it, and ends its jobs; daemons hear of it), then it leaves the process store.
+ * it, and ends its jobs; daemons hear of it), then it leaves the process store. A call with a
+ * {@code processId} runs in that named process, which keeps its target and temp RootDir between calls and the
+ * tenant and project of its first call ({@link AdminProcesses}); {@code GET /admin/v1/processes} lists the
+ * named processes, {@code DELETE /admin/v1/processes/ID} ends one (409 while a call runs in it), one without a
+ * call for {@link Limits#processIdle()} ends by itself, and at most {@link Limits#maxProcesses()} exist (429).
  */
 final class AdminServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
@@ -94,6 +98,10 @@ final class AdminServer implements AutoCloseable {
     private static final LogLimiter REFUSALS = new LogLimiter(Duration.ofSeconds(10).toNanos(), System::nanoTime);
     /** The prefix of a one-shot process's id. */
     static final String ONE_SHOT_PREFIX = "admin-";
+    /** Where the named processes are listed ({@code GET}, without the last slash) and ended ({@code DELETE} + id). */
+    static final String PROCESSES_PATH = "/admin/v1/processes/";
+    /** The longest processId. */
+    static final int MAX_PROCESS_ID_CHARS = 128;
 
     /**
      * The limits of the admin API.
@@ -101,31 +109,46 @@ final class AdminServer implements AutoCloseable {
      * @param requestTimeout how long a whole request (headers and body) may take to arrive, counted from the
      *                       accept or from the previous answer on the connection (default 10 s)
      * @param maxBodyBytes the largest request body (default 4 MiB); larger ones get 413
+     * @param processIdle how long a named process (a call's {@code processId}) may go without a call before it
+     *                    is ended (default 1 h); zero: never
+     * @param maxProcesses the most named processes at once (default 1024); a call naming one more gets 429
      */
-    record Limits(Duration requestTimeout, int maxBodyBytes) {
+    record Limits(Duration requestTimeout, int maxBodyBytes, Duration processIdle, int maxProcesses) {
         /** The default request timeout. */
         static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
         /** The default body limit. */
         static final int DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+        /** The default idle time of a named process. */
+        static final Duration DEFAULT_PROCESS_IDLE = Duration.ofHours(1);
+        /** The default number of named processes. */
+        static final int DEFAULT_MAX_PROCESSES = 1024;
 
         /** Validates. */
         Limits {
             Objects.requireNonNull(requestTimeout, "requestTimeout");
+            Objects.requireNonNull(processIdle, "processIdle");
             if (requestTimeout.isZero() || requestTimeout.isNegative()) {
                 throw new IllegalArgumentException("requestTimeout must be positive, got " + requestTimeout);
             }
             if (maxBodyBytes < 1024) {
                 throw new IllegalArgumentException("maxBodyBytes must be at least 1 KiB, got " + maxBodyBytes);
             }
+            if (processIdle.isNegative()) {
+                throw new IllegalArgumentException("processIdle must be zero (never) or positive, got " + processIdle);
+            }
+            if (maxProcesses < 1) {
+                throw new IllegalArgumentException("maxProcesses must be at least 1, got " + maxProcesses);
+            }
         }
 
         /**
          * The defaults.
          *
-         * @return 10 s, 4 MiB
+         * @return 10 s, 4 MiB, 1 h, 1024
          */
         static Limits defaults() {
-            return new Limits(DEFAULT_REQUEST_TIMEOUT, DEFAULT_MAX_BODY_BYTES);
+            return new Limits(DEFAULT_REQUEST_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_PROCESS_IDLE,
+                    DEFAULT_MAX_PROCESSES);
         }
 
         /**
@@ -135,7 +158,7 @@ final class AdminServer implements AutoCloseable {
          * @return the limits
          */
         Limits withRequestTimeout(Duration timeout) {
-            return new Limits(timeout, maxBodyBytes);
+            return new Limits(timeout, maxBodyBytes, processIdle, maxProcesses);
         }
 
         /**
@@ -145,7 +168,18 @@ final class AdminServer implements AutoCloseable {
          * @return the limits
          */
         Limits withMaxBodyBytes(int bytes) {
-            return new Limits(requestTimeout, bytes);
+            return new Limits(requestTimeout, bytes, processIdle, maxProcesses);
+        }
+
+        /**
+         * These limits with other bounds on named processes.
+         *
+         * @param idle zero (never) or positive
+         * @param max at least 1
+         * @return the limits
+         */
+        Limits withProcesses(Duration idle, int max) {
+            return new Limits(requestTimeout, maxBodyBytes, idle, max);
         }
     }
 
@@ -156,6 +190,7 @@ final class AdminServer implements AutoCloseable {
     private final Limits limits;
     private final Ids ids = new Ids();
     private final ExecutorService calls = Executors.newCachedThreadPool(new DefaultThreadFactory("worktarget-admin-call", true));
+    private final AdminProcesses processes;
     private final EventLoopGroup group;
     private Channel channel;
 
@@ -190,6 +225,8 @@ final class AdminServer implements AutoCloseable {
         this.store = store;
         this.token = adminToken.getBytes(StandardCharsets.UTF_8);
         this.limits = Objects.requireNonNull(limits, "limits");
+        this.processes = new AdminProcesses(this::endProcess, limits.processIdle(), limits.maxProcesses(),
+                System::nanoTime);
     }
 
     AdminServer start(String host, int port) throws IOException {
@@ -212,7 +249,26 @@ final class AdminServer implements AutoCloseable {
             close();
             throw BindFailures.describe("the admin API", host, port, e);
         }
+        if (!limits.processIdle().isZero()) {
+            long every = Math.max(1, Math.min(limits.processIdle().toMillis() / 2, 60_000));
+            group.scheduleAtFixedRate(this::sweepIdleProcesses, every, every, TimeUnit.MILLISECONDS);
+        }
         return this;
+    }
+
+    /** From the event loop: ends the idle named processes on a call thread (an end deletes files). */
+    private void sweepIdleProcesses() {
+        try {
+            calls.execute(() -> {
+                List<String> ended = processes.sweep();
+                if (!ended.isEmpty()) {
+                    LOG.info("Ended {} named admin process(es) idle for {} s or more: {}", ended.size(),
+                            limits.processIdle().toSeconds(), ended);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // closing
+        }
     }
 
     InetSocketAddress address() {
@@ -303,11 +359,35 @@ final class AdminServer implements AutoCloseable {
                     respond(ctx, false, HttpResponseStatus.SERVICE_UNAVAILABLE, error(ErrorCode.OFFLINE,
                             "The server is shutting down; call again when it is back."));
                 }
+            } else if ((PROCESSES_PATH.equals(path + "/") || PROCESSES_PATH.equals(path))
+                    && HttpMethod.GET.equals(req.method())) {
+                LOG.info("Admin request from {}: GET {}", ctx.channel().remoteAddress(), path);
+                respond(ctx, keepAlive, HttpResponseStatus.OK, Map.of("processes", processes.list(),
+                        "maxProcesses", limits.maxProcesses(), "processIdleSeconds", limits.processIdle().toSeconds()));
+            } else if (path.startsWith(PROCESSES_PATH) && path.length() > PROCESSES_PATH.length()
+                    && HttpMethod.DELETE.equals(req.method())) {
+                String id = path.substring(PROCESSES_PATH.length());
+                LOG.info("Admin request from {}: DELETE {}", ctx.channel().remoteAddress(), path);
+                try {
+                    calls.execute(() -> {
+                        Response r;
+                        try {
+                            r = endNamed(id);
+                        } catch (Throwable t) {
+                            r = internal("DELETE " + path, ids.next("ac-"), t);
+                        }
+                        respond(ctx, keepAlive, r.status, r.body);
+                    });
+                } catch (RejectedExecutionException e) {
+                    respond(ctx, false, HttpResponseStatus.SERVICE_UNAVAILABLE, error(ErrorCode.OFFLINE,
+                            "The server is shutting down; its processes end with it."));
+                }
             } else {
                 LOG.info("Admin request from {}: {} {} is not an endpoint (404)", ctx.channel().remoteAddress(),
                         req.method(), path);
                 respond(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, error(ErrorCode.NOT_FOUND,
-                        "Unknown endpoint. Use GET /admin/v1/connections or POST /admin/v1/call."));
+                        "Unknown endpoint. Use GET /admin/v1/connections, POST /admin/v1/call, GET /admin/v1/processes "
+                        + "or DELETE /admin/v1/processes/ID."));
             }
         }
 
@@ -441,14 +521,33 @@ final class AdminServer implements AutoCloseable {
                     .constructMapType(LinkedHashMap.class, String.class, Object.class));
         }
         String given = text(n, "processId");
+        if (given != null) {
+            String problem = processIdProblem(given);
+            if (problem != null) {
+                return bad(problem);
+            }
+            AdminProcesses.Refusal refused = processes.enter(given, tenant, project);
+            if (refused == AdminProcesses.Refusal.OTHER_SCOPE) {
+                return bad("Process '" + given + "' belongs to " + processes.scopeOf(given) + ": a process keeps the "
+                        + "tenant and project of its first call. Use another processId, or end this one first (DELETE "
+                        + PROCESSES_PATH + given + ").");
+            }
+            if (refused == AdminProcesses.Refusal.TOO_MANY) {
+                LOG.info("Admin call refused (429): {} named processes exist, the most there may be", limits.maxProcesses());
+                return new Response(HttpResponseStatus.TOO_MANY_REQUESTS, error(ErrorCode.SIZE_LIMIT, "There are "
+                        + "already " + limits.maxProcesses() + " named processes (the most there may be). End the ones "
+                        + "you are done with (DELETE " + PROCESSES_PATH + "ID; GET " + PROCESSES_PATH.substring(0,
+                        PROCESSES_PATH.length() - 1) + " lists them), or call without a processId."));
+            }
+        }
         String processId = given != null ? given : ONE_SHOT_PREFIX + UUID.randomUUID();
         String callId = ids.next("ac-");
-        store.add(new ProcessInfo(processId, null, sessionId, tenant, project, text(n, "user"),
-                Map.of(WorkTarget.ENGINE_PARAM_KEY, target.toMap())));
         long started = System.nanoTime();
         String what = tool + " on " + targetText + " in " + tenant + "/" + project
                 + (given != null ? " (process " + given + ")" : "");
         try {
+            store.add(new ProcessInfo(processId, null, sessionId, tenant, project, text(n, "user"),
+                    Map.of(WorkTarget.ENGINE_PARAM_KEY, target.toMap())));
             Map<String, Object> result = dispatcher.invoke(processId, tool, params);
             LOG.info("Admin call {}: {}: ok ({} ms)", callId, what, (System.nanoTime() - started) / 1_000_000);
             Map<String, Object> out = new LinkedHashMap<>();
@@ -463,7 +562,50 @@ final class AdminServer implements AutoCloseable {
             return internal(tool, callId, t);
         } finally {
             if (given == null) {
-                endOneShot(processId, callId);
+                endProcess(processId);
+            } else {
+                processes.exit(given);
+            }
+        }
+    }
+
+    /** Why a processId cannot be used, or null: it is logged and goes into URLs, so it is short, printable text. */
+    private static String processIdProblem(String id) {
+        if (id.length() > MAX_PROCESS_ID_CHARS) {
+            return "'processId' must be at most " + MAX_PROCESS_ID_CHARS + " characters, got " + id.length() + ".";
+        }
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (c <= ' ' || c == 0x7f || c == '/') {
+                return "'processId' must not contain blanks, control characters or '/'; use e.g. 'nightly-build-1'.";
+            }
+        }
+        return null;
+    }
+
+    /** DELETE /admin/v1/processes/ID: ends a named process, on a call thread (an end deletes files). */
+    private Response endNamed(String id) {
+        AdminProcesses.Ended ended = processes.end(id);
+        switch (ended) {
+            case ENDED -> {
+                LOG.info("Admin request: ended the named process {}", id);
+                Map<String, Object> result = new LinkedHashMap<>();
+                result.put("processId", id);
+                result.put("ended", true);
+                Map<String, Object> out = new LinkedHashMap<>();
+                out.put("ok", true);
+                out.put("result", result);
+                return new Response(HttpResponseStatus.OK, out);
+            }
+            case BUSY -> {
+                return new Response(HttpResponseStatus.CONFLICT, error(ErrorCode.INVALID_PARAMS, "A call runs in "
+                        + "process '" + id + "'; end it once that call has returned."));
+            }
+            default -> {
+                return new Response(HttpResponseStatus.NOT_FOUND, error(ErrorCode.NOT_FOUND, "No named process '" + id
+                        + "': it ended already (on request, or after " + limits.processIdle().toMinutes() + " min without "
+                        + "a call), or never had a call. GET " + PROCESSES_PATH.substring(0, PROCESSES_PATH.length() - 1)
+                        + " lists them."));
             }
         }
     }
@@ -475,13 +617,12 @@ final class AdminServer implements AutoCloseable {
                 + ". Retrying may not help."));
     }
 
-    /** Ends a one-shot process: every backend hears of it (its temp RootDir goes), then it leaves the store. */
-    private void endOneShot(String processId, String callId) {
+    /** Ends a process: every backend hears of it (its temp RootDir goes), then it leaves the store. */
+    private void endProcess(String processId) {
         try {
             dispatcher.processEnded(processId);
         } catch (Throwable t) {
-            LOG.warn("Closing the one-shot process {} of admin call {} failed; its temp RootDir may stay until the "
-                    + "next start", processId, callId, t);
+            LOG.warn("Ending the process {} failed; its temp RootDir may stay until the next start", processId, t);
         } finally {
             store.remove(processId);
         }

@@ -27,9 +27,12 @@ import org.vancetope.worktarget.backend.daemon.internal.Wire;
 final class CallCommand {
     /** The default of {@code --timeout}, in seconds. */
     static final int DEFAULT_TIMEOUT_SECONDS = 120;
+    /** The call endpoint of the admin API. */
+    private static final String CALL_PATH = "/admin/v1/call";
     static final String HELP = String.join("\n",
             "Usage: call --server URL --target TARGET [--tenant T --project P] [--process ID] [--session ID]",
             "            [--timeout SECONDS] TOOL ['JSON params' | @FILE | -]",
+            "       call --server URL --end-process ID",
             "",
             "Runs TOOL (e.g. file_read, exec_run, work_target_get) through the dispatcher of a 'serve' and",
             "prints the result as JSON on stdout; errors go to stderr. The parameters are a JSON object: on",
@@ -45,6 +48,9 @@ final class CallCommand {
             "  --process ID        keep the call's process under this id (its target and temp RootDir persist);",
             "                      without it the call runs in a one-shot process that is closed after the call,",
             "                      with its temp RootDir and the RootDirs it made to be deleted with it",
+            "  --end-process ID    end the named process ID instead of running a tool: its temp RootDir and the",
+            "                      RootDirs it made to be deleted with it go, its jobs end (serve also ends a",
+            "                      named process by itself after --process-idle-minutes without a call)",
             "  --session ID        the session (for CLIENT)",
             "  --timeout SECONDS   how long to wait for the answer (default " + DEFAULT_TIMEOUT_SECONDS + ")",
             "",
@@ -60,13 +66,19 @@ final class CallCommand {
 
     static int run(List<String> argv, InputStream in, PrintStream out, PrintStream err) throws Args.UsageException {
         Args a = Args.parse(argv, Set.of("server", "admin-token", "admin-token-file", "target", "tenant", "project", "process", "session",
-                "timeout"), Set.of("help"));
+                "timeout", "end-process"), Set.of("help"));
         if (a.flag("help")) {
             out.println(HELP);
             return Main.OK;
         }
         List<String> pos = a.positional();
-        if (pos.isEmpty() || pos.size() > 2) {
+        String ending = a.get("end-process", null);
+        if (ending != null) {
+            if (!pos.isEmpty() || a.has("target") || a.has("process")) {
+                throw new Args.UsageException("--end-process takes no tool, --target or --process: give only "
+                        + "--server and the process id.");
+            }
+        } else if (pos.isEmpty() || pos.size() > 2) {
             throw new Args.UsageException("Give the tool name and optionally its JSON parameters (JSON, @FILE or -).");
         }
         String token = a.has("admin-token-file") ? tokenFile(a.require("admin-token-file"))
@@ -76,21 +88,33 @@ final class CallCommand {
                     + "--admin-token-file (or --admin-token).");
         }
         int timeout = a.intOption("timeout", DEFAULT_TIMEOUT_SECONDS, 1, Integer.MAX_VALUE);
-        URI uri = adminUri(a.require("server"));
-        ObjectNode body = Wire.mapper().createObjectNode();
-        body.put("target", a.require("target"));
-        body.put("tool", pos.get(0));
-        putIfSet(body, "tenant", a.get("tenant", null));
-        putIfSet(body, "project", a.get("project", null));
-        putIfSet(body, "processId", a.get("process", null));
-        putIfSet(body, "sessionId", a.get("session", null));
-        body.set("params", params(pos.size() == 2 ? pos.get(1) : null, in));
-        HttpRequest req = HttpRequest.newBuilder(uri)
-                .timeout(Duration.ofSeconds(timeout))
-                .header("Authorization", "Bearer " + token)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8))
-                .build();
+        HttpRequest req;
+        URI uri;
+        if (ending != null) {
+            if (ending.isBlank()) {
+                throw new Args.UsageException("--end-process needs the process id.");
+            }
+            uri = adminUri(a.require("server"), AdminServer.PROCESSES_PATH
+                    + java.net.URLEncoder.encode(ending, StandardCharsets.UTF_8).replace("+", "%20"));
+            req = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(timeout))
+                    .header("Authorization", "Bearer " + token).DELETE().build();
+        } else {
+            uri = adminUri(a.require("server"), CALL_PATH);
+            ObjectNode body = Wire.mapper().createObjectNode();
+            body.put("target", a.require("target"));
+            body.put("tool", pos.get(0));
+            putIfSet(body, "tenant", a.get("tenant", null));
+            putIfSet(body, "project", a.get("project", null));
+            putIfSet(body, "processId", a.get("process", null));
+            putIfSet(body, "sessionId", a.get("session", null));
+            body.set("params", params(pos.size() == 2 ? pos.get(1) : null, in));
+            req = HttpRequest.newBuilder(uri)
+                    .timeout(Duration.ofSeconds(timeout))
+                    .header("Authorization", "Bearer " + token)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8))
+                    .build();
+        }
         HttpResponse<String> res;
         try {
             res = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(timeout)).build()
@@ -156,22 +180,27 @@ final class CallCommand {
         }
     }
 
-    /** The call endpoint under {@code --server}: an http(s) URL with a host; anything else is a usage error. */
-    private static URI adminUri(String base) throws Args.UsageException {
+    /**
+     * An endpoint under {@code --server} (which may name the call endpoint itself): an http(s) URL with a host;
+     * anything else is a usage error.
+     */
+    private static URI adminUri(String server, String path) throws Args.UsageException {
+        String base = server.replaceAll("/+$", "");
+        base = base.endsWith(CALL_PATH) ? base.substring(0, base.length() - CALL_PATH.length()) : base;
         URI uri;
         try {
-            uri = URI.create(base.endsWith("/admin/v1/call") ? base : base.replaceAll("/+$", "") + "/admin/v1/call");
+            uri = URI.create(base + path);
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException("--server is not a URL: " + e.getMessage() + ".");
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (scheme.equals("ws") || scheme.equals("wss")) {
-            throw new Args.UsageException("--server " + base + " is a WebSocket URL; call talks to serve's admin API "
+            throw new Args.UsageException("--server " + server + " is a WebSocket URL; call talks to serve's admin API "
                     + "over HTTP: use http://127.0.0.1:ADMIN-PORT (serve's --admin-port, default --port + 1).");
         }
         if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
             throw new Args.UsageException("--server must be an http:// URL with a host, e.g. http://127.0.0.1:7071; "
-                    + "got '" + base + "'.");
+                    + "got '" + server + "'.");
         }
         return uri;
     }

@@ -36,6 +36,8 @@ final class DaemonCommand {
     private static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(10);
     /** The default of {@code --connect-timeout}, in seconds. */
     static final int DEFAULT_CONNECT_TIMEOUT_SECONDS = 30;
+    /** The most calls {@code --workers} lets run at once: each is a thread. */
+    static final int MAX_WORKERS = 1024;
     static final String HELP = String.join("\n",
             "Usage: daemon --connect ws://HOST:PORT/worktarget/v1 --tenant T --project P --name NAME",
             "              [--token TOKEN, better $WORKTARGET_TOKEN] [--workdir DIR] [--workers N]",
@@ -56,7 +58,7 @@ final class DaemonCommand {
             "  --project P     the project the token grants",
             "  --name NAME     the daemon name, [a-z0-9][a-z0-9_-]{0,63}",
             "  --workdir DIR   the directory the tools work in (default .)",
-            "  --workers N     calls run at once (default 16)",
+            "  --workers N     calls run at once (default 16, at most 1024)",
             "  --transfer-root DIR  a separate root for file transfers, DIR/<tenant>/<project>/ (default: the",
             "                  work directory, so a downloaded file is where file_read looks and a file the",
             "                  tools wrote can be uploaded by the same path)",
@@ -82,10 +84,7 @@ final class DaemonCommand {
 
     private static TransferSettings transferSettings(Args a) throws Args.UsageException {
         TransferSettings defaults = TransferSettings.defaults();
-        int mib = a.intOption("max-transfer-mib", (int) (defaults.maxDownloadSize() >> 20));
-        if (mib < 1) {
-            throw new Args.UsageException("--max-transfer-mib must be at least 1, got " + mib + ".");
-        }
+        int mib = a.intOption("max-transfer-mib", (int) (defaults.maxDownloadSize() >> 20), 1, 1 << 20);
         long bytes = (long) mib << 20;
         return defaults.toBuilder().maxDownloadSize(bytes).maxUploadSize(bytes).syncBeforeCommit(!a.flag("no-sync"))
                 .build();
@@ -93,10 +92,7 @@ final class DaemonCommand {
 
     private static ExecSettings execSettings(Args a) throws Args.UsageException {
         ExecSettings defaults = ExecSettings.defaults();
-        int grace = a.intOption("kill-grace-ms", (int) defaults.killGrace().toMillis());
-        if (grace < 0) {
-            throw new Args.UsageException("--kill-grace-ms must be 0 or more, got " + grace + ".");
-        }
+        int grace = a.intOption("kill-grace-ms", (int) defaults.killGrace().toMillis(), 0, Integer.MAX_VALUE);
         return defaults.toBuilder().killGrace(Duration.ofMillis(grace)).build();
     }
 
@@ -179,7 +175,7 @@ final class DaemonCommand {
             client = WorkTargetClient.builder().uri(uri).token(token)
                     .daemon(a.require("tenant"), a.require("project"), a.require("name"))
                     .clientName("worktarget-daemon/" + Runtime.version().feature())
-                    .workerThreads(a.intOption("workers", 16))
+                    .workerThreads(a.intOption("workers", 16, 1, MAX_WORKERS))
                     .tools(tools)
                     .processEndHook(local::processEnded)
                     .frameExtension(transfers.extension())

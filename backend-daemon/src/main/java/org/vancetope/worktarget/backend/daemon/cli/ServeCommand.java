@@ -45,12 +45,15 @@ final class ServeCommand {
             "             [--request-timeout SECONDS] [--no-sync] [--max-transfer-mib N]",
             "             [--home-scope project|tenant|user] [--homes DIR] [--home-max-mib N]",
             "             [--isolation none|custom] [--isolation-wrapper TEMPLATE] [--kill-grace-ms N]",
-            "             [--max-jobs N] [--result-max-kib N] [--redis-uri URI --node-id ID]",
+            "             [--max-jobs N] [--result-max-kib N] [--process-idle-minutes N] [--max-processes N]",
+            "             [--redis-uri URI --node-id ID]",
             "",
             "Runs a WorkTarget server: foots and daemons connect to ws://BIND:PORT/worktarget/v1 with a token",
             "from FILE; WORK calls run in DIR. An admin HTTP API listens on 127.0.0.1:ADMIN-PORT:",
             "  GET  /admin/v1/connections   connected foots and daemons",
             "  POST /admin/v1/call          {tenant, project, processId?, sessionId?, target, tool, params}",
+            "  GET  /admin/v1/processes     the named processes (calls with a processId)",
+            "  DELETE /admin/v1/processes/ID  end a named process (its temp RootDir goes, its jobs end)",
             "A call without processId runs in a one-shot process, closed after the call (its temp RootDir goes).",
             "",
             "  --workspace DIR     the WORK workspace directory",
@@ -87,6 +90,10 @@ final class ServeCommand {
                     + ExecSettings.defaults().maxJobsPerScope() + ")",
             "  --result-max-kib N  the largest result of a file tool (default "
                     + (FileToolSettings.DEFAULT_RESULT_MAX_BYTES >> 10) + "; at least 1)",
+            "  --process-idle-minutes N  end a named process after N minutes without a call (default "
+                    + AdminServer.Limits.DEFAULT_PROCESS_IDLE.toMinutes() + "; 0 never)",
+            "  --max-processes N   the most named processes at once; a call naming one more gets 429 (default "
+                    + AdminServer.Limits.DEFAULT_MAX_PROCESSES + ")",
             "  --redis-uri URI     join a fleet of server nodes through Redis (redis://HOST:PORT): calls for",
             "                      daemons and foots connected to another node are forwarded there; needs the",
             "                      cluster-redis module on the class path (docs/cluster.md). Without it: one node",
@@ -205,7 +212,7 @@ final class ServeCommand {
         Args a = Args.parse(argv, Set.of("workspace", "tokens", "port", "bind", "admin-port", "admin-token",
                 "admin-token-file", "tls-cert", "tls-key", "request-timeout", "max-transfer-mib", "home-scope", "homes",
                 "home-max-mib", "isolation", "isolation-wrapper", "kill-grace-ms", "max-jobs", "result-max-kib", "redis-uri",
-                "node-id"),
+                "node-id", "process-idle-minutes", "max-processes"),
                 Set.of("help", "no-sync"));
         if (a.flag("help")) {
             out.println(HELP);
@@ -219,6 +226,9 @@ final class ServeCommand {
         int requestTimeoutSeconds = a.intOption("request-timeout",
                 (int) AdminServer.Limits.DEFAULT_REQUEST_TIMEOUT.toSeconds(), 1, 3600);
         Duration requestTimeout = Duration.ofSeconds(requestTimeoutSeconds);
+        Duration processIdle = Duration.ofMinutes(a.intOption("process-idle-minutes",
+                (int) AdminServer.Limits.DEFAULT_PROCESS_IDLE.toMinutes(), 0, 525_600));
+        int maxProcesses = a.intOption("max-processes", AdminServer.Limits.DEFAULT_MAX_PROCESSES, 1, 1_000_000);
         String adminToken = a.get("admin-token", System.getenv("WORKTARGET_ADMIN_TOKEN"));
         boolean generated = adminToken == null || adminToken.isBlank();
         if (generated) {
@@ -257,7 +267,7 @@ final class ServeCommand {
         transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
         // a call without processId runs in a one-shot process; its end reaches every backend
         AdminServer admin = new AdminServer(server, db.build(), store, adminToken,
-                AdminServer.Limits.defaults().withRequestTimeout(requestTimeout));
+                AdminServer.Limits.defaults().withRequestTimeout(requestTimeout).withProcesses(processIdle, maxProcesses));
         try {
             // the admin port first: a clash there must not follow a "listening on" of the WebSocket server
             admin.start("127.0.0.1", adminPort);
@@ -365,8 +375,9 @@ final class ServeCommand {
         if (scope != HomeScope.PROJECT) {
             b.settings(homeScope(scope));
         }
-        if (a.has("homes")) {
-            b.homesRoot(Path.of(a.require("homes")).toAbsolutePath().normalize());
+        Path homes = a.directoryOrAbsent("homes");
+        if (homes != null) {
+            b.homesRoot(homes);
         }
         if (a.has("home-max-mib")) {
             b.homeMaxBytes((long) a.intOption("home-max-mib", 0, 0, Integer.MAX_VALUE) << 20);

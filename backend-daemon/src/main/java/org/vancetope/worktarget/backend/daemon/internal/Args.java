@@ -43,7 +43,8 @@ public final class Args {
      * @param known the option names accepted (without {@code --})
      * @param flags the options that take no value
      * @return the parsed arguments
-     * @throws UsageException for an unknown option or a missing value
+     * @throws UsageException for an unknown option, a missing value, or an option given twice (a flag may be
+     *                        repeated)
      */
     public static Args parse(List<String> argv, Set<String> known, Set<String> flags) throws UsageException {
         Args a = new Args(flags);
@@ -72,7 +73,11 @@ public final class Args {
                     }
                     value = argv.get(++i);
                 }
-                a.options.put(name, value);
+                String earlier = a.options.put(name, value);
+                if (earlier != null) {
+                    throw new UsageException("Option --" + name + " is given twice ('" + earlier + "' and '" + value
+                            + "'); give it once.");
+                }
             } else {
                 a.positional.add(s);
             }
@@ -157,12 +162,16 @@ public final class Args {
      * @throws UsageException when it is not a number or out of range, naming the range
      */
     public int intOption(String name, int fallback, int min, int max) throws UsageException {
-        int v = intOption(name, fallback);
-        if (v < min || v > max) {
-            throw new UsageException("--" + name + " must be " + (max == Integer.MAX_VALUE ? "at least " + min
-                    : "between " + min + " and " + max) + ", got " + v + ".");
+        String given = options.get(name);
+        if (given != null && given.trim().matches("[-+]?\\d+")) {
+            // a whole number too long for an int is out of range, not "not a number"
+            java.math.BigInteger big = new java.math.BigInteger(given.trim());
+            if (big.compareTo(java.math.BigInteger.valueOf(min)) < 0 || big.compareTo(java.math.BigInteger.valueOf(max)) > 0) {
+                throw new UsageException("--" + name + " must be " + (max == Integer.MAX_VALUE ? "at least " + min
+                        : "between " + min + " and " + max) + ", got " + given.trim() + ".");
+            }
         }
-        return v;
+        return intOption(name, fallback);
     }
 
     /**
@@ -188,6 +197,26 @@ public final class Args {
         Path p = Path.of(v).toAbsolutePath().normalize();
         if (!Files.isDirectory(p)) {
             throw new UsageException("--" + name + " " + p + " is not a directory. Create it, or give another.");
+        }
+        return p;
+    }
+
+    /**
+     * A directory option whose directory may not exist yet (it is made when first needed): the path,
+     * absolute and normalised.
+     *
+     * @param name the option
+     * @return the path, or null when the option is not given
+     * @throws UsageException when it is blank, or names something that exists and is not a directory
+     */
+    public Path directoryOrAbsent(String name) throws UsageException {
+        if (!has(name)) {
+            return null;
+        }
+        Path p = Path.of(require(name)).toAbsolutePath().normalize();
+        if (Files.exists(p) && !Files.isDirectory(p)) {
+            throw new UsageException("--" + name + " " + p + " exists and is not a directory. Give a directory, or a path "
+                    + "that does not exist yet (it is created when first needed).");
         }
         return p;
     }

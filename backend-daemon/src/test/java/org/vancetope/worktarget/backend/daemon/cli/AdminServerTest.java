@@ -57,6 +57,7 @@ class AdminServerTest {
     private WorkTargetServer server;
     private InMemoryProcessStore store;
     private AdminServer admin;
+    private WorkTargetDispatcher dispatcher;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @BeforeEach
@@ -66,7 +67,7 @@ class AdminServerTest {
         server = WorkTargetServer.builder().authenticator(TokenAuthenticator.builder()
                 .token("daemon-token", new AuthPrincipal("box", "acme", Set.of("proj"), null)).build()).build().start();
         store = new InMemoryProcessStore();
-        WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store)
+        dispatcher = WorkTargetDispatcher.builder().processStore(store)
                 .peers(server.peers())
                 .backend(work)
                 .hostTool(hostTool("test_recurse", (p, c) -> Map.of("depth", recurse(0))))
@@ -132,7 +133,11 @@ class AdminServerTest {
     }
 
     private HttpResponse<String> post(byte[] body) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + admin.address().getPort()
+        return post(admin, body);
+    }
+
+    private HttpResponse<String> post(AdminServer to, byte[] body) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + to.address().getPort()
                         + "/admin/v1/call")).header("Authorization", "Bearer " + ADMIN_TOKEN)
                 .timeout(Duration.ofMillis(READ_BOUND_MS))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
@@ -334,5 +339,150 @@ class AdminServerTest {
         assertThat(work.rootDirs("acme", "proj")).hasSize(1);
         assertThat(tempRootDirsOnDisk()).hasSize(1);
         assertThat(store.size()).isEqualTo(1);
+    }
+
+    // -------------------------------------------------------------------------- named processes
+
+    private Map<String, Object> namedCall(String processId, String project) {
+        return Map.of("tenant", "acme", "project", project, "target", "WORK", "processId", processId,
+                "tool", "file_write", "params", Map.of("path", "n.txt", "content", "x"));
+    }
+
+    private HttpResponse<String> send(AdminServer to, String method, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + to.address().getPort() + path))
+                .header("Authorization", "Bearer " + ADMIN_TOKEN).timeout(Duration.ofMillis(READ_BOUND_MS))
+                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private AdminServer adminWith(Duration idle, int max) throws IOException {
+        return new AdminServer(server, dispatcher, store, ADMIN_TOKEN, AdminServer.Limits.defaults()
+                .withRequestTimeout(TIMEOUT).withProcesses(idle, max)).start("127.0.0.1", 0);
+    }
+
+    @Test
+    void deleteEndsANamedProcessWithItsTempRootDir() throws Exception {
+        assertThat(call(namedCall("kept-1", "proj")).statusCode()).isEqualTo(200);
+        assertThat(tempRootDirsOnDisk()).hasSize(1);
+
+        HttpResponse<String> r = send(admin, "DELETE", "/admin/v1/processes/kept-1");
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(json(r).path("result").path("ended").asBoolean()).isTrue();
+        assertThat(tempRootDirsOnDisk()).isEmpty();
+        assertThat(work.rootDirs("acme", "proj")).isEmpty();
+        assertThat(store.size()).isZero();
+    }
+
+    @Test
+    void deleteOfAnUnknownProcessIs404SayingWhy() throws Exception {
+        HttpResponse<String> r = send(admin, "DELETE", "/admin/v1/processes/never-was");
+
+        assertThat(r.statusCode()).isEqualTo(404);
+        assertThat(json(r).path("error").path("message").asText()).contains("No named process 'never-was'",
+                "GET /admin/v1/processes lists them");
+    }
+
+    @Test
+    void deleteOfAProcessWhoseCallRunsIs409AndLeavesItRunning() throws Exception {
+        java.util.concurrent.CompletableFuture<HttpResponse<String>> slow = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> {
+                    try {
+                        return call(Map.of("tenant", "acme", "project", "proj", "target", "WORK", "processId", "busy",
+                                "tool", "test_slow"));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+        org.vancetope.worktarget.testfixtures.Await.until("the slow call runs", () -> {
+            try {
+                return json(send(admin, "GET", "/admin/v1/processes")).path("processes").path(0)
+                        .path("runningCalls").asInt() == 1;
+            } catch (Exception e) {
+                return false;
+            }
+        });
+
+        HttpResponse<String> r = send(admin, "DELETE", "/admin/v1/processes/busy");
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(409);
+        assertThat(json(r).path("error").path("message").asText()).contains("A call runs in process 'busy'");
+        assertThat(slow.get(READ_BOUND_MS, TimeUnit.MILLISECONDS).statusCode()).isEqualTo(200);
+        assertThat(send(admin, "DELETE", "/admin/v1/processes/busy").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aNamedProcessKeepsTheScopeOfItsFirstCall() throws Exception {
+        assertThat(call(namedCall("kept-1", "proj")).statusCode()).isEqualTo(200);
+
+        HttpResponse<String> r = call(namedCall("kept-1", "other"));
+
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(json(r).path("error").path("message").asText()).contains("Process 'kept-1' belongs to acme/proj",
+                "Use another processId, or end this one first (DELETE /admin/v1/processes/kept-1)");
+        assertThat(workspace.resolve("acme/other")).doesNotExist();
+    }
+
+    @Test
+    void aProcessIdThatIsTooLongOrHasASlashOrBlankIs400() throws Exception {
+        for (String id : List.of("a/b", "a b", "x".repeat(AdminServer.MAX_PROCESS_ID_CHARS + 1), "tab\t")) {
+            HttpResponse<String> r = call(namedCall(id, "proj"));
+            assertThat(r.statusCode()).as(id).isEqualTo(400);
+            assertThat(json(r).path("error").path("message").asText()).as(id).startsWith("'processId' must");
+        }
+        assertThat(store.size()).isZero();
+    }
+
+    @Test
+    void theListingShowsTheNamedProcessesAndTheLimits() throws Exception {
+        assertThat(call(namedCall("b-1", "proj")).statusCode()).isEqualTo(200);
+        assertThat(call(namedCall("a-1", "proj")).statusCode()).isEqualTo(200);
+
+        JsonNode listing = json(send(admin, "GET", "/admin/v1/processes"));
+
+        assertThat(listing.path("processes").findValuesAsText("processId")).containsExactly("a-1", "b-1");
+        assertThat(listing.path("processes").path(0).path("project").asText()).isEqualTo("proj");
+        assertThat(listing.path("maxProcesses").asInt()).isEqualTo(AdminServer.Limits.DEFAULT_MAX_PROCESSES);
+        assertThat(listing.path("processIdleSeconds").asLong()).isEqualTo(3600);
+    }
+
+    @Test
+    void oneNamedProcessMoreThanTheLimitIs429AndOneShotCallsStillRun() throws Exception {
+        AdminServer small = adminWith(Duration.ofHours(1), 1);
+        try {
+            assertThat(post(small, Wire.mapper().writeValueAsBytes(namedCall("first", "proj"))).statusCode())
+                    .isEqualTo(200);
+
+            HttpResponse<String> r = post(small, Wire.mapper().writeValueAsBytes(namedCall("second", "proj")));
+
+            assertThat(r.statusCode()).isEqualTo(429);
+            assertThat(json(r).path("error").path("code").asText()).isEqualTo("size_limit");
+            assertThat(json(r).path("error").path("message").asText()).contains("already 1 named processes",
+                    "DELETE /admin/v1/processes/ID");
+            assertThat(post(small, Wire.mapper().writeValueAsBytes(Map.of("tenant", "acme", "project", "proj",
+                    "target", "WORK", "tool", "work_target_get"))).statusCode()).isEqualTo(200);
+        } finally {
+            small.close();
+        }
+    }
+
+    @Test
+    void aNamedProcessWithoutACallForTheIdleTimeIsEndedWithItsTempRootDir() throws Exception {
+        AdminServer quick = adminWith(Duration.ofMillis(200), 16);
+        try {
+            assertThat(post(quick, Wire.mapper().writeValueAsBytes(namedCall("idle-1", "proj"))).statusCode())
+                    .isEqualTo(200);
+            assertThat(tempRootDirsOnDisk()).hasSize(1);
+
+            org.vancetope.worktarget.testfixtures.Await.until("the idle process is ended", () -> {
+                try {
+                    return tempRootDirsOnDisk().isEmpty() && store.size() == 0;
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+            assertThat(json(send(quick, "GET", "/admin/v1/processes")).path("processes").size()).isZero();
+        } finally {
+            quick.close();
+        }
     }
 }

@@ -175,7 +175,45 @@ class CliTest {
     void daemonWithANonPositiveMaxTransferIsAUsageError() {
         assertThat(run("daemon", "--connect", "ws://127.0.0.1:1/worktarget/v1", "--token", "x", "--tenant", "acme",
                 "--project", "proj", "--name", "box", "--max-transfer-mib", "0")).isEqualTo(Main.USAGE);
-        assertThat(stderr()).contains("--max-transfer-mib must be at least 1");
+        assertThat(stderr()).contains("--max-transfer-mib must be between 1 and 1048576, got 0.");
+    }
+
+    @Test
+    void daemonNumberOptionsNameTheOptionAndTheirRange() {
+        Map<List<String>, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(List.of("--workers", "0"), "--workers must be between 1 and 1024, got 0.");
+        cases.put(List.of("--workers", "5000"), "--workers must be between 1 and 1024, got 5000.");
+        cases.put(List.of("--kill-grace-ms", "-1"), "--kill-grace-ms must be at least 0, got -1.");
+        cases.put(List.of("--max-transfer-mib", "99999999999"), "--max-transfer-mib must be between 1 and 1048576, got "
+                + "99999999999.");
+        for (Map.Entry<List<String>, String> c : cases.entrySet()) {
+            err.reset();
+            List<String> args = new java.util.ArrayList<>(List.of("daemon", "--connect", "ws://127.0.0.1:1/worktarget/v1",
+                    "--token", "x", "--tenant", "acme", "--project", "proj", "--name", "box"));
+            args.addAll(c.getKey());
+            assertThat(run(args.toArray(String[]::new))).as(c.getKey().toString()).isEqualTo(Main.USAGE);
+            assertThat(stderr()).as(c.getKey().toString()).isEqualTo(c.getValue() + " Run 'daemon --help' for the options."
+                    + NL);
+        }
+    }
+
+    @Test
+    void anOptionGivenTwiceIsAUsageErrorNamingBothValues() throws Exception {
+        assertThat(run("daemon", "--tenant", "acme", "--tenant", "other")).isEqualTo(Main.USAGE);
+        assertThat(stderr()).isEqualTo("Option --tenant is given twice ('acme' and 'other'); give it once. Run 'daemon "
+                + "--help' for the options." + NL);
+        err.reset();
+        assertThat(run("call", "--target", "WORK", "--target=CLIENT", "work_target_get")).isEqualTo(Main.USAGE);
+        assertThat(stderr()).startsWith("Option --target is given twice ('WORK' and 'CLIENT'); give it once.");
+        err.reset();
+        assertThat(run("serve", "--workspace", workspace().toString(), "--tokens", goodTokens().toString(), "--port", "0",
+                "--port=7070")).isEqualTo(Main.USAGE);
+        assertThat(stderr()).startsWith("Option --port is given twice ('0' and '7070'); give it once.");
+    }
+
+    @Test
+    void aFlagGivenTwiceIsAccepted() {
+        assertThat(run("daemon", "--help", "--help")).isEqualTo(Main.OK);
     }
 
     @Test
@@ -224,6 +262,33 @@ class CliTest {
         assertThat(run("call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--target", "DAEMON:build-box-01",
                 "file_read", "{\"path\":\"README.md\"}")).as(stderr()).isEqualTo(Main.OK);
         assertThat(stdout()).contains("\"content\" : \"from box: README.md\"");
+    }
+
+    @Test
+    void callEndProcessEndsANamedProcessAndAnUnknownOneExitsFailed() throws Exception {
+        connectDaemon();
+        assertThat(run("call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--target", "DAEMON:build-box-01",
+                "--process", "nightly 1", "file_read", "{\"path\":\"README.md\"}")).as(stderr()).isEqualTo(Main.USAGE);
+        assertThat(stderr()).contains("'processId' must not contain blanks");
+        assertThat(run("call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--target", "DAEMON:build-box-01",
+                "--process", "nightly-1", "file_read", "{\"path\":\"README.md\"}")).as(stderr()).isEqualTo(Main.OK);
+        out.reset();
+
+        assertThat(run("call", "--server", adminUrl() + "/admin/v1/call", "--admin-token", ADMIN_TOKEN,
+                "--end-process", "nightly-1")).as(stderr()).isEqualTo(Main.OK);
+        assertThat(stdout()).contains("\"processId\" : \"nightly-1\"", "\"ended\" : true");
+
+        err.reset();
+        assertThat(run("call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--end-process", "nightly-1"))
+                .isEqualTo(Main.FAILED);
+        assertThat(stderr()).startsWith("error not_found: No named process 'nightly-1'");
+    }
+
+    @Test
+    void callEndProcessTakesNoToolOrTarget() {
+        assertThat(run("call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--end-process", "p",
+                "--target", "WORK")).isEqualTo(Main.USAGE);
+        assertThat(stderr()).contains("--end-process takes no tool, --target or --process");
     }
 
     @Test
@@ -476,11 +541,19 @@ class CliTest {
         cases.put(List.of("--result-max-kib", "0"), "--result-max-kib must be between 1 and 1048576, got 0.");
         cases.put(List.of("--isolation", "full"), "The exec settings (--isolation, --isolation-wrapper): isolationMode "
                 + "must be 'none' or 'custom' (any case), got 'full'.");
+        cases.put(List.of("--result-max-kib", "99999999999"), "--result-max-kib must be between 1 and 1048576, got "
+                + "99999999999.");
+        Path aFile = Files.writeString(dir.resolve("not-a-dir"), "x");
+        cases.put(List.of("--homes", aFile.toString()), "--homes " + aFile + " exists and is not a directory. Give a "
+                + "directory, or a path that does not exist yet (it is created when first needed).");
         cases.put(List.of("--port", "70000"), "--port must be between 0 and 65535, got 70000.");
         for (Map.Entry<List<String>, String> c : cases.entrySet()) {
             err.reset();
             List<String> args = new java.util.ArrayList<>(List.of("serve", "--workspace", ws, "--tokens", t,
-                    "--port", "0", "--admin-port", "0", "--admin-token", ADMIN_TOKEN));
+                    "--admin-port", "0", "--admin-token", ADMIN_TOKEN));
+            if (!c.getKey().get(0).equals("--port")) {
+                args.addAll(List.of("--port", "0"));
+            }
             args.addAll(c.getKey());
             assertThat(run(args.toArray(String[]::new))).as(c.getKey().toString()).isEqualTo(Main.USAGE);
             assertThat(stderr()).as(c.getKey().toString())

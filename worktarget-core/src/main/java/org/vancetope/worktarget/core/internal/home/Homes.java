@@ -451,7 +451,8 @@ public final class Homes implements HomeMaintenance {
          * Validates and builds.
          *
          * @return the homes
-         * @throws IllegalArgumentException when neither root is set or a limit is out of range
+         * @throws IllegalArgumentException when neither root is set, a limit is out of range, or the homes root
+         *                                  exists and is not a directory
          */
         public Homes build() {
             if (maxBytes < 0) {
@@ -471,7 +472,13 @@ public final class Homes implements HomeMaintenance {
                 }
                 root = ws.resolveSibling("homes");
             }
-            return new Homes(this, root.toAbsolutePath().normalize());
+            root = root.toAbsolutePath().normalize();
+            if (Files.exists(root) && !Files.isDirectory(root)) {
+                // else every job would fail later, each with the same puzzle
+                throw new IllegalArgumentException("the homes root " + root + " exists and is not a directory; give a "
+                        + "directory, or a path that does not exist yet (it is created when the first HOME is)");
+            }
+            return new Homes(this, root);
         }
     }
 }

@@ -50,6 +50,20 @@ class HomesTest {
         assertThat(h.dir()).isEqualTo(base.resolve("homes/acme/shop"));
     }
 
+    @Test
+    void aHomesRootThatIsAFileIsRefusedAtBuild() throws Exception {
+        Path file = java.nio.file.Files.writeString(base.resolve("homes"), "x");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Homes.builder().homesRoot(file).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("the homes root " + file + " exists and is not a directory");
+    }
+
+    @Test
+    void aHomesRootThatDoesNotExistYetIsAccepted() {
+        assertThat(Homes.builder().homesRoot(base.resolve("later/homes")).build()).isNotNull();
+        assertThat(base.resolve("later")).doesNotExist();
+    }
+
     /** What the logger (slf4j-simple writes to System.err in these tests) printed while the call ran. */
     private static String stderrOf(Runnable call) {
         java.io.PrintStream original = System.err;
