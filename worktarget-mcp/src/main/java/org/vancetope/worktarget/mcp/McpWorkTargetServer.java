@@ -27,6 +27,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.daemon.internal.HttpGuards;
 import org.vancetope.worktarget.backend.local.LocalBackend;
 import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.InMemoryProcessStore;
@@ -71,6 +72,11 @@ public final class McpWorkTargetServer implements AutoCloseable {
 
     /** The path of the Streamable HTTP endpoint. */
     public static final String HTTP_PATH = "/mcp";
+    /**
+     * The default of {@link Builder#httpMaxConnections}: 1,024, or a quarter of this process's limit of open
+     * files when that is lower (read at class load from {@code /proc/self/limits}, where there is one).
+     */
+    public static final int DEFAULT_HTTP_MAX_CONNECTIONS = HttpGuards.ConnectionCap.defaultMax(1024, 4);
 
     private final McpProcessMapping processes;
     private final List<ToolSpec> tools;
@@ -87,6 +93,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
     private final Duration httpRequestTimeout;
     private final int maxCalls;
     private final int httpMaxSessions;
+    private final int httpMaxConnections;
     private final AllowedOrigins allowedOrigins;
     private final List<McpSyncServer> servers = new ArrayList<>();
     private final boolean warmUp;
@@ -115,6 +122,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
         this.httpRequestTimeout = b.httpRequestTimeout;
         this.maxCalls = b.maxCalls;
         this.httpMaxSessions = b.httpMaxSessions;
+        this.httpMaxConnections = b.httpMaxConnections;
         this.allowedOrigins = b.allowedOrigins;
         this.name = b.name;
         this.version = b.version;
@@ -275,7 +283,8 @@ public final class McpWorkTargetServer implements AutoCloseable {
                             // closing: close() ends every session itself
                         }
                     }
-                }, httpSessionIdle, httpRequestTimeout, maxCalls, httpMaxSessions, allowedOrigins);
+                }, httpSessionIdle, httpRequestTimeout, maxCalls, httpMaxSessions, allowedOrigins,
+                httpMaxConnections);
         // the transport runs each request on a thread of its own: at once (the SDK's default would queue
         // them for a few shared threads, where waiting calls hold up every other session's)
         servers.add(sdkServer(McpServer.sync(t).immediateExecution(true)));
@@ -343,6 +352,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
         private Duration httpRequestTimeout = Duration.ofSeconds(30);
         private int maxCalls = 256;
         private int httpMaxSessions = 64;
+        private int httpMaxConnections = DEFAULT_HTTP_MAX_CONNECTIONS;
         private AllowedOrigins allowedOrigins = AllowedOrigins.of(AllowedOrigins.LOOPBACK);
         private String name = "worktarget";
         private String version = "0.1.0";
@@ -452,6 +462,20 @@ public final class McpWorkTargetServer implements AutoCloseable {
          */
         public Builder httpMaxSessionsPerPrincipal(int value) {
             this.httpMaxSessions = atLeastOne(value, "httpMaxSessionsPerPrincipal");
+            return this;
+        }
+
+        /**
+         * How many connections the HTTP server holds at once (default {@link #DEFAULT_HTTP_MAX_CONNECTIONS}:
+         * 1,024, or a quarter of this process's limit of open files when that is lower). A connection over it is
+         * closed at once, before anything is read, so that a client that opens sockets without end cannot use
+         * up the file descriptors the tools and jobs of every session need.
+         *
+         * @param value the limit, at least 1
+         * @return this
+         */
+        public Builder httpMaxConnections(int value) {
+            this.httpMaxConnections = atLeastOne(value, "httpMaxConnections");
             return this;
         }
 

@@ -25,6 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.internal.BindFailures;
 import org.vancetope.worktarget.backend.daemon.internal.FleetRouter;
+import org.vancetope.worktarget.backend.daemon.internal.HttpGuards;
 import org.vancetope.worktarget.backend.daemon.internal.NettyVersionCheck;
 import org.vancetope.worktarget.backend.daemon.internal.ServerConnection;
 import org.vancetope.worktarget.backend.daemon.internal.ServerCore;
@@ -76,6 +77,14 @@ public final class WorkTargetServer implements AutoCloseable {
     private Channel serverChannel;
     private volatile FleetRouter fleet;
     private boolean closed;
+
+    /**
+     * The default of {@link Builder#maxConnections}: 10,000, or half of this process's limit of open files
+     * when that is lower (read at class load from {@code /proc/self/limits}, where there is one).
+     */
+    public static final int DEFAULT_MAX_CONNECTIONS = HttpGuards.ConnectionCap.defaultMax(10_000, 2);
+    /** The default of {@link Builder#maxUnauthenticatedPerAddress}. */
+    public static final int DEFAULT_MAX_UNAUTHENTICATED_PER_ADDRESS = 128;
 
     private WorkTargetServer(Builder b) {
         this.config = b;
@@ -138,6 +147,9 @@ public final class WorkTargetServer implements AutoCloseable {
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(config.lowWaterMark, config.highWaterMark))
+                .handler(new HttpGuards.ConnectionCap("the WorkTarget server (maxConnections, "
+                        + "maxUnauthenticatedPerAddress; serve --max-connections, --max-unauthenticated-per-address)",
+                        config.maxConnections, config.maxUnauthenticatedPerAddress))
                 .childHandler(core.initializer(config.sslContext));
         try {
             serverChannel = b.bind(config.host, config.port).syncUninterruptibly().channel();
@@ -273,8 +285,41 @@ public final class WorkTargetServer implements AutoCloseable {
         private FrameExtension extension;
         private int ioThreads = 0;
         private FleetLink fleet;
+        private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+        private int maxUnauthenticatedPerAddress = DEFAULT_MAX_UNAUTHENTICATED_PER_ADDRESS;
 
         private Builder() {
+        }
+
+        /**
+         * The most connections the server holds at once, upgraded or not (default
+         * {@link #DEFAULT_MAX_CONNECTIONS}: 10,000, or half of this process's limit of open files when that is
+         * lower). A connection over it is closed at once, before anything is read; clients reconnect with
+         * back-off. It keeps a client that opens sockets without end from using up the file descriptors that
+         * jobs, files and the other ports of the process need.
+         *
+         * @param max at least 1
+         * @return this
+         */
+        public Builder maxConnections(int max) {
+            this.maxConnections = max;
+            return this;
+        }
+
+        /**
+         * The most connections one remote address may hold that have not authenticated yet (default
+         * {@link #DEFAULT_MAX_UNAUTHENTICATED_PER_ADDRESS}); 0 for no such cap. One more from that address is
+         * closed at once. A connection stops counting once its upgrade request carried an accepted token, so
+         * this bounds what one host without a token can take of {@link #maxConnections}, and a flood from one
+         * host cannot keep the daemons of every other host out. Clients that connect through one NAT address
+         * all at once may need more.
+         *
+         * @param max 0 or more
+         * @return this
+         */
+        public Builder maxUnauthenticatedPerAddress(int max) {
+            this.maxUnauthenticatedPerAddress = max;
+            return this;
         }
 
         /**
@@ -522,6 +567,9 @@ public final class WorkTargetServer implements AutoCloseable {
                     + "within a positive window");
             require(lowWaterMark > 0 && highWaterMark >= lowWaterMark, "writeBufferWaterMark needs 0 < low <= high");
             require(ioThreads >= 0, "ioThreads must be >= 0");
+            require(maxConnections >= 1, "maxConnections must be at least 1, got " + maxConnections);
+            require(maxUnauthenticatedPerAddress >= 0, "maxUnauthenticatedPerAddress must be 0 (none) or more, got "
+                    + maxUnauthenticatedPerAddress);
             return new WorkTargetServer(this);
         }
 

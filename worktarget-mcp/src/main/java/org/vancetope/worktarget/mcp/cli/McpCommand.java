@@ -35,7 +35,7 @@ final class McpCommand {
     static final String HELP = String.join("\n",
             "Usage: mcp [--workdir DIR] [--workspace DIR] [--tenant T] [--project P] [--warm-up on|off]",
             "       mcp --http PORT --workspace DIR --tokens FILE [--bind 127.0.0.1] [--daemon-port 7070]",
-            "           [--project P] [--allowed-origins LIST]",
+            "           [--project P] [--allowed-origins LIST] [--max-connections N]",
             "",
             "Serves the WorkTarget tools (file_*, exec_*, work_target_get/set) to an MCP client.",
             "",
@@ -64,11 +64,15 @@ final class McpCommand {
             "                    (default: loopback, http(s)://localhost:*, 127.0.0.1:*, [::1]:*; '' none). A",
             "                    request with another Origin header gets 403 (DNS rebinding guard); one without",
             "                    Origin (not a browser) is judged by its token alone.",
+            "  --max-connections N  the most connections each port holds at once; one more is closed at once",
+            "                    (default " + McpWorkTargetServer.DEFAULT_HTTP_MAX_CONNECTIONS + " on the MCP port, "
+                    + WorkTargetServer.DEFAULT_MAX_CONNECTIONS + " on the daemon port: at most a quarter and a",
+            "                    half of this process's limit of open files)",
             "",
             "Logs go to stderr. Exit codes: 0 stopped, 2 usage, 4 cannot bind.");
 
     private static final Set<String> OPTIONS = Set.of("workdir", "workspace", "tenant", "project", "http", "tokens",
-            "bind", "daemon-port", "allowed-origins", "warm-up");
+            "bind", "daemon-port", "allowed-origins", "warm-up", "max-connections");
 
     private McpCommand() {
     }
@@ -149,6 +153,7 @@ final class McpCommand {
         int port = a.intOption("http", 0, 0, 65535);
         int daemonPort = a.intOption("daemon-port", 7070, 0, 65535);
         String bind = a.get("bind", "127.0.0.1");
+        Integer maxConnections = a.has("max-connections") ? a.intOption("max-connections", 0, 1, 1_000_000) : null;
         if (a.has("workdir") || a.has("tenant") || a.has("warm-up")) {
             throw new Args.UsageException("--workdir, --tenant and --warm-up are options of the stdio form; over HTTP the "
                     + "tokens give the tenant and calls run in --workspace or on daemons.");
@@ -180,8 +185,12 @@ final class McpCommand {
                 TransferSettings.defaults(), TransferListener.NONE);
         WorkTargetServer server;
         try {
-            server = WorkTargetServer.builder().host(bind).port(daemonPort).authenticator(auth).transfers(transfers)
-                    .build().start();
+            WorkTargetServer.Builder sb = WorkTargetServer.builder().host(bind).port(daemonPort).authenticator(auth)
+                    .transfers(transfers);
+            if (maxConnections != null) {
+                sb.maxConnections(maxConnections);
+            }
+            server = sb.build().start();
         } catch (IOException e) {
             transfers.close();
             work.close();
@@ -196,6 +205,9 @@ final class McpCommand {
         WorkTargetDispatcher dispatcher = db.build();
         McpWorkTargetServer.Builder mb = McpWorkTargetServer.builder().dispatcher(dispatcher).hostTools(hostTools)
                 .processes(McpProcessMapping.perSession(store, dispatcher, "local", a.get("project", "local")));
+        if (maxConnections != null) {
+            mb.httpMaxConnections(maxConnections);
+        }
         if (origins != null) {
             mb.allowedOrigins(origins);
         }

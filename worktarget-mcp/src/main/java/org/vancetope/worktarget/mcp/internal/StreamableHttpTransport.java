@@ -125,6 +125,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
     private final int maxCalls;
     private final Semaphore callSlots;
     private final int maxSessions;
+    private final HttpGuards.ConnectionCap cap;
     private final Object sessionsOpening = new Object();
     private final ExecutorService callThreads = Executors.newCachedThreadPool(
             new DefaultThreadFactory("worktarget-mcp-http-call", true));
@@ -149,10 +150,12 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
      * @param maxSessions how many sessions one principal may have open; one more ends the principal's least
      *                    recently used idle session, or is refused when all are busy
      * @param origins the browser origins served (a request with another {@code Origin} gets 403)
+     * @param maxConnections how many connections the server holds at once; one more is closed at once
      */
     public StreamableHttpTransport(McpJsonMapper json, Authenticator authenticator, CallRegistry calls,
                                    Sessions listener, Duration idle, Duration requestTimeout, int maxCalls,
-                                   int maxSessions, AllowedOrigins origins) {
+                                   int maxSessions, AllowedOrigins origins, int maxConnections) {
+        this.cap = new HttpGuards.ConnectionCap("the MCP HTTP server (httpMaxConnections)", maxConnections);
         this.maxSessions = maxSessions;
         this.idle = idle;
         this.requestTimeout = requestTimeout;
@@ -182,7 +185,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         NettyVersionCheck.require("the MCP HTTP server");
         group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
         try {
-            server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+            server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class).handler(cap)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {

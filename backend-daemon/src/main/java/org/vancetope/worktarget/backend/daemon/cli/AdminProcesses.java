@@ -215,15 +215,40 @@ final class AdminProcesses {
                 }
             });
         }
-        for (String id : ending) {
+        finishAll(ending);
+        return ending;
+    }
+
+    /**
+     * Ends every named process, calls running or not: for when the server stops, since the process store
+     * goes with it and nothing could end them later.
+     *
+     * @return the ids it ended
+     */
+    List<String> endAll() {
+        List<String> ending = new ArrayList<>();
+        synchronized (this) {
+            named.forEach((id, e) -> {
+                if (e.ending == null) {
+                    e.ending = new CompletableFuture<>();
+                    ending.add(id);
+                }
+            });
+        }
+        finishAll(ending);
+        return ending;
+    }
+
+    /** Ends processes marked as ending, each even when an earlier one fails. */
+    private void finishAll(List<String> ids) {
+        for (String id : ids) {
             try {
                 finish(id);
             } catch (RuntimeException e) {
                 // the process is forgotten all the same; the others must still end
-                LOG.warn("Ending the idle named process {} failed", id, e);
+                LOG.warn("Ending the named process {} failed", id, e);
             }
         }
-        return ending;
     }
 
     /** Runs the end of a process marked as ending, then forgets it and releases who waits for it. */

@@ -100,6 +100,8 @@ final class AdminServer implements AutoCloseable {
     static final String ONE_SHOT_PREFIX = "admin-";
     /** Where the named processes are listed ({@code GET}, without the last slash) and ended ({@code DELETE} + id). */
     static final String PROCESSES_PATH = "/admin/v1/processes/";
+    /** How long {@link #close} waits for interrupted calls before it ends the named processes. */
+    static final int CLOSE_WAIT_SECONDS = 5;
     /** The longest processId. */
     static final int MAX_PROCESS_ID_CHARS = 128;
 
@@ -112,8 +114,10 @@ final class AdminServer implements AutoCloseable {
      * @param processIdle how long a named process (a call's {@code processId}) may go without a call before it
      *                    is ended (default 1 h); zero: never
      * @param maxProcesses the most named processes at once (default 1024); a call naming one more gets 429
+     * @param maxConnections the most connections at once (default 256); one more is closed at once
      */
-    record Limits(Duration requestTimeout, int maxBodyBytes, Duration processIdle, int maxProcesses) {
+    record Limits(Duration requestTimeout, int maxBodyBytes, Duration processIdle, int maxProcesses,
+                  int maxConnections) {
         /** The default request timeout. */
         static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
         /** The default body limit. */
@@ -122,6 +126,8 @@ final class AdminServer implements AutoCloseable {
         static final Duration DEFAULT_PROCESS_IDLE = Duration.ofHours(1);
         /** The default number of named processes. */
         static final int DEFAULT_MAX_PROCESSES = 1024;
+        /** The default number of connections: the API is for the host's own scripts, on loopback. */
+        static final int DEFAULT_MAX_CONNECTIONS = 256;
 
         /** Validates. */
         Limits {
@@ -139,16 +145,19 @@ final class AdminServer implements AutoCloseable {
             if (maxProcesses < 1) {
                 throw new IllegalArgumentException("maxProcesses must be at least 1, got " + maxProcesses);
             }
+            if (maxConnections < 1) {
+                throw new IllegalArgumentException("maxConnections must be at least 1, got " + maxConnections);
+            }
         }
 
         /**
          * The defaults.
          *
-         * @return 10 s, 4 MiB, 1 h, 1024
+         * @return 10 s, 4 MiB, 1 h, 1024, 256
          */
         static Limits defaults() {
             return new Limits(DEFAULT_REQUEST_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_PROCESS_IDLE,
-                    DEFAULT_MAX_PROCESSES);
+                    DEFAULT_MAX_PROCESSES, DEFAULT_MAX_CONNECTIONS);
         }
 
         /**
@@ -158,7 +167,7 @@ final class AdminServer implements AutoCloseable {
          * @return the limits
          */
         Limits withRequestTimeout(Duration timeout) {
-            return new Limits(timeout, maxBodyBytes, processIdle, maxProcesses);
+            return new Limits(timeout, maxBodyBytes, processIdle, maxProcesses, maxConnections);
         }
 
         /**
@@ -168,7 +177,7 @@ final class AdminServer implements AutoCloseable {
          * @return the limits
          */
         Limits withMaxBodyBytes(int bytes) {
-            return new Limits(requestTimeout, bytes, processIdle, maxProcesses);
+            return new Limits(requestTimeout, bytes, processIdle, maxProcesses, maxConnections);
         }
 
         /**
@@ -179,7 +188,17 @@ final class AdminServer implements AutoCloseable {
          * @return the limits
          */
         Limits withProcesses(Duration idle, int max) {
-            return new Limits(requestTimeout, maxBodyBytes, idle, max);
+            return new Limits(requestTimeout, maxBodyBytes, idle, max, maxConnections);
+        }
+
+        /**
+         * These limits with another connection cap.
+         *
+         * @param max at least 1
+         * @return the limits
+         */
+        Limits withMaxConnections(int max) {
+            return new Limits(requestTimeout, maxBodyBytes, processIdle, maxProcesses, max);
         }
     }
 
@@ -191,6 +210,8 @@ final class AdminServer implements AutoCloseable {
     private final Ids ids = new Ids();
     private final ExecutorService calls = Executors.newCachedThreadPool(new DefaultThreadFactory("worktarget-admin-call", true));
     private final AdminProcesses processes;
+    private final HttpGuards.ConnectionCap cap;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private final EventLoopGroup group;
     private Channel channel;
 
@@ -227,11 +248,12 @@ final class AdminServer implements AutoCloseable {
         this.limits = Objects.requireNonNull(limits, "limits");
         this.processes = new AdminProcesses(this::endProcess, limits.processIdle(), limits.maxProcesses(),
                 System::nanoTime);
+        this.cap = new HttpGuards.ConnectionCap("serve's admin API", limits.maxConnections());
     }
 
     AdminServer start(String host, int port) throws IOException {
         try {
-            channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+            channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class).handler(cap)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
@@ -275,12 +297,29 @@ final class AdminServer implements AutoCloseable {
         return (InetSocketAddress) channel.localAddress();
     }
 
+    /**
+     * Stops taking requests, interrupts the running calls (waiting up to {@value #CLOSE_WAIT_SECONDS} s for
+     * them), then ends every named process: the process store goes with the server, so nothing could end them
+     * later, and their temp RootDirs would stay on disk. A second call does nothing.
+     */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         if (channel != null) {
             channel.close().syncUninterruptibly();
         }
         calls.shutdownNow();
+        try {
+            calls.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        List<String> ended = processes.endAll();
+        if (!ended.isEmpty()) {
+            LOG.info("Ended the {} named admin process(es) as the admin API closed: {}", ended.size(), ended);
+        }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 

@@ -27,6 +27,8 @@ import org.vancetope.worktarget.backend.daemon.internal.Wire;
 final class CallCommand {
     /** The default of {@code --timeout}, in seconds. */
     static final int DEFAULT_TIMEOUT_SECONDS = 120;
+    /** The most bytes of parameters sent: the admin API's body limit. */
+    static final int MAX_PARAMS_BYTES = AdminServer.Limits.DEFAULT_MAX_BODY_BYTES;
     /** The call endpoint of the admin API. */
     private static final String CALL_PATH = "/admin/v1/call";
     static final String HELP = String.join("\n",
@@ -36,8 +38,8 @@ final class CallCommand {
             "",
             "Runs TOOL (e.g. file_read, exec_run, work_target_get) through the dispatcher of a 'serve' and",
             "prints the result as JSON on stdout; errors go to stderr. The parameters are a JSON object: on",
-            "the command line, from FILE (@FILE), or from the standard input (-); the last two have no",
-            "length limit (the command line has one, about 128 KiB per word on Linux).",
+            "the command line, from FILE (@FILE), or from the standard input (-); the last two take up to",
+            "4 MiB, the admin API's limit (the command line has its own, about 128 KiB per word on Linux).",
             "",
             "  --server URL        the admin API, e.g. http://127.0.0.1:7071 (serve's --admin-port)",
             "  --admin-token T     the admin token; prefer $WORKTARGET_ADMIN_TOKEN or --admin-token-file: an",
@@ -133,7 +135,8 @@ final class CallCommand {
             return Main.UNREACHABLE;
         } catch (IOException e) {
             err.println("The call to " + uri + " failed: " + e + ". Is 'serve' running, and is this its admin API "
-                    + "(http://, not https://)?");
+                    + "(http://, not https://)? It also closes connections beyond the "
+                    + AdminServer.Limits.DEFAULT_MAX_CONNECTIONS + " it holds at once: then call again later.");
             return Main.UNREACHABLE;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -213,16 +216,24 @@ final class CallCommand {
             text = "{}";
             where = "The parameters";
         } else if (given.equals("-")) {
+            where = "The parameters on the standard input";
             try {
-                text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                byte[] bytes = in.readNBytes(MAX_PARAMS_BYTES + 1);
+                if (bytes.length > MAX_PARAMS_BYTES) {
+                    throw tooLarge(where, "more than " + MAX_PARAMS_BYTES + " bytes");
+                }
+                text = new String(bytes, StandardCharsets.UTF_8);
             } catch (IOException e) {
                 throw new Args.UsageException("Cannot read the parameters from the standard input: " + e.getMessage()
                         + ".");
             }
-            where = "The parameters on the standard input";
         } else if (given.startsWith("@")) {
             Path file = Path.of(given.substring(1));
             try {
+                long size = Files.size(file);
+                if (size > MAX_PARAMS_BYTES) {
+                    throw tooLarge("The parameters in " + file, size + " bytes");
+                }
                 text = Files.readString(file, StandardCharsets.UTF_8);
             } catch (NoSuchFileException e) {
                 throw new Args.UsageException("Cannot read the parameters from " + given + ": there is no file "
@@ -246,6 +257,13 @@ final class CallCommand {
             throw new Args.UsageException(where + " must be a JSON object, e.g. '{\"path\":\"README.md\"}'.");
         }
         return params;
+    }
+
+    /** Parameters over the admin API's body limit: refused before they are read whole, or sent. */
+    private static Args.UsageException tooLarge(String where, String size) {
+        return new Args.UsageException(where + " are " + size + "; serve's admin API takes at most "
+                + MAX_PARAMS_BYTES + " bytes (4 MiB) per call. Move big content with a file transfer instead "
+                + "(client_file_upload, or file_write in parts).");
     }
 
     private static void putIfSet(ObjectNode body, String field, String value) {

@@ -131,9 +131,12 @@ final class DaemonCommand {
                         + "(default 7070).";
             }
         }
+        String closedEarly = " A serve that already holds --max-connections connections closes new ones this way, "
+                + "and logs a WARN that says so; then retry later, or raise its --max-connections.";
         return head + (last == null ? "no attempt completed the WebSocket upgrade. Is " + where + " a WorkTarget "
-                + "server's WebSocket port (serve's --port, default 7070), with the path of --connect?"
-                : "the last attempt failed: " + PeerFailures.brief(last) + ". Check --connect, and serve's log.");
+                + "server's WebSocket port (serve's --port, default 7070), with the path of --connect?" + closedEarly
+                : "the last attempt failed: " + PeerFailures.brief(last) + ". Check --connect, and serve's log."
+                + (PeerFailures.isNetwork(last) ? closedEarly : ""));
     }
 
     static int run(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {

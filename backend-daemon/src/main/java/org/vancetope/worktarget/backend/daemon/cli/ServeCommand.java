@@ -42,10 +42,11 @@ final class ServeCommand {
     static final String HELP = String.join("\n",
             "Usage: serve --workspace DIR --tokens FILE [--port 7070] [--bind 127.0.0.1]",
             "             [--admin-port PORT+1] [--admin-token-file FILE] [--tls-cert PEM --tls-key PEM]",
-            "             [--request-timeout SECONDS] [--no-sync] [--max-transfer-mib N]",
+            "             [--request-timeout SECONDS] [--max-connections N] [--no-sync] [--max-transfer-mib N]",
             "             [--home-scope project|tenant|user] [--homes DIR] [--home-max-mib N]",
             "             [--isolation none|custom] [--isolation-wrapper TEMPLATE] [--kill-grace-ms N]",
             "             [--max-jobs N] [--result-max-kib N] [--process-idle-minutes N] [--max-processes N]",
+            "             [--max-unauthenticated-per-address N]",
             "             [--redis-uri URI --node-id ID]",
             "",
             "Runs a WorkTarget server: foots and daemons connect to ws://BIND:PORT/worktarget/v1 with a token",
@@ -72,6 +73,13 @@ final class ServeCommand {
             "  --tls-cert/--tls-key  serve wss:// with this PEM certificate chain and key",
             "  --request-timeout S how long a new connection may take to send its whole WebSocket upgrade",
             "                      request, and an admin connection each whole request (default 10); then 408",
+            "  --max-connections N the most connections the WebSocket port holds at once, upgraded or not; one",
+            "                      more is closed at once (default " + WorkTargetServer.DEFAULT_MAX_CONNECTIONS
+                    + " here: 10000, or half of the limit of open files)",
+            "  --max-unauthenticated-per-address N  the most connections one remote address may hold before",
+            "                      their token is accepted (default "
+                    + WorkTargetServer.DEFAULT_MAX_UNAUTHENTICATED_PER_ADDRESS + "; 0 no cap); more clients behind one",
+            "                      NAT address that connect all at once may need more",
             "  --no-sync           rename an uploaded, verified file without forcing it to the disk first",
             "                      (faster for big files; after a power loss the file may be empty or short)",
             "  --max-transfer-mib N  the largest file one transfer moves, either way (default "
@@ -212,7 +220,7 @@ final class ServeCommand {
         Args a = Args.parse(argv, Set.of("workspace", "tokens", "port", "bind", "admin-port", "admin-token",
                 "admin-token-file", "tls-cert", "tls-key", "request-timeout", "max-transfer-mib", "home-scope", "homes",
                 "home-max-mib", "isolation", "isolation-wrapper", "kill-grace-ms", "max-jobs", "result-max-kib", "redis-uri",
-                "node-id", "process-idle-minutes", "max-processes"),
+                "node-id", "process-idle-minutes", "max-processes", "max-connections", "max-unauthenticated-per-address"),
                 Set.of("help", "no-sync"));
         if (a.flag("help")) {
             out.println(HELP);
@@ -229,6 +237,9 @@ final class ServeCommand {
         Duration processIdle = Duration.ofMinutes(a.intOption("process-idle-minutes",
                 (int) AdminServer.Limits.DEFAULT_PROCESS_IDLE.toMinutes(), 0, 525_600));
         int maxProcesses = a.intOption("max-processes", AdminServer.Limits.DEFAULT_MAX_PROCESSES, 1, 1_000_000);
+        int maxConnections = a.intOption("max-connections", WorkTargetServer.DEFAULT_MAX_CONNECTIONS, 1, 1_000_000);
+        int maxUnauthenticated = a.intOption("max-unauthenticated-per-address",
+                WorkTargetServer.DEFAULT_MAX_UNAUTHENTICATED_PER_ADDRESS, 0, 1_000_000);
         String adminToken = a.get("admin-token", System.getenv("WORKTARGET_ADMIN_TOKEN"));
         boolean generated = adminToken == null || adminToken.isBlank();
         if (generated) {
@@ -251,7 +262,8 @@ final class ServeCommand {
         WorkTargetServer server;
         try {
             WorkTargetServer.Builder sb = WorkTargetServer.builder().host(bind).port(port).authenticator(auth)
-                    .sslContext(ssl).transfers(transfers).upgradeTimeout(requestTimeout);
+                    .sslContext(ssl).transfers(transfers).upgradeTimeout(requestTimeout).maxConnections(maxConnections)
+                    .maxUnauthenticatedPerAddress(maxUnauthenticated);
             if (fleet != null) {
                 sb.fleet(fleet);
             }

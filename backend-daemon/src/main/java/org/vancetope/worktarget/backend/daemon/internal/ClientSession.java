@@ -329,6 +329,10 @@ public final class ClientSession {
     private final class Connection extends FrameHandler {
         final Channel channel;
         volatile boolean welcomed;
+        /** Whether the server answered the upgrade (with 101). */
+        boolean upgraded;
+        /** Whether this attempt recorded why it failed in {@code lastFailure}. */
+        boolean failureRecorded;
         boolean sendsContext;
         int closeCode = -1;
         String closeReason = "";
@@ -346,6 +350,7 @@ public final class ClientSession {
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
             if (evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_COMPLETE) {
+                upgraded = true;
                 List<ToolSpec> specs = tools.values().stream().map(BackendTool::spec).toList();
                 Message.Hello hello = new Message.Hello(Wire.PROTOCOL_VERSION, settings.profile(), settings.tenant(),
                         settings.project(), settings.daemonName(), settings.sessionId(), settings.clientName(),
@@ -500,6 +505,7 @@ public final class ClientSession {
                 LOG.warn("The server sent a frame over {} bytes; reconnecting", settings.maxFrameBytes());
             } else {
                 lastFailure = cause;
+                failureRecorded = true;
                 LOG.warn("Connection to {} failed: {}", settings.uri(), cause.toString());
             }
             ctx.close();
@@ -535,6 +541,12 @@ public final class ClientSession {
             } else if (refusal != null) {
                 refused(refusal);
             } else {
+                if (!upgraded && !failureRecorded) {
+                    // closed without an answer to the upgrade and without an error: what a start-up deadline
+                    // reports (a server at its connection cap does this, and so do some proxies)
+                    lastFailure = new java.io.IOException("the server closed the connection before answering the "
+                            + "WebSocket upgrade");
+                }
                 LOG.info("Disconnected from {}{}", settings.uri(), closeCode > 0 ? " (close " + closeCode + ")" : "");
                 retryLater();
             }

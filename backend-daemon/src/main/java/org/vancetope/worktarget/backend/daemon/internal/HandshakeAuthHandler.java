@@ -178,6 +178,7 @@ public final class HandshakeAuthHandler extends ChannelInboundHandlerAdapter {
             }
             ctx.channel().attr(PRINCIPAL).set(principal.get());
             ctx.channel().attr(PROFILE).set(profile);
+            HttpGuards.ConnectionCap.trusted(ctx.channel());     // no longer counts against its address
             ctx.pipeline().remove(this);
             ctx.fireChannelRead(ReferenceCountUtil.retain(req));
         } finally {

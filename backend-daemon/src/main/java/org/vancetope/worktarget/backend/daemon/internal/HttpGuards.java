@@ -1,6 +1,8 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -16,13 +18,22 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The guards of our HTTP/1.1 servers (serve's admin API, the MCP server's Streamable HTTP) against clients
@@ -30,10 +41,181 @@ import java.util.function.Supplier;
  * in the order {@link InOrder}, {@link RequestDeadline}, {@link HeadGate}, {@link BodyLimit}, so that requests
  * sent back to back (pipelined) are answered one after the other, a request is judged on its head before its
  * body is buffered, and a body is buffered only up to a limit. Every refusal answers with the
- * server's own response (its format, its message saying what to do) and closes the connection.
+ * server's own response (its format, its message saying what to do) and closes the connection. Before all
+ * of them, on the listening channel, {@link ConnectionCap} bounds how many connections a server holds at once.
  */
 public final class HttpGuards {
+    private static final Logger LOG = LoggerFactory.getLogger(HttpGuards.class);
+
     private HttpGuards() {
+    }
+
+    /**
+     * Bounds the connections one server holds at once, so that a client that opens sockets and sends nothing
+     * cannot use up the process's file descriptors, which the server's jobs, files and other ports need as
+     * well (without it, a few thousand idle sockets make file tools, jobs and even the admin API fail with
+     * "Too many open files" until the upgrade deadline closes them). It is the handler of the listening
+     * channel ({@code ServerBootstrap.handler}), so it sees each accepted connection on the accepting thread,
+     * before it is handed to an I/O thread: a connection over the cap is closed there and then, before
+     * anything is read from it or a TLS handshake is made, so the sockets a burst of connections holds never
+     * exceed the cap by more than the one being accepted; one WARN per 10 s says how many were refused.
+     * Thread-safe.
+     */
+    @ChannelHandler.Sharable
+    public static final class ConnectionCap extends ChannelInboundHandlerAdapter {
+        /** The release of a connection's place among its address's untrusted connections, until it is trusted. */
+        private static final AttributeKey<Runnable> UNTRUSTED = AttributeKey.valueOf("worktarget.connectionCap.untrusted");
+
+        private final String server;
+        private final int max;
+        private final int maxUntrustedPerAddress;
+        private final AtomicInteger open = new AtomicInteger();
+        private final Map<InetAddress, Integer> untrusted = new HashMap<>();
+        private final LogLimiter refusals = new LogLimiter(Duration.ofSeconds(10).toNanos(), System::nanoTime);
+
+        /**
+         * A cap on connections, none on addresses.
+         *
+         * @param server what the log calls the server, e.g. "the WebSocket server" and the option that sets it
+         * @param max the most connections at once, at least 1
+         */
+        public ConnectionCap(String server, int max) {
+            this(server, max, 0);
+        }
+
+        /**
+         * A cap on connections and on the connections of one address that are not trusted yet.
+         *
+         * @param server what the log calls the server, e.g. "the WebSocket server" and the option that sets it
+         * @param max the most connections at once, at least 1
+         * @param maxUntrustedPerAddress the most connections of one remote address that were not yet
+         *                               {@link #trusted} (for a WebSocket server: not yet authenticated), so that
+         *                               one host cannot take every place; 0 for no such cap
+         */
+        public ConnectionCap(String server, int max, int maxUntrustedPerAddress) {
+            if (max < 1) {
+                throw new IllegalArgumentException("the connection cap must be at least 1, got " + max);
+            }
+            if (maxUntrustedPerAddress < 0) {
+                throw new IllegalArgumentException("the cap per address must be 0 (none) or more, got "
+                        + maxUntrustedPerAddress);
+            }
+            this.server = Objects.requireNonNull(server, "server");
+            this.max = max;
+            this.maxUntrustedPerAddress = maxUntrustedPerAddress;
+        }
+
+        /**
+         * Marks a connection as trusted (its peer authenticated): it no longer counts against its address's
+         * untrusted connections. Does nothing for a connection that is trusted already or not under a cap.
+         *
+         * @param channel the connection
+         */
+        public static void trusted(Channel channel) {
+            Runnable release = channel.attr(UNTRUSTED).getAndSet(null);
+            if (release != null) {
+                release.run();
+            }
+        }
+
+        /**
+         * A default cap: {@code ceiling}, or a {@code share}-th of this process's limit of open files when that
+         * is lower (read from {@code /proc/self/limits} where there is one), and at least 16.
+         *
+         * @param ceiling the cap where file descriptors are plentiful
+         * @param share the part of the file-descriptor limit the server may take: 2 for a half
+         * @return the cap
+         */
+        public static int defaultMax(int ceiling, int share) {
+            long fds = FileLimits.maxOpenFiles();
+            long cap = fds > 0 ? Math.min(ceiling, fds / share) : ceiling;
+            return (int) Math.max(16, cap);
+        }
+
+        /**
+         * How many connections are open now.
+         *
+         * @return the count
+         */
+        public int open() {
+            return open.get();
+        }
+
+        /**
+         * The cap.
+         *
+         * @return the most connections at once
+         */
+        public int max() {
+            return max;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (!(msg instanceof Channel child)) {
+                ctx.fireChannelRead(msg);
+                return;
+            }
+            if (open.incrementAndGet() > max) {
+                open.decrementAndGet();
+                refuse(child, max + " connections are open, the most it holds at once");
+                return;
+            }
+            InetAddress address = child.remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
+            boolean perAddress = maxUntrustedPerAddress > 0 && address != null;
+            if (perAddress && !enterUntrusted(address)) {
+                open.decrementAndGet();
+                refuse(child, address.getHostAddress() + " has " + maxUntrustedPerAddress + " connections that have "
+                        + "not authenticated yet, the most one address may have");
+                return;
+            }
+            child.closeFuture().addListener(f -> open.decrementAndGet());
+            if (perAddress) {
+                AtomicBoolean once = new AtomicBoolean();
+                Runnable release = () -> {
+                    if (once.compareAndSet(false, true)) {
+                        leaveUntrusted(address);
+                    }
+                };
+                child.attr(UNTRUSTED).set(release);
+                child.closeFuture().addListener(f -> trusted(child));
+            }
+            ctx.fireChannelRead(child);
+        }
+
+        private synchronized boolean enterUntrusted(InetAddress address) {
+            int n = untrusted.getOrDefault(address, 0);
+            if (n >= maxUntrustedPerAddress) {
+                return false;
+            }
+            untrusted.put(address, n + 1);
+            return true;
+        }
+
+        private synchronized void leaveUntrusted(InetAddress address) {
+            untrusted.computeIfPresent(address, (a, n) -> n > 1 ? n - 1 : null);
+        }
+
+        /**
+         * How many connections of an address have not been trusted yet.
+         *
+         * @param address the remote address
+         * @return the count
+         */
+        public synchronized int untrusted(InetAddress address) {
+            return untrusted.getOrDefault(address, 0);
+        }
+
+        private void refuse(Channel child, String why) {
+            long folded = refusals.tryLoud();
+            if (folded >= 0) {
+                LOG.warn("Refused a connection to {} from {}: {}{}", server, child.remoteAddress(), why,
+                        folded > 0 ? " (and " + folded + " more refused since the last report, at DEBUG)" : "");
+            } else {
+                LOG.debug("Refused a connection to {} from {}: {}", server, child.remoteAddress(), why);
+            }
+            child.unsafe().closeForcibly();     // not registered yet: closes the socket, here and now
+        }
     }
 
     /** A refusal as it is sent: with its {@code Content-Length} and {@code Connection: close}. */

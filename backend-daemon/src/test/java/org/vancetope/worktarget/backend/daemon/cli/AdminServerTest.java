@@ -374,6 +374,18 @@ class AdminServerTest {
     }
 
     @Test
+    void closingTheAdminApiEndsTheNamedProcessesWithTheirTempRootDirs() throws Exception {
+        assertThat(call(namedCall("kept-1", "proj")).statusCode()).isEqualTo(200);
+        assertThat(call(namedCall("kept-2", "proj")).statusCode()).isEqualTo(200);
+        assertThat(tempRootDirsOnDisk()).hasSize(2);
+
+        admin.close();
+
+        assertThat(tempRootDirsOnDisk()).isEmpty();
+        assertThat(store.size()).isZero();
+    }
+
+    @Test
     void deleteOfAnUnknownProcessIs404SayingWhy() throws Exception {
         HttpResponse<String> r = send(admin, "DELETE", "/admin/v1/processes/never-was");
 
@@ -483,6 +495,34 @@ class AdminServerTest {
             assertThat(json(send(quick, "GET", "/admin/v1/processes")).path("processes").size()).isZero();
         } finally {
             quick.close();
+        }
+    }
+
+    // ------------------------------------------------------------------------------ connection cap
+
+    @Test
+    void aConnectionOverTheCapIsClosedAtOnceAndOneClosedMakesRoom() throws Exception {
+        AdminServer capped = new AdminServer(server, dispatcher, store, ADMIN_TOKEN, AdminServer.Limits.defaults()
+                .withRequestTimeout(Duration.ofSeconds(READ_BOUND_MS)).withMaxConnections(2)).start("127.0.0.1", 0);
+        try {
+            Socket first = new Socket("127.0.0.1", capped.address().getPort());
+            Socket second = new Socket("127.0.0.1", capped.address().getPort());
+            try (Socket over = new Socket("127.0.0.1", capped.address().getPort())) {
+                over.setSoTimeout(READ_BOUND_MS);
+                assertThat(readUntilClosed(over)).as("what the connection over the cap got").isEmpty();
+            }
+            first.close();
+            second.close();
+
+            org.vancetope.worktarget.testfixtures.Await.until("a new connection is served", () -> {
+                try {
+                    return send(capped, "GET", "/admin/v1/processes").statusCode() == 200;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+        } finally {
+            capped.close();
         }
     }
 }

@@ -413,6 +413,53 @@ class CliTest {
     }
 
     @Test
+    void daemonAtAServerAtItsConnectionCapExitsUnreachableNamingTheCap() throws Exception {
+        WorkTargetServer capped = WorkTargetServer.builder().authenticator(TokenAuthenticator.builder()
+                .token(DAEMON_TOKEN, new AuthPrincipal("box", "acme", Set.of("proj"), null)).build())
+                .maxConnections(1).build().start();
+        try (java.net.Socket filler = new java.net.Socket("127.0.0.1", capped.port())) {
+            assertThat(filler.isConnected()).as("the one connection the server holds").isTrue();
+            assertThat(run("daemon", "--connect", wsUrl(capped.port()), "--token", DAEMON_TOKEN, "--tenant", "acme",
+                    "--project", "proj", "--name", "box", "--connect-timeout", "1")).isEqualTo(Main.UNREACHABLE);
+        } finally {
+            capped.close();
+        }
+        assertThat(stderr()).startsWith("Not connected to " + wsUrl(capped.port()) + " within 1 s (--connect-timeout): ")
+                .contains("A serve that already holds --max-connections connections closes new ones this way");
+    }
+
+    @Test
+    void daemonAtAServerThatClosesEachConnectionWithoutAnAnswerExitsUnreachableAtItsDeadline() throws Exception {
+        try (ServerSocket closer = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                while (!closer.isClosed()) {
+                    try {
+                        closer.accept().close();    // a clean close (FIN), before anything is read
+                    } catch (java.io.IOException e) {
+                        return;
+                    }
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+
+            assertThat(run("daemon", "--connect", wsUrl(closer.getLocalPort()), "--token", DAEMON_TOKEN, "--tenant",
+                    "acme", "--project", "proj", "--name", "box", "--connect-timeout", "1")).isEqualTo(Main.UNREACHABLE);
+        }
+        assertThat(stderr()).contains("the last attempt failed: IOException: the server closed the connection before "
+                + "answering the WebSocket upgrade", "A serve that already holds --max-connections connections");
+    }
+
+    @Test
+    void theUnreachableMessageOfAResetConnectionNamesTheConnectionCap() {
+        assertThat(DaemonCommand.unreachable(URI.create("ws://h:7070/worktarget/v1"), 5,
+                new java.net.SocketException("Connection reset"))).isEqualTo("Not connected to ws://h:7070/worktarget/v1 "
+                + "within 5 s (--connect-timeout): the last attempt failed: SocketException: Connection reset. Check "
+                + "--connect, and serve's log. A serve that already holds --max-connections connections closes new ones "
+                + "this way, and logs a WARN that says so; then retry later, or raise its --max-connections.");
+    }
+
+    @Test
     void daemonAtAnUnresolvableHostExitsUnreachableNamingTheHost() {
         String url = "ws://no-such-host.invalid:7070/worktarget/v1";
         assertThat(run("daemon", "--connect", url, "--token", DAEMON_TOKEN, "--tenant", "acme", "--project", "proj",
@@ -546,6 +593,9 @@ class CliTest {
         Path aFile = Files.writeString(dir.resolve("not-a-dir"), "x");
         cases.put(List.of("--homes", aFile.toString()), "--homes " + aFile + " exists and is not a directory. Give a "
                 + "directory, or a path that does not exist yet (it is created when first needed).");
+        cases.put(List.of("--max-connections", "0"), "--max-connections must be between 1 and 1000000, got 0.");
+        cases.put(List.of("--process-idle-minutes", "-1"), "--process-idle-minutes must be between 0 and 525600, got -1.");
+        cases.put(List.of("--max-processes", "0"), "--max-processes must be between 1 and 1000000, got 0.");
         cases.put(List.of("--port", "70000"), "--port must be between 0 and 65535, got 70000.");
         for (Map.Entry<List<String>, String> c : cases.entrySet()) {
             err.reset();
@@ -644,6 +694,24 @@ class CliTest {
                 "call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--target", "DAEMON:build-box-01",
                 "file_read", "-")).as(stderr()).isEqualTo(Main.OK);
         assertThat(stdout()).contains("\"content\" : \"from box: from-stdin.md\"");
+    }
+
+    @Test
+    void callWithParametersOverTheAdminApisBodyLimitIsAUsageErrorBeforeTheyAreSent() throws Exception {
+        byte[] big = ("{\"path\":\"a.txt\",\"content\":\"" + "x".repeat(CallCommand.MAX_PARAMS_BYTES) + "\"}")
+                .getBytes(StandardCharsets.UTF_8);
+        Path file = Files.write(dir.resolve("big.json"), big);
+
+        assertThat(run("call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--target", "WORK", "--tenant",
+                "acme", "--project", "proj", "file_write", "@" + file)).isEqualTo(Main.USAGE);
+        assertThat(stderr()).contains("The parameters in " + file + " are " + big.length + " bytes; serve's admin API "
+                + "takes at most 4194304 bytes (4 MiB) per call. Move big content with a file transfer instead");
+
+        err.reset();
+        assertThat(runWithInput(new ByteArrayInputStream(big), "call", "--server", adminUrl(), "--admin-token",
+                ADMIN_TOKEN, "--target", "WORK", "--tenant", "acme", "--project", "proj", "file_write", "-"))
+                .isEqualTo(Main.USAGE);
+        assertThat(stderr()).contains("The parameters on the standard input are more than 4194304 bytes");
     }
 
     @Test
