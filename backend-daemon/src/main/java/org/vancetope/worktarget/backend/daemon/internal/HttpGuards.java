@@ -150,6 +150,21 @@ public final class HttpGuards {
             return max;
         }
 
+        /**
+         * Puts {@link AcceptFailures} at the end of the listening channel's pipeline, behind the acceptor that
+         * {@code ServerBootstrap} adds after this handler (by a task it queued before this event; a task queued
+         * now runs after it).
+         */
+        @Override
+        public void channelRegistered(ChannelHandlerContext ctx) throws Exception {
+            ctx.channel().eventLoop().execute(() -> {
+                if (ctx.pipeline().get(AcceptFailures.NAME) == null) {
+                    ctx.pipeline().addLast(AcceptFailures.NAME, new AcceptFailures(server));
+                }
+            });
+            super.channelRegistered(ctx);
+        }
+
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (!(msg instanceof Channel child)) {
@@ -215,6 +230,39 @@ public final class HttpGuards {
                 LOG.debug("Refused a connection to {} from {}: {}", server, child.remoteAddress(), why);
             }
             child.unsafe().closeForcibly();     // not registered yet: closes the socket, here and now
+        }
+    }
+
+    /**
+     * The last handler of a listening channel: says in one WARN per 10 s, without a stack trace, why accepting
+     * connections failed (Netty pauses accepting for a second and tries again), where Netty's own pipeline end
+     * would log a WARN with the stack trace on every attempt. The usual cause is the process's limit of open
+     * files, so the message names it.
+     */
+    static final class AcceptFailures extends ChannelInboundHandlerAdapter {
+        static final String NAME = "accept-failures";
+        private final String server;
+        /** Read now: when accepting fails for want of file descriptors, there is none to read it with. */
+        private final long fileLimit = FileLimits.maxOpenFiles();
+        private final LogLimiter failures = new LogLimiter(Duration.ofSeconds(10).toNanos(), System::nanoTime);
+
+        AcceptFailures(String server) {
+            this.server = server;
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            long folded = failures.tryLoud();
+            String brief = PeerFailures.brief(cause);
+            if (folded >= 0) {
+                LOG.warn("Accepting a connection to {} failed: {}{}; accepting pauses for a second.{}", server, brief,
+                        folded > 0 ? " (and " + folded + " more failures since the last report, at DEBUG)" : "",
+                        brief.contains("Too many open files") ? " The process is at its limit of open files (ulimit -n"
+                                + (fileLimit > 0 ? ": " + fileLimit : "") + "): raise it, or lower the connection cap."
+                                : "");
+            } else {
+                LOG.debug("Accepting a connection to {} failed: {}", server, brief);
+            }
         }
     }
 

@@ -168,6 +168,18 @@ class ConnectionCapTest {
     }
 
     @Test
+    void aFailedAcceptIsLoggedAtTheEndOfTheListeningPipelineAndGoesNoFurther() {
+        EmbeddedChannel listener = new EmbeddedChannel(new HttpGuards.ConnectionCap("test server", 1));
+        listener.runPendingTasks();
+        assertThat(listener.pipeline().names()).containsSubsequence(HttpGuards.AcceptFailures.NAME);
+        assertThat(listener.pipeline().last()).isInstanceOf(HttpGuards.AcceptFailures.class);
+
+        listener.pipeline().fireExceptionCaught(new java.io.IOException("Too many open files"));
+
+        listener.checkException();      // would rethrow an exception that reached the pipeline's end
+    }
+
+    @Test
     void theCapMustBeAtLeastOne() {
         assertThatThrownBy(() -> new HttpGuards.ConnectionCap("test server", 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1, got 0");
