@@ -69,7 +69,7 @@ class ConnectionCapTest {
     }
 
     @Test
-    void refusedConnectionsAreNotCountedAndOtherMessagesPassThrough() {
+    void refusedConnectionsAreNotCounted() {
         HttpGuards.ConnectionCap cap = new HttpGuards.ConnectionCap("test server", 1);
         Listener server = new Listener(cap);
         EmbeddedChannel kept = server.accept();
