@@ -27,6 +27,7 @@ import org.vancetope.worktarget.backend.daemon.internal.BindFailures;
 import org.vancetope.worktarget.backend.daemon.internal.FleetRouter;
 import org.vancetope.worktarget.backend.daemon.internal.HttpGuards;
 import org.vancetope.worktarget.backend.daemon.internal.NettyVersionCheck;
+import org.vancetope.worktarget.backend.daemon.internal.PlainTextExposure;
 import org.vancetope.worktarget.backend.daemon.internal.ServerConnection;
 import org.vancetope.worktarget.backend.daemon.internal.ServerCore;
 import org.vancetope.worktarget.backend.daemon.internal.ServerSettings;
@@ -170,6 +171,12 @@ public final class WorkTargetServer implements AutoCloseable {
         InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
         LOG.info("WorkTarget server listening on {}://{}:{}{}", config.sslContext == null ? "ws" : "wss",
                 bound.getHostString(), bound.getPort(), config.path);
+        String exposed = config.sslContext != null ? null : PlainTextExposure.warning("The WorkTarget server", bound,
+                "Serve wss:// (sslContext; serve --tls-cert/--tls-key), or bind 127.0.0.1 behind a proxy that "
+                        + "terminates TLS.");
+        if (exposed != null) {
+            LOG.warn(exposed);
+        }
         return this;
     }
 

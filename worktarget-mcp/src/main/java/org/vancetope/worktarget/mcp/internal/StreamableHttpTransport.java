@@ -57,6 +57,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.internal.HttpGuards;
 import org.vancetope.worktarget.backend.daemon.internal.NettyVersionCheck;
+import org.vancetope.worktarget.backend.daemon.internal.PlainTextExposure;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.Authenticator;
 import reactor.core.publisher.Mono;
@@ -205,7 +206,13 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         }
         long every = Math.max(1, Math.min(idle.toMillis() / 4, 60_000));
         group.scheduleAtFixedRate(this::expireIdle, every, every, TimeUnit.MILLISECONDS);
-        return (InetSocketAddress) server.localAddress();
+        InetSocketAddress bound = (InetSocketAddress) server.localAddress();
+        String exposed = PlainTextExposure.warning("The MCP HTTP server", bound, "It has no TLS of its own: bind "
+                + "127.0.0.1 behind a proxy that terminates TLS.");
+        if (exposed != null) {
+            LOG.warn(exposed);
+        }
+        return bound;
     }
 
     /** Ends the sessions no client used for the idle time (a client that went away without DELETE). */
