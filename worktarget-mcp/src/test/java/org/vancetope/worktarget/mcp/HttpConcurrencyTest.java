@@ -57,10 +57,8 @@ class HttpConcurrencyTest {
         return LocalHttpServer.call(id, tool, arguments);
     }
 
-    /** {@code exec_run} of a {@link WaitingCommands} command, waiting for it to end. */
     private CompletableFuture<HttpResponse<String>> waitingCall(String session, int id) {
-        return http.sendAsync(request(session, call(id, "exec_run", WaitingCommands.ARGUMENTS)),
-                HttpResponse.BodyHandlers.ofString());
+        return server.waitingCall(http, session, id);
     }
 
     @Test

@@ -53,10 +53,8 @@ class HttpSessionLimitTest {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    /** {@code exec_run} of a {@link WaitingCommands} command, waiting for it to end. */
     private CompletableFuture<HttpResponse<String>> waitingCall(String session, int id) {
-        return http.sendAsync(server.request(session, LocalHttpServer.call(id, "exec_run", WaitingCommands.ARGUMENTS)),
-                HttpResponse.BodyHandlers.ofString());
+        return server.waitingCall(http, session, id);
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.local.LocalBackend;
@@ -72,6 +73,12 @@ final class LocalHttpServer implements AutoCloseable {
         http.send(request(id, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
                 HttpResponse.BodyHandlers.ofString());
         return id;
+    }
+
+    /** Sends {@code exec_run} of a {@link WaitingCommands} command in a session; it answers once the command ends. */
+    CompletableFuture<HttpResponse<String>> waitingCall(HttpClient http, String sessionId, int id) {
+        return http.sendAsync(request(sessionId, call(id, "exec_run", WaitingCommands.ARGUMENTS)),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     /** A {@code tools/call} request body. */

@@ -41,6 +41,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.ConnectionInfo;
@@ -98,8 +99,10 @@ final class AdminServer implements AutoCloseable {
     private static final LogLimiter REFUSALS = new LogLimiter(Duration.ofSeconds(10).toNanos(), System::nanoTime);
     /** The prefix of a one-shot process's id. */
     static final String ONE_SHOT_PREFIX = "admin-";
-    /** Where the named processes are listed ({@code GET}, without the last slash) and ended ({@code DELETE} + id). */
-    static final String PROCESSES_PATH = "/admin/v1/processes/";
+    /** Where the named processes are listed ({@code GET}). */
+    static final String PROCESSES_LIST_PATH = "/admin/v1/processes";
+    /** Where a named process is ended ({@code DELETE} + its id). */
+    static final String PROCESSES_PATH = PROCESSES_LIST_PATH + "/";
     /** How long {@link #close} waits for interrupted calls before it ends the named processes. */
     static final int CLOSE_WAIT_SECONDS = 5;
     /** The longest processId. */
@@ -384,21 +387,8 @@ final class AdminServer implements AutoCloseable {
                     return;
                 }
                 String body = req.content().toString(StandardCharsets.UTF_8);
-                try {
-                    calls.execute(() -> {
-                        Response r;
-                        try {
-                            r = call(body);
-                        } catch (Throwable t) {     // also an Error: the caller gets an answer, the pool a live thread
-                            r = internal("?", ids.next("ac-"), t);
-                        }
-                        respond(ctx, keepAlive, r.status, r.body);
-                    });
-                } catch (RejectedExecutionException e) {
-                    respond(ctx, false, HttpResponseStatus.SERVICE_UNAVAILABLE, error(ErrorCode.OFFLINE,
-                            "The server is shutting down; call again when it is back."));
-                }
-            } else if ((PROCESSES_PATH.equals(path + "/") || PROCESSES_PATH.equals(path))
+                offLoop(ctx, keepAlive, "?", () -> call(body), "The server is shutting down; call again when it is back.");
+            } else if ((PROCESSES_LIST_PATH.equals(path) || PROCESSES_PATH.equals(path))
                     && HttpMethod.GET.equals(req.method())) {
                 LOG.info("Admin request from {}: GET {}", ctx.channel().remoteAddress(), path);
                 respond(ctx, keepAlive, HttpResponseStatus.OK, Map.of("processes", processes.list(),
@@ -407,20 +397,8 @@ final class AdminServer implements AutoCloseable {
                     && HttpMethod.DELETE.equals(req.method())) {
                 String id = path.substring(PROCESSES_PATH.length());
                 LOG.info("Admin request from {}: DELETE {}", ctx.channel().remoteAddress(), path);
-                try {
-                    calls.execute(() -> {
-                        Response r;
-                        try {
-                            r = endNamed(id);
-                        } catch (Throwable t) {
-                            r = internal("DELETE " + path, ids.next("ac-"), t);
-                        }
-                        respond(ctx, keepAlive, r.status, r.body);
-                    });
-                } catch (RejectedExecutionException e) {
-                    respond(ctx, false, HttpResponseStatus.SERVICE_UNAVAILABLE, error(ErrorCode.OFFLINE,
-                            "The server is shutting down; its processes end with it."));
-                }
+                offLoop(ctx, keepAlive, "DELETE " + path, () -> endNamed(id),
+                        "The server is shutting down; its processes end with it.");
             } else {
                 LOG.info("Admin request from {}: {} {} is not an endpoint (404)", ctx.channel().remoteAddress(),
                         req.method(), path);
@@ -442,6 +420,36 @@ final class AdminServer implements AutoCloseable {
     }
 
     private record Response(HttpResponseStatus status, Map<String, Object> body) {
+    }
+
+    /**
+     * Runs a request's work on a call thread, never on the I/O thread (it may wait for a tool or delete files),
+     * and answers it; any {@code Throwable} (an {@code Error} too) is answered {@code internal}, so the caller gets
+     * an answer and the pool keeps a live thread. When the pool is shut down, answers 503 with {@code closing}.
+     */
+    private void offLoop(ChannelHandlerContext ctx, boolean keepAlive, String what, Supplier<Response> work,
+                         String closing) {
+        try {
+            calls.execute(() -> {
+                Response r;
+                try {
+                    r = work.get();
+                } catch (Throwable t) {
+                    r = internal(what, ids.next("ac-"), t);
+                }
+                respond(ctx, keepAlive, r.status, r.body);
+            });
+        } catch (RejectedExecutionException e) {
+            respond(ctx, false, HttpResponseStatus.SERVICE_UNAVAILABLE, error(ErrorCode.OFFLINE, closing));
+        }
+    }
+
+    /** The answer of a request that succeeded: {@code {ok: true, result}}. */
+    private static Response ok(Map<String, Object> result) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("ok", true);
+        out.put("result", result);
+        return new Response(HttpResponseStatus.OK, out);
     }
 
     private Map<String, Object> connections() {
@@ -567,16 +575,17 @@ final class AdminServer implements AutoCloseable {
             }
             AdminProcesses.Refusal refused = processes.enter(given, tenant, project);
             if (refused == AdminProcesses.Refusal.OTHER_SCOPE) {
-                return bad("Process '" + given + "' belongs to " + processes.scopeOf(given) + ": a process keeps the "
-                        + "tenant and project of its first call. Use another processId, or end this one first (DELETE "
-                        + PROCESSES_PATH + given + ").");
+                String owner = processes.scopeOf(given);      // null when it ended since: then it was someone else's
+                return bad("Process '" + given + "' belongs to " + (owner != null ? owner : "another tenant or project")
+                        + ": a process keeps the tenant and project of its first call. Use another processId, or end "
+                        + "this one first (DELETE " + PROCESSES_PATH + given + ").");
             }
             if (refused == AdminProcesses.Refusal.TOO_MANY) {
                 LOG.info("Admin call refused (429): {} named processes exist, the most there may be", limits.maxProcesses());
                 return new Response(HttpResponseStatus.TOO_MANY_REQUESTS, error(ErrorCode.SIZE_LIMIT, "There are "
                         + "already " + limits.maxProcesses() + " named processes (the most there may be). End the ones "
-                        + "you are done with (DELETE " + PROCESSES_PATH + "ID; GET " + PROCESSES_PATH.substring(0,
-                        PROCESSES_PATH.length() - 1) + " lists them), or call without a processId."));
+                        + "you are done with (DELETE " + PROCESSES_PATH + "ID; GET " + PROCESSES_LIST_PATH
+                        + " lists them), or call without a processId."));
             }
         }
         String processId = given != null ? given : ONE_SHOT_PREFIX + UUID.randomUUID();
@@ -589,10 +598,7 @@ final class AdminServer implements AutoCloseable {
                     Map.of(WorkTarget.ENGINE_PARAM_KEY, target.toMap())));
             Map<String, Object> result = dispatcher.invoke(processId, tool, params);
             LOG.info("Admin call {}: {}: ok ({} ms)", callId, what, (System.nanoTime() - started) / 1_000_000);
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("ok", true);
-            out.put("result", result);
-            return new Response(HttpResponseStatus.OK, out);
+            return ok(result);
         } catch (ToolException e) {
             LOG.info("Admin call {}: {}: error {} ({} ms)", callId, what, e.code().wire(),
                     (System.nanoTime() - started) / 1_000_000);
@@ -631,10 +637,7 @@ final class AdminServer implements AutoCloseable {
                 Map<String, Object> result = new LinkedHashMap<>();
                 result.put("processId", id);
                 result.put("ended", true);
-                Map<String, Object> out = new LinkedHashMap<>();
-                out.put("ok", true);
-                out.put("result", result);
-                return new Response(HttpResponseStatus.OK, out);
+                return ok(result);
             }
             case BUSY -> {
                 return new Response(HttpResponseStatus.CONFLICT, error(ErrorCode.INVALID_PARAMS, "A call runs in "
@@ -643,8 +646,7 @@ final class AdminServer implements AutoCloseable {
             default -> {
                 return new Response(HttpResponseStatus.NOT_FOUND, error(ErrorCode.NOT_FOUND, "No named process '" + id
                         + "': it ended already (on request, or after " + limits.processIdle().toMinutes() + " min without "
-                        + "a call), or never had a call. GET " + PROCESSES_PATH.substring(0, PROCESSES_PATH.length() - 1)
-                        + " lists them."));
+                        + "a call), or never had a call. GET " + PROCESSES_LIST_PATH + " lists them."));
             }
         }
     }

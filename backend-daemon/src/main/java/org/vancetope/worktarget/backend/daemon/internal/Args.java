@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -132,26 +133,6 @@ public final class Args {
     }
 
     /**
-     * A whole-number option.
-     *
-     * @param name the option
-     * @param fallback the value when it is not given
-     * @return the value
-     * @throws UsageException when it is not a number
-     */
-    public int intOption(String name, int fallback) throws UsageException {
-        String v = options.get(name);
-        if (v == null) {
-            return fallback;
-        }
-        try {
-            return Integer.parseInt(v.trim());
-        } catch (NumberFormatException e) {
-            throw new UsageException("--" + name + " must be a number, got '" + v + "'.");
-        }
-    }
-
-    /**
      * A whole-number option within a range.
      *
      * @param name the option
@@ -159,19 +140,25 @@ public final class Args {
      * @param min the smallest value accepted
      * @param max the largest value accepted
      * @return the value
-     * @throws UsageException when it is not a number or out of range, naming the range
+     * @throws UsageException when it is not a number or out of range (also when too long for an int), naming
+     *                        the range
      */
     public int intOption(String name, int fallback, int min, int max) throws UsageException {
-        String given = options.get(name);
-        if (given != null && given.trim().matches("[-+]?\\d+")) {
-            // a whole number too long for an int is out of range, not "not a number"
-            java.math.BigInteger big = new java.math.BigInteger(given.trim());
-            if (big.compareTo(java.math.BigInteger.valueOf(min)) < 0 || big.compareTo(java.math.BigInteger.valueOf(max)) > 0) {
-                throw new UsageException("--" + name + " must be " + (max == Integer.MAX_VALUE ? "at least " + min
-                        : "between " + min + " and " + max) + ", got " + given.trim() + ".");
-            }
+        String v = options.get(name);
+        if (v == null) {
+            return fallback;
         }
-        return intOption(name, fallback);
+        BigInteger n;
+        try {
+            n = new BigInteger(v.trim());
+        } catch (NumberFormatException e) {
+            throw new UsageException("--" + name + " must be a number, got '" + v + "'.");
+        }
+        if (n.compareTo(BigInteger.valueOf(min)) < 0 || n.compareTo(BigInteger.valueOf(max)) > 0) {
+            throw new UsageException("--" + name + " must be " + (max == Integer.MAX_VALUE ? "at least " + min
+                    : "between " + min + " and " + max) + ", got " + n + ".");
+        }
+        return n.intValue();
     }
 
     /**

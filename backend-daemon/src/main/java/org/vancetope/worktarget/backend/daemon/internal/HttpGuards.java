@@ -29,7 +29,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -142,15 +141,6 @@ public final class HttpGuards {
         }
 
         /**
-         * The cap.
-         *
-         * @return the most connections at once
-         */
-        public int max() {
-            return max;
-        }
-
-        /**
          * Puts {@link AcceptFailures} at the end of the listening channel's pipeline, behind the acceptor that
          * {@code ServerBootstrap} adds after this handler (by a task it queued before this event; a task queued
          * now runs after it).
@@ -186,13 +176,8 @@ public final class HttpGuards {
             }
             child.closeFuture().addListener(f -> open.decrementAndGet());
             if (perAddress) {
-                AtomicBoolean once = new AtomicBoolean();
-                Runnable release = () -> {
-                    if (once.compareAndSet(false, true)) {
-                        leaveUntrusted(address);
-                    }
-                };
-                child.attr(UNTRUSTED).set(release);
+                // trusted() takes the release off the channel atomically, so it runs once: on trust or on close
+                child.attr(UNTRUSTED).set(() -> leaveUntrusted(address));
                 child.closeFuture().addListener(f -> trusted(child));
             }
             ctx.fireChannelRead(child);
