@@ -87,14 +87,17 @@ class FileTransferToolsTest {
     void uploadIntoAMissingDirNameFailsBeforeAnythingIsSent() throws Exception {
         fx.footFile("a.txt", "a".getBytes());
         Map<String, Object> r = upload.invoke(params("localPath", "a.txt", "dirName", "nope", "remotePath", "a.txt"), CTX);
-        assertThat(r).containsEntry("ok", false).containsEntry("error", "dirName not found").containsEntry("code", "not_found");
+        assertThat(r).containsEntry("ok", false).containsEntry("code", "not_found");
+        assertThat((String) r.get("error")).startsWith("dirName not found: 'nope' is not a RootDir of this project")
+                .contains("workspace_create_ephemeral_dir");
         assertThat(fx.pair.left().sentCount()).isZero();
     }
 
     @Test
     void downloadFromAMissingDirNameFailsBeforeAnythingIsSent() throws Exception {
         Map<String, Object> r = download.invoke(params("dirName", "nope", "remotePath", "a", "localPath", "a"), CTX);
-        assertThat(r).containsEntry("ok", false).containsEntry("error", "dirName not found");
+        assertThat(r).containsEntry("ok", false);
+        assertThat((String) r.get("error")).startsWith("dirName not found: 'nope'");
         assertThat(fx.pair.left().sentCount()).isZero();
     }
 

@@ -52,7 +52,8 @@ import org.vancetope.worktarget.spi.ToolSpec;
  * {@code work_target_set} with {@code DAEMON:box} runs its next calls on that daemon.
  *
  * <p>Results come back as {@code structuredContent} plus a JSON text rendering; a failed call is an
- * {@code isError} result whose text is the stable code and the message ({@code path_escape: …}).
+ * {@code isError} result whose text is the stable code and the message ({@code path_escape: …}). A
+ * transfer whose result says {@code ok: false} is an {@code isError} result too, with its structured content.
  * {@code exec_run} and the host tools send {@code notifications/progress} while they run when the
  * client asked for progress; {@code notifications/cancelled} interrupts the call (a job it started is
  * killed, a remote call gets {@code client_tool_cancel}).

@@ -250,10 +250,10 @@ public final class FileTransferTools {
         TransferScope scope = new TransferScope(context.tenant(), context.project());
         Optional<Path> root = roots.find(scope, dirName);
         if (root.isEmpty()) {
-            return TransferResult.failed(null, ErrorCode.NOT_FOUND, RootDirTargetResolver.DIR_NOT_FOUND);
+            return TransferResult.failed(null, ErrorCode.NOT_FOUND, RootDirTargetResolver.notFound(dirName));
         }
         if (!Files.isWritable(root.get())) {
-            return TransferResult.failed(null, ErrorCode.FORBIDDEN, "dirName is not writable");
+            return TransferResult.failed(null, ErrorCode.FORBIDDEN, RootDirTargetResolver.notWritable(dirName));
         }
         TransferResult refusal = check(root.get(), remotePath, false);
         if (refusal != null) {
@@ -347,7 +347,7 @@ public final class FileTransferTools {
         TransferScope scope = new TransferScope(context.tenant(), context.project());
         Optional<Path> root = roots.find(scope, dirName);
         if (root.isEmpty()) {
-            return TransferResult.failed(null, ErrorCode.NOT_FOUND, RootDirTargetResolver.DIR_NOT_FOUND);
+            return TransferResult.failed(null, ErrorCode.NOT_FOUND, RootDirTargetResolver.notFound(dirName));
         }
         TransferResult refusal = check(root.get(), remotePath, true);
         if (refusal != null) {
@@ -414,10 +414,10 @@ public final class FileTransferTools {
         TransferScope scope = new TransferScope(context.tenant(), context.project());
         Optional<Path> root = roots.find(scope, dirName);
         if (root.isEmpty()) {
-            return DirectoryTransferResult.failed(null, ErrorCode.NOT_FOUND, RootDirTargetResolver.DIR_NOT_FOUND);
+            return DirectoryTransferResult.failed(null, ErrorCode.NOT_FOUND, RootDirTargetResolver.notFound(dirName));
         }
         if (!Files.isWritable(root.get())) {
-            return DirectoryTransferResult.failed(null, ErrorCode.FORBIDDEN, "dirName is not writable");
+            return DirectoryTransferResult.failed(null, ErrorCode.FORBIDDEN, RootDirTargetResolver.notWritable(dirName));
         }
         try {
             ConfinedRoot.of(root.get()).resolve(remotePath);
@@ -463,7 +463,7 @@ public final class FileTransferTools {
         TransferScope scope = new TransferScope(context.tenant(), context.project());
         Optional<Path> root = roots.find(scope, dirName);
         if (root.isEmpty()) {
-            return DirectoryTransferResult.failed(null, ErrorCode.NOT_FOUND, RootDirTargetResolver.DIR_NOT_FOUND);
+            return DirectoryTransferResult.failed(null, ErrorCode.NOT_FOUND, RootDirTargetResolver.notFound(dirName));
         }
         TransferConnection conn = connection(context);
         return directory(context, conn, conn.sendDirectoryBridged(root.get(), remotePath, localPath, overwrite));

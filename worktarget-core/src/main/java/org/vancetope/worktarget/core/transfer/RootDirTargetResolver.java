@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import org.vancetope.worktarget.core.internal.Segments;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.spi.ErrorCode;
 
 /**
@@ -20,7 +21,7 @@ import org.vancetope.worktarget.spi.ErrorCode;
  * <p>It does not create RootDirs; {@code workspace_create_ephemeral_dir} does.
  */
 public final class RootDirTargetResolver implements TargetResolver {
-    /** The refusal when {@code dirName} is not a RootDir of the project. */
+    /** The start of the refusal when {@code dirName} is not a RootDir of the project. */
     public static final String DIR_NOT_FOUND = "dirName not found";
 
     private final BiFunction<TransferScope, String, Optional<Path>> roots;
@@ -52,6 +53,22 @@ public final class RootDirTargetResolver implements TargetResolver {
     @Override
     public TargetResolution root(TransferScope scope, String dirName) {
         return find(scope, dirName).map(TargetResolution::resolved)
-                .orElseGet(() -> TargetResolution.refused(ErrorCode.NOT_FOUND, DIR_NOT_FOUND));
+                .orElseGet(() -> TargetResolution.refused(ErrorCode.NOT_FOUND, notFound(dirName)));
+    }
+
+    /**
+     * The refusal of a {@code dirName} that is no RootDir of the project: {@value #DIR_NOT_FOUND}, then the
+     * name and what to do.
+     */
+    static String notFound(String dirName) {
+        return DIR_NOT_FOUND + ": " + ConfinedRoot.quote(dirName) + " is not a RootDir of this project. Pass the "
+                + "dirName that workspace_create_ephemeral_dir returned (or another existing RootDir's name), or "
+                + "create one with workspace_create_ephemeral_dir.";
+    }
+
+    /** The refusal of a RootDir this server may not write to. */
+    static String notWritable(String dirName) {
+        return "dirName " + ConfinedRoot.quote(dirName) + " is not writable (a read-only RootDir). Write into a RootDir "
+                + "of your own: create one with workspace_create_ephemeral_dir.";
     }
 }

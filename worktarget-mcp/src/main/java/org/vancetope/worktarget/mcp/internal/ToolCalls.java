@@ -30,7 +30,8 @@ import org.vancetope.worktarget.spi.ToolSpec;
  * Runs an MCP {@code tools/call} through the dispatcher: maps the caller to a process, registers the call
  * for cancellation, sends progress while a waiting tool runs, and turns the result into
  * {@code structuredContent} plus a JSON text rendering, or a {@link ToolException} into an {@code isError}
- * result whose text is the code and the message ({@code path_escape: …}).
+ * result whose text is the code and the message ({@code path_escape: …}). A result with {@code ok: false}
+ * (a transfer that did not succeed) keeps its structured content and is an {@code isError} result too.
  */
 public final class ToolCalls {
     private static final Logger LOG = LoggerFactory.getLogger(ToolCalls.class);
@@ -122,10 +123,12 @@ public final class ToolCalls {
             }
             Map<String, Object> args = request.arguments() == null ? Map.of() : request.arguments();
             Map<String, Object> result = dispatcher.invoke(process, request.name(), args);
+            // a transfer that did not succeed answers {ok: false, error, code, ...}: a result, valid against the
+            // output schema and kept whole (a directory transfer's entries say what landed), but a failed call
             return McpSchema.CallToolResult.builder()
                     .structuredContent(result)
                     .addTextContent(render(result))
-                    .isError(false)
+                    .isError(Boolean.FALSE.equals(result.get("ok")))
                     .build();
         } catch (ToolException e) {
             if (e.code() != ErrorCode.CANCELLED && callKey != null && calls.cancelled(callKey)) {

@@ -57,7 +57,7 @@ final class CallCommand {
             "  --timeout SECONDS   how long to wait for the answer (default " + DEFAULT_TIMEOUT_SECONDS + ")",
             "",
             Main.exitCodes(Main.OK, "the tool ran and its result is on stdout",
-                    Main.FAILED, "the tool returned an error (its code and message are on stderr)",
+                    Main.FAILED, "the tool returned an error, or a transfer's result on stdout says ok: false (why: stderr)",
                     Main.USAGE, "bad command line or parameters, or the server found the call malformed",
                     Main.REFUSED, "wrong admin token",
                     Main.UNREACHABLE, "nothing answers at --server, or it is not serve's admin API",
@@ -155,10 +155,16 @@ final class CallCommand {
             return Main.UNREACHABLE;
         }
         if (answer.path("ok").asBoolean(false)) {
+            JsonNode result = answer.get("result");
             try {
-                out.println(Wire.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(answer.get("result")));
+                out.println(Wire.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(result));
             } catch (IOException e) {
                 err.println("Cannot print the result: " + e.getMessage());
+                return Main.FAILED;
+            }
+            if (result != null && result.path("ok").isBoolean() && !result.path("ok").booleanValue()) {
+                // a transfer that did not succeed: its whole result is on stdout, and the call failed
+                err.println(notOk(result));
                 return Main.FAILED;
             }
             return Main.OK;
@@ -170,6 +176,30 @@ final class CallCommand {
             return Main.REFUSED;
         }
         return res.statusCode() == 400 ? Main.USAGE : Main.FAILED;
+    }
+
+    /**
+     * The line on stderr for a result with {@code ok: false}: its code and error, or, for a directory transfer
+     * whose entries failed one by one, how many did and the first of them.
+     */
+    static String notOk(JsonNode result) {
+        if (result.hasNonNull("error")) {
+            return "error " + result.path("code").asText("internal") + ": " + result.path("error").asText();
+        }
+        int failed = 0;
+        JsonNode first = null;
+        for (JsonNode e : result.path("entries")) {
+            if ("failed".equals(e.path("status").asText())) {
+                failed++;
+                first = first == null ? e : first;
+            }
+        }
+        if (first == null) {
+            return "error internal: the result says ok: false without saying why (it is on stdout)";
+        }
+        return "error " + first.path("code").asText("internal") + ": " + failed + " of "
+                + result.path("entries").size() + " entries failed (every entry's outcome is on stdout); the first, '"
+                + first.path("path").asText().replaceAll("\\p{Cntrl}", "?") + "': " + first.path("error").asText();
     }
 
     private static String tokenFile(String file) throws Args.UsageException {

@@ -110,6 +110,32 @@ class CliProcessTest {
     }
 
     @Test
+    void callOfATransferThatDidNotSucceedExitsFailedWithItsWholeResultOnStdout() throws Exception {
+        Path workspace = Files.createDirectories(dir.resolve("workspace"));
+        Path tokenFile = dir.resolve("admin-token");
+        ChildJvm serve = child("serve-transfer", "serve", "--workspace", workspace.toString(), "--tokens",
+                tokens().toString(), "--port", "0", "--admin-port", "0", "--admin-token-file", tokenFile.toString());
+        int port = Integer.parseInt(serve.awaitLog(Pattern.compile("listening on ws://127\\.0\\.0\\.1:(\\d+)/worktarget/v1")));
+        int adminPort = Integer.parseInt(serve.awaitLog(Pattern.compile("Admin API on http://127\\.0\\.0\\.1:(\\d+)/")));
+        WorkTargetClient daemon = WorkTargetClient.builder().uri(URI.create("ws://127.0.0.1:" + port + "/worktarget/v1"))
+                .token(DAEMON_TOKEN).daemon("acme", "proj", "box").build().start();
+        closeables.add(daemon);
+        serve.awaitLog(Pattern.compile("(Daemon acme/proj/box online)"));
+
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.run(new String[] {"call", "--server", "http://127.0.0.1:" + adminPort, "--admin-token-file",
+                tokenFile.toString(), "--target", "DAEMON:box", "client_file_upload",
+                "{\"localPath\":\"a.txt\",\"dirName\":\"no-such-root\",\"remotePath\":\"a.txt\"}"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        assertThat(exit).as(err.toString(StandardCharsets.UTF_8)).isEqualTo(Main.FAILED);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("\"ok\" : false", "\"code\" : \"not_found\"");
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error not_found: dirName not found: 'no-such-root' "
+                + "is not a RootDir of this project").contains("workspace_create_ephemeral_dir");
+    }
+
+    @Test
     void serveWithItsAdminPortTakenExitsFourBeforeTheServerSaysItListens() throws Exception {
         Path workspace = Files.createDirectories(dir.resolve("workspace"));
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {

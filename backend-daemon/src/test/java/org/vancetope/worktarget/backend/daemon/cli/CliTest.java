@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
 import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
+import org.vancetope.worktarget.backend.daemon.internal.Wire;
 import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
@@ -316,6 +317,26 @@ class CliTest {
         assertThat(run("call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--target", "WORK", "file_read",
                 "{path:"))
                 .isEqualTo(Main.USAGE);
+    }
+
+    @Test
+    void aDirectoryTransferWhoseEntriesFailedIsSummedUpOnStderrWithTheFirstFailure() throws Exception {
+        String line = CallCommand.notOk(Wire.mapper().readTree("{\"ok\":false,\"filesWritten\":1,\"bytesWritten\":3,"
+                + "\"entries\":[{\"path\":\"a.txt\",\"type\":\"file\",\"status\":\"written\"},"
+                + "{\"path\":\"nl\\nname\",\"type\":\"file\",\"status\":\"failed\",\"error\":\"contains a control "
+                + "character\",\"code\":\"path_escape\"},{\"path\":\"b\",\"type\":\"file\",\"status\":\"failed\","
+                + "\"error\":\"exists\",\"code\":\"exists\"}]}"));
+        assertThat(line).isEqualTo("error path_escape: 2 of 3 entries failed (every entry's outcome is on stdout); the "
+                + "first, 'nl?name': contains a control character");
+    }
+
+    @Test
+    void aTransferThatFailedAsAWholeShowsItsCodeAndError() throws Exception {
+        assertThat(CallCommand.notOk(Wire.mapper().readTree("{\"ok\":false,\"filesWritten\":0,\"bytesWritten\":0,"
+                + "\"entries\":[],\"error\":\"the client went away\",\"code\":\"offline\"}")))
+                .isEqualTo("error offline: the client went away");
+        assertThat(CallCommand.notOk(Wire.mapper().readTree("{\"ok\":false}"))).startsWith("error internal: the result "
+                + "says ok: false without saying why");
     }
 
     @Test
