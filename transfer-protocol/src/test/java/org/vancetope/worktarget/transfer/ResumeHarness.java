@@ -176,7 +176,12 @@ final class ResumeHarness implements AutoCloseable {
         }
 
         CompletableFuture<TransferResult> resumeUpload(String id, String localPath, String remotePath) {
-            return brainConn.resumeUpload(id, SCOPE, localPath, UPLOAD_DIR, remotePath, null);
+            return resumeUpload(SCOPE, id, localPath, remotePath);
+        }
+
+        /** {@link #resumeUpload(String, String, String)} by a call of another scope (whose RootDir has the same name). */
+        CompletableFuture<TransferResult> resumeUpload(TransferScope scope, String id, String localPath, String remotePath) {
+            return brainConn.resumeUpload(id, scope, localPath, UPLOAD_DIR, remotePath, null);
         }
 
         /** Delivers frames both ways, one at a time, until the Foot wrote at least {@code bytes} or nothing is left. */

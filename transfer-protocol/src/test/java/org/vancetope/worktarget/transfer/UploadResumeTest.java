@@ -19,6 +19,7 @@ import org.vancetope.worktarget.core.transfer.TransferInit;
 import org.vancetope.worktarget.core.transfer.TransferResult;
 import org.vancetope.worktarget.core.transfer.TransferResume;
 import org.vancetope.worktarget.core.transfer.TransferResumeResponse;
+import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.UploadRequest;
 import org.vancetope.worktarget.spi.ErrorCode;
 
@@ -234,6 +235,31 @@ class UploadResumeTest {
             assertThat(r.ok()).isFalse();
             assertThat(r.error()).contains("nothing is kept");
             assertThat(Files.exists(target(h))).isFalse();
+            assertNothingLeft(h);
+        }
+    }
+
+    @Test
+    void aResumeIdOfAnotherProjectIsUnknownThereAndTheKeptUploadStaysResumableForItsOwn() throws Exception {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
+            byte[] content = TransferFixture.randomBytes(SIZE, 11);
+            h.footFile("f.bin", content);
+            TransferResult cut = uploadAndCut(h, 300_000);
+
+            // the same resumeId, RootDir name and path from a call of another project: as if nothing were kept
+            ResumeHarness.Link second = h.connect();
+            TransferResult foreign = done(second.resumeUpload(new TransferScope("acme", "other"), cut.resumeId(),
+                    "f.bin", "in/f.bin"));
+            assertThat(foreign.ok()).isFalse();
+            assertThat(foreign.code()).isEqualTo(ErrorCode.NOT_FOUND);
+            assertThat(foreign.error()).contains("nothing is kept of transfer " + cut.resumeId());
+            assertThat(second.sentByBrain(UploadRequest.class)).isEmpty();
+            assertThat(h.brain.keptReceives()).isEqualTo(1);
+
+            CompletableFuture<TransferResult> own = second.resumeUpload(cut.resumeId(), "f.bin", "in/f.bin");
+            second.deliverAll();
+            assertThat(done(own).ok()).isTrue();
+            assertThat(Files.readAllBytes(target(h))).isEqualTo(content);
             assertNothingLeft(h);
         }
     }

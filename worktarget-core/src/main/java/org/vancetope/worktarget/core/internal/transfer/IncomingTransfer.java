@@ -359,6 +359,11 @@ final class IncomingTransfer {
      * @param resumeRequest the request sent to the Foot ({@code resume} set)
      * @return the outcome, or null when the request does not name this upload's file (nothing changed)
      */
+    /** The tenant and project the transfer was started for. */
+    TransferScope scope() {
+        return scope;
+    }
+
     synchronized CompletableFuture<TransferResult> requestResume(FrameChannel<TransferFrame> on,
                                                                  UploadRequest resumeRequest) {
         if (state != ReceiverState.KEPT) {     // its retention ended, or another call took it up, just now

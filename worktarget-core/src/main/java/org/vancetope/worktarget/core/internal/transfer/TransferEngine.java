@@ -445,14 +445,18 @@ public final class TransferEngine {
         return receivers.get(id);
     }
 
+    private static String nothingKept(String id) {
+        return "nothing is kept of transfer " + id + " (it expired after resumeRetention, failed, or never started "
+                + "here); send the file again";
+    }
+
     /**
      * A kept transfer from disk (the receiving process restarted), or why there is none.
      *
      * @param request on the Brain, the request of the upload's resume; null for a download
      */
     private Object rebuildKept(TransferScope scope, String id, String dirName, UploadRequest request) {
-        String nothing = "nothing is kept of transfer " + id + " (it expired after resumeRetention, failed, "
-                + "or never started here); send the file again";
+        String nothing = nothingKept(id);
         TargetResolution res = resolver.root(scope, dirName);
         if (!res.ok()) {
             return nothing;
@@ -694,16 +698,28 @@ public final class TransferEngine {
             refusal = "transfer endpoint is closed";
         } else if (!channel.isOpen()) {
             refusal = "connection closed";
-        } else if (settle(resumeId) != null) {
-            code = org.vancetope.worktarget.spi.ErrorCode.INVALID_PARAMS;
-            refusal = "transfer " + resumeId + " is still running on another connection; wait for it to end and "
-                    + "resume again";
+        } else {
+            IncomingTransfer running = settle(resumeId);
+            if (running != null && !running.scope().equals(scope)) {
+                // another project's upload: to this caller, nothing of it exists
+                code = org.vancetope.worktarget.spi.ErrorCode.NOT_FOUND;
+                refusal = nothingKept(resumeId);
+            } else if (running != null) {
+                code = org.vancetope.worktarget.spi.ErrorCode.INVALID_PARAMS;
+                refusal = "transfer " + resumeId + " is still running on another connection; wait for it to end and "
+                        + "resume again";
+            }
         }
         if (refusal != null) {
             return CompletableFuture.completedFuture(TransferResult.failed(resumeId, code, refusal));
         }
         UploadRequest request = new UploadRequest(resumeId, localPath, dirName, remotePath, attrs, true);
         IncomingTransfer k = kept.get(resumeId);
+        if (k != null && !k.scope().equals(scope)) {
+            // kept for another project (whose RootDir may have the same name): never taken up from here
+            return CompletableFuture.completedFuture(TransferResult.failed(resumeId,
+                    org.vancetope.worktarget.spi.ErrorCode.NOT_FOUND, nothingKept(resumeId)));
+        }
         if (k == null) {
             Object rebuilt = rebuildKept(scope, resumeId, dirName, request);
             if (rebuilt instanceof String why) {
