@@ -318,6 +318,37 @@ public abstract class ExecToolsContract {
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
     }
 
+    @Test
+    void aCommandWithANulCharacterIsInvalidAndSaysWhy() {
+        assertThatThrownBy(() -> call("exec_run", Map.of("command", "echo a\0b")))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS))
+                .hasMessageContaining("NUL").hasMessageContaining("file_write");
+    }
+
+    @Test
+    void aCommandOfTheMostBytesOneArgumentMayHaveRuns() throws ToolException {
+        String prefix = ": ";
+        String suffix = "; echo ran";
+        String command = prefix + "x".repeat(128 * 1024 - 1 - prefix.length() - suffix.length()) + suffix;
+        Map<String, Object> r = run(command, Map.of("waitMs", 30_000));
+        assertThat(r).containsEntry("exitCode", 0).containsEntry("stdout", "ran\n");
+    }
+
+    @Test
+    void aCommandLongerThanOneArgumentMayBeIsASizeLimitThatSaysWhatToDo() {
+        String command = ": " + "x".repeat(128 * 1024);
+        assertThatThrownBy(() -> call("exec_run", Map.of("command", command)))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.SIZE_LIMIT))
+                .hasMessageContaining("131071").hasMessageContaining("file_write");
+    }
+
+    @Test
+    void anEnvVariableLongerThanOneVariableMayBeIsASizeLimitNamingIt() {
+        assertThatThrownBy(() -> call("exec_run", Map.of("command", "true", "env", Map.of("BIG", "x".repeat(128 * 1024)))))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.SIZE_LIMIT))
+                .hasMessageContaining("'BIG'").hasMessageContaining("file_write");
+    }
+
     // ===== exec_status listing, stdin
 
     @SuppressWarnings("unchecked")

@@ -62,16 +62,42 @@ final class JobLauncher {
         this.io = io;
     }
 
+    /** The most bytes one argument or one environment string may have: Linux's 128 KiB less the closing NUL. */
+    static final int MAX_ARGUMENT_BYTES = 128 * 1024 - 1;
+
     /**
      * Checks what a request must satisfy before a slot is reserved for it.
      *
      * @param req the request
-     * @throws ToolException {@code invalid_params} for a blank command, a virtual root or a deadline under
-     *                       1 s; {@code not_found} when the working directory is missing
+     * @throws ToolException {@code invalid_params} for a blank command, one with NUL, a virtual root or a
+     *                       deadline under 1 s; {@code size_limit} for a command or a variable over
+     *                       {@link #MAX_ARGUMENT_BYTES} or a too large stdin; {@code not_found} when the
+     *                       working directory is missing
      */
     static void check(ExecRequest req) throws ToolException {
+        // the command reaches the shell as one argument, each variable as one string: Linux takes at most
+        // 128 KiB (MAX_ARG_STRLEN, with the closing NUL) for each
         if (req.command().isBlank()) {
             throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'command' must not be blank.");
+        }
+        if (req.command().indexOf('\0') >= 0) {
+            throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'command' contains a NUL character, which no "
+                    + "command line can carry. Remove it; to give a command binary data, write the data to a file "
+                    + "with file_write and redirect it, e.g. 'tool < input.bin'.");
+        }
+        long commandBytes = utf8Length(req.command());
+        if (commandBytes > MAX_ARGUMENT_BYTES) {
+            throw new ToolException(ErrorCode.SIZE_LIMIT, "Parameter 'command' has " + commandBytes + " bytes (UTF-8), "
+                    + "more than the " + MAX_ARGUMENT_BYTES + " one argument of a process may have. Write the script to "
+                    + "a file with file_write and run that (e.g. command 'sh script.sh'), or pass the data in 'stdin'.");
+        }
+        for (Map.Entry<String, String> e : req.env().entrySet()) {
+            long bytes = utf8Length(e.getKey()) + 1 + utf8Length(e.getValue());
+            if (bytes > MAX_ARGUMENT_BYTES) {
+                throw new ToolException(ErrorCode.SIZE_LIMIT, "Environment variable '" + e.getKey() + "' has " + bytes
+                        + " bytes (UTF-8, with its name), more than the " + MAX_ARGUMENT_BYTES + " one variable of a "
+                        + "process may have. Write the value to a file with file_write and read it from there.");
+            }
         }
         Path cwd = req.root().root();
         if (cwd.getFileSystem() != FileSystems.getDefault()) {
@@ -164,6 +190,13 @@ final class JobLauncher {
             }
             if (e instanceof RuntimeException re && !(e instanceof RejectedExecutionException)) {
                 throw re;
+            }
+            if (e instanceof IOException && String.valueOf(e.getMessage()).contains("error=7,")) {
+                // E2BIG: the command line and the environment together exceed what the system takes
+                throw new ToolException(ErrorCode.SIZE_LIMIT, "The command and its environment together are larger "
+                        + "than the operating system lets a process start with (" + e.getMessage() + "). Write the "
+                        + "script to a file with file_write and run that, pass data in 'stdin', or set fewer or "
+                        + "shorter variables in 'env'.");
             }
             LOG.warn("exec job could not start: {}", e.toString());
             throw new ToolException(ErrorCode.INTERNAL, "The job could not be started (" + e.getClass().getSimpleName()

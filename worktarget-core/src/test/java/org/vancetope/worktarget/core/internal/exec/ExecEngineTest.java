@@ -88,6 +88,20 @@ class ExecEngineTest {
     }
 
     @Test
+    void anEnvironmentTooLargeAsAWholeToStartIsASizeLimitThatSaysWhatToDoAndLeavesNothing() throws Exception {
+        // each variable fits in one string, together they are beyond what Linux takes at exec (E2BIG)
+        Map<String, String> env = new java.util.HashMap<>(ENV);
+        for (int i = 0; i < 100; i++) {
+            env.put("V" + i, "x".repeat(100_000));
+        }
+        assertThatThrownBy(() -> engine.run(new ExecRequest("s1", "true", root(dir), env, 30_000L, null, null)))
+                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.SIZE_LIMIT))
+                .hasMessageContaining("operating system").hasMessageContaining("file_write");
+        assertThat(engine.list("s1").jobs()).isEmpty();
+        assertThat(run("echo still fine").stdout()).isEqualTo("still fine\n");
+    }
+
+    @Test
     void stdinIsEmpty() throws ToolException {
         assertThat(run("cat; echo done").stdout()).isEqualTo("done\n");
     }
