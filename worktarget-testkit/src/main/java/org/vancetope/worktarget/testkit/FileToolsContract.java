@@ -89,6 +89,16 @@ public abstract class FileToolsContract {
      */
     protected abstract FileToolsFixture createFixture(Path base) throws Exception;
 
+    /**
+     * Whether the backend makes its work directory again when it was deleted while in use (a WORK RootDir
+     * is recreated by its handler), instead of failing every call with {@code not_found}.
+     *
+     * @return false unless overridden
+     */
+    protected boolean recreatesAMissingWorkDirectory() {
+        return false;
+    }
+
     @BeforeEach
     void setUpContract() throws Exception {
         Path top;
@@ -249,6 +259,19 @@ public abstract class FileToolsContract {
         assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
         assertThat(e.getMessage()).contains("2 times").contains("surrounding");
         assertThat(f.read("e.txt")).isEqualTo("x\nx\n");
+    }
+
+    @Test
+    void editAmbiguousNamesEachLineOnceAndAtMostTen() throws Exception {
+        f.write("one.txt", "x x x\n");
+        assertThat(f.failure("file_edit", "path", "one.txt", "oldText", "x", "newText", "y").getMessage())
+                .contains("3 times", "(all on line 1)");
+        f.write("many.txt", "x\nx x\n\nx\n".repeat(6));
+        assertThat(f.failure("file_edit", "path", "many.txt", "oldText", "x", "newText", "y").getMessage())
+                .contains("24 times", "(at lines 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, ...)");
+        f.write("two.txt", "x\ny\nx\n");
+        assertThat(f.failure("file_edit", "path", "two.txt", "oldText", "x", "newText", "y").getMessage())
+                .contains("2 times", "(at lines 1, 3)").doesNotContain("...");
     }
 
     // ===== multi-edit, multi-read, binary reads
@@ -1393,6 +1416,39 @@ public abstract class FileToolsContract {
     }
 
     @Test
+    void aWorkDirectoryDeletedWhileInUseIsNotFoundForEveryToolNotAnEscape() throws Exception {
+        assumeTrue(!recreatesAMissingWorkDirectory(), "this backend makes its work directory again");
+        f.write("a.txt", "a\n");
+        Path root = f.path("a.txt").getParent();
+        Files.delete(root.resolve("a.txt"));
+        Files.delete(root);
+        List<Object[]> calls = List.of(new Object[] {"file_list"}, new Object[] {"file_read", "path", "a.txt"},
+                new Object[] {"file_write", "path", "b.txt", "content", "b"}, new Object[] {"file_find"},
+                new Object[] {"file_grep", "pattern", "a"}, new Object[] {"file_stat", "path", "a.txt"},
+                new Object[] {"file_mkdir", "path", "d"}, new Object[] {"file_tree"});
+        for (Object[] c : calls) {
+            ToolException e = f.failure((String) c[0], java.util.Arrays.copyOfRange(c, 1, c.length));
+            assertThat(e.code()).as("%s", c[0]).isEqualTo(ErrorCode.NOT_FOUND);
+            assertThat(e.getMessage()).as("%s", c[0]).contains("work directory itself does not exist");
+        }
+        assertThat(Files.exists(root)).as("nothing created it again").isFalse();
+        Files.createDirectory(root);
+        assertThat(f.call("file_write", "path", "b.txt", "content", "b")).containsEntry("created", true);
+    }
+
+    @Test
+    void aWorkDirectoryDeletedWhileInUseIsMadeAgainEmptyByABackendThatRecreatesIt() throws Exception {
+        assumeTrue(recreatesAMissingWorkDirectory(), "this backend fails calls while its work directory is missing");
+        f.write("a.txt", "a\n");
+        Path root = f.path("a.txt").getParent();
+        Files.delete(root.resolve("a.txt"));
+        Files.delete(root);
+        assertThat(f.call("file_list").get("entries")).isEqualTo(List.of());
+        assertThat(f.failure("file_read", "path", "a.txt").code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(f.call("file_write", "path", "b.txt", "content", "b")).containsEntry("created", true);
+    }
+
+    @Test
     void jailbreakFifoIsRefusedWithoutHanging() throws Exception {
         assumeTrue(realDisk() && !System.getProperty("os.name", "").startsWith("Windows"));
         Process p = new ProcessBuilder("mkfifo", f.path("pipe").toString()).start();
@@ -1403,6 +1459,29 @@ public abstract class FileToolsContract {
         // walks skip it instead of opening it
         assertThat(f.call("file_grep", "pattern", "x").get("matches")).isEqualTo(List.of());
         assertThat(f.call("file_list").get("entries")).isEqualTo(List.of("pipe"));
+    }
+
+    @Test
+    void namesThatAreNotUtf8AreListedAndNamingThemSaysHowToReachThem() throws Exception {
+        // a name in another encoding (Latin-1 'é' is the byte 0xE9): the platform shows it with U+FFFD
+        assumeTrue(realDisk() && "UTF-8".equalsIgnoreCase(System.getProperty("sun.jnu.encoding")));
+        f.write("ok.txt", "ok\n");
+        Process p = new ProcessBuilder("sh", "-c", "printf latin > \"$(printf 'x\\351y')\" && mkdir \"$(printf 'd\\351r')\"")
+                .directory(f.path("ok.txt").getParent().toFile()).start();
+        assertThat(p.waitFor()).isZero();
+
+        assertThat(f.call("file_list").get("entries")).isEqualTo(List.of("d\uFFFDr/", "ok.txt", "x\uFFFDy"));
+        assertThat(treePaths(f.call("file_tree"))).isEqualTo(List.of("d\uFFFDr/", "ok.txt", "x\uFFFDy"));
+        assertThat(paths(f.call("file_find").get("files"))).containsExactlyInAnyOrder("ok.txt", "x\uFFFDy");
+        ToolException read = f.failure("file_read", "path", "x\uFFFDy");
+        assertThat(read.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(read.getMessage()).contains("not UTF-8", "exec_run");
+        ToolException list = f.failure("file_list", "path", "d\uFFFDr");
+        assertThat(list.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(list.getMessage()).contains("not UTF-8", "exec_run");
+        assertThat(f.failure("file_move", "from", "x\uFFFDy", "to", "y.txt").getMessage()).contains("not UTF-8");
+        // a name that is valid UTF-8 gets no such hint
+        assertThat(f.failure("file_read", "path", "missing.txt").getMessage()).doesNotContain("UTF-8");
     }
 
     // ===== file_move, file_mkdir, file_stat, file_tree

@@ -29,6 +29,11 @@ class WorkspaceBackendContractTest {
         protected FileToolsFixture createFixture(Path base) throws Exception {
             return fixture(base);
         }
+
+        @Override
+        protected boolean recreatesAMissingWorkDirectory() {
+            return true;
+        }
     }
 
     @Nested
@@ -42,6 +47,11 @@ class WorkspaceBackendContractTest {
         protected FileToolsFixture createFixture(Path base) throws Exception {
             return fixture(base);
         }
+
+        @Override
+        protected boolean recreatesAMissingWorkDirectory() {
+            return true;
+        }
     }
 
     @Nested
@@ -54,6 +64,11 @@ class WorkspaceBackendContractTest {
         @Override
         protected FileToolsFixture createFixture(Path base) throws Exception {
             return fixture(base);
+        }
+
+        @Override
+        protected boolean recreatesAMissingWorkDirectory() {
+            return true;
         }
     }
 }

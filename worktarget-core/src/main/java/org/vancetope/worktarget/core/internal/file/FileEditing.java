@@ -222,16 +222,30 @@ final class FileEditing {
         }
         int second = indexOf(data, n, old, idx + 1);
         if (second >= 0) {
+            // the first ten distinct lines, counted on from one occurrence to the next (one pass over the data)
             List<Integer> lines = new ArrayList<>();
             int count = 0;
+            int line = 1;
+            int counted = 0;
+            boolean more = false;
             for (int i = idx; i >= 0; i = indexOf(data, n, old, i + 1)) {
                 count++;
-                if (lines.size() < 10) {
-                    lines.add(lineOf(data, i));
+                if (more) {
+                    continue;
+                }
+                line += lineOf(data, counted, i) - 1;
+                counted = i;
+                if (lines.isEmpty() || lines.get(lines.size() - 1) != line) {
+                    if (lines.size() == 10) {
+                        more = true;
+                    } else {
+                        lines.add(line);
+                    }
                 }
             }
-            throw Params.invalid(which + " occurs " + count + " times in " + ConfinedRoot.quote(userPath) + " (at lines "
-                    + joinInts(lines) + (count > lines.size() ? ", ..." : "") + "); " + unchanged + ". Include more "
+            throw Params.invalid(which + " occurs " + count + " times in " + ConfinedRoot.quote(userPath) + " ("
+                    + (lines.size() == 1 ? "all on line " : "at lines ") + joinInts(lines) + (more ? ", ..." : "")
+                    + "); " + unchanged + ". Include more "
                     + "surrounding lines in oldText so that it matches exactly once, or set replaceAll to true to "
                     + "replace every occurrence.");
         }
@@ -293,8 +307,13 @@ final class FileEditing {
     }
 
     private static int lineOf(byte[] data, int idx) {
+        return lineOf(data, 0, idx);
+    }
+
+    /** One plus the line breaks in {@code data[from, idx)}: the line of {@code idx} counted from {@code from}. */
+    private static int lineOf(byte[] data, int from, int idx) {
         int line = 1;
-        for (int i = 0; i < idx; i++) {
+        for (int i = from; i < idx; i++) {
             if (data[i] == '\n') {
                 line++;
             }

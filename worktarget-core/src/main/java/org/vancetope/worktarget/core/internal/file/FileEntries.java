@@ -58,7 +58,8 @@ final class FileEntries {
                 sa = sd.attributes(srcName);
             } catch (NoSuchFileException e) {
                 throw new ToolException(ErrorCode.NOT_FOUND, "Nothing to move: " + ConfinedRoot.quote(from)
-                        + " does not exist. Call file_list on its directory to see what is there.");
+                        + " does not exist. Call file_list on its directory to see what is there."
+                        + ConfinedRoot.undecodableHint(from));
             }
             if (sa.isOther()) {
                 throw ConfinedRoot.special(from);

@@ -90,7 +90,7 @@ final class FileErrors {
             a = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
             throw new ToolException(ErrorCode.NOT_FOUND, "Directory " + ConfinedRoot.quote(userPath) + " does not exist. "
-                    + "Call file_list on its parent to see what is there.");
+                    + "Call file_list on its parent to see what is there." + ConfinedRoot.undecodableHint(userPath));
         } catch (IOException e) {
             throw io(e, userPath, "list");
         }

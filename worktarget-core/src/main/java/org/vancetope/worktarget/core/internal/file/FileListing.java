@@ -49,10 +49,12 @@ final class FileListing {
         FileErrors.requireDirectory(dir, userPath, "file_list");
         List<String> entries;
         try (SafeDirectory d = gate.open(dir)) {
-            List<String> names = d.names();
-            names.sort(Comparator.naturalOrder());
+            // the entries as the platform hands them out: a name that is not valid UTF-8 keeps its bytes there,
+            // while its text (with U+FFFD for those bytes) would name no entry
+            List<Path> names = d.entries();
+            names.sort(Comparator.comparing(Path::toString));
             if (excludes != null) {
-                names.removeIf(name -> excludes.excludes(name, name));
+                names.removeIf(name -> excludes.excludes(name.toString(), name.toString()));
             }
             entries = marked(d, dir, names);
         } catch (IOException e) {
@@ -80,15 +82,18 @@ final class FileListing {
      * count says every subdirectory was seen (see {@link TreeWalker#subdirectories}), the rest are known to be
      * no directories and are not examined at all.
      */
-    private static List<String> marked(SafeDirectory d, Path dir, List<String> names) throws IOException {
-        int n = names.size();
-        byte[] kind = new byte[n];     // 0 not examined (no directory), 1 directory, 2 other, 3 vanished
+    private static List<String> marked(SafeDirectory d, Path dir, List<Path> entries) throws IOException {
+        int n = entries.size();
+        List<String> names = new ArrayList<>(n);
         int dotted = 0;
-        for (String name : names) {
+        for (Path entry : entries) {
+            String name = entry.toString();
+            names.add(name);
             if (name.indexOf('.') >= 0) {
                 dotted++;
             }
         }
+        byte[] kind = new byte[n];     // 0 not examined (no directory), 1 directory, 2 other, 3 vanished
         // the link count costs a path lookup: only worth it when it may spare two lstat calls or more
         int subdirsLeft = dotted >= 2 && TreeWalker.leafOptimisation(dir)
                 ? TreeWalker.subdirectories(TreeWalker.linkCount(dir)) : -1;
@@ -99,7 +104,7 @@ final class FileListing {
                 }
                 BasicFileAttributes a;
                 try {
-                    a = d.attributes(names.get(i));
+                    a = d.attributes(entries.get(i));
                 } catch (NoSuchFileException e) {
                     kind[i] = 3;
                     continue;

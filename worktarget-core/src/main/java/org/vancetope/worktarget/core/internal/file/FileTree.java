@@ -72,12 +72,14 @@ final class FileTree {
                 Level level = queue.poll();
                 try (SafeDirectory dir = level.dir()) {
                     deadline.check();
-                    List<String> names = dir.names();
-                    names.sort(Comparator.naturalOrder());
-                    for (String n : names) {
+                    // entries as the platform hands them out, so that a name that is not UTF-8 is reached too
+                    List<Path> entries = dir.entries();
+                    entries.sort(Comparator.comparing(Path::toString));
+                    for (Path entry : entries) {
+                        String n = entry.toString();
                         BasicFileAttributes a;
                         try {
-                            a = dir.attributes(n);
+                            a = dir.attributes(entry);
                         } catch (NoSuchFileException e) {
                             continue;
                         }
@@ -100,7 +102,7 @@ final class FileTree {
                                 continue;
                             }
                             try {
-                                queue.add(new Level(dir.openChild(n), rel, level.depth() + 1));
+                                queue.add(new Level(dir.openChild(entry), rel, level.depth() + 1));
                             } catch (IOException e) {
                                 // swapped for a link or removed meanwhile: shown, not entered
                             }

@@ -711,7 +711,24 @@ public final class ConfinedRoot {
      */
     public static ToolException notFound(String userPath) {
         return new ToolException(ErrorCode.NOT_FOUND, "File " + quote(userPath) + " does not exist. Call "
-                + "file_list or file_find to see what is there.");
+                + "file_list or file_find to see what is there." + undecodableHint(userPath));
+    }
+
+    /**
+     * What to do about a name with U+FFFD in it, or nothing: the listings show a name that is not valid
+     * UTF-8 with U+FFFD for the bytes that are not, and such a text names no file, so the file tools cannot
+     * reach it; a command can.
+     *
+     * @param userPath the caller's input
+     * @return the hint, starting with a blank, or an empty string
+     */
+    public static String undecodableHint(String userPath) {
+        if (userPath == null || userPath.indexOf('\uFFFD') < 0) {
+            return "";
+        }
+        return " A '\uFFFD' in a listed name stands for bytes that are not UTF-8 (a name written in another encoding); "
+                + "the file tools cannot name such a file or directory. Rename it with exec_run, for example "
+                + "mv with a glob that matches it ('?' for each such byte), then use the new name.";
     }
 
     /**
@@ -734,6 +751,20 @@ public final class ConfinedRoot {
     public static ToolException isTheRoot(String userPath) {
         return new ToolException(ErrorCode.INVALID_PARAMS, "Path " + quote(userPath) + " is the work directory itself; "
                 + "pass a file path.");
+    }
+
+    /**
+     * The refusal of any path when the root itself is gone (deleted or moved away while in use): not an
+     * escape, and nothing the caller's path can fix.
+     *
+     * @param userPath the caller's input
+     * @return the exception
+     */
+    public static ToolException rootMissing(String userPath) {
+        return new ToolException(ErrorCode.NOT_FOUND, "The work directory itself does not exist any more (it was "
+                + "deleted or moved away while in use), so nothing was done for " + quote(userPath) + ". Check the "
+                + "target with work_target_get; whoever runs this backend has to create the directory again (or "
+                + "switch to another target with work_target_set).");
     }
 
     /**
@@ -856,6 +887,9 @@ public final class ConfinedRoot {
         try {
             real = existing.toRealPath();
         } catch (IOException | SecurityException e) {
+            if (existing.equals(root) && !exists(root)) {
+                throw rootMissing(userPath);
+            }
             // a dangling link, a loop, or a link into a place we may not look at: refused like an escape
             throw escape(userPath);
         }
