@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.internal.BindFailures;
+import org.vancetope.worktarget.backend.daemon.internal.ClosingWaits;
 import org.vancetope.worktarget.backend.daemon.internal.FleetRouter;
 import org.vancetope.worktarget.backend.daemon.internal.HttpGuards;
 import org.vancetope.worktarget.backend.daemon.internal.NettyVersionCheck;
@@ -247,7 +248,7 @@ public final class WorkTargetServer implements AutoCloseable {
         }
         closed = true;
         if (serverChannel != null) {
-            serverChannel.close().syncUninterruptibly();
+            ClosingWaits.await(serverChannel.close(), "the listening channel");
         }
         // tell connected clients we are going away (1001, they reconnect later); pending calls fail offline
         List<io.netty.channel.ChannelFuture> closing = new ArrayList<>();
@@ -263,8 +264,8 @@ public final class WorkTargetServer implements AutoCloseable {
             config.fleet.close();
         }
         if (boss != null) {
-            boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-            workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            ClosingWaits.await(boss.shutdownGracefully(0, 2, TimeUnit.SECONDS), "the accepting event loop");
+            ClosingWaits.await(workers.shutdownGracefully(0, 2, TimeUnit.SECONDS), "the connections' event loops");
         }
     }
 

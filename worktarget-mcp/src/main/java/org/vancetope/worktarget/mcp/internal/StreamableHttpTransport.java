@@ -55,6 +55,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.backend.daemon.internal.ClosingWaits;
 import org.vancetope.worktarget.backend.daemon.internal.HttpGuards;
 import org.vancetope.worktarget.backend.daemon.internal.NettyVersionCheck;
 import org.vancetope.worktarget.backend.daemon.internal.PlainTextExposure;
@@ -262,10 +263,10 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
     public void close() {
         sessions.forEach(this::end);
         if (server != null) {
-            server.close().awaitUninterruptibly();
+            ClosingWaits.await(server.close(), "the MCP HTTP listening channel");
         }
         if (group != null) {
-            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+            ClosingWaits.await(group.shutdownGracefully(0, 2, TimeUnit.SECONDS), "the MCP HTTP event loops");
         }
         callThreads.shutdownNow();
     }

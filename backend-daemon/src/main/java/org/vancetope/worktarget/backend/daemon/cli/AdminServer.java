@@ -48,6 +48,7 @@ import org.vancetope.worktarget.backend.daemon.ConnectionInfo;
 import org.vancetope.worktarget.backend.daemon.FleetLink;
 import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.internal.BindFailures;
+import org.vancetope.worktarget.backend.daemon.internal.ClosingWaits;
 import org.vancetope.worktarget.backend.daemon.internal.FleetRouter;
 import org.vancetope.worktarget.backend.daemon.internal.HttpGuards;
 import org.vancetope.worktarget.backend.daemon.internal.Ids;
@@ -311,7 +312,7 @@ final class AdminServer implements AutoCloseable {
             return;
         }
         if (channel != null) {
-            channel.close().syncUninterruptibly();
+            ClosingWaits.await(channel.close(), "the admin API's listening channel");
         }
         calls.shutdownNow();
         try {
@@ -323,7 +324,7 @@ final class AdminServer implements AutoCloseable {
         if (!ended.isEmpty()) {
             LOG.info("Ended the {} named admin process(es) as the admin API closed: {}", ended.size(), ended);
         }
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        ClosingWaits.await(group.shutdownGracefully(0, 2, TimeUnit.SECONDS), "the admin API's event loop");
     }
 
     private boolean tokenMatches(HttpRequest req) {

@@ -236,7 +236,7 @@ public final class ClientSession {
             c.channel.close();
         }
         workers.shutdownNow();
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        ClosingWaits.await(group.shutdownGracefully(0, 2, TimeUnit.SECONDS), "the client's event loop");
         try {
             workers.awaitTermination(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
