@@ -45,8 +45,11 @@ final class RootDirLifecycle {
     private final List<RootDirListener> listeners = new CopyOnWriteArrayList<>();
     private final Object lock = new Object();
 
+    private final int maxPerProject;
+
     RootDirLifecycle(RootDirIndex index, RootDirTypes types, RootDirGates gates, Clock clock,
-                     List<RootDirListener> listeners) {
+                     List<RootDirListener> listeners, int maxPerProject) {
+        this.maxPerProject = maxPerProject;
         this.index = index;
         this.types = types;
         this.gates = gates;
@@ -91,10 +94,24 @@ final class RootDirLifecycle {
         if (!types.isKnown(type)) {
             throw Params.invalid("Unknown RootDir type '" + type + "'. Known: " + String.join(", ", types.names()) + ".");
         }
-        String name = dirName == null ? type + "-" + UUID.randomUUID().toString().substring(0, 8) : dirName;
-        Segments.require("dirName", name);
         boolean delete = deleteOnCreatorClose != null ? deleteOnCreatorClose : types.deleteOnCreatorCloseDefault(type);
-        return create(creator, name, type, label, delete, metadata == null ? Map.of() : metadata, false);
+        Map<String, String> meta = metadata == null ? Map.of() : metadata;
+        if (dirName != null) {
+            Segments.require("dirName", dirName);
+            return create(creator, dirName, type, label, delete, meta, false);
+        }
+        // a generated name has 32 random bits: taken by another RootDir once in a while, then drawn again
+        for (int attempt = 1; ; attempt++) {
+            String name = type + "-" + UUID.randomUUID().toString().substring(0, 8);
+            Segments.require("dirName", name);
+            try {
+                return create(creator, name, type, label, delete, meta, false);
+            } catch (ToolException e) {
+                if (e.code() != ErrorCode.EXISTS || attempt == 5) {
+                    throw e;
+                }
+            }
+        }
     }
 
     private RootDirInfo create(ToolContext creator, String name, String type, String label, boolean delete,
@@ -109,6 +126,13 @@ final class RootDirLifecycle {
                 }
                 throw new ToolException(ErrorCode.EXISTS, "RootDir '" + name + "' already exists in project '"
                         + creator.project() + "'. Choose another name.");
+            }
+            if (!reuse && dirs.size() >= maxPerProject) {
+                throw new ToolException(ErrorCode.SIZE_LIMIT, "Project '" + creator.project() + "' holds "
+                        + dirs.size() + " RootDirs, the most it may (maxRootDirsPerProject " + maxPerProject + "); no "
+                        + "RootDir was made. Use one you made before: a RootDir made with deleteOnCreatorClose (the "
+                        + "default) goes when the process that made it ends, the others stay until the operator "
+                        + "deletes them (WorkspaceBackend.deleteRootDir) or raises the limit.");
             }
             Path dir = index.projectDir(creator.tenant(), creator.project()).resolve(name);
             if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {

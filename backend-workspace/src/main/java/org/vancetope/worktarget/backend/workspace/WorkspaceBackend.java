@@ -75,12 +75,15 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
     private final Homes homes;
     private final List<BackendTool> tools;
 
+    /** The default of {@link Builder#maxRootDirsPerProject}. */
+    public static final int DEFAULT_MAX_ROOT_DIRS_PER_PROJECT = 1000;
+
     private WorkspaceBackend(Builder b, RootDirTypes types) throws IOException {
         Path root = Files.createDirectories(b.root.toAbsolutePath()).toRealPath();
         this.index = new RootDirIndex(root);
         FileEngine engine = new FileEngine(b.settings);
         this.gates = new RootDirGates(index, types, engine.settings());
-        this.lifecycle = new RootDirLifecycle(index, types, gates, b.clock, b.listeners);
+        this.lifecycle = new RootDirLifecycle(index, types, gates, b.clock, b.listeners, b.maxRootDirsPerProject);
         this.homes = Homes.builder().workspaceRoot(root).homesRoot(b.homesRoot).settings(b.settingsCascade)
                 .maxBytes(b.homeMaxBytes).clock(b.clock).build();
         this.exec = ExecSetup.engine(b.execSettings, b.hostEnv, true);
@@ -289,7 +292,8 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      * @param metadata handler-specific metadata, or null
      * @return the new RootDir
      * @throws ToolException {@code path_escape} for an unsafe name, {@code invalid_params} for an unknown type,
-     *         {@code exists} when the name is taken
+     *         {@code exists} when the name is taken, {@code size_limit} when the project holds
+     *         {@link Builder#maxRootDirsPerProject} RootDirs already
      */
     public RootDirInfo createRootDir(ToolContext creator, String dirName, String type, String label,
                                      Boolean deleteOnCreatorClose, Map<String, String> metadata) throws ToolException {
@@ -382,6 +386,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         private Path homesRoot;
         private long homeMaxBytes = Homes.DEFAULT_MAX_BYTES;
         private SettingsCascade settingsCascade = SettingsCascade.EMPTY;
+        private int maxRootDirsPerProject = DEFAULT_MAX_ROOT_DIRS_PER_PROJECT;
 
         private Builder() {
             rootDirType(BuiltInRootDirType.temp(), true);
@@ -477,6 +482,24 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
          */
         public Builder homeMaxBytes(long bytes) {
             this.homeMaxBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The most RootDirs one project may hold at once (default
+         * {@value WorkspaceBackend#DEFAULT_MAX_ROOT_DIRS_PER_PROJECT}). Creating one more
+         * ({@code workspace_create_ephemeral_dir}, {@link WorkspaceBackend#createRootDir}) fails
+         * {@code size_limit}, so that a caller in a loop cannot fill the workspace's disk with directories; a
+         * process's own temp RootDir is always made (their number is bounded by the processes).
+         *
+         * @param max at least 1
+         * @return this
+         */
+        public Builder maxRootDirsPerProject(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("maxRootDirsPerProject must be at least 1, got " + max);
+            }
+            this.maxRootDirsPerProject = max;
             return this;
         }
 

@@ -192,6 +192,50 @@ class WorkspaceBackendTest {
     }
 
     @Test
+    void aProjectAtItsRootDirLimitRefusesOneMoreAndMakesNothingWhileOthersAndTempDirsGoOn() throws Exception {
+        try (WorkspaceBackend small = WorkspaceBackend.builder().workspaceRoot(fs.getPath("/small"))
+                .maxRootDirsPerProject(3).build()) {
+            String first = small.ephemeralDirs().create(P1, null, true);
+            small.ephemeralDirs().create(P1, null, false);
+            small.createRootDir(P1, "named", "temp", null, false, null);
+            List<String> before = small.rootDirNames("acme", "proj");
+
+            ToolException e = org.junit.jupiter.api.Assertions.assertThrows(ToolException.class,
+                    () -> small.ephemeralDirs().create(P1, "upload", true));
+            assertThat(e.code()).isEqualTo(ErrorCode.SIZE_LIMIT);
+            assertThat(e.getMessage()).contains("holds 3 RootDirs", "maxRootDirsPerProject 3", "no RootDir was made");
+            assertThat(small.rootDirNames("acme", "proj")).containsExactlyInAnyOrderElementsOf(before);
+            try (java.util.stream.Stream<Path> s = Files.list(fs.getPath("/small/acme/proj"))) {
+                assertThat(s.filter(p -> !p.getFileName().toString().startsWith(".")).count()).isEqualTo(3);
+            }
+
+            // a process's own temp RootDir is still made, another project has its own count
+            assertThat(small.tempRootDir(P2).dirName()).startsWith("temp-");
+            small.ephemeralDirs().create(new ToolContext("p3", null, "acme", "other", "carol"), null, true);
+            // the temp RootDir counts too: two go, one more may come
+            assertThat(small.deleteRootDir("acme", "proj", first)).isTrue();
+            assertThat(small.deleteRootDir("acme", "proj", "named")).isTrue();
+            assertThat(small.ephemeralDirs().create(P1, null, true)).startsWith("ephemeral-");
+        }
+    }
+
+    @Test
+    void aRootDirLimitUnderOneIsRefusedWhenBuilt() {
+        assertThatThrownBy(() -> WorkspaceBackend.builder().maxRootDirsPerProject(0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1");
+    }
+
+    @Test
+    void unknownDirNameAmongManyListsTheFirstTwentyAndHowManyMore() throws Exception {
+        for (int i = 0; i < 25; i++) {
+            work.createRootDir(P1, String.format("d%02d", 24 - i), "temp", null, false, null);
+        }
+        ToolException e = org.junit.jupiter.api.Assertions.assertThrows(ToolException.class,
+                () -> call("work_file_list", P1, "dirName", "docs"));
+        assertThat(e.getMessage()).contains("Existing: d00, d01, ", "d19 and 5 more").doesNotContain("d20");
+    }
+
+    @Test
     void jailbreakDirNameWithTraversalIsRefusedBeforeAnyLookup() {
         for (String bad : new String[] {"../otherProject/x", "..", ".", "a/b", "a\\b", "x\0y", ""}) {
             ToolException e = org.junit.jupiter.api.Assertions.assertThrows(ToolException.class,

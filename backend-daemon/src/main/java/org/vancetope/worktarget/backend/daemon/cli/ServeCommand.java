@@ -46,7 +46,7 @@ final class ServeCommand {
             "             [--home-scope project|tenant|user] [--homes DIR] [--home-max-mib N]",
             "             [--isolation none|custom] [--isolation-wrapper TEMPLATE] [--kill-grace-ms N]",
             "             [--max-jobs N] [--result-max-kib N] [--process-idle-minutes N] [--max-processes N]",
-            "             [--max-unauthenticated-per-address N]",
+            "             [--max-unauthenticated-per-address N] [--max-rootdirs N]",
             "             [--redis-uri URI --node-id ID]",
             "",
             "Runs a WorkTarget server: foots and daemons connect to ws://BIND:PORT/worktarget/v1 with a token",
@@ -96,6 +96,8 @@ final class ServeCommand {
                     + ExecSettings.defaults().killGrace().toMillis() + ")",
             "  --max-jobs N        the running jobs one project may have (default "
                     + ExecSettings.defaults().maxJobsPerScope() + ")",
+            "  --max-rootdirs N    the RootDirs one project may hold; one more (workspace_create_ephemeral_dir)",
+            "                      fails size_limit (default " + WorkspaceBackend.DEFAULT_MAX_ROOT_DIRS_PER_PROJECT + ")",
             "  --result-max-kib N  the largest result of a file tool (default "
                     + (FileToolSettings.DEFAULT_RESULT_MAX_BYTES >> 10) + "; at least 1)",
             "  --process-idle-minutes N  end a named process after N minutes without a call (default "
@@ -220,7 +222,8 @@ final class ServeCommand {
         Args a = Args.parse(argv, Set.of("workspace", "tokens", "port", "bind", "admin-port", "admin-token",
                 "admin-token-file", "tls-cert", "tls-key", "request-timeout", "max-transfer-mib", "home-scope", "homes",
                 "home-max-mib", "isolation", "isolation-wrapper", "kill-grace-ms", "max-jobs", "result-max-kib", "redis-uri",
-                "node-id", "process-idle-minutes", "max-processes", "max-connections", "max-unauthenticated-per-address"),
+                "node-id", "process-idle-minutes", "max-processes", "max-connections", "max-unauthenticated-per-address",
+                "max-rootdirs"),
                 Set.of("help", "no-sync"));
         if (a.flag("help")) {
             out.println(HELP);
@@ -394,6 +397,8 @@ final class ServeCommand {
         if (a.has("home-max-mib")) {
             b.homeMaxBytes((long) a.intOption("home-max-mib", 0, 0, Integer.MAX_VALUE) << 20);
         }
+        b.maxRootDirsPerProject(a.intOption("max-rootdirs", WorkspaceBackend.DEFAULT_MAX_ROOT_DIRS_PER_PROJECT, 1,
+                1_000_000));
         ExecSettings.Builder exec = ExecSettings.defaults().toBuilder();
         try {
             if (a.has("isolation")) {

@@ -617,6 +617,7 @@ class CliTest {
         cases.put(List.of("--max-connections", "0"), "--max-connections must be between 1 and 1000000, got 0.");
         cases.put(List.of("--process-idle-minutes", "-1"), "--process-idle-minutes must be between 0 and 525600, got -1.");
         cases.put(List.of("--max-processes", "0"), "--max-processes must be between 1 and 1000000, got 0.");
+        cases.put(List.of("--max-rootdirs", "0"), "--max-rootdirs must be between 1 and 1000000, got 0.");
         cases.put(List.of("--port", "70000"), "--port must be between 0 and 65535, got 70000.");
         for (Map.Entry<List<String>, String> c : cases.entrySet()) {
             err.reset();
@@ -666,6 +667,29 @@ class CliTest {
             serve.close();
         }
         assertThat(tokenFile).doesNotExist();
+    }
+
+    @Test
+    void serveMaxRootDirsCapsTheRootDirsOfAProject() throws Exception {
+        ServeCommand.Running serve = ServeCommand.start(List.of("--workspace", workspace().toString(), "--tokens",
+                goodTokens().toString(), "--port", "0", "--admin-port", "0", "--admin-token", ADMIN_TOKEN,
+                "--max-rootdirs", "2"), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            String admin = "http://127.0.0.1:" + serve.adminPort();
+            for (int i = 0; i < 2; i++) {
+                assertThat(run("call", "--server", admin, "--admin-token", ADMIN_TOKEN, "--target", "WORK", "--tenant",
+                        "acme", "--project", "proj", "--process", "keeper", "workspace_create_ephemeral_dir",
+                        "{\"deleteOnCreatorClose\":false}")).as(stderr()).isEqualTo(Main.OK);
+            }
+            err.reset();
+            assertThat(run("call", "--server", admin, "--admin-token", ADMIN_TOKEN, "--target", "WORK", "--tenant",
+                    "acme", "--project", "proj", "--process", "keeper", "workspace_create_ephemeral_dir", "{}"))
+                    .isEqualTo(Main.FAILED);
+            assertThat(stderr()).startsWith("error size_limit: Project 'proj' holds ").contains("maxRootDirsPerProject 2");
+        } finally {
+            serve.close();
+        }
     }
 
     // ---- call ----
