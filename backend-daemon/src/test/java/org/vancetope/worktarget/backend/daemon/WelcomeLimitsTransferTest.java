@@ -159,7 +159,8 @@ class WelcomeLimitsTransferTest {
         Map<String, Object> r = upload(bytes(150_000));
         assertThat(r).containsEntry("ok", false).containsEntry("code", "size_limit");
         assertThat((String) r.get("error"))
-                .isEqualTo("exceeds size limit (150000 bytes > the server's maxUploadSize 100000 bytes)");
+                .startsWith("exceeds size limit (150000 bytes > the server's maxUploadSize 100000 bytes); the file was "
+                        + "not moved. Compress or split the file first").contains("--max-transfer-mib");
         assertThat(largestChunkReceivedBy("server")).isZero();
     }
 

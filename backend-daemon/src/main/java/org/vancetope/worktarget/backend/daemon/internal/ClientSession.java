@@ -498,7 +498,8 @@ public final class ClientSession {
                                 + HandshakeAuthHandler.SERVER_HEADER + " header: it is not a WorkTarget server's WebSocket "
                                 + "port (is it the admin API's, or another service's?). Check the port in the URI.", false)
                         : new ServerRefusedException(status, "The server refused the upgrade with HTTP " + status
-                                + (status == 401 ? ": the token is missing or was rejected. Check --token."
+                                + (status == 401 ? ": the token is missing or was rejected. Check the client's token against the "
+                                + "server's token file (daemon: $WORKTARGET_TOKEN or --token)."
                                 : status == 404 ? ": the path is wrong; the server's endpoint is "
                                 + h.response().headers().get(HandshakeAuthHandler.SERVER_HEADER) + "." : "."));
             } else if (cause instanceof TooLongFrameException) {

@@ -231,7 +231,7 @@ class CliTest {
     void daemonWithARejectedTokenExitsRefused() {
         assertThat(run("daemon", "--connect", "ws://127.0.0.1:" + server.port() + "/worktarget/v1", "--token",
                 "wrong-token-value", "--tenant", "acme", "--project", "proj", "--name", "box")).isEqualTo(Main.REFUSED);
-        assertThat(stderr()).contains("401");
+        assertThat(stderr()).contains("401", "$WORKTARGET_TOKEN or --token");
     }
 
     @Test

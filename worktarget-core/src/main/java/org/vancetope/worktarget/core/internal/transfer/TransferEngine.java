@@ -753,7 +753,9 @@ public final class TransferEngine {
     }
 
     static String sizeLimitError(long size, long limit, String settingName) {
-        return "exceeds size limit (" + size + " bytes > " + settingName + " " + limit + " bytes)";
+        return "exceeds size limit (" + size + " bytes > " + settingName + " " + limit + " bytes); the file was not moved. "
+                + "Compress or split the file first (e.g. with exec_run: gzip, split), or have the limit raised "
+                + "(the runnable jar's serve and daemon: --max-transfer-mib)";
     }
 
     private static TransferAttrs ownAttrs(ConfinedRoot.OpenFile file) {
