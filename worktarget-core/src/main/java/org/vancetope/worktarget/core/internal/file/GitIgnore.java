@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.internal.path.SafeDirectory;
 
@@ -44,17 +43,17 @@ final class GitIgnore {
     /**
      * One pattern line.
      *
-     * @param regex the compiled pattern
+     * @param pattern the compiled pattern
      * @param negated whether it re-includes ({@code !})
      * @param dirOnly whether it matches directories only (a trailing {@code /})
      * @param anchored whether it matches the path from its file's directory, not the name
      */
-    record Rule(Pattern regex, boolean negated, boolean dirOnly, boolean anchored) {
+    record Rule(Glob.Nfa pattern, boolean negated, boolean dirOnly, boolean anchored) {
         boolean matches(String path, String name, boolean isDir) {
             if (dirOnly && !isDir) {
                 return false;
             }
-            return regex.matcher(anchored ? path : name).matches();
+            return pattern.matches(anchored ? path : name);
         }
     }
 
@@ -239,12 +238,20 @@ final class GitIgnore {
         if (line.isEmpty()) {
             return null;
         }
-        return new Rule(Pattern.compile(regex(line)), negated, dirOnly, anchored);
+        List<Object> parts = parts(line);
+        return parts == null ? null : new Rule(Glob.Nfa.of(parts), negated, dirOnly, anchored);
     }
 
-    /** The Java regex of a pattern (without its leading {@code '/'}, {@code '!'} and trailing {@code '/'}). */
-    private static String regex(String p) {
-        StringBuilder re = new StringBuilder();
+    /**
+     * The parts of a pattern (without its leading {@code '/'}, {@code '!'} and trailing {@code '/'}) for the
+     * glob automaton ({@link Glob.Nfa}): matched one character at a time, never backtracking, so that an
+     * ignore file in a tree the agent did not write cannot make a search take minutes per name.
+     *
+     * @return the parts, or null for a pattern git would not match anything with (a range whose end comes
+     *         before its start)
+     */
+    static List<Object> parts(String p) {
+        List<Object> out = new ArrayList<>();
         int n = p.length();
         for (int i = 0; i < n; i++) {
             char c = p.charAt(i);
@@ -256,58 +263,85 @@ final class GitIgnore {
                     }
                     boolean segmentStart = i == 0 || p.charAt(i - 1) == '/';
                     if (j - i == 2 && segmentStart && j == n) {
-                        re.append(".*");                    // trailing /** (or a lone **): everything inside
+                        out.add(Glob.Nfa.DOUBLE_STAR);      // trailing /** (or a lone **): everything inside
                     } else if (j - i == 2 && segmentStart && p.charAt(j) == '/') {
-                        re.append("(?:.*/)?");              // **/ : zero or more directories
+                        out.add(Glob.Nfa.DIRS);             // **/ : zero or more directories
                         j++;
                     } else {
-                        re.append("[^/]*");
+                        out.add(Glob.Nfa.STAR);
                     }
                     i = j - 1;
                 }
-                case '?' -> re.append("[^/]");
+                case '?' -> out.add(Glob.Nfa.ONE);
                 case '[' -> {
                     int close = classEnd(p, i);
                     if (close < 0) {
-                        re.append("\\[");
+                        out.add((int) '[');
                     } else {
-                        re.append('[');
-                        int k = i + 1;
-                        if (p.charAt(k) == '!' || p.charAt(k) == '^') {
-                            re.append('^');
-                            k++;
+                        int[][] cls = charClass(p, i + 1, close);
+                        if (cls == null) {
+                            return null;
                         }
-                        for (; k < close; k++) {
-                            char b = p.charAt(k);
-                            if (b == '\\' && k + 1 < close) {
-                                k++;
-                                b = p.charAt(k);
-                                re.append('\\').append(b);
-                            } else if (b == '[' || b == ']' || b == '&' || b == '\\' || b == '^') {
-                                re.append('\\').append(b);
-                            } else {
-                                re.append(b);
-                            }
-                        }
-                        re.append(']');
+                        out.add(cls);
                         i = close;
                     }
                 }
                 case '\\' -> {
                     if (i + 1 < n) {
-                        i++;
-                        re.append(Pattern.quote(String.valueOf(p.charAt(i))));
+                        int cp = p.codePointAt(i + 1);
+                        out.add(cp);
+                        i += Character.charCount(cp);
                     }
                 }
                 default -> {
-                    if ("\\.^$+()|{}".indexOf(c) >= 0) {
-                        re.append('\\');
-                    }
-                    re.append(c);
+                    int cp = p.codePointAt(i);
+                    out.add(cp);
+                    i += Character.charCount(cp) - 1;
                 }
             }
         }
-        return re.toString();
+        return out;
+    }
+
+    /**
+     * The class between {@code '['} (before {@code from}) and {@code close}: a leading {@code '!'} or
+     * {@code '^'} negates it, a backslash takes the next character as it is, and an unescaped {@code '-'}
+     * between two characters makes a range.
+     */
+    private static int[][] charClass(String p, int from, int close) {
+        int k = from;
+        boolean negated = p.charAt(k) == '!' || p.charAt(k) == '^';
+        if (negated) {
+            k++;
+        }
+        List<int[]> items = new ArrayList<>();     // {character, escaped}
+        while (k < close) {
+            int cp = p.codePointAt(k);
+            if (cp == '\\' && k + 1 < close) {
+                int next = p.codePointAt(k + 1);
+                items.add(new int[] {next, 1});
+                k += 1 + Character.charCount(next);
+            } else {
+                items.add(new int[] {cp, 0});
+                k += Character.charCount(cp);
+            }
+        }
+        int[] ranges = new int[items.size() * 2];
+        int r = 0;
+        for (int i = 0; i < items.size(); i++) {
+            int first = items.get(i)[0];
+            int last = first;
+            if (i + 2 < items.size() && items.get(i + 1)[0] == '-' && items.get(i + 1)[1] == 0) {
+                last = items.get(i + 2)[0];
+                if (last < first) {
+                    return null;
+                }
+                i += 2;
+            }
+            ranges[r++] = first;
+            ranges[r++] = last;
+        }
+        return Glob.Nfa.charClass(java.util.Arrays.copyOf(ranges, r), negated);
     }
 
     /** The index of the {@code ']'} closing a class opened at {@code open}, or -1. */
