@@ -50,6 +50,8 @@ public enum ErrorCode {
      * The file being sent changed while it was sent: it ended before or went on past the size announced
      * in {@code transfer_init}, or a transfer to be resumed no longer has the size or hash it started
      * with. Nothing of it was committed; send it again once it no longer changes (a resume cannot help).
+     * Also {@code file_edit}'s, when another program changed the file every time the edit was applied
+     * (three times in a row): nothing was written.
      */
     SOURCE_CHANGED,
     /** An unexpected internal failure. */

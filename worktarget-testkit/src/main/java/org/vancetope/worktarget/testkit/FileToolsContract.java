@@ -1484,6 +1484,19 @@ public abstract class FileToolsContract {
         assertThat(f.failure("file_read", "path", "missing.txt").getMessage()).doesNotContain("UTF-8");
     }
 
+    @Test
+    void writingToANameWithTheReplacementCharacterIsRefusedAndMakesNoTwin() throws Exception {
+        for (Object[] c : List.of(new Object[] {"file_write", "path", "x\uFFFDy", "content", "z"},
+                new Object[] {"file_mkdir", "path", "d\uFFFDr"}, new Object[] {"file_move", "from", "a.txt", "to",
+                "x\uFFFDy"})) {
+            f.write("a.txt", "a\n");
+            ToolException e = f.failure((String) c[0], java.util.Arrays.copyOfRange(c, 1, c.length));
+            assertThat(e.code()).as("%s", c[0]).isEqualTo(ErrorCode.INVALID_PARAMS);
+            assertThat(e.getMessage()).as("%s", c[0]).contains("U+FFFD", "Nothing was written", "exec_run");
+        }
+        assertThat(f.call("file_list").get("entries")).isEqualTo(List.of("a.txt"));
+    }
+
     // ===== file_move, file_mkdir, file_stat, file_tree
 
     private boolean exists(String rel) {

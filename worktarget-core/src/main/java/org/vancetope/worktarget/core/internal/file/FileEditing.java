@@ -43,16 +43,41 @@ final class FileEditing {
      * <p>Works on the file's bytes (in valid UTF-8 a text's bytes occur exactly where the text does); a
      * file over {@link FileToolSettings#wholeFileMaxBytes()} is refused before it is read. Each edit must
      * match exactly once in the text the previous edits left, unless its {@code replaceAll} is true; with
-     * {@code dryRun} nothing is written.
+     * {@code dryRun} nothing is written. When another program saved the file after it was read, nothing is
+     * written and the edits are applied again to what is there now (at most {@value #ATTEMPTS} times).
      *
      * @param gate the gate
      * @param params path and oldText, newText, replaceAll, or edits; dryRun
      * @return path, line, changed, replacements, dryRun, diff
      * @throws ToolException {@code not_found} when an oldText is missing, {@code invalid_params} when one is
      *         ambiguous or the parameters mix both forms, {@code size_limit} for a file (or an edited file) over
-     *         the limit; in every case the file is unchanged
+     *         the limit, {@code source_changed} when the file changed at every attempt; in every case the file
+     *         is unchanged by this call
      */
     EditResult edit(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return editOnce(gate, params);
+            } catch (FileWriting.ChangedMeanwhile e) {
+                if (attempt == ATTEMPTS) {
+                    throw new ToolException(ErrorCode.SOURCE_CHANGED, "File " + ConfinedRoot.quote(Params.optString(
+                            params, "path", "")) + " changed while it was being edited, " + ATTEMPTS + " times in a "
+                            + "row (another program writes it); nothing was written. Call again once it no longer "
+                            + "changes.");
+                }
+                // another program saved the file meanwhile: read it again and apply the edits to what is there
+            }
+        }
+    }
+
+    /** How often an edit is applied to a file that another program keeps changing, before it gives up. */
+    static final int ATTEMPTS = 3;
+
+    /** Tests only: runs after the file was read, so that a test can change it meanwhile. */
+    static volatile Runnable afterReadForTests;
+
+    private EditResult editOnce(ConfinedRoot gate, Map<String, Object> params)
+            throws ToolException, FileWriting.ChangedMeanwhile {
         String userPath = Params.requireText(params, "path"); // an empty path gets the root's own message
         boolean single = params.get("edits") == null;
         List<Edit> edits = edits(params);
@@ -61,7 +86,10 @@ final class FileEditing {
         long limit = settings.wholeFileMaxBytes();
         byte[] data;
         int n;
-        try (SeekableByteChannel ch = gate.openFile(userPath, file).channel()) {
+        java.nio.file.attribute.BasicFileAttributes read;
+        ConfinedRoot.OpenFile open = gate.openFile(userPath, file);
+        try (SeekableByteChannel ch = open.channel()) {
+            read = open.attributes();
             long size = ch.size();
             if (size > limit) {
                 throw new ToolException(ErrorCode.SIZE_LIMIT, "File " + ConfinedRoot.quote(userPath) + " is " + size
@@ -77,6 +105,10 @@ final class FileEditing {
             n = bb.position();
         } catch (IOException e) {
             throw FileErrors.io(e, userPath, "read");
+        }
+        Runnable hook = afterReadForTests;
+        if (hook != null) {
+            hook.run();
         }
         if (!isUtf8(data, n)) {
             throw Params.invalid("File " + ConfinedRoot.quote(userPath) + " is not UTF-8 text; file_edit only edits "
@@ -100,8 +132,13 @@ final class FileEditing {
                         + after + " bytes, over the " + limit + " bytes file_edit may write (wholeFileMaxBytes). The file "
                         + "is unchanged. Make the edit with exec_run instead.");
             }
+            // the occurrences come in order: each line is counted on from the one before (one pass, not one
+            // pass per occurrence, which made a replaceAll of a frequent text take hours on a large file)
+            int line = 1;
+            int counted = 0;
             for (int idx : at) {
-                int line = lineOf(data, idx);
+                line += lineOf(data, counted, idx) - 1;
+                counted = idx;
                 if (firstLine == 0) {
                     firstLine = line;
                 }
@@ -133,7 +170,8 @@ final class FileEditing {
             byte[] body = data;
             int len = n;
             try {
-                FileWriting.replaceAtomically(gate, file, userPath, staged -> staged.write(ByteBuffer.wrap(body, 0, len)));
+                FileWriting.replaceIfUnchanged(gate, file, userPath, read,
+                        staged -> staged.write(ByteBuffer.wrap(body, 0, len)));
             } catch (IOException e) {
                 throw FileErrors.io(e, userPath, "write");
             }
@@ -304,10 +342,6 @@ final class FileEditing {
             }
         }
         return -1;
-    }
-
-    private static int lineOf(byte[] data, int idx) {
-        return lineOf(data, 0, idx);
     }
 
     /** One plus the line breaks in {@code data[from, idx)}: the line of {@code idx} counted from {@code from}. */

@@ -46,6 +46,7 @@ final class FileEntries {
     MoveResult move(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String from = Params.requireString(params, "from");
         String to = Params.requireString(params, "to");
+        ConfinedRoot.refuseReplacementCharacter(to, "to");
         boolean overwrite = Params.optBoolean(params, "overwrite", false);
         boolean createParents = Params.optBoolean(params, "createParents", false);
         Path src = entry(gate, from, "move");
@@ -189,6 +190,7 @@ final class FileEntries {
      */
     MkdirResult mkdir(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String userPath = Params.requireString(params, "path");
+        ConfinedRoot.refuseReplacementCharacter(userPath, "path");
         Path dir = gate.resolve(userPath);
         Path existing = dir;
         while (!existing.equals(gate.root()) && attrsOrNull(existing) == null) {

@@ -43,6 +43,7 @@ final class FileWriting {
      */
     WriteResult write(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String userPath = Params.requireText(params, "path"); // an empty path gets the root's own message
+        ConfinedRoot.refuseReplacementCharacter(userPath, "path");
         String content = Params.requireText(params, "content");
         Path file = gate.resolve(userPath);
         if (file.equals(gate.root())) {
@@ -149,6 +150,45 @@ final class FileWriting {
      *
      * @return whether the file was created (did not exist before)
      */
+    /** The target of a {@link #replaceIfUnchanged} is no longer the file that was read. */
+    static final class ChangedMeanwhile extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        ChangedMeanwhile() {
+            super(null, null, false, false);
+        }
+    }
+
+    /**
+     * {@link #replaceAtomically} of a file read before, only while it is still that file: right before the
+     * rename its file key, size and modification time are compared with {@code read}, so that a change
+     * another program saved meanwhile is not overwritten with content computed from the older text. (The
+     * compare and the rename are two steps: a change in between is still lost, but the window is
+     * microseconds instead of the whole call.)
+     *
+     * @param read the attributes of the file when it was read
+     * @throws ChangedMeanwhile when it changed; nothing was written
+     */
+    static void replaceIfUnchanged(ConfinedRoot gate, Path file, String userPath, BasicFileAttributes read,
+                                   Content content) throws IOException, ToolException, ChangedMeanwhile {
+        try (StagedFile staged = gate.stage(file)) {
+            ConfinedRoot.TargetState existing = gate.checkTarget(staged, userPath);
+            content.writeTo(staged);
+            staged.finishWriting(true);
+            BasicFileAttributes now;
+            try {
+                now = staged.directory().attributes(staged.targetName());
+            } catch (NoSuchFileException e) {
+                throw new ChangedMeanwhile();
+            }
+            if (!java.util.Objects.equals(read.fileKey(), now.fileKey()) || read.size() != now.size()
+                    || !read.lastModifiedTime().equals(now.lastModifiedTime())) {
+                throw new ChangedMeanwhile();
+            }
+            staged.commit(existing.permissions(), null);
+        }
+    }
+
     static boolean replaceAtomically(ConfinedRoot gate, Path file, String userPath, Content content)
             throws IOException, ToolException {
         try (StagedFile staged = gate.stage(file)) {

@@ -715,6 +715,25 @@ public final class ConfinedRoot {
     }
 
     /**
+     * Refuses a path that would create a name with U+FFFD: the listings show a name that is not UTF-8 with
+     * U+FFFD for its bytes that are not, so a caller writing to such a listed name would make a second
+     * entry beside the one it meant, under a name that looks the same.
+     *
+     * @param userPath the caller's input
+     * @param param the parameter it came from, for the message
+     * @throws ToolException {@code invalid_params} when the path holds U+FFFD
+     */
+    public static void refuseReplacementCharacter(String userPath, String param) throws ToolException {
+        if (userPath != null && userPath.indexOf('\uFFFD') >= 0) {
+            throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter '" + param + "' " + quote(userPath)
+                    + " contains U+FFFD ('\uFFFD'), which stands in a listed name for bytes that are not UTF-8; writing "
+                    + "there would make a second entry beside that one, under a name that looks the same. Nothing "
+                    + "was written. Rename the existing entry with exec_run (a shell glob reaches its real name), or "
+                    + "choose a name without U+FFFD.");
+        }
+    }
+
+    /**
      * What to do about a name with U+FFFD in it, or nothing: the listings show a name that is not valid
      * UTF-8 with U+FFFD for the bytes that are not, and such a text names no file, so the file tools cannot
      * reach it; a command can.

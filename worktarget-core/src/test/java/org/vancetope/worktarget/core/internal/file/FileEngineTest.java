@@ -162,6 +162,94 @@ class FileEngineTest {
     }
 
     @Test
+    void replaceAllReportsTheLineOfEachOccurrenceCountedOnFromTheOneBefore() throws Exception {
+        file("a.txt", "x\ny\nx x\n\nx\n");
+        Map<String, Object> r = run("file_edit", "path", "a.txt", "oldText", "x", "newText", "z", "replaceAll", true);
+        assertThat(r.get("line")).isEqualTo(1);
+        assertThat(r.get("replacements")).isEqualTo(4);
+        assertThat((String) r.get("diff")).contains("@@ line 1 @@", "@@ line 3 @@", "@@ line 5 @@")
+                .doesNotContain("@@ line 2 @@", "@@ line 4 @@");
+        assertThat(Files.readString(root.resolve("a.txt"))).isEqualTo("z\ny\nz z\n\nz\n");
+    }
+
+    /** Runs an edit while {@code change} writes the file each time after the edit read it. */
+    private Object editWhileChanging(Runnable change, Object... kv) throws Exception {
+        FileEditing.afterReadForTests = change;
+        try {
+            return run("file_edit", kv);
+        } catch (ToolException e) {
+            return e;
+        } finally {
+            FileEditing.afterReadForTests = null;
+        }
+    }
+
+    private Runnable writes(String name, String... contents) {
+        int[] call = {0};
+        return () -> {
+            try {
+                Files.writeString(root.resolve(name), contents[Math.min(call[0]++, contents.length - 1)]);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+    }
+
+    @Test
+    void aChangeSavedWhileAnEditRanIsKeptAndTheEditIsAppliedToIt() throws Exception {
+        file("a.txt", "alpha\nbeta\ngamma\n");
+        Runnable once = writes("a.txt", "alpha\nbeta\ngamma\ndelta\n");
+        boolean[] done = {false};
+        Object r = editWhileChanging(() -> {
+            if (!done[0]) {
+                done[0] = true;
+                once.run();
+            }
+        }, "path", "a.txt", "oldText", "beta", "newText", "BETA");
+        assertThat(r).isInstanceOf(Map.class);
+        assertThat(Files.readString(root.resolve("a.txt"))).isEqualTo("alpha\nBETA\ngamma\ndelta\n");
+    }
+
+    @Test
+    void aChangeThatRemovedTheEditedTextMeanwhileFailsNotFoundAndIsKept() throws Exception {
+        file("a.txt", "alpha\nbeta\ngamma\n");
+        boolean[] done = {false};
+        Runnable once = writes("a.txt", "alpha\ngamma\n");
+        Object r = editWhileChanging(() -> {
+            if (!done[0]) {
+                done[0] = true;
+                once.run();
+            }
+        }, "path", "a.txt", "oldText", "beta", "newText", "BETA");
+        assertThat(r).isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+        assertThat(Files.readString(root.resolve("a.txt"))).isEqualTo("alpha\ngamma\n");
+    }
+
+    @Test
+    void aFileThatKeepsChangingFailsSourceChangedAndKeepsTheLastChange() throws Exception {
+        file("a.txt", "beta\n");
+        Object r = editWhileChanging(writes("a.txt", "beta\n1\n", "beta\n12\n", "beta\n123\n"),
+                "path", "a.txt", "oldText", "beta", "newText", "BETA");
+        assertThat(r).isInstanceOfSatisfying(ToolException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.SOURCE_CHANGED);
+            assertThat(e.getMessage()).contains("changed while it was being edited, 3 times", "nothing was written");
+        });
+        assertThat(Files.readString(root.resolve("a.txt"))).isEqualTo("beta\n123\n");
+        try (var s = Files.list(root)) {
+            assertThat(s.map(p -> p.getFileName().toString()).toList()).containsExactly("a.txt");
+        }
+    }
+
+    @Test
+    void replaceAllOfAFrequentTextInALargeFileFinishes() throws Exception {
+        // counting each occurrence's line from the start of the file took hours at this size (n^2 / 2 steps)
+        file("big.txt", "x".repeat(2_000_000));
+        Map<String, Object> r = run("file_edit", "path", "big.txt", "oldText", "x", "newText", "y", "replaceAll", true);
+        assertThat(r.get("replacements")).isEqualTo(2_000_000);
+        assertThat(Files.readString(root.resolve("big.txt"))).isEqualTo("y".repeat(2_000_000));
+    }
+
+    @Test
     void editAmbiguousNamesTheLinesAndChangesNothing() throws Exception {
         file("a.txt", "x = 1\ny\nx = 1\n");
         ToolException e = fails("file_edit", "path", "a.txt", "oldText", "x = 1", "newText", "x = 2");
