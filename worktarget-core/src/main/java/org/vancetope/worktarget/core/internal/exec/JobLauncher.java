@@ -75,8 +75,6 @@ final class JobLauncher {
      *                       working directory is missing
      */
     static void check(ExecRequest req) throws ToolException {
-        // the command reaches the shell as one argument, each variable as one string: Linux takes at most
-        // 128 KiB (MAX_ARG_STRLEN, with the closing NUL) for each
         if (req.command().isBlank()) {
             throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'command' must not be blank.");
         }
@@ -85,6 +83,8 @@ final class JobLauncher {
                     + "command line can carry. Remove it; to give a command binary data, write the data to a file "
                     + "with file_write and redirect it, e.g. 'tool < input.bin'.");
         }
+        // the command reaches the shell as one argument, each variable as one string: Linux takes at most
+        // 128 KiB (MAX_ARG_STRLEN, with the closing NUL) for each
         long commandBytes = utf8Length(req.command());
         if (commandBytes > MAX_ARGUMENT_BYTES) {
             throw new ToolException(ErrorCode.SIZE_LIMIT, "Parameter 'command' has " + commandBytes + " bytes (UTF-8), "

@@ -144,18 +144,27 @@ final class FileWriting {
         void writeTo(StagedFile staged) throws IOException;
     }
 
-    /**
-     * Writes the whole new content under a staging name and renames it over the target (missing parents
-     * are created race-free by the root); an existing file keeps its permissions.
-     *
-     * @return whether the file was created (did not exist before)
-     */
     /** The target of a {@link #replaceIfUnchanged} is no longer the file that was read. */
     static final class ChangedMeanwhile extends Exception {
         private static final long serialVersionUID = 1L;
 
         ChangedMeanwhile() {
             super(null, null, false, false);
+        }
+    }
+
+    /**
+     * Writes the whole new content under a staging name and renames it over the target (missing parents
+     * are created race-free by the root); an existing file keeps its permissions.
+     *
+     * @return whether the file was created (did not exist before)
+     */
+    static boolean replaceAtomically(ConfinedRoot gate, Path file, String userPath, Content content)
+            throws IOException, ToolException {
+        try {
+            return replace(gate, file, userPath, null, content);
+        } catch (ChangedMeanwhile e) {
+            throw new IllegalStateException("no attributes to compare, so nothing can have changed", e);
         }
     }
 
@@ -171,30 +180,28 @@ final class FileWriting {
      */
     static void replaceIfUnchanged(ConfinedRoot gate, Path file, String userPath, BasicFileAttributes read,
                                    Content content) throws IOException, ToolException, ChangedMeanwhile {
-        try (StagedFile staged = gate.stage(file)) {
-            ConfinedRoot.TargetState existing = gate.checkTarget(staged, userPath);
-            content.writeTo(staged);
-            staged.finishWriting(true);
-            BasicFileAttributes now;
-            try {
-                now = staged.directory().attributes(staged.targetName());
-            } catch (NoSuchFileException e) {
-                throw new ChangedMeanwhile();
-            }
-            if (!java.util.Objects.equals(read.fileKey(), now.fileKey()) || read.size() != now.size()
-                    || !read.lastModifiedTime().equals(now.lastModifiedTime())) {
-                throw new ChangedMeanwhile();
-            }
-            staged.commit(existing.permissions(), null);
-        }
+        replace(gate, file, userPath, java.util.Objects.requireNonNull(read, "read"), content);
     }
 
-    static boolean replaceAtomically(ConfinedRoot gate, Path file, String userPath, Content content)
-            throws IOException, ToolException {
+    /** The staged write of both; {@code read} null: no compare. */
+    private static boolean replace(ConfinedRoot gate, Path file, String userPath, BasicFileAttributes read,
+                                   Content content) throws IOException, ToolException, ChangedMeanwhile {
         try (StagedFile staged = gate.stage(file)) {
             ConfinedRoot.TargetState existing = gate.checkTarget(staged, userPath);
             content.writeTo(staged);
             staged.finishWriting(true);
+            if (read != null) {
+                BasicFileAttributes now;
+                try {
+                    now = staged.directory().attributes(staged.targetName());
+                } catch (NoSuchFileException e) {
+                    throw new ChangedMeanwhile();
+                }
+                if (!java.util.Objects.equals(read.fileKey(), now.fileKey()) || read.size() != now.size()
+                        || !read.lastModifiedTime().equals(now.lastModifiedTime())) {
+                    throw new ChangedMeanwhile();
+                }
+            }
             staged.commit(existing.permissions(), null);
             return !existing.exists();
         }

@@ -28,30 +28,21 @@ final class Glob {
 
     private final Nfa nfa;
     private final boolean nameOnly;
-    /** How a simple name glob is matched without the regex: 0 = use the regex, else one of the kinds below. */
-    private final int kind;
-    /** The plain text of a simple name glob. */
-    private final String text;
-    private static final int EXACT = 1;
-    private static final int SUFFIX = 2;
-    private static final int PREFIX = 3;
 
-    private Glob(Nfa nfa, boolean nameOnly, int kind, String text) {
+    private Glob(Nfa nfa, boolean nameOnly) {
         this.nfa = nfa;
         this.nameOnly = nameOnly;
-        this.kind = kind;
-        this.text = text;
     }
 
     /**
-     * The common globs that need no regex: {@code NAME}, {@code *TEXT} and {@code TEXT*} on the file name,
-     * also behind a leading {@code **}{@code /} (which lets the rest match the last component at any
-     * depth, so it equals the name glob), where the text has no glob character. {@code *} never matches
-     * {@code '/'} and names hold none, so these equal the regex.
+     * The name glob of the common path globs that equal one: {@code NAME}, {@code *TEXT} and {@code TEXT*}
+     * behind leading {@code **}{@code /}s (which let the rest match the last component at any depth),
+     * where the text has no glob character; {@code *} never matches {@code '/'} and names hold none. Their
+     * automaton then takes its plain path ({@link Nfa#matches}: an equals, endsWith or startsWith).
      *
-     * @return {@code {kind, text}} or null
+     * @return the name glob, or null
      */
-    private static Object[] simple(String g) {
+    private static String nameGlob(String g) {
         String rest = g;
         while (rest.startsWith("**/")) {
             rest = rest.substring(3);
@@ -59,21 +50,14 @@ final class Glob {
         if (rest.isEmpty()) {
             return null;
         }
-        int kind = EXACT;
-        String text = rest;
-        if (rest.startsWith("*")) {
-            kind = SUFFIX;
-            text = rest.substring(1);
-        } else if (rest.endsWith("*")) {
-            kind = PREFIX;
-            text = rest.substring(0, rest.length() - 1);
-        }
+        String text = rest.startsWith("*") ? rest.substring(1) : rest.endsWith("*")
+                ? rest.substring(0, rest.length() - 1) : rest;
         for (int i = 0; i < text.length(); i++) {
             if (SPECIAL.indexOf(text.charAt(i)) >= 0) {
                 return null;
             }
         }
-        return new Object[] {kind, text};
+        return rest;
     }
 
     /**
@@ -103,11 +87,11 @@ final class Glob {
             throw Params.invalid(param + " '" + glob + "' contains a backslash; use '/' as the separator.");
         }
         String g = glob.startsWith("./") ? glob.substring(2) : glob;
-        boolean nameOnly = g.indexOf('/') < 0;
-        Nfa nfa = new Nfa.Builder(g, glob, param).build();
-        Object[] simple = simple(g);
-        return simple == null ? new Glob(nfa, nameOnly, 0, null) : new Glob(nfa, true, (Integer) simple[0],
-                (String) simple[1]);
+        String name = nameGlob(g);
+        if (name != null) {
+            return new Glob(new Nfa.Builder(name, glob, param).build(), true);
+        }
+        return new Glob(new Nfa.Builder(g, glob, param).build(), g.indexOf('/') < 0);
     }
 
     /**
@@ -118,12 +102,7 @@ final class Glob {
      * @return true on a match
      */
     boolean matches(String relative, String name) {
-        return switch (kind) {
-            case EXACT -> name.equals(text);
-            case SUFFIX -> name.endsWith(text);
-            case PREFIX -> name.startsWith(text);
-            default -> nfa.matches(nameOnly ? name : relative);
-        };
+        return nfa.matches(nameOnly ? name : relative);
     }
 
     /**
@@ -138,6 +117,9 @@ final class Glob {
         private static final int ANY = 3;
         private static final int CLASS = 4;
         private static final int ACCEPT = 5;
+        private static final int EXACT = 1;
+        private static final int SUFFIX = 2;
+        private static final int PREFIX = 3;
 
         private final int[] kind;
         private final int[] literal;
