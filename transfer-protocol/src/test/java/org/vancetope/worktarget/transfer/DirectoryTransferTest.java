@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.transfer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -301,6 +302,51 @@ class DirectoryTransferTest {
         assertThat(fx.footProject.resolve("got/ok")).isEmptyDirectory();
         assertThat(Files.exists(fx.footProject.resolve("got/l"), LinkOption.NOFOLLOW_LINKS)).isFalse();
         assertThat(Files.exists(fx.footProject.resolve("got/l/x"))).isFalse();
+    }
+
+    /** Makes, with a shell, a file and a directory (with a file) whose names hold the Latin-1 byte 0xE9. */
+    private static void latin1Names(Path top) throws Exception {
+        Files.createDirectories(top);
+        Files.writeString(top.resolve("ok.txt"), "ok");
+        Process p = new ProcessBuilder("sh", "-c", "printf latin > \"$(printf 'caf\\351')\" && mkdir \"$(printf 'd\\351r')\""
+                + " && printf in > \"$(printf 'd\\351r')/x\"").directory(top.toFile()).start();
+        assertThat(p.waitFor()).isZero();
+    }
+
+    private static void assertNotUtf8EntriesFailedAndNothingLookAlikeLanded(DirectoryTransferResult r, Path got)
+            throws IOException {
+        Map<String, DirectoryEntryResult> e = byPath(r);
+        assertThat(r.ok()).isFalse();
+        for (String bad : List.of("caf\uFFFD", "d\uFFFDr", "d\uFFFDr/x")) {
+            assertThat(e.get(bad).status()).as(bad).isEqualTo(DirectoryEntryResult.Status.FAILED);
+            assertThat(e.get(bad).code()).as(bad).isEqualTo(ErrorCode.INVALID_PARAMS);
+            assertThat(e.get(bad).error()).as(bad).contains("not UTF-8 on the sender").contains("Rename it on the sender");
+        }
+        assertThat(e.get("ok.txt").status()).isEqualTo(DirectoryEntryResult.Status.WRITTEN);
+        try (Stream<Path> s = Files.list(got)) {
+            assertThat(s.map(x -> x.getFileName().toString()).toList()).as("no look-alike twin").containsExactly("ok.txt");
+        }
+    }
+
+    @Test
+    void namesThatAreNotUtf8AreReportedAndNoLookAlikeLandsOnDownload() throws Exception {
+        assumeTrue("UTF-8".equalsIgnoreCase(System.getProperty("sun.jnu.encoding")), "needs a UTF-8 file system encoding");
+        fixture();
+        latin1Names(fx.rootDirs.get("reports").resolve("site"));
+        DirectoryTransferResult r = done(fx.brainConn.sendDirectory(fx.rootDirs.get("reports"), "site", "got", false));
+        assertNotUtf8EntriesFailedAndNothingLookAlikeLanded(r, fx.footProject.resolve("got"));
+        fx.assertClean();
+    }
+
+    @Test
+    void namesThatAreNotUtf8AreReportedAndNoLookAlikeLandsOnUpload() throws Exception {
+        assumeTrue("UTF-8".equalsIgnoreCase(System.getProperty("sun.jnu.encoding")), "needs a UTF-8 file system encoding");
+        fixture();
+        latin1Names(fx.footProject.resolve("src"));
+        DirectoryTransferResult r = done(fx.brainConn.requestDirectoryUpload(TransferFixture.SCOPE, "src",
+                "uploads", "in", false));
+        assertNotUtf8EntriesFailedAndNothingLookAlikeLanded(r, fx.rootDirs.get("uploads").resolve("in"));
+        fx.assertClean();
     }
 
     @Test

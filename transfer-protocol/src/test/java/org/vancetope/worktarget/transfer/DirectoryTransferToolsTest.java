@@ -105,6 +105,18 @@ class DirectoryTransferToolsTest {
     }
 
     @Test
+    void anUploadToANameWithTheReplacementCharacterFailsBeforeAnythingIsSent() throws Exception {
+        fx.footFile("src/a.txt", "a".getBytes());
+        Map<String, Object> r = upload.invoke(params("localPath", "src", "dirName", "uploads",
+                "remotePath", "d\uFFFDr"), CTX);
+        assertThat(r).containsEntry("ok", false).containsEntry("code", "invalid_params")
+                .containsEntry("entries", List.of());
+        assertThat((String) r.get("error")).startsWith("Parameter 'remotePath' 'd\uFFFDr' contains U+FFFD");
+        assertThat(fx.pair.left().sentCount()).isZero();
+        assertThat(fx.rootDirs.get("uploads").resolve("d\uFFFDr")).doesNotExist();
+    }
+
+    @Test
     void aDownloadOfAMissingDirectoryFailsBeforeAnythingIsSent() throws Exception {
         Map<String, Object> r = download.invoke(params("dirName", "reports", "remotePath", "none", "localPath", "x"), CTX);
         assertThat(r).containsEntry("ok", false).containsEntry("code", "not_found");

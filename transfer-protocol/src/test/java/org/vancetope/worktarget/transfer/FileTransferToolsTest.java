@@ -111,6 +111,19 @@ class FileTransferToolsTest {
     }
 
     @Test
+    void uploadToANameWithTheReplacementCharacterFailsBeforeAnythingIsSent() throws Exception {
+        // listings show U+FFFD for bytes of a name that are not UTF-8: writing to it would make a look-alike twin
+        fx.footFile("a.txt", "a".getBytes());
+        Map<String, Object> r = upload.invoke(params("localPath", "a.txt", "dirName", "uploads",
+                "remotePath", "caf\uFFFD.txt"), CTX);
+        assertThat(r).containsEntry("ok", false).containsEntry("code", "invalid_params");
+        assertThat((String) r.get("error")).startsWith("Parameter 'remotePath' 'caf\uFFFD.txt' contains U+FFFD")
+                .contains("Nothing was written");
+        assertThat(fx.pair.left().sentCount()).isZero();
+        assertThat(fx.rootDirs.get("uploads").resolve("caf\uFFFD.txt")).doesNotExist();
+    }
+
+    @Test
     void downloadOfAMissingFileFailsBeforeAnythingIsSent() throws Exception {
         Map<String, Object> r = download.invoke(params("dirName", "reports", "remotePath", "none.pdf",
                 "localPath", "none.pdf"), CTX);

@@ -196,6 +196,34 @@ class TransferConfinementTest {
         }
     }
 
+    static Stream<Arguments> receivers() {
+        List<Arguments> out = new ArrayList<>();
+        for (Flavour f : Flavour.values()) {
+            out.add(Arguments.of(f, Consumer.SERVER_RECEIVE, "remotePath"));
+            out.add(Arguments.of(f, Consumer.CLIENT_RECEIVE, "localPath"));
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("receivers")
+    void noReceiverWritesANameWithTheReplacementCharacterThatStandsForBytesThatAreNotUtf8(Flavour flavour,
+                                                                                         Consumer consumer,
+                                                                                         String param)
+            throws Exception {
+        try (TransferFixture fx = fixture(flavour)) {
+            Path root = rootOf(fx, consumer);
+            List<String> before = tree(root);
+            String error = attempt(fx, consumer, "sub/caf\uFFFD.txt");
+            assertThat(error).startsWith("Parameter '" + param + "' 'sub/caf\uFFFD.txt' contains U+FFFD")
+                    .contains("Nothing was written");
+            assertThat(tree(root)).as("nothing created").isEqualTo(before);
+            assertThat(fx.framesOf(fx.sentByBrain, TransferChunk.class)).as("nothing was streamed").isEmpty();
+            assertThat(fx.framesOf(fx.sentByFoot, TransferChunk.class)).as("nothing was streamed").isEmpty();
+            fx.assertClean();
+        }
+    }
+
     @Test
     void theSenderStreamsTheFileItCheckedAndHashedEvenWhenThePathIsRepointedMeanwhile() throws Exception {
         try (TransferFixture fx = new TransferFixture()) {

@@ -420,6 +420,7 @@ public final class FileTransferTools {
             return DirectoryTransferResult.failed(null, ErrorCode.FORBIDDEN, RootDirTargetResolver.notWritable(dirName));
         }
         try {
+            ConfinedRoot.refuseReplacementCharacter(remotePath, "remotePath");
             ConfinedRoot.of(root.get()).resolve(remotePath);
         } catch (ToolException e) {
             return DirectoryTransferResult.failed(null, e.code(), e.getMessage());
@@ -472,6 +473,9 @@ public final class FileTransferTools {
     /** The gate's refusal of a RootDir path before anything is sent, or null (the transfer itself checks again). */
     private static TransferResult check(Path root, String path, boolean read) {
         try {
+            if (!read) {
+                ConfinedRoot.refuseReplacementCharacter(path, "remotePath");
+            }
             ConfinedRoot gate = ConfinedRoot.of(root);
             if (read) {
                 gate.openFile(path).channel().close();

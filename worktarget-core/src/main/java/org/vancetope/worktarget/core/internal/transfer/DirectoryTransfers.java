@@ -30,6 +30,7 @@ import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferResult;
 import org.vancetope.worktarget.core.transfer.TransferScheduler;
 import org.vancetope.worktarget.core.transfer.TransferScope;
+import org.vancetope.worktarget.core.transfer.TransferSide;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.FrameChannel;
 import org.vancetope.worktarget.spi.ToolException;
@@ -450,6 +451,7 @@ public final class DirectoryTransfers {
         }
         ConfinedRoot root;
         try {
+            ConfinedRoot.refuseReplacementCharacter(target, engine.side == TransferSide.BRAIN ? "remotePath" : "localPath");
             root = ConfinedRoot.of(rootDir);
             Path base = root.resolve(target);
             if (!base.equals(lexical(root, target))) {
@@ -480,6 +482,9 @@ public final class DirectoryTransfers {
         String syntax = pathSyntax(p);
         if (syntax != null) {
             return DirectoryEntryResult.failed(e, ErrorCode.PATH_ESCAPE, syntax);
+        }
+        if (p.indexOf('\uFFFD') >= 0) {
+            return DirectoryEntryResult.failed(e, ErrorCode.INVALID_PARAMS, replacementCharacter(p));
         }
         if (admitted.containsKey(p)) {
             return DirectoryEntryResult.failed(e, ErrorCode.INVALID_PARAMS, "entry " + ConfinedRoot.quote(p)
@@ -575,6 +580,18 @@ public final class DirectoryTransfers {
             }
         }
         return null;
+    }
+
+    /**
+     * The refusal of an entry whose path holds U+FFFD: the sender's listing puts it for bytes of a name that
+     * are not UTF-8 (names travel as UTF-8 text), so the entry's real name cannot be carried, and written here
+     * it would be a name that looks like another one.
+     */
+    static String replacementCharacter(String p) {
+        return "entry " + ConfinedRoot.quote(p) + " has U+FFFD ('\uFFFD') in its path, which stands for bytes of a "
+                + "name that are not UTF-8 on the sender (a name written in another encoding); such a name cannot "
+                + "travel as it is, so the entry was not transferred. Rename it on the sender (with exec_run, mv and "
+                + "a '?' glob for each such byte), then transfer it again.";
     }
 
     private static Path lexical(ConfinedRoot root, String userPath) {

@@ -24,6 +24,7 @@ import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferResult;
 import org.vancetope.worktarget.core.transfer.TransferScheduler;
 import org.vancetope.worktarget.core.transfer.TransferScope;
+import org.vancetope.worktarget.core.transfer.TransferSide;
 import org.vancetope.worktarget.core.transfer.UploadRequest;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.FrameChannel;
@@ -211,6 +212,12 @@ final class IncomingTransfer {
             } catch (IllegalArgumentException e) {
                 return new ToolException(ErrorCode.INVALID_PARAMS, "invalid attrs: " + e.getMessage());
             }
+        }
+        try {
+            ConfinedRoot.refuseReplacementCharacter(init.target(),
+                    engine.side == TransferSide.BRAIN ? "remotePath" : "localPath");
+        } catch (ToolException e) {
+            return e;
         }
         TargetResolution r = engine.resolver.root(scope, init.dirName());
         if (!r.ok()) {
