@@ -78,6 +78,8 @@ public final class McpWorkTargetServer implements AutoCloseable {
      * files when that is lower (read at class load from {@code /proc/self/limits}, where there is one).
      */
     public static final int DEFAULT_HTTP_MAX_CONNECTIONS = HttpGuards.ConnectionCap.defaultMax(1024, 4);
+    /** The default of {@link Builder#httpMaxUnauthenticatedPerAddress}: 128. */
+    public static final int DEFAULT_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS = 128;
 
     private final McpProcessMapping processes;
     private final List<ToolSpec> tools;
@@ -95,6 +97,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
     private final int maxCalls;
     private final int httpMaxSessions;
     private final int httpMaxConnections;
+    private final int httpMaxUnauthenticatedPerAddress;
     private final AllowedOrigins allowedOrigins;
     private final List<McpSyncServer> servers = new ArrayList<>();
     private final boolean warmUp;
@@ -124,6 +127,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
         this.maxCalls = b.maxCalls;
         this.httpMaxSessions = b.httpMaxSessions;
         this.httpMaxConnections = b.httpMaxConnections;
+        this.httpMaxUnauthenticatedPerAddress = b.httpMaxUnauthenticatedPerAddress;
         this.allowedOrigins = b.allowedOrigins;
         this.name = b.name;
         this.version = b.version;
@@ -285,7 +289,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
                         }
                     }
                 }, httpSessionIdle, httpRequestTimeout, maxCalls, httpMaxSessions, allowedOrigins,
-                httpMaxConnections);
+                httpMaxConnections, httpMaxUnauthenticatedPerAddress);
         // the transport runs each request on a thread of its own: at once (the SDK's default would queue
         // them for a few shared threads, where waiting calls hold up every other session's)
         servers.add(sdkServer(McpServer.sync(t).immediateExecution(true)));
@@ -354,6 +358,7 @@ public final class McpWorkTargetServer implements AutoCloseable {
         private int maxCalls = 256;
         private int httpMaxSessions = 64;
         private int httpMaxConnections = DEFAULT_HTTP_MAX_CONNECTIONS;
+        private int httpMaxUnauthenticatedPerAddress = DEFAULT_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS;
         private AllowedOrigins allowedOrigins = AllowedOrigins.of(AllowedOrigins.LOOPBACK);
         private String name = "worktarget";
         private String version = "0.1.0";
@@ -477,6 +482,25 @@ public final class McpWorkTargetServer implements AutoCloseable {
          */
         public Builder httpMaxConnections(int value) {
             this.httpMaxConnections = atLeastOne(value, "httpMaxConnections");
+            return this;
+        }
+
+        /**
+         * How many HTTP connections one remote address may hold before it sent a request with an accepted token
+         * (default {@link #DEFAULT_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS}; 0 for no such cap). A connection over it
+         * is closed at once, so that one host that opens sockets and sends nothing cannot take every place of
+         * {@link #httpMaxConnections}; a connection whose request carried an accepted token no longer counts.
+         * Many clients behind one NAT address that all connect at once may need more.
+         *
+         * @param value 0 (none) or more
+         * @return this
+         */
+        public Builder httpMaxUnauthenticatedPerAddress(int value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("httpMaxUnauthenticatedPerAddress must be 0 (none) or more, got "
+                        + value + ".");
+            }
+            this.httpMaxUnauthenticatedPerAddress = value;
             return this;
         }
 

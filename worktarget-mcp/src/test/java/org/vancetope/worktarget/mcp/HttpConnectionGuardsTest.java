@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.testfixtures.RawHttp;
 
 /**
  * The Streamable HTTP endpoint judges a request on its head before it buffers the body, bounds the body, and
@@ -181,5 +182,70 @@ class HttpConnectionGuardsTest {
             assertThat(answers).filteredOn(a -> a.startsWith("HTTP/1.1 408")).as("served (idle, then timed out)")
                     .hasSize(2);
         }
+    }
+
+    /** A server that lets one address hold 2 connections that have not yet sent an accepted token. */
+    private static LocalHttpServer twoUnauthenticatedPerAddress(Path tmp) throws IOException {
+        return new LocalHttpServer(tmp, UnaryOperator.identity(), b -> b.httpRequestTimeout(
+                Duration.ofMillis(TIMEOUT_MS * 10)).httpMaxConnections(100).httpMaxUnauthenticatedPerAddress(2));
+    }
+
+    @Test
+    void oneHostWithoutATokenCannotTakeThePlacesOfAnother(@TempDir Path tmp) throws Exception {
+        try (LocalHttpServer capped = twoUnauthenticatedPerAddress(tmp)) {
+            int port = URI.create(capped.url).getPort();
+            java.util.List<Socket> flood = new java.util.ArrayList<>();
+            try {
+                flood.add(RawHttp.connectFrom(port, "127.0.0.2", 60_000));
+                flood.add(RawHttp.connectFrom(port, "127.0.0.2", 60_000));
+                try (Socket over = RawHttp.connectFrom(port, "127.0.0.2", 60_000)) {
+                    assertThat(RawHttp.readUntilClosed(over)).as("one more from the flooding host").isEmpty();
+                }
+
+                try (Socket other = RawHttp.connectFrom(port, "127.0.0.1", 60_000)) {
+                    RawHttp.send(other, "DELETE /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n" + token() + "\r\n");
+                    assertThat(RawHttp.readOne(other)).as("another host is served").startsWith("HTTP/1.1 4")
+                            .doesNotStartWith("HTTP/1.1 401");
+                }
+            } finally {
+                for (Socket f : flood) {
+                    f.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aConnectionWhoseRequestCarriedATokenNoLongerCountsAgainstItsHost(@TempDir Path tmp) throws Exception {
+        try (LocalHttpServer capped = twoUnauthenticatedPerAddress(tmp)) {
+            int port = URI.create(capped.url).getPort();
+            Socket idle = null;
+            try (Socket trusted = RawHttp.connectFrom(port, "127.0.0.3", 60_000)) {
+                idle = RawHttp.connectFrom(port, "127.0.0.3", 60_000);
+                RawHttp.send(trusted, "DELETE /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n" + token() + "\r\n");
+                assertThat(RawHttp.readOne(trusted)).startsWith("HTTP/1.1 4").doesNotStartWith("HTTP/1.1 401");
+
+                try (Socket second = RawHttp.connectFrom(port, "127.0.0.3", 60_000)) {
+                    try (Socket over = RawHttp.connectFrom(port, "127.0.0.3", 60_000)) {
+                        assertThat(RawHttp.readUntilClosed(over)).as("a third one without a token").isEmpty();
+                    }
+                    RawHttp.send(second, "DELETE /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+                    assertThat(RawHttp.readUntilClosed(second)).as("the second one without a token was accepted")
+                            .startsWith("HTTP/1.1 401");
+                }
+            } finally {
+                if (idle != null) {
+                    idle.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void theCapPerAddressMayBeOffButNotNegative() {
+        assertThat(McpWorkTargetServer.DEFAULT_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS).isEqualTo(128);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> McpWorkTargetServer.builder()
+                .httpMaxUnauthenticatedPerAddress(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("httpMaxUnauthenticatedPerAddress must be 0 (none) or more");
     }
 }

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
-import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.testfixtures.Await;
+import org.vancetope.worktarget.testfixtures.RawHttp;
 
 /**
  * The connection cap of the WebSocket port, with raw sockets on loopback: sockets that send nothing fill it,
@@ -32,27 +31,11 @@ class ConnectionCapOverSocketsTest {
         return s;
     }
 
-    /** What the server sends before it closes; a read past the bound (the server kept it open) fails. */
-    private static String readUntilClosed(Socket s) throws IOException {
-        InputStream in = s.getInputStream();
-        StringBuilder b = new StringBuilder();
-        byte[] buf = new byte[4096];
-        int n;
-        try {
-            while ((n = in.read(buf)) >= 0) {
-                b.append(new String(buf, 0, n, StandardCharsets.US_ASCII));
-            }
-        } catch (SocketException reset) {
-            // closed with unread input: a reset on some systems
-        }
-        return b.toString();
-    }
-
     /** Whether a new connection is served: a request for a wrong path gets the server's 404. */
     private static boolean served(TestServer t) {
         try (Socket s = open(t)) {
             s.getOutputStream().write("GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            return readUntilClosed(s).startsWith("HTTP/1.1 404");
+            return RawHttp.readUntilClosed(s).startsWith("HTTP/1.1 404");
         } catch (IOException e) {
             return false;
         }
@@ -68,7 +51,7 @@ class ConnectionCapOverSocketsTest {
                 idle.add(open(t));
 
                 try (Socket over = open(t)) {
-                    assertThat(readUntilClosed(over)).as("what the connection over the cap got").isEmpty();
+                    assertThat(RawHttp.readUntilClosed(over)).as("what the connection over the cap got").isEmpty();
                 }
 
                 assertThat(daemon.isConnected()).isTrue();
@@ -83,22 +66,15 @@ class ConnectionCapOverSocketsTest {
         }
     }
 
-    /** A connection from this local address of the loopback network (Linux answers every 127.x.y.z). */
-    private static Socket openFrom(TestServer t, String localIp) throws IOException {
-        Socket s = new Socket("127.0.0.1", t.server.port(), java.net.InetAddress.getByName(localIp), 0);
-        s.setSoTimeout(READ_BOUND_MS);
-        return s;
-    }
-
     @Test
     void oneHostWithoutATokenCannotKeepTheDaemonsOfAnotherOut() throws Exception {
         try (TestServer t = new TestServer(b -> b.maxConnections(100).maxUnauthenticatedPerAddress(2))) {
             List<Socket> flood = new ArrayList<>();
             try {
-                flood.add(openFrom(t, "127.0.0.2"));
-                flood.add(openFrom(t, "127.0.0.2"));
-                try (Socket over = openFrom(t, "127.0.0.2")) {
-                    assertThat(readUntilClosed(over)).as("one more from the flooding host").isEmpty();
+                flood.add(RawHttp.connectFrom(t.server.port(), "127.0.0.2", READ_BOUND_MS));
+                flood.add(RawHttp.connectFrom(t.server.port(), "127.0.0.2", READ_BOUND_MS));
+                try (Socket over = RawHttp.connectFrom(t.server.port(), "127.0.0.2", READ_BOUND_MS)) {
+                    assertThat(RawHttp.readUntilClosed(over)).as("one more from the flooding host").isEmpty();
                 }
 
                 WorkTargetClient daemon = t.started(t.daemonBuilder("box-1", List.of(READ)));
@@ -121,12 +97,12 @@ class ConnectionCapOverSocketsTest {
                 idle.add(open(t));
                 idle.add(open(t));
                 try (Socket over = open(t)) {
-                    assertThat(readUntilClosed(over)).as("a third unauthenticated one from the daemon's host").isEmpty();
+                    assertThat(RawHttp.readUntilClosed(over)).as("a third unauthenticated one from the daemon's host").isEmpty();
                 }
                 Socket second = idle.get(1);
                 second.getOutputStream().write("GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n"
                         .getBytes(StandardCharsets.US_ASCII));
-                assertThat(readUntilClosed(second)).as("the second one is served").startsWith("HTTP/1.1 404");
+                assertThat(RawHttp.readUntilClosed(second)).as("the second one is served").startsWith("HTTP/1.1 404");
             } finally {
                 for (Socket s : idle) {
                     s.close();

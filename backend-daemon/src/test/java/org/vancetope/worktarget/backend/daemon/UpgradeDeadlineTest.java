@@ -3,9 +3,7 @@ package org.vancetope.worktarget.backend.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.testfixtures.RawHttp;
 
 /**
  * The upgrade timeout of the WebSocket port, with raw sockets: a peer that sends nothing, or its
@@ -38,26 +37,10 @@ class UpgradeDeadlineTest {
         return s;
     }
 
-    /** Everything the server sends until it closes (a read beyond the bound fails the test). */
-    private static String readUntilClosed(Socket s) throws IOException {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        InputStream in = s.getInputStream();
-        byte[] buf = new byte[4096];
-        int n;
-        try {
-            while ((n = in.read(buf)) >= 0) {
-                b.write(buf, 0, n);
-            }
-        } catch (java.net.SocketException reset) {
-            // a close with unread input is a reset on some systems: closed all the same
-        }
-        return b.toString(StandardCharsets.US_ASCII);
-    }
-
     @Test
     void silentPeerGets408AndIsClosedAfterTheUpgradeTimeout() throws Exception {
         try (TestServer t = server(SHORT); Socket s = open(t)) {
-            assertThat(readUntilClosed(s)).startsWith("HTTP/1.1 408").contains("within 300 ms");
+            assertThat(RawHttp.readUntilClosed(s)).startsWith("HTTP/1.1 408").contains("within 300 ms");
         }
     }
 
@@ -82,7 +65,7 @@ class UpgradeDeadlineTest {
             }, "slowloris");
             slow.setDaemon(true);
             slow.start();
-            String answer = readUntilClosed(s);
+            String answer = RawHttp.readUntilClosed(s);
             slow.join(READ_BOUND_MS);
             assertThat(answer).startsWith("HTTP/1.1 408");
             assertThat(sent.get()).as("header bytes sent before the close").isPositive().isLessThan(4000);
@@ -100,7 +83,7 @@ class UpgradeDeadlineTest {
                     sockets.add(open(t));
                 }
                 for (Socket s : sockets) {
-                    assertThat(readUntilClosed(s)).startsWith("HTTP/1.1 408");
+                    assertThat(RawHttp.readUntilClosed(s)).startsWith("HTTP/1.1 408");
                 }
             } finally {
                 for (Socket s : sockets) {
@@ -115,7 +98,7 @@ class UpgradeDeadlineTest {
         try (TestServer t = server(SHORT); Socket s = open(t)) {
             s.getOutputStream().write(("GET /worktarget/v1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
                     + TestServer.DAEMON_TOKEN + "\r\nX-WorkTarget-Profile: daemon\r\n").getBytes(StandardCharsets.US_ASCII));
-            assertThat(readUntilClosed(s)).startsWith("HTTP/1.1 408");
+            assertThat(RawHttp.readUntilClosed(s)).startsWith("HTTP/1.1 408");
         }
     }
 
@@ -150,7 +133,7 @@ class UpgradeDeadlineTest {
                     + "Sec-WebSocket-Version: 13\r\nAuthorization: Bearer " + TestServer.DAEMON_TOKEN + "\r\n"
                     + "X-WorkTarget-Profile: daemon\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            assertThat(readUntilClosed(s)).startsWith("HTTP/1.1 404");
+            assertThat(RawHttp.readUntilClosed(s)).startsWith("HTTP/1.1 404");
         }
     }
 

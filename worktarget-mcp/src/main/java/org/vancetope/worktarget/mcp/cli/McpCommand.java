@@ -36,6 +36,7 @@ final class McpCommand {
             "Usage: mcp [--workdir DIR] [--workspace DIR] [--tenant T] [--project P] [--warm-up on|off]",
             "       mcp --http PORT --workspace DIR --tokens FILE [--bind 127.0.0.1] [--daemon-port 7070]",
             "           [--project P] [--allowed-origins LIST] [--max-connections N]",
+            "           [--max-unauthenticated-per-address N]",
             "",
             "Serves the WorkTarget tools (file_*, exec_*, work_target_get/set) to an MCP client.",
             "",
@@ -68,11 +69,14 @@ final class McpCommand {
             "                    (default " + McpWorkTargetServer.DEFAULT_HTTP_MAX_CONNECTIONS + " on the MCP port, "
                     + WorkTargetServer.DEFAULT_MAX_CONNECTIONS + " on the daemon port: at most a quarter and a",
             "                    half of this process's limit of open files)",
+            "  --max-unauthenticated-per-address N  the most connections one remote address may hold on each",
+            "                    port before a request or upgrade with an accepted token (default "
+                    + McpWorkTargetServer.DEFAULT_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS + "; 0 no cap)",
             "",
             "Logs go to stderr. Exit codes: 0 stopped, 2 usage, 4 cannot bind.");
 
     private static final Set<String> OPTIONS = Set.of("workdir", "workspace", "tenant", "project", "http", "tokens",
-            "bind", "daemon-port", "allowed-origins", "warm-up", "max-connections");
+            "bind", "daemon-port", "allowed-origins", "warm-up", "max-connections", "max-unauthenticated-per-address");
 
     private McpCommand() {
     }
@@ -98,7 +102,8 @@ final class McpCommand {
 
     private static int stdio(Args a, InputStream in, PrintStream out, PrintStream err)
             throws Args.UsageException {
-        for (String httpOnly : List.of("tokens", "bind", "daemon-port", "allowed-origins")) {
+        for (String httpOnly : List.of("tokens", "bind", "daemon-port", "allowed-origins", "max-connections",
+                "max-unauthenticated-per-address")) {
             if (a.has(httpOnly)) {
                 throw new Args.UsageException("--" + httpOnly + " needs --http PORT (it is an option of the HTTP form).");
             }
@@ -154,6 +159,8 @@ final class McpCommand {
         int daemonPort = a.intOption("daemon-port", 7070, 0, 65535);
         String bind = a.get("bind", "127.0.0.1");
         Integer maxConnections = a.has("max-connections") ? a.intOption("max-connections", 0, 1, 1_000_000) : null;
+        Integer maxUnauthenticated = a.has("max-unauthenticated-per-address")
+                ? a.intOption("max-unauthenticated-per-address", 0, 0, 1_000_000) : null;
         if (a.has("workdir") || a.has("tenant") || a.has("warm-up")) {
             throw new Args.UsageException("--workdir, --tenant and --warm-up are options of the stdio form; over HTTP the "
                     + "tokens give the tenant and calls run in --workspace or on daemons.");
@@ -190,6 +197,9 @@ final class McpCommand {
             if (maxConnections != null) {
                 sb.maxConnections(maxConnections);
             }
+            if (maxUnauthenticated != null) {
+                sb.maxUnauthenticatedPerAddress(maxUnauthenticated);
+            }
             server = sb.build().start();
         } catch (IOException e) {
             transfers.close();
@@ -207,6 +217,9 @@ final class McpCommand {
                 .processes(McpProcessMapping.perSession(store, dispatcher, "local", a.get("project", "local")));
         if (maxConnections != null) {
             mb.httpMaxConnections(maxConnections);
+        }
+        if (maxUnauthenticated != null) {
+            mb.httpMaxUnauthenticatedPerAddress(maxUnauthenticated);
         }
         if (origins != null) {
             mb.allowedOrigins(origins);

@@ -153,11 +153,15 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
      *                    recently used idle session, or is refused when all are busy
      * @param origins the browser origins served (a request with another {@code Origin} gets 403)
      * @param maxConnections how many connections the server holds at once; one more is closed at once
+     * @param maxUnauthenticatedPerAddress how many of them one remote address may hold before it sent a request
+     *                                     with an accepted token (0: no such cap); one more is closed at once
      */
     public StreamableHttpTransport(McpJsonMapper json, Authenticator authenticator, CallRegistry calls,
                                    Sessions listener, Duration idle, Duration requestTimeout, int maxCalls,
-                                   int maxSessions, AllowedOrigins origins, int maxConnections) {
-        this.cap = new HttpGuards.ConnectionCap("the MCP HTTP server (httpMaxConnections)", maxConnections);
+                                   int maxSessions, AllowedOrigins origins, int maxConnections,
+                                   int maxUnauthenticatedPerAddress) {
+        this.cap = new HttpGuards.ConnectionCap("the MCP HTTP server (httpMaxConnections, "
+                + "httpMaxUnauthenticatedPerAddress)", maxConnections, maxUnauthenticatedPerAddress);
         this.maxSessions = maxSessions;
         this.idle = idle;
         this.requestTimeout = requestTimeout;
@@ -312,6 +316,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
                 return r;
             }
             ctx.channel().attr(PRINCIPAL).set(principal.get());
+            HttpGuards.ConnectionCap.trusted(ctx.channel());     // no longer counts against its address
             return null;
         }
     }

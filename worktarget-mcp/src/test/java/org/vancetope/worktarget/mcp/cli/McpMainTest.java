@@ -105,6 +105,21 @@ class McpMainTest {
     }
 
     @Test
+    void theConnectionCapsAreOptionsOfTheHttpFormAndNotNegative(@TempDir Path tmp) throws Exception {
+        for (String option : List.of("--max-connections", "--max-unauthenticated-per-address")) {
+            assertThat(run("mcp", "--workdir", tmp.toString(), option, "8")).as(option).isEqualTo(Main.USAGE);
+            assertThat(err.toString(StandardCharsets.UTF_8)).contains(option + " needs --http PORT");
+        }
+        Path tokens = Files.writeString(tmp.resolve("tokens.json"), "{\"tokens\":[]}");
+        assertThat(run("mcp", "--http", "0", "--workspace", tmp.toString(), "--tokens", tokens.toString(),
+                "--max-unauthenticated-per-address", "-1")).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--max-unauthenticated-per-address");
+        assertThat(run("mcp", "--help")).isEqualTo(Main.OK);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--max-unauthenticated-per-address N",
+                "before a request or upgrade with an accepted token");
+    }
+
+    @Test
     void warmUpIsOnOrOffAndAnOptionOfTheStdioForm(@TempDir Path tmp) throws Exception {
         assertThat(run("mcp", "--workdir", tmp.toString(), "--warm-up", "maybe")).isEqualTo(Main.USAGE);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--warm-up must be on or off, got 'maybe'");

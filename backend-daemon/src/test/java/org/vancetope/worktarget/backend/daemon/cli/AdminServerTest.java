@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,8 +26,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
+import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.internal.Wire;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.InMemoryProcessStore;
@@ -37,6 +35,7 @@ import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ToolSpec;
+import org.vancetope.worktarget.testfixtures.RawHttp;
 
 /**
  * The admin API against hostile and careless peers, with raw sockets on loopback: the request deadline,
@@ -105,28 +104,6 @@ class AdminServerTest {
         return s;
     }
 
-    /** Everything the server sends until it closes (a read beyond the bound fails the test). */
-    private static String readUntilClosed(Socket s) throws IOException {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        InputStream in = s.getInputStream();
-        byte[] buf = new byte[4096];
-        int n;
-        try {
-            while ((n = in.read(buf)) >= 0) {
-                b.write(buf, 0, n);
-            }
-        } catch (SocketException reset) {
-            // closed with unread input: a reset on some systems, closed all the same
-        }
-        return b.toString(StandardCharsets.UTF_8);
-    }
-
-    private static void send(Socket s, String text) throws IOException {
-        OutputStream out = s.getOutputStream();
-        out.write(text.getBytes(StandardCharsets.UTF_8));
-        out.flush();
-    }
-
     private static String postHead(String token, int contentLength) {
         return "POST /admin/v1/call HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
                 + "\r\nContent-Type: application/json\r\nContent-Length: " + contentLength + "\r\n\r\n";
@@ -173,7 +150,7 @@ class AdminServerTest {
     @Test
     void silentPeerGets408AndIsClosedAfterTheRequestTimeout() throws Exception {
         try (Socket s = open()) {
-            assertThat(readUntilClosed(s)).startsWith("HTTP/1.1 408").contains("\"timeout\"", "within 300 ms");
+            assertThat(RawHttp.readUntilClosed(s)).startsWith("HTTP/1.1 408").contains("\"timeout\"", "within 300 ms");
         }
     }
 
@@ -198,7 +175,7 @@ class AdminServerTest {
             }, "slowloris");
             slow.setDaemon(true);
             slow.start();
-            String answer = readUntilClosed(s);
+            String answer = RawHttp.readUntilClosed(s);
             slow.join(READ_BOUND_MS);
             assertThat(answer).startsWith("HTTP/1.1 408");
             assertThat(sent.get()).as("header bytes sent before the close").isPositive().isLessThan(4000);
@@ -208,17 +185,17 @@ class AdminServerTest {
     @Test
     void authorizedPeerSendingItsBodySlowlyIsClosedAfterTheRequestTimeout() throws Exception {
         try (Socket s = open()) {
-            send(s, postHead(ADMIN_TOKEN, 1000) + "{");
-            assertThat(readUntilClosed(s)).startsWith("HTTP/1.1 408");
+            RawHttp.send(s, postHead(ADMIN_TOKEN, 1000) + "{");
+            assertThat(RawHttp.readUntilClosed(s)).startsWith("HTTP/1.1 408");
         }
     }
 
     @Test
     void idleKeptAliveConnectionIsClosedAfterTheRequestTimeout() throws Exception {
         try (Socket s = open()) {
-            send(s, "GET /admin/v1/connections HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + ADMIN_TOKEN
+            RawHttp.send(s, "GET /admin/v1/connections HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + ADMIN_TOKEN
                     + "\r\n\r\n");
-            String all = readUntilClosed(s);
+            String all = RawHttp.readUntilClosed(s);
             assertThat(all).startsWith("HTTP/1.1 200");
             assertThat(all.indexOf("HTTP/1.1 408")).as("a 408 after the answer").isPositive();
         }
@@ -245,8 +222,8 @@ class AdminServerTest {
     @Test
     void wrongTokenIsRefusedOnTheHeadersBeforeTheBodyArrives() throws Exception {
         try (Socket s = open()) {
-            send(s, postHead("not-the-admin-token", MAX_BODY));     // the body never comes
-            String answer = readUntilClosed(s);
+            RawHttp.send(s, postHead("not-the-admin-token", MAX_BODY));     // the body never comes
+            String answer = RawHttp.readUntilClosed(s);
             assertThat(answer).startsWith("HTTP/1.1 401").contains("\"unauthorized\"");
         }
     }
@@ -254,17 +231,17 @@ class AdminServerTest {
     @Test
     void missingTokenWithExpectContinueGets401Not100() throws Exception {
         try (Socket s = open()) {
-            send(s, "POST /admin/v1/call HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\nExpect: 100-continue"
+            RawHttp.send(s, "POST /admin/v1/call HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\nExpect: 100-continue"
                     + "\r\n\r\n");
-            assertThat(readUntilClosed(s)).startsWith("HTTP/1.1 401").doesNotContain("100 Continue");
+            assertThat(RawHttp.readUntilClosed(s)).startsWith("HTTP/1.1 401").doesNotContain("100 Continue");
         }
     }
 
     @Test
     void bodyOverTheLimitIs413NamingTheLimit() throws Exception {
         try (Socket s = open()) {
-            send(s, postHead(ADMIN_TOKEN, MAX_BODY + 1));
-            assertThat(readUntilClosed(s)).startsWith("HTTP/1.1 413").contains("\"size_limit\"", "maxBodyBytes",
+            RawHttp.send(s, postHead(ADMIN_TOKEN, MAX_BODY + 1));
+            assertThat(RawHttp.readUntilClosed(s)).startsWith("HTTP/1.1 413").contains("\"size_limit\"", "maxBodyBytes",
                     String.valueOf(MAX_BODY));
         }
     }
@@ -509,7 +486,7 @@ class AdminServerTest {
             Socket second = new Socket("127.0.0.1", capped.address().getPort());
             try (Socket over = new Socket("127.0.0.1", capped.address().getPort())) {
                 over.setSoTimeout(READ_BOUND_MS);
-                assertThat(readUntilClosed(over)).as("what the connection over the cap got").isEmpty();
+                assertThat(RawHttp.readUntilClosed(over)).as("what the connection over the cap got").isEmpty();
             }
             first.close();
             second.close();
