@@ -175,4 +175,23 @@ class HttpInvalidRequestTest {
         Map<String, Object> ok = message(post(session, call(10, "{\"name\":\"file_read\",\"arguments\":{\"path\":\"a.txt\"}}")));
         assertThat(ok).containsEntry("id", 10).containsKey("result");
     }
+
+    @Test
+    void aBodyNestedTooDeepGets400ThatSaysSo() throws Exception {
+        String session = session();
+        HttpResponse<String> r = post(session, call(9, "{\"name\":\"file_read\",\"arguments\":{\"path\":"
+                + "[".repeat(5000) + "]".repeat(5000) + "}}"));
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).startsWith("The body is not one JSON-RPC message: ").contains("nesting depth")
+                .doesNotContain("Failed to read value").doesNotContain("[[[");
+    }
+
+    @Test
+    void aBodyThatIsNoMessageGets400WithTheShapeAndNotItsText() throws Exception {
+        String session = session();
+        HttpResponse<String> r = post(session, "{\"jsonrpc\":\"2.0\",\"blob\":\"" + "x".repeat(1 << 20) + "\"}");
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).hasSizeLessThan(1024).doesNotContain("xxxxxxxx")
+                .contains("with a \"method\" (a request or notification)");
+    }
 }

@@ -114,4 +114,28 @@ class StdioInvalidRequestTest {
                 "each message on its own");
         theNextCallIsServed();
     }
+
+    @SuppressWarnings("unchecked")
+    @Test
+    void aMessageNestedTooDeepGetsAParseErrorThatSaysSo() throws IOException {
+        stdio.send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"file_read\","
+                + "\"arguments\":{\"path\":" + "[".repeat(5000) + "]".repeat(5000) + "}}}\n");
+        Map<String, Object> error = (Map<String, Object>) answerTo(null).get("error");
+        assertThat(error).containsEntry("code", -32700);
+        assertThat((String) error.get("message")).startsWith("The line is not one JSON-RPC message: ")
+                .contains("nesting depth").doesNotContain("Failed to read value").doesNotContain("[[[");
+        theNextCallIsServed();
+    }
+
+    @SuppressWarnings("unchecked")
+    @Test
+    void anObjectThatIsNoMessageGetsAShortParseErrorThatShowsTheShapeAndNotTheText() throws IOException {
+        String big = "x".repeat(1 << 20);
+        stdio.send("{\"jsonrpc\":\"2.0\",\"blob\":\"" + big + "\"}\n");
+        Map<String, Object> error = (Map<String, Object>) answerTo(null).get("error");
+        assertThat(error).containsEntry("code", -32700);
+        assertThat((String) error.get("message")).hasSizeLessThan(1024).doesNotContain("xxxxxxxx")
+                .contains("with a \"method\" (a request or notification)", "\"params\": {…}");
+        theNextCallIsServed();
+    }
 }

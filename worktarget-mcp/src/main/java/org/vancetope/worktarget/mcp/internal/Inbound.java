@@ -25,7 +25,8 @@ public final class Inbound {
     }
 
     /**
-     * What to tell a client whose message could not be parsed.
+     * What to tell a client whose message could not be parsed: why (the parser's reason in a line, never the
+     * text itself, which may be megabytes) and the shape to send instead.
      *
      * @param what what was read: {@code "The line"}, {@code "The body"}
      * @param text the text read
@@ -37,7 +38,39 @@ public final class Inbound {
             return what + " is a JSON array: batches of JSON-RPC messages are not accepted (MCP 2025-06-18 removed"
                     + " them); send each message on its own.";
         }
-        return what + " is not one JSON-RPC message: " + e.getMessage();
+        return what + " is not one JSON-RPC message: " + reason(e) + ". Send one JSON object per message: "
+                + "{\"jsonrpc\": \"2.0\", \"id\": ID, \"method\": METHOD, \"params\": {…}} for a request (without \"id\" "
+                + "for a notification), or {\"jsonrpc\": \"2.0\", \"id\": ID, \"result\": {…}} for a response.";
+    }
+
+    /** The longest reason {@link #unreadable} passes on from a parser. */
+    static final int MAX_REASON = 240;
+
+    /**
+     * Why a text did not parse, in one line: the innermost cause's message (the JSON parser's, say a nesting
+     * depth over its limit), without the parser's location and reference-chain suffixes; for an object that
+     * is none of the message kinds, which members make one.
+     */
+    static String reason(Exception e) {
+        if (e instanceof IllegalArgumentException && e.getCause() == null && String.valueOf(e.getMessage())
+                .startsWith("Cannot deserialize JSONRPCMessage")) {
+            // the SDK's words, followed by the whole text
+            return "a JSON object with a \"method\" (a request or notification), or with a \"result\" or an "
+                    + "\"error\" (a response), was expected";
+        }
+        Throwable inner = e;
+        while (inner.getCause() != null && inner.getCause() != inner) {
+            inner = inner.getCause();
+        }
+        String m = inner.getMessage() == null ? inner.getClass().getSimpleName() : inner.getMessage();
+        for (String cut : List.of("\n", " (through reference chain")) {
+            int at = m.indexOf(cut);
+            if (at >= 0) {
+                m = m.substring(0, at);
+            }
+        }
+        m = m.strip();
+        return m.length() > MAX_REASON ? m.substring(0, MAX_REASON) + "…" : m;
     }
 
     /**

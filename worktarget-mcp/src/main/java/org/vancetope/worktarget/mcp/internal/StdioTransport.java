@@ -196,7 +196,7 @@ public final class StdioTransport implements McpServerTransportProvider {
         try {
             return McpSchema.deserializeJsonRpcMessage(json, text);
         } catch (IOException | IllegalArgumentException e) {
-            LOG.debug("A line from the MCP client is not a JSON-RPC message: {}", e.toString());
+            LOG.debug("A line from the MCP client is not a JSON-RPC message: {}", Inbound.reason(e));
             write(parseError(Inbound.unreadable("The line", text, e)));
             return null;
         }
