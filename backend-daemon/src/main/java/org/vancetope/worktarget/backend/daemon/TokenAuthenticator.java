@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.vancetope.worktarget.backend.daemon.internal.Wire;
+import org.vancetope.worktarget.core.internal.Segments;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.Authenticator;
 
@@ -283,7 +284,8 @@ public final class TokenAuthenticator implements Authenticator {
          * @param token the secret, at least 8 characters
          * @param principal whom it identifies
          * @return this
-         * @throws IllegalArgumentException for a short or duplicate token
+         * @throws IllegalArgumentException for a short or duplicate token, or a tenant or project (other than
+         *         {@code "*"}) that no connection could name: not a single safe name, as the handshake requires
          */
         public Builder token(String token, AuthPrincipal principal) {
             Objects.requireNonNull(token, "token");
@@ -292,10 +294,25 @@ public final class TokenAuthenticator implements Authenticator {
                 throw new IllegalArgumentException("Tokens must be at least 8 characters (token of "
                         + principal.subject() + ")");
             }
+            String unsafe = Segments.problem(principal.tenant());
+            if (unsafe != null) {
+                throw new IllegalArgumentException(unusable("tenant '" + principal.tenant() + "'", principal, unsafe));
+            }
+            for (String project : principal.projects()) {
+                unsafe = "*".equals(project) ? null : Segments.problem(project);
+                if (unsafe != null) {
+                    throw new IllegalArgumentException(unusable("project '" + project + "'", principal, unsafe));
+                }
+            }
             if (byDigest.putIfAbsent(digest(token), principal) != null) {
                 throw new IllegalArgumentException("The same token is listed twice (second for " + principal.subject() + ")");
             }
             return this;
+        }
+
+        private static String unusable(String what, AuthPrincipal principal, String problem) {
+            return "The " + what + " of the token of " + principal.subject() + " is a name no connection could use: "
+                    + "it must be " + Segments.RULE + "; " + problem;
         }
 
         /**

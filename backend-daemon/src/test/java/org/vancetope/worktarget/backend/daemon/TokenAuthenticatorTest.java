@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,6 +59,17 @@ class TokenAuthenticatorTest {
     }
 
     @Test
+    void aTenantOrProjectNoConnectionCouldNameIsRefusedWhenTheTokenIsAdded() {
+        for (AuthPrincipal p : List.of(new AuthPrincipal("x", ".hidden", Set.of(), null),
+                new AuthPrincipal("x", "acme", Set.of("../up"), null), new AuthPrincipal("x", "acme", Set.of("a:b"), null))) {
+            assertThatThrownBy(() -> TokenAuthenticator.builder().token("long-enough-1", p)).as(p.toString())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no connection could use");
+        }
+        assertThat(TokenAuthenticator.builder().token("long-enough-1", new AuthPrincipal("x", "acme", Set.of("*", "p-1"),
+                null)).build().authenticate("long-enough-1")).isPresent();
+    }
+
+    @Test
     void duplicateTokensAreRefused() {
         TokenAuthenticator.Builder b = TokenAuthenticator.builder()
                 .token("same-token-1", new AuthPrincipal("a", "t", Set.of(), null));
@@ -92,6 +104,12 @@ class TokenAuthenticatorTest {
         assertRefused("{\"tokens\":[" + entry + ",\"projects\":[\"\"]}]}", "'projects' is given twice");
         assertRefused("{\"tokens\":[{\"token\":\"long-enough-1\",\"tenant\":\"acme\",\"projects\":[\"\"]}]}",
                 "line 1: 'projects' in tokens[0] must hold non-empty project names, got an empty one.");
+        assertRefused("{\"tokens\":[\n{\"token\":\"long-enough-1\",\"subject\":\"box\",\"tenant\":\"../x\",\"projects\":[]}]}",
+                "line 2: tokens[0]: The tenant '../x' of the token of box is a name no connection could use: it must "
+                + "be a single name");
+        assertRefused("{\"tokens\":[{\"token\":\"long-enough-1\",\"tenant\":\"acme\",\"projects\":[\"p\",\"a/b\"]}]}",
+                "tokens[0]: The project 'a/b' of the token of acme is a name no connection could use: it must be a "
+                + "single name of 1 to 128 characters");
         assertRefused("{\"tokens\":[" + entry + "}]} {}", "line 1: unexpected text after the closing '}'");
         assertRefused("{\"tokens\":[" + entry + "}", "t.json, line 1: not valid JSON (");
     }
