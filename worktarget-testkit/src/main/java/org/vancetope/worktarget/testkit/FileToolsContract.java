@@ -848,6 +848,26 @@ public abstract class FileToolsContract {
     }
 
     @Test
+    void anEmptySearchSaysWhatItSkippedAndWhichParameterIncludesIt() throws Exception {
+        f.write(".gitignore", "out/\n");
+        f.write("out/x.txt", "needle\n");
+        f.write("node_modules/m/x.txt", "needle\n");
+        f.write("keep.md", "other\n");
+        String both = "but this was skipped: 1 generated directory (pass includeGenerated: true to look there too) "
+                + "and 1 file or directory ignored by .gitignore (pass includeIgnored: true).";
+        assertThat((String) f.call("file_grep", "pattern", "needle").get("hint")).isEqualTo("No match found, " + both);
+        assertThat((String) f.call("file_grep", "pattern", "needle", "countOnly", true).get("hint"))
+                .isEqualTo("No match found, " + both);
+        assertThat((String) f.call("file_find", "pathGlob", "**/x.txt").get("hint")).isEqualTo("No file found, " + both);
+
+        assertThat((String) f.call("file_find", "pathGlob", "**/x.txt", "includeIgnored", true).get("hint"))
+                .as("found: nothing to say").isNull();
+        assertThat(f.call("file_grep", "pattern", "other")).as("found: nothing to say").doesNotContainKey("hint");
+        assertThat(f.call("file_grep", "pattern", "absent", "path", "keep.md")).as("nothing skipped")
+                .doesNotContainKey("hint");
+    }
+
+    @Test
     void grepIncludeIgnoredSearchesIgnoredFiles() throws Exception {
         f.write(".gitignore", "*.log\n");
         f.write("a.log", "hit\n");

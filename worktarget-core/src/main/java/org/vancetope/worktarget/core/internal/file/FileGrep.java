@@ -173,7 +173,9 @@ final class FileGrep {
         List<GrepResult.Match> matches = col.matches();
         return new GrepResult(gate.relative(base), matches, col.truncated(), col.searched.get(), col.filesMatched(),
                 col.large.get(), col.binary.get(), col.nonUtf8.get(), skippedGenerated, skippedIgnored,
-                col.truncated() ? grepHint(col, prefix, matches, limit, ctxBefore, ctxAfter) : null);
+                join(col.truncated() ? grepHint(col, prefix, matches, limit, ctxBefore, ctxAfter)
+                        : matches.isEmpty() ? TreeWalker.nothingFoundHint("match", skippedGenerated, skippedIgnored)
+                        : null, notSearchedHint(col, prefix)));
     }
 
     /** The count-only result: files by path, cut to {@code limit} files and the result budget. */
@@ -209,7 +211,50 @@ final class FileGrep {
                     + settings.grepMaxLimit() + ") or ") + "narrow path or pathGlob to see the rest.";
         }
         return new GrepCountResult(path, files, total, sorted.size(), truncated, col.searched.get(), col.large.get(),
-                col.binary.get(), col.nonUtf8.get(), skippedGenerated, skippedIgnored, hint);
+                col.binary.get(), col.nonUtf8.get(), skippedGenerated, skippedIgnored,
+                join(sorted.isEmpty() ? TreeWalker.nothingFoundHint("match", skippedGenerated, skippedIgnored) : hint,
+                        notSearchedHint(col, prefix)));
+    }
+
+    private static String join(String a, String b) {
+        return a == null ? b : b == null ? a : a + " " + b;
+    }
+
+    /**
+     * What to do about the files that were skipped although they may hold a match, or null when there are
+     * none: the files over the size limit (not read at all) and the files that are not UTF-8 but hold the
+     * pattern's bytes, each counted and the first {@value GrepCollector#NAMED} named, and how to search them
+     * with a command. Without it, an empty result reads as "not there".
+     */
+    private String notSearchedHint(GrepCollector col, String prefix) {
+        List<String> parts = new ArrayList<>(2);
+        if (col.large.get() > 0) {
+            parts.add(files(col.large.get()) + " over " + settings.grepMaxFileBytes() + " bytes"
+                    + " (grepMaxFileBytes) " + named(col.largeNames.list(), col.large.get(), prefix));
+        }
+        if (col.nonUtf8.get() > 0) {
+            parts.add(files(col.nonUtf8.get()) + " that " + (col.nonUtf8.get() == 1 ? "is" : "are")
+                    + " not UTF-8 text " + named(col.nonUtf8Names.list(), col.nonUtf8.get(), prefix));
+        }
+        if (parts.isEmpty()) {
+            return null;
+        }
+        return "Not searched, so matches there are not shown: " + String.join("; ", parts) + ". Search "
+                + (col.large.get() + col.nonUtf8.get() == 1 ? "it" : "them") + " with exec_run, for example "
+                + "grep -n -F -e TEXT -- FILE for a fixed string or grep -n -P -e PATTERN -- FILE for a regular "
+                + "expression.";
+    }
+
+    private static String files(int n) {
+        return n == 1 ? "1 file" : n + " files";
+    }
+
+    private static String named(List<String> rels, int count, String prefix) {
+        List<String> quoted = new ArrayList<>(rels.size());
+        for (String rel : rels) {
+            quoted.add(ConfinedRoot.quote(prefix + rel));
+        }
+        return "(" + String.join(", ", quoted) + (count > rels.size() ? ", …" : "") + ")";
     }
 
     /**
@@ -263,6 +308,7 @@ final class FileGrep {
     private String load(TreeWalker.Entry e, Searcher searcher, GrepCollector stats) {
         if (e.size() > settings.grepMaxFileBytes()) {
             stats.large.incrementAndGet();
+            stats.largeNames.add(e.rel());
             return null;
         }
         int limit = (int) settings.grepMaxFileBytes();
@@ -290,6 +336,7 @@ final class FileGrep {
         }
         if (n > settings.grepMaxFileBytes()) {
             stats.large.incrementAndGet();
+            stats.largeNames.add(e.rel());
             return null;
         }
         // one char per byte: a plain copy that lets the vectorised String.indexOf search the raw bytes
@@ -310,6 +357,7 @@ final class FileGrep {
         String text = new String(buf, 0, n, StandardCharsets.UTF_8);
         if (text.indexOf('\uFFFD') >= 0 && TextScan.decodeStrict(DECODERS.get(), buf, n) == null) {
             stats.nonUtf8.incrementAndGet();
+            stats.nonUtf8Names.add(e.rel());
             return null;
         }
         stats.searched.incrementAndGet();

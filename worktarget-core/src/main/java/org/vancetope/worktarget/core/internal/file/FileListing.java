@@ -216,6 +216,8 @@ final class FileListing {
         } else if (files.size() > out.size()) {
             hint = "Only the first " + out.size() + " of " + files.size() + " files are shown (limit). Raise "
                     + "limit (at most " + settings.findMaxLimit() + "), or narrow path or pathGlob.";
+        } else if (files.isEmpty()) {
+            hint = TreeWalker.nothingFoundHint("file", walk.skippedGeneratedDirs(), walk.skippedIgnored());
         }
         return new FindResult(gate.relative(base), out, files.size(), files.size() > out.size(),
                 walk.skippedGeneratedDirs(), walk.skippedIgnored(), hint);

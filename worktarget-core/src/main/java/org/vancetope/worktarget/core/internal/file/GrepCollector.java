@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 
@@ -25,9 +26,30 @@ final class GrepCollector {
     record Hit(GrepResult.Match match, long bytes) {
     }
 
+    /** How many skipped files {@link FewNames} keeps the names of. */
+    static final int NAMED = 3;
+
+    /** The first {@value #NAMED} paths, in path order (so whatever order files are searched in), of a set of files. */
+    static final class FewNames {
+        private final TreeSet<String> names = new TreeSet<>();
+
+        synchronized void add(String rel) {
+            names.add(rel);
+            if (names.size() > NAMED) {
+                names.pollLast();
+            }
+        }
+
+        synchronized List<String> list() {
+            return List.copyOf(names);
+        }
+    }
+
     final AtomicInteger large = new AtomicInteger();
+    final FewNames largeNames = new FewNames();
     final AtomicInteger binary = new AtomicInteger();
     final AtomicInteger nonUtf8 = new AtomicInteger();
+    final FewNames nonUtf8Names = new FewNames();
     final AtomicInteger searched = new AtomicInteger();
     final AtomicInteger skippedByLimit = new AtomicInteger();
     final long maxBytes;

@@ -118,6 +118,29 @@ final class TreeWalker {
     }
 
     /**
+     * For a walk that found nothing: what it skipped that may hold what was looked for, and the parameter
+     * that includes it; or null when it skipped nothing. Without it, an empty result reads as "not there".
+     *
+     * @param what what was looked for, e.g. {@code "file"} or {@code "match"}
+     * @param skippedGenerated generated directories not entered
+     * @param skippedIgnored files and directories ignored by {@code .gitignore}
+     * @return the hint, or null
+     */
+    static String nothingFoundHint(String what, int skippedGenerated, int skippedIgnored) {
+        List<String> parts = new ArrayList<>(2);
+        if (skippedGenerated > 0) {
+            parts.add(skippedGenerated + (skippedGenerated == 1 ? " generated directory" : " generated directories")
+                    + " (pass includeGenerated: true to look there too)");
+        }
+        if (skippedIgnored > 0) {
+            parts.add(skippedIgnored + (skippedIgnored == 1 ? " file or directory" : " files or directories")
+                    + " ignored by .gitignore (pass includeIgnored: true)");
+        }
+        return parts.isEmpty() ? null : "No " + what + " found, but this was skipped: " + String.join(" and ", parts)
+                + ".";
+    }
+
+    /**
      * What turns a path relative to {@code dir} (an {@link Entry#rel()} of a walk of it) into a path
      * relative to the gate's root: empty for the root itself, else the directory's relative path and
      * {@code '/'}.

@@ -385,6 +385,40 @@ class FileEngineTest {
     }
 
     @Test
+    void grepNamesTheFilesItCouldNotSearchAndHowToSearchThem() throws Exception {
+        file("big.txt", "needle\n" + "z".repeat(2000));
+        Files.write(root.resolve("latin.txt"), "needle é".getBytes(StandardCharsets.ISO_8859_1));
+        Files.write(root.resolve("bin.dat"), new byte[] {'n', 'e', 'e', 'd', 'l', 'e', 0});
+        Map<String, Object> r = run("file_grep", "pattern", "needle");
+        assertThat((List<?>) r.get("matches")).isEmpty();
+        assertThat((String) r.get("hint")).isEqualTo("Not searched, so matches there are not shown: 1 file over 1024 "
+                + "bytes (grepMaxFileBytes) ('big.txt'); 1 file that is not UTF-8 text ('latin.txt'). Search them with "
+                + "exec_run, for example grep -n -F -e TEXT -- FILE for a fixed string or grep -n -P -e PATTERN -- FILE "
+                + "for a regular expression.");
+    }
+
+    @Test
+    void grepNamesTheFirstThreeSkippedFilesInPathOrderAndCountsTheRest() throws Exception {
+        for (String n : List.of("e.txt", "a.txt", "d/c.txt", "b.txt")) {
+            file(n, "z".repeat(2000));
+        }
+        file("ok.txt", "needle\n");
+        Map<String, Object> r = run("file_grep", "pattern", "needle");
+        assertThat((List<?>) r.get("matches")).hasSize(1);
+        assertThat((String) r.get("hint")).startsWith("Not searched, so matches there are not shown: 4 files over 1024 "
+                + "bytes (grepMaxFileBytes) ('a.txt', 'b.txt', 'd/c.txt', …). Search them with exec_run");
+        Map<String, Object> counts = run("file_grep", "pattern", "needle", "countOnly", true);
+        assertThat((String) counts.get("hint")).isEqualTo(r.get("hint"));
+    }
+
+    @Test
+    void grepWithNothingSkippedHasNoHint() throws Exception {
+        file("ok.txt", "needle\n");
+        Files.write(root.resolve("bin.dat"), new byte[] {'n', 'e', 'e', 'd', 'l', 'e', 0});
+        assertThat(run("file_grep", "pattern", "needle")).doesNotContainKey("hint");
+    }
+
+    @Test
     void grepLimitTruncatesInPathOrder() throws Exception {
         for (int i = 0; i < 30; i++) {
             file(String.format("f%02d.txt", i), "hit\nhit\n");
