@@ -1112,6 +1112,32 @@ public abstract class FileToolsContract {
     }
 
     @Test
+    void deleteOfTheWorkDirectoryItselfIsRefusedAsSuchNotAsAnEscape() throws Exception {
+        f.write("a/x.txt", "x");
+        for (String root : new String[] {".", "a/..", "./"}) {
+            ToolException e = f.failure("file_delete", "path", root);
+            assertThat(e.code()).as(root).isEqualTo(ErrorCode.INVALID_PARAMS);
+            assertThat(e.getMessage()).as(root).isEqualTo("Path '" + root + "' is the work directory itself; "
+                    + "file_delete cannot delete it. Pass a path of a file or directory inside it.");
+        }
+        assertThat(f.read("a/x.txt")).isEqualTo("x");
+    }
+
+    @Test
+    void textWithHalfACharacterIsRefusedAndNothingIsWritten() throws Exception {
+        // a JSON escape of one half of a surrogate pair: written as UTF-8 it would silently become '?'
+        ToolException write = f.failure("file_write", "path", "s.txt", "content", "a\uD800b");
+        assertThat(write.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(write.getMessage()).startsWith("Parameter 'content' of file_write holds an unpaired UTF-16 surrogate");
+        assertThat(exists("s.txt")).isFalse();
+        f.write("e.txt", "x\n");
+        assertThat(f.failure("file_edit", "path", "e.txt", "oldText", "x", "newText", "\uDC00y").code())
+                .isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(f.read("e.txt")).isEqualTo("x\n");
+        assertThat(f.call("file_write", "path", "s.txt", "content", "\uD83D\uDE00").get("bytes")).isEqualTo(4);
+    }
+
+    @Test
     void unknownParameterIsRefused() {
         assertThat(f.failure("file_read", "path", "a.txt", "encoding", "latin1").code())
                 .isEqualTo(ErrorCode.INVALID_PARAMS);

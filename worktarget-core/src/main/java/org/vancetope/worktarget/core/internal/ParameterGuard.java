@@ -1,6 +1,8 @@
 package org.vancetope.worktarget.core.internal;
 
 import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.vancetope.worktarget.spi.ErrorCode;
@@ -10,8 +12,11 @@ import org.vancetope.worktarget.spi.ToolSpec;
 /**
  * The parameter guard: refuses parameters a backend tool does not declare — unknown altogether, or
  * declared by the wrapper but ignored by this backend — and missing required ones, with a message that
- * lists what is accepted. The dispatcher runs it once per call, after routing (and again only when a
- * backend interceptor changed the parameters); backend tools do not repeat it.
+ * lists what is accepted; and text that is not text: a string (or a key of an object) anywhere in the
+ * parameters with an unpaired UTF-16 surrogate, which a JSON escape of one half of a pair can carry but no
+ * file, command or name can hold (written as UTF-8 it would silently become {@code ?}). The dispatcher
+ * runs it once per call, after routing (and again only when a backend interceptor changed the
+ * parameters); backend tools do not repeat it.
  */
 public final class ParameterGuard {
 
@@ -56,5 +61,59 @@ public final class ParameterGuard {
                         + wrapper.name() + ".");
             }
         }
+        for (Map.Entry<String, Object> e : params.entrySet()) {
+            requireText(wrapper.name(), e.getKey(), e.getValue());
+        }
+    }
+
+    /** Refuses a string anywhere in a value (and the keys of its objects) that holds an unpaired surrogate. */
+    private static void requireText(String tool, String where, Object value) throws ToolException {
+        if (value instanceof String s) {
+            int at = unpairedSurrogate(s);
+            if (at >= 0) {
+                throw notText(tool, "Parameter '" + where + "'", s.charAt(at), at);
+            }
+        } else if (value instanceof Map<?, ?> m) {
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                String key = String.valueOf(e.getKey());
+                int at = unpairedSurrogate(key);
+                if (at >= 0) {
+                    throw notText(tool, "A key of parameter '" + where + "'", key.charAt(at), at);
+                }
+                requireText(tool, where + "." + key, e.getValue());
+            }
+        } else if (value instanceof List<?> l) {
+            for (int i = 0; i < l.size(); i++) {
+                requireText(tool, where + "[" + i + "]", l.get(i));
+            }
+        }
+    }
+
+    private static ToolException notText(String tool, String what, char c, int at) {
+        return new ToolException(ErrorCode.INVALID_PARAMS, what + " of " + tool + " holds an unpaired UTF-16 "
+                + "surrogate (\\u" + Integer.toHexString(c).toUpperCase(Locale.ROOT) + " at character " + at
+                + "): half of a character, which no file, command or name can hold (written as UTF-8 it would "
+                + "become '?'). Nothing was done. Send the text again with that character whole: both halves of "
+                + "its surrogate pair, or the character itself.");
+    }
+
+    /**
+     * Where a string holds a surrogate that is not half of a pair, or -1.
+     *
+     * @param s the string
+     * @return the index, or -1
+     */
+    static int unpairedSurrogate(String s) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            char c = s.charAt(i);
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    i++;
+                } else {
+                    return i;
+                }
+            }
+        }
+        return -1;
     }
 }

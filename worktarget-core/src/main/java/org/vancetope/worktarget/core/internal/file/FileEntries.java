@@ -49,8 +49,8 @@ final class FileEntries {
         ConfinedRoot.refuseReplacementCharacter(to, "to");
         boolean overwrite = Params.optBoolean(params, "overwrite", false);
         boolean createParents = Params.optBoolean(params, "createParents", false);
-        Path src = entry(gate, from, "move");
-        Path dst = entry(gate, to, "replace");
+        Path src = entry(gate, from, "file_move", "move");
+        Path dst = entry(gate, to, "file_move", "replace");
         String srcName = src.getFileName().toString();
         String dstName = dst.getFileName().toString();
         try (SafeDirectory sd = gate.open(src.getParent())) {
@@ -158,15 +158,23 @@ final class FileEntries {
     }
 
     /**
-     * A caller's entry that must not be the root: the root gets a message of its own, not the escape.
+     * A caller's entry (its last name not followed) that must not be the root: the root gets a message of its
+     * own, {@code invalid_params}, not the escape.
+     *
+     * @param gate the gate
+     * @param userPath the caller's path
+     * @param tool the tool, for the message
+     * @param what what the tool would do to it, e.g. {@code "move"}
+     * @return the validated entry
+     * @throws ToolException {@code invalid_params} for the root, else as {@link ConfinedRoot#resolveEntry}
      */
-    private static Path entry(ConfinedRoot gate, String userPath, String what) throws ToolException {
+    static Path entry(ConfinedRoot gate, String userPath, String tool, String what) throws ToolException {
         try {
             return gate.resolveEntry(userPath);
         } catch (ToolException e) {
             if (e.code() == ErrorCode.PATH_ESCAPE && isRoot(gate, userPath)) {
                 throw Params.invalid("Path " + ConfinedRoot.quote(userPath) + " is the work directory itself; "
-                        + "file_move cannot " + what + " it. Pass a path of a file or directory inside it.");
+                        + tool + " cannot " + what + " it. Pass a path of a file or directory inside it.");
             }
             throw e;
         }

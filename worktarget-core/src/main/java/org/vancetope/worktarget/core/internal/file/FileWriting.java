@@ -217,7 +217,7 @@ final class FileWriting {
      */
     DeleteResult delete(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String userPath = Params.requireText(params, "path"); // an empty path gets the root's own message
-        Path entry = gate.resolveEntry(userPath);
+        Path entry = FileEntries.entry(gate, userPath, "file_delete", "delete");
         boolean deleted;
         try (SafeDirectory d = gate.open(entry.getParent())) {
             String name = entry.getFileName().toString();
