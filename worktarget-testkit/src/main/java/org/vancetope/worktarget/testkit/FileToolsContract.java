@@ -1138,6 +1138,28 @@ public abstract class FileToolsContract {
     }
 
     @Test
+    void aReadOfTextThatIsNotUtf8SaysWhatWritingItBackWouldDo() throws Exception {
+        f.write("latin.txt", "caf\u00e9\nok\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        Map<String, Object> r = f.call("file_read", "path", "latin.txt");
+        assertThat(r.get("content")).isEqualTo("caf\uFFFD\nok\n");
+        assertThat((String) r.get("hint")).startsWith("The file is not UTF-8 text here").contains("U+FFFD",
+                "file_write would replace them", "iconv");
+        Map<String, Object> ht = f.call("file_head_tail", "path", "latin.txt", "head", 1);
+        assertThat((String) ht.get("hint")).startsWith("The file is not UTF-8 text here");
+        List<Map<String, Object>> files = list(f.call("file_read", "paths", List.of("latin.txt")).get("files"));
+        assertThat((String) files.get(0).get("hint")).startsWith("The file is not UTF-8 text here");
+        // a page without the bad bytes says nothing
+        assertThat(f.call("file_read", "path", "latin.txt", "startLine", 2)).doesNotContainKey("hint");
+    }
+
+    @Test
+    void aReadOfUtf8TextThatHoldsTheReplacementCharacterItselfHasNoHint() throws Exception {
+        f.write("real.txt", "a \uFFFD b\n");
+        assertThat(f.call("file_read", "path", "real.txt")).doesNotContainKey("hint");
+        assertThat(f.call("file_head_tail", "path", "real.txt", "head", 1)).doesNotContainKey("hint");
+    }
+
+    @Test
     void unknownParameterIsRefused() {
         assertThat(f.failure("file_read", "path", "a.txt", "encoding", "latin1").code())
                 .isEqualTo(ErrorCode.INVALID_PARAMS);

@@ -45,6 +45,19 @@ final class FileErrors {
     }
 
     /**
+     * The hint of a read whose text shows U+FFFD for bytes of the file that are not UTF-8: what writing that
+     * text back would do, and how to reach the real bytes.
+     *
+     * @return the hint
+     */
+    static String notUtf8Text() {
+        return "The file is not UTF-8 text here (it may be in another encoding, such as Latin-1): its bytes that "
+                + "are not UTF-8 are shown as U+FFFD ('\uFFFD'). Writing this text back with file_write would replace "
+                + "them, and file_edit refuses the file. Convert it with exec_run (for example iconv -f latin1 -t "
+                + "utf-8), or look at its bytes there (od -c).";
+    }
+
+    /**
      * A file that looks binary, for a {@code file_read} without {@code allowBinary}.
      *
      * @param userPath the path as the caller gave it

@@ -85,9 +85,11 @@ final class PageReader {
      *        window is one clipped line, the next line is assumed to exist
      * @param totalLines the file's lines, or -1 when not counted
      * @param totalChars the file's UTF-16 chars, or -1 when not counted
+     * @param malformed whether bytes that are not UTF-8 were met (and shown as U+FFFD) on the way to and in
+     *                  the window: with a U+FFFD in the content, the file is not UTF-8 there
      */
     record Page(String content, int returned, boolean truncated, boolean clipped, boolean byBytes, long nextStart,
-                long totalLines, long totalChars) {
+                long totalLines, long totalChars, boolean malformed) {
         boolean totalsKnown() {
             return totalLines >= 0;
         }
@@ -160,6 +162,8 @@ final class PageReader {
         long nextStart = -1;
         /** The scan reached the end of the file while the window was still open (or it counted to the end). */
         boolean endReached;
+        /** Bytes that are not UTF-8 were decoded as U+FFFD. */
+        boolean malformed;
 
         Scan(int startLine, int maxLines, int maxChars, long maxJsonBytes, boolean countToEnd, LineIndex index) {
             this.startLine = startLine;
@@ -171,8 +175,9 @@ final class PageReader {
         }
 
         void run(SeekableByteChannel ch) throws IOException {
+            // REPORT, and decode() replaces as REPLACE would (one U+FFFD per malformed sequence), noting it
             CharsetDecoder dec = StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
+                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
             ByteBuffer in = ByteBuffer.allocate(CHUNK);
             CharBuffer out = CharBuffer.allocate(CHUNK);
             byte[] a = in.array();
@@ -226,6 +231,15 @@ final class PageReader {
         private void decode(CharsetDecoder dec, ByteBuffer in, CharBuffer out, boolean endOfInput) {
             while (true) {
                 CoderResult cr = dec.decode(in, out, endOfInput);
+                if (cr.isError()) {
+                    malformed = true;
+                    if (!out.hasRemaining()) {
+                        consume(out);
+                    }
+                    out.put('\uFFFD');
+                    in.position(in.position() + cr.length());
+                    continue;
+                }
                 consume(out);
                 if (!cr.isOverflow()) {
                     return;
@@ -333,7 +347,7 @@ final class PageReader {
                 next = -1;           // a clipped last line: nothing follows
             }
             return new Page(content.toString(), returned, truncated, clipped, byBytes, next, totalLines,
-                    known ? chars : -1);
+                    known ? chars : -1, malformed);
         }
     }
 }

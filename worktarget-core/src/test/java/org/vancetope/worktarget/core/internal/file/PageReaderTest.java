@@ -192,4 +192,42 @@ class PageReaderTest {
         assertThat(p.content()).startsWith("line " + late + "\n");
         assertThat(changed.read).isGreaterThan(data.length - MIB);   // a new modification time: from the top again
     }
+
+    /** Random lines of ASCII, multi-byte UTF-8 and stray bytes that are not UTF-8, over several 64 KiB chunks. */
+    private static byte[] mixed(long seed, boolean withStrayBytes) {
+        java.util.Random rnd = new java.util.Random(seed);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[][] pieces = {"ab".getBytes(StandardCharsets.UTF_8), "\u00e9".getBytes(StandardCharsets.UTF_8),
+                "\u20ac".getBytes(StandardCharsets.UTF_8), "\uD83D\uDE00".getBytes(StandardCharsets.UTF_8),
+                "\uFFFD".getBytes(StandardCharsets.UTF_8), {'\n'}};
+        byte[][] stray = {{(byte) 0xE9}, {(byte) 0xC3}, {(byte) 0xE2, (byte) 0x82}, {(byte) 0xFF}, {(byte) 0x80}};
+        while (out.size() < 300_000) {
+            byte[] b = withStrayBytes && rnd.nextInt(40) == 0 ? stray[rnd.nextInt(stray.length)]
+                    : pieces[rnd.nextInt(pieces.length)];
+            out.write(b, 0, b.length);
+        }
+        return out.toByteArray();
+    }
+
+    @Test
+    void aPageShowsEveryByteThatIsNotUtf8AsStringDecodingDoesAndSaysItMetSome() throws Exception {
+        for (long seed = 1; seed <= 20; seed++) {
+            byte[] data = mixed(seed, true);
+            String expected = new String(data, StandardCharsets.UTF_8);
+            PageReader.Page p = new PageReader().read(new CountingChannel(data), null, "/m", 1, Integer.MAX_VALUE,
+                    Integer.MAX_VALUE / 2, Long.MAX_VALUE, TOTALS);
+            assertThat(p.content()).as("seed %d", seed).isEqualTo(expected);
+            assertThat(p.totalChars()).as("seed %d", seed).isEqualTo(expected.length());
+            assertThat(p.malformed()).as("seed %d", seed).isTrue();
+        }
+    }
+
+    @Test
+    void aPageOfUtf8TextWithTheReplacementCharacterItselfIsNotMarkedMalformed() throws Exception {
+        byte[] data = mixed(7, false);
+        PageReader.Page p = new PageReader().read(new CountingChannel(data), null, "/u", 1, Integer.MAX_VALUE,
+                Integer.MAX_VALUE / 2, Long.MAX_VALUE, TOTALS);
+        assertThat(p.content()).isEqualTo(new String(data, StandardCharsets.UTF_8)).contains("\uFFFD");
+        assertThat(p.malformed()).isFalse();
+    }
 }
