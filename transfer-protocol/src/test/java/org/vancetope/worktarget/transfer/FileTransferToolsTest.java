@@ -124,6 +124,23 @@ class FileTransferToolsTest {
     }
 
     @Test
+    void anEphemeralDirWithAPurposeLongerThanALabelIsRefusedAndNothingIsCreated() throws Exception {
+        List<String> created = new ArrayList<>();
+        BackendTool tool = FileTransferTools.ephemeralDirTool((ctx, purpose, deleteOnClose) -> {
+            created.add(purpose);
+            return "ephemeral-1";
+        });
+        String tooLong = "p".repeat(FileTransferTools.MAX_PURPOSE_CHARS + 1);
+        assertThatThrownBy(() -> tool.invoke(params("purpose", tooLong), CTX)).isInstanceOf(ToolException.class)
+                .hasMessage("Parameter 'purpose' has 257 characters, more than the 256 allowed: it is a short label kept "
+                        + "with the RootDir, such as 'user-upload'. Nothing was created.");
+        assertThat(created).isEmpty();
+        String longest = "p".repeat(FileTransferTools.MAX_PURPOSE_CHARS);
+        assertThat(tool.invoke(params("purpose", longest), CTX)).containsEntry("dirName", "ephemeral-1");
+        assertThat(created).containsExactly(longest);
+    }
+
+    @Test
     void downloadOfAMissingFileFailsBeforeAnythingIsSent() throws Exception {
         Map<String, Object> r = download.invoke(params("dirName", "reports", "remotePath", "none.pdf",
                 "localPath", "none.pdf"), CTX);

@@ -130,6 +130,9 @@ public final class FileTransferTools {
                     .bool("overwrite", OVERWRITE)
                     .build(), "Download directory to the client", ResultSchemas.directoryTransfer());
 
+    /** The longest {@code purpose} of {@code workspace_create_ephemeral_dir}: a label, kept in the RootDir's descriptor. */
+    public static final int MAX_PURPOSE_CHARS = 256;
+
     /** The spec of {@code workspace_create_ephemeral_dir}. */
     public static final ToolSpec CREATE_EPHEMERAL_DIR_SPEC = new ToolSpec(CREATE_EPHEMERAL_DIR,
             "Create an empty, temporary server RootDir for a file transfer (a drop box). Returns its dirName. Its content "
@@ -204,8 +207,13 @@ public final class FileTransferTools {
     public static BackendTool ephemeralDirTool(EphemeralDirCreator creator) {
         Objects.requireNonNull(creator, "creator");
         return BackendTool.of(CREATE_EPHEMERAL_DIR_SPEC, (p, ctx) -> {
-            String dirName = creator.create(ctx, Params.optString(p, "purpose", null),
-                    Params.optBoolean(p, "deleteOnCreatorClose", true));
+            String purpose = Params.optString(p, "purpose", null);
+            if (purpose != null && purpose.length() > MAX_PURPOSE_CHARS) {
+                throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'purpose' has " + purpose.length()
+                        + " characters, more than the " + MAX_PURPOSE_CHARS + " allowed: it is a short label kept with "
+                        + "the RootDir, such as 'user-upload'. Nothing was created.");
+            }
+            String dirName = creator.create(ctx, purpose, Params.optBoolean(p, "deleteOnCreatorClose", true));
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("dirName", dirName);
             return result;

@@ -363,12 +363,27 @@ final class ServeCommand {
         if (a.get("tls-cert", null) == null && a.get("tls-key", null) == null) {
             return null;
         }
-        try (InputStream cert = Files.newInputStream(Path.of(a.require("tls-cert")));
-             InputStream key = Files.newInputStream(Path.of(a.require("tls-key")))) {
+        String certFile = a.require("tls-cert");
+        String keyFile = a.require("tls-key");
+        for (String option : List.of("tls-cert", "tls-key")) {
+            Path file = Path.of(a.require(option));
+            if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+                throw new Args.UsageException("--" + option + " " + file + ": " + (Files.exists(file)
+                        ? "not a readable file" : "there is no such file") + ". Give PEM files: --tls-cert the chain, "
+                        + "--tls-key the unencrypted PKCS#8 key.");
+            }
+        }
+        try (InputStream cert = Files.newInputStream(Path.of(certFile));
+             InputStream key = Files.newInputStream(Path.of(keyFile))) {
             return SslContextBuilder.forServer(cert, key).build();
         } catch (IOException | IllegalArgumentException e) {
-            throw new Args.UsageException("Cannot load the TLS certificate or key: " + e.getMessage()
-                    + ". Give PEM files: --tls-cert the chain, --tls-key the unencrypted PKCS#8 key.");
+            String why = String.valueOf(e.getMessage()).strip();
+            while (why.endsWith(".")) {
+                why = why.substring(0, why.length() - 1);
+            }
+            throw new Args.UsageException("Cannot load the TLS certificate (--tls-cert " + certFile + ") or key "
+                    + "(--tls-key " + keyFile + "): " + why + ". Give PEM files: --tls-cert the chain, --tls-key the "
+                    + "unencrypted PKCS#8 key.");
         }
     }
 

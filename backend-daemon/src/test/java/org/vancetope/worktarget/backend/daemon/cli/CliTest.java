@@ -524,6 +524,21 @@ class CliTest {
     // ---- serve: the tokens file, the settings, the ports ----
 
     @Test
+    void serveNamesTheTlsFileThatIsMissingOrNotPem() throws Exception {
+        Path t = tokens(ONE_TOKEN);
+        Path garbage = Files.writeString(t.resolveSibling("garbage.pem"), "not a certificate\n");
+        Path missing = t.resolveSibling("missing.pem");
+        assertThat(run("serve", "--workspace", workspace().toString(), "--tokens", t.toString(), "--tls-cert",
+                missing.toString(), "--tls-key", garbage.toString())).isEqualTo(Main.USAGE);
+        assertThat(stderr()).startsWith("--tls-cert " + missing + ": there is no such file. Give PEM files");
+        err.reset();
+        assertThat(run("serve", "--workspace", workspace().toString(), "--tokens", t.toString(), "--tls-cert",
+                garbage.toString(), "--tls-key", garbage.toString())).isEqualTo(Main.USAGE);
+        assertThat(stderr()).startsWith("Cannot load the TLS certificate (--tls-cert " + garbage + ") or key (--tls-key "
+                + garbage + "): ").doesNotContain("..").contains("Give PEM files");
+    }
+
+    @Test
     void serveRefusesATokensFileWithAMisspelledKeyNamingTheLineAndTheKey() throws Exception {
         Path t = tokens("{\"tokens\": [\n  {\"token\": \"daemon-token-1\", \"tenant\": \"acme\",\n"
                 + "   \"project\": [\"proj\"]}\n]}\n");
