@@ -117,6 +117,17 @@ class DirectoryTransferToolsTest {
     }
 
     @Test
+    void anUploadBelowAFileOfTheRootDirNamesTheFileBeforeAnythingIsSent() throws Exception {
+        fx.footFile("src/a.txt", "a".getBytes());
+        Files.writeString(fx.rootDirs.get("uploads").resolve("plain.txt"), "p");
+        Map<String, Object> r = upload.invoke(params("localPath", "src", "dirName", "uploads",
+                "remotePath", "plain.txt/in"), CTX);
+        assertThat(r).containsEntry("ok", false).containsEntry("code", "invalid_params")
+                .containsEntry("error", "Cannot create directory 'plain.txt/in': 'plain.txt' is a file, not a directory.");
+        assertThat(fx.pair.left().sentCount()).isZero();
+    }
+
+    @Test
     void aDownloadOfAMissingDirectoryFailsBeforeAnythingIsSent() throws Exception {
         Map<String, Object> r = download.invoke(params("dirName", "reports", "remotePath", "none", "localPath", "x"), CTX);
         assertThat(r).containsEntry("ok", false).containsEntry("code", "not_found");

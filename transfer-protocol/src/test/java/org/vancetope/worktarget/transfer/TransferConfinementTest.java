@@ -224,6 +224,22 @@ class TransferConfinementTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("receivers")
+    void aReceiverNamesTheFileInTheWayOfATargetBelowIt(Flavour flavour, Consumer consumer, String param)
+            throws Exception {
+        try (TransferFixture fx = fixture(flavour)) {
+            Path root = rootOf(fx, consumer);
+            List<String> before = tree(root);
+            assertThat(attempt(fx, consumer, "src.bin/deeper/x.bin"))
+                    .isEqualTo("Cannot write 'src.bin/deeper/x.bin': 'src.bin' is a file, not a directory.");
+            assertThat(tree(root)).as("nothing created").isEqualTo(before);
+            assertThat(fx.framesOf(fx.sentByBrain, TransferChunk.class)).as("nothing was streamed").isEmpty();
+            assertThat(fx.framesOf(fx.sentByFoot, TransferChunk.class)).as("nothing was streamed").isEmpty();
+            fx.assertClean();
+        }
+    }
+
     @Test
     void theSenderStreamsTheFileItCheckedAndHashedEvenWhenThePathIsRepointedMeanwhile() throws Exception {
         try (TransferFixture fx = new TransferFixture()) {

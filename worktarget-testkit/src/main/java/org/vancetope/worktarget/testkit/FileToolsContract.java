@@ -188,6 +188,18 @@ public abstract class FileToolsContract {
     }
 
     @Test
+    void writeBelowAFileNamesTheFileInTheWayInsteadOfCallingTheTargetMissing() throws Exception {
+        f.write("a.txt", "a");
+        for (String path : new String[] {"a.txt/x.txt", "a.txt/sub/deeper/x.txt"}) {
+            ToolException e = f.failure("file_write", "path", path, "content", "x");
+            assertThat(e.code()).as(path).isEqualTo(ErrorCode.INVALID_PARAMS);
+            assertThat(e.getMessage()).as(path).isEqualTo("Cannot write '" + path + "': 'a.txt' is a file, not a "
+                    + "directory.");
+        }
+        assertThat(f.read("a.txt")).isEqualTo("a");
+    }
+
+    @Test
     void writeReplacesWithoutLeavingTempFiles() throws Exception {
         f.write("d/x.txt", "old content that is longer");
         Map<String, Object> w = f.call("file_write", "path", "d/x.txt", "content", "new");

@@ -429,7 +429,9 @@ public final class FileTransferTools {
         }
         try {
             ConfinedRoot.refuseReplacementCharacter(remotePath, "remotePath");
-            ConfinedRoot.of(root.get()).resolve(remotePath);
+            ConfinedRoot gate = ConfinedRoot.of(root.get());
+            gate.requireNoFileOnTheWay(gate.resolve(remotePath), "Cannot create directory "
+                    + ConfinedRoot.quote(remotePath));
         } catch (ToolException e) {
             return DirectoryTransferResult.failed(null, e.code(), e.getMessage());
         } catch (IOException e) {
@@ -487,9 +489,13 @@ public final class FileTransferTools {
             ConfinedRoot gate = ConfinedRoot.of(root);
             if (read) {
                 gate.openFile(path).channel().close();
-            } else if (gate.resolve(path).equals(gate.root())) {
-                ToolException e = ConfinedRoot.isTheRoot(path);
-                return TransferResult.failed(null, e.code(), e.getMessage());
+            } else {
+                Path target = gate.resolve(path);
+                if (target.equals(gate.root())) {
+                    ToolException e = ConfinedRoot.isTheRoot(path);
+                    return TransferResult.failed(null, e.code(), e.getMessage());
+                }
+                gate.requireNoFileOnTheWay(target.getParent(), "Cannot write " + ConfinedRoot.quote(path));
             }
             return null;
         } catch (ToolException e) {

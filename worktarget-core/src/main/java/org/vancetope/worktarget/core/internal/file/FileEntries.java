@@ -133,15 +133,7 @@ final class FileEntries {
     /** Without createParents the target's directory must exist; with it no component may be a file. */
     private static void requireParent(ConfinedRoot gate, Path dst, String to, boolean createParents)
             throws ToolException {
-        Path existing = dst.getParent();
-        while (!existing.equals(gate.root()) && attrsOrNull(existing) == null) {
-            existing = existing.getParent();
-        }
-        BasicFileAttributes a = attrsOrNull(existing);
-        if (a != null && !a.isDirectory()) {
-            throw Params.invalid("Cannot move to " + ConfinedRoot.quote(to) + ": " + ConfinedRoot.quote(
-                    gate.relative(existing)) + " is a file, not a directory.");
-        }
+        Path existing = gate.requireNoFileOnTheWay(dst.getParent(), "Cannot move to " + ConfinedRoot.quote(to));
         if (!createParents && !existing.equals(dst.getParent())) {
             throw new ToolException(ErrorCode.NOT_FOUND, "The directory of the target " + ConfinedRoot.quote(to)
                     + " does not exist (" + ConfinedRoot.quote(gate.relative(dst.getParent())) + "). Pass "
@@ -200,22 +192,15 @@ final class FileEntries {
         String userPath = Params.requireString(params, "path");
         ConfinedRoot.refuseReplacementCharacter(userPath, "path");
         Path dir = gate.resolve(userPath);
-        Path existing = dir;
-        while (!existing.equals(gate.root()) && attrsOrNull(existing) == null) {
-            existing = existing.getParent();
-        }
-        BasicFileAttributes a = attrsOrNull(existing);
-        if (existing.equals(dir) && a != null) {
-            if (a.isDirectory()) {
+        BasicFileAttributes here = attrsOrNull(dir);
+        if (here != null) {
+            if (here.isDirectory()) {
                 return new MkdirResult(gate.relative(dir), false);
             }
             throw new ToolException(ErrorCode.EXISTS, "Cannot create directory " + ConfinedRoot.quote(userPath)
                     + ": a file of that name exists. Choose another name, or file_delete the file first.");
         }
-        if (a != null && !a.isDirectory()) {
-            throw Params.invalid("Cannot create directory " + ConfinedRoot.quote(userPath) + ": "
-                    + ConfinedRoot.quote(gate.relative(existing)) + " is a file, not a directory.");
-        }
+        gate.requireNoFileOnTheWay(dir.getParent(), "Cannot create directory " + ConfinedRoot.quote(userPath));
         try (SafeDirectory d = gate.openOrCreate(dir)) {
             return new MkdirResult(gate.relative(d.path()), true);
         } catch (IOException e) {

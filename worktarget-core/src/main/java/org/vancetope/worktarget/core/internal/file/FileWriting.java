@@ -49,6 +49,7 @@ final class FileWriting {
         if (file.equals(gate.root())) {
             throw ConfinedRoot.isTheRoot(userPath);
         }
+        gate.requireNoFileOnTheWay(file.getParent(), "Cannot write " + ConfinedRoot.quote(userPath));
         long limit = settings.wholeFileMaxBytes();
         long bytes = utf8Length(content, limit);
         if (bytes > limit) {

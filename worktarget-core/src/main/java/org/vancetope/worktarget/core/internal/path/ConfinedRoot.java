@@ -762,6 +762,37 @@ public final class ConfinedRoot {
     }
 
     /**
+     * The nearest existing path at or above {@code dir}, refused when it is not a directory: a path through a
+     * file can be neither created nor written, and saying which file is in the way beats "does not exist".
+     * The check is by path (an early, clear refusal); creating the way there stays race-free by handle.
+     *
+     * @param dir a validated path of this root (the directory a target goes into)
+     * @param action what could not be done, e.g. {@code "Cannot write 'a/b.txt'"}
+     * @return the nearest existing path at or above {@code dir}
+     * @throws ToolException {@code invalid_params} naming the file in the way
+     */
+    public Path requireNoFileOnTheWay(Path dir, String action) throws ToolException {
+        Path existing = dir;
+        BasicFileAttributes a;
+        while ((a = attributesOrNull(existing)) == null && !existing.equals(root) && existing.getParent() != null) {
+            existing = existing.getParent();
+        }
+        if (a != null && !a.isDirectory()) {
+            throw new ToolException(ErrorCode.INVALID_PARAMS, action + ": " + quote(relative(existing)) + " is a file, "
+                    + "not a directory.");
+        }
+        return existing;
+    }
+
+    private static BasicFileAttributes attributesOrNull(Path p) {
+        try {
+            return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException | SecurityException e) {
+            return null;
+        }
+    }
+
+    /**
      * The refusal of the root itself where a file is to be written.
      *
      * @param userPath the caller's input

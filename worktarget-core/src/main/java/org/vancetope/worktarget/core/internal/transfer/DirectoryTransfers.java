@@ -457,6 +457,7 @@ public final class DirectoryTransfers {
             if (!base.equals(lexical(root, target))) {
                 throw ConfinedRoot.escape(target);
             }
+            root.requireNoFileOnTheWay(base, "Cannot create directory " + ConfinedRoot.quote(target));
             root.openOrCreate(base).close();
             engine.noteRoot(root);
         } catch (ToolException e) {

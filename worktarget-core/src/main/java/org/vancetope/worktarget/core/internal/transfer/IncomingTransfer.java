@@ -237,6 +237,11 @@ final class IncomingTransfer {
         if (target.equals(root.root())) {
             return ConfinedRoot.isTheRoot(init.target());
         }
+        try {
+            root.requireNoFileOnTheWay(target.getParent(), "Cannot write " + ConfinedRoot.quote(init.target()));
+        } catch (ToolException e) {
+            return e;
+        }
         // Space first, on the deepest existing ancestor, so a refused transfer creates no directories.
         Path existing = target.getParent();
         while (existing != null && !Files.isDirectory(existing, LinkOption.NOFOLLOW_LINKS)) {
