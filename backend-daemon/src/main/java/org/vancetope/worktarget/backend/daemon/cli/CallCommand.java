@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.backend.daemon.cli;
 
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -12,6 +13,10 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -39,7 +44,8 @@ final class CallCommand {
             "Runs TOOL (e.g. file_read, exec_run, work_target_get) through the dispatcher of a 'serve' and",
             "prints the result as JSON on stdout; errors go to stderr. The parameters are a JSON object: on",
             "the command line, from FILE (@FILE), or from the standard input (-); the last two take up to",
-            "4 MiB, the admin API's limit (the command line has its own, about 128 KiB per word on Linux).",
+            "4 MiB, the admin API's limit (the command line has its own, about 128 KiB per word on Linux),",
+            "of UTF-8 text (other bytes are refused, not replaced).",
             "",
             "  --server URL        the admin API, e.g. http://127.0.0.1:7071 (serve's --admin-port)",
             "  --admin-token T     the admin token; prefer $WORKTARGET_ADMIN_TOKEN or --admin-token-file: an",
@@ -110,11 +116,21 @@ final class CallCommand {
             putIfSet(body, "processId", a.get("process", null));
             putIfSet(body, "sessionId", a.get("session", null));
             body.set("params", params(pos.size() == 2 ? pos.get(1) : null, in));
+            byte[] json;
+            try {
+                // Jackson's own UTF-8 writer: a string with half a surrogate pair (a JSON escape the parameters
+                // may carry) goes out as that escape, so the server refuses it and says where, where encoding
+                // the text as UTF-8 here would have made it a '?' silently; whole pairs go out as UTF-8
+                json = Wire.mapper().writer().with(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+                        .writeValueAsBytes(body);
+            } catch (IOException e) {
+                throw new Args.UsageException("The parameters cannot be sent as JSON: " + e.getMessage());
+            }
             req = HttpRequest.newBuilder(uri)
                     .timeout(Duration.ofSeconds(timeout))
                     .header("Authorization", "Bearer " + token)
                     .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(json))
                     .build();
         }
         HttpResponse<String> res;
@@ -252,7 +268,7 @@ final class CallCommand {
                 if (bytes.length > MAX_PARAMS_BYTES) {
                     throw tooLarge(where, "more than " + MAX_PARAMS_BYTES + " bytes");
                 }
-                text = new String(bytes, StandardCharsets.UTF_8);
+                text = utf8(bytes, where);
             } catch (IOException e) {
                 throw new Args.UsageException("Cannot read the parameters from the standard input: " + e.getMessage()
                         + ".");
@@ -264,7 +280,7 @@ final class CallCommand {
                 if (size > MAX_PARAMS_BYTES) {
                     throw tooLarge("The parameters in " + file, size + " bytes");
                 }
-                text = Files.readString(file, StandardCharsets.UTF_8);
+                text = utf8(Files.readAllBytes(file), "The parameters in " + file);
             } catch (NoSuchFileException e) {
                 throw new Args.UsageException("Cannot read the parameters from " + given + ": there is no file "
                         + file.toAbsolutePath() + ".");
@@ -287,6 +303,23 @@ final class CallCommand {
             throw new Args.UsageException(where + " must be a JSON object, e.g. '{\"path\":\"README.md\"}'.");
         }
         return params;
+    }
+
+    /**
+     * The parameters' bytes as text, refused when they are not UTF-8 (JSON's encoding): decoding them with
+     * replacement would send U+FFFD where the caller's bytes were, and a file_write would store it.
+     */
+    private static String utf8(byte[] bytes, String where) throws Args.UsageException {
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length);
+        CoderResult r = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(in, out, true);
+        if (r.isError()) {
+            throw new Args.UsageException(where + " are not UTF-8 text (the byte at offset " + in.position()
+                    + " starts no UTF-8 character); JSON is UTF-8. Save them as UTF-8 (for example with iconv -f latin1 "
+                    + "-t utf-8), or write such characters as \\u escapes.");
+        }
+        return out.flip().toString();
     }
 
     /** Parameters over the admin API's body limit: refused before they are read whole, or sent. */

@@ -748,6 +748,19 @@ class CliTest {
     }
 
     @Test
+    void callSendsTextAsItIsAndLetsTheServerRefuseHalfACharacter() throws Exception {
+        connectDaemon();
+        assertThat(run("call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--target", "DAEMON:build-box-01",
+                "file_read", "{\"path\":\"caf\u00e9 \\uD83D\\uDE00.md\"}")).as(stderr()).isEqualTo(Main.OK);
+        assertThat(stdout()).contains("\"content\" : \"from box: caf\u00e9 \uD83D\uDE00.md\"");
+        // before, the text was encoded here and the half became a '?' that the server took as a name
+        assertThat(run("call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--target", "DAEMON:build-box-01",
+                "file_read", "{\"path\":\"a\\uD800b.md\"}")).isEqualTo(Main.FAILED);
+        assertThat(stderr()).contains("invalid_params", "Parameter 'path' of file_read holds an unpaired UTF-16 "
+                + "surrogate");
+    }
+
+    @Test
     void callReadsItsParametersFromTheStandardInput() throws Exception {
         connectDaemon();
         assertThat(runWithInput(new ByteArrayInputStream("{\"path\":\"from-stdin.md\"}".getBytes(StandardCharsets.UTF_8)),
@@ -772,6 +785,24 @@ class CliTest {
                 ADMIN_TOKEN, "--target", "WORK", "--tenant", "acme", "--project", "proj", "file_write", "-"))
                 .isEqualTo(Main.USAGE);
         assertThat(stderr()).contains("The parameters on the standard input are more than 4194304 bytes");
+    }
+
+    @Test
+    void callRefusesParametersThatAreNotUtf8InsteadOfSendingReplacementCharacters() throws Exception {
+        byte[] latin1 = "{\"path\":\"x.txt\",\"content\":\"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1);
+        Path file = Files.write(dir.resolve("latin1.json"), latin1);
+        assertThat(run("call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--target", "WORK", "--tenant",
+                "acme", "--project", "proj", "file_write", "@" + file)).isEqualTo(Main.USAGE);
+        assertThat(stderr()).startsWith("The parameters in " + file + " are not UTF-8 text (the byte at offset 30 "
+                + "starts no UTF-8 character); JSON is UTF-8. Save them as UTF-8");
+        err.reset();
+        assertThat(runWithInput(new ByteArrayInputStream(latin1), "call", "--server", adminUrl(), "--admin-token",
+                ADMIN_TOKEN, "--target", "WORK", "--tenant", "acme", "--project", "proj", "file_write", "-"))
+                .isEqualTo(Main.USAGE);
+        assertThat(stderr()).startsWith("The parameters on the standard input are not UTF-8 text");
+        assertThat(dir.resolve("workspace")).as("nothing was sent").satisfiesAnyOf(
+                d -> assertThat(d).doesNotExist(), d -> assertThat(Files.walk(d).map(Path::getFileName)
+                        .map(String::valueOf)).doesNotContain("x.txt"));
     }
 
     @Test
