@@ -115,6 +115,48 @@ class FileEngineDeadlineTest {
         assertThat(threadsMatching()).as("no thread of the call still matches").isZero();
     }
 
+    /** 20,000 edits of a 2 MB file: each reads and copies the whole text, so they take far longer than 1 ms. */
+    private static Map<String, Object> manyEditsOfABigFile(Path root) throws Exception {
+        StringBuilder text = new StringBuilder();
+        List<Map<String, Object>> edits = new ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            text.append("token_").append(i).append(" and some more text on the line\n");
+            edits.add(Map.of("oldText", "token_" + i + " ", "newText", "TOKEN_" + i + " "));
+        }
+        Files.writeString(root.resolve("big.txt"), text);
+        return params("path", "big.txt", "edits", edits);
+    }
+
+    @Test
+    void manyEditsOfABigFileStopAtTheDeadlineAndLeaveTheFileUnchanged() throws Exception {
+        Map<String, Object> p = manyEditsOfABigFile(root);
+        String before = Files.readString(root.resolve("big.txt"));
+        FileEngine engine = new FileEngine(FileToolSettings.builder().searchTimeout(Duration.ofMillis(1)).build());
+        ToolException e = failureWithin(start(engine, "file_edit", p), 120, "the edits");
+        assertThat(e.code()).isEqualTo(ErrorCode.TIMEOUT);
+        assertThat(e.getMessage()).startsWith("file_edit stopped at its deadline of 1 ms (FileToolSettings.searchTimeout)")
+                .contains("of 20000 edits", "the file is unchanged", "Send fewer edits per call");
+        assertThat(Files.readString(root.resolve("big.txt"))).isEqualTo(before);
+        try (var files = Files.list(root)) {
+            assertThat(files.map(f -> f.getFileName().toString())).as("no staging file left")
+                    .containsExactlyInAnyOrder("big.txt", "evil0", "evil1", "small");
+        }
+    }
+
+    @Test
+    void cancelledEditsFailCancelledAndLeaveTheFileUnchanged() throws Exception {
+        Map<String, Object> p = manyEditsOfABigFile(root);
+        String before = Files.readString(root.resolve("big.txt"));
+        FileEngine engine = new FileEngine(FileToolSettings.builder().searchTimeout(Duration.ofMinutes(10)).build());
+        Future<Map<String, Object>> call = start(engine, "file_edit", p);
+        Await.until("the edits are being applied", () -> Thread.getAllStackTraces().values().stream().anyMatch(
+                st -> java.util.Arrays.stream(st).anyMatch(f -> f.getClassName().endsWith("internal.file.FileEditing"))));
+        call.cancel(true);     // interrupts the worker, as a daemon cancels a call
+        Await.until("the worker left file_edit", () -> Thread.getAllStackTraces().values().stream().noneMatch(
+                st -> java.util.Arrays.stream(st).anyMatch(f -> f.getClassName().endsWith("internal.file.FileEditing"))));
+        assertThat(Files.readString(root.resolve("big.txt"))).isEqualTo(before);
+    }
+
     @Test
     void anotherCallersGrepCompletesWhileTwoCatastrophicGrepsRun() throws Exception {
         // one engine serves every caller (as one backend serves every process), two threads per search
