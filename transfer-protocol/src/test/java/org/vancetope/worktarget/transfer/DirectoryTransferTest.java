@@ -308,8 +308,8 @@ class DirectoryTransferTest {
     private static void latin1Names(Path top) throws Exception {
         Files.createDirectories(top);
         Files.writeString(top.resolve("ok.txt"), "ok");
-        Process p = new ProcessBuilder("sh", "-c", "printf latin > \"$(printf 'caf\\351')\" && mkdir \"$(printf 'd\\351r')\""
-                + " && printf in > \"$(printf 'd\\351r')/x\"").directory(top.toFile()).start();
+        Process p = new ProcessBuilder("sh", "-c", "cd \"$1\" && printf latin > \"$(printf 'caf\\351')\" && mkdir "
+                + "\"$(printf 'd\\351r')\" && printf in > \"$(printf 'd\\351r')/x\"", "sh", top.toString()).start();
         assertThat(p.waitFor()).isZero();
     }
 

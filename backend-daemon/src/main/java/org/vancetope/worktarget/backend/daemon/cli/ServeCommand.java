@@ -366,7 +366,7 @@ final class ServeCommand {
         String certFile = a.require("tls-cert");
         String keyFile = a.require("tls-key");
         for (String option : List.of("tls-cert", "tls-key")) {
-            Path file = Path.of(a.require(option));
+            Path file = Path.of(option.equals("tls-cert") ? certFile : keyFile);
             if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
                 throw new Args.UsageException("--" + option + " " + file + ": " + (Files.exists(file)
                         ? "not a readable file" : "there is no such file") + ". Give PEM files: --tls-cert the chain, "

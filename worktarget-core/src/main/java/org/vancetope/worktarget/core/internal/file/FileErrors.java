@@ -45,6 +45,17 @@ final class FileErrors {
     }
 
     /**
+     * A hint with one more sentence: either may be null.
+     *
+     * @param hint the hint so far, or null
+     * @param more what to add, or null
+     * @return both, one, or null
+     */
+    static String moreHint(String hint, String more) {
+        return hint == null ? more : more == null ? hint : hint + " " + more;
+    }
+
+    /**
      * The hint of a read whose text shows U+FFFD for bytes of the file that are not UTF-8: what writing that
      * text back would do, and how to reach the real bytes.
      *

@@ -27,7 +27,6 @@ import org.vancetope.worktarget.spi.ToolException;
 final class FileGrep {
     /** One read buffer per thread, grown to the largest file read so far (at most the grep size limit + 1). */
     private static final ThreadLocal<byte[]> BUFFERS = ThreadLocal.withInitial(() -> new byte[TextScan.CHUNK]);
-    private static final ThreadLocal<CharsetDecoder> DECODERS = ThreadLocal.withInitial(TextScan::strictUtf8);
 
     /**
      * The most lines one match of a {@code multiline} search may span; a longer match is looked for again
@@ -173,7 +172,7 @@ final class FileGrep {
         List<GrepResult.Match> matches = col.matches();
         return new GrepResult(gate.relative(base), matches, col.truncated(), col.searched.get(), col.filesMatched(),
                 col.large.get(), col.binary.get(), col.nonUtf8.get(), skippedGenerated, skippedIgnored,
-                join(col.truncated() ? grepHint(col, prefix, matches, limit, ctxBefore, ctxAfter)
+                FileErrors.moreHint(col.truncated() ? grepHint(col, prefix, matches, limit, ctxBefore, ctxAfter)
                         : matches.isEmpty() ? TreeWalker.nothingFoundHint("match", skippedGenerated, skippedIgnored)
                         : null, notSearchedHint(col, prefix)));
     }
@@ -212,12 +211,8 @@ final class FileGrep {
         }
         return new GrepCountResult(path, files, total, sorted.size(), truncated, col.searched.get(), col.large.get(),
                 col.binary.get(), col.nonUtf8.get(), skippedGenerated, skippedIgnored,
-                join(sorted.isEmpty() ? TreeWalker.nothingFoundHint("match", skippedGenerated, skippedIgnored) : hint,
-                        notSearchedHint(col, prefix)));
-    }
-
-    private static String join(String a, String b) {
-        return a == null ? b : b == null ? a : a + " " + b;
+                FileErrors.moreHint(sorted.isEmpty() ? TreeWalker.nothingFoundHint("match", skippedGenerated,
+                        skippedIgnored) : hint, notSearchedHint(col, prefix)));
     }
 
     /**
@@ -355,7 +350,7 @@ final class FileGrep {
             return null;
         }
         String text = new String(buf, 0, n, StandardCharsets.UTF_8);
-        if (text.indexOf('\uFFFD') >= 0 && TextScan.decodeStrict(DECODERS.get(), buf, n) == null) {
+        if (TextScan.replacedBytes(text, buf, 0, n)) {
             stats.nonUtf8.incrementAndGet();
             stats.nonUtf8Names.add(e.rel());
             return null;

@@ -221,7 +221,7 @@ final class FileReading {
                     + ", or lower maxChars/maxLines.";
         }
         if (page.malformed() && page.content().indexOf('\uFFFD') >= 0) {
-            hint = hint == null ? FileErrors.notUtf8Text() : hint + " " + FileErrors.notUtf8Text();
+            hint = FileErrors.moreHint(hint, FileErrors.notUtf8Text());
         }
         ReadResult r = new ReadResult(gate.relative(file), page.content(), startLine,
                 returned == 0 ? startLine - 1 : startLine + returned - 1,
@@ -293,8 +293,7 @@ final class FileReading {
         boolean byBytes = false;
         String headText = "";
         String tailText = "";
-        byte[] headBytes = new byte[0];
-        byte[] tailBytes = new byte[0];
+        boolean notUtf8 = false;
         long size;
         long headEnd = 0;
         long tailStart;
@@ -395,15 +394,15 @@ final class FileReading {
             }
             headText = new String(h, StandardCharsets.UTF_8);
             tailText = new String(t, skip, t.length - skip, StandardCharsets.UTF_8);
-            headBytes = h;
-            tailBytes = Arrays.copyOfRange(t, skip, t.length);
+            notUtf8 = TextScan.replacedBytes(headText, h, 0, h.length)
+                    || TextScan.replacedBytes(tailText, t, skip, t.length - skip);
         } catch (IOException e) {
             throw FileErrors.io(e, userPath, "read");
         }
         String hint = byBytes ? "head and tail were cut to the result budget of " + settings.resultMaxBytes()
                 + " bytes of JSON (resultMaxBytes); ask for fewer lines, or page with file_read and startLine." : null;
-        if (notUtf8(headText, headBytes) || notUtf8(tailText, tailBytes)) {
-            hint = hint == null ? FileErrors.notUtf8Text() : hint + " " + FileErrors.notUtf8Text();
+        if (notUtf8) {
+            hint = FileErrors.moreHint(hint, FileErrors.notUtf8Text());
         }
         return new HeadTailResult(gate.relative(file), headText, tailText, lineCount(headText), lineCount(tailText),
                 size, tail > 0 ? Math.max(0, tailStart - headEnd) : Math.max(0, size - headEnd), clipped, hint);
@@ -467,10 +466,5 @@ final class FileReading {
             // fill
         }
         return bb.position() == bb.capacity() ? bb.array() : Arrays.copyOf(bb.array(), bb.position());
-    }
-
-    /** Whether a text decoded from these bytes shows U+FFFD for bytes that are not UTF-8 (not for a U+FFFD itself). */
-    private static boolean notUtf8(String text, byte[] bytes) {
-        return text.indexOf('\uFFFD') >= 0 && TextScan.decodeStrict(TextScan.strictUtf8(), bytes, bytes.length) == null;
     }
 }

@@ -68,22 +68,29 @@ final class TextScan {
         return flags;
     }
 
+    /** A strict UTF-8 decoder per thread, for {@link #replacedBytes}. */
+    private static final ThreadLocal<CharsetDecoder> STRICT = ThreadLocal.withInitial(TextScan::strictUtf8);
+
     /**
-     * Decodes UTF-8 strictly.
+     * Whether a text decoded with replacement from {@code b[off, off + len)} shows U+FFFD for bytes that are
+     * not UTF-8, rather than for a U+FFFD the bytes hold as a character. Cheap when the text has no U+FFFD.
      *
-     * @param decoder a UTF-8 decoder (reset here)
+     * @param decoded the text the bytes were decoded to, malformed sequences replaced
      * @param b the bytes
+     * @param off where they start
      * @param len how many
-     * @return the text, or null when the bytes are not valid UTF-8
+     * @return true when some bytes are not UTF-8
      */
-    static String decodeStrict(CharsetDecoder decoder, byte[] b, int len) {
-        decoder.reset();
-        decoder.onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+    static boolean replacedBytes(String decoded, byte[] b, int off, int len) {
+        if (decoded.indexOf('\uFFFD') < 0) {
+            return false;
+        }
+        CharsetDecoder decoder = STRICT.get().reset();
         try {
-            CharBuffer cb = decoder.decode(ByteBuffer.wrap(b, 0, len));
-            return cb.toString();
+            decoder.decode(ByteBuffer.wrap(b, off, len));
+            return false;
         } catch (CharacterCodingException e) {
-            return null;
+            return true;
         }
     }
 

@@ -30,7 +30,6 @@ import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferResult;
 import org.vancetope.worktarget.core.transfer.TransferScheduler;
 import org.vancetope.worktarget.core.transfer.TransferScope;
-import org.vancetope.worktarget.core.transfer.TransferSide;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.FrameChannel;
 import org.vancetope.worktarget.spi.ToolException;
@@ -451,7 +450,7 @@ public final class DirectoryTransfers {
         }
         ConfinedRoot root;
         try {
-            ConfinedRoot.refuseReplacementCharacter(target, engine.side == TransferSide.BRAIN ? "remotePath" : "localPath");
+            ConfinedRoot.refuseReplacementCharacter(target, engine.targetParameter());
             root = ConfinedRoot.of(rootDir);
             Path base = root.resolve(target);
             if (!base.equals(lexical(root, target))) {

@@ -24,7 +24,6 @@ import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferResult;
 import org.vancetope.worktarget.core.transfer.TransferScheduler;
 import org.vancetope.worktarget.core.transfer.TransferScope;
-import org.vancetope.worktarget.core.transfer.TransferSide;
 import org.vancetope.worktarget.core.transfer.UploadRequest;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.FrameChannel;
@@ -214,8 +213,7 @@ final class IncomingTransfer {
             }
         }
         try {
-            ConfinedRoot.refuseReplacementCharacter(init.target(),
-                    engine.side == TransferSide.BRAIN ? "remotePath" : "localPath");
+            ConfinedRoot.refuseReplacementCharacter(init.target(), engine.targetParameter());
         } catch (ToolException e) {
             return e;
         }

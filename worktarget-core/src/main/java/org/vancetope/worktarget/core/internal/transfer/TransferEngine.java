@@ -861,6 +861,14 @@ public final class TransferEngine {
     }
 
     /**
+     * The tool parameter that names a received file's target on this side, for messages: the server receives
+     * into {@code remotePath}, a client into {@code localPath}.
+     */
+    String targetParameter() {
+        return side == TransferSide.BRAIN ? "remotePath" : "localPath";
+    }
+
+    /**
      * Which end this engine is.
      *
      * @return the side
