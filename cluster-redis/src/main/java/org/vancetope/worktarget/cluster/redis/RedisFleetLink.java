@@ -7,7 +7,6 @@ import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
@@ -18,9 +17,12 @@ import io.lettuce.core.resource.NettyCustomizer;
 import io.netty.channel.Channel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.InetAddress;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -105,12 +107,30 @@ public final class RedisFleetLink implements FleetLink {
             end
             return 0
             """;
+    /**
+     * Writes this node's liveness key for this instance of the node, unless another instance holds it:
+     * then returns that instance and the key's remaining time to live in milliseconds.
+     */
+    private static final String NODE_BEAT = """
+            local v = redis.call('GET', KEYS[1])
+            if v and v ~= ARGV[1] then return {v, redis.call('PTTL', KEYS[1])} end
+            redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+            return {}
+            """;
+    /** Deletes this node's liveness key if this instance holds it. */
+    private static final String NODE_LEAVE = """
+            if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+            return 0
+            """;
     /** The daemons whose presence has not expired. */
     private static final String DAEMONS = """
             local t = redis.call('TIME')
             redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', t[1] * 1000 + math.floor(t[2] / 1000))
             return redis.call('ZRANGE', KEYS[1], 0, -1)
             """;
+
+    /** How long past the time to live another run's hold on this node's id may last before it counts as live. */
+    private static final long ID_GRACE_MILLIS = 250;
 
     /** Flushes per written batch before one is forced, while commands keep coming. */
     private static final int FLUSHES_PER_BATCH = 64;
@@ -129,6 +149,8 @@ public final class RedisFleetLink implements FleetLink {
 
     private final RedisURI uri;
     private final String nodeId;
+    /** This run of the node, as its liveness key holds it: tells a second process with the same id apart. */
+    private final String instance;
     private final Duration presenceTtl;
     private final String prefix;
     private final Duration reconnectDelay;
@@ -141,6 +163,10 @@ public final class RedisFleetLink implements FleetLink {
     private volatile StatefulRedisPubSubConnection<String, String> inbox;
     private volatile Listener listener;
     private volatile boolean unreachable;
+    /** Why this node stays out of the fleet (its id is another live node's), or null. */
+    private volatile String refused;
+    /** The other instance the heartbeat last found holding this node's id, or null. */
+    private volatile String twin;
     private volatile boolean closed;
 
     private record Claim(String connectionId, String manifest) {
@@ -150,6 +176,8 @@ public final class RedisFleetLink implements FleetLink {
         this.uri = RedisURI.create(b.uri);
         this.uri.setTimeout(b.commandTimeout);
         this.nodeId = b.nodeId;
+        this.instance = "pid " + ProcessHandle.current().pid() + " on " + hostName() + ", run "
+                + Long.toHexString(new SecureRandom().nextLong());
         this.presenceTtl = b.presenceTtl;
         this.prefix = b.keyPrefix;
         this.reconnectDelay = b.reconnectDelay;
@@ -184,6 +212,14 @@ public final class RedisFleetLink implements FleetLink {
      * its own peers work, the fleet is reported unreachable), the link tries again every
      * {@code reconnectDelay}, and once Redis answers it subscribes and writes this node's presence,
      * without a restart.
+     *
+     * <p>The node's id must be its own: when Redis holds it for another run of a node (another process,
+     * or this one's previous run that did not close), the link waits until that presence expires, for at
+     * most the time it has left. A live node renews it meanwhile, and then this node does not join: this
+     * method fails saying so, or, when the node joins later, the node stays out of the fleet and its
+     * link's methods fail with that reason.
+     *
+     * @throws IOException when a live node of the fleet has this node's id
      */
     @Override
     public synchronized void start(Listener listener) throws IOException {
@@ -198,6 +234,9 @@ public final class RedisFleetLink implements FleetLink {
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
         try {
             connect();
+        } catch (NodeIdInUse e) {
+            throw new IOException(e.getMessage() + " Give every node its own id (serve --node-id), or stop the "
+                    + "other node first.", e);
         } catch (RedisException e) {
             unreachable = true;
             LOG.warn("Redis at {}:{} is unreachable ({}); node '{}' starts alone: its own peers work, the rest of "
@@ -209,12 +248,13 @@ public final class RedisFleetLink implements FleetLink {
         joined();
     }
 
-    /** Opens the connections, subscribes to this node's inbox and writes its presence. */
-    private void connect() {
+    /** Opens the connections, takes this node's id, subscribes to its inbox and writes its presence. */
+    private void connect() throws IOException {
         StatefulRedisConnection<String, String> c = client.connect();
         StatefulRedisConnection<String, String> pub = null;
         StatefulRedisPubSubConnection<String, String> sub = null;
         try {
+            takeId(c.sync());
             pub = client.connect();
             sub = client.connectPubSub();
             sub.addListener(new RedisPubSubAdapter<>() {
@@ -224,7 +264,7 @@ public final class RedisFleetLink implements FleetLink {
                 }
             });
             sub.sync().subscribe(inboxOf(nodeId));
-        } catch (RedisException e) {
+        } catch (RedisException | IOException e) {
             for (AutoCloseable x : new AutoCloseable[] {sub, pub, c}) {
                 closeQuietly(x);
             }
@@ -237,6 +277,53 @@ public final class RedisFleetLink implements FleetLink {
             beat();
         } catch (IOException e) {
             throw new RedisException(e.getMessage(), e);
+        }
+    }
+
+    /** Another live node holds this node's id. */
+    private static final class NodeIdInUse extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        NodeIdInUse(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Writes this node's liveness key for this run, waiting while another run holds it: a run that ended
+     * without closing leaves it until it expires, a live one renews it.
+     */
+    private void takeId(RedisCommands<String, String> r) throws IOException {
+        String[] key = {nodeKey(nodeId)};
+        String ttl = Long.toString(presenceTtl.toMillis());
+        long waited = System.nanoTime();
+        long deadline = 0;
+        boolean waiting = false;
+        while (true) {
+            List<Object> held = r.eval(NODE_BEAT, ScriptOutputType.MULTI, key, instance, ttl);
+            if (held == null || held.size() < 2) {
+                return;
+            }
+            String other = String.valueOf(held.get(0));
+            long now = System.nanoTime();
+            if (!waiting) {
+                long left = Math.max(0, held.get(1) instanceof Number n ? n.longValue() : 0);
+                deadline = now + TimeUnit.MILLISECONDS.toNanos(left + ID_GRACE_MILLIS);
+                waiting = true;
+                LOG.info("Node id '{}' is still held in Redis by {} for {} ms; waiting for it to expire (a node that "
+                        + "did not close) or to be renewed (a live node with the same id)", nodeId, other, left);
+            } else if (now - deadline > 0) {
+                throw new NodeIdInUse("Node id '" + nodeId + "' is in use by another live server node (" + other
+                        + ") of the fleet at Redis " + uri.getHost() + ":" + uri.getPort() + " (keys '" + prefix
+                        + "'): it renewed its presence while this node waited "
+                        + TimeUnit.NANOSECONDS.toMillis(now - waited) + " ms.");
+            }
+            try {
+                Thread.sleep(Math.min(100, Math.max(10, presenceTtl.toMillis() / 30)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("Interrupted while waiting for node id '" + nodeId + "' to be free");
+            }
         }
     }
 
@@ -261,6 +348,12 @@ public final class RedisFleetLink implements FleetLink {
                 } else {
                     beat();     // connected, but the first presence write failed
                 }
+            } catch (NodeIdInUse e) {
+                refused = e.getMessage() + " This node stays out of the fleet: its own peers work, the peers of "
+                        + "other nodes are unreachable from it. Stop it, and start it again with its own id (serve "
+                        + "--node-id).";
+                LOG.error(refused);
+                return;
             } catch (IOException | RedisException e) {
                 LOG.debug("Redis still unreachable from node '{}': {}", nodeId, e.getMessage());
                 heartbeat.schedule(this::joinLater, reconnectDelay.toMillis(), TimeUnit.MILLISECONDS);
@@ -293,12 +386,24 @@ public final class RedisFleetLink implements FleetLink {
         if (closed) {
             throw new IOException("The Redis link of node '" + nodeId + "' is closed.");
         }
+        if (c == null && refused != null) {
+            throw new IOException(refused);
+        }
         if (c == null) {
             throw new IOException("Redis is unreachable: node '" + nodeId + "' started while Redis at "
                     + uri.getHost() + ":" + uri.getPort() + " did not answer, and has not reached it since; it "
                     + "joins the fleet when Redis answers.");
         }
         return c.sync();
+    }
+
+    /** This host's name for messages, or a placeholder when it has none. */
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException | SecurityException e) {
+            return "an unnamed host";
+        }
     }
 
     private static IOException unreachable(RedisException e) {
@@ -326,7 +431,17 @@ public final class RedisFleetLink implements FleetLink {
 
     private void beat() throws IOException {
         RedisCommands<String, String> r = redis();
-        r.set(nodeKey(nodeId), "alive", SetArgs.Builder.px(presenceTtl.toMillis()));
+        List<Object> holder = r.eval(NODE_BEAT, ScriptOutputType.MULTI, new String[] {nodeKey(nodeId)}, instance,
+                Long.toString(presenceTtl.toMillis()));
+        String other = holder == null || holder.size() < 2 ? null : String.valueOf(holder.get(0));
+        if (other != null && !other.equals(twin)) {
+            LOG.error("Node id '{}' is held by another server node too ({}), which took it while this node could not "
+                    + "reach Redis: messages for '{}' reach both, and calls through either may fail. Stop one of them, "
+                    + "and start it again with its own id (serve --node-id).", nodeId, other, nodeId);
+        } else if (other == null && twin != null) {
+            LOG.info("Node id '{}' is this node's alone again", nodeId);
+        }
+        twin = other;
         for (Map.Entry<PeerKey, Claim> e : claims.entrySet()) {
             Claim c = e.getValue();
             Long held = r.eval(REFRESH, ScriptOutputType.INTEGER, keys(e.getKey()), nodeId, c.connectionId(),
@@ -508,7 +623,8 @@ public final class RedisFleetLink implements FleetLink {
         StatefulRedisConnection<String, String> c = connection;
         if (c != null && c.isOpen() && !halted) {
             try {
-                c.sync().del(nodeKey(nodeId));      // the others see this node gone at once
+                // the others see this node gone at once; a node with the same id that holds it keeps it
+                c.sync().eval(NODE_LEAVE, ScriptOutputType.INTEGER, new String[] {nodeKey(nodeId)}, instance);
             } catch (RedisException e) {
                 LOG.debug("Could not remove node '{}' from Redis on close: {}", nodeId, e.getMessage());
             }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.vancetope.worktarget.backend.daemon.FleetLink;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
 import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
@@ -32,20 +33,31 @@ final class Fleet implements AutoCloseable {
     final List<WorkTargetServer> nodes = new ArrayList<>();
     private final List<WorkTargetClient> clients = new ArrayList<>();
 
+    private final RedisServer redis;
+    final String prefix = "t" + System.nanoTime() + ":";
+
     Fleet(RedisServer redis, int count, int maxFrameBytes) throws IOException {
+        this.redis = redis;
+        for (int i = 1; i <= count; i++) {
+            RedisFleetLink link = link("node" + i).build();
+            links.add(link);
+            nodes.add(server(link).maxFrameBytes(maxFrameBytes).build().start());
+        }
+    }
+
+    /** The settings of this fleet's links, for a node with this id. */
+    RedisFleetLink.Builder link(String nodeId) {
+        return RedisFleetLink.builder().uri(redis.uri()).nodeId(nodeId).presenceTtl(TTL)
+                .commandTimeout(Duration.ofSeconds(2)).reconnectDelay(Duration.ofMillis(100)).keyPrefix(prefix);
+    }
+
+    /** A server node of this fleet on a free port, not yet started. */
+    static WorkTargetServer.Builder server(FleetLink link) {
         TokenAuthenticator auth = TokenAuthenticator.builder()
                 .token(DAEMON_TOKEN, new AuthPrincipal("box", "acme", Set.of("proj"), null))
                 .token(FOOT_TOKEN, new AuthPrincipal("alice", "acme", Set.of("*"), "alice"))
                 .build();
-        String prefix = "t" + System.nanoTime() + ":";
-        for (int i = 1; i <= count; i++) {
-            RedisFleetLink link = RedisFleetLink.builder().uri(redis.uri()).nodeId("node" + i).presenceTtl(TTL)
-                    .commandTimeout(Duration.ofSeconds(2)).reconnectDelay(Duration.ofMillis(100)).keyPrefix(prefix)
-                    .build();
-            links.add(link);
-            nodes.add(WorkTargetServer.builder().authenticator(auth).fleet(link).maxFrameBytes(maxFrameBytes)
-                    .build().start());
-        }
+        return WorkTargetServer.builder().authenticator(auth).fleet(link);
     }
 
     WorkTargetServer node(int n) {

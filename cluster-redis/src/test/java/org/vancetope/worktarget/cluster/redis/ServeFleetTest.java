@@ -3,15 +3,18 @@ package org.vancetope.worktarget.cluster.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.backend.daemon.FleetLink;
 import org.vancetope.worktarget.backend.daemon.cli.Main;
+import org.vancetope.worktarget.spi.PeerKey;
 
 /** How {@code serve --redis-uri URI --node-id ID} finds this module's link. */
 class ServeFleetTest {
@@ -29,9 +32,42 @@ class ServeFleetTest {
     }
 
     @Test
+    void serveExitsWithUsageWhenALiveNodeOfTheFleetHasItsNodeId(@TempDir Path dir) throws Exception {
+        try (RedisServer redis = RedisServer.started();
+                RedisFleetLink live = RedisFleetLink.builder().uri(redis.uri()).nodeId("node-5")
+                        .presenceTtl(Duration.ofMillis(900)).build()) {
+            live.start(new FleetLink.Listener() {
+                @Override
+                public void onMessage(String message) {
+                }
+
+                @Override
+                public void onLost(PeerKey key, String connectionId) {
+                }
+            });
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int code = Main.run(new String[] {"serve", "--workspace", dir.toString(), "--tokens", tokens(dir).toString(),
+                    "--port", "0", "--admin-port", "0", "--redis-uri", redis.uri(), "--node-id", "node-5"},
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8));
+            assertThat(code).isEqualTo(Main.USAGE);
+            assertThat(err.toString(StandardCharsets.UTF_8))
+                    .contains("Node id 'node-5' is in use by another live server node (pid "
+                            + ProcessHandle.current().pid())
+                    .contains("Give every node its own id (serve --node-id)")
+                    .doesNotContain("--bind");
+            assertThat(live.isAlive("node-5")).as("the live node keeps its id").isTrue();
+        }
+    }
+
+    private static Path tokens(Path dir) throws IOException {
+        return Files.writeString(dir.resolve("tokens.json"), "{\"tokens\":[{\"token\":\"token-of-eight\",\"subject\":"
+                + "\"s\",\"tenant\":\"acme\",\"projects\":[\"proj\"]}]}");
+    }
+
+    @Test
     void serveRefusesAMalformedNodeIdNamingTheRule(@TempDir Path dir) throws Exception {
-        Path tokens = Files.writeString(dir.resolve("tokens.json"), "{\"tokens\":[{\"token\":\"token-of-eight\",\"subject\":\"s\","
-                + "\"tenant\":\"acme\",\"projects\":[\"proj\"]}]}");
+        Path tokens = tokens(dir);
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = Main.run(new String[] {"serve", "--workspace", dir.toString(), "--tokens", tokens.toString(),
                 "--port", "0", "--redis-uri", "redis://127.0.0.1:6379", "--node-id", "no spaces"},

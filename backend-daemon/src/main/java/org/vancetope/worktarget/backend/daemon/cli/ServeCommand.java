@@ -5,6 +5,7 @@ import io.netty.handler.ssl.SslContextBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.net.BindException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -107,12 +108,15 @@ final class ServeCommand {
             "  --redis-uri URI     join a fleet of server nodes through Redis (redis://HOST:PORT): calls for",
             "                      daemons and foots connected to another node are forwarded there; needs the",
             "                      cluster-redis module on the class path (docs/cluster.md). Without it: one node",
-            "  --node-id ID        this node's id in the fleet, unique (1 to 64 of A-Za-z0-9_.-); with --redis-uri",
+            "  --node-id ID        this node's id in the fleet, unique (1 to 64 of A-Za-z0-9_.-); with --redis-uri.",
+            "                      An id that a stopped node left in Redis is taken once it expires (at most the",
+            "                      presence time, 6 s); one that a live node holds is refused (exit 2)",
             "",
             "Stops on SIGTERM or Ctrl-C: closes the connections, ends every job, then exits 0.",
             "",
             Main.exitCodes(Main.OK, "stopped by SIGTERM or Ctrl-C",
-                    Main.USAGE, "bad command line, tokens file, TLS files or setting (the message names it)",
+                    Main.USAGE, "bad command line, tokens file, TLS files or setting (the message names it), or "
+                            + "--node-id held by a live node of the fleet",
                     Main.UNREACHABLE, "cannot bind --port or --admin-port (the message names the port and the cause)"));
 
     private ServeCommand() {
@@ -294,12 +298,17 @@ final class ServeCommand {
         }
         try {
             server.start();
-        } catch (IOException e) {
+        } catch (BindException e) {
             admin.close();
             transfers.close();
             work.close();
             err.println(e.getMessage() + " Options: --port, --bind.");
             return null;
+        } catch (IOException e) {   // the fleet refused the node: --node-id is held by a live node
+            admin.close();
+            transfers.close();
+            work.close();
+            throw new Args.UsageException(e.getMessage());
         }
         Path tokenFile = null;
         if (generated) {

@@ -1,6 +1,5 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
-import java.io.IOException;
 import java.net.BindException;
 import java.net.SocketException;
 import java.net.UnknownHostException;
@@ -17,7 +16,8 @@ public final class BindFailures {
     }
 
     /**
-     * An {@link IOException} whose message names the address, the cause and what to do.
+     * A {@link BindException} whose message names the address, the cause and what to do (a command line
+     * tells it apart from a server's other start-up failures by its type).
      *
      * @param what what was to listen, e.g. {@code "the WorkTarget server"}
      * @param host the interface asked for
@@ -25,9 +25,11 @@ public final class BindFailures {
      * @param failure what the bind threw
      * @return the exception, with {@code failure} as its cause
      */
-    public static IOException describe(String what, String host, int port, Throwable failure) {
-        return new IOException("Could not bind " + what + " on " + host + ":" + port + ": " + cause(host, port, failure),
-                failure);
+    public static BindException describe(String what, String host, int port, Throwable failure) {
+        BindException e = new BindException("Could not bind " + what + " on " + host + ":" + port + ": "
+                + cause(host, port, failure));
+        e.initCause(failure);
+        return e;
     }
 
     private static String cause(String host, int port, Throwable failure) {

@@ -1,0 +1,169 @@
+package org.vancetope.worktarget.cluster.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lettuce.core.AclSetuserArgs;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.vancetope.worktarget.backend.daemon.FleetLink;
+import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
+import org.vancetope.worktarget.spi.DaemonKey;
+import org.vancetope.worktarget.spi.PeerKey;
+import org.vancetope.worktarget.testfixtures.Await;
+
+/**
+ * A node's id is its own within the fleet: a second live node given the same id stays out of the fleet
+ * (at start, or when it reaches Redis later) instead of receiving the first one's messages, and a new
+ * run of a node that ended without closing takes its id once the old presence expires.
+ */
+class FleetNodeIdTest {
+    private static final Duration LONG = Duration.ofMinutes(5);
+    private static final DaemonKey BOX = new DaemonKey("acme", "proj", "box");
+    private static RedisServer redis;
+
+    @BeforeAll
+    static void redis() throws Exception {
+        redis = RedisServer.started();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    private static FleetLink.Listener recording(Queue<String> messages) {
+        return new FleetLink.Listener() {
+            @Override
+            public void onMessage(String message) {
+                messages.add(message);
+            }
+
+            @Override
+            public void onLost(PeerKey key, String connectionId) {
+            }
+        };
+    }
+
+    /** Twenty calls from node2 to the daemon on node1 all land: a twin of node1 would answer some "not here". */
+    private static void node2ReachesTheDaemonOnNode1(Fleet fleet) throws Exception {
+        Await.until("node2 finds the daemon of node1", () -> fleet.sees(2, BOX));
+        for (int i = 0; i < 20; i++) {
+            assertThat(fleet.call(2, BOX, "client_file_read", Map.of("path", "p" + i), LONG))
+                    .containsEntry("content", "box:p" + i);
+        }
+    }
+
+    @Test
+    void aSecondNodeWithTheIdOfALiveNodeDoesNotStartAndTheFleetKeepsRoutingToTheFirst() throws Exception {
+        try (Fleet fleet = new Fleet(redis, 2, 64 * 1024)) {
+            fleet.daemon(1, "box", List.of(Fleet.echoRead("box")));
+            WorkTargetServer twin = Fleet.server(fleet.link("node1").build()).build();
+            try {
+                assertThatThrownBy(twin::start).isInstanceOf(IOException.class)
+                        .hasMessageContaining("Could not join the fleet as node 'node1'")
+                        .hasMessageContaining("Node id 'node1' is in use by another live server node (pid "
+                                + ProcessHandle.current().pid())
+                        .hasMessageContaining("serve --node-id");
+            } finally {
+                twin.close();
+            }
+            node2ReachesTheDaemonOnNode1(fleet);
+        }
+    }
+
+    @Test
+    void aNodeThatReachesRedisLaterStaysOutOfTheFleetWhenALiveNodeHasItsId() throws Exception {
+        String user = "late" + System.nanoTime();
+        RedisClient admin = RedisClient.create(redis.uri());
+        try (Fleet fleet = new Fleet(redis, 2, 64 * 1024);
+                StatefulRedisConnection<String, String> connection = admin.connect()) {
+            RedisCommands<String, String> r = connection.sync();
+            fleet.daemon(1, "box", List.of(Fleet.echoRead("box")));
+            RedisFleetLink late = fleet.link("node1")
+                    .uri(redis.uri().replace("redis://", "redis://" + user + ":pw-" + user + "@")).build();
+            WorkTargetServer lateNode = Fleet.server(late).build().start();    // Redis refuses its user: alone
+            try {
+                assertThatThrownBy(late::peers).isInstanceOf(IOException.class)
+                        .hasMessageContaining("Redis is unreachable");
+
+                r.aclSetuser(user, AclSetuserArgs.Builder.on().addPassword("pw-" + user).allKeys().allChannels()
+                        .allCommands());
+
+                Await.until("the late node finds node1's id taken and stays out", () -> {
+                    try {
+                        late.peers();
+                        return false;
+                    } catch (IOException e) {
+                        return e.getMessage().contains("stays out of the fleet");
+                    }
+                });
+                assertThatThrownBy(late::peers).isInstanceOf(IOException.class)
+                        .hasMessageContaining("Node id 'node1' is in use by another live server node")
+                        .hasMessageContaining("serve --node-id");
+                String inbox = fleet.prefix + "inbox:node1";
+                assertThat(r.pubsubNumsub(inbox)).as("only node1 listens to its inbox").containsEntry(inbox, 1L);
+                node2ReachesTheDaemonOnNode1(fleet);
+            } finally {
+                lateNode.close();
+                r.aclDeluser(user);
+            }
+        } finally {
+            admin.shutdown();
+        }
+    }
+
+    @Test
+    void aNewRunOfANodeThatEndedWithoutClosingTakesItsIdOnceTheOldPresenceExpires() throws Exception {
+        try (Fleet fleet = new Fleet(redis, 1, 64 * 1024)) {
+            RedisFleetLink crashed = fleet.link("node7").build();
+            crashed.start(recording(new ConcurrentLinkedQueue<>()));
+            crashed.halt();     // stops heartbeating and listening, as a killed process would
+            Queue<String> got = new ConcurrentLinkedQueue<>();
+            RedisFleetLink next = fleet.link("node7").build();
+            try {
+                next.start(recording(got));     // waits until the old run's presence expires
+
+                assertThat(fleet.links.get(0).isAlive("node7")).isTrue();
+                assertThat(fleet.links.get(0).send("node7", "hello")).isTrue();
+                Await.until("the new run receives node7's messages", () -> got.contains("hello"));
+            } finally {
+                next.close();
+                crashed.close();
+            }
+        }
+    }
+
+    @Test
+    void aNodeThatClosesLeavesTheIdOfAnotherRunThatHoldsIt() throws Exception {
+        RedisClient admin = RedisClient.create(redis.uri());
+        try (Fleet fleet = new Fleet(redis, 1, 64 * 1024);
+                StatefulRedisConnection<String, String> connection = admin.connect()) {
+            RedisFleetLink link = fleet.link("node8").build();
+            link.start(recording(new ConcurrentLinkedQueue<>()));
+            String key = fleet.prefix + "node:node8";
+            // another run took the id while this one could not reach Redis
+            connection.sync().set(key, "pid 1 on elsewhere, run 0", SetArgs.Builder.px(60_000));
+
+            link.close();
+
+            assertThat(connection.sync().get(key)).isEqualTo("pid 1 on elsewhere, run 0");
+            assertThat(fleet.links.get(0).isAlive("node8")).isTrue();
+        } finally {
+            admin.shutdown();
+        }
+    }
+}
