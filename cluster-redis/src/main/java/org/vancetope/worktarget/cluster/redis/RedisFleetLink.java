@@ -3,12 +3,14 @@ package org.vancetope.worktarget.cluster.redis;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.protocol.RedisProtocolException;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
@@ -37,6 +39,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLHandshakeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.FleetLink;
@@ -163,6 +166,8 @@ public final class RedisFleetLink implements FleetLink {
     private volatile StatefulRedisPubSubConnection<String, String> inbox;
     private volatile Listener listener;
     private volatile boolean unreachable;
+    /** Why the last attempt to join failed, while the node has not joined. */
+    private volatile String lastFailure;
     /** Why this node stays out of the fleet (its id is another live node's), or null. */
     private volatile String refused;
     /** The other instance the heartbeat last found holding this node's id, or null. */
@@ -219,7 +224,11 @@ public final class RedisFleetLink implements FleetLink {
      * method fails saying so, or, when the node joins later, the node stays out of the fleet and its
      * link's methods fail with that reason.
      *
-     * @throws IOException when a live node of the fleet has this node's id
+     * <p>A Redis that answers but refuses the node (a wrong or missing password, a database it does not
+     * have, a user without the commands the link needs) or a server that is not Redis is a setting to
+     * fix, not an outage: this method fails saying what Redis answered and what to change.
+     *
+     * @throws IOException when a live node of the fleet has this node's id, or Redis refuses this node
      */
     @Override
     public synchronized void start(Listener listener) throws IOException {
@@ -238,10 +247,16 @@ public final class RedisFleetLink implements FleetLink {
             throw new IOException(e.getMessage() + " Give every node its own id (serve --node-id), or stop the "
                     + "other node first.", e);
         } catch (RedisException e) {
+            String refusal = refusal(e);
+            if (refusal != null) {
+                throw new IOException("Redis at " + uri.getHost() + ":" + uri.getPort() + " refused node '" + nodeId
+                        + "': " + refusal, e);
+            }
             unreachable = true;
+            lastFailure = innermost(e);
             LOG.warn("Redis at {}:{} is unreachable ({}); node '{}' starts alone: its own peers work, the rest of "
                     + "the fleet is unreachable, and it joins when Redis answers (tried every {} ms)", uri.getHost(),
-                    uri.getPort(), e.getMessage(), nodeId, reconnectDelay.toMillis());
+                    uri.getPort(), lastFailure, nodeId, reconnectDelay.toMillis());
             heartbeat.schedule(this::joinLater, reconnectDelay.toMillis(), TimeUnit.MILLISECONDS);
             return;
         }
@@ -355,7 +370,15 @@ public final class RedisFleetLink implements FleetLink {
                 LOG.error(refused);
                 return;
             } catch (IOException | RedisException e) {
-                LOG.debug("Redis still unreachable from node '{}': {}", nodeId, e.getMessage());
+                String refusal = refusal(e);
+                String why = refusal != null ? refusal : innermost(e);
+                if (refusal != null && !refusal.equals(lastFailure)) {
+                    LOG.warn("Redis at {}:{} refuses node '{}': {} (tried again every {} ms)", uri.getHost(),
+                            uri.getPort(), nodeId, refusal, reconnectDelay.toMillis());
+                } else {
+                    LOG.debug("Redis still unreachable from node '{}': {}", nodeId, why);
+                }
+                lastFailure = why;
                 heartbeat.schedule(this::joinLater, reconnectDelay.toMillis(), TimeUnit.MILLISECONDS);
                 return;
             }
@@ -391,10 +414,54 @@ public final class RedisFleetLink implements FleetLink {
         }
         if (c == null) {
             throw new IOException("Redis is unreachable: node '" + nodeId + "' started while Redis at "
-                    + uri.getHost() + ":" + uri.getPort() + " did not answer, and has not reached it since; it "
-                    + "joins the fleet when Redis answers.");
+                    + uri.getHost() + ":" + uri.getPort() + " did not answer, and has not reached it since (last: "
+                    + lastFailure + "); it joins the fleet when Redis answers.");
         }
         return c.sync();
+    }
+
+    /**
+     * What Redis answered when it refused this node, and what to change: a failure that waiting does not
+     * mend (a password, a database, a user's rights, a server that is not Redis). Null for one that may
+     * pass (nothing listens yet, a timeout, Redis still loading its data).
+     */
+    private String refusal(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            String m = String.valueOf(c.getMessage());
+            if (c instanceof RedisCommandExecutionException) {
+                if (m.startsWith("NOAUTH") || m.startsWith("WRONGPASS")) {
+                    return m + " Give the password this Redis expects in the URI (serve --redis-uri): "
+                            + "redis://:PASSWORD@HOST:PORT, or redis://USER:PASSWORD@HOST:PORT for an ACL user.";
+                }
+                if (m.contains("DB index")) {
+                    return m + " The database in the URI (the number after its last '/') must exist on this "
+                            + "Redis (its 'databases' setting); 0 always does.";
+                }
+                if (m.startsWith("NOPERM")) {
+                    return m + " The Redis user needs the commands EVAL, GET, SET, DEL, EXISTS, HMGET, SCAN, PUBLISH "
+                            + "and SUBSCRIBE, on the keys and channels that start with '" + prefix + "'.";
+                }
+                return null;
+            }
+            if (c instanceof RedisProtocolException) {
+                return "its answer is not in the Redis protocol (" + m + "): the URI's host and port name another "
+                        + "kind of server. Give the address of a Redis server (serve --redis-uri).";
+            }
+            if (c instanceof SSLHandshakeException) {
+                return "the TLS handshake failed (" + m + "). A rediss:// URI needs a Redis that speaks TLS with a "
+                        + "certificate this JVM trusts; a Redis without TLS needs redis://.";
+            }
+        }
+        return null;
+    }
+
+    /** The innermost cause's message: Lettuce's own says only that it could not connect. */
+    private static String innermost(Throwable e) {
+        Throwable last = e;
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            last = c;
+        }
+        return last.getMessage() == null ? last.getClass().getSimpleName() : last.getMessage();
     }
 
     /** This host's name for messages, or a placeholder when it has none. */

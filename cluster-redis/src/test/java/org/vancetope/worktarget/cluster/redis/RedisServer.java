@@ -67,6 +67,15 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /**
+     * The server's port.
+     *
+     * @return the port on 127.0.0.1
+     */
+    public int port() {
+        return port;
+    }
+
+    /**
      * The server's address.
      *
      * @return {@code redis://127.0.0.1:PORT}

@@ -107,7 +107,9 @@ final class ServeCommand {
                     + AdminServer.Limits.DEFAULT_MAX_PROCESSES + ")",
             "  --redis-uri URI     join a fleet of server nodes through Redis (redis://HOST:PORT): calls for",
             "                      daemons and foots connected to another node are forwarded there; needs the",
-            "                      cluster-redis module on the class path (docs/cluster.md). Without it: one node",
+            "                      cluster-redis module on the class path (docs/cluster.md). Without it: one node.",
+            "                      A Redis that does not answer yet is waited for (the node serves its own peers);",
+            "                      one that refuses the node (password, database, rights) stops serve (exit 2)",
             "  --node-id ID        this node's id in the fleet, unique (1 to 64 of A-Za-z0-9_.-); with --redis-uri.",
             "                      An id that a stopped node left in Redis is taken once it expires (at most the",
             "                      presence time, 6 s); one that a live node holds is refused (exit 2)",
@@ -115,8 +117,8 @@ final class ServeCommand {
             "Stops on SIGTERM or Ctrl-C: closes the connections, ends every job, then exits 0.",
             "",
             Main.exitCodes(Main.OK, "stopped by SIGTERM or Ctrl-C",
-                    Main.USAGE, "bad command line, tokens file, TLS files or setting (the message names it), or "
-                            + "--node-id held by a live node of the fleet",
+                    Main.USAGE, "bad command line, tokens file, TLS files or setting (the message names it), "
+                            + "--node-id held by a live node of the fleet, or a Redis that refuses --redis-uri",
                     Main.UNREACHABLE, "cannot bind --port or --admin-port (the message names the port and the cause)"));
 
     private ServeCommand() {
@@ -304,7 +306,7 @@ final class ServeCommand {
             work.close();
             err.println(e.getMessage() + " Options: --port, --bind.");
             return null;
-        } catch (IOException e) {   // the fleet refused the node: --node-id is held by a live node
+        } catch (IOException e) {   // the fleet refused the node: --node-id in use, or Redis refused --redis-uri
             admin.close();
             transfers.close();
             work.close();
