@@ -299,7 +299,7 @@ public final class TokenAuthenticator implements Authenticator {
                 throw new IllegalArgumentException(unusable("tenant '" + principal.tenant() + "'", principal, unsafe));
             }
             for (String project : principal.projects()) {
-                unsafe = "*".equals(project) ? null : Segments.problem(project);
+                unsafe = Segments.ALL_PROJECTS.equals(project) ? null : Segments.problem(project);
                 if (unsafe != null) {
                     throw new IllegalArgumentException(unusable("project '" + project + "'", principal, unsafe));
                 }

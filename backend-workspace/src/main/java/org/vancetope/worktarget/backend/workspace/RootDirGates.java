@@ -65,7 +65,7 @@ final class RootDirGates {
      */
     Path resolve(String tenant, String project, String dirName) throws ToolException {
         Segments.require("tenant", tenant);
-        Segments.require("project", project);
+        Segments.requireProject(project);
         Segments.require("dirName", dirName);
         RootDirInfo info = index.project(tenant, project).get(dirName);
         if (info == null) {

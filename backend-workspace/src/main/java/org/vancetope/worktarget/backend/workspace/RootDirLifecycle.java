@@ -68,7 +68,7 @@ final class RootDirLifecycle {
     /** See {@link WorkspaceBackend#tempRootDir}. */
     RootDirInfo tempRootDir(ToolContext ctx) throws ToolException {
         Segments.require("tenant", ctx.tenant());
-        Segments.require("project", ctx.project());
+        Segments.requireProject(ctx.project());
         String name = tempName(ctx.processId());
         RootDirInfo existing = index.project(ctx.tenant(), ctx.project()).get(name);
         if (existing != null) {
@@ -90,7 +90,7 @@ final class RootDirLifecycle {
     RootDirInfo createRootDir(ToolContext creator, String dirName, String type, String label,
                               Boolean deleteOnCreatorClose, Map<String, String> metadata) throws ToolException {
         Segments.require("tenant", creator.tenant());
-        Segments.require("project", creator.project());
+        Segments.requireProject(creator.project());
         if (!types.isKnown(type)) {
             throw Params.invalid("Unknown RootDir type '" + type + "'. Known: " + String.join(", ", types.names()) + ".");
         }
@@ -170,7 +170,7 @@ final class RootDirLifecycle {
     /** See {@link WorkspaceBackend#deleteRootDir}. */
     boolean deleteRootDir(String tenant, String project, String dirName) throws ToolException {
         Segments.require("tenant", tenant);
-        Segments.require("project", project);
+        Segments.requireProject(project);
         Segments.require("dirName", dirName);
         synchronized (lock) {
             RootDirInfo info = index.project(tenant, project).get(dirName);
@@ -231,7 +231,7 @@ final class RootDirLifecycle {
      */
     void lifecycle(String tenant, String project, boolean suspend) throws ToolException {
         Segments.require("tenant", tenant);
-        Segments.require("project", project);
+        Segments.requireProject(project);
         synchronized (lock) {
             for (RootDirInfo info : index.list(tenant, project)) {
                 try {

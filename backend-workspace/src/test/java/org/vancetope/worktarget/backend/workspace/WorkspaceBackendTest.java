@@ -290,6 +290,19 @@ class WorkspaceBackendTest {
     }
 
     @Test
+    void theGrantWildcardAsAProjectIsRefusedAndNoDirectoryIsMade() {
+        ToolContext star = new ToolContext("p9", null, "acme", "*", null);
+        ToolException e = org.junit.jupiter.api.Assertions.assertThrows(ToolException.class,
+                () -> call("work_file_write", star, "path", "x.txt", "content", "x"));
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("project is '*', which in a token's projects grants every project",
+                "Give the name of one project");
+        assertThatThrownBy(() -> work.createRootDir(star, "src", "temp", null, false, null))
+                .isInstanceOf(ToolException.class).hasMessageContaining("grants every project");
+        assertThat(root).isEmptyDirectory();
+    }
+
+    @Test
     void dirNamesStartingWithADotAreRefused() {
         assertThatThrownBy(() -> work.createRootDir(P1, ".rootdirs", "temp", null, false, null))
                 .isInstanceOf(ToolException.class);

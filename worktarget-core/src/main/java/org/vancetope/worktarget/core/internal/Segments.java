@@ -21,6 +21,8 @@ import org.vancetope.worktarget.spi.ToolException;
  * </ul>
  */
 public final class Segments {
+    /** What a token's projects use to grant every project of its tenant; never a project's name. */
+    public static final String ALL_PROJECTS = "*";
     /** The longest accepted segment. */
     public static final int MAX_LENGTH = 128;
     /** What a safe segment is, for messages. */
@@ -110,6 +112,39 @@ public final class Segments {
             throw new ToolException(ErrorCode.PATH_ESCAPE, message(what, problem));
         }
         return name;
+    }
+
+    /**
+     * What is wrong with a project's name, as a whole sentence, or null: a project is a safe segment other
+     * than {@link #ALL_PROJECTS}, which a token uses to grant every project and which names none.
+     *
+     * @param what what the name is, for the message (e.g. {@code "hello.project"})
+     * @param project the name
+     * @return the refusal text, or null when the name is a project's
+     */
+    public static String projectMessage(String what, String project) {
+        if (ALL_PROJECTS.equals(project)) {
+            return what + " is '" + ALL_PROJECTS + "', which in a token's projects grants every project; it names "
+                    + "none. Give the name of one project.";
+        }
+        String problem = problem(project);
+        return problem == null ? null : message(what, problem);
+    }
+
+    /**
+     * Checks a project's name and returns it (see {@link #projectMessage}).
+     *
+     * @param project the name
+     * @return the name
+     * @throws ToolException {@code invalid_params} for {@link #ALL_PROJECTS}, {@code path_escape} when unsafe
+     */
+    public static String requireProject(String project) throws ToolException {
+        String refusal = projectMessage("project", project);
+        if (refusal != null) {
+            throw new ToolException(ALL_PROJECTS.equals(project) ? ErrorCode.INVALID_PARAMS : ErrorCode.PATH_ESCAPE,
+                    refusal);
+        }
+        return project;
     }
 
     /**

@@ -24,6 +24,24 @@ class SegmentsTest {
         assertThat(Segments.isSafe(name)).isFalse();
     }
 
+    @Test
+    void theGrantWildcardIsNotAProjectName() {
+        assertThat(Segments.isSafe("*")).as("a RootDir may be named '*'").isTrue();
+        assertThat(Segments.projectMessage("project", "*")).contains("project is '*'", "grants every project",
+                "Give the name of one project");
+        assertThatThrownBy(() -> Segments.requireProject("*")).isInstanceOf(ToolException.class)
+                .extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+    }
+
+    @Test
+    void aProjectNameIsASafeSegmentOtherThanTheWildcard() throws ToolException {
+        assertThat(Segments.projectMessage("project", "proj")).isNull();
+        assertThat(Segments.requireProject("a*b")).isEqualTo("a*b");
+        assertThat(Segments.projectMessage("project", "a/b")).contains("project must be", "it contains '/'");
+        assertThatThrownBy(() -> Segments.requireProject("..")).isInstanceOf(ToolException.class)
+                .extracting(e -> ((ToolException) e).code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {".hidden", "..x", ".worktarget", ".rootdirs"})
     void hiddenNamesAreRefused(String name) {

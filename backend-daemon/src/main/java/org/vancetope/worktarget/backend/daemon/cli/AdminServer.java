@@ -554,9 +554,9 @@ final class AdminServer implements AutoCloseable {
         if (unsafe != null) {
             return bad(Segments.message("'tenant'", unsafe));
         }
-        unsafe = Segments.problem(project);
+        unsafe = Segments.projectMessage("'project'", project);
         if (unsafe != null) {
-            return bad(Segments.message("'project'", unsafe));
+            return bad(unsafe);
         }
         Map<String, Object> params;
         JsonNode p = n.get("params");

@@ -155,12 +155,11 @@ public final class ServerConnectionHandler extends FrameHandler {
             return;
         }
         // tenant and project name directories and registry keys: the one segment rule, before any grant is looked up
-        String unsafe = Segments.problem(h.tenant()) != null ? "tenant"
-                : h.project() != null && Segments.problem(h.project()) != null ? "project" : null;
+        String unsafe = Segments.problem(h.tenant()) != null
+                ? Segments.message("hello.tenant", Segments.problem(h.tenant()))
+                : h.project() != null ? Segments.projectMessage("hello.project", h.project()) : null;
         if (unsafe != null) {
-            String value = "tenant".equals(unsafe) ? h.tenant() : h.project();
-            refuse(ctx, ErrorCode.BAD_FRAME, Segments.message("hello." + unsafe, Segments.problem(value))
-                    + " Use the name the server's token grants.", Wire.CLOSE_BAD_FRAME);
+            refuse(ctx, ErrorCode.BAD_FRAME, unsafe + " Use the name the server's token grants.", Wire.CLOSE_BAD_FRAME);
             return;
         }
         if (daemon && !DaemonKey.isValidName(h.daemonName())) {

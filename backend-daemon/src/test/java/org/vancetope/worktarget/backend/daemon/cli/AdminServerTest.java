@@ -275,6 +275,16 @@ class AdminServerTest {
         assertThat(workspaceEntries()).isEmpty();
     }
 
+    @Test
+    void theGrantWildcardAsTheProjectIs400AndMakesNoDirectory() throws Exception {
+        HttpResponse<String> r = call(Map.of("tenant", "acme", "project", "*", "target", "WORK",
+                "tool", "file_write", "params", Map.of("path", "a.txt", "content", "x")));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+        assertThat(json(r).path("error").path("message").asText())
+                .contains("'project' is '*', which in a token's projects grants every project");
+        assertThat(workspaceEntries()).isEmpty();
+    }
+
     // ---------------------------------------------------------------------------- Throwable
 
     @Test

@@ -255,6 +255,21 @@ class ServerConnectionHandlerTest {
     }
 
     @Test
+    void helloWithTheGrantWildcardAsItsProjectIsRefusedNamingIt() {
+        AuthPrincipal any = new AuthPrincipal("box", "acme", Set.of("*"), null);
+        for (String profile : List.of("daemon", "foot")) {
+            EmbeddedChannel ch = connect(any, profile);
+            String hello = "daemon".equals(profile) ? HELLO : "{\"type\":\"hello\",\"protocolVersion\":1,"
+                    + "\"profile\":\"foot\",\"tenant\":\"acme\",\"project\":\"proj\",\"sessionId\":\"s-1\"}";
+            ch.writeInbound(new TextWebSocketFrame(hello.replace("\"project\":\"proj\"", "\"project\":\"*\"")));
+            assertThat(nextText(ch)).as(profile).contains("\"code\":\"bad_frame\"",
+                    "hello.project is '*', which in a token's projects grants every project");
+            assertThat(closeCode(ch)).isEqualTo(4400);
+        }
+        assertThat(core.peers().onlineDaemons("acme", "*")).isEmpty();
+    }
+
+    @Test
     void helloWithATenantThatIsNotASafeSegmentIsRefused() {
         AuthPrincipal odd = new AuthPrincipal("box", "..", Set.of("*"), null);
         EmbeddedChannel ch = connect(odd, "daemon");

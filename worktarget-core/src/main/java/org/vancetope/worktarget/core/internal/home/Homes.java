@@ -332,7 +332,7 @@ public final class Homes implements HomeMaintenance {
     }
 
     private static void requireProjectKey(String project) throws ToolException {
-        Segments.require("project", project);
+        Segments.requireProject(project);
         if (project.startsWith("_")) {
             throw new ToolException(ErrorCode.INVALID_PARAMS, "Project names starting with '_' are reserved for shared "
                     + "homes ('_tenant', '_user_<login>'); rename the project or set home-scope to tenant or user.");
