@@ -427,8 +427,9 @@ public final class RedisFleetLink implements FleetLink {
      */
     private String refusal(Throwable e) {
         for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            String m = String.valueOf(c.getMessage());
+            String m = String.valueOf(c.getMessage()).strip();
             if (c instanceof RedisCommandExecutionException) {
+                m = m.endsWith(".") ? m : m + ".";
                 if (m.startsWith("NOAUTH") || m.startsWith("WRONGPASS")) {
                     return m + " Give the password this Redis expects in the URI (serve --redis-uri): "
                             + "redis://:PASSWORD@HOST:PORT, or redis://USER:PASSWORD@HOST:PORT for an ACL user.";
