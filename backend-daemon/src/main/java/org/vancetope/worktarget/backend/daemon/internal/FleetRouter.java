@@ -235,6 +235,15 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         return Optional.of(l);
     }
 
+    /**
+     * How many presences of peers on other nodes are cached now (for tests).
+     *
+     * @return the count
+     */
+    int cachedPresences() {
+        return located.size();
+    }
+
     /** Forgets the cached presences naming a node. */
     private void forgetNode(String node) {
         located.values().removeIf(l -> l.node().equals(node));
@@ -588,10 +597,13 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
 
     /**
      * Has the owed process ends tried again, and fails the calls waiting for a node that stopped
-     * heartbeating, or all of them when the store is gone.
+     * heartbeating, or all of them when the store is gone; drops the cached presences that expired (a
+     * peer on another node that is never called again would otherwise stay cached, manifest and all).
      */
     private void checkNodes() {
         submitPresence(this::retryOwedEnds);
+        long now = System.nanoTime();
+        located.values().removeIf(l -> l.expires() - now <= 0);
         Set<String> nodes = new HashSet<>();
         pending.values().forEach(f -> nodes.add(f.node()));
         for (String node : nodes) {
