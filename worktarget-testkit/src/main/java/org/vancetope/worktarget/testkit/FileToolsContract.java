@@ -1658,6 +1658,18 @@ public abstract class FileToolsContract {
     }
 
     @Test
+    void moveOfADirectoryOntoItselfSaysItIsTheSameEntryAndMovesNothing() throws Exception {
+        f.write("a/x.txt", "x");
+        for (String to : new String[] {"a", "./a", "a/.", "b/../a"}) {
+            ToolException e = f.failure("file_move", "from", "a", "to", to);
+            assertThat(e.code()).as(to).isEqualTo(ErrorCode.INVALID_PARAMS);
+            assertThat(e.getMessage()).as(to).contains("are the same entry; nothing was moved")
+                    .doesNotContain("into itself");
+        }
+        assertThat(f.call("file_list", "path", "a").get("entries")).isEqualTo(List.of("x.txt"));
+    }
+
+    @Test
     void moveOfADirectoryIntoItselfIsRefusedAndCreatesNothing() throws Exception {
         f.write("a/x.txt", "x");
         for (String to : new String[] {"a/b", "a/b/c", "a/./b/../c"}) {

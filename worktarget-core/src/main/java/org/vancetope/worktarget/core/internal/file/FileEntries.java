@@ -67,7 +67,8 @@ final class FileEntries {
             }
             if (sa.isDirectory()) {
                 Path real = gate.resolve(from);
-                if (dst.startsWith(src) || dst.startsWith(real)) {
+                boolean same = dst.equals(src) || dst.equals(real);    // refused below as the same entry
+                if (!same && (dst.startsWith(src) || dst.startsWith(real))) {
                     throw Params.invalid("Cannot move directory " + ConfinedRoot.quote(from) + " into itself ("
                             + ConfinedRoot.quote(to) + " is inside it). Choose a target outside it.");
                 }
