@@ -258,19 +258,30 @@ public abstract class ExecToolsContract {
     @Test
     void killEndsARunningJob() throws ToolException {
         String id = (String) run("sleep 1000", Map.of("waitMs", 0)).get("id");
-        assertThat(call("exec_kill", Map.of("id", id))).containsEntry("id", id).containsEntry("killed", true);
+        assertThat(call("exec_kill", Map.of("id", id))).containsEntry("id", id).containsEntry("killed", true)
+                .doesNotContainKey("hint");
         awaitStatus(id, "killed");
     }
 
     @Test
-    void killOfAFinishedJobIsFalse() throws ToolException {
+    void killOfAFinishedJobIsFalseSayingHowItEnded() throws ToolException {
         String id = (String) run("true").get("id");
-        assertThat(call("exec_kill", Map.of("id", id))).containsEntry("killed", false);
+        assertThat(call("exec_kill", Map.of("id", id))).containsEntry("killed", false)
+                .containsEntry("hint", "Job '" + id + "' had already ended (exited, exit code 0); nothing was killed.");
     }
 
     @Test
-    void killOfAnUnknownJobIsFalseNotAnError() throws ToolException {
-        assertThat(call("exec_kill", Map.of("id", "j00000000000000000000"))).containsEntry("killed", false);
+    void killOfAnUnknownJobIsFalseNotAnErrorSayingNoSuchJobIsHere() throws ToolException {
+        assertThat(call("exec_kill", Map.of("id", "j00000000000000000000"))).containsEntry("killed", false)
+                .hasEntrySatisfying("hint", h -> assertThat((String) h).contains(
+                        "No job with id 'j00000000000000000000' here", "Nothing was killed"));
+    }
+
+    @Test
+    void statusWithAnEmptyIdIsInvalidSayingToOmitIt() {
+        assertThatThrownBy(() -> call("exec_status", Map.of("id", "")))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS))
+                .hasMessageContaining("omit it to list the jobs");
     }
 
     @Test
@@ -284,7 +295,9 @@ public abstract class ExecToolsContract {
         String id = (String) run("sleep 1000", Map.of("waitMs", 0)).get("id");
         assertThatThrownBy(() -> tools.get("exec_status").invoke(Map.of("id", id), otherSession()))
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.NOT_FOUND));
-        assertThat(tools.get("exec_kill").invoke(Map.of("id", id), otherSession())).containsEntry("killed", false);
+        assertThat(tools.get("exec_kill").invoke(Map.of("id", id), otherSession())).containsEntry("killed", false)
+                .hasEntrySatisfying("hint", h -> assertThat((String) h).as("no sign that the job exists")
+                        .startsWith("No job with id '" + id + "' here"));
         assertThat(call("exec_status", Map.of("id", id))).containsEntry("status", "running");
     }
 

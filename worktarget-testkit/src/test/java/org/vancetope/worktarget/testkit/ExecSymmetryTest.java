@@ -59,7 +59,11 @@ class ExecSymmetryTest {
         Map<String, Object> wt = tool(work, "exec_tail").invoke(Map.of("id", w.get("id"), "n", 3), CTX);
         assertThat(wt.keySet()).containsExactlyElementsOf(ct.keySet());
         assertThat(wt.get("lines")).isEqualTo(ct.get("lines"));
-        assertThat(tool(work, "exec_kill").invoke(Map.of("id", w.get("id")), CTX))
-                .isEqualTo(Map.of("id", w.get("id"), "killed", false));
+        Map<String, Object> ck = tool(client, "exec_kill").invoke(Map.of("id", c.get("id")), CTX);
+        Map<String, Object> wk = tool(work, "exec_kill").invoke(Map.of("id", w.get("id")), CTX);
+        assertThat(wk.keySet()).containsExactlyElementsOf(ck.keySet());
+        assertThat(wk).containsEntry("id", w.get("id")).containsEntry("killed", false);
+        assertThat((String) wk.get("hint")).isEqualTo(((String) ck.get("hint")).replace((String) c.get("id"),
+                (String) w.get("id"))).startsWith("Job '" + w.get("id") + "' had already ended (");
     }
 }

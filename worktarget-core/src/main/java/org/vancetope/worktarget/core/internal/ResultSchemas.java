@@ -237,7 +237,7 @@ public final class ResultSchemas {
 
     /** {@code exec_kill}. */
     public static Map<String, Object> execKill() {
-        return fields().always("id", STRING).always("killed", BOOLEAN).build();
+        return fields().always("id", STRING).always("killed", BOOLEAN).sometimes("hint", STRING).build();
     }
 
     private static Map<String, Object> target() {

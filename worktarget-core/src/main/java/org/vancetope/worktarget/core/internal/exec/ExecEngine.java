@@ -302,6 +302,29 @@ public final class ExecEngine implements AutoCloseable {
     }
 
     /**
+     * Why {@link #kill} killed nothing, for the caller: the job is unknown here (never started, a typo,
+     * another session's, or forgotten), or it had already ended, and how.
+     *
+     * @param scope the caller's scope
+     * @param id the job id
+     * @return the reason, one or two sentences
+     */
+    public String notKilledReason(String scope, String id) {
+        Job job = jobs.find(scope, id);
+        if (job == null) {
+            return jobs.unknown(id) + " Nothing was killed; exec_status without an id lists the jobs here.";
+        }
+        JobStatus status = job.status();
+        if (status == JobStatus.RUNNING) {
+            return "Job '" + id + "' is ending already (a kill or its deadline came first); exec_status shows when it "
+                    + "has.";
+        }
+        Integer exit = job.exitCode();
+        return "Job '" + id + "' had already ended (" + status.wire() + (exit != null ? ", exit code " + exit : "")
+                + "); nothing was killed.";
+    }
+
+    /**
      * Kills every job of a scope (running ones and what finished ones left behind) and forgets them,
      * removing their output files. For when a session, process or project closes.
      *

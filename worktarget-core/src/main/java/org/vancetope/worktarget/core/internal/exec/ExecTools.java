@@ -57,6 +57,9 @@ public final class ExecTools {
                 }),
                 BackendTool.of(spec(prefix, "exec_status"), (params, ctx) -> {
                     String id = Params.optString(params, "id", null);
+                    if (id != null && id.isEmpty()) {
+                        throw Params.invalid("Parameter 'id' must not be empty; omit it to list the jobs.");
+                    }
                     return JsonValues.normalize(id == null ? engine.list(resolver.scope(ctx)).toMap()
                             : engine.status(resolver.scope(ctx), id).toMap());
                 }),
@@ -70,7 +73,12 @@ public final class ExecTools {
                     String id = Params.requireString(params, "id");
                     Map<String, Object> out = new LinkedHashMap<>();
                     out.put("id", id);
-                    out.put("killed", engine.kill(resolver.scope(ctx), id));
+                    String scope = resolver.scope(ctx);
+                    boolean killed = engine.kill(scope, id);
+                    out.put("killed", killed);
+                    if (!killed) {
+                        out.put("hint", engine.notKilledReason(scope, id));
+                    }
                     return out;
                 }));
     }

@@ -221,13 +221,22 @@ final class JobTable {
     Job require(String scope, String id) throws ToolException {
         Job job = find(scope, id);
         if (job == null) {
-            throw new ToolException(ErrorCode.NOT_FOUND, "No job with id '" + id + "' here. Job ids come from exec_run; "
-                    + "the oldest finished jobs are forgotten after " + maxJobsPerScope + " newer ones (maxJobsPerScope)"
-                    + (scopeIdleMs > 0 ? ", and all of them once this scope has had no call and no running job for "
-                    + ExecResults.duration(scopeIdleMs) + " (scopeIdle)" : "")
-                    + ". Run the command again if you need its output.");
+            throw new ToolException(ErrorCode.NOT_FOUND, unknown(id) + " Run the command again if you need its output.");
         }
         return job;
+    }
+
+    /**
+     * Why there is no job with this id: the start of the message for an unknown job.
+     *
+     * @param id the id asked for
+     * @return the message, saying when jobs are forgotten
+     */
+    String unknown(String id) {
+        return "No job with id '" + id + "' here. Job ids come from exec_run; the oldest finished jobs are forgotten "
+                + "after " + maxJobsPerScope + " newer ones (maxJobsPerScope)"
+                + (scopeIdleMs > 0 ? ", and all of them once this scope has had no call and no running job for "
+                + ExecResults.duration(scopeIdleMs) + " (scopeIdle)" : "") + ".";
     }
 
     /**

@@ -201,6 +201,16 @@ class ExecEngineTest {
     }
 
     @Test
+    void whyNothingWasKilledNamesAnUnknownJobOrHowTheJobEnded() throws ToolException {
+        assertThat(engine.notKilledReason("s1", "nope")).startsWith("No job with id 'nope' here.")
+                .endsWith("Nothing was killed; exec_status without an id lists the jobs here.");
+        ExecResult r = run("exit 3");
+        assertThat(engine.kill("s1", r.id())).isFalse();
+        assertThat(engine.notKilledReason("s1", r.id()))
+                .isEqualTo("Job '" + r.id() + "' had already ended (failed, exit code 3); nothing was killed.");
+    }
+
+    @Test
     void killedJobReportsKilled() throws ToolException {
         ExecResult r = run("s1", "sleep 1000", 0L, null);
         assertThat(engine.kill("s1", r.id())).isTrue();
