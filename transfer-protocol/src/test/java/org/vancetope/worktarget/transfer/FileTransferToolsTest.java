@@ -124,6 +124,18 @@ class FileTransferToolsTest {
     }
 
     @Test
+    void uploadToAPathThatNamesADirectoryFailsBeforeAnythingIsSent() throws Exception {
+        fx.footFile("a.txt", "a".getBytes());
+        Map<String, Object> r = upload.invoke(params("localPath", "a.txt", "dirName", "uploads",
+                "remotePath", "reports/"), CTX);
+        assertThat(r).containsEntry("ok", false).containsEntry("code", "invalid_params");
+        assertThat((String) r.get("error")).startsWith("Parameter 'remotePath' 'reports/' names a directory")
+                .contains("Pass the file's own path, e.g. 'reports/notes.txt'");
+        assertThat(fx.pair.left().sentCount()).isZero();
+        assertThat(fx.rootDirs.get("uploads").resolve("reports")).doesNotExist();
+    }
+
+    @Test
     void anEphemeralDirWithAPurposeLongerThanALabelIsRefusedAndNothingIsCreated() throws Exception {
         List<String> created = new ArrayList<>();
         BackendTool tool = FileTransferTools.ephemeralDirTool((ctx, purpose, deleteOnClose) -> {

@@ -226,6 +226,25 @@ class TransferConfinementTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("receivers")
+    void noReceiverWritesAFileWhereTheTargetNamesADirectory(Flavour flavour, Consumer consumer, String param)
+            throws Exception {
+        try (TransferFixture fx = fixture(flavour)) {
+            Path root = rootOf(fx, consumer);
+            List<String> before = tree(root);
+            for (String target : List.of("incoming/", "incoming/.")) {
+                String error = attempt(fx, consumer, target);
+                assertThat(error).as(target).startsWith("Parameter '" + param + "' '" + target + "' names a directory")
+                        .contains("a file transfer writes a file. Nothing was transferred.", "'incoming/notes.txt'");
+            }
+            assertThat(tree(root)).as("no file called 'incoming'").isEqualTo(before);
+            assertThat(fx.framesOf(fx.sentByBrain, TransferChunk.class)).as("nothing was streamed").isEmpty();
+            assertThat(fx.framesOf(fx.sentByFoot, TransferChunk.class)).as("nothing was streamed").isEmpty();
+            fx.assertClean();
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("receivers")
     void aReceiverNamesTheFileInTheWayOfATargetBelowIt(Flavour flavour, Consumer consumer, String param)
             throws Exception {
         try (TransferFixture fx = fixture(flavour)) {

@@ -1658,6 +1658,52 @@ public abstract class FileToolsContract {
     }
 
     @Test
+    void writeToAPathThatNamesADirectoryIsRefusedAndMakesNoFile() throws Exception {
+        for (String path : new String[] {"newdir/", "newdir/.", "sub/newdir//"}) {
+            ToolException e = f.failure("file_write", "path", path, "content", "x");
+            assertThat(e.code()).as(path).isEqualTo(ErrorCode.INVALID_PARAMS);
+            assertThat(e.getMessage()).as(path).contains("names a directory", "file_write writes a file",
+                    "Nothing was written", "/notes.txt'");
+        }
+        assertThat(exists("newdir")).isFalse();
+        assertThat(exists("sub")).isFalse();
+    }
+
+    @Test
+    void moveOfAFileToAPathThatNamesADirectoryIsRefusedSayingWhatToPass() throws Exception {
+        f.write("a.txt", "a");
+        f.call("file_mkdir", "path", "d");
+        ToolException into = f.failure("file_move", "from", "a.txt", "to", "d/");
+        assertThat(into.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(into.getMessage()).contains("names a directory", "pass 'd/a.txt'", "to rename it, pass 'd'");
+        ToolException absent = f.failure("file_move", "from", "a.txt", "to", "x/");
+        assertThat(absent.getMessage()).contains("pass 'x/a.txt'");
+        assertThat(f.read("a.txt")).isEqualTo("a");
+        assertThat(exists("x")).isFalse();
+        assertThat(f.call("file_list", "path", "d").get("entries")).isEqualTo(List.of());
+    }
+
+    @Test
+    void moveOfADirectoryToAPathWithATrailingSlashRenamesIt() throws Exception {
+        f.write("d/x.txt", "x");
+        Map<String, Object> r = f.call("file_move", "from", "d", "to", "e/");
+        assertThat(r).containsEntry("to", "e").containsEntry("type", "directory");
+        assertThat(f.read("e/x.txt")).isEqualTo("x");
+    }
+
+    @Test
+    void deleteOrEditOfAFilePathThatNamesADirectoryIsRefusedAndChangesNothing() throws Exception {
+        f.write("a.txt", "alpha");
+        ToolException delete = f.failure("file_delete", "path", "a.txt/");
+        assertThat(delete.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(delete.getMessage()).contains("names a directory (it ends with '/')", "Nothing was deleted");
+        ToolException edit = f.failure("file_edit", "path", "a.txt/", "oldText", "alpha", "newText", "beta");
+        assertThat(edit.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(edit.getMessage()).contains("names a directory", "Nothing was changed");
+        assertThat(f.read("a.txt")).isEqualTo("alpha");
+    }
+
+    @Test
     void moveOfADirectoryOntoItselfSaysItIsTheSameEntryAndMovesNothing() throws Exception {
         f.write("a/x.txt", "x");
         for (String to : new String[] {"a", "./a", "a/.", "b/../a"}) {

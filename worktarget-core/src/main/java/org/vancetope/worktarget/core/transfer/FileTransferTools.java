@@ -495,6 +495,7 @@ public final class FileTransferTools {
                     ToolException e = ConfinedRoot.isTheRoot(path);
                     return TransferResult.failed(null, e.code(), e.getMessage());
                 }
+                ConfinedRoot.refuseDirectoryAsFile(path, "remotePath", "a file transfer", "transferred");
                 gate.requireNoFileOnTheWay(target.getParent(), "Cannot write " + ConfinedRoot.quote(path));
             }
             return null;

@@ -83,6 +83,11 @@ final class FileEditing {
         List<Edit> edits = edits(params);
         boolean dryRun = Params.optBoolean(params, "dryRun", false);
         Path file = gate.resolve(userPath);
+        String ending = ConfinedRoot.directoryEnding(userPath);
+        if (ending != null && !file.equals(gate.root())) {
+            throw ConfinedRoot.namesADirectory(userPath, "path", ending, "file_edit edits a file. Nothing was changed. "
+                    + "Pass the file's own path, without '" + ending + "'.");
+        }
         long limit = settings.wholeFileMaxBytes();
         byte[] data;
         int n;

@@ -65,6 +65,14 @@ final class FileEntries {
             if (sa.isOther()) {
                 throw ConfinedRoot.special(from);
             }
+            String ending = ConfinedRoot.directoryEnding(to);
+            if (ending != null && !sa.isDirectory()) {
+                String dir = ConfinedRoot.withoutDirectoryEnding(to);
+                throw ConfinedRoot.namesADirectory(to, "to", ending, ConfinedRoot.quote(from) + " is not a directory, "
+                        + "and file_move moves it to exactly the path given. Nothing was moved. "
+                        + (dir == null ? "Pass the new path with its name." : "To move it into directory '" + dir
+                        + "', pass '" + dir + "/" + srcName + "'; to rename it, pass '" + dir + "'."));
+            }
             if (sa.isDirectory()) {
                 Path real = gate.resolve(from);
                 boolean same = dst.equals(src) || dst.equals(real);    // refused below as the same entry

@@ -804,6 +804,83 @@ public final class ConfinedRoot {
     }
 
     /**
+     * How a caller's path says by its form that it names a directory: its last component is empty, '.'
+     * or '..' (it ends with '/', '/.' or '/..'), as for POSIX, where {@code a/} is {@code a} only when
+     * that is a directory. Tools that write, edit or delete a file refuse such a path instead of acting
+     * on the file its other components name.
+     *
+     * @param userPath the caller's path
+     * @return the ending ({@code "/"}, {@code "/."}, {@code "/.."}, or {@code "."} / {@code ".."} for the
+     *         whole path), or null when the path names an entry by its name
+     */
+    public static String directoryEnding(String userPath) {
+        if (userPath == null || userPath.isEmpty()) {
+            return null;
+        }
+        int slash = userPath.lastIndexOf('/');
+        String last = userPath.substring(slash + 1);
+        if (!last.isEmpty() && !last.equals(".") && !last.equals("..")) {
+            return null;
+        }
+        return slash < 0 ? last : "/" + last;
+    }
+
+    /**
+     * The refusal of a file path that names a directory by its form (see {@link #directoryEnding}).
+     *
+     * @param userPath the caller's path
+     * @param param the parameter that holds it
+     * @param ending its ending, from {@link #directoryEnding}
+     * @param refusal what the tool does instead and what to pass, e.g. {@code "file_write writes a file. ..."}
+     * @return the exception, {@code invalid_params}
+     */
+    public static ToolException namesADirectory(String userPath, String param, String ending, String refusal) {
+        return new ToolException(ErrorCode.INVALID_PARAMS, "Parameter '" + param + "' " + quote(userPath)
+                + " names a directory (it ends with '" + ending + "'); " + refusal);
+    }
+
+    /**
+     * Refuses the path of a file to be written when it names a directory by its form (see
+     * {@link #directoryEnding}), so that {@code newdir/} never becomes a file called {@code newdir}.
+     *
+     * @param userPath the caller's path
+     * @param param the parameter that holds it
+     * @param writer what writes the file, for the message, e.g. {@code "file_write"}
+     * @param nothing what did not happen, e.g. {@code "written"}
+     * @throws ToolException {@code invalid_params} saying what to pass instead
+     */
+    public static void refuseDirectoryAsFile(String userPath, String param, String writer, String nothing)
+            throws ToolException {
+        String ending = directoryEnding(userPath);
+        if (ending != null) {
+            String dir = withoutDirectoryEnding(userPath);
+            throw namesADirectory(userPath, param, ending, writer + " writes a file. Nothing was " + nothing
+                    + ". Pass the file's own path" + (dir == null ? "" : ", e.g. '" + dir + "/notes.txt'")
+                    + " (file_mkdir makes a directory).");
+        }
+    }
+
+    /**
+     * The directory a path that ends with {@code "/"} or {@code "/."} names, written without that ending
+     * (for suggestions), or null for another path.
+     *
+     * @param userPath the caller's path
+     * @return e.g. {@code "docs"} for {@code "docs/"}
+     */
+    public static String withoutDirectoryEnding(String userPath) {
+        String ending = directoryEnding(userPath);
+        if (!"/".equals(ending) && !"/.".equals(ending)) {
+            return null;
+        }
+        String dir = userPath.substring(0, userPath.length() - ending.length());
+        while (dir.endsWith("/")) {
+            dir = dir.substring(0, dir.length() - 1);
+        }
+        return dir.isEmpty() ? null : dir;
+    }
+
+
+    /**
      * The refusal of any path when the root itself is gone (deleted or moved away while in use): not an
      * escape, and nothing the caller's path can fix.
      *

@@ -236,6 +236,8 @@ final class IncomingTransfer {
             return ConfinedRoot.isTheRoot(init.target());
         }
         try {
+            ConfinedRoot.refuseDirectoryAsFile(init.target(), engine.targetParameter(), "a file transfer",
+                    "transferred");
             root.requireNoFileOnTheWay(target.getParent(), "Cannot write " + ConfinedRoot.quote(init.target()));
         } catch (ToolException e) {
             return e;

@@ -444,4 +444,26 @@ class ConfinedRootTest {
             assertThatThrownBy(() -> d.openRead("f.txt").close()).isInstanceOf(IOException.class);
         }
     }
+
+    @Test
+    void aPathNamesADirectoryByItsFormWhenItsLastComponentIsEmptyDotOrDotDot() {
+        assertThat(ConfinedRoot.directoryEnding("docs/")).isEqualTo("/");
+        assertThat(ConfinedRoot.directoryEnding("docs/.")).isEqualTo("/.");
+        assertThat(ConfinedRoot.directoryEnding("docs/..")).isEqualTo("/..");
+        assertThat(ConfinedRoot.directoryEnding(".")).isEqualTo(".");
+        assertThat(ConfinedRoot.directoryEnding("..")).isEqualTo("..");
+        for (String named : new String[] {"docs", "docs/a.txt", "./a", "a/.b", "a/..b", "a/b..", ""}) {
+            assertThat(ConfinedRoot.directoryEnding(named)).as(named).isNull();
+        }
+    }
+
+    @Test
+    void theDirectoryOfAPathEndingWithASlashOrSlashDotIsWrittenWithoutTheEnding() {
+        assertThat(ConfinedRoot.withoutDirectoryEnding("docs/")).isEqualTo("docs");
+        assertThat(ConfinedRoot.withoutDirectoryEnding("a/docs//")).isEqualTo("a/docs");
+        assertThat(ConfinedRoot.withoutDirectoryEnding("docs/.")).isEqualTo("docs");
+        assertThat(ConfinedRoot.withoutDirectoryEnding("docs/..")).as("names the parent: no suggestion").isNull();
+        assertThat(ConfinedRoot.withoutDirectoryEnding("/")).isNull();
+        assertThat(ConfinedRoot.withoutDirectoryEnding("docs")).isNull();
+    }
 }
