@@ -4,6 +4,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
@@ -242,7 +243,7 @@ public final class RedisFleetLink implements FleetLink {
         client.setOptions(ClientOptions.builder().autoReconnect(true)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
         try {
-            connect();
+            connectFirst();
         } catch (NodeIdInUse e) {
             throw new IOException(e.getMessage() + " Give every node its own id (serve --node-id), or stop the "
                     + "other node first.", e);
@@ -293,6 +294,34 @@ public final class RedisFleetLink implements FleetLink {
         } catch (IOException e) {
             throw new RedisException(e.getMessage(), e);
         }
+    }
+
+    /**
+     * Connects at start. When Redis refuses the handshake, Lettuce closes the connection, and now and then
+     * (about one time in 300 here) reports that close ("Connection closed prematurely") instead of Redis's
+     * answer; such a failure is tried again, twice at most, so that a refusal is told as one.
+     */
+    private void connectFirst() throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                connect();
+                return;
+            } catch (RedisException e) {
+                if (attempt == 3 || refusal(e) != null || !closedDuringHandshake(e)) {
+                    throw e;
+                }
+                LOG.debug("Redis closed the connection of node '{}' during its handshake; trying again", nodeId);
+            }
+        }
+    }
+
+    private static boolean closedDuringHandshake(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof RedisConnectionException && String.valueOf(c.getMessage()).contains("closed prematurely")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Another live node holds this node's id. */
