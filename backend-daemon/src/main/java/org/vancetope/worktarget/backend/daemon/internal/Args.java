@@ -154,9 +154,12 @@ public final class Args {
         } catch (NumberFormatException e) {
             throw new UsageException("--" + name + " must be a number, got '" + v + "'.");
         }
-        if (n.compareTo(BigInteger.valueOf(min)) < 0 || n.compareTo(BigInteger.valueOf(max)) > 0) {
-            throw new UsageException("--" + name + " must be " + (max == Integer.MAX_VALUE ? "at least " + min
-                    : "between " + min + " and " + max) + ", got " + n + ".");
+        boolean low = n.compareTo(BigInteger.valueOf(min)) < 0;
+        if (low || n.compareTo(BigInteger.valueOf(max)) > 0) {
+            // an option without a chosen maximum still ends where an int does: say the bound that was crossed
+            String range = max != Integer.MAX_VALUE ? "between " + min + " and " + max
+                    : low ? "at least " + min : "at most " + max;
+            throw new UsageException("--" + name + " must be " + range + ", got " + n + ".");
         }
         return n.intValue();
     }

@@ -621,6 +621,7 @@ class CliTest {
         cases.put(List.of("--home-max-mib", "-1"), "--home-max-mib must be at least 0, got -1.");
         cases.put(List.of("--kill-grace-ms", "x"), "--kill-grace-ms must be a number, got 'x'.");
         cases.put(List.of("--max-jobs", "0"), "--max-jobs must be at least 1, got 0.");
+        cases.put(List.of("--max-jobs", "99999999999"), "--max-jobs must be at most 2147483647, got 99999999999.");
         cases.put(List.of("--result-max-kib", "0"), "--result-max-kib must be between 1 and 1048576, got 0.");
         cases.put(List.of("--isolation", "full"), "The exec settings (--isolation, --isolation-wrapper): isolationMode "
                 + "must be 'none' or 'custom' (any case), got 'full'.");
