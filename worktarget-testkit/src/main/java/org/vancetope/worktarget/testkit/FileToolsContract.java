@@ -1678,6 +1678,9 @@ public abstract class FileToolsContract {
         assertThat(into.getMessage()).contains("names a directory", "pass 'd/a.txt'", "to rename it, pass 'd'");
         ToolException absent = f.failure("file_move", "from", "a.txt", "to", "x/");
         assertThat(absent.getMessage()).contains("pass 'x/a.txt'");
+        ToolException source = f.failure("file_move", "from", "a.txt/", "to", "b.txt");
+        assertThat(source.getMessage()).contains("Parameter 'from' 'a.txt/' names a directory", "is a file",
+                "Nothing was moved");
         assertThat(f.read("a.txt")).isEqualTo("a");
         assertThat(exists("x")).isFalse();
         assertThat(f.call("file_list", "path", "d").get("entries")).isEqualTo(List.of());

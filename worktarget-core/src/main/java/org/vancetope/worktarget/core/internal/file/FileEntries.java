@@ -65,6 +65,11 @@ final class FileEntries {
             if (sa.isOther()) {
                 throw ConfinedRoot.special(from);
             }
+            String fromEnding = ConfinedRoot.directoryEnding(from);
+            if (fromEnding != null && !sa.isDirectory()) {
+                throw ConfinedRoot.namesADirectory(from, "from", fromEnding, "what it names is a file. Nothing was "
+                        + "moved. To move the file, pass its path without '" + fromEnding + "'.");
+            }
             String ending = ConfinedRoot.directoryEnding(to);
             if (ending != null && !sa.isDirectory()) {
                 String dir = ConfinedRoot.withoutDirectoryEnding(to);
