@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.vancetope.worktarget.backend.daemon.FleetLink;
@@ -111,6 +112,22 @@ final class Fleet implements AutoCloseable {
     /** Whether a node finds the peer (on itself or through the fleet). */
     boolean sees(int n, PeerKey key) {
         return node(n).peers().find(key).isPresent();
+    }
+
+    /** A link listener that keeps the messages it is given (null: drops them) and ignores lost peers. */
+    static FleetLink.Listener listener(Queue<String> messages) {
+        return new FleetLink.Listener() {
+            @Override
+            public void onMessage(String message) {
+                if (messages != null) {
+                    messages.add(message);
+                }
+            }
+
+            @Override
+            public void onLost(PeerKey key, String connectionId) {
+            }
+        };
     }
 
     static ToolContext ctx() {

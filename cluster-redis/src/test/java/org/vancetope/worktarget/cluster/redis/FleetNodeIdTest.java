@@ -15,10 +15,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.vancetope.worktarget.backend.daemon.FleetLink;
 import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.spi.DaemonKey;
-import org.vancetope.worktarget.spi.PeerKey;
 import org.vancetope.worktarget.testfixtures.Await;
 
 /**
@@ -41,19 +39,6 @@ class FleetNodeIdTest {
         if (redis != null) {
             redis.close();
         }
-    }
-
-    private static FleetLink.Listener recording(Queue<String> messages) {
-        return new FleetLink.Listener() {
-            @Override
-            public void onMessage(String message) {
-                messages.add(message);
-            }
-
-            @Override
-            public void onLost(PeerKey key, String connectionId) {
-            }
-        };
     }
 
     /** Twenty calls from node2 to the daemon on node1 all land: a twin of node1 would answer some "not here". */
@@ -125,12 +110,12 @@ class FleetNodeIdTest {
     void aNewRunOfANodeThatEndedWithoutClosingTakesItsIdOnceTheOldPresenceExpires() throws Exception {
         try (Fleet fleet = new Fleet(redis, 1, 64 * 1024)) {
             RedisFleetLink crashed = fleet.link("node7").build();
-            crashed.start(recording(new ConcurrentLinkedQueue<>()));
+            crashed.start(Fleet.listener(null));
             crashed.halt();     // stops heartbeating and listening, as a killed process would
             Queue<String> got = new ConcurrentLinkedQueue<>();
             RedisFleetLink next = fleet.link("node7").build();
             try {
-                next.start(recording(got));     // waits until the old run's presence expires
+                next.start(Fleet.listener(got));     // waits until the old run's presence expires
 
                 assertThat(fleet.links.get(0).isAlive("node7")).isTrue();
                 assertThat(fleet.links.get(0).send("node7", "hello")).isTrue();
@@ -148,7 +133,7 @@ class FleetNodeIdTest {
         try (Fleet fleet = new Fleet(redis, 1, 64 * 1024);
                 StatefulRedisConnection<String, String> connection = admin.connect()) {
             RedisFleetLink link = fleet.link("node8").build();
-            link.start(recording(new ConcurrentLinkedQueue<>()));
+            link.start(Fleet.listener(null));
             String key = fleet.prefix + "node:node8";
             // another run took the id while this one could not reach Redis
             connection.sync().set(key, "pid 1 on elsewhere, run 0", SetArgs.Builder.px(60_000));

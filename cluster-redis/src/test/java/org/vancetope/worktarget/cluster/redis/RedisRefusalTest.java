@@ -18,8 +18,6 @@ import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.vancetope.worktarget.backend.daemon.FleetLink;
-import org.vancetope.worktarget.spi.PeerKey;
 import org.vancetope.worktarget.testfixtures.Await;
 
 /**
@@ -41,22 +39,12 @@ class RedisRefusalTest {
         }
     }
 
-    private static final FleetLink.Listener IGNORING = new FleetLink.Listener() {
-        @Override
-        public void onMessage(String message) {
-        }
-
-        @Override
-        public void onLost(PeerKey key, String connectionId) {
-        }
-    };
-
     /** Starts a link to {@code uri} and asserts on why it did not start. */
     private static AbstractThrowableAssert<?, ? extends Throwable> startFails(String uri) {
         RedisFleetLink link = RedisFleetLink.builder().uri(uri).nodeId("refused").presenceTtl(Duration.ofSeconds(3))
                 .keyPrefix("r" + System.nanoTime() + ":").build();
         try {
-            return assertThatThrownBy(() -> link.start(IGNORING)).isInstanceOf(IOException.class)
+            return assertThatThrownBy(() -> link.start(Fleet.listener(null))).isInstanceOf(IOException.class)
                     .hasMessageContaining("refused node 'refused'");
         } finally {
             link.close();
@@ -139,7 +127,7 @@ class RedisRefusalTest {
             RedisFleetLink link = RedisFleetLink.builder().uri("redis://127.0.0.1:" + nothing.port()).nodeId("waiting")
                     .keyPrefix("w" + System.nanoTime() + ":").reconnectDelay(Duration.ofMillis(50)).build();
             try {
-                link.start(IGNORING);
+                link.start(Fleet.listener(null));
 
                 assertThatThrownBy(link::peers).isInstanceOf(IOException.class)
                         .hasMessageContaining("Redis is unreachable").hasMessageContaining("Connection refused");

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.backend.daemon.FleetLink;
 import org.vancetope.worktarget.backend.daemon.cli.Main;
-import org.vancetope.worktarget.spi.PeerKey;
 
 /** How {@code serve --redis-uri URI --node-id ID} finds this module's link. */
 class ServeFleetTest {
@@ -36,15 +35,7 @@ class ServeFleetTest {
         try (RedisServer redis = RedisServer.started();
                 RedisFleetLink live = RedisFleetLink.builder().uri(redis.uri()).nodeId("node-5")
                         .presenceTtl(Duration.ofMillis(900)).build()) {
-            live.start(new FleetLink.Listener() {
-                @Override
-                public void onMessage(String message) {
-                }
-
-                @Override
-                public void onLost(PeerKey key, String connectionId) {
-                }
-            });
+            live.start(Fleet.listener(null));
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             int code = Main.run(new String[] {"serve", "--workspace", dir.toString(), "--tokens", tokens(dir).toString(),
                     "--port", "0", "--admin-port", "0", "--redis-uri", redis.uri(), "--node-id", "node-5"},
