@@ -109,12 +109,19 @@ final class RootDirIndex {
                 if (!Segments.isSafe(tenant) || !tenants.attributes(tenant).isDirectory()) {
                     continue;
                 }
+                // one directory that cannot be read (another user's lost+found) costs its own RootDirs, not the scan
                 try (SafeDirectory projectDirs = tenants.openChild(tenant)) {
                     for (String project : projectDirs.names()) {
                         if (Segments.isSafe(project) && projectDirs.attributes(project).isDirectory()) {
-                            project(tenant, project);
+                            try {
+                                project(tenant, project);
+                            } catch (UncheckedIOException e) {
+                                LOG.warn("Skipped {}/{} of the workspace: {}", tenant, project, e.getCause().toString());
+                            }
                         }
                     }
+                } catch (IOException e) {
+                    LOG.warn("Skipped {} of the workspace: {}", tenant, e.toString());
                 }
             }
             allLoaded = true;

@@ -169,6 +169,23 @@ class WorkspaceBackendTest {
     }
 
     @Test
+    void aDamagedDescriptorCostsOnlyItsOwnRootDirWhenANewBackendOpensTheWorkspace() throws Exception {
+        work.createRootDir(P1, "data", "ephemeral", "my data", false, Map.of());
+        work.createRootDir(P1, "broken", "ephemeral", "half written", false, Map.of());
+        Path descriptor = root.resolve("acme/proj/.rootdirs/broken.properties");
+        Files.writeString(descriptor, "type=ephemeral\nlabel=cut off in the middle of an escape \\u12");
+
+        WorkspaceBackend again = WorkspaceBackend.builder().workspaceRoot(root).build();
+        try {
+            assertThat(again.rootDirNames("acme", "proj")).containsExactly("data");
+            assertThat(Files.exists(root.resolve("acme/proj/broken"))).as("its files are kept").isTrue();
+            assertThat(Files.exists(descriptor)).isTrue();
+        } finally {
+            again.close();
+        }
+    }
+
+    @Test
     void closeProcessFindsRootDirsCreatedBeforeARestart() throws Exception {
         String eph = work.createEphemeral(P1, null);
         WorkspaceBackend again = WorkspaceBackend.builder().workspaceRoot(root).build();

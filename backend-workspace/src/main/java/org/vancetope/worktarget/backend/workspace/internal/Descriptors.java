@@ -16,10 +16,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.workspace.RootDirInfo;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.internal.path.SafeDirectory;
 import org.vancetope.worktarget.core.internal.path.StagedFile;
+import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
 /**
@@ -28,6 +31,7 @@ import org.vancetope.worktarget.spi.ToolException;
  * confined root (by directory handle, never following a link).
  */
 public final class Descriptors {
+    private static final Logger LOG = LoggerFactory.getLogger(Descriptors.class);
     /** The directory, inside the project directory, that holds the descriptors. */
     public static final String DIR = ".rootdirs";
     private static final String SUFFIX = ".properties";
@@ -73,14 +77,26 @@ public final class Descriptors {
      * @param tenant the tenant
      * @param project the project
      * @param dirName the RootDir name
-     * @return the RootDir, or null when the descriptor is missing or unreadable
+     * @return the RootDir, or null when the descriptor is missing or unreadable (a damaged one is logged)
      */
     public static RootDirInfo read(ConfinedRoot workspace, String tenant, String project, String dirName) {
         Properties p = new Properties();
         try (Reader r = new InputStreamReader(Channels.newInputStream(
                 workspace.openFile(file(tenant, project, dirName)).channel()), StandardCharsets.UTF_8)) {
             p.load(r);
-        } catch (IOException | ToolException e) {
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (ToolException e) {
+            if (e.code() != ErrorCode.NOT_FOUND) {
+                LOG.warn("The descriptor of RootDir '{}' in {}/{} cannot be opened ({}); the RootDir is not listed.",
+                        dirName, tenant, project, e.getMessage());
+            }
+            return null;
+        } catch (IOException | IllegalArgumentException e) {
+            // IllegalArgumentException: what Properties.load throws for a malformed backslash-u escape
+            LOG.warn("The descriptor of RootDir '{}' in {}/{} ({}) cannot be read ({}); the RootDir is not listed, and "
+                    + "its files stay where they are. Repair the descriptor, or delete it and the RootDir's directory.",
+                    dirName, tenant, project, file(tenant, project, dirName), e.toString());
             return null;
         }
         Map<String, String> metadata = new TreeMap<>();
