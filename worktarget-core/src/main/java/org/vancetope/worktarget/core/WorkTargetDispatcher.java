@@ -237,6 +237,10 @@ public final class WorkTargetDispatcher {
             safeListener(() -> listener.callFinished(invocation, Duration.ofNanos(System.nanoTime() - start), r));
             return r;
         } catch (ToolException e) {
+            if (e.code() == ErrorCode.INTERNAL) {
+                // the caller sees only "internal": the operator needs the cause (a full disk, a damaged file)
+                LOG.warn("{} on {} for process {} failed: {}", tool, target, processId, e.getMessage(), e.getCause());
+            }
             safeListener(() -> listener.callFailed(invocation, Duration.ofNanos(System.nanoTime() - start), e));
             throw e;
         } catch (RuntimeException e) {
