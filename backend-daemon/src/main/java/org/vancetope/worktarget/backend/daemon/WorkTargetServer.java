@@ -131,7 +131,9 @@ public final class WorkTargetServer implements AutoCloseable {
      * Binds the port and starts accepting connections.
      *
      * @return this
-     * @throws IOException when the address cannot be bound
+     * @throws IOException when the address cannot be bound (a {@link java.net.BindException}), or when the
+     *         fleet refuses this node: another live node has its id, or the fleet's store refuses it (a
+     *         store that does not answer yet is not an error; see {@link FleetLink#start})
      * @throws IllegalStateException when already started
      */
     public synchronized WorkTargetServer start() throws IOException {

@@ -133,6 +133,9 @@ public final class RedisFleetLink implements FleetLink {
             return redis.call('ZRANGE', KEYS[1], 0, -1)
             """;
 
+    /** Every command the link sends, and the ones its scripts run (an ACL user needs them all). */
+    static final String COMMANDS = "HELLO, PING, EVAL, EXISTS, HMGET, SCAN, PUBLISH, SUBSCRIBE and, inside the "
+            + "scripts, GET, SET, DEL, PTTL, HSET, HMGET, PEXPIRE, TIME, ZADD, ZREM, ZRANGE, ZREMRANGEBYSCORE";
     /** How long past the time to live another run's hold on this node's id may last before it counts as live. */
     private static final long ID_GRACE_MILLIS = 250;
 
@@ -324,6 +327,11 @@ public final class RedisFleetLink implements FleetLink {
         return false;
     }
 
+    /** The other run that {@link #NODE_BEAT} found holding this node's id, or null when it wrote this run's. */
+    private static String holder(List<Object> answer) {
+        return answer == null || answer.size() < 2 ? null : String.valueOf(answer.get(0));
+    }
+
     /** Another live node holds this node's id. */
     private static final class NodeIdInUse extends IOException {
         private static final long serialVersionUID = 1L;
@@ -345,10 +353,10 @@ public final class RedisFleetLink implements FleetLink {
         boolean waiting = false;
         while (true) {
             List<Object> held = r.eval(NODE_BEAT, ScriptOutputType.MULTI, key, instance, ttl);
-            if (held == null || held.size() < 2) {
+            String other = holder(held);
+            if (other == null) {
                 return;
             }
-            String other = String.valueOf(held.get(0));
             long now = System.nanoTime();
             if (!waiting) {
                 long left = Math.max(0, held.get(1) instanceof Number n ? n.longValue() : 0);
@@ -468,8 +476,8 @@ public final class RedisFleetLink implements FleetLink {
                             + "Redis (its 'databases' setting); 0 always does.";
                 }
                 if (m.startsWith("NOPERM")) {
-                    return m + " The Redis user needs the commands EVAL, GET, SET, DEL, EXISTS, HMGET, SCAN, PUBLISH "
-                            + "and SUBSCRIBE, on the keys and channels that start with '" + prefix + "'.";
+                    return m + " The Redis user needs the commands " + COMMANDS + ", on the keys and channels that "
+                            + "start with '" + prefix + "'.";
                 }
                 return null;
             }
@@ -528,9 +536,8 @@ public final class RedisFleetLink implements FleetLink {
 
     private void beat() throws IOException {
         RedisCommands<String, String> r = redis();
-        List<Object> holder = r.eval(NODE_BEAT, ScriptOutputType.MULTI, new String[] {nodeKey(nodeId)}, instance,
-                Long.toString(presenceTtl.toMillis()));
-        String other = holder == null || holder.size() < 2 ? null : String.valueOf(holder.get(0));
+        String other = holder(r.eval(NODE_BEAT, ScriptOutputType.MULTI, new String[] {nodeKey(nodeId)}, instance,
+                Long.toString(presenceTtl.toMillis())));
         if (other != null && !other.equals(twin)) {
             LOG.error("Node id '{}' is held by another server node too ({}), which took it while this node could not "
                     + "reach Redis: messages for '{}' reach both, and calls through either may fail. Stop one of them, "
