@@ -319,12 +319,17 @@ public final class RedisFleetLink implements FleetLink {
     }
 
     private static boolean closedDuringHandshake(Throwable e) {
-        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof RedisConnectionException && String.valueOf(c.getMessage()).contains("closed prematurely")) {
-                return true;
-            }
+        return causes(e).stream().anyMatch(c -> c instanceof RedisConnectionException
+                && String.valueOf(c.getMessage()).contains("closed prematurely"));
+    }
+
+    /** A failure and its causes, outermost first. */
+    private static List<Throwable> causes(Throwable e) {
+        List<Throwable> out = new ArrayList<>();
+        for (Throwable c = e; c != null && !out.contains(c); c = c.getCause()) {
+            out.add(c);
         }
-        return false;
+        return out;
     }
 
     /** The other run that {@link #NODE_BEAT} found holding this node's id, or null when it wrote this run's. */
@@ -463,7 +468,7 @@ public final class RedisFleetLink implements FleetLink {
      * pass (nothing listens yet, a timeout, Redis still loading its data).
      */
     private String refusal(Throwable e) {
-        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+        for (Throwable c : causes(e)) {
             String m = String.valueOf(c.getMessage()).strip();
             if (c instanceof RedisCommandExecutionException) {
                 m = m.endsWith(".") ? m : m + ".";
@@ -495,10 +500,8 @@ public final class RedisFleetLink implements FleetLink {
 
     /** The innermost cause's message: Lettuce's own says only that it could not connect. */
     private static String innermost(Throwable e) {
-        Throwable last = e;
-        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            last = c;
-        }
+        List<Throwable> all = causes(e);
+        Throwable last = all.get(all.size() - 1);
         return last.getMessage() == null ? last.getClass().getSimpleName() : last.getMessage();
     }
 

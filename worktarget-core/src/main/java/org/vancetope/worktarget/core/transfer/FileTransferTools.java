@@ -483,20 +483,11 @@ public final class FileTransferTools {
     /** The gate's refusal of a RootDir path before anything is sent, or null (the transfer itself checks again). */
     private static TransferResult check(Path root, String path, boolean read) {
         try {
-            if (!read) {
-                ConfinedRoot.refuseReplacementCharacter(path, "remotePath");
-            }
             ConfinedRoot gate = ConfinedRoot.of(root);
             if (read) {
                 gate.openFile(path).channel().close();
             } else {
-                Path target = gate.resolve(path);
-                if (target.equals(gate.root())) {
-                    ToolException e = ConfinedRoot.isTheRoot(path);
-                    return TransferResult.failed(null, e.code(), e.getMessage());
-                }
-                ConfinedRoot.refuseDirectoryAsFile(path, "remotePath", "a file transfer", "transferred");
-                gate.requireNoFileOnTheWay(target.getParent(), "Cannot write " + ConfinedRoot.quote(path));
+                gate.resolveFileToWrite(path, "remotePath", "a file transfer", "transferred");
             }
             return null;
         } catch (ToolException e) {

@@ -300,16 +300,15 @@ final class ServeCommand {
         }
         try {
             server.start();
-        } catch (BindException e) {
+        } catch (IOException e) {
             admin.close();
             transfers.close();
             work.close();
-            err.println(e.getMessage() + " Options: --port, --bind.");
-            return null;
-        } catch (IOException e) {   // the fleet refused the node: --node-id in use, or Redis refused --redis-uri
-            admin.close();
-            transfers.close();
-            work.close();
+            if (e instanceof BindException) {
+                err.println(e.getMessage() + " Options: --port, --bind.");
+                return null;
+            }
+            // the fleet refused the node: --node-id in use, or Redis refused --redis-uri
             throw new Args.UsageException(e.getMessage());
         }
         Path tokenFile = null;
@@ -376,14 +375,8 @@ final class ServeCommand {
         }
         String certFile = a.require("tls-cert");
         String keyFile = a.require("tls-key");
-        for (String option : List.of("tls-cert", "tls-key")) {
-            Path file = Path.of(option.equals("tls-cert") ? certFile : keyFile);
-            if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-                throw new Args.UsageException("--" + option + " " + file + ": " + (Files.exists(file)
-                        ? "not a readable file" : "there is no such file") + ". Give PEM files: --tls-cert the chain, "
-                        + "--tls-key the unencrypted PKCS#8 key.");
-            }
-        }
+        requireReadableFile("tls-cert", certFile);
+        requireReadableFile("tls-key", keyFile);
         try (InputStream cert = Files.newInputStream(Path.of(certFile));
              InputStream key = Files.newInputStream(Path.of(keyFile))) {
             return SslContextBuilder.forServer(cert, key).build();
@@ -395,6 +388,15 @@ final class ServeCommand {
             throw new Args.UsageException("Cannot load the TLS certificate (--tls-cert " + certFile + ") or key "
                     + "(--tls-key " + keyFile + "): " + why + ". Give PEM files: --tls-cert the chain, --tls-key the "
                     + "unencrypted PKCS#8 key.");
+        }
+    }
+
+    private static void requireReadableFile(String option, String name) throws Args.UsageException {
+        Path file = Path.of(name);
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+            throw new Args.UsageException("--" + option + " " + file + ": " + (Files.exists(file) ? "not a readable file"
+                    : "there is no such file") + ". Give PEM files: --tls-cert the chain, --tls-key the unencrypted "
+                    + "PKCS#8 key.");
         }
     }
 

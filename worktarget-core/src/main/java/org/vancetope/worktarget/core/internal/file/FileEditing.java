@@ -83,10 +83,9 @@ final class FileEditing {
         List<Edit> edits = edits(params);
         boolean dryRun = Params.optBoolean(params, "dryRun", false);
         Path file = gate.resolve(userPath);
-        String ending = ConfinedRoot.directoryEnding(userPath);
-        if (ending != null && !file.equals(gate.root())) {
-            throw ConfinedRoot.namesADirectory(userPath, "path", ending, "file_edit edits a file. Nothing was changed. "
-                    + "Pass the file's own path, without '" + ending + "'.");
+        if (!file.equals(gate.root())) {       // the root has a refusal of its own below
+            ConfinedRoot.refuseDirectoryForm(userPath, "path", "file_edit edits a file. Nothing was changed. Pass "
+                    + "the file's own path.");
         }
         long limit = settings.wholeFileMaxBytes();
         byte[] data;

@@ -65,10 +65,9 @@ final class FileEntries {
             if (sa.isOther()) {
                 throw ConfinedRoot.special(from);
             }
-            String fromEnding = ConfinedRoot.directoryEnding(from);
-            if (fromEnding != null && !sa.isDirectory()) {
-                throw ConfinedRoot.namesADirectory(from, "from", fromEnding, "what it names is a file. Nothing was "
-                        + "moved. To move the file, pass its path without '" + fromEnding + "'.");
+            if (!sa.isDirectory()) {
+                ConfinedRoot.refuseDirectoryForm(from, "from", "what it names is a file. Nothing was moved. To move "
+                        + "the file, pass its own path.");
             }
             String ending = ConfinedRoot.directoryEnding(to);
             if (ending != null && !sa.isDirectory()) {
@@ -155,14 +154,6 @@ final class FileEntries {
         }
     }
 
-    private static BasicFileAttributes attrsOrNull(Path p) {
-        try {
-            return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (IOException | SecurityException e) {
-            return null;
-        }
-    }
-
     /**
      * A caller's entry (its last name not followed) that must not be the root: the root gets a message of its
      * own, {@code invalid_params}, not the escape.
@@ -206,7 +197,7 @@ final class FileEntries {
         String userPath = Params.requireString(params, "path");
         ConfinedRoot.refuseReplacementCharacter(userPath, "path");
         Path dir = gate.resolve(userPath);
-        BasicFileAttributes here = attrsOrNull(dir);
+        BasicFileAttributes here = ConfinedRoot.attributesOrNull(dir);
         if (here != null) {
             if (here.isDirectory()) {
                 return new MkdirResult(gate.relative(dir), false);

@@ -43,14 +43,8 @@ final class FileWriting {
      */
     WriteResult write(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String userPath = Params.requireText(params, "path"); // an empty path gets the root's own message
-        ConfinedRoot.refuseReplacementCharacter(userPath, "path");
         String content = Params.requireText(params, "content");
-        Path file = gate.resolve(userPath);
-        if (file.equals(gate.root())) {
-            throw ConfinedRoot.isTheRoot(userPath);
-        }
-        ConfinedRoot.refuseDirectoryAsFile(userPath, "path", "file_write", "written");
-        gate.requireNoFileOnTheWay(file.getParent(), "Cannot write " + ConfinedRoot.quote(userPath));
+        Path file = gate.resolveFileToWrite(userPath, "path", "file_write", "written");
         long limit = settings.wholeFileMaxBytes();
         long bytes = utf8Length(content, limit);
         if (bytes > limit) {
@@ -220,11 +214,8 @@ final class FileWriting {
     DeleteResult delete(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String userPath = Params.requireText(params, "path"); // an empty path gets the root's own message
         Path entry = FileEntries.entry(gate, userPath, "file_delete", "delete");
-        String ending = ConfinedRoot.directoryEnding(userPath);
-        if (ending != null) {
-            throw ConfinedRoot.namesADirectory(userPath, "path", ending, "file_delete removes files only. Nothing was "
-                    + "deleted. To delete a file, pass its path without '" + ending + "'.");
-        }
+        ConfinedRoot.refuseDirectoryForm(userPath, "path", "file_delete removes files only. Nothing was deleted. "
+                + "To delete a file, pass its own path.");
         boolean deleted;
         try (SafeDirectory d = gate.open(entry.getParent())) {
             String name = entry.getFileName().toString();

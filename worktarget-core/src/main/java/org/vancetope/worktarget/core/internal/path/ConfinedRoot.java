@@ -784,7 +784,13 @@ public final class ConfinedRoot {
         return existing;
     }
 
-    private static BasicFileAttributes attributesOrNull(Path p) {
+    /**
+     * An entry's own attributes (a link's, not its target's), or null when there is none or it cannot be read.
+     *
+     * @param p the path
+     * @return the attributes, or null
+     */
+    public static BasicFileAttributes attributesOrNull(Path p) {
         try {
             return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (IOException | SecurityException e) {
@@ -840,16 +846,47 @@ public final class ConfinedRoot {
     }
 
     /**
-     * Refuses the path of a file to be written when it names a directory by its form (see
-     * {@link #directoryEnding}), so that {@code newdir/} never becomes a file called {@code newdir}.
+     * Refuses a path that names a directory by its form (see {@link #directoryEnding}) where a tool acts on
+     * a file (edits, deletes or moves it).
+     *
+     * @param userPath the caller's path
+     * @param param the parameter that holds it
+     * @param refusal what the tool does instead, what did not happen and what to pass
+     * @throws ToolException {@code invalid_params}
+     */
+    public static void refuseDirectoryForm(String userPath, String param, String refusal) throws ToolException {
+        String ending = directoryEnding(userPath);
+        if (ending != null) {
+            throw namesADirectory(userPath, param, ending, refusal);
+        }
+    }
+
+    /**
+     * The validated path of a file the caller is to write, or a transfer to receive, at {@code userPath}.
+     * One set of refusals for every writer of a file: a name with U+FFFD (see
+     * {@link #refuseReplacementCharacter}), the root itself, a path that names a directory by its form (so
+     * that {@code newdir/} never becomes a file called {@code newdir}), and a file on the way to it.
      *
      * @param userPath the caller's path
      * @param param the parameter that holds it
      * @param writer what writes the file, for the message, e.g. {@code "file_write"}
      * @param nothing what did not happen, e.g. {@code "written"}
-     * @throws ToolException {@code invalid_params} saying what to pass instead
+     * @return the validated path
+     * @throws ToolException {@code invalid_params} for those, saying what to pass; else as {@link #resolve}
      */
-    public static void refuseDirectoryAsFile(String userPath, String param, String writer, String nothing)
+    public Path resolveFileToWrite(String userPath, String param, String writer, String nothing)
+            throws ToolException {
+        refuseReplacementCharacter(userPath, param);
+        Path target = resolve(userPath);
+        if (target.equals(root)) {
+            throw isTheRoot(userPath);
+        }
+        refuseDirectoryAsFile(userPath, param, writer, nothing);
+        requireNoFileOnTheWay(target.getParent(), "Cannot write " + quote(userPath));
+        return target;
+    }
+
+    private static void refuseDirectoryAsFile(String userPath, String param, String writer, String nothing)
             throws ToolException {
         String ending = directoryEnding(userPath);
         if (ending != null) {

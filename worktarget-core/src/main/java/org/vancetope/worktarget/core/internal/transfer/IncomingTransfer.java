@@ -212,11 +212,6 @@ final class IncomingTransfer {
                 return new ToolException(ErrorCode.INVALID_PARAMS, "invalid attrs: " + e.getMessage());
             }
         }
-        try {
-            ConfinedRoot.refuseReplacementCharacter(init.target(), engine.targetParameter());
-        } catch (ToolException e) {
-            return e;
-        }
         TargetResolution r = engine.resolver.root(scope, init.dirName());
         if (!r.ok()) {
             return new ToolException(r.code(), r.error());
@@ -225,22 +220,12 @@ final class IncomingTransfer {
         Path target;
         try {
             root = ConfinedRoot.of(r.root());
-            target = root.resolve(init.target());
+            target = root.resolveFileToWrite(init.target(), engine.targetParameter(), "a file transfer", "transferred");
         } catch (ToolException e) {
             return e;
         } catch (IOException e) {
             return new ToolException(ErrorCode.INTERNAL, "the receiving directory cannot be opened: "
                     + e.getClass().getSimpleName());
-        }
-        if (target.equals(root.root())) {
-            return ConfinedRoot.isTheRoot(init.target());
-        }
-        try {
-            ConfinedRoot.refuseDirectoryAsFile(init.target(), engine.targetParameter(), "a file transfer",
-                    "transferred");
-            root.requireNoFileOnTheWay(target.getParent(), "Cannot write " + ConfinedRoot.quote(init.target()));
-        } catch (ToolException e) {
-            return e;
         }
         // Space first, on the deepest existing ancestor, so a refused transfer creates no directories.
         Path existing = target.getParent();
