@@ -177,6 +177,8 @@ public final class RedisFleetLink implements FleetLink {
     /** The other instance the heartbeat last found holding this node's id, or null. */
     private volatile String twin;
     private volatile boolean closed;
+    /** Set by {@link #close} before it waits for the monitor, which a start waiting for this node's id holds. */
+    private volatile boolean closing;
 
     private record Claim(String connectionId, String manifest) {
     }
@@ -357,6 +359,10 @@ public final class RedisFleetLink implements FleetLink {
         long deadline = 0;
         boolean waiting = false;
         while (true) {
+            if (closing) {
+                throw new IOException("The Redis link of node '" + nodeId + "' was closed while it waited for its id "
+                        + "to be free.");
+            }
             List<Object> held = r.eval(NODE_BEAT, ScriptOutputType.MULTI, key, instance, ttl);
             String other = holder(held);
             if (other == null) {
@@ -412,6 +418,9 @@ public final class RedisFleetLink implements FleetLink {
                 LOG.error(refused);
                 return;
             } catch (IOException | RedisException e) {
+                if (closing) {
+                    return;
+                }
                 String refusal = refusal(e);
                 String why = refusal != null ? refusal : innermost(e);
                 if (refusal != null && !refusal.equals(lastFailure)) {
@@ -720,7 +729,14 @@ public final class RedisFleetLink implements FleetLink {
     }
 
     @Override
-    public synchronized void close() {
+    public void close() {
+        closing = true;     // a start or a late join waiting for this node's id gives up at once
+        synchronized (this) {
+            closeLink();
+        }
+    }
+
+    private void closeLink() {
         if (client == null && closed) {
             return;
         }

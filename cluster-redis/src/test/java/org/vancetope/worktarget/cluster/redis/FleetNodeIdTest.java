@@ -11,7 +11,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -142,6 +144,37 @@ class FleetNodeIdTest {
 
             assertThat(connection.sync().get(key)).isEqualTo("pid 1 on elsewhere, run 0");
             assertThat(fleet.links.get(0).isAlive("node8")).isTrue();
+        } finally {
+            admin.shutdown();
+        }
+    }
+
+    @Test
+    void closingANodeThatWaitsForItsIdEndsTheWaitAndTheStart() throws Exception {
+        RedisClient admin = RedisClient.create(redis.uri());
+        try (Fleet fleet = new Fleet(redis, 0, 64 * 1024);
+                StatefulRedisConnection<String, String> connection = admin.connect()) {
+            String key = fleet.prefix + "node:node9";
+            // a run that ended without closing left the id, for a minute
+            connection.sync().set(key, "pid 1 on elsewhere, run 0", SetArgs.Builder.px(60_000));
+            RedisFleetLink waiting = fleet.link("node9").build();
+            CompletableFuture<Void> start = CompletableFuture.runAsync(() -> {
+                try {
+                    waiting.start(Fleet.listener(null));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            // the only other client of this Redis is the test's: a connection whose last command is EVAL is the
+            // start's, asking for the id
+            Await.until("the start asks Redis for the id", () -> connection.sync().clientList().contains("cmd=eval"));
+
+            waiting.close();
+
+            assertThat(connection.sync().pttl(key)).as("closed while the old run still held the id").isPositive();
+            assertThatThrownBy(start::get).isInstanceOf(ExecutionException.class).rootCause()
+                    .hasMessageContaining("Redis link of node 'node9' was closed while it waited for its id");
+            assertThat(connection.sync().get(key)).isEqualTo("pid 1 on elsewhere, run 0");
         } finally {
             admin.shutdown();
         }
