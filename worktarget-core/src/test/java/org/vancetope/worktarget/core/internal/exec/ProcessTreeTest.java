@@ -33,9 +33,12 @@ class ProcessTreeTest {
 
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final List<Process> started = new ArrayList<>();
+    /** Processes that left their tree (re-parented to init), which the tear-down cannot find as descendants. */
+    private final List<Long> leftTheTree = new ArrayList<>();
 
     @AfterEach
     void tearDown() {
+        leftTheTree.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
         started.forEach(p -> p.descendants().forEach(ProcessHandle::destroyForcibly));
         started.forEach(Process::destroyForcibly);
         scheduler.shutdownNow();
@@ -107,6 +110,7 @@ class ProcessTreeTest {
         ProcessTree.Target t = start("sleep 1000", "cookie-ticks-1");
         assertThat(t.startTicks()).isPositive()
                 .isGreaterThanOrEqualTo(ProcessTree.startTicksOf(ProcessHandle.current().pid()));
+        started.get(0).descendants().forEach(ProcessHandle::destroyForcibly);    // the sleep, or it outlives the test
         started.get(0).destroyForcibly().waitFor();
         assertThat(ProcessTree.startTicksOf(t.root().pid())).isZero();
     }
@@ -117,6 +121,7 @@ class ProcessTreeTest {
         ProcessTree tree = new ProcessTree(scheduler, Duration.ofMillis(100));
         ProcessTree.Target t = start("(" + SETSID + " sleep 1000 & echo $! > g.pid) ; sleep 1000", "cookie-ticks-2");
         long grandchild = pids("g.pid").get(0);
+        leftTheTree.add(grandchild);     // its subshell ends at once: it is init's child from then on
         Await.until("the grandchild runs in a session of its own", () -> {
             ProcTable.Stat s = ProcTable.Stat.read(Path.of("/proc/" + grandchild + "/stat"));
             return s != null && s.session() == grandchild;
