@@ -9,10 +9,12 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
@@ -46,10 +48,13 @@ final class RootDirLifecycle {
     private final Object lock = new Object();
 
     private final int maxPerProject;
+    /** This backend's run, named in the descriptors of RootDirs that go with their creator; null when off. */
+    private final WorkspaceRuns run;
 
     RootDirLifecycle(RootDirIndex index, RootDirTypes types, RootDirGates gates, Clock clock,
-                     List<RootDirListener> listeners, int maxPerProject) {
+                     List<RootDirListener> listeners, int maxPerProject, WorkspaceRuns run) {
         this.maxPerProject = maxPerProject;
+        this.run = run;
         this.index = index;
         this.types = types;
         this.gates = gates;
@@ -144,7 +149,7 @@ final class RootDirLifecycle {
             String projectPath = creator.tenant() + "/" + creator.project();
             try {
                 workspace.openOrCreate(workspace.resolve(projectPath)).close();
-                Descriptors.write(workspace, info);
+                Descriptors.write(workspace, info, delete && run != null ? run.run() : null);
                 types.handler(type).init(info.handle());
             } catch (IOException | RuntimeException e) {
                 try {
@@ -196,6 +201,63 @@ final class RootDirLifecycle {
                     }
                 }
             }
+        }
+        return disposed;
+    }
+
+    /**
+     * The RootDirs that go with their creator and were made by runs of a backend that ended without ending
+     * their processes (killed, or closed first): with processes that end with their JVM, nothing ends them
+     * any more. The RootDirs of runs still open, here or in another JVM, and those whose descriptor names no
+     * run are not among them. The lock files of ended runs are deleted.
+     *
+     * @return the RootDirs, in no order
+     */
+    List<RootDirInfo> leftoversOfEndedRuns() {
+        List<RootDirInfo> out = new ArrayList<>();
+        Map<String, Boolean> ended = new HashMap<>();
+        synchronized (lock) {
+            for (Map<String, RootDirInfo> dirs : index.allProjects()) {
+                for (RootDirInfo info : dirs.values()) {
+                    if (!info.deleteOnCreatorClose()) {
+                        continue;
+                    }
+                    String other = Descriptors.run(index.workspace(), info.tenant(), info.project(), info.dirName());
+                    if (other != null && !other.equals(run.run())
+                            && ended.computeIfAbsent(other, r -> WorkspaceRuns.ended(index.root(), r))) {
+                        out.add(info);
+                    }
+                }
+            }
+        }
+        WorkspaceRuns.forgetEnded(index.root());
+        return out;
+    }
+
+    /**
+     * Disposes leftovers of ended runs ({@link #leftoversOfEndedRuns}) that are still there, except those of
+     * the processes given: they came back, and their RootDirs go when they end.
+     *
+     * @param leftovers the RootDirs
+     * @param cameBack the ids of processes that used this backend since
+     * @return the disposed RootDirs
+     */
+    List<RootDirInfo> disposeLeftovers(List<RootDirInfo> leftovers, Set<String> cameBack) {
+        List<RootDirInfo> disposed = new ArrayList<>();
+        synchronized (lock) {
+            for (RootDirInfo info : leftovers) {
+                if (!cameBack.contains(info.creatorProcessId())
+                        && index.project(info.tenant(), info.project()).get(info.dirName()) == info) {
+                    dispose(info);
+                    disposed.add(info);
+                }
+            }
+        }
+        if (!disposed.isEmpty()) {
+            LOG.info("Removed {} RootDirs that processes of ended runs left (the runs ended without ending their "
+                    + "processes, and the processes did not come back): {}", disposed.size(), disposed.stream()
+                    .map(i -> i.tenant() + "/" + i.project() + "/" + i.dirName() + " of process " + i.creatorProcessId())
+                    .toList());
         }
         return disposed;
     }

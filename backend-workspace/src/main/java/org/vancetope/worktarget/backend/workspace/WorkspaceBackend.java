@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +75,10 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
     private final ExecEngine exec;
     private final Homes homes;
     private final List<BackendTool> tools;
+    /** This backend's run on the workspace, with {@code processesEndWithJvm}; null otherwise. */
+    private final WorkspaceRuns run;
+    /** The RootDirs ended runs left, while they wait for their processes; null when there are none. */
+    private final LeftoverSweep leftovers;
 
     /** The default of {@link Builder#maxRootDirsPerProject}. */
     public static final int DEFAULT_MAX_ROOT_DIRS_PER_PROJECT = 1000;
@@ -83,10 +88,12 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         this.index = new RootDirIndex(root);
         FileEngine engine = new FileEngine(b.settings);
         this.gates = new RootDirGates(index, types, engine.settings());
-        this.lifecycle = new RootDirLifecycle(index, types, gates, b.clock, b.listeners, b.maxRootDirsPerProject);
         this.homes = Homes.builder().workspaceRoot(root).homesRoot(b.homesRoot).settings(b.settingsCascade)
                 .maxBytes(b.homeMaxBytes).clock(b.clock).build();
         this.exec = ExecSetup.engine(b.execSettings, b.hostEnv, true);
+        this.run = b.keepLeftoversFor != null ? WorkspaceRuns.start(root) : null;     // after what may fail
+        this.lifecycle = new RootDirLifecycle(index, types, gates, b.clock, b.listeners, b.maxRootDirsPerProject,
+                run);
         this.tools = WorkspaceTools.create(engine, exec, homes, b.hostEnv,
                 (params, ctx) -> gates.gate(resolveRoot(ctx, Params.optString(params, ToolCatalog.DIR_NAME, null))));
         // Jobs never outlive the RootDir they run in.
@@ -97,6 +104,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
             }
         });
         gates.sweepAtStart();
+        this.leftovers = run == null ? null : LeftoverSweep.start(lifecycle, b.keepLeftoversFor);
     }
 
     /**
@@ -112,11 +120,22 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
     /**
      * Kills every job of this backend and waits for it (whole process trees: SIGTERM, up to the grace
      * period ({@code ExecSettings.killGrace}) for them to end, then SIGKILL to what still runs, before it returns) and
-     * releases the exec engine. RootDirs stay on disk.
+     * releases the exec engine. RootDirs stay on disk; with {@link Builder#processesEndWithJvm}, this run
+     * ends, and the next backend to open the workspace removes the RootDirs of its processes that go with
+     * their creator and are still there.
      */
     @Override
     public void close() {
-        exec.close();
+        try {
+            exec.close();
+        } finally {
+            if (leftovers != null) {
+                leftovers.close();
+            }
+            if (run != null) {
+                run.close();
+            }
+        }
     }
 
     /**
@@ -221,6 +240,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      * @throws ToolException {@code path_escape} for an unsafe name, {@code not_found} for an unknown RootDir
      */
     public Path resolveRoot(ToolContext ctx, String dirName) throws ToolException {
+        seen(ctx);
         if (dirName == null) {
             return gates.checkedDir(tempRootDir(ctx));
         }
@@ -276,7 +296,20 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      * @throws ToolException {@code path_escape} when tenant or project is not a safe segment
      */
     public RootDirInfo tempRootDir(ToolContext ctx) throws ToolException {
+        seen(ctx);
         return lifecycle.tempRootDir(ctx);
+    }
+
+    /** The wait for the RootDirs ended runs left, or null; for tests, which end the wait at once. */
+    LeftoverSweep leftovers() {
+        return leftovers;
+    }
+
+    /** A process used this backend: RootDirs an ended run left for it are its own again. */
+    private void seen(ToolContext ctx) {
+        if (leftovers != null) {
+            leftovers.seen(ctx.processId());
+        }
     }
 
     // ------------------------------------------------------------------------------------- create
@@ -297,6 +330,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      */
     public RootDirInfo createRootDir(ToolContext creator, String dirName, String type, String label,
                                      Boolean deleteOnCreatorClose, Map<String, String> metadata) throws ToolException {
+        seen(creator);
         return lifecycle.createRootDir(creator, dirName, type, label, deleteOnCreatorClose, metadata);
     }
 
@@ -387,6 +421,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         private long homeMaxBytes = Homes.DEFAULT_MAX_BYTES;
         private SettingsCascade settingsCascade = SettingsCascade.EMPTY;
         private int maxRootDirsPerProject = DEFAULT_MAX_ROOT_DIRS_PER_PROJECT;
+        private Duration keepLeftoversFor;
 
         private Builder() {
             rootDirType(BuiltInRootDirType.temp(), true);
@@ -512,6 +547,34 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
          */
         public Builder settings(SettingsCascade settings) {
             this.settingsCascade = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /**
+         * Says that the processes using this backend end when this JVM ends, as they do with an in-memory
+         * {@code ProcessStore} ({@code serve} and {@code mcp} say so). A process's temp RootDir, and any RootDir
+         * made to go with its creator, is removed when the process ends; a JVM that is killed (SIGKILL, out of
+         * memory) ends no process, and its RootDirs would stay for good. With this set, the backend holds a
+         * lock file in {@code <workspace>/.runs} while it is open and names its run in those RootDirs'
+         * descriptors, and when it opens the workspace it finds the ones whose run ended (no process holds its
+         * lock: killed, or closed without ending its processes) and removes them {@code keepLeftoversFor}
+         * later, except those of a process that used this backend meanwhile (a host that reuses process ids:
+         * they are its own again and go when it ends). The wait lets a process come back, or a transfer be
+         * resumed into one of its RootDirs; zero removes them at once. Runs still open, in this JVM or
+         * another, keep theirs. Only on the default file system.
+         *
+         * <p>Leave it unset (the default) when processes outlive the JVM (a store in a database, processes
+         * resumed after a restart): their RootDirs must then stay until the processes end.
+         *
+         * @param keepLeftoversFor how long RootDirs that ended runs left stay after the open: zero or more
+         * @return this
+         */
+        public Builder processesEndWithJvm(Duration keepLeftoversFor) {
+            Objects.requireNonNull(keepLeftoversFor, "keepLeftoversFor");
+            if (keepLeftoversFor.isNegative()) {
+                throw new IllegalArgumentException("keepLeftoversFor must be zero or more, got " + keepLeftoversFor);
+            }
+            this.keepLeftoversFor = keepLeftoversFor;
             return this;
         }
 

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -32,6 +33,11 @@ import org.vancetope.worktarget.spi.BackendTool;
 /** {@code mcp}: an MCP server over stdio (this machine's tools) or over HTTP (a WORK backend and daemons). */
 final class McpCommand {
     private static final Logger LOG = LoggerFactory.getLogger(McpCommand.class);
+    /**
+     * How long the HTTP server keeps the RootDirs a killed run's sessions left: no session comes back, but an
+     * upload into one of them may be resumed by its RootDir's name meanwhile.
+     */
+    private static final Duration LEFTOVERS_KEPT = Duration.ofHours(1);
     static final String HELP = String.join("\n",
             "Usage: mcp [--workdir DIR] [--workspace DIR] [--tenant T] [--project P] [--warm-up on|off]",
             "       mcp --http PORT --workspace DIR --tokens FILE [--bind 127.0.0.1] [--daemon-port 7070]",
@@ -118,7 +124,8 @@ final class McpCommand {
         }
         LocalBackend local = LocalBackend.builder().workDirectory(workdir).execSettings(ExecSettings.defaults()).build();
         WorkspaceBackend work = workspace == null ? null
-                : WorkspaceBackend.builder().workspaceRoot(workspace).execSettings(ExecSettings.defaults()).build();
+                : WorkspaceBackend.builder().workspaceRoot(workspace).execSettings(ExecSettings.defaults())
+                        .processesEndWithJvm(Duration.ZERO).build();     // a session's process never comes back
         InMemoryProcessStore store = new InMemoryProcessStore();
         WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).peers(local);
         if (work != null) {
@@ -186,7 +193,7 @@ final class McpCommand {
             throw new Args.UsageException("Cannot read --tokens: " + e.getMessage());
         }
         WorkspaceBackend work = WorkspaceBackend.builder().workspaceRoot(workspace)
-                .execSettings(ExecSettings.defaults()).build();
+                .execSettings(ExecSettings.defaults()).processesEndWithJvm(LEFTOVERS_KEPT).build();
         ServerTransfers transfers = ServerTransfers.create(
                 new RootDirTargetResolver((scope, dirName) -> work.findRoot(scope.tenant(), scope.project(), dirName)),
                 TransferSettings.defaults(), TransferListener.NONE);

@@ -102,7 +102,8 @@ final class ServeCommand {
             "  --result-max-kib N  the largest result of a file tool (default "
                     + (FileToolSettings.DEFAULT_RESULT_MAX_BYTES >> 10) + "; at least 1)",
             "  --process-idle-minutes N  end a named process after N minutes without a call (default "
-                    + AdminServer.Limits.DEFAULT_PROCESS_IDLE.toMinutes() + "; 0 never)",
+                    + AdminServer.Limits.DEFAULT_PROCESS_IDLE.toMinutes() + "; 0 never); the temp RootDirs",
+            "                      of processes of a killed serve wait as long for them after the next start",
             "  --max-processes N   the most named processes at once; a call naming one more gets 429 (default "
                     + AdminServer.Limits.DEFAULT_MAX_PROCESSES + ")",
             "  --redis-uri URI     join a fleet of server nodes through Redis (redis://HOST:PORT): calls for",
@@ -258,6 +259,11 @@ final class ServeCommand {
         FleetLink fleet = fleet(a);
         TransferSettings transferSettings = transferSettings(a);
         WorkspaceBackend.Builder wb = workspace(a, workspace);
+        if (!processIdle.isZero()) {
+            // the processes live in memory: what a killed run's processes left waits as long as an idle process
+            // would (a named process may come back, an upload be resumed), then goes
+            wb.processesEndWithJvm(processIdle);
+        }
         WorkspaceBackend work;
         try {
             work = wb.build();

@@ -135,6 +135,53 @@ class CliProcessTest {
                 + "is not a RootDir of this project").contains("workspace_create_ephemeral_dir");
     }
 
+    private static int call(int adminPort, Path tokenFile, ByteArrayOutputStream out, ByteArrayOutputStream err,
+                            String... rest) {
+        List<String> argv = new ArrayList<>(List.of("call", "--server", "http://127.0.0.1:" + adminPort,
+                "--admin-token-file", tokenFile.toString()));
+        argv.addAll(List.of(rest));
+        return Main.run(argv.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theTempRootDirThatAKilledServeLeftWaitsForItsNamedProcessWhichTakesItUpAndRemovesItWhenItEnds()
+            throws Exception {
+        Path workspace = Files.createDirectories(dir.resolve("workspace"));
+        Path tokenFile = dir.resolve("admin-token");
+        ChildJvm killed = child("serve-killed", "serve", "--workspace", workspace.toString(), "--tokens",
+                tokens().toString(), "--port", "0", "--admin-port", "0", "--admin-token-file", tokenFile.toString());
+        int adminPort = Integer.parseInt(killed.awaitLog(Pattern.compile("Admin API on http://127\\.0\\.0\\.1:(\\d+)/")));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertThat(call(adminPort, tokenFile, new ByteArrayOutputStream(), err, "--target", "WORK", "--tenant", "acme",
+                "--project", "proj", "--process", "p1", "file_write", "{\"path\":\"notes.txt\",\"content\":\"draft\"}"))
+                .as(err.toString(StandardCharsets.UTF_8)).isEqualTo(Main.OK);
+        Path temp;
+        try (var dirs = Files.list(workspace.resolve("acme/proj"))) {
+            temp = dirs.filter(d -> d.getFileName().toString().startsWith("temp-")).findFirst().orElseThrow();
+        }
+
+        killed.kill();     // SIGKILL: process p1 never ends
+
+        Path tokenFile2 = dir.resolve("admin-token-2");
+        ChildJvm next = child("serve-next", "serve", "--workspace", workspace.toString(), "--tokens",
+                tokens().toString(), "--port", "0", "--admin-port", "0", "--admin-token-file", tokenFile2.toString());
+        int adminPort2 = Integer.parseInt(next.awaitLog(Pattern.compile("Admin API on http://127\\.0\\.0\\.1:(\\d+)/")));
+        assertThat(next.log()).contains("1 RootDirs of processes of ended runs stay for 3600 s, for their processes to "
+                + "come back: [acme/proj/" + temp.getFileName() + " of process p1]");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertThat(call(adminPort2, tokenFile2, out, err, "--target", "WORK", "--tenant", "acme", "--project", "proj",
+                "--process", "p1", "file_read", "{\"path\":\"notes.txt\"}")).as(err.toString(StandardCharsets.UTF_8))
+                .isEqualTo(Main.OK);
+        assertThat(out.toString(StandardCharsets.UTF_8)).as("p1 came back to its file").contains("draft");
+
+        assertThat(call(adminPort2, tokenFile2, new ByteArrayOutputStream(), err, "--end-process", "p1"))
+                .as(err.toString(StandardCharsets.UTF_8)).isEqualTo(Main.OK);
+
+        assertThat(temp).doesNotExist();
+        assertThat(workspace.resolve("acme/proj/.rootdirs/" + temp.getFileName() + ".properties")).doesNotExist();
+    }
+
     @Test
     void serveWithItsAdminPortTakenExitsFourBeforeTheServerSaysItListens() throws Exception {
         Path workspace = Files.createDirectories(dir.resolve("workspace"));

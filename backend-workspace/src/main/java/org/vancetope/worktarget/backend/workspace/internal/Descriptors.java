@@ -36,6 +36,7 @@ public final class Descriptors {
     public static final String DIR = ".rootdirs";
     private static final String SUFFIX = ".properties";
     private static final String META = "metadata.";
+    private static final String RUN = "run";
 
     private Descriptors() {
     }
@@ -45,14 +46,19 @@ public final class Descriptors {
     }
 
     /**
-     * Writes a descriptor atomically.
+     * Writes a descriptor atomically, naming the run of the backend that wrote it (see
+     * {@code WorkspaceBackend.Builder.processesEndWithJvm}).
      *
      * @param workspace the workspace root
      * @param info the RootDir
+     * @param run the id of the writing backend's run, or null
      * @throws IOException on failure
      */
-    public static void write(ConfinedRoot workspace, RootDirInfo info) throws IOException {
+    public static void write(ConfinedRoot workspace, RootDirInfo info, String run) throws IOException {
         Properties p = new Properties();
+        if (run != null) {
+            p.setProperty(RUN, run);
+        }
         p.setProperty("type", info.type());
         p.setProperty("label", info.label());
         p.setProperty("creatorProcessId", info.creatorProcessId());
@@ -80,23 +86,8 @@ public final class Descriptors {
      * @return the RootDir, or null when the descriptor is missing or unreadable (a damaged one is logged)
      */
     public static RootDirInfo read(ConfinedRoot workspace, String tenant, String project, String dirName) {
-        Properties p = new Properties();
-        try (Reader r = new InputStreamReader(Channels.newInputStream(
-                workspace.openFile(file(tenant, project, dirName)).channel()), StandardCharsets.UTF_8)) {
-            p.load(r);
-        } catch (NoSuchFileException e) {
-            return null;
-        } catch (ToolException e) {
-            if (e.code() != ErrorCode.NOT_FOUND) {
-                LOG.warn("The descriptor of RootDir '{}' in {}/{} cannot be opened ({}); the RootDir is not listed.",
-                        dirName, tenant, project, e.getMessage());
-            }
-            return null;
-        } catch (IOException | IllegalArgumentException e) {
-            // IllegalArgumentException: what Properties.load throws for a malformed backslash-u escape
-            LOG.warn("The descriptor of RootDir '{}' in {}/{} ({}) cannot be read ({}); the RootDir is not listed, and "
-                    + "its files stay where they are. Repair the descriptor, or delete it and the RootDir's directory.",
-                    dirName, tenant, project, file(tenant, project, dirName), e.toString());
+        Properties p = properties(workspace, tenant, project, dirName);
+        if (p == null) {
             return null;
         }
         Map<String, String> metadata = new TreeMap<>();
@@ -119,6 +110,44 @@ public final class Descriptors {
                 p.getProperty("creatorProcessId", ""), created,
                 Boolean.parseBoolean(p.getProperty("deleteOnCreatorClose", "false")), metadata,
                 workspace.root().resolve(tenant).resolve(project).resolve(dirName));
+    }
+
+    /**
+     * The run of the backend that wrote a descriptor.
+     *
+     * @param workspace the workspace root
+     * @param tenant the tenant
+     * @param project the project
+     * @param dirName the RootDir name
+     * @return the run's id, or null when the descriptor names none (written without one, or by an older version)
+     */
+    public static String run(ConfinedRoot workspace, String tenant, String project, String dirName) {
+        Properties p = properties(workspace, tenant, project, dirName);
+        return p == null ? null : p.getProperty(RUN);
+    }
+
+    /** The descriptor's properties, or null when it is missing or unreadable (a damaged one is logged). */
+    private static Properties properties(ConfinedRoot workspace, String tenant, String project, String dirName) {
+        Properties p = new Properties();
+        try (Reader r = new InputStreamReader(Channels.newInputStream(
+                workspace.openFile(file(tenant, project, dirName)).channel()), StandardCharsets.UTF_8)) {
+            p.load(r);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (ToolException e) {
+            if (e.code() != ErrorCode.NOT_FOUND) {
+                LOG.warn("The descriptor of RootDir '{}' in {}/{} cannot be opened ({}); the RootDir is not listed.",
+                        dirName, tenant, project, e.getMessage());
+            }
+            return null;
+        } catch (IOException | IllegalArgumentException e) {
+            // IllegalArgumentException: what Properties.load throws for a malformed backslash-u escape
+            LOG.warn("The descriptor of RootDir '{}' in {}/{} ({}) cannot be read ({}); the RootDir is not listed, and "
+                    + "its files stay where they are. Repair the descriptor, or delete it and the RootDir's directory.",
+                    dirName, tenant, project, file(tenant, project, dirName), e.toString());
+            return null;
+        }
+        return p;
     }
 
     /**
