@@ -163,6 +163,8 @@ public final class FleetBenchmark {
                 c.close();
             }
             redis.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            Files.deleteIfExists(dir.resolve("redis.log"));
+            Files.deleteIfExists(dir);
         }
     }
 

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.vancetope.worktarget.testfixtures.Await;
 
 /**
@@ -122,6 +123,7 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
+    /** Stops the server and deletes its directory (its log), which would otherwise stay in the temp directory. */
     @Override
     public void close() {
         if (process != null && process.isAlive()) {
@@ -131,6 +133,17 @@ public final class RedisServer implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        if (!Files.isDirectory(dir)) {
+            return;     // closed before
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            System.err.println("Could not delete " + dir + ": " + e);
         }
     }
 }
