@@ -121,8 +121,8 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      * Kills every job of this backend and waits for it (whole process trees: SIGTERM, up to the grace
      * period ({@code ExecSettings.killGrace}) for them to end, then SIGKILL to what still runs, before it returns) and
      * releases the exec engine. RootDirs stay on disk; with {@link Builder#processesEndWithJvm}, this run
-     * ends, and the next backend to open the workspace removes the RootDirs of its processes that go with
-     * their creator and are still there.
+     * ends, and the next backend to open the workspace removes, after its wait, the RootDirs of this run's
+     * processes that go with their creator and are still there.
      */
     @Override
     public void close() {

@@ -110,6 +110,7 @@ public final class ExecEngine implements AutoCloseable {
         this.threads = new ExecThreads(b.scheduler);
         ScheduledExecutorService scheduler = threads.scheduler;
         ProcessTree tree = new ProcessTree(scheduler, Duration.ofMillis(killGraceMs));
+        ProcessTree.killJobsOfEndedJvmsOnce();     // jobs a killed JVM left: nothing else could ever end them
         long outputRetentionMs = s.outputRetention().toMillis();
         long scopeIdleMs = s.scopeIdle().toMillis();
         this.jobs = new JobTable(b.clock, b.random, s.maxJobsPerScope(), scopeIdleMs);

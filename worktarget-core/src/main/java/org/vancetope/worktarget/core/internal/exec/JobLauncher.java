@@ -226,7 +226,7 @@ final class JobLauncher {
         synchronized (random) {
             random.nextBytes(b);
         }
-        return HexFormat.of().formatHex(b);
+        return ProcessTree.COOKIE_OWNER + HexFormat.of().formatHex(b);     // the owner: for the next JVM's orphan check
     }
 
     /**

@@ -71,6 +71,36 @@ final class ProcTable {
     }
 
     /**
+     * The processes of /proc (other than this one) that carry a job cookie, and the cookie each carries.
+     *
+     * @param self this JVM's pid, skipped
+     * @return cookies by pid; what could be read when the listing was cut short
+     */
+    static Map<Long, String> cookieCarriers(long self) {
+        Map<Long, String> out = new java.util.LinkedHashMap<>();
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(PROC)) {
+            for (Path p : dir) {
+                String name = p.getFileName().toString();
+                if (name.isEmpty() || !Character.isDigit(name.charAt(0))) {
+                    continue;
+                }
+                try {
+                    long pid = Long.parseLong(name);
+                    String cookie = pid == self ? null : cookieOf(p.resolve("environ"));
+                    if (cookie != null) {
+                        out.put(pid, cookie);
+                    }
+                } catch (NumberFormatException e) {
+                    // not a process
+                }
+            }
+        } catch (IOException | DirectoryIteratorException e) {
+            // Processes come and go while /proc is listed: what was read is what there is.
+        }
+        return out;
+    }
+
+    /**
      * The fields of {@code /proc/<pid>/stat} a scan needs: the process group and session (a member of the
      * session or group led by a job shell belongs to the job even when it cleared its environment and was
      * re-parented — job shells lead both through setsid) and the start time.

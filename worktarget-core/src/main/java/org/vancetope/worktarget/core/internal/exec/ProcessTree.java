@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +45,14 @@ final class ProcessTree {
     /** How long one SIGKILL round waits for the processes it signalled to die. */
     static final Duration SETTLE = Duration.ofSeconds(1);
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    /**
+     * The start of this JVM's job cookies: its PID namespace, pid and start time ({@code ns.pid.ticks.}), so that
+     * a later JVM can tell that a job outlived the JVM that started it; empty when they cannot be read (no
+     * {@code /proc}), and then no job of this JVM is ever taken for an orphan.
+     */
+    static final String COOKIE_OWNER = owner();
+    private static final AtomicBoolean ORPHANS_KILLED = new AtomicBoolean();
 
     private final ScheduledExecutorService scheduler;
     private final Duration grace;
@@ -81,6 +91,82 @@ final class ProcessTree {
     static long startTicksOf(long pid) {
         ProcTable.Stat s = ProcTable.Stat.read(PROC.resolve(Long.toString(pid)).resolve("stat"));
         return s == null ? 0 : s.startTicks();
+    }
+
+    private static String owner() {
+        long pid = ProcessHandle.current().pid();
+        long ticks = startTicksOf(pid);
+        String ns = pidNamespace();
+        return ticks == 0 || ns == null ? "" : ns + "." + pid + "." + ticks + ".";
+    }
+
+    /** The inode number of this process's PID namespace ({@code /proc/self/ns/pid -> pid:[4026531836]}), or null. */
+    private static String pidNamespace() {
+        try {
+            String link = Files.readSymbolicLink(PROC.resolve("self/ns/pid")).toString();
+            int open = link.indexOf('[');
+            int close = link.indexOf(']', open + 1);
+            String inode = open < 0 || close < 0 ? "" : link.substring(open + 1, close);
+            return !inode.isEmpty() && inode.chars().allMatch(Character::isDigit) ? inode : null;
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Once per JVM, when its first engine starts: {@link #killJobsOfEndedJvms}.
+     */
+    static void killJobsOfEndedJvmsOnce() {
+        if (!COOKIE_OWNER.isEmpty() && ORPHANS_KILLED.compareAndSet(false, true)) {
+            killJobsOfEndedJvms();
+        }
+    }
+
+    /**
+     * Kills (SIGKILL) the processes of jobs whose JVM ended without ending them (killed, out of memory): their
+     * cookie names a JVM of this PID namespace (pid and start time) that no longer runs. Nothing could end
+     * them, wait for them or read their output any more; a JVM that closes its engines ends its jobs itself.
+     * Processes of other PID namespaces (a container's, whose pids mean nothing here), of other users (whose
+     * environment is not readable) and with a cookie of another form are left alone.
+     *
+     * @return the pids signalled
+     */
+    static List<Long> killJobsOfEndedJvms() {
+        if (COOKIE_OWNER.isEmpty()) {
+            return List.of();
+        }
+        String ns = COOKIE_OWNER.substring(0, COOKIE_OWNER.indexOf('.') + 1);
+        Map<String, Boolean> ended = new HashMap<>();
+        List<Long> killed = new ArrayList<>();
+        Set<String> owners = new java.util.TreeSet<>();
+        for (Map.Entry<Long, String> e : ProcTable.cookieCarriers(ProcessHandle.current().pid()).entrySet()) {
+            String cookie = e.getValue();
+            if (!cookie.startsWith(ns) || cookie.startsWith(COOKIE_OWNER)) {
+                continue;
+            }
+            String[] parts = cookie.split("\\.", -1);
+            if (parts.length != 4) {
+                continue;
+            }
+            String owner = parts[1] + "." + parts[2];
+            boolean gone = ended.computeIfAbsent(owner, o -> {
+                try {
+                    return startTicksOf(Long.parseLong(parts[1])) != Long.parseLong(parts[2]);
+                } catch (NumberFormatException x) {
+                    return false;
+                }
+            });
+            if (gone) {
+                ProcessHandle.of(e.getKey()).ifPresent(ProcessHandle::destroyForcibly);
+                killed.add(e.getKey());
+                owners.add("pid " + parts[1]);
+            }
+        }
+        if (!killed.isEmpty()) {
+            LOG.warn("Killed {} process(es) of jobs whose JVM ended without ending them ({}): {}", killed.size(),
+                    String.join(", ", owners), killed);
+        }
+        return killed;
     }
 
     /**
