@@ -107,10 +107,10 @@ class ProcessTreeTest {
     @Test
     void theStartTimeOfAProcessIsReadAndIsZeroOnceItIsGone() throws Exception {
         Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "no /proc");
-        ProcessTree.Target t = start("sleep 1000", "cookie-ticks-1");
+        // exec: the shell becomes the sleep, so no child of it can be forked after the kill and outlive the test
+        ProcessTree.Target t = start("exec sleep 1000", "cookie-ticks-1");
         assertThat(t.startTicks()).isPositive()
                 .isGreaterThanOrEqualTo(ProcessTree.startTicksOf(ProcessHandle.current().pid()));
-        started.get(0).descendants().forEach(ProcessHandle::destroyForcibly);    // the sleep, or it outlives the test
         started.get(0).destroyForcibly().waitFor();
         assertThat(ProcessTree.startTicksOf(t.root().pid())).isZero();
     }
@@ -135,9 +135,9 @@ class ProcessTreeTest {
     void aSnapshotSkipsAProcessStartedBeforeTheRootEvenIfItCarriesTheCookie() throws Exception {
         Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "no /proc");
         ProcessTree tree = new ProcessTree(scheduler, Duration.ofMillis(100));
-        ProcessTree.Target older = start("sleep 1000", "cookie-ticks-3");
+        ProcessTree.Target older = start("exec sleep 1000", "cookie-ticks-3");
         Thread.sleep(50); // the start times are in clock ticks (10 ms): make the two starts differ
-        ProcessTree.Target root = start("sleep 1000", "cookie-ticks-3");
+        ProcessTree.Target root = start("exec sleep 1000", "cookie-ticks-3");
         assertThat(root.startTicks()).isGreaterThan(older.startTicks());
 
         assertThat(tree.snapshot(root)).containsKey(root.root().pid()).doesNotContainKey(older.root().pid());
