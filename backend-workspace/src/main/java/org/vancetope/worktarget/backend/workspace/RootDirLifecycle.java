@@ -208,8 +208,8 @@ final class RootDirLifecycle {
     /**
      * The RootDirs that go with their creator and were made by runs of a backend that ended without ending
      * their processes (killed, or closed first): with processes that end with their JVM, nothing ends them
-     * any more. The RootDirs of runs still open, here or in another JVM, and those whose descriptor names no
-     * run are not among them. The lock files of ended runs are deleted.
+     * any more. The RootDirs of runs still open, here or in another JVM, of other hosts, and those whose
+     * descriptor names no run are not among them.
      *
      * @return the RootDirs, in no order
      */
@@ -224,13 +224,12 @@ final class RootDirLifecycle {
                     }
                     String other = Descriptors.run(index.workspace(), info.tenant(), info.project(), info.dirName());
                     if (other != null && !other.equals(run.run())
-                            && ended.computeIfAbsent(other, r -> WorkspaceRuns.ended(index.root(), r))) {
+                            && ended.computeIfAbsent(other, WorkspaceRuns::ended)) {
                         out.add(info);
                     }
                 }
             }
         }
-        WorkspaceRuns.forgetEnded(index.root());
         return out;
     }
 

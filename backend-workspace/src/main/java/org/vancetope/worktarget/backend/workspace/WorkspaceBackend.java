@@ -91,7 +91,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         this.homes = Homes.builder().workspaceRoot(root).homesRoot(b.homesRoot).settings(b.settingsCascade)
                 .maxBytes(b.homeMaxBytes).clock(b.clock).build();
         this.exec = ExecSetup.engine(b.execSettings, b.hostEnv, true);
-        this.run = b.keepLeftoversFor != null ? WorkspaceRuns.start(root) : null;     // after what may fail
+        this.run = b.keepLeftoversFor != null ? WorkspaceRuns.start() : null;     // after what may fail
         this.lifecycle = new RootDirLifecycle(index, types, gates, b.clock, b.listeners, b.maxRootDirsPerProject,
                 run);
         this.tools = WorkspaceTools.create(engine, exec, homes, b.hostEnv,
@@ -554,14 +554,14 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
          * Says that the processes using this backend end when this JVM ends, as they do with an in-memory
          * {@code ProcessStore} ({@code serve} and {@code mcp} say so). A process's temp RootDir, and any RootDir
          * made to go with its creator, is removed when the process ends; a JVM that is killed (SIGKILL, out of
-         * memory) ends no process, and its RootDirs would stay for good. With this set, the backend holds a
-         * lock file in {@code <workspace>/.runs} while it is open and names its run in those RootDirs'
-         * descriptors, and when it opens the workspace it finds the ones whose run ended (no process holds its
-         * lock: killed, or closed without ending its processes) and removes them {@code keepLeftoversFor}
-         * later, except those of a process that used this backend meanwhile (a host that reuses process ids:
-         * they are its own again and go when it ends). The wait lets a process come back, or a transfer be
-         * resumed into one of its RootDirs; zero removes them at once. Runs still open, in this JVM or
-         * another, keep theirs. Only on the default file system.
+         * memory) ends no process, and its RootDirs would stay for good. With this set, the backend names its
+         * run (this JVM's host, pid and start time, and the backend) in those RootDirs' descriptors, and when
+         * it opens the workspace it finds the ones whose run ended (a JVM of this host that no longer runs, or
+         * a backend of this JVM that was closed without ending its processes) and removes them
+         * {@code keepLeftoversFor} later, except those of a process that used this backend meanwhile (a host
+         * that reuses process ids: they are its own again and go when it ends). The wait lets a process come
+         * back, or a transfer be resumed into one of its RootDirs; zero removes them at once. Runs still open,
+         * in this JVM or another, and runs of other hosts (a workspace on a network file system), keep theirs.
          *
          * <p>Leave it unset (the default) when processes outlive the JVM (a store in a database, processes
          * resumed after a restart): their RootDirs must then stay until the processes end.

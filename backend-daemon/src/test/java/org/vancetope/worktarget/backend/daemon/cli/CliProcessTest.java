@@ -29,6 +29,7 @@ import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
 import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.spi.AuthPrincipal;
+import org.vancetope.worktarget.testfixtures.Await;
 
 /**
  * {@code serve} and {@code daemon} as real child JVMs ({@link ChildJvm}): what they log for an operator, the
@@ -145,7 +146,7 @@ class CliProcessTest {
     }
 
     @Test
-    void theTempRootDirThatAKilledServeLeftWaitsForItsNamedProcessWhichTakesItUpAndRemovesItWhenItEnds()
+    void theTempRootDirThatAKilledServeLeftWaitsForItsNamedProcessWhichTakesItUpAndRemovesItWhenItEndsAndItsJobIsKilled()
             throws Exception {
         Path workspace = Files.createDirectories(dir.resolve("workspace"));
         Path tokenFile = dir.resolve("admin-token");
@@ -156,19 +157,28 @@ class CliProcessTest {
         assertThat(call(adminPort, tokenFile, new ByteArrayOutputStream(), err, "--target", "WORK", "--tenant", "acme",
                 "--project", "proj", "--process", "p1", "file_write", "{\"path\":\"notes.txt\",\"content\":\"draft\"}"))
                 .as(err.toString(StandardCharsets.UTF_8)).isEqualTo(Main.OK);
+        assertThat(call(adminPort, tokenFile, new ByteArrayOutputStream(), err, "--target", "WORK", "--tenant", "acme",
+                "--project", "proj", "--process", "p1", "exec_run",
+                "{\"command\":\"echo $$ > job.pid; exec sleep 1000\",\"waitMs\":0}"))
+                .as(err.toString(StandardCharsets.UTF_8)).isEqualTo(Main.OK);
         Path temp;
         try (var dirs = Files.list(workspace.resolve("acme/proj"))) {
             temp = dirs.filter(d -> d.getFileName().toString().startsWith("temp-")).findFirst().orElseThrow();
         }
+        long job = Long.parseLong(Await.line(temp.resolve("job.pid")));
 
-        killed.kill();     // SIGKILL: process p1 never ends
+        killed.kill();     // SIGKILL: process p1 never ends, nor does its job
+        assertThat(ProcessHandle.of(job).map(ProcessHandle::isAlive)).as("the job outlives its serve").contains(true);
 
         Path tokenFile2 = dir.resolve("admin-token-2");
         ChildJvm next = child("serve-next", "serve", "--workspace", workspace.toString(), "--tokens",
                 tokens().toString(), "--port", "0", "--admin-port", "0", "--admin-token-file", tokenFile2.toString());
         int adminPort2 = Integer.parseInt(next.awaitLog(Pattern.compile("Admin API on http://127\\.0\\.0\\.1:(\\d+)/")));
         assertThat(next.log()).contains("1 RootDirs of processes of ended runs stay for 3600 s, for their processes to "
-                + "come back: [acme/proj/" + temp.getFileName() + " of process p1]");
+                + "come back: [acme/proj/" + temp.getFileName() + " of process p1]")
+                .containsPattern("Killed 1 process\\(es\\) of jobs whose JVM ended without ending them \\(owner "
+                        + "[0-9a-f]{4}\\." + killed.pid() + "\\.[0-9a-z]+\\): \\[" + job + "\\]");
+        Await.processGone(job);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         assertThat(call(adminPort2, tokenFile2, out, err, "--target", "WORK", "--tenant", "acme", "--project", "proj",
                 "--process", "p1", "file_read", "{\"path\":\"notes.txt\"}")).as(err.toString(StandardCharsets.UTF_8))

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.internal.path.Reserved;
 
 /**
  * Ends the whole process tree of a job: a snapshot of the job's shell,
@@ -47,9 +48,10 @@ final class ProcessTree {
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     /**
-     * The start of this JVM's job cookies: its PID namespace, pid and start time ({@code ns.pid.ticks.}), so that
-     * a later JVM can tell that a job outlived the JVM that started it; empty when they cannot be read (no
-     * {@code /proc}), and then no job of this JVM is ever taken for an orphan.
+     * The start of this JVM's job cookies: its PID namespace and its owner name ({@code ns.host.pid.start.},
+     * {@link Reserved#owner()}), so that a later JVM can tell that a job outlived the JVM that started it;
+     * empty when the namespace cannot be read (no {@code /proc}), and then no job of this JVM is ever taken
+     * for an orphan.
      */
     static final String COOKIE_OWNER = owner();
     private static final AtomicBoolean ORPHANS_KILLED = new AtomicBoolean();
@@ -94,10 +96,8 @@ final class ProcessTree {
     }
 
     private static String owner() {
-        long pid = ProcessHandle.current().pid();
-        long ticks = startTicksOf(pid);
         String ns = pidNamespace();
-        return ticks == 0 || ns == null ? "" : ns + "." + pid + "." + ticks + ".";
+        return ns == null ? "" : ns + "." + Reserved.owner() + ".";
     }
 
     /** The inode number of this process's PID namespace ({@code /proc/self/ns/pid -> pid:[4026531836]}), or null. */
@@ -124,8 +124,9 @@ final class ProcessTree {
 
     /**
      * Kills (SIGKILL) the processes of jobs whose JVM ended without ending them (killed, out of memory): their
-     * cookie names a JVM of this PID namespace (pid and start time) that no longer runs. Nothing could end
-     * them, wait for them or read their output any more; a JVM that closes its engines ends its jobs itself.
+     * cookie names a JVM of this PID namespace and host that no longer runs ({@link Reserved#isStaleOwner}).
+     * Nothing could end them, wait for them or read their output any more; a JVM that closes its engines ends
+     * its jobs itself.
      * Processes of other PID namespaces (a container's, whose pids mean nothing here), of other users (whose
      * environment is not readable) and with a cookie of another form are left alone.
      *
@@ -141,30 +142,20 @@ final class ProcessTree {
         Set<String> owners = new java.util.TreeSet<>();
         for (Map.Entry<Long, String> e : ProcTable.cookieCarriers(ProcessHandle.current().pid()).entrySet()) {
             String cookie = e.getValue();
-            if (!cookie.startsWith(ns) || cookie.startsWith(COOKIE_OWNER)) {
+            int random = cookie.lastIndexOf('.');
+            if (!cookie.startsWith(ns) || cookie.startsWith(COOKIE_OWNER) || random <= ns.length()) {
                 continue;
             }
-            String[] parts = cookie.split("\\.", -1);
-            if (parts.length != 4) {
-                continue;
-            }
-            String owner = parts[1] + "." + parts[2];
-            boolean gone = ended.computeIfAbsent(owner, o -> {
-                try {
-                    return startTicksOf(Long.parseLong(parts[1])) != Long.parseLong(parts[2]);
-                } catch (NumberFormatException x) {
-                    return false;
-                }
-            });
-            if (gone) {
+            String owner = cookie.substring(ns.length(), random);
+            if (ended.computeIfAbsent(owner, Reserved::isStaleOwner)) {
                 ProcessHandle.of(e.getKey()).ifPresent(ProcessHandle::destroyForcibly);
                 killed.add(e.getKey());
-                owners.add("pid " + parts[1]);
+                owners.add(owner);
             }
         }
         if (!killed.isEmpty()) {
-            LOG.warn("Killed {} process(es) of jobs whose JVM ended without ending them ({}): {}", killed.size(),
-                    String.join(", ", owners), killed);
+            LOG.warn("Killed {} process(es) of jobs whose JVM ended without ending them (owner {}): {}",
+                    killed.size(), String.join(", ", owners), killed);
         }
         return killed;
     }

@@ -161,12 +161,14 @@ public final class Reserved {
 
     /**
      * Whether an owner ({@code <host>.<pid>.<start>}, see {@link #owner()}) is a process of this host
-     * that no longer runs. Anything else (another host, not an owner at all) is not stale.
+     * that no longer runs. Anything else (another host, not an owner at all) is not stale. The one test of
+     * whether what a process left (staging entries, job output, its jobs, its RootDirs, a warm-up's
+     * directory) outlived it.
      *
      * @param owner a name
-     * @return true when its entries may be deleted
+     * @return true when what it owns may be deleted
      */
-    static boolean isStaleOwner(String owner) {
+    public static boolean isStaleOwner(String owner) {
         Matcher m = OWNER_NAME.matcher(owner);
         return m.matches() && isStale(m.group(1), m.group(2), m.group(3));
     }

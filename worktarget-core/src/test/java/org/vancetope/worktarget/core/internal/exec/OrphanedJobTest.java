@@ -3,9 +3,7 @@ package org.vancetope.worktarget.core.internal.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.vancetope.worktarget.core.internal.exec.TestRoots.root;
 
-import java.io.BufferedReader;
 import java.io.File;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,11 +18,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.core.internal.path.Reserved;
 import org.vancetope.worktarget.testfixtures.Await;
+import org.vancetope.worktarget.testfixtures.ChildMain;
 
 /**
  * The jobs of a JVM that was killed are killed by the next JVM's first engine: their cookie names a JVM
- * (PID namespace, pid, start time) that no longer runs. Jobs of live JVMs, of other PID namespaces and with
+ * (PID namespace, and its owner name: host, pid, start time) that no longer runs. Jobs of live JVMs, of other PID namespaces and with
  * cookies of another form are left alone. Real processes, and a real child JVM killed with SIGKILL.
  */
 @EnabledOnOs(OS.LINUX)
@@ -66,12 +66,11 @@ class OrphanedJobTest {
         }
     }
 
-    /** The owner part of a cookie for a process that ran and is gone: a JVM that ended. */
+    /** The start of a cookie for a process of this host that ran and is gone: a JVM that ended. */
     private static String endedOwner(String namespace) throws Exception {
-        Process p = new ProcessBuilder("sleep", "0.2").start();
-        long ticks = ProcessTree.startTicksOf(p.pid());
+        Process p = new ProcessBuilder("true").start();
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        return namespace + "." + p.pid() + "." + ticks + ".";
+        return namespace + "." + Reserved.ownerOfProcess(p.pid()) + ".";
     }
 
     private static String namespace() {
@@ -115,16 +114,8 @@ class OrphanedJobTest {
 
     @Test
     void theJobOfAJvmKilledWithSigkillIsKilledByTheNextSweep() throws Exception {
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                JobHolder.class.getName(), dir.toString()).redirectErrorStream(true).start();
+        Process child = ChildMain.start(JobHolder.class, dir.toString());
         started.add(child);
-        BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-        StringBuilder log = new StringBuilder();
-        for (String line; (line = out.readLine()) != null && !line.equals("ready"); ) {
-            log.append(line).append('\n');
-        }
-        assertThat(child.isAlive()).as("the child is ready; its output: %s", log).isTrue();
         long job = Long.parseLong(Await.line(dir.resolve("job.pid")));
 
         child.destroyForcibly();     // SIGKILL: the child's engine never ends its job

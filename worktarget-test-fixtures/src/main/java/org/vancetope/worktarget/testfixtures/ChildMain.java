@@ -1,0 +1,51 @@
+package org.vancetope.worktarget.testfixtures;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A test's own {@code main} class run in a child JVM on the test's class path, for tests that need a
+ * separate process to kill with SIGKILL. The child says {@code ready} on a line of its own once it is set
+ * up; {@link #start} returns then, or fails with what the child printed.
+ *
+ * <pre>{@code
+ * Process child = ChildMain.start(RunHolder.class, workspace.toString());
+ * child.destroyForcibly();     // SIGKILL
+ * }</pre>
+ */
+public final class ChildMain {
+    private ChildMain() {
+    }
+
+    /**
+     * Starts {@code main} in a child JVM (small heap, C1 only) and waits for its {@code ready} line.
+     *
+     * @param main the class whose {@code main} to run
+     * @param args its arguments
+     * @return the running child; its output after {@code ready} is not read
+     * @throws IOException when it cannot start
+     * @throws AssertionError when it ended before saying {@code ready}, with its output
+     */
+    public static Process start(Class<?> main, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                main.getName()));
+        cmd.addAll(List.of(args));
+        Process child = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+        StringBuilder log = new StringBuilder();
+        for (String line; (line = out.readLine()) != null; ) {
+            if (line.equals("ready")) {
+                return child;
+            }
+            log.append(line).append('\n');
+        }
+        child.destroyForcibly();
+        throw new AssertionError(main.getSimpleName() + " ended before it was ready; its output:\n" + log);
+    }
+}
