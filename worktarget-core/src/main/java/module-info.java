@@ -21,7 +21,8 @@ module org.vancetope.worktarget.core {
     exports org.vancetope.worktarget.core.internal.home to
             org.vancetope.worktarget.testkit, org.vancetope.worktarget.backend.local, org.vancetope.worktarget.backend.workspace, org.vancetope.worktarget.backend.daemon;
     exports org.vancetope.worktarget.core.internal.path to
-            org.vancetope.worktarget.testkit, org.vancetope.worktarget.backend.local, org.vancetope.worktarget.backend.workspace, org.vancetope.worktarget.transfer, org.vancetope.worktarget.backend.daemon;
+            org.vancetope.worktarget.testkit, org.vancetope.worktarget.backend.local, org.vancetope.worktarget.backend.workspace, org.vancetope.worktarget.transfer, org.vancetope.worktarget.backend.daemon,
+            org.vancetope.worktarget.mcp;
     exports org.vancetope.worktarget.core.internal.transfer to
             org.vancetope.worktarget.testkit, org.vancetope.worktarget.backend.local, org.vancetope.worktarget.backend.workspace, org.vancetope.worktarget.transfer, org.vancetope.worktarget.backend.daemon;
 

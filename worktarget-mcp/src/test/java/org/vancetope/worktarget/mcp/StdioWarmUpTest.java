@@ -6,8 +6,11 @@ import io.modelcontextprotocol.json.McpJsonDefaults;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.core.internal.path.Reserved;
 import org.vancetope.worktarget.mcp.internal.StdioWarmUp;
 import org.vancetope.worktarget.testfixtures.Await;
 
@@ -24,6 +27,8 @@ class StdioWarmUpTest {
         assertThat(w.callsFailedUnexpectedly()).as("every call but the deliberate path escape succeeded").isZero();
         assertThat(idleChecks.get()).as("it waited for an idle client before each call").isGreaterThanOrEqualTo(CALLS);
         assertThat(w.directory()).startsWithRaw(Path.of(System.getProperty("java.io.tmpdir")));
+        assertThat(w.directory().getFileName().toString()).as("the name says whose it is")
+                .startsWith(StdioWarmUp.DIR_PREFIX + Reserved.owner() + "-");
         assertThat(Files.exists(w.directory())).as("its directory is deleted").isFalse();
     }
 
@@ -59,5 +64,28 @@ class StdioWarmUpTest {
         assertThat(w.ended()).isTrue();
         assertThat(w.callsDone()).isZero();
         assertThat(Files.exists(w.directory())).as("its directory is deleted").isFalse();
+    }
+
+    @Test
+    void theDirectoryOfAWarmUpWhoseProcessIsGoneIsDeletedAndTheOthersStay(@TempDir Path tmp) throws Exception {
+        Process ended = new ProcessBuilder("true").start();
+        assertThat(ended.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        String endedOwner = Reserved.ownerOfProcess(ended.pid());
+        Path killed = Files.createDirectories(tmp.resolve(StdioWarmUp.DIR_PREFIX + endedOwner + "-123/src/a"));
+        Files.writeString(killed.resolve("f1.txt"), "left by a warm-up killed with SIGKILL");
+        Path live = Files.createDirectory(tmp.resolve(StdioWarmUp.DIR_PREFIX + Reserved.owner() + "-456"));
+        String otherHost = endedOwner.startsWith("0000") ? "0001" : "0000";
+        Path ofAnotherHost = Files.createDirectory(tmp.resolve(StdioWarmUp.DIR_PREFIX + otherHost
+                + endedOwner.substring(4) + "-789"));
+        Path oldForm = Files.createDirectory(tmp.resolve("worktarget-mcp-warm-up789"));
+        Path other = Files.createDirectory(tmp.resolve("something-else-" + endedOwner + "-1"));
+
+        assertThat(StdioWarmUp.deleteLeftovers(tmp)).isEqualTo(1);
+
+        assertThat(tmp.resolve(StdioWarmUp.DIR_PREFIX + endedOwner + "-123")).doesNotExist();
+        assertThat(live).as("its process runs").isDirectory();
+        assertThat(ofAnotherHost).as("its process cannot be checked from here").isDirectory();
+        assertThat(oldForm).as("no owner in its name").isDirectory();
+        assertThat(other).isDirectory();
     }
 }

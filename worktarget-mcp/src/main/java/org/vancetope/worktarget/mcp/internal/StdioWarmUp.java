@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,6 +19,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.internal.path.Reserved;
 
 /**
  * Primes the JVM on the stdio call path, in the background, while the client is idle: a private copy of
@@ -134,11 +136,16 @@ public final class StdioWarmUp implements AutoCloseable {
         return !thread.isAlive();
     }
 
+    /** The start of a warm-up directory's name; its process's owner name ({@link Reserved#owner()}) and a dash follow. */
+    public static final String DIR_PREFIX = "worktarget-mcp-warm-up-";
+
     private void run(Function<Path, Target> factory) {
         long t0 = System.nanoTime();
         Path dir = null;
         try {
-            dir = Files.createTempDirectory("worktarget-mcp-warm-up");
+            Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+            deleteLeftovers(tmp);
+            dir = Files.createTempDirectory(tmp, DIR_PREFIX + Reserved.owner() + "-");
             directory = dir;
             prepare(dir);
             try (Target target = factory.apply(dir)) {
@@ -272,6 +279,35 @@ public final class StdioWarmUp implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Deletes the directories of warm-ups whose process is gone: one that was killed (SIGKILL) while it ran
+     * could not delete its own. A directory whose process still runs, or whose name holds no owner of this
+     * host ({@link Reserved#owner()}), is left alone.
+     *
+     * @param tmp the temporary directory the warm-ups make theirs in
+     * @return how many were deleted
+     */
+    public static int deleteLeftovers(Path tmp) {
+        int deleted = 0;
+        try (Stream<Path> s = Files.list(tmp)) {
+            for (Path d : s.toList()) {
+                String name = d.getFileName().toString();
+                if (!name.startsWith(DIR_PREFIX)) {
+                    continue;
+                }
+                int dash = name.indexOf('-', DIR_PREFIX.length());
+                if (dash > 0 && Reserved.isStaleOwner(name.substring(DIR_PREFIX.length(), dash))
+                        && Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+                    delete(d);
+                    deleted++;
+                }
+            }
+        } catch (IOException e) {
+            LOG.debug("Could not look for the directories of ended MCP warm-ups in {}: {}", tmp, e.toString());
+        }
+        return deleted;
     }
 
     private static void delete(Path dir) {
