@@ -51,7 +51,7 @@ final class LeftoverSweep implements AutoCloseable {
             return t;
         });
         LeftoverSweep sweep = new LeftoverSweep(lifecycle, List.copyOf(leftovers), timer);
-        LOG.info("{} RootDirs of processes of ended runs stay for {} s, for their processes to come back: {}",
+        LOG.info("RootDirs that processes of ended runs left ({}) stay for {} s, for the processes to come back: {}",
                 leftovers.size(), keepFor.toSeconds(), leftovers.stream().map(i -> i.tenant() + "/" + i.project() + "/"
                         + i.dirName() + " of process " + i.creatorProcessId()).toList());
         timer.schedule(sweep::sweep, keepFor.toMillis(), TimeUnit.MILLISECONDS);

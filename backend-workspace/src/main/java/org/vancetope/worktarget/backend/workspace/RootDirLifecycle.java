@@ -253,8 +253,8 @@ final class RootDirLifecycle {
             }
         }
         if (!disposed.isEmpty()) {
-            LOG.info("Removed {} RootDirs that processes of ended runs left (the runs ended without ending their "
-                    + "processes, and the processes did not come back): {}", disposed.size(), disposed.stream()
+            LOG.info("Removed the RootDirs that processes of ended runs left ({}; the runs ended without ending "
+                    + "their processes, and the processes did not come back): {}", disposed.size(), disposed.stream()
                     .map(i -> i.tenant() + "/" + i.project() + "/" + i.dirName() + " of process " + i.creatorProcessId())
                     .toList());
         }

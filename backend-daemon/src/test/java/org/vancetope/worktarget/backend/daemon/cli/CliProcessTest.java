@@ -174,11 +174,9 @@ class CliProcessTest {
         ChildJvm next = child("serve-next", "serve", "--workspace", workspace.toString(), "--tokens",
                 tokens().toString(), "--port", "0", "--admin-port", "0", "--admin-token-file", tokenFile2.toString());
         int adminPort2 = Integer.parseInt(next.awaitLog(Pattern.compile("Admin API on http://127\\.0\\.0\\.1:(\\d+)/")));
-        assertThat(next.log()).contains("1 RootDirs of processes of ended runs stay for 3600 s, for their processes to "
-                + "come back: [acme/proj/" + temp.getFileName() + " of process p1]")
-                .containsPattern("Killed 1 process\\(es\\) of jobs whose JVM ended without ending them \\(owner "
-                        + "[0-9a-f]{4}\\." + killed.pid() + "\\.[0-9a-z]+\\): \\[" + job + "\\]");
-        Await.processGone(job);
+        assertThat(next.log()).contains("RootDirs that processes of ended runs left (1) stay for 3600 s, for the "
+                + "processes to come back: [acme/proj/" + temp.getFileName() + " of process p1]");
+        Await.processGone(job);     // killed by the next serve's first exec engine (or another JVM's, started meanwhile)
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         assertThat(call(adminPort2, tokenFile2, out, err, "--target", "WORK", "--tenant", "acme", "--project", "proj",
                 "--process", "p1", "file_read", "{\"path\":\"notes.txt\"}")).as(err.toString(StandardCharsets.UTF_8))

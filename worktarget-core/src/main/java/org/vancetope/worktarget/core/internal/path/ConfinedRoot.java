@@ -952,7 +952,8 @@ public final class ConfinedRoot {
      */
     public static ToolException special(String userPath) {
         return new ToolException(ErrorCode.INVALID_PARAMS, "Path " + quote(userPath) + " is a special file (FIFO, "
-                + "socket or device); the file tools only work on regular files and directories.");
+                + "socket or device); the file tools only work on regular files and directories. To remove or "
+                + "rename it, use exec_run (rm, mv).");
     }
 
     /**

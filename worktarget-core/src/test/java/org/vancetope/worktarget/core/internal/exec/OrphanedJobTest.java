@@ -81,9 +81,9 @@ class OrphanedJobTest {
     void aProcessWhoseCookieNamesAJvmThatEndedIsKilled() throws Exception {
         Process orphan = carrying(endedOwner(namespace()) + "0123456789abcdef0123456789abcdef");
 
-        assertThat(ProcessTree.killJobsOfEndedJvms()).contains(orphan.pid());
+        ProcessTree.killJobsOfEndedJvms();     // (or the first engine of another JVM that starts meanwhile)
 
-        assertThat(orphan.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(orphan.waitFor(30, TimeUnit.SECONDS)).as("the orphan is killed").isTrue();
     }
 
     @Test
@@ -122,7 +122,7 @@ class OrphanedJobTest {
         assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(ProcessHandle.of(job).map(ProcessHandle::isAlive)).as("the job outlives its JVM").contains(true);
 
-        assertThat(ProcessTree.killJobsOfEndedJvms()).contains(job);
+        ProcessTree.killJobsOfEndedJvms();     // (or the first engine of another JVM that starts meanwhile)
         Await.processGone(job);
     }
 }
