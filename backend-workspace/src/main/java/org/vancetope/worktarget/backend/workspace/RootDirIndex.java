@@ -33,6 +33,8 @@ final class RootDirIndex {
     private final ConfinedRoot workspace;
     private final Map<String, Map<String, RootDirInfo>> projects = new ConcurrentHashMap<>();
     private volatile boolean allLoaded;
+    /** The runs named in the descriptors read from disk, by RootDir (see {@code processesEndWithJvm}). */
+    private final Map<RootDirInfo, String> runs = new ConcurrentHashMap<>();
 
     RootDirIndex(Path root) throws IOException {
         this.root = root;
@@ -75,6 +77,22 @@ final class RootDirIndex {
         return Optional.ofNullable(project(tenant, project).get(dirName));
     }
 
+    /**
+     * The run named in the descriptor a RootDir was read from.
+     *
+     * @param info a RootDir of this index
+     * @return the run's id, or null when its descriptor names none or it was made since the index was loaded
+     */
+    String run(RootDirInfo info) {
+        return runs.get(info);
+    }
+
+    /** Removes a disposed RootDir. */
+    void remove(RootDirInfo info) {
+        project(info.tenant(), info.project()).remove(info.dirName());
+        runs.remove(info);
+    }
+
     /** Every project's map, after loading every project found on disk ({@link #loadAll()}). */
     Collection<Map<String, RootDirInfo>> allProjects() {
         loadAll();
@@ -88,9 +106,12 @@ final class RootDirIndex {
                 if (!Segments.isSafe(name)) {
                     continue;
                 }
-                RootDirInfo info = Descriptors.read(workspace, tenant, project, name);
-                if (info != null) {
-                    out.put(name, info);
+                Descriptors.Descriptor d = Descriptors.read(workspace, tenant, project, name);
+                if (d != null) {
+                    out.put(name, d.info());
+                    if (d.run() != null) {
+                        runs.put(d.info(), d.run());
+                    }
                 }
             }
         } catch (IOException e) {

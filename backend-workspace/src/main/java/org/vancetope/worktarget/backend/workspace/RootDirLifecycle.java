@@ -222,7 +222,7 @@ final class RootDirLifecycle {
                     if (!info.deleteOnCreatorClose()) {
                         continue;
                     }
-                    String other = Descriptors.run(index.workspace(), info.tenant(), info.project(), info.dirName());
+                    String other = index.run(info);
                     if (other != null && !other.equals(run.run())
                             && ended.computeIfAbsent(other, WorkspaceRuns::ended)) {
                         out.add(info);
@@ -282,7 +282,7 @@ final class RootDirLifecycle {
                     info.dirName(), e);
         }
         gates.forget(info.path());
-        index.project(info.tenant(), info.project()).remove(info.dirName());
+        index.remove(info);
     }
 
     /**

@@ -77,15 +77,25 @@ public final class Descriptors {
     }
 
     /**
+     * A RootDir as its descriptor records it, and the run of the backend that wrote it.
+     *
+     * @param info the RootDir
+     * @param run the id of the writing backend's run, or null when the descriptor names none (written without
+     *     one, or by an older version)
+     */
+    public record Descriptor(RootDirInfo info, String run) {
+    }
+
+    /**
      * Reads a descriptor.
      *
      * @param workspace the workspace root
      * @param tenant the tenant
      * @param project the project
      * @param dirName the RootDir name
-     * @return the RootDir, or null when the descriptor is missing or unreadable (a damaged one is logged)
+     * @return the RootDir and its run, or null when the descriptor is missing or unreadable (a damaged one is logged)
      */
-    public static RootDirInfo read(ConfinedRoot workspace, String tenant, String project, String dirName) {
+    public static Descriptor read(ConfinedRoot workspace, String tenant, String project, String dirName) {
         Properties p = properties(workspace, tenant, project, dirName);
         if (p == null) {
             return null;
@@ -106,24 +116,10 @@ public final class Descriptors {
         if (type == null) {
             return null;
         }
-        return new RootDirInfo(tenant, project, dirName, type, p.getProperty("label", ""),
+        return new Descriptor(new RootDirInfo(tenant, project, dirName, type, p.getProperty("label", ""),
                 p.getProperty("creatorProcessId", ""), created,
                 Boolean.parseBoolean(p.getProperty("deleteOnCreatorClose", "false")), metadata,
-                workspace.root().resolve(tenant).resolve(project).resolve(dirName));
-    }
-
-    /**
-     * The run of the backend that wrote a descriptor.
-     *
-     * @param workspace the workspace root
-     * @param tenant the tenant
-     * @param project the project
-     * @param dirName the RootDir name
-     * @return the run's id, or null when the descriptor names none (written without one, or by an older version)
-     */
-    public static String run(ConfinedRoot workspace, String tenant, String project, String dirName) {
-        Properties p = properties(workspace, tenant, project, dirName);
-        return p == null ? null : p.getProperty(RUN);
+                workspace.root().resolve(tenant).resolve(project).resolve(dirName)), p.getProperty(RUN));
     }
 
     /** The descriptor's properties, or null when it is missing or unreadable (a damaged one is logged). */

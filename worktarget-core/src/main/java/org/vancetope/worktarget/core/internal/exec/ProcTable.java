@@ -7,8 +7,10 @@ import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * Reads Linux's {@code /proc} for the tree kill of {@link ProcessTree}: lists the processes that belong to
@@ -35,6 +37,31 @@ final class ProcTable {
      */
     static boolean scan(Map<Long, ProcessHandle> out, long self, Set<String> cookies, Set<Long> leaders,
                         long floorTicks) {
+        return eachProcess(self, (pid, p) -> {
+            if (out.containsKey(pid)) {
+                return;
+            }
+            Stat stat = Stat.read(p.resolve("stat"));
+            if (stat == null || stat.startTicks() < floorTicks) {
+                return; // gone, or older than every tree's root: not a member of any of them
+            }
+            boolean member = leaders.contains(stat.group()) || leaders.contains(stat.session());
+            if (!member && !cookies.isEmpty()) {
+                String cookie = cookieOf(p.resolve("environ"));
+                member = cookie != null && cookies.contains(cookie);
+            }
+            if (member) {
+                ProcessHandle.of(pid).ifPresent(ph -> out.put(pid, ph));
+            }
+        });
+    }
+
+    /**
+     * Calls the action with each process of /proc but this one: its pid and its directory.
+     *
+     * @return false when the listing was cut short
+     */
+    private static boolean eachProcess(long self, BiConsumer<Long, Path> action) {
         try (DirectoryStream<Path> dir = Files.newDirectoryStream(PROC)) {
             for (Path p : dir) {
                 String name = p.getFileName().toString();
@@ -47,20 +74,8 @@ final class ProcTable {
                 } catch (NumberFormatException e) {
                     continue;
                 }
-                if (pid == self || out.containsKey(pid)) {
-                    continue;
-                }
-                Stat stat = Stat.read(p.resolve("stat"));
-                if (stat == null || stat.startTicks() < floorTicks) {
-                    continue; // gone, or older than every tree's root: not a member of any of them
-                }
-                boolean member = leaders.contains(stat.group()) || leaders.contains(stat.session());
-                if (!member && !cookies.isEmpty()) {
-                    String cookie = cookieOf(p.resolve("environ"));
-                    member = cookie != null && cookies.contains(cookie);
-                }
-                if (member) {
-                    ProcessHandle.of(pid).ifPresent(ph -> out.put(pid, ph));
+                if (pid != self) {
+                    action.accept(pid, p);
                 }
             }
             return true;
@@ -77,26 +92,13 @@ final class ProcTable {
      * @return cookies by pid; what could be read when the listing was cut short
      */
     static Map<Long, String> cookieCarriers(long self) {
-        Map<Long, String> out = new java.util.LinkedHashMap<>();
-        try (DirectoryStream<Path> dir = Files.newDirectoryStream(PROC)) {
-            for (Path p : dir) {
-                String name = p.getFileName().toString();
-                if (name.isEmpty() || !Character.isDigit(name.charAt(0))) {
-                    continue;
-                }
-                try {
-                    long pid = Long.parseLong(name);
-                    String cookie = pid == self ? null : cookieOf(p.resolve("environ"));
-                    if (cookie != null) {
-                        out.put(pid, cookie);
-                    }
-                } catch (NumberFormatException e) {
-                    // not a process
-                }
+        Map<Long, String> out = new LinkedHashMap<>();
+        eachProcess(self, (pid, p) -> {     // cut short: what was read is what there is
+            String cookie = cookieOf(p.resolve("environ"));
+            if (cookie != null) {
+                out.put(pid, cookie);
             }
-        } catch (IOException | DirectoryIteratorException e) {
-            // Processes come and go while /proc is listed: what was read is what there is.
-        }
+        });
         return out;
     }
 

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -126,9 +127,8 @@ final class ProcessTree {
      * Kills (SIGKILL) the processes of jobs whose JVM ended without ending them (killed, out of memory): their
      * cookie names a JVM of this PID namespace and host that no longer runs ({@link Reserved#isStaleOwner}).
      * Nothing could end them, wait for them or read their output any more; a JVM that closes its engines ends
-     * its jobs itself.
-     * Processes of other PID namespaces (a container's, whose pids mean nothing here), of other users (whose
-     * environment is not readable) and with a cookie of another form are left alone.
+     * its jobs itself. Processes of other PID namespaces (a container's, whose pids mean nothing here), of
+     * other users (whose environment is not readable) and with a cookie of another form are left alone.
      *
      * @return the pids signalled
      */
@@ -139,7 +139,7 @@ final class ProcessTree {
         String ns = COOKIE_OWNER.substring(0, COOKIE_OWNER.indexOf('.') + 1);
         Map<String, Boolean> ended = new HashMap<>();
         List<Long> killed = new ArrayList<>();
-        Set<String> owners = new java.util.TreeSet<>();
+        Set<String> owners = new TreeSet<>();
         for (Map.Entry<Long, String> e : ProcTable.cookieCarriers(ProcessHandle.current().pid()).entrySet()) {
             String cookie = e.getValue();
             int random = cookie.lastIndexOf('.');

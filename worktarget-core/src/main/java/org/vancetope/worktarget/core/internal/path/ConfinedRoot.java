@@ -916,7 +916,6 @@ public final class ConfinedRoot {
         return dir.isEmpty() ? null : dir;
     }
 
-
     /**
      * The refusal of any path when the root itself is gone (deleted or moved away while in use): not an
      * escape, and nothing the caller's path can fix.
