@@ -203,7 +203,8 @@ public final class WorkTargetDispatcher {
      * @param params the parameters, JSON-shaped; null means none
      * @return the result, JSON-shaped
      * @throws ToolException {@code not_found} for an unknown process, {@code unknown_tool},
-     *         {@code invalid_params}, {@code offline}, {@code timeout}, or the backend's own failure
+     *         {@code invalid_params}, {@code offline}, {@code timeout}, {@code cancelled} when the calling
+     *         thread is interrupted, or the backend's own failure
      */
     public Map<String, Object> invoke(String processId, String tool, Map<String, Object> params) throws ToolException {
         long start = System.nanoTime();

@@ -1,5 +1,9 @@
 package org.vancetope.worktarget.core.internal;
 
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.FileLockInterruptionException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +19,10 @@ import org.vancetope.worktarget.spi.ToolSpec;
  * The endpoint of tools that run in this JVM, on the caller's thread: the WORK target's backends, and
  * a {@code LocalBackend} as the client of every session. The timeout is not enforced (the tools have
  * limits of their own); there is no transfer connection.
+ *
+ * <p>A caller that interrupts the calling thread (a host's {@code Future.cancel(true)}, an MCP cancel)
+ * breaks the file channel the tool was using: that failure is reported {@code cancelled}, not as an
+ * internal error of the host.
  */
 public final class InProcessEndpoint implements Endpoint {
     private final String description;
@@ -53,6 +61,44 @@ public final class InProcessEndpoint implements Endpoint {
             throw new ToolException(ErrorCode.UNKNOWN_TOOL, description + " does not offer '" + tool + "'. It offers: "
                     + String.join(", ", tools.keySet()) + ".");
         }
-        return t.invoke(params == null ? Map.of() : params, context);
+        try {
+            return t.invoke(params == null ? Map.of() : params, context);
+        } catch (ToolException e) {
+            if (e.code() == ErrorCode.INTERNAL && causedByInterrupt(e)) {
+                throw cancelled(e.getMessage(), e);
+            }
+            throw e;
+        } catch (RuntimeException e) {
+            if (causedByInterrupt(e)) {
+                throw cancelled(e.getClass().getSimpleName(), e);
+            }
+            throw e;
+        }
+    }
+
+    private static ToolException cancelled(String message, Exception e) {
+        String where = message != null && message.endsWith(".") ? message.substring(0, message.length() - 1) : message;
+        return new ToolException(ErrorCode.CANCELLED, "The call was cancelled because the calling thread was "
+                + "interrupted (the tool stopped at: " + where + "). A file being written is left as it was; what the "
+                + "call had finished before stays done.", e);
+    }
+
+    /**
+     * Whether a failure is the doing of an interrupt: an interrupted wait, or a channel closed because its
+     * thread was interrupted ({@link SocketTimeoutException}, an {@link InterruptedIOException} too, is not).
+     *
+     * @param failure the failure
+     * @return true when an interrupt caused it
+     */
+    static boolean causedByInterrupt(Throwable failure) {
+        Throwable t = failure.getCause();
+        for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
+            if (t instanceof InterruptedException || t instanceof ClosedByInterruptException
+                    || t instanceof FileLockInterruptionException
+                    || t instanceof InterruptedIOException && !(t instanceof SocketTimeoutException)) {
+                return true;
+            }
+        }
+        return false;
     }
 }
