@@ -148,12 +148,18 @@ public final class WorkTargetDispatcher {
      * backend disposes the process's temporary RootDir (and with it the jobs in it) and the jobs of its
      * own exec scope, a CLIENT backend in this JVM ends the process's jobs, and the client and daemon
      * sides pass it on to the connected clients and daemons that understand it. Call it once the
-     * process made its last call, before the host forgets it. Jobs of a session outlive one of its
-     * processes (they belong to the session). Never throws: a backend that fails is logged and the
-     * others still hear of it.
+     * process made its last call. Jobs of a session outlive one of its processes (they belong to the
+     * session). Never throws: a backend that fails is logged and the others still hear of it.
+     *
+     * <p>A process ended while some of its calls still run (a client that went away mid-call): the jobs
+     * in its temp RootDir are killed at once, the RootDir goes when those calls have returned, and the
+     * WORK backend refuses the process's new calls until then. A call that starts after that begins a
+     * new temp RootDir, so a host whose calls may race the end takes the process out of its
+     * {@link ProcessStore} first (no new call finds it) and then passes it here.
      *
      * <pre>{@code
-     * dispatcher.processEnded(process);     // e.g. when an agent's run finishes
+     * store.remove(process.id());           // e.g. when an agent's run finishes: no new call finds it
+     * dispatcher.processEnded(process);     // its temp RootDir and jobs go
      * }</pre>
      *
      * @param process the process (as the host's {@link ProcessStore} knew it)

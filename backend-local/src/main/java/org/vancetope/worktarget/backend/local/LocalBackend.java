@@ -27,6 +27,7 @@ import org.vancetope.worktarget.spi.PeerKey;
 import org.vancetope.worktarget.spi.Peers;
 import org.vancetope.worktarget.spi.SessionKey;
 import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.spi.ToolException;
 
 /**
  * The CLIENT backend for an agent that runs in the same JVM as its user's files: the
@@ -51,6 +52,8 @@ public final class LocalBackend implements BackendToolProvider, Peers, AutoClose
     private final ExecEngine exec;
     private final List<BackendTool> tools;
     private final Endpoint endpoint;
+    /** Set by {@link #close()}: no file call runs on a closed backend. */
+    private volatile boolean closed;
 
     private LocalBackend(ConfinedRoot gate, Builder b) {
         this.gate = gate;
@@ -58,11 +61,18 @@ public final class LocalBackend implements BackendToolProvider, Peers, AutoClose
         FileEngine engine = new FileEngine(b.settings);
         this.exec = ExecSetup.engine(b.execSettings, b.hostEnv, false);
         List<BackendTool> all = new java.util.ArrayList<>(
-                FileTools.create(ToolCatalog.CLIENT_PREFIX, engine, (params, ctx) -> gate));
+                FileTools.create(ToolCatalog.CLIENT_PREFIX, engine, (params, ctx) -> openGate()));
         all.addAll(ExecTools.create(exec, ToolCatalog.CLIENT_PREFIX,
                 ExecResolvers.client(gate, ExecEnvPolicy.client(b.hostEnv))));
         this.tools = List.copyOf(all);
         this.endpoint = new InProcessEndpoint("the local client (" + gate.root() + ")", tools);
+    }
+
+    private ConfinedRoot openGate() throws ToolException {
+        if (closed) {
+            throw InProcessEndpoint.closedBackend("local backend", "LocalBackend.close()");
+        }
+        return gate;
     }
 
     /**
@@ -92,10 +102,11 @@ public final class LocalBackend implements BackendToolProvider, Peers, AutoClose
      * Kills every job this backend started and waits for it: SIGTERM to each process tree, up to the
      * grace period ({@code killGrace}) for the trees to end, then SIGKILL to what still runs, all
      * before it returns, so that a JVM exiting next leaves no process behind. Then releases the exec
-     * engine.
+     * engine. A call on a closed backend fails {@code internal}, saying so.
      */
     @Override
     public void close() {
+        closed = true;
         exec.close();
     }
 

@@ -103,4 +103,18 @@ class LocalBackendTest {
         assertThat(Files.readString(written)).isEqualTo("# hi");
         assertThat(d.invoke("p1", "file_read", Map.of("path", "notes.md")).get("content")).isEqualTo("# hi");
     }
+
+    @Test
+    void aCallOnAClosedBackendFailsSayingItIsClosed() throws Exception {
+        here().invoke("client_file_write", Map.of("path", "a.txt", "content", "x"), CTX, Duration.ZERO);
+        local.close();
+
+        assertThatThrownBy(() -> here().invoke("client_file_read", Map.of("path", "a.txt"), CTX, Duration.ZERO))
+                .isInstanceOfSatisfying(ToolException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL);
+                    assertThat(e.getMessage()).contains("local backend is closed", "LocalBackend.close()");
+                });
+        assertThatThrownBy(() -> here().invoke("client_exec_run", Map.of("command", "true"), CTX, Duration.ZERO))
+                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.getMessage()).contains("closed"));
+    }
 }

@@ -30,12 +30,14 @@ final class RootDirGates {
     private final RootDirIndex index;
     private final RootDirTypes types;
     private final FileToolSettings settings;
+    private final RootDirUse use;
     private final Map<Path, ConfinedRoot> gates = new ConcurrentHashMap<>();
 
-    RootDirGates(RootDirIndex index, RootDirTypes types, FileToolSettings settings) {
+    RootDirGates(RootDirIndex index, RootDirTypes types, FileToolSettings settings, RootDirUse use) {
         this.index = index;
         this.types = types;
         this.settings = settings;
+        this.use = use;
     }
 
     /**
@@ -100,6 +102,14 @@ final class RootDirGates {
      *         {@code internal} when it cannot be prepared
      */
     Path checkedDir(RootDirInfo info) throws ToolException {
+        use.enter(info);
+        if (index.project(info.tenant(), info.project()).get(info.dirName()) != info) {
+            // deleted between the lookup and enter: what the caller found is gone
+            use.leave(info);
+            throw new ToolException(ErrorCode.NOT_FOUND, "RootDir '" + info.dirName() + "' was deleted just now (its "
+                    + "process ended, or the host deleted it). Retry: without dirName, a process gets a new temporary "
+                    + "RootDir.");
+        }
         Path expected = info.path();
         try {
             if (!Files.isDirectory(expected, LinkOption.NOFOLLOW_LINKS)) {

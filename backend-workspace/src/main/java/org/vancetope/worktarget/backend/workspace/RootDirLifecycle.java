@@ -51,8 +51,12 @@ final class RootDirLifecycle {
     /** This backend's run, named in the descriptors of RootDirs that go with their creator; null when off. */
     private final WorkspaceRuns run;
 
-    RootDirLifecycle(RootDirIndex index, RootDirTypes types, RootDirGates gates, Clock clock,
+    /** The calls working in each RootDir: a RootDir is deleted only once they have returned. */
+    private final RootDirUse use;
+
+    RootDirLifecycle(RootDirIndex index, RootDirTypes types, RootDirGates gates, RootDirUse use, Clock clock,
                      List<RootDirListener> listeners, int maxPerProject, WorkspaceRuns run) {
+        this.use = use;
         this.maxPerProject = maxPerProject;
         this.run = run;
         this.index = index;
@@ -261,7 +265,15 @@ final class RootDirLifecycle {
         return disposed;
     }
 
+    /**
+     * Disposes a RootDir: new calls are refused it, listeners hear {@code disposing} (its jobs are killed),
+     * and once no call works in it any more (now, or when the last returns), the type handler closes it and
+     * the descriptor goes. A RootDir being disposed already is left to that.
+     */
     private void dispose(RootDirInfo info) {
+        if (!use.startDeleting(info)) {
+            return;
+        }
         for (RootDirListener l : listeners) {
             try {
                 l.disposing(info);
@@ -269,6 +281,14 @@ final class RootDirLifecycle {
                 LOG.warn("A RootDirListener threw on disposing; ignoring it", e);
             }
         }
+        use.whenFree(info, () -> {
+            synchronized (lock) {
+                delete(info);
+            }
+        });
+    }
+
+    private void delete(RootDirInfo info) {
         try {
             types.handler(info.type()).close(info.handle());
         } catch (IOException | RuntimeException e) {
@@ -283,6 +303,13 @@ final class RootDirLifecycle {
         }
         gates.forget(info.path());
         index.remove(info);
+        for (RootDirListener l : listeners) {
+            try {
+                l.disposed(info);
+            } catch (RuntimeException e) {
+                LOG.warn("A RootDirListener threw on disposed; ignoring it", e);
+            }
+        }
     }
 
     /**

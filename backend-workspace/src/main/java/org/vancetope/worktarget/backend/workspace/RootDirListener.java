@@ -22,10 +22,20 @@ public interface RootDirListener {
     }
 
     /**
-     * A RootDir is about to be disposed (its handler's {@code close} runs next).
+     * A RootDir is about to be disposed: from now on no new call may use it. Its handler's {@code close}
+     * runs next, or, when calls still work in it, once the last of them has returned.
      *
      * @param dir the RootDir
      */
     default void disposing(RootDirInfo dir) {
+    }
+
+    /**
+     * A RootDir was disposed: its handler closed it (its folder is gone, unless that failed, which is
+     * logged) and its descriptor is deleted. A RootDir of the same name may be created again from now on.
+     *
+     * @param dir the RootDir
+     */
+    default void disposed(RootDirInfo dir) {
     }
 }

@@ -15,6 +15,7 @@ import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.FileToolSettings;
 import org.vancetope.worktarget.core.HomeMaintenance;
 import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.core.internal.InProcessEndpoint;
 import org.vancetope.worktarget.core.internal.Params;
 import org.vancetope.worktarget.core.internal.Segments;
 import org.vancetope.worktarget.core.internal.exec.ExecEngine;
@@ -79,6 +80,10 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
     private final WorkspaceRuns run;
     /** The RootDirs ended runs left, while they wait for their processes; null when there are none. */
     private final LeftoverSweep leftovers;
+    /** Set by {@link #close()}: no call runs on a closed backend. */
+    private volatile boolean closed;
+    /** The calls working in each RootDir, so that a RootDir is never deleted from under one. */
+    private final RootDirUse use = new RootDirUse();
 
     /** The default of {@link Builder#maxRootDirsPerProject}. */
     public static final int DEFAULT_MAX_ROOT_DIRS_PER_PROJECT = 1000;
@@ -87,20 +92,25 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         Path root = Files.createDirectories(b.root.toAbsolutePath()).toRealPath();
         this.index = new RootDirIndex(root);
         FileEngine engine = new FileEngine(b.settings);
-        this.gates = new RootDirGates(index, types, engine.settings());
+        this.gates = new RootDirGates(index, types, engine.settings(), use);
         this.homes = Homes.builder().workspaceRoot(root).homesRoot(b.homesRoot).settings(b.settingsCascade)
                 .maxBytes(b.homeMaxBytes).clock(b.clock).build();
         this.exec = ExecSetup.engine(b.execSettings, b.hostEnv, true);
         this.run = b.keepLeftoversFor != null ? WorkspaceRuns.start() : null;     // after what may fail
-        this.lifecycle = new RootDirLifecycle(index, types, gates, b.clock, b.listeners, b.maxRootDirsPerProject,
+        this.lifecycle = new RootDirLifecycle(index, types, gates, use, b.clock, b.listeners, b.maxRootDirsPerProject,
                 run);
-        this.tools = WorkspaceTools.create(engine, exec, homes, b.hostEnv,
-                (params, ctx) -> gates.gate(resolveRoot(ctx, Params.optString(params, ToolCatalog.DIR_NAME, null))));
-        // Jobs never outlive the RootDir they run in.
+        this.tools = use.track(WorkspaceTools.create(engine, exec, homes, b.hostEnv,
+                (params, ctx) -> gates.gate(resolveRoot(ctx, Params.optString(params, ToolCatalog.DIR_NAME, null)))));
+        // Jobs never outlive the RootDir they run in: none starts in it while it is being disposed.
         lifecycle.addListener(new RootDirListener() {
             @Override
             public void disposing(RootDirInfo dir) {
                 exec.closeRoot(dir.path());
+            }
+
+            @Override
+            public void disposed(RootDirInfo dir) {
+                exec.reopenRoot(dir.path());
             }
         });
         gates.sweepAtStart();
@@ -122,10 +132,12 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      * period ({@code ExecSettings.killGrace}) for them to end, then SIGKILL to what still runs, before it returns) and
      * releases the exec engine. RootDirs stay on disk; with {@link Builder#processesEndWithJvm}, this run
      * ends, and the next backend to open the workspace removes, after its wait, the RootDirs of this run's
-     * processes that go with their creator and are still there.
+     * processes that go with their creator and are still there. A call on a closed backend fails
+     * {@code internal}, saying so. Closing twice does nothing more.
      */
     @Override
     public void close() {
+        closed = true;
         try {
             exec.close();
         } finally {
@@ -230,6 +242,12 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
 
     // ------------------------------------------------------------------------------------- resolve
 
+    private void requireOpen() throws ToolException {
+        if (closed) {
+            throw InProcessEndpoint.closedBackend("WORK backend", "WorkspaceBackend.close()");
+        }
+    }
+
     /**
      * The directory a call works in: the named RootDir, or the process's {@code temp} RootDir (created on
      * first use) when {@code dirName} is null.
@@ -237,9 +255,11 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      * @param ctx the caller
      * @param dirName the RootDir name, or null
      * @return the canonical directory
-     * @throws ToolException {@code path_escape} for an unsafe name, {@code not_found} for an unknown RootDir
+     * @throws ToolException {@code path_escape} for an unsafe name, {@code not_found} for an unknown RootDir,
+     *         {@code internal} once the backend is closed
      */
     public Path resolveRoot(ToolContext ctx, String dirName) throws ToolException {
+        requireOpen();
         seen(ctx);
         if (dirName == null) {
             return gates.checkedDir(tempRootDir(ctx));
@@ -254,9 +274,11 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      * @param project the project
      * @param dirName the RootDir name
      * @return the canonical directory
-     * @throws ToolException {@code path_escape} for an unsafe name, {@code not_found} for an unknown RootDir
+     * @throws ToolException {@code path_escape} for an unsafe name, {@code not_found} for an unknown RootDir,
+     *         {@code internal} once the backend is closed
      */
     public Path resolveRoot(String tenant, String project, String dirName) throws ToolException {
+        requireOpen();
         return gates.resolve(tenant, project, dirName);
     }
 
@@ -349,7 +371,9 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
     // ------------------------------------------------------------------------------------- dispose
 
     /**
-     * Disposes a RootDir: listeners hear {@code disposing}, the type handler closes it, the descriptor goes.
+     * Disposes a RootDir: listeners hear {@code disposing} (its jobs are killed), the type handler closes it,
+     * the descriptor goes. When calls still work in it, those last steps wait until the last of them has
+     * returned, and new calls are refused it until then ({@code not_found}, saying why).
      *
      * @param tenant the tenant
      * @param project the project
@@ -362,10 +386,13 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
     }
 
     /**
-     * Closes a process: disposes every RootDir it created with {@code deleteOnCreatorClose = true}.
+     * Closes a process: disposes every RootDir it created with {@code deleteOnCreatorClose = true}. The jobs
+     * running in them are killed at once; a RootDir in which calls still work (the host ended the process
+     * mid-call) goes once the last of them has returned, and new calls are refused it until then
+     * ({@code not_found}, saying why).
      *
      * @param processId the process
-     * @return the disposed RootDirs
+     * @return the RootDirs that go, now or once the calls working in them have returned
      */
     public List<RootDirInfo> closeProcess(String processId) {
         return lifecycle.closeProcess(processId);

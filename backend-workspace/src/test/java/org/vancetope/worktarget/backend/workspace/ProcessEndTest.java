@@ -2,9 +2,20 @@ package org.vancetope.worktarget.backend.workspace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,6 +26,7 @@ import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.ProcessInfo;
 import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.testfixtures.Await;
 import org.vancetope.worktarget.core.InMemoryProcessStore;
 
@@ -77,6 +89,77 @@ class ProcessEndTest {
         dispatcher.processEnded(p);
         assertThat(work.rootDir("acme", "proj", "shared")).as("a RootDir the process did not create").isPresent();
         awaitDeath(pid);
+    }
+
+    @Test
+    void theJobsInTheRootDirOfAnEndingProcessAreKilledSoTheCallWaitingForThemReturns() throws Exception {
+        ProcessInfo p = store.process("p1").tenant("acme").project("proj").session("s1").add();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        Path temp;
+        try {
+            Future<Map<String, Object>> call = pool.submit(() -> dispatcher.invoke("p1", "exec_run", Map.of(
+                    "command", "echo $$ > pid; exec sleep 1000", "waitMs", 600_000)));
+            temp = work.resolveRoot(new ToolContext("p1", "s1", "acme", "proj", null), null);
+            long pid = awaitPid(temp.resolve("pid"));
+
+            dispatcher.processEnded(p);
+
+            assertThat(call.get(1, TimeUnit.MINUTES)).containsEntry("status", "killed");
+            awaitDeath(pid);
+        } finally {
+            pool.shutdownNow();
+        }
+        Await.until("p1's temp RootDir went", () -> !Files.exists(temp));
+        assertThat(work.rootDirs("acme", "proj")).isEmpty();
+    }
+
+    @Test
+    void callsRacingTheEndOfTheirProcessSucceedOrFailNotFoundAndLeaveNoRootDir() throws Exception {
+        Queue<String> outcomes = new ConcurrentLinkedQueue<>();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int i = 0; i < 30; i++) {
+                String id = "p" + i;
+                store.process(id).tenant("acme").project("proj").add();
+                CountDownLatch first = new CountDownLatch(2);
+                List<Future<?>> callers = new ArrayList<>();
+                for (String tool : List.of("file_write", "exec_run")) {
+                    Map<String, Object> params = tool.equals("file_write")
+                            ? Map.of("path", "f.txt", "content", "x") : Map.of("command", "echo x > g.txt");
+                    callers.add(pool.submit(() -> {
+                        for (int n = 0; n < 10_000; n++) {
+                            try {
+                                dispatcher.invoke(id, tool, params);
+                                outcomes.add("ok");
+                            } catch (ToolException e) {
+                                outcomes.add(e.code().wire());
+                                if (e.getMessage().startsWith("No process")) {
+                                    return null;        // the host forgot it: its calls are over
+                                }
+                            } finally {
+                                first.countDown();
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                first.await();
+                // the race-free order: no new call finds the process, then its end waits for those running
+                ProcessInfo info = store.find(id).orElseThrow();
+                store.remove(id);
+                dispatcher.processEnded(info);
+                for (Future<?> f : callers) {
+                    f.get(1, TimeUnit.MINUTES);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(outcomes).contains("ok").isSubsetOf("ok", "not_found");
+        Await.until("every RootDir of the ended processes went", () -> work.rootDirs("acme", "proj").isEmpty());
+        try (Stream<Path> left = Files.list(tmp.resolve("ws/acme/proj"))) {
+            assertThat(left.map(f -> f.getFileName().toString())).containsOnly(".rootdirs");
+        }
     }
 
     private static long awaitPid(Path pidFile) {

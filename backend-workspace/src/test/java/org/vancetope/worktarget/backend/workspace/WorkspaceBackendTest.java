@@ -408,4 +408,24 @@ class WorkspaceBackendTest {
         List<String> names = (List<String>) d.invoke("p1", "work_target_get", Map.of()).get("rootDirs");
         assertThat(names).containsExactly("src");
     }
+
+    @Test
+    void everyCallOnAClosedBackendFailsSayingItIsClosedAndMakesNoRootDir() throws Exception {
+        call("work_file_write", P1, "path", "a.txt", "content", "x");
+        events.clear();
+        work.close();
+
+        for (String tool : List.of("work_file_read", "work_file_list", "work_exec_run")) {
+            Object[] params = tool.equals("work_exec_run") ? new Object[] {"command", "true"}
+                    : new Object[] {"path", tool.equals("work_file_read") ? "a.txt" : "."};
+            assertThatThrownBy(() -> call(tool, P1, params)).as(tool)
+                    .isInstanceOfSatisfying(ToolException.class, e -> {
+                        assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL);
+                        assertThat(e.getMessage()).contains("WORK backend is closed", "WorkspaceBackend.close()");
+                    });
+        }
+        assertThatThrownBy(() -> call("work_file_write", P2, "path", "b.txt", "content", "y"))
+                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL));
+        assertThat(events).as("no RootDir made for a new process").isEmpty();
+    }
 }

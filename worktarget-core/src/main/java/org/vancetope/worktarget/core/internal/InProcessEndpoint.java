@@ -76,6 +76,18 @@ public final class InProcessEndpoint implements Endpoint {
         }
     }
 
+    /**
+     * The failure of a call on a backend that was closed: a host that closed it too early.
+     *
+     * @param backend the backend in words, e.g. {@code "WORK backend"}
+     * @param closeMethod the method that closed it, e.g. {@code "WorkspaceBackend.close()"}
+     * @return the error, {@code internal}
+     */
+    public static ToolException closedBackend(String backend, String closeMethod) {
+        return new ToolException(ErrorCode.INTERNAL, "The " + backend + " is closed (" + closeMethod + " was called), "
+                + "so no call can run on it. The host must close it only after its last call, or build a new one.");
+    }
+
     private static ToolException cancelled(String message, Exception e) {
         String where = message != null && message.endsWith(".") ? message.substring(0, message.length() - 1) : message;
         return new ToolException(ErrorCode.CANCELLED, "The call was cancelled because the calling thread was "

@@ -74,8 +74,8 @@ public final class PerSessionProcesses implements McpProcessMapping {
     public void sessionClosed(McpCaller caller) {
         ProcessInfo p = bySession.remove(caller.sessionId());
         if (p != null) {
+            store.remove(p.id());           // first, so that no new call finds it; its end waits for the running ones
             dispatcher.processEnded(p);
-            store.remove(p.id());
         }
     }
 }

@@ -36,6 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -659,14 +660,17 @@ final class AdminServer implements AutoCloseable {
                 + ". Retrying may not help."));
     }
 
-    /** Ends a process: every backend hears of it (its temp RootDir goes), then it leaves the store. */
+    /**
+     * Ends a process: it leaves the store first, so that no new call finds it, then every backend hears of it
+     * (its temp RootDir goes, once the calls it still has running have returned).
+     */
     private void endProcess(String processId) {
+        Optional<ProcessInfo> process = store.find(processId);
+        store.remove(processId);
         try {
-            dispatcher.processEnded(processId);
+            process.ifPresent(dispatcher::processEnded);
         } catch (Throwable t) {
             LOG.warn("Ending the process {} failed; its temp RootDir may stay until the next start", processId, t);
-        } finally {
-            store.remove(processId);
         }
     }
 

@@ -216,7 +216,7 @@ public final class ExecEngine implements AutoCloseable {
             throw e;
         }
         if (!jobs.file(slot, job)) {
-            // The scope was closed while the job started: it goes the way of the scope's other jobs.
+            // The scope or the job's root was closed while the job started: it goes the way of their other jobs.
             reaper.dispose(List.of(job));
         }
         return job;
@@ -346,6 +346,16 @@ public final class ExecEngine implements AutoCloseable {
      */
     public int closeRoot(Path root) {
         return reaper.dispose(jobs.removeRoot(root));
+    }
+
+    /**
+     * Lets jobs start again in a root that {@link #closeRoot} closed: until then, a job that was starting
+     * in it when it closed, or starts later, is killed as soon as it has started.
+     *
+     * @param root the root directory, as given to {@link #closeRoot}
+     */
+    public void reopenRoot(Path root) {
+        jobs.reopenRoot(root);
     }
 
     /**

@@ -33,6 +33,8 @@ final class JobTable {
 
     private final ConcurrentHashMap<String, Scope> scopes = new ConcurrentHashMap<>();
     private final Set<String> ids = ConcurrentHashMap.newKeySet();
+    /** Roots closed by {@link #removeRoot} and not reopened: a job that starts in one is not filed. */
+    private final Set<Path> closedRoots = ConcurrentHashMap.newKeySet();
     private final Clock clock;
     private final Random random;
     private final int maxJobsPerScope;
@@ -153,13 +155,14 @@ final class JobTable {
      *
      * @param r the reservation
      * @param job the started job
-     * @return true when filed; false when the scope was closed while the job started (the caller ends it)
+     * @return true when filed; false when the scope, or the root the job runs in, was closed while the job
+     *         started (the caller ends it)
      */
     boolean file(Reservation r, Job job) {
         Scope table = r.scope();
         synchronized (table) {
             table.pending--;
-            if (table.closed) {
+            if (table.closed || inClosedRoot(job)) {
                 return false;
             }
             table.jobs.put(job.id, job);
@@ -250,14 +253,37 @@ final class JobTable {
         return table == null ? null : closed(table);
     }
 
+    private boolean inClosedRoot(Job job) {
+        if (closedRoots.isEmpty()) {
+            return false;
+        }
+        for (Path closed : closedRoots) {
+            if (job.root.root().startsWith(closed)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
-     * Takes every job whose working directory lies in a root out of its scope.
+     * Lets jobs be filed again in a root that {@link #removeRoot} closed.
+     *
+     * @param root the root directory
+     */
+    void reopenRoot(Path root) {
+        closedRoots.remove(root.toAbsolutePath().normalize());
+    }
+
+    /**
+     * Takes every job whose working directory lies in a root out of its scope, and closes the root: a job
+     * that starts in it is not filed until {@link #reopenRoot}.
      *
      * @param root the root directory
      * @return the jobs
      */
     List<Job> removeRoot(Path root) {
         Path norm = root.toAbsolutePath().normalize();
+        closedRoots.add(norm);      // before the walk: a job filed after its table was walked sees it
         List<Job> jobs = new ArrayList<>();
         for (Scope table : scopes.values()) {
             synchronized (table) {
