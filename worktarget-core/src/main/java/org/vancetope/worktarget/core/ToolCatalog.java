@@ -288,8 +288,9 @@ public final class ToolCatalog {
                 new ToolSpec(WORK_TARGET_SET,
                         "Switch where file_* and exec_* tools run for this process. kind CLIENT = the user's machine, WORK = a "
                                 + "server workspace RootDir (targetName = RootDir name, omit for a temporary one), DAEMON = a "
-                                + "named daemon (targetName required). Returns the previous and the current target; does not "
-                                + "check reachability.",
+                                + "named daemon (targetName required). Returns the previous and the current target, and a hint "
+                                + "when the new target cannot be reached now (no such daemon connected, no such RootDir, no "
+                                + "client): the switch is made anyway, and calls fail until it can be reached.",
                         false, Set.of(ToolLabel.WRITE, ToolLabel.NON_DESTRUCTIVE, ToolLabel.IDEMPOTENT,
                                 ToolLabel.CLOSED_WORLD), Schema.object()
                                 .choice("kind", "CLIENT, WORK or DAEMON.", List.of("CLIENT", "WORK", "DAEMON"), true)

@@ -152,8 +152,8 @@ public final class WorkTargetDispatcher {
      * session). Never throws: a backend that fails is logged and the others still hear of it.
      *
      * <p>A process ended while some of its calls still run (a client that went away mid-call): the jobs
-     * in its temp RootDir are killed at once, the RootDir goes when those calls have returned, and the
-     * WORK backend refuses the process's new calls until then. A call that starts after that begins a
+     * in its temp RootDir are killed at once, the RootDir goes when the calls working in it have returned,
+     * and the WORK backend refuses it to new calls until then. A call that starts after that begins a
      * new temp RootDir, so a host whose calls may race the end takes the process out of its
      * {@link ProcessStore} first (no new call finds it) and then passes it here.
      *
@@ -451,7 +451,50 @@ public final class WorkTargetDispatcher {
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("previous", previous.toMap());
         r.put("current", target.toMap());
+        String hint = unreachable(process, target);
+        if (hint != null) {
+            r.put("hint", hint);
+        }
         return r;
+    }
+
+    /**
+     * What a switch to {@code target} cannot reach now, so that a caller who mistyped a name learns it at
+     * once rather than from its next call; null when the target looks reachable.
+     */
+    private String unreachable(ProcessInfo process, WorkTarget target) {
+        String project = "project '" + process.project() + "'";
+        switch (target.kind()) {
+            case DAEMON -> {
+                if (remotePeer(process, target).isEmpty()) {
+                    return "No daemon '" + target.targetName() + "' is connected in " + project + " now (connected: "
+                            + onlineList(process) + "); calls will fail offline until it connects. Check the name, "
+                            + "or switch to another target.";
+                }
+            }
+            case WORK -> {
+                List<String> names = target.targetName() == null || rootDirs == null ? null
+                        : rootDirs.rootDirNames(process.tenant(), process.project());
+                if (names != null && !names.contains(target.targetName())) {
+                    return "No RootDir '" + target.targetName() + "' exists in " + project + " now (existing: "
+                            + (names.isEmpty() ? "none" : String.join(", ", names.stream().sorted().limit(20).toList()))
+                            + "); calls will fail not_found until it is created. Check the name, or omit targetName "
+                            + "to work in a temporary RootDir.";
+                }
+            }
+            case CLIENT -> {
+                if (remotePeer(process, target).isEmpty()) {
+                    return process.sessionId() == null
+                            ? "This process has no session, so no client can serve it; calls will fail offline. Switch "
+                                    + "to WORK or DAEMON."
+                            : "No client is connected to this process's session now; calls will fail offline until "
+                                    + "one connects.";
+                }
+            }
+            default -> {
+            }
+        }
+        return null;
     }
 
     private String onlineList(ProcessInfo process) {

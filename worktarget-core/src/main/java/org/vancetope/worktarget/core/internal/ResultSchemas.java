@@ -253,7 +253,7 @@ public final class ResultSchemas {
 
     /** {@code work_target_set}. */
     public static Map<String, Object> workTargetSet() {
-        return fields().always("previous", target()).always("current", target()).build();
+        return fields().always("previous", target()).always("current", target()).sometimes("hint", STRING).build();
     }
 
     /** {@code client_file_upload} and {@code client_file_download}. */

@@ -750,9 +750,42 @@ class WorkTargetDispatcherTest {
     }
 
     @Test
-    void workTargetSetDoesNotCheckReachability() throws ToolException {
+    void workTargetSetSwitchesToADaemonThatIsNotConnectedAndSaysSoInAHint() throws ToolException {
+        peers.daemon(BOX, echoes("client_"));
         Map<String, Object> r = dispatcher().invoke("p1", "work_target_set", Map.of("kind", "DAEMON", "targetName", "off"));
         assertThat(r).containsEntry("current", Map.of("kind", "DAEMON", "targetName", "off"));
+        assertThat((String) r.get("hint")).contains("No daemon 'off' is connected in project 'proj'",
+                "connected: " + BOX.name(), "fail offline");
+    }
+
+    @Test
+    void workTargetSetToAConnectedDaemonHasNoHint() throws ToolException {
+        peers.daemon(BOX, echoes("client_"));
+        Map<String, Object> r = dispatcher().invoke("p1", "work_target_set",
+                Map.of("kind", "DAEMON", "targetName", BOX.name()));
+        assertThat(r).doesNotContainKey("hint");
+    }
+
+    @Test
+    void workTargetSetToARootDirThatDoesNotExistNamesThoseThatDo() throws ToolException {
+        Map<String, Object> r = dispatcher().invoke("p1", "work_target_set", Map.of("kind", "WORK", "targetName", "scr"));
+        assertThat(r).containsEntry("current", Map.of("kind", "WORK", "targetName", "scr"));
+        assertThat((String) r.get("hint")).contains("No RootDir 'scr' exists", "existing: docs, src", "not_found");
+    }
+
+    @Test
+    void workTargetSetToAnExistingRootDirOrATemporaryOneHasNoHint() throws ToolException {
+        assertThat(dispatcher().invoke("p1", "work_target_set", Map.of("kind", "WORK", "targetName", "src")))
+                .doesNotContainKey("hint");
+        assertThat(dispatcher().invoke("p1", "work_target_set", Map.of("kind", "WORK"))).doesNotContainKey("hint");
+    }
+
+    @Test
+    void workTargetSetToClientSaysWhenNoClientIsConnected() throws ToolException {
+        Map<String, Object> r = dispatcher().invoke("p1", "work_target_set", Map.of("kind", "CLIENT"));
+        assertThat((String) r.get("hint")).contains("No client is connected to this process's session");
+        peers.client("acme", "s1", echoes("client_"));
+        assertThat(dispatcher().invoke("p1", "work_target_set", Map.of("kind", "CLIENT"))).doesNotContainKey("hint");
     }
 
     @Test

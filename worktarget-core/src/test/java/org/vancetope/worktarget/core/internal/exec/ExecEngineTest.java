@@ -315,6 +315,19 @@ class ExecEngineTest {
     }
 
     @Test
+    void aJobThatStartsInAClosedRootIsKilledAndNotKeptUntilTheRootIsReopened() throws ToolException {
+        engine.closeRoot(dir);     // a RootDir being disposed: a call already in it may still start a job
+
+        ExecResult late = run("s1", "sleep 1000", 30_000L, null);
+
+        assertThat(late.status()).isEqualTo(JobStatus.KILLED);
+        assertThat(engine.jobCount("s1")).isZero();
+        engine.reopenRoot(dir);    // the RootDir is gone; one of that name may be made again
+        assertThat(run("echo again").stdout()).isEqualTo("again\n");
+        assertThat(engine.jobCount("s1")).isEqualTo(1);
+    }
+
+    @Test
     void closedEngineRefusesNewJobs() {
         engine.close();
         assertThatThrownBy(() -> run("true")).isInstanceOfSatisfying(ToolException.class,
