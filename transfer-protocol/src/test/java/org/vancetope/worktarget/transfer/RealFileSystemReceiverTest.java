@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -25,6 +26,7 @@ import org.vancetope.worktarget.core.transfer.TransferFrame;
 import org.vancetope.worktarget.core.transfer.TransferInit;
 import org.vancetope.worktarget.core.transfer.TransferInitResponse;
 import org.vancetope.worktarget.core.transfer.TransferSide;
+import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.testkit.InMemoryFramePair;
 import org.vancetope.worktarget.testfixtures.ManualTime;
 import org.vancetope.worktarget.testkit.ManualTransferScheduler;
@@ -96,6 +98,28 @@ class RealFileSystemReceiverTest {
                 c -> assertThat(c.error()).isEqualTo("hash mismatch"));
         assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("old");
         assertThat(leftovers()).isEmpty();
+    }
+
+    @Test
+    void aTargetDirectoryDeletedWhileTheFileArrivesFailsNotFoundAndLeavesNoStagingFile() throws Exception {
+        Files.createDirectories(project.resolve("sub"));
+        byte[] d = "0123456789".getBytes();
+        feed(new TransferInit("r4", null, "sub/a.txt", null, d.length, sha(d), null),
+                new TransferChunk("r4", 0, Arrays.copyOf(d, 5), false));
+        Files.delete(project.resolve("sub"));       // a job, or the RootDir's deletion, takes it meanwhile
+
+        feed(new TransferChunk("r4", 1, Arrays.copyOfRange(d, 5, 10), true),
+                new TransferFinish("r4", true, null));
+
+        assertThat(answers).last().isInstanceOfSatisfying(TransferComplete.class, c -> {
+            assertThat(c.ok()).isFalse();
+            assertThat(c.code()).isEqualTo(ErrorCode.NOT_FOUND);
+            assertThat(c.error()).contains("directory was deleted while the file was being received", "send the file "
+                    + "again");
+        });
+        assertThat(project.resolve("sub")).doesNotExist();
+        assertThat(leftovers()).isEmpty();
+        assertThat(foot.pendingReceives()).isZero();
     }
 
     @Test

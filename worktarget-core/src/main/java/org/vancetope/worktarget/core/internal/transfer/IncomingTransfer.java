@@ -3,6 +3,7 @@ package org.vancetope.worktarget.core.internal.transfer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
@@ -679,8 +680,12 @@ final class IncomingTransfer {
                     mtime == null ? null : FileTime.from(mtime));
             staging.close();
         } catch (IOException e) {
-            fail(ConfinedRoot.isDiskFull(e) ? writeFailure(e, received) : new ToolException(ErrorCode.INTERNAL,
-                    "cannot move the verified file onto the target: " + e.getClass().getSimpleName()), TransferComplete.HASH_OK);
+            fail(ConfinedRoot.isDiskFull(e) ? writeFailure(e, received)
+                    : e instanceof NoSuchFileException ? new ToolException(ErrorCode.NOT_FOUND, "the target's directory "
+                            + "was deleted while the file was being received (by a job, or with its RootDir); nothing was "
+                            + "written: send the file again once the directory exists")
+                    : new ToolException(ErrorCode.INTERNAL, "cannot move the verified file onto the target: "
+                            + e.getClass().getSimpleName()), TransferComplete.HASH_OK);
             return;
         }
         staging = null;
