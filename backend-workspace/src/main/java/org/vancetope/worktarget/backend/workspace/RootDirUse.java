@@ -150,6 +150,8 @@ final class RootDirUse {
     }
 
     private void free(Path dir, Runnable delete) {
+        // the last call out may be a cancelled one: its interrupt must not break the deletion's file channels
+        boolean interrupted = Thread.interrupted();
         try {
             delete.run();
         } catch (RuntimeException e) {
@@ -157,6 +159,9 @@ final class RootDirUse {
         } finally {
             synchronized (uses) {
                 uses.remove(dir);
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }

@@ -47,6 +47,8 @@ class RootDirInUseTest {
 
     private final CountDownLatch inCall = new CountDownLatch(1);
     private final CountDownLatch goOn = new CountDownLatch(1);
+    /** Whether the thread that closed a held RootDir had its interrupt status set then. */
+    private final Queue<Boolean> closedInterrupted = new ConcurrentLinkedQueue<>();
     private final InMemoryProcessStore store = new InMemoryProcessStore();
     private final ExecutorService pool = Executors.newFixedThreadPool(3);
     private WorkspaceBackend work;
@@ -84,6 +86,7 @@ class RootDirInUseTest {
 
         @Override
         public void close(RootDirHandle handle) throws IOException {
+            closedInterrupted.add(Thread.currentThread().isInterrupted());
             deleteTree(handle.path());
         }
     }
@@ -161,6 +164,18 @@ class RootDirInUseTest {
         call.get(1, TimeUnit.MINUTES);
         Await.until("RootDir mine went after the call", () -> work.rootDir("acme", "proj", "mine").isEmpty());
         assertThat(dir.resolve("ws/acme/proj/mine")).doesNotExist();
+    }
+
+    @Test
+    void aCancelledCallThatIsTheLastInADeletedRootDirDeletesItWithoutItsInterrupt() throws Exception {
+        Future<Map<String, Object>> call = callHeldIn(HOST, "r", false);
+        work.deleteRootDir("acme", "proj", "r");
+
+        call.cancel(true);       // the host gives up on the call: its thread is interrupted, and it returns
+
+        Await.until("RootDir r went after the cancelled call", () -> work.rootDir("acme", "proj", "r").isEmpty());
+        assertThat(closedInterrupted).containsExactly(false);
+        assertThat(dir.resolve("ws/acme/proj/r")).doesNotExist();
     }
 
     @Test

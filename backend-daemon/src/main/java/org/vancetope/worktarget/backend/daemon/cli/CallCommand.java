@@ -291,6 +291,15 @@ final class CallCommand {
         } else {
             text = given;
             where = "The parameters";
+            int bad = text.indexOf('\uFFFD');
+            if (bad >= 0) {
+                // the JVM decodes the command line in the locale's charset and puts U+FFFD where bytes do not
+                // decode: sent on, a file_write would store U+FFFD where the caller's characters were
+                throw new Args.UsageException("The parameters on the command line hold bytes that are not text in "
+                        + "this locale (character " + bad + " became U+FFFD; the command line is read as "
+                        + System.getProperty("sun.jnu.encoding") + "). Pass them with @FILE or - (both read as "
+                        + "UTF-8), run with a UTF-8 locale (LANG=C.UTF-8), or write the character as a \\u escape.");
+            }
         }
         JsonNode params;
         try {

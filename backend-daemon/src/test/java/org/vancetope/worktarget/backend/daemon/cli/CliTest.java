@@ -807,6 +807,19 @@ class CliTest {
     }
 
     @Test
+    void callRefusesCommandLineParametersThatTheLocaleCouldNotDecode() {
+        // what the JVM makes of "café" given as UTF-8 bytes in the C locale: the bytes it cannot decode become U+FFFD
+        String decoded = "{\"path\":\"x.txt\",\"content\":\"caf\uFFFD\uFFFD\"}";
+        assertThat(run("call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--target", "WORK", "--tenant",
+                "acme", "--project", "proj", "file_write", decoded)).isEqualTo(Main.USAGE);
+        assertThat(stderr()).startsWith("The parameters on the command line hold bytes that are not text in this "
+                + "locale (character 30 became U+FFFD").contains("Pass them with @FILE or -", "LANG=C.UTF-8");
+        assertThat(dir.resolve("workspace")).as("nothing was sent").satisfiesAnyOf(
+                d -> assertThat(d).doesNotExist(), d -> assertThat(Files.walk(d).map(Path::getFileName)
+                        .map(String::valueOf)).doesNotContain("x.txt"));
+    }
+
+    @Test
     void callWithAMissingParametersFileOrBadStdinIsAUsageError() {
         Path missing = dir.resolve("none.json");
         assertThat(run("call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--target", "WORK", "file_read",
