@@ -25,6 +25,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -51,6 +52,9 @@ public final class SafeDirectory implements Closeable {
             LinkOption.NOFOLLOW_LINKS);
     /** The deepest tree {@link #deleteTree} descends into (one open handle per level). */
     static final int MAX_DELETE_DEPTH = 4096;
+    /** What the owner of a directory needs to empty it. */
+    private static final Set<PosixFilePermission> OWNER_RWX = EnumSet.of(PosixFilePermission.OWNER_READ,
+            PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
     /** Serialises "is the name free? then rename into it" between threads of this JVM (renameat replaces an empty directory). */
     private static final Object[] NAME_LOCKS = new Object[64];
 
@@ -580,6 +584,7 @@ public final class SafeDirectory implements Closeable {
         }
         Deque<Level> stack = new ArrayDeque<>();
         try {
+            letOwnerEmpty(this, name);
             SafeDirectory top = openChild(name);
             stack.push(new Level(top, top.allNames().iterator()));
             while (!stack.isEmpty()) {
@@ -609,6 +614,7 @@ public final class SafeDirectory implements Closeable {
                     }
                     SafeDirectory sub;
                     try {
+                        letOwnerEmpty(level.dir(), child);
                         sub = level.dir().openChild(child);
                     } catch (NoSuchFileException gone) {
                         continue;
@@ -633,6 +639,26 @@ public final class SafeDirectory implements Closeable {
             }
         }
         return true;
+    }
+
+    /**
+     * Makes a directory that its owner made read-only (a Go module cache, {@code chmod -R a-w}) readable,
+     * writable and searchable by its owner, by handle, so that {@link #deleteTree} can empty it as
+     * {@code rm -rf} cannot. A directory of another user, or one this process cannot change, stays as it
+     * is, and the deletion then says what it could not delete.
+     */
+    private static void letOwnerEmpty(SafeDirectory parent, String dir) {
+        try {
+            Set<PosixFilePermission> perms = parent.posixPermissions(dir);
+            if (perms != null && !perms.containsAll(OWNER_RWX)) {
+                Set<PosixFilePermission> more = EnumSet.noneOf(PosixFilePermission.class);
+                more.addAll(perms);
+                more.addAll(OWNER_RWX);
+                parent.setPosixPermissions(dir, more);
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            // not ours to change: deleting what is inside fails next, and says so
+        }
     }
 
     /**
