@@ -89,16 +89,20 @@ final class ProcTable {
      * The processes of /proc (other than this one) that carry a job cookie, and the cookie each carries.
      *
      * @param self this JVM's pid, skipped
-     * @return cookies by pid; what could be read when the listing was cut short
+     * @return cookies by pid; a listing cut short is made again (up to three times in all), since this one
+     *         runs once per JVM and a carrier it misses is never looked for again
      */
     static Map<Long, String> cookieCarriers(long self) {
         Map<Long, String> out = new LinkedHashMap<>();
-        eachProcess(self, (pid, p) -> {     // cut short: what was read is what there is
+        BiConsumer<Long, Path> collect = (pid, p) -> {
             String cookie = cookieOf(p.resolve("environ"));
             if (cookie != null) {
                 out.put(pid, cookie);
             }
-        });
+        };
+        for (int listing = 1; !eachProcess(self, collect) && listing < 3; listing++) {
+            // cut short while processes came and went: what was read stays, the rest is read again
+        }
         return out;
     }
 

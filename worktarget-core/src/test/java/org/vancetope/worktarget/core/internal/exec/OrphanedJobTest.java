@@ -81,9 +81,11 @@ class OrphanedJobTest {
     void aProcessWhoseCookieNamesAJvmThatEndedIsKilled() throws Exception {
         Process orphan = carrying(endedOwner(namespace()) + "0123456789abcdef0123456789abcdef");
 
-        ProcessTree.killJobsOfEndedJvms();     // (or the first engine of another JVM that starts meanwhile)
+        List<Long> killed = ProcessTree.killJobsOfEndedJvms();     // (or another JVM's first engine, meanwhile)
 
-        assertThat(orphan.waitFor(30, TimeUnit.SECONDS)).as("the orphan is killed").isTrue();
+        assertThat(orphan.waitFor(30, TimeUnit.SECONDS)).as(() -> "the orphan is killed (pid " + orphan.pid()
+                + "; this sweep killed " + killed + "; the carriers of cookies now: "
+                + ProcTable.cookieCarriers(ProcessHandle.current().pid()) + ")").isTrue();
     }
 
     @Test
