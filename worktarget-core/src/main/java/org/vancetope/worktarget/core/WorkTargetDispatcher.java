@@ -477,8 +477,7 @@ public final class WorkTargetDispatcher {
                         : rootDirs.rootDirNames(process.tenant(), process.project());
                 if (names != null && !names.contains(target.targetName())) {
                     return "No RootDir '" + target.targetName() + "' exists in " + project + " now (existing: "
-                            + (names.isEmpty() ? "none" : String.join(", ", names.stream().sorted().limit(20).toList()))
-                            + "); calls will fail not_found until it is created. Check the name, or omit targetName "
+                            + Params.names(names) + "); calls will fail not_found until it is created. Check the name, or omit targetName "
                             + "to work in a temporary RootDir.";
                 }
             }

@@ -23,6 +23,22 @@ public final class ChildMain {
     }
 
     /**
+     * The command line that runs {@code main} in a child JVM on this JVM's class path (small heap, C1 only),
+     * for a test that starts it its own way (under another command, or reading all its output).
+     *
+     * @param main the class whose {@code main} to run
+     * @param args its arguments
+     * @return the command, modifiable
+     */
+    public static List<String> command(Class<?> main, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                main.getName()));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    /**
      * Starts {@code main} in a child JVM (small heap, C1 only) and waits for its {@code ready} line.
      *
      * @param main the class whose {@code main} to run
@@ -32,11 +48,7 @@ public final class ChildMain {
      * @throws AssertionError when it ended before saying {@code ready}, with its output
      */
     public static Process start(Class<?> main, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                main.getName()));
-        cmd.addAll(List.of(args));
-        Process child = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        Process child = new ProcessBuilder(command(main, args)).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
         StringBuilder log = new StringBuilder();
         for (String line; (line = out.readLine()) != null; ) {

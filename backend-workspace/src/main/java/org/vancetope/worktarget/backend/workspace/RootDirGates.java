@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.FileToolSettings;
+import org.vancetope.worktarget.core.internal.Params;
 import org.vancetope.worktarget.core.internal.Segments;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.spi.ErrorCode;
@@ -73,26 +74,10 @@ final class RootDirGates {
         if (info == null) {
             List<String> names = index.names(tenant, project);
             throw new ToolException(ErrorCode.NOT_FOUND, "RootDir '" + dirName + "' does not exist in project '"
-                    + project + "'. Existing: " + existing(names)
+                    + project + "'. Existing: " + Params.names(names)
                     + ". Omit dirName to work in the process's temporary RootDir.");
         }
         return checkedDir(info);
-    }
-
-    /** How many RootDir names a not_found message lists at most. */
-    static final int LISTED_NAMES = 20;
-
-    /** The names for a not_found message: all of a few, the first {@value #LISTED_NAMES} (sorted) of many. */
-    static String existing(List<String> names) {
-        if (names.isEmpty()) {
-            return "none";
-        }
-        List<String> sorted = names.stream().sorted().toList();
-        if (sorted.size() <= LISTED_NAMES) {
-            return String.join(", ", sorted);
-        }
-        return String.join(", ", sorted.subList(0, LISTED_NAMES)) + " and " + (sorted.size() - LISTED_NAMES)
-                + " more";
     }
 
     /**

@@ -31,6 +31,28 @@ public final class Params {
     private Params() {
     }
 
+    /** How many names {@link #names} lists at most. */
+    public static final int LISTED_NAMES = 20;
+
+    /**
+     * Names for a message that says what exists: all of a few, the first {@value #LISTED_NAMES} (sorted) of
+     * many and how many more, or {@code none}.
+     *
+     * @param names the names, in any order
+     * @return the text
+     */
+    public static String names(List<String> names) {
+        if (names.isEmpty()) {
+            return "none";
+        }
+        List<String> sorted = names.stream().sorted().toList();
+        if (sorted.size() <= LISTED_NAMES) {
+            return String.join(", ", sorted);
+        }
+        return String.join(", ", sorted.subList(0, LISTED_NAMES)) + " and " + (sorted.size() - LISTED_NAMES)
+                + " more";
+    }
+
     /**
      * The reader of a tool's parameters, for what the methods here do not cover.
      *

@@ -254,15 +254,12 @@ final class JobTable {
     }
 
     private boolean inClosedRoot(Job job) {
-        if (closedRoots.isEmpty()) {
-            return false;
-        }
-        for (Path closed : closedRoots) {
-            if (job.root.root().startsWith(closed)) {
-                return true;
-            }
-        }
-        return false;
+        return closedRoots.stream().anyMatch(closed -> runsIn(job, closed));
+    }
+
+    /** Whether a job's working directory lies in a root (normalised). */
+    private static boolean runsIn(Job job, Path root) {
+        return job.root.root().startsWith(root);
     }
 
     /**
@@ -289,7 +286,7 @@ final class JobTable {
             synchronized (table) {
                 for (Iterator<Job> it = table.jobs.values().iterator(); it.hasNext(); ) {
                     Job j = it.next();
-                    if (j.root.root().startsWith(norm)) {
+                    if (runsIn(j, norm)) {
                         jobs.add(j);
                         it.remove();
                     }

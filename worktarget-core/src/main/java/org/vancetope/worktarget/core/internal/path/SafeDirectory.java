@@ -21,6 +21,7 @@ import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -572,7 +573,7 @@ public final class SafeDirectory implements Closeable {
     public boolean deleteTree(String name) throws IOException {
         BasicFileAttributes a;
         try {
-            a = attributes(name);
+            a = entryAttributes(this, name);
         } catch (NoSuchFileException e) {
             return false;
         }
@@ -584,7 +585,7 @@ public final class SafeDirectory implements Closeable {
         }
         Deque<Level> stack = new ArrayDeque<>();
         try {
-            letOwnerEmpty(this, name);
+            letOwnerEmpty(this, name, a);
             SafeDirectory top = openChild(name);
             stack.push(new Level(top, top.allNames().iterator()));
             while (!stack.isEmpty()) {
@@ -603,7 +604,7 @@ public final class SafeDirectory implements Closeable {
                 String child = level.names().next();
                 BasicFileAttributes ca;
                 try {
-                    ca = level.dir().attributes(child);
+                    ca = entryAttributes(level.dir(), child);
                 } catch (NoSuchFileException gone) {
                     continue;
                 }
@@ -614,7 +615,7 @@ public final class SafeDirectory implements Closeable {
                     }
                     SafeDirectory sub;
                     try {
-                        letOwnerEmpty(level.dir(), child);
+                        letOwnerEmpty(level.dir(), child, ca);
                         sub = level.dir().openChild(child);
                     } catch (NoSuchFileException gone) {
                         continue;
@@ -647,18 +648,25 @@ public final class SafeDirectory implements Closeable {
      * {@code rm -rf} cannot. A directory of another user, or one this process cannot change, stays as it
      * is, and the deletion then says what it could not delete.
      */
-    private static void letOwnerEmpty(SafeDirectory parent, String dir) {
+    private static void letOwnerEmpty(SafeDirectory parent, String dir, BasicFileAttributes attrs) {
+        if (!(attrs instanceof PosixFileAttributes posix) || posix.permissions().containsAll(OWNER_RWX)) {
+            return;
+        }
+        Set<PosixFilePermission> more = EnumSet.noneOf(PosixFilePermission.class);
+        more.addAll(posix.permissions());
+        more.addAll(OWNER_RWX);
         try {
-            Set<PosixFilePermission> perms = parent.posixPermissions(dir);
-            if (perms != null && !perms.containsAll(OWNER_RWX)) {
-                Set<PosixFilePermission> more = EnumSet.noneOf(PosixFilePermission.class);
-                more.addAll(perms);
-                more.addAll(OWNER_RWX);
-                parent.setPosixPermissions(dir, more);
-            }
+            parent.setPosixPermissions(dir, more);
         } catch (IOException | UnsupportedOperationException e) {
             // not ours to change: deleting what is inside fails next, and says so
         }
+    }
+
+    /** An entry's attributes for {@link #deleteTree}, with its permissions where the file system has them. */
+    private static BasicFileAttributes entryAttributes(SafeDirectory dir, String name) throws IOException {
+        dir.checkName(dir.name(name));
+        PosixFileAttributeView posix = dir.posixView(name);
+        return posix != null ? posix.readAttributes() : dir.attributes(name);
     }
 
     /**

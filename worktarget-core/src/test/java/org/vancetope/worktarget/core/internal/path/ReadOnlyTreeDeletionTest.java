@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.testfixtures.ChildMain;
 
 /**
  * The library deletes what it owns (a RootDir, a HOME) whole even when a job made parts of it read-only,
@@ -42,10 +43,7 @@ class ReadOnlyTreeDeletionTest {
 
     private static String runAsOwnerOnly(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(AS_OWNER_ONLY);
-        cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                ReadOnlyTreeDeletionTest.class.getName()));
-        cmd.addAll(List.of(args));
+        cmd.addAll(ChildMain.command(ReadOnlyTreeDeletionTest.class, args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
