@@ -312,18 +312,20 @@ public final class FileToolSettings {
     }
 
     /**
-     * The longest accepted path, in characters (default 4,096); a longer one is refused before any lookup.
+     * The longest accepted path, in bytes of UTF-8 (default 4,096); a longer one is refused before any
+     * lookup. File systems count bytes: a letter such as {@code 'é'} takes two, a CJK character three.
      *
-     * @return characters
+     * @return bytes
      */
     public int maxPathLength() {
         return maxPathLength;
     }
 
     /**
-     * The longest accepted path component, in characters (default 255).
+     * The longest accepted path component, in bytes of UTF-8 (default 255, what ext4, xfs, btrfs, tmpfs
+     * and APFS store); a longer one is refused before any lookup.
      *
-     * @return characters
+     * @return bytes
      */
     public int maxComponentLength() {
         return maxComponentLength;
@@ -736,24 +738,24 @@ public final class FileToolSettings {
         /**
          * Sets {@link FileToolSettings#maxPathLength()}.
          *
-         * @param v characters, at least 1
+         * @param v bytes of UTF-8, at least 1
          * @return this
          * @throws IllegalArgumentException when {@code v} is out of range
          */
         public Builder maxPathLength(int v) {
-            this.maxPathLength = (int) atLeast("maxPathLength", v, 1, "characters");
+            this.maxPathLength = (int) atLeast("maxPathLength", v, 1, "bytes");
             return this;
         }
 
         /**
          * Sets {@link FileToolSettings#maxComponentLength()}.
          *
-         * @param v characters, at least 1
+         * @param v bytes of UTF-8, at least 1
          * @return this
          * @throws IllegalArgumentException when {@code v} is out of range
          */
         public Builder maxComponentLength(int v) {
-            this.maxComponentLength = (int) atLeast("maxComponentLength", v, 1, "characters");
+            this.maxComponentLength = (int) atLeast("maxComponentLength", v, 1, "bytes");
             return this;
         }
 

@@ -307,6 +307,22 @@ class WorkspaceBackendTest {
     }
 
     @Test
+    void namesOfMoreBytesThanAFileNameHoldsAreRefusedAndNoDirectoryIsMade() {
+        String cjk = "\u65e5".repeat(128);      // 128 characters, 384 bytes of UTF-8
+        for (ToolContext bad : new ToolContext[] {new ToolContext("p9", null, cjk, "proj", null),
+                new ToolContext("p9", null, "acme", cjk, null)}) {
+            ToolException e = org.junit.jupiter.api.Assertions.assertThrows(ToolException.class,
+                    () -> call("work_file_write", bad, "path", "x.txt", "content", "x"));
+            assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+            assertThat(e.getMessage()).contains("at most 240 bytes of UTF-8", "it has 384 bytes");
+        }
+        assertThatThrownBy(() -> work.createRootDir(P1, cjk, "temp", null, false, null))
+                .isInstanceOf(ToolException.class).hasMessageContaining("dirName must be");
+        assertThat(work.rootDirNames(P1.tenant(), P1.project())).isEmpty();
+        assertThat(Files.exists(root.resolve(cjk))).isFalse();
+    }
+
+    @Test
     void theGrantWildcardAsAProjectIsRefusedAndNoDirectoryIsMade() {
         ToolContext star = new ToolContext("p9", null, "acme", "*", null);
         ToolException e = org.junit.jupiter.api.Assertions.assertThrows(ToolException.class,

@@ -9,7 +9,8 @@ import org.vancetope.worktarget.spi.ToolException;
  * every place that turns such a name into a path segment checks it here first, before any lookup, so
  * {@code "../otherProject/x"} never reaches the file system.
  *
- * <p>A safe segment is 1 to {@link #MAX_LENGTH} characters and
+ * <p>A safe segment is 1 to {@link #MAX_LENGTH} characters, at most {@link #MAX_BYTES} bytes of UTF-8
+ * (file systems count bytes; the library stores a descriptor under the name plus a suffix), and
  * <ul>
  *   <li>is not {@code .} or {@code ..} and does not start with {@code .} (hidden names are the
  *       library's own: {@code .worktarget}, {@code .rootdirs}, staging names);</li>
@@ -23,10 +24,17 @@ import org.vancetope.worktarget.spi.ToolException;
 public final class Segments {
     /** What a token's projects use to grant every project of its tenant; never a project's name. */
     public static final String ALL_PROJECTS = "*";
-    /** The longest accepted segment. */
+    /** The longest accepted segment, in characters. */
     public static final int MAX_LENGTH = 128;
+    /**
+     * The longest accepted segment in bytes of UTF-8: 128 letters such as {@code 'é'} take 256, more than
+     * a file name holds (255 on ext4, xfs, btrfs, tmpfs, APFS), and a RootDir's descriptor adds
+     * {@code .properties} to its name.
+     */
+    public static final int MAX_BYTES = 240;
     /** What a safe segment is, for messages. */
-    public static final String RULE = "a single name of 1 to " + MAX_LENGTH + " characters that does not start "
+    public static final String RULE = "a single name of 1 to " + MAX_LENGTH + " characters (at most " + MAX_BYTES
+            + " bytes of UTF-8) that does not start "
             + "with '.', without '/', '\\', ':', control characters, U+FFFD or blanks at either end";
 
     private Segments() {
@@ -54,6 +62,10 @@ public final class Segments {
         }
         if (name.length() > MAX_LENGTH) {
             return "it has " + name.length() + " characters";
+        }
+        long bytes = Utf8.length(name);
+        if (bytes > MAX_BYTES) {
+            return "it has " + bytes + " bytes of UTF-8 (a letter such as 'é' takes 2, a CJK character 3)";
         }
         if (name.startsWith(".")) {
             return name.equals(".") || name.equals("..") ? "it is '" + name + "'" : "it starts with '.'";

@@ -84,6 +84,16 @@ class SegmentsTest {
     }
 
     @Test
+    void namesAreMeasuredInBytesOfUtf8TooSinceTheyBecomeFileNames() {
+        assertThat(Segments.isSafe("é".repeat(120))).as("240 bytes").isTrue();
+        assertThat(Segments.problem("é".repeat(121))).isEqualTo("it has 242 bytes of UTF-8 (a letter such as 'é' "
+                + "takes 2, a CJK character 3)");
+        assertThat(Segments.isSafe("\u65e5".repeat(80))).as("240 bytes").isTrue();
+        assertThat(Segments.isSafe("\u65e5".repeat(128))).as("128 characters, 384 bytes").isFalse();
+        assertThat(Segments.RULE).contains("1 to 128 characters (at most 240 bytes of UTF-8)");
+    }
+
+    @Test
     void requireFailsWithPathEscapeAndSaysWhatIsAllowed() {
         assertThatThrownBy(() -> Segments.require("dirName", "../otherProject/x"))
                 .isInstanceOf(ToolException.class)

@@ -21,6 +21,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.internal.Utf8;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
@@ -85,14 +86,14 @@ final class JobLauncher {
         }
         // the command reaches the shell as one argument, each variable as one string: Linux takes at most
         // 128 KiB (MAX_ARG_STRLEN, with the closing NUL) for each
-        long commandBytes = utf8Length(req.command());
+        long commandBytes = Utf8.length(req.command());
         if (commandBytes > MAX_ARGUMENT_BYTES) {
             throw new ToolException(ErrorCode.SIZE_LIMIT, "Parameter 'command' has " + commandBytes + " bytes (UTF-8), "
                     + "more than the " + MAX_ARGUMENT_BYTES + " one argument of a process may have. Write the script to "
                     + "a file with file_write and run that (e.g. command 'sh script.sh'), or pass the data in 'stdin'.");
         }
         for (Map.Entry<String, String> e : req.env().entrySet()) {
-            long bytes = utf8Length(e.getKey()) + 1 + utf8Length(e.getValue());
+            long bytes = Utf8.length(e.getKey()) + 1 + Utf8.length(e.getValue());
             if (bytes > MAX_ARGUMENT_BYTES) {
                 throw new ToolException(ErrorCode.SIZE_LIMIT, "Environment variable '" + e.getKey() + "' has " + bytes
                         + " bytes (UTF-8, with its name), more than the " + MAX_ARGUMENT_BYTES + " one variable of a "
@@ -112,32 +113,13 @@ final class JobLauncher {
             throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'deadlineSeconds' must be at least 1.");
         }
         if (req.stdin() != null) {
-            long bytes = utf8Length(req.stdin());
+            long bytes = Utf8.length(req.stdin());
             if (bytes > ExecEngine.MAX_STDIN_BYTES) {
                 throw new ToolException(ErrorCode.SIZE_LIMIT, "Parameter 'stdin' has " + bytes + " bytes (UTF-8), "
                         + "more than the " + ExecEngine.MAX_STDIN_BYTES + " allowed. Write the input to a file with "
                         + "file_write and redirect it instead, e.g. command 'sort < input.txt'.");
             }
         }
-    }
-
-    /** The UTF-8 length of a text, without encoding it. */
-    static long utf8Length(String s) {
-        long n = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < 0x80) {
-                n++;
-            } else if (c < 0x800) {
-                n += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
-                n += 4;
-                i++;
-            } else {
-                n += 3;
-            }
-        }
-        return n;
     }
 
     /**

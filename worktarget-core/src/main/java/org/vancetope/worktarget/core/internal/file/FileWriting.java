@@ -13,6 +13,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Map;
 import org.vancetope.worktarget.core.FileToolSettings;
 import org.vancetope.worktarget.core.internal.Params;
+import org.vancetope.worktarget.core.internal.Utf8;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.internal.path.SafeDirectory;
 import org.vancetope.worktarget.core.internal.path.StagedFile;
@@ -46,7 +47,7 @@ final class FileWriting {
         String content = Params.requireText(params, "content");
         Path file = gate.resolveFileToWrite(userPath, "path", "file_write", "written");
         long limit = settings.wholeFileMaxBytes();
-        long bytes = utf8Length(content, limit);
+        long bytes = Utf8.length(content, limit);
         if (bytes > limit) {
             throw new ToolException(ErrorCode.SIZE_LIMIT, "The content for " + ConfinedRoot.quote(userPath) + " is "
                     + (bytes == Long.MAX_VALUE ? "more than " + limit : bytes) + " bytes of UTF-8; file_write accepts at "
@@ -64,34 +65,6 @@ final class FileWriting {
             throw FileErrors.io(e, userPath, "write");
         }
         return new WriteResult(gate.relative(file), written[0], created);
-    }
-
-    /**
-     * The UTF-8 length of a string as {@link String#getBytes} encodes it (a lone surrogate is one
-     * {@code '?'}), without encoding it; {@link Long#MAX_VALUE} when it is certainly over {@code limit}.
-     */
-    static long utf8Length(String s, long limit) {
-        int n = s.length();
-        if (n > limit) {
-            return Long.MAX_VALUE;      // every char takes at least one byte
-        }
-        long bytes = 0;
-        for (int i = 0; i < n; i++) {
-            char c = s.charAt(i);
-            if (c < 0x80) {
-                bytes++;
-            } else if (c < 0x800) {
-                bytes += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-                bytes += 4;
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                bytes++;
-            } else {
-                bytes += 3;
-            }
-        }
-        return bytes;
     }
 
     /**

@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.internal.Utf8;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
@@ -70,9 +71,9 @@ import org.vancetope.worktarget.spi.ToolException;
  * confined root is made, and must not be replaced while it is in use.
  */
 public final class ConfinedRoot {
-    /** Default longest accepted path, in characters. */
+    /** Default longest accepted path, in bytes of UTF-8 (Linux's {@code PATH_MAX}). */
     public static final int DEFAULT_MAX_PATH_LENGTH = 4096;
-    /** Default longest accepted path component, in characters. */
+    /** Default longest accepted path component, in bytes of UTF-8 (most file systems' {@code NAME_MAX}). */
     public static final int DEFAULT_MAX_COMPONENT_LENGTH = 255;
     /** The library's own directory at the top of every root (job output); hidden from every listing. */
     public static final String INTERNAL_DIR = ".worktarget";
@@ -107,8 +108,8 @@ public final class ConfinedRoot {
      * A confined root on an existing directory.
      *
      * @param root the root; it is canonicalised once, here ({@link Path#toRealPath})
-     * @param maxPathLength the longest accepted caller path, in characters
-     * @param maxComponentLength the longest accepted component, in characters
+     * @param maxPathLength the longest accepted caller path, in bytes of UTF-8
+     * @param maxComponentLength the longest accepted component, in bytes of UTF-8
      * @return the confined root
      * @throws IOException when the root does not exist or is not a directory
      */
@@ -678,6 +679,13 @@ public final class ConfinedRoot {
             return new ToolException(ErrorCode.DISK_FULL, "The disk is full; could not " + what + " "
                     + quote(userPath) + ". Free space and retry.", e);
         }
+        if (lower.contains("name too long")) {
+            // ENAMETOOLONG past the checks: a file system that stores shorter names (eCryptfs: 143 bytes), or
+            // a whole path beyond what the kernel resolves in one go
+            return new ToolException(ErrorCode.INVALID_PARAMS, "Could not " + what + " " + quote(userPath)
+                    + ": the file system here refuses a name or a path this long (" + reason + "). Use shorter "
+                    + "names or fewer directory levels.", e);
+        }
         return new ToolException(ErrorCode.INTERNAL, "Could not " + what + " " + quote(userPath)
                 + (reason == null ? "" : " (" + reason + ")") + ".", e);
     }
@@ -979,9 +987,13 @@ public final class ConfinedRoot {
             throw new ToolException(ErrorCode.PATH_ESCAPE,
                     "The path is empty. Pass a path relative to the work directory, or '.' for the work directory itself.");
         }
-        if (userPath.length() > maxPathLength) {
+        // file systems count bytes: a name of 255 holds 255 ASCII letters but only 127 letters such as 'é'
+        long pathBytes = Utf8.length(userPath, maxPathLength);
+        if (pathBytes > maxPathLength) {
             throw new ToolException(ErrorCode.PATH_ESCAPE, "The path is longer than " + maxPathLength
-                    + " characters. Use a shorter path relative to the work directory.");
+                    + " bytes (as UTF-8" + (userPath.length() > maxPathLength ? ""
+                    : ", where it has " + pathBytes + "; a letter such as 'é' takes 2, a CJK character 3")
+                    + "). Use a shorter path relative to the work directory.");
         }
         for (int i = 0; i < userPath.length(); i++) {
             char c = userPath.charAt(i);
@@ -1010,9 +1022,12 @@ public final class ConfinedRoot {
             if (part.isEmpty() || part.equals(".")) {
                 continue;
             }
-            if (part.length() > maxComponentLength) {
+            long partBytes = Utf8.length(part, maxComponentLength);
+            if (partBytes > maxComponentLength) {
                 throw new ToolException(ErrorCode.PATH_ESCAPE, "A component of the path is longer than "
-                        + maxComponentLength + " characters. Use shorter names.");
+                        + maxComponentLength + " bytes (as UTF-8" + (part.length() > maxComponentLength ? ""
+                        : ", where " + quote(part) + " has " + partBytes + "; a letter such as 'é' takes 2, a CJK "
+                        + "character 3") + "). Use shorter names.");
             }
             if (part.equals("..")) {
                 if (names.isEmpty()) {

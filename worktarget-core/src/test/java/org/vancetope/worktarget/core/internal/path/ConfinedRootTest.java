@@ -156,6 +156,27 @@ class ConfinedRootTest {
     }
 
     @Test
+    void aComponentIsMeasuredInBytesOfUtf8AsFileSystemsStoreIt() throws ToolException {
+        // 128 letters 'é' are 256 bytes: no Linux file system stores such a name
+        ToolException e = refused(gate, "src/" + "é".repeat(128));
+        assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(e.getMessage()).contains("longer than 255 bytes", "has 256", "Use shorter names");
+        assertThat(refused(gate, "\u65e5".repeat(86)).getMessage()).contains("has 258");
+        assertThat(gate.resolve("é".repeat(127))).isEqualTo(ws.resolve("é".repeat(127)));
+        assertThat(gate.resolve("\u65e5".repeat(85))).isEqualTo(ws.resolve("\u65e5".repeat(85)));
+    }
+
+    @Test
+    void thePathIsMeasuredInBytesOfUtf8() throws ToolException {
+        String deep = ("é".repeat(100) + "/").repeat(25);     // 2,525 characters, 5,025 bytes
+        ToolException e = refused(gate, deep);
+        assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+        assertThat(e.getMessage()).contains("longer than 4096 bytes", "has 5025");
+        String fits = ("é".repeat(100) + "/").repeat(20);     // 4,020 bytes
+        assertThat(gate.resolve(fits)).isEqualTo(ws.resolve(fits));
+    }
+
+    @Test
     void jailbreakControlCharacterIsRefused() {
         assertEscape(gate, "src/\nA.java");
     }
