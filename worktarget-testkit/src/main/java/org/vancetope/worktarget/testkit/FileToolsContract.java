@@ -880,6 +880,32 @@ public abstract class FileToolsContract {
     }
 
     @Test
+    void anEmptySearchSaysHowManyDirectoriesWereDeeperThanMaxDepth() throws Exception {
+        f.write("a/b/c/deep.txt", "needle\n");
+        f.write("a/b/d/other.txt", "other\n");
+        f.write("a/b/node_modules/m.txt", "needle\n");     // pruned anyway: not counted as too deep
+        f.write("a/b/out/x.txt", "needle\n");              // ignored anyway: not counted as too deep
+        f.write(".gitignore", "out/\n");
+        String deep = "but this was skipped: 2 directories deeper than maxDepth 2, not entered (pass a larger "
+                + "maxDepth to look there).";
+        assertThat((String) f.call("file_grep", "pattern", "needle", "maxDepth", 2).get("hint"))
+                .isEqualTo("No match found, " + deep);
+        assertThat((String) f.call("file_find", "pathGlob", "**/deep.txt", "maxDepth", 2).get("hint"))
+                .isEqualTo("No file found, " + deep);
+        // file_count reads no .gitignore: out/ is one more directory it would have entered
+        assertThat((String) f.call("file_count", "maxDepth", 2).get("hint")).isEqualTo("3 directories deeper than "
+                + "maxDepth 2 were not entered, so the files in them are not counted. Pass a larger maxDepth (at most "
+                + "64) to count them.");
+        assertThat((String) f.call("file_count", "path", "a/b/c", "maxDepth", 0, "pattern", "x").get("hint"))
+                .as("nothing below").isNull();
+
+        Map<String, Object> found = f.call("file_grep", "pattern", "needle", "maxDepth", 3);
+        assertThat(paths(found.get("matches"))).containsExactly("a/b/c/deep.txt");
+        assertThat(found).doesNotContainKey("hint");
+        assertThat(f.call("file_count", "maxDepth", 3)).as("nothing deeper").doesNotContainKey("hint");
+    }
+
+    @Test
     void grepIncludeIgnoredSearchesIgnoredFiles() throws Exception {
         f.write(".gitignore", "*.log\n");
         f.write("a.log", "hit\n");

@@ -165,11 +165,11 @@ public final class ResultSchemas {
     public static Map<String, Object> fileCount() {
         Map<String, Object> sizes = fields().always("path", STRING).always("files", INTEGER).always("lines", INTEGER)
                 .always("chars", INTEGER).always("bytes", INTEGER).always("skippedBinary", INTEGER)
-                .always("skippedGeneratedDirs", INTEGER).build();
+                .always("skippedGeneratedDirs", INTEGER).sometimes("hint", STRING).build();
         Map<String, Object> matching = fields().always("path", STRING).always("files", INTEGER)
                 .always("pattern", STRING).always("matchingLines", INTEGER).always("filesWithMatches", INTEGER)
                 .always("skippedNonUtf8", INTEGER).always("skippedBinary", INTEGER)
-                .always("skippedGeneratedDirs", INTEGER).build();
+                .always("skippedGeneratedDirs", INTEGER).sometimes("hint", STRING).build();
         return anyOf(List.of(sizes, matching));
     }
 

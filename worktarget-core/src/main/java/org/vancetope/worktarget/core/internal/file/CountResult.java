@@ -17,9 +17,10 @@ import java.util.Map;
  * @param skippedNonUtf8 files skipped as not UTF-8 (pattern only)
  * @param skippedBinary files skipped as binary
  * @param skippedGeneratedDirs generated directories pruned
+ * @param hint what the count left out and how to include it, or null (then absent)
  */
 record CountResult(String path, int files, String pattern, long lines, long chars, long bytes, int filesWithMatches,
-                   int skippedNonUtf8, int skippedBinary, int skippedGeneratedDirs) implements FileResult {
+                   int skippedNonUtf8, int skippedBinary, int skippedGeneratedDirs, String hint) implements FileResult {
     @Override
     public Map<String, Object> toMap() {
         Map<String, Object> r = new LinkedHashMap<>();
@@ -37,6 +38,9 @@ record CountResult(String path, int files, String pattern, long lines, long char
         }
         r.put("skippedBinary", skippedBinary);
         r.put("skippedGeneratedDirs", skippedGeneratedDirs);
+        if (hint != null) {
+            r.put("hint", hint);
+        }
         return r;
     }
 }

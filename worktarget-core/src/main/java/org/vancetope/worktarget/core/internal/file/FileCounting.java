@@ -51,6 +51,7 @@ final class FileCounting {
         Path base = gate.resolveForRead(userPath);
         BasicFileAttributes baseAttrs = FileErrors.attrs(base, userPath);
         int skippedGenerated = 0;
+        String hint = null;
         boolean single = !baseAttrs.isDirectory();
         AtomicLong lines = new AtomicLong();
         AtomicLong chars = new AtomicLong();
@@ -91,9 +92,16 @@ final class FileCounting {
                 }
                 sink.accept(new TreeWalker.Entry(name, a.size(), 0, dir, base.getFileName()));
             } else {
-                int[] c = TreeWalker.walk(lanes, deadline, new TreeWalker.Spec(dir, maxDepth, glob,
+                TreeWalker.Skipped c = TreeWalker.walk(lanes, deadline, new TreeWalker.Spec(dir, maxDepth, glob,
                         includeGenerated ? null : settings.generatedDirNames(), null), sink);
-                skippedGenerated = c[0];
+                skippedGenerated = c.generatedDirs();
+                if (c.deepDirs() > 0) {
+                    boolean one = c.deepDirs() == 1;
+                    hint = c.deepDirs() + (one ? " directory" : " directories") + " deeper than maxDepth " + maxDepth
+                            + (one ? " was" : " were") + " not entered, so the files in " + (one ? "it" : "them")
+                            + " are not counted. Pass a larger maxDepth (at most " + settings.maxDepthLimit()
+                            + ") to count them.";
+                }
             }
         } catch (IOException e) {
             throw FileErrors.io(e, userPath, "read");
@@ -106,7 +114,7 @@ final class FileCounting {
             throw new ToolException(ErrorCode.INTERNAL, "Could not read " + ConfinedRoot.quote(userPath) + ".");
         }
         return new CountResult(gate.relative(base), counted.get(), regex, lines.get(),
-                chars.get(), bytes.get(), withMatches.get(), nonUtf8.get(), binary.get(), skippedGenerated);
+                chars.get(), bytes.get(), withMatches.get(), nonUtf8.get(), binary.get(), skippedGenerated, hint);
     }
 
     private enum CountStatus { OK, BINARY, NON_UTF8 }

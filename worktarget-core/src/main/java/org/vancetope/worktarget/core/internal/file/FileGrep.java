@@ -109,8 +109,7 @@ final class FileGrep {
         GrepCollector col = new GrepCollector(limit, settings.resultMaxBytes());
         ConcurrentHashMap<String, Integer> counts = countOnly ? new ConcurrentHashMap<>() : null;
         CallDeadline deadline = CallDeadline.start("file_grep", settings.searchTimeout().toMillis());
-        int skippedGenerated = 0;
-        int skippedIgnored = 0;
+        TreeWalker.Skipped skipped = new TreeWalker.Skipped(0, 0, 0, 0, maxDepth);
         String prefix = TreeWalker.prefix(gate, baseAttrs.isDirectory() ? base : base.getParent());
         try {
             if (baseAttrs.isDirectory()) {
@@ -118,7 +117,7 @@ final class FileGrep {
                     TreeWalker.Spec spec = new TreeWalker.Spec(dir, maxDepth, glob,
                             includeGenerated ? null : settings.generatedDirNames(), null, excludes,
                             includeIgnored ? null : GitIgnore.above(gate, base));
-                    int[] walked = TreeWalker.walk(lanes, deadline, spec, e -> {
+                    skipped = TreeWalker.walk(lanes, deadline, spec, e -> {
                         if (counts != null) {
                             int c = countFile(e, prefix, searcher, mode, col, deadline);
                             if (c > 0) {
@@ -135,8 +134,6 @@ final class FileGrep {
                             col.add(e.rel(), hits);
                         }
                     });
-                    skippedGenerated = walked[0];
-                    skippedIgnored = walked[2];
                 } catch (IOException e) {
                     throw FileErrors.io(e, userPath, "list");
                 }
@@ -167,19 +164,19 @@ final class FileGrep {
                     + "atomic group), or narrow path or pathGlob.");
         }
         if (counts != null) {
-            return countResult(gate.relative(base), prefix, counts, limit, col, skippedGenerated, skippedIgnored);
+            return countResult(gate.relative(base), prefix, counts, limit, col, skipped);
         }
         List<GrepResult.Match> matches = col.matches();
         return new GrepResult(gate.relative(base), matches, col.truncated(), col.searched.get(), col.filesMatched(),
-                col.large.get(), col.binary.get(), col.nonUtf8.get(), skippedGenerated, skippedIgnored,
+                col.large.get(), col.binary.get(), col.nonUtf8.get(), skipped.generatedDirs(), skipped.ignored(),
                 FileErrors.moreHint(col.truncated() ? grepHint(col, prefix, matches, limit, ctxBefore, ctxAfter)
-                        : matches.isEmpty() ? TreeWalker.nothingFoundHint("match", skippedGenerated, skippedIgnored)
+                        : matches.isEmpty() ? skipped.nothingFoundHint("match")
                         : null, notSearchedHint(col, prefix)));
     }
 
     /** The count-only result: files by path, cut to {@code limit} files and the result budget. */
     private GrepCountResult countResult(String path, String prefix, Map<String, Integer> counts, int limit,
-                                        GrepCollector col, int skippedGenerated, int skippedIgnored) {
+                                        GrepCollector col, TreeWalker.Skipped skipped) {
         TreeMap<String, Integer> sorted = new TreeMap<>(counts);
         long total = 0;
         for (int c : sorted.values()) {
@@ -210,9 +207,9 @@ final class FileGrep {
                     + settings.grepMaxLimit() + ") or ") + "narrow path or pathGlob to see the rest.";
         }
         return new GrepCountResult(path, files, total, sorted.size(), truncated, col.searched.get(), col.large.get(),
-                col.binary.get(), col.nonUtf8.get(), skippedGenerated, skippedIgnored,
-                FileErrors.moreHint(sorted.isEmpty() ? TreeWalker.nothingFoundHint("match", skippedGenerated,
-                        skippedIgnored) : hint, notSearchedHint(col, prefix)));
+                col.binary.get(), col.nonUtf8.get(), skipped.generatedDirs(), skipped.ignored(),
+                FileErrors.moreHint(sorted.isEmpty() ? skipped.nothingFoundHint("match") : hint,
+                        notSearchedHint(col, prefix)));
     }
 
     /**

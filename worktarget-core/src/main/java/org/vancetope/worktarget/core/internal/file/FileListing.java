@@ -160,6 +160,16 @@ final class FileListing {
         long maxSize = Params.optLong(params, "maxSize", Long.MAX_VALUE, 0, Long.MAX_VALUE);
         long after = instant(params, "modifiedAfter", Long.MIN_VALUE);
         long before = instant(params, "modifiedBefore", Long.MAX_VALUE);
+        // a range no file can be in is a mistake in the call (swapped bounds), not an empty result
+        if (minSize > maxSize) {
+            throw Params.invalid("Parameter 'minSize' (" + minSize + ") is larger than 'maxSize' (" + maxSize
+                    + "), so no file could match. Swap them, or leave one out.");
+        }
+        if (after != Long.MIN_VALUE && before != Long.MAX_VALUE && after >= before) {
+            throw Params.invalid("Parameter 'modifiedAfter' (" + Params.optString(params, "modifiedAfter", null)
+                    + ") is not earlier than 'modifiedBefore' (" + Params.optString(params, "modifiedBefore", null)
+                    + "), so no file could match. Swap them, or leave one out.");
+        }
         String sortBy = Params.optChoice(params, "sortBy", "path", List.of("path", "mtime", "size"));
         int maxDepth = Params.optInt(params, "maxDepth", settings.defaultMaxDepth(), 0, settings.maxDepthLimit());
         int limit = Params.optInt(params, "limit", settings.findDefaultLimit(), 1, settings.findMaxLimit());
@@ -217,10 +227,10 @@ final class FileListing {
             hint = "Only the first " + out.size() + " of " + files.size() + " files are shown (limit). Raise "
                     + "limit (at most " + settings.findMaxLimit() + "), or narrow path or pathGlob.";
         } else if (files.isEmpty()) {
-            hint = TreeWalker.nothingFoundHint("file", walk.skippedGeneratedDirs(), walk.skippedIgnored());
+            hint = walk.skipped().nothingFoundHint("file");
         }
         return new FindResult(gate.relative(base), out, files.size(), files.size() > out.size(),
-                walk.skippedGeneratedDirs(), walk.skippedIgnored(), hint);
+                walk.skipped().generatedDirs(), walk.skipped().ignored(), hint);
     }
 
     private static long instant(Map<String, Object> params, String name, long dflt) throws ToolException {

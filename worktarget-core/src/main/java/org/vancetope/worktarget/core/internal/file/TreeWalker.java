@@ -68,11 +68,46 @@ final class TreeWalker {
      * The walk's outcome.
      *
      * @param files the files, sorted by {@link Entry#rel()}
-     * @param skippedGeneratedDirs generated directories pruned
-     * @param unreadableDirs directories that could not be listed
-     * @param skippedIgnored files and directories skipped because a {@code .gitignore} ignores them
+     * @param skipped what the walk did not look into
      */
-    record Result(List<Entry> files, int skippedGeneratedDirs, int unreadableDirs, int skippedIgnored) {
+    record Result(List<Entry> files, Skipped skipped) {
+    }
+
+    /**
+     * What a walk did not look into.
+     *
+     * @param generatedDirs generated directories pruned
+     * @param unreadableDirs directories that could not be listed
+     * @param ignored files and directories skipped because a {@code .gitignore} ignores them
+     * @param deepDirs directories deeper than {@code maxDepth}, not entered (those neither pruned nor ignored)
+     * @param maxDepth the walk's depth limit
+     */
+    record Skipped(int generatedDirs, int unreadableDirs, int ignored, int deepDirs, int maxDepth) {
+        /**
+         * For a walk that found nothing: what it skipped that may hold what was looked for, and the
+         * parameter that includes it; or null when it skipped nothing. Without it, an empty result reads as
+         * "not there".
+         *
+         * @param what what was looked for, e.g. {@code "file"} or {@code "match"}
+         * @return the hint, or null
+         */
+        String nothingFoundHint(String what) {
+            List<String> parts = new ArrayList<>(3);
+            if (generatedDirs > 0) {
+                parts.add(generatedDirs + (generatedDirs == 1 ? " generated directory" : " generated directories")
+                        + " (pass includeGenerated: true to look there too)");
+            }
+            if (ignored > 0) {
+                parts.add(ignored + (ignored == 1 ? " file or directory" : " files or directories")
+                        + " ignored by .gitignore (pass includeIgnored: true)");
+            }
+            if (deepDirs > 0) {
+                parts.add(deepDirs + (deepDirs == 1 ? " directory" : " directories") + " deeper than maxDepth "
+                        + maxDepth + ", not entered (pass a larger maxDepth to look there)");
+            }
+            return parts.isEmpty() ? null : "No " + what + " found, but this was skipped: " + String.join(" and ", parts)
+                    + ".";
+        }
     }
 
     /** Receives matching files, from several threads at once. */
@@ -118,29 +153,6 @@ final class TreeWalker {
     }
 
     /**
-     * For a walk that found nothing: what it skipped that may hold what was looked for, and the parameter
-     * that includes it; or null when it skipped nothing. Without it, an empty result reads as "not there".
-     *
-     * @param what what was looked for, e.g. {@code "file"} or {@code "match"}
-     * @param skippedGenerated generated directories not entered
-     * @param skippedIgnored files and directories ignored by {@code .gitignore}
-     * @return the hint, or null
-     */
-    static String nothingFoundHint(String what, int skippedGenerated, int skippedIgnored) {
-        List<String> parts = new ArrayList<>(2);
-        if (skippedGenerated > 0) {
-            parts.add(skippedGenerated + (skippedGenerated == 1 ? " generated directory" : " generated directories")
-                    + " (pass includeGenerated: true to look there too)");
-        }
-        if (skippedIgnored > 0) {
-            parts.add(skippedIgnored + (skippedIgnored == 1 ? " file or directory" : " files or directories")
-                    + " ignored by .gitignore (pass includeIgnored: true)");
-        }
-        return parts.isEmpty() ? null : "No " + what + " found, but this was skipped: " + String.join(" and ", parts)
-                + ".";
-    }
-
-    /**
      * What turns a path relative to {@code dir} (an {@link Entry#rel()} of a walk of it) into a path
      * relative to the gate's root: empty for the root itself, else the directory's relative path and
      * {@code '/'}.
@@ -164,13 +176,10 @@ final class TreeWalker {
      * @throws CallDeadline.Stop when the call is over before the walk finished
      */
     static Result walk(SearchLanes lanes, CallDeadline deadline, Spec spec) {
-        LongAdder skipped = new LongAdder();
-        LongAdder unreadable = new LongAdder();
-        LongAdder ignored = new LongAdder();
-        DirTask root = new DirTask(null, spec.base(), null, "", 0, spec.ignores(),
-                new Shared(spec, null, skipped, unreadable, ignored, leaf(spec), deadline));
+        Shared shared = new Shared(spec, null, leaf(spec), deadline);
+        DirTask root = new DirTask(null, spec.base(), null, "", 0, spec.ignores(), shared);
         lanes.run(deadline, root);
-        return new Result(root.flatten(), skipped.intValue(), unreadable.intValue(), ignored.intValue());
+        return new Result(root.flatten(), shared.skipped());
     }
 
     /**
@@ -181,16 +190,13 @@ final class TreeWalker {
      * @param deadline the call's deadline, checked at every directory and file
      * @param spec what to walk
      * @param sink the receiver
-     * @return {@code [skippedGeneratedDirs, unreadableDirs, skippedIgnored]}
+     * @return what the walk did not look into
      * @throws CallDeadline.Stop when the call is over before the walk finished
      */
-    static int[] walk(SearchLanes lanes, CallDeadline deadline, Spec spec, Sink sink) {
-        LongAdder skipped = new LongAdder();
-        LongAdder unreadable = new LongAdder();
-        LongAdder ignored = new LongAdder();
-        lanes.run(deadline, new DirTask(null, spec.base(), null, "", 0, spec.ignores(),
-                new Shared(spec, sink, skipped, unreadable, ignored, leaf(spec), deadline)));
-        return new int[] {skipped.intValue(), unreadable.intValue(), ignored.intValue()};
+    static Skipped walk(SearchLanes lanes, CallDeadline deadline, Spec spec, Sink sink) {
+        Shared shared = new Shared(spec, sink, leaf(spec), deadline);
+        lanes.run(deadline, new DirTask(null, spec.base(), null, "", 0, spec.ignores(), shared));
+        return shared.skipped();
     }
 
     private static boolean leaf(Spec spec) {
@@ -209,8 +215,16 @@ final class TreeWalker {
     }
 
     /** What a walk shares between its tasks; {@code sink} is null when the walk collects its files in order. */
-    private record Shared(Spec spec, Sink sink, LongAdder skipped, LongAdder unreadable, LongAdder ignored, boolean leaf,
-                          CallDeadline deadline) {
+    private record Shared(Spec spec, Sink sink, LongAdder generated, LongAdder unreadable, LongAdder ignored,
+                          LongAdder deep, boolean leaf, CallDeadline deadline) {
+        Shared(Spec spec, Sink sink, boolean leaf, CallDeadline deadline) {
+            this(spec, sink, new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder(), leaf, deadline);
+        }
+
+        Skipped skipped() {
+            return new Skipped(generated.intValue(), unreadable.intValue(), ignored.intValue(), deep.intValue(),
+                    spec.maxDepth());
+        }
     }
 
     /**
@@ -404,11 +418,18 @@ final class TreeWalker {
                     if (subdirsLeft > 0) {
                         subdirsLeft--;
                     }
-                    if (depth >= spec.maxDepth()) {
+                    boolean deep = depth >= spec.maxDepth();
+                    if (spec.prune() != null && spec.prune().contains(n)) {
+                        if (!deep) {
+                            shared.generated().increment();
+                        }
                         continue;
                     }
-                    if (spec.prune() != null && spec.prune().contains(n)) {
-                        shared.skipped().increment();
+                    if (deep) {
+                        // counted only when the walk would have entered it: a deeper one may hold what was looked for
+                        if (here == null || !here.ignored(r, n, true)) {
+                            shared.deep().increment();
+                        }
                         continue;
                     }
                     if (here != null && here.ignored(r, n, true)) {

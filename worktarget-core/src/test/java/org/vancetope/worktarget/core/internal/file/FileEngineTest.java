@@ -503,6 +503,26 @@ class FileEngineTest {
     }
 
     @Test
+    void findWithSwappedSizeBoundsIsRefusedRatherThanEmpty() throws Exception {
+        file("a.txt", "12345");
+        ToolException e = fails("file_find", "minSize", 10, "maxSize", 1);
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).isEqualTo("Parameter 'minSize' (10) is larger than 'maxSize' (1), so no file could "
+                + "match. Swap them, or leave one out.");
+        assertThat(run("file_find", "minSize", 5, "maxSize", 5).get("count")).as("equal bounds: one size").isEqualTo(1);
+    }
+
+    @Test
+    void findWithSwappedTimeBoundsIsRefusedRatherThanEmpty() {
+        ToolException e = fails("file_find", "modifiedAfter", "2026-02-01", "modifiedBefore", "2026-01-01");
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("'modifiedAfter' (2026-02-01) is not earlier than 'modifiedBefore' "
+                + "(2026-01-01)", "Swap them");
+        assertThat(fails("file_find", "modifiedAfter", "2026-01-01T00:00:00Z", "modifiedBefore", "2026-01-01")
+                .getMessage()).contains("is not earlier than");
+    }
+
+    @Test
     void findBadDateIsAClearError() {
         assertThat(fails("file_find", "modifiedAfter", "yesterday").getMessage()).contains("ISO-8601");
     }
