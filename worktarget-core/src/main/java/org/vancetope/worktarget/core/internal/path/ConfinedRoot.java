@@ -661,6 +661,9 @@ public final class ConfinedRoot {
         if (e instanceof NoSuchFileException || e instanceof NotDirectoryException) {
             return notFound(userPath);
         }
+        if (e instanceof SpecialFileException) {
+            return special(userPath);
+        }
         if (e instanceof AccessDeniedException) {
             return new ToolException(ErrorCode.INVALID_PARAMS, "Permission denied: cannot " + what + " "
                     + quote(userPath) + ".", e);

@@ -2,6 +2,7 @@ package org.vancetope.worktarget.core.internal.path;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -317,8 +318,49 @@ public final class SafeDirectory implements Closeable {
     public SeekableByteChannel newByteChannel(String name, Set<? extends OpenOption> options) throws IOException {
         Set<OpenOption> opts = new HashSet<>(options);
         opts.add(LinkOption.NOFOLLOW_LINKS);
+        return watchedOpen(name(name), opts);
+    }
+
+    /**
+     * Opens an entry (options include {@link LinkOption#NOFOLLOW_LINKS}) while {@link OpenWatch} frees
+     * the open should it wait on a FIFO, and refuses what cannot seek: a FIFO put in place of the file
+     * after it was checked (a job can swap entries at any time) is never read from or written to, since
+     * that could wait forever too.
+     */
+    private SeekableByteChannel watchedOpen(Path name, Set<? extends OpenOption> opts) throws IOException {
+        SeekableByteChannel ch;
+        OpenWatch.Slot slot = OpenWatch.begin(this, name);
+        try {
+            ch = openUnwatched(name, opts);
+        } finally {
+            slot.end();
+        }
+        try {
+            ch.position();      // lseek: a pipe cannot seek (ESPIPE), a regular file always can
+        } catch (ClosedChannelException interrupted) {
+            throw interrupted;  // the thread was interrupted (the call cancelled): the channel is closed
+        } catch (IOException notAFile) {
+            try {
+                ch.close();
+            } catch (IOException ignored) {
+                // refused anyway
+            }
+            throw new SpecialFileException(path.resolve(name).toString());
+        }
+        return ch;
+    }
+
+    /**
+     * Opens an entry without the watch (the watcher's own open of a FIFO's other end).
+     *
+     * @param name the entry name as a one-component relative path
+     * @param opts the options, {@link LinkOption#NOFOLLOW_LINKS} among them
+     * @return the channel
+     * @throws IOException on failure
+     */
+    SeekableByteChannel openUnwatched(Path name, Set<? extends OpenOption> opts) throws IOException {
         if (sds != null) {
-            return sds.newByteChannel(name(name), opts);
+            return sds.newByteChannel(name, opts);
         }
         return Files.newByteChannel(path.resolve(name), opts);
     }
@@ -357,10 +399,7 @@ public final class SafeDirectory implements Closeable {
      */
     public SeekableByteChannel openRead(Path name) throws IOException {
         checkName(name);
-        if (sds != null) {
-            return sds.newByteChannel(name, READ_NOFOLLOW);
-        }
-        return Files.newByteChannel(path.resolve(name), READ_NOFOLLOW);
+        return watchedOpen(name, READ_NOFOLLOW);
     }
 
     /**
