@@ -1004,7 +1004,12 @@ public final class ConfinedRoot {
                 throw syntax(userPath, "contains a NUL character");
             }
             if (c < 0x20 || c == 0x7f) {
-                throw syntax(userPath, "contains a control character");
+                // a listing shows such a name (a newline in it is legal on disk): say how to reach it after all
+                throw new ToolException(ErrorCode.PATH_ESCAPE, "Path " + quote(userPath) + " contains a control "
+                        + "character (U+" + String.format(Locale.ROOT, "%04X", (int) c) + ", shown as '?'), which the "
+                        + "file tools do not take in a path. A file whose name holds one can only be reached with "
+                        + "exec_run: rename it there, e.g. mv with a shell glob that matches it, such as "
+                        + quote(userPath).replaceAll("[^\\w./'-]", "?") + ".");
             }
             if (c == '\\') {
                 throw syntax(userPath, "contains a backslash; use '/' as the separator");

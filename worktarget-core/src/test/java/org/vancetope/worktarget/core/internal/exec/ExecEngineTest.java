@@ -166,6 +166,17 @@ class ExecEngineTest {
     }
 
     @Test
+    void tailOfAJobThatPutAFifoInPlaceOfItsOutputFileAnswersFromMemory() throws Exception {
+        // the job may write its RootDir, .worktarget included: a FIFO there once held exec_tail's thread for good
+        ExecResult r = run("echo before; for f in .worktarget/exec/*/*.stdout; do rm -f \"$f\"; mkfifo \"$f\"; done; "
+                + "echo after");
+        assertThat(Files.isRegularFile(dir.resolve(r.stdoutPath()), java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
+        ExecTailResult tail = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60),
+                () -> engine.tail("s1", r.id(), 5, false));
+        assertThat(tail.lines()).containsExactly("before", "after");
+    }
+
+    @Test
     void tailOutsideItsBoundsIsRefused() throws ToolException {
         ExecResult r = run("true");
         assertThatThrownBy(() -> engine.tail("s1", r.id(), 501, false))

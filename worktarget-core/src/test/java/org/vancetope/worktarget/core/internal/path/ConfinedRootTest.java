@@ -182,6 +182,15 @@ class ConfinedRootTest {
     }
 
     @Test
+    void aControlCharacterInAPathIsNamedWithTheWayToReachSuchAFile() {
+        // file_list shows a name with a newline (legal on disk); the tools cannot take it, exec_run can
+        ToolException e = refused(gate, "new\nline.txt");
+        assertThat(e.getMessage()).isEqualTo("Path 'new?line.txt' contains a control character (U+000A, shown as "
+                + "'?'), which the file tools do not take in a path. A file whose name holds one can only be reached "
+                + "with exec_run: rename it there, e.g. mv with a shell glob that matches it, such as 'new?line.txt'.");
+    }
+
+    @Test
     void jailbreakSiblingSharingThePrefixIsRefused() throws IOException {
         for (String sibling : new String[] {"/ws_evil", "/ws2", "/ws.bak"}) {
             Files.createDirectories(fs.getPath(sibling));
