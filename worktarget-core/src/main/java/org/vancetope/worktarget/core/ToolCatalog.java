@@ -229,7 +229,8 @@ public final class ToolCatalog {
                         .bool("countLines", "Also count the lines of a file (reads it; default false).")
                         .string(DIR_NAME, dirDesc, false)));
         w.add(wrapper("file_tree", "Directory tree",
-                "Show a directory tree: entries in tree order, each with path (directories end with '/') and type, "
+                "Show a directory tree: entries in tree order, each with path (directories end with '/') and type "
+                        + "(file, directory, symlink, or special: a FIFO, socket or device, which no file tool opens), "
                         + "and with sizes=true the size of each file. Links are shown, not followed; generated "
                         + "directories (.git, node_modules, target, ...) are shown but not entered unless "
                         + "includeGenerated is true. At most 1000 entries and 1 MiB of JSON: then truncated=true, the "

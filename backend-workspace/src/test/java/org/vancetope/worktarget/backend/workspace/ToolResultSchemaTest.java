@@ -112,6 +112,25 @@ class ToolResultSchemaTest {
     }
 
     @Test
+    @org.junit.jupiter.api.condition.EnabledOnOs(org.junit.jupiter.api.condition.OS.LINUX)
+    void aTreeWithAFifoAndASocketMatchesTheSchema() throws Exception {
+        // a database's or dev server's socket, a named pipe: file_tree shows them as "special" (it once said
+        // "other", which its schema did not allow, so an MCP client that checks results refused the call)
+        write("a.txt", "x\n");
+        Map<String, Object> made = check("exec_run", Map.of("command", "mkfifo pipe && pwd", "waitMs", 30_000));
+        Path here = Path.of(made.get("stdout").toString().strip());
+        try (java.nio.channels.ServerSocketChannel socket = java.nio.channels.ServerSocketChannel.open(
+                java.net.StandardProtocolFamily.UNIX)) {
+            socket.bind(java.net.UnixDomainSocketAddress.of(here.resolve("app.sock")));
+            Map<String, Object> tree = check("file_tree", Map.of("sizes", true));
+            assertThat(tree.get("entries").toString()).contains("{path=app.sock, type=special",
+                    "{path=pipe, type=special");
+            check("file_list", Map.of());
+            check("file_find", Map.of());
+        }
+    }
+
+    @Test
     void execResultsMatchTheSchemaRunningAndFinished() throws Exception {
         Map<String, Object> done = check("exec_run", Map.of("command", "echo hi; echo err >&2",
                 "env", Map.of("GREETING", "hi")));

@@ -198,7 +198,10 @@ public final class ResultSchemas {
 
     /** {@code file_tree}. */
     public static Map<String, Object> fileTree() {
-        Map<String, Object> node = fields().always("path", STRING).always("type", oneOfValues(FILE_TYPES))
+        // a tree also shows the special files (FIFO, socket, device) that every other file tool refuses
+        List<String> types = new ArrayList<>(FILE_TYPES);
+        types.add("special");
+        Map<String, Object> node = fields().always("path", STRING).always("type", oneOfValues(types))
                 .sometimes("size", INTEGER_OR_NULL).build();
         return fields().always("path", STRING).always("maxDepth", INTEGER).always("entries", arrayOf(node))
                 .always("count", INTEGER).always("truncated", BOOLEAN).always("skippedGeneratedDirs", INTEGER)

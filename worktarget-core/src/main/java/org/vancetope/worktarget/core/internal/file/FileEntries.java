@@ -276,7 +276,7 @@ final class FileEntries {
         if (a.isDirectory()) {
             return "directory";
         }
-        return a.isRegularFile() ? "file" : "other";
+        return a.isRegularFile() ? "file" : "special";   // a FIFO, socket or device: only file_tree shows one
     }
 
     private static String mode(Set<PosixFilePermission> perms) {
