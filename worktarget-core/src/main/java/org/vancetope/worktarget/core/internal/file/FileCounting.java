@@ -97,10 +97,9 @@ final class FileCounting {
                 skippedGenerated = c.generatedDirs();
                 if (c.deepDirs() > 0) {
                     boolean one = c.deepDirs() == 1;
-                    hint = c.deepDirs() + (one ? " directory" : " directories") + " deeper than maxDepth " + maxDepth
-                            + (one ? " was" : " were") + " not entered, so the files in " + (one ? "it" : "them")
-                            + " are not counted. Pass a larger maxDepth (at most " + settings.maxDepthLimit()
-                            + ") to count them.";
+                    hint = c.deepDirsText() + (one ? " was" : " were") + " not entered, so the files in "
+                            + (one ? "it" : "them") + " are not counted. Pass a larger maxDepth (at most "
+                            + settings.maxDepthLimit() + ") to count them.";
                 }
             }
         } catch (IOException e) {

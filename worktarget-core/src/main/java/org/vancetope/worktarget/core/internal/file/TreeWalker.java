@@ -102,11 +102,19 @@ final class TreeWalker {
                         + " ignored by .gitignore (pass includeIgnored: true)");
             }
             if (deepDirs > 0) {
-                parts.add(deepDirs + (deepDirs == 1 ? " directory" : " directories") + " deeper than maxDepth "
-                        + maxDepth + ", not entered (pass a larger maxDepth to look there)");
+                parts.add(deepDirsText() + ", not entered (pass a larger maxDepth to look there)");
             }
             return parts.isEmpty() ? null : "No " + what + " found, but this was skipped: " + String.join(" and ", parts)
                     + ".";
+        }
+
+        /**
+         * The directories not entered for {@code maxDepth}, for a hint.
+         *
+         * @return e.g. {@code "2 directories deeper than maxDepth 12"}
+         */
+        String deepDirsText() {
+            return deepDirs + (deepDirs == 1 ? " directory" : " directories") + " deeper than maxDepth " + maxDepth;
         }
     }
 

@@ -166,7 +166,7 @@ final class OpenWatch {
     }
 
     /** Opens and closes the other end of {@code name} when it is a FIFO (never a file or a device). */
-    static void release(SafeDirectory dir, Path name) {
+    private static void release(SafeDirectory dir, Path name) {
         try {
             BasicFileAttributes a = dir.attributes(name);
             if (!a.isOther() || !isFifo(dir.path().resolve(name))) {
