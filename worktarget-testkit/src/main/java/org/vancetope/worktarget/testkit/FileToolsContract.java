@@ -231,6 +231,17 @@ public abstract class FileToolsContract {
     }
 
     @Test
+    void aMissingPathIsRefusedNamingWhereItStopsAndTheNearNameThere() throws Exception {
+        f.write("src/main/App.java", "class App {}");
+        ToolException typo = f.failure("file_read", "path", "src/main/Ap.java");
+        assertThat(typo.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(typo.getMessage()).endsWith("Did you mean 'src/main/App.java'?");
+        ToolException dir = f.failure("file_list", "path", "src/mian/sub");
+        assertThat(dir.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(dir.getMessage()).endsWith("There is no 'src/mian' (its parent 'src' exists); did you mean 'src/main'?");
+    }
+
+    @Test
     void readOfADirectorySuggestsFileList() throws Exception {
         f.mkdir("dir");
         ToolException e = f.failure("file_read", "path", "dir");

@@ -85,6 +85,19 @@ public final class FileEngine {
      * @throws ToolException with a stable code and a message saying what to do next
      */
     public FileResult run(String operation, ConfinedRoot gate, Map<String, Object> params) throws ToolException {
+        try {
+            return dispatch(operation, gate, params);
+        } catch (ToolException e) {
+            // a path that does not exist: say where it stops existing and what is there instead
+            throw NearNames.explain(e, gate, text(params, "path"), text(params, "from"), text(params, "to"));
+        }
+    }
+
+    private static String text(Map<String, Object> params, String key) {
+        return params.get(key) instanceof String s ? s : null;
+    }
+
+    private FileResult dispatch(String operation, ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         return switch (operation) {
             case "file_read" -> reading.read(gate, params);
             case "file_write" -> writing.write(gate, params);

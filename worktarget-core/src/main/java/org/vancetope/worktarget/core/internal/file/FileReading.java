@@ -127,8 +127,8 @@ final class FileReading {
                     used += JsonSize.of(outcomes[i].result().toMap()) + 1;
                 }
             } catch (ToolException e) {
-                errors[i] = e;
-                used += JsonSize.of(new MultiReadResult.Entry(paths.get(i), null, e).toMap()) + 1;
+                errors[i] = NearNames.explain(e, gate, paths.get(i));
+                used += JsonSize.of(new MultiReadResult.Entry(paths.get(i), null, errors[i]).toMap()) + 1;
             }
         }
         // what the files that needed less than their share left over goes, in equal parts, to the files their

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.internal.Utf8;
@@ -82,6 +83,8 @@ public final class ConfinedRoot {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConfinedRoot.class);
     private static final int MAX_QUOTED = 120;
+    /** A first path component that reads as an unexpanded variable: {@code $HOME}, {@code ${HOME}}, {@code %USERPROFILE%}. */
+    private static final Pattern VARIABLE = Pattern.compile("\\$(\\{[^}]*\\}?|[A-Z_][A-Z0-9_]*)|%[A-Za-z_][A-Za-z0-9_]*%");
 
     private final Path root;
     private final int maxPathLength;
@@ -1024,6 +1027,13 @@ public final class ConfinedRoot {
         if (userPath.charAt(0) == '~') {
             throw syntax(userPath, "starts with '~'; home directories are not reachable, use a path relative to the "
                     + "work directory");
+        }
+        String first = userPath.split("/", 2)[0];
+        if (VARIABLE.matcher(first).matches()) {
+            // "$HOME/notes.txt" would quietly make a directory named "$HOME" in the work directory
+            throw syntax(userPath, "starts with " + quote(first) + ", which reads as an environment variable; the "
+                    + "file tools do not expand variables, and the HOME of jobs is not reachable through them (an "
+                    + "entry literally named so can be reached with exec_run, quoting the name)");
         }
         List<String> names = new ArrayList<>();
         for (String part : userPath.split("/", -1)) {

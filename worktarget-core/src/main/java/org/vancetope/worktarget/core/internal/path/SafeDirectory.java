@@ -759,7 +759,19 @@ public final class SafeDirectory implements Closeable {
      * @throws IOException on failure
      */
     public List<String> names() throws IOException {
-        List<String> all = allNames();
+        return names(Integer.MAX_VALUE);
+    }
+
+    /**
+     * Like {@link #names()}, but reads at most {@code limit} entries of the directory (hidden ones count),
+     * for a look at a directory that may be huge.
+     *
+     * @param limit the most entries to read
+     * @return the names, unsorted
+     * @throws IOException on failure
+     */
+    public List<String> names(int limit) throws IOException {
+        List<String> all = allNames(limit);
         all.removeIf(this::hidden);
         return all;
     }
@@ -802,27 +814,32 @@ public final class SafeDirectory implements Closeable {
      * @throws IOException on failure
      */
     public List<String> allNames() throws IOException {
+        return allNames(Integer.MAX_VALUE);
+    }
+
+    private List<String> allNames(int limit) throws IOException {
         List<String> out = new ArrayList<>();
         if (sds != null) {
             if (!listed) {
                 listed = true;
-                for (Path p : sds) {
-                    out.add(p.getFileName().toString());
-                }
-                return out;
+                return addNames(sds, out, limit);
             }
             // A directory stream iterates once: list again through a new handle on the same directory.
             try (SecureDirectoryStream<Path> again = sds.newDirectoryStream(name("."), LinkOption.NOFOLLOW_LINKS)) {
-                for (Path p : again) {
-                    out.add(p.getFileName().toString());
-                }
+                return addNames(again, out, limit);
             }
-            return out;
         }
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(path)) {
-            for (Path p : ds) {
-                out.add(p.getFileName().toString());
+            return addNames(ds, out, limit);
+        }
+    }
+
+    private static List<String> addNames(Iterable<Path> stream, List<String> out, int limit) {
+        for (Path p : stream) {
+            if (out.size() >= limit) {
+                break;
             }
+            out.add(p.getFileName().toString());
         }
         return out;
     }

@@ -117,6 +117,27 @@ class ConfinedRootTest {
     }
 
     @Test
+    void aPathStartingWithAnEnvironmentVariableIsRefusedInsteadOfMakingADirectoryOfThatName() {
+        for (String path : new String[] {"$HOME/.bashrc", "$HOME", "${HOME}/x", "${XDG_CONFIG_HOME}/app.conf", "$TMPDIR/a",
+                "%USERPROFILE%/Desktop/a.txt"}) {
+            String first = path.split("/", 2)[0];
+            assertThatThrownBy(() -> gate.resolve(path)).as(path).isInstanceOfSatisfying(ToolException.class, e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.PATH_ESCAPE);
+                assertThat(e.getMessage()).startsWith("Path '" + path + "' starts with '" + first + "', which reads as an "
+                        + "environment variable; the file tools do not expand variables").contains("exec_run");
+            });
+        }
+        assertThat(ws.resolve("$HOME")).doesNotExist();
+    }
+
+    @Test
+    void aDollarSignElsewhereIsAnOrdinaryCharacter() throws ToolException {
+        for (String path : new String[] {"build/Outer$Inner.class", "$foo", "$", "price$", "a/$HOME/b", "$RECYCLE.BIN", "100%", "50%off%"}) {
+            assertThat(gate.resolve(path)).as(path).isEqualTo(ws.resolve(path));
+        }
+    }
+
+    @Test
     void tildeInsideANameIsAllowed() throws ToolException {
         assertThat(gate.resolve("src/A.java~")).isEqualTo(ws.resolve("src/A.java~"));
     }

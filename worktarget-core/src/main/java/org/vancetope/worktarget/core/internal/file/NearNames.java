@@ -1,0 +1,252 @@
+package org.vancetope.worktarget.core.internal.file;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.text.Normalizer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
+import org.vancetope.worktarget.core.internal.path.SafeDirectory;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolException;
+
+/**
+ * What a caller probably meant by a path that does not exist, added to the {@code not_found} refusal: the
+ * level at which the path stops existing, and up to {@value #MAX_SUGGESTIONS} names of that directory that
+ * differ from the missing one only in how its accents are encoded (a name written on macOS, decomposed, asked
+ * for composed, as a model writes it), in case, in spaces at its ends, in its extension, or by a typo or
+ * two. Without it a caller that asks for {@code 'é.txt'} where the listing shows a decomposed
+ * {@code 'é.txt'} gets "does not exist, call file_list" for good, since the listing shows the same letters.
+ *
+ * <p>It runs on the refusal's path only, reads at most {@value #SCAN_LIMIT} entries of one directory, and
+ * reaches that directory like the tools do (one component at a time, no link followed); a failure of its own
+ * leaves the refusal as it was.
+ */
+final class NearNames {
+    /** The most entries of the directory read for suggestions. */
+    static final int SCAN_LIMIT = 10_000;
+    /** The most names suggested. */
+    static final int MAX_SUGGESTIONS = 3;
+
+    /** How a suggested name differs from the missing one, the closest first. */
+    enum Kind {
+        ENCODING, CASE, SPACES, EXTENSION, TYPO
+    }
+
+    record Candidate(String name, Kind kind, int distance) {
+    }
+
+    private NearNames() {
+    }
+
+    /**
+     * The refusal with a hint appended when it is a {@code not_found} about one of the paths and that path
+     * does not exist; otherwise the refusal itself.
+     *
+     * @param e the refusal
+     * @param gate the root the paths are in
+     * @param userPaths the caller's paths the refusal may be about (nulls are skipped)
+     * @return the refusal to throw
+     */
+    static ToolException explain(ToolException e, ConfinedRoot gate, String... userPaths) {
+        if (e.code() != ErrorCode.NOT_FOUND || e.getMessage() == null) {
+            return e;
+        }
+        for (String userPath : userPaths) {
+            if (userPath == null || !e.getMessage().contains(ConfinedRoot.quote(userPath))) {
+                continue;
+            }
+            String hint = hint(gate, userPath);
+            if (hint != null) {
+                ToolException out = new ToolException(e.code(), e.getMessage() + " " + hint, e.getCause());
+                out.setStackTrace(e.getStackTrace());
+                return out;
+            }
+        }
+        return e;
+    }
+
+    /**
+     * The hint for a path that does not exist, or null when it exists, cannot be looked at, or nothing near
+     * it is there.
+     *
+     * @param gate the root
+     * @param userPath the caller's path
+     * @return the hint (whole sentences), or null
+     */
+    static String hint(ConfinedRoot gate, String userPath) {
+        Path validated;
+        try {
+            validated = gate.resolveForRead(userPath);
+        } catch (ToolException e) {
+            return null;
+        }
+        if (gate.isInternal(validated)) {
+            return null;    // job output files: their names are not guessed at
+        }
+        Path root = gate.root();
+        Path rel = root.relativize(validated);
+        if (rel.toString().isEmpty()) {
+            return null;
+        }
+        Path dir = root;
+        int n = rel.getNameCount();
+        for (int i = 0; i < n; i++) {
+            String name = rel.getName(i).toString();
+            Path entry = dir.resolve(name);
+            BasicFileAttributes a = ConfinedRoot.attributesOrNull(entry);
+            if (a == null) {
+                return suggest(gate, dir, name, i == n - 1);
+            }
+            if (!a.isDirectory()) {
+                return i == n - 1 || a.isSymbolicLink() ? null
+                        : ConfinedRoot.quote(gate.relative(entry)) + " is a file, not a directory.";
+            }
+            dir = entry;
+        }
+        return null;
+    }
+
+    private static String suggest(ConfinedRoot gate, Path parent, String want, boolean last) {
+        List<String> names;
+        try (SafeDirectory d = gate.open(parent)) {
+            names = d.names(SCAN_LIMIT);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        List<Candidate> found = rank(want, names);
+        String parentShown = gate.relative(parent);
+        String missing = within(parentShown, want);
+        StringBuilder out = new StringBuilder();
+        if (!last) {
+            out.append("There is no ").append(ConfinedRoot.quote(missing)).append(parentShown.equals(".")
+                    ? " in the work directory" : " (its parent " + ConfinedRoot.quote(parentShown) + " exists)");
+            if (found.isEmpty()) {
+                return out.append('.').toString();
+            }
+            out.append("; did you mean ");
+        } else {
+            if (found.isEmpty()) {
+                return null;
+            }
+            out.append("Did you mean ");
+        }
+        for (int i = 0; i < found.size(); i++) {
+            Candidate c = found.get(i);
+            out.append(i == 0 ? "" : i == found.size() - 1 ? " or " : ", ")
+                    .append(ConfinedRoot.quote(within(parentShown, c.name()))).append(note(c));
+        }
+        return out.append('?').toString();
+    }
+
+    private static String note(Candidate c) {
+        return switch (c.kind()) {
+            case ENCODING -> " (the same letters with their accents encoded otherwise; to name it, write it in the "
+                    + "JSON arguments exactly as " + jsonString(c.name()) + ")";
+            case SPACES -> " (with spaces at the ends of its name)";
+            default -> "";
+        };
+    }
+
+    private static String within(String parentShown, String name) {
+        return parentShown.equals(".") ? name : parentShown + "/" + name;
+    }
+
+    /** Names near {@code want}, the closest first, at most {@value #MAX_SUGGESTIONS}. */
+    static List<Candidate> rank(String want, List<String> names) {
+        String wantNfc = Normalizer.normalize(want, Normalizer.Form.NFC);
+        String wantLower = wantNfc.toLowerCase(Locale.ROOT);
+        String wantStem = stem(wantLower);
+        int maxTypos = wantLower.length() <= 2 ? 0 : wantLower.length() <= 6 ? 1 : 2;
+        List<Candidate> out = new ArrayList<>();
+        for (String name : names) {
+            if (name.equals(want)) {
+                continue;
+            }
+            String nfc = Normalizer.normalize(name, Normalizer.Form.NFC);
+            String lower = nfc.toLowerCase(Locale.ROOT);
+            Kind kind;
+            int distance = 0;
+            if (nfc.equals(wantNfc)) {
+                kind = Kind.ENCODING;
+            } else if (lower.equals(wantLower)) {
+                kind = Kind.CASE;
+            } else if (lower.strip().equals(wantLower.strip())) {
+                kind = Kind.SPACES;
+            } else if (!wantStem.isEmpty() && stem(lower).equals(wantStem)) {
+                kind = Kind.EXTENSION;
+            } else {
+                distance = distance(wantLower, lower, maxTypos);
+                if (distance > maxTypos) {
+                    continue;
+                }
+                kind = Kind.TYPO;
+            }
+            out.add(new Candidate(name, kind, distance));
+        }
+        out.sort(Comparator.comparing(Candidate::kind).thenComparingInt(Candidate::distance)
+                .thenComparing(Candidate::name));
+        return out.size() > MAX_SUGGESTIONS ? List.copyOf(out.subList(0, MAX_SUGGESTIONS)) : out;
+    }
+
+    private static String stem(String name) {
+        int dot = name.lastIndexOf('.');
+        return dot > 0 ? name.substring(0, dot) : name;
+    }
+
+    /**
+     * The edit distance (insertions, deletions, substitutions, and swaps of two neighbours), or
+     * {@code max + 1} as soon as it is known to exceed {@code max}.
+     */
+    static int distance(String a, String b, int max) {
+        if (Math.abs(a.length() - b.length()) > max) {
+            return max + 1;
+        }
+        int[] before = new int[b.length() + 1];
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            int rowMin = cur[0];
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                int d = Math.min(Math.min(prev[j] + 1, cur[j - 1] + 1), prev[j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d = Math.min(d, before[j - 2] + 1);
+                }
+                cur[j] = d;
+                rowMin = Math.min(rowMin, d);
+            }
+            if (rowMin > max) {
+                return max + 1;
+            }
+            int[] t = before;
+            before = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+
+    /** A JSON string literal of the name with every character outside printable ASCII escaped. */
+    static String jsonString(String name) {
+        StringBuilder out = new StringBuilder(name.length() + 8).append('"');
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == '"' || c == '\\') {
+                out.append('\\').append(c);
+            } else if (c < 0x20 || c > 0x7e) {
+                out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.append('"').toString();
+    }
+}

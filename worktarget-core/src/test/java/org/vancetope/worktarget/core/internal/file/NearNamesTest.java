@@ -1,0 +1,210 @@
+package org.vancetope.worktarget.core.internal.file;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.core.FileToolSettings;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolException;
+
+/**
+ * A path that does not exist is refused with what the caller probably meant: where the path stops
+ * existing, and the names of that directory that differ from the missing one only in how accents are
+ * encoded, in case, in spaces at the ends, in the extension, or by a typo or two. Never a name from
+ * outside the root or of the library's own files.
+ */
+class NearNamesTest {
+    private static final String NOT_FOUND = " does not exist. Call file_list or file_find to see what is there. ";
+
+    @TempDir
+    Path tmp;
+
+    private Path ws;
+    private ConfinedRoot gate;
+    private final FileEngine engine = new FileEngine(FileToolSettings.defaults());
+
+    @BeforeEach
+    void setUp() throws IOException {
+        ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        gate = ConfinedRoot.of(ws);
+    }
+
+    private void write(String path) throws IOException {
+        Path p = ws.resolve(path);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, "text\n");
+    }
+
+    private ToolException fails(String op, Object... kv) {
+        Map<String, Object> p = new HashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            p.put((String) kv[i], kv[i + 1]);
+        }
+        try {
+            engine.run(op, gate, p);
+        } catch (ToolException e) {
+            return e;
+        }
+        throw new AssertionError(op + " should have failed");
+    }
+
+    private String readRefusal(String path) {
+        ToolException e = fails("file_read", "path", path);
+        assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        return e.getMessage();
+    }
+
+    @Test
+    void aNameInAnotherCaseIsSuggested() throws IOException {
+        write("README.md");
+        assertThat(readRefusal("readme.md")).isEqualTo("File 'readme.md'" + NOT_FOUND + "Did you mean 'README.md'?");
+    }
+
+    @Test
+    void aNameWithItsAccentsDecomposedIsSuggestedWithItsExactJsonSpelling() throws IOException {
+        String decomposed = "e\u0301te\u0301.txt";
+        write(decomposed);
+        String composed = "\u00e9t\u00e9.txt";
+        assumeFalse(Files.exists(ws.resolve(composed)), "this file system normalizes names itself");
+        assertThat(readRefusal(composed)).isEqualTo("File '" + composed + "'" + NOT_FOUND + "Did you mean '" + decomposed
+                + "' (the same letters with their accents encoded otherwise; to name it, write it in the JSON arguments "
+                + "exactly as \"e\\u0301te\\u0301.txt\")?");
+    }
+
+    @Test
+    void aNameWithSpacesAtItsEndsIsSuggestedAndSaidSo() throws IOException {
+        write("notes.txt ");
+        assertThat(readRefusal("notes.txt")).endsWith("Did you mean 'notes.txt ' (with spaces at the ends of its name)?");
+    }
+
+    @Test
+    void theSameNameWithAnotherExtensionIsSuggested() throws IOException {
+        write("App.ts");
+        write("README.md");
+        assertThat(readRefusal("App.js")).endsWith("Did you mean 'App.ts'?");
+        assertThat(readRefusal("README")).endsWith("Did you mean 'README.md'?");
+    }
+
+    @Test
+    void aTypoOrASwapOfNeighboursIsSuggested() throws IOException {
+        write("src/main/java/App.java");
+        assertThat(readRefusal("src/main/java/Ap.java")).endsWith("Did you mean 'src/main/java/App.java'?");
+        assertThat(readRefusal("src/main/java/Apl.jaav")).endsWith("Did you mean 'src/main/java/App.java'?");
+    }
+
+    @Test
+    void aMissingDirectoryOnThePathIsNamedWithItsExistingParentAndTheNearOne() throws IOException {
+        write("src/main/java/App.java");
+        assertThat(readRefusal("scr/main/java/App.java")).endsWith(
+                "There is no 'scr' in the work directory; did you mean 'src'?");
+        assertThat(readRefusal("src/mian/java/App.java")).endsWith(
+                "There is no 'src/mian' (its parent 'src' exists); did you mean 'src/main'?");
+        assertThat(readRefusal("src/main/kotlin/App.kt")).endsWith(
+                "There is no 'src/main/kotlin' (its parent 'src/main' exists).");
+    }
+
+    @Test
+    void aFileWhereThePathNeedsADirectoryIsNamed() throws IOException {
+        write("README.md");
+        assertThat(readRefusal("README.md/x.txt")).endsWith("'README.md' is a file, not a directory.");
+    }
+
+    @Test
+    void nothingIsAddedWhenNothingNearIsThere() throws IOException {
+        write("alpha.txt");
+        assertThat(readRefusal("omega.log")).isEqualTo("File 'omega.log' does not exist. Call file_list or file_find to see "
+                + "what is there.");
+        write("ab");
+        assertThat(readRefusal("ac")).as("two letters leave no room for a typo").endsWith("see what is there.");
+    }
+
+    @Test
+    void atMostThreeAreSuggestedTheClosestFirst() throws IOException {
+        for (String name : new String[] {"data.json", "Data.txt", "dat.txt", "data.csv", "data.xml", "date.txt"}) {
+            write(name);
+        }
+        assertThat(readRefusal("data.txt")).endsWith("Did you mean 'Data.txt', 'data.csv' or 'data.json'?");
+    }
+
+    @Test
+    void theLibrarysOwnEntriesAreNeverSuggested() throws IOException {
+        Files.createDirectories(ws.resolve(ConfinedRoot.INTERNAL_DIR).resolve("exec/scope-1"));
+        Files.writeString(ws.resolve(ConfinedRoot.INTERNAL_DIR).resolve("exec/scope-1/j1.stdout"), "out");
+        assertThat(readRefusal(".worktargt/x")).endsWith("There is no '.worktargt' in the work directory.");
+        assertThat(NearNames.hint(gate, ".worktarget/exec/scope-2/j1.stdout")).isNull();
+    }
+
+    @Test
+    void namesBeyondALinkThatLeavesTheRootAreNeverShown() throws IOException {
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        Files.writeString(outside.resolve("secret.txt"), "TOP SECRET");
+        try {
+            Files.createSymbolicLink(ws.resolve("out"), outside);
+        } catch (UnsupportedOperationException | IOException e) {
+            assumeTrue(false, "no symbolic links here: " + e);
+        }
+        ToolException original = new ToolException(ErrorCode.NOT_FOUND, "File 'out/secre.txt' does not exist.");
+        assertThat(NearNames.explain(original, gate, "out/secre.txt")).isSameAs(original);
+    }
+
+    @Test
+    void otherRefusalsAndPathsThatExistAreLeftAsTheyAre() throws IOException {
+        write("README.md");
+        ToolException edit = fails("file_edit", "path", "README.md", "oldText", "absent", "newText", "x");
+        assertThat(edit.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(edit.getMessage()).doesNotContain("Did you mean");
+        ToolException invalid = new ToolException(ErrorCode.INVALID_PARAMS, "Bad 'readme.md'.");
+        assertThat(NearNames.explain(invalid, gate, "readme.md")).isSameAs(invalid);
+    }
+
+    @Test
+    void theOtherToolsThatNameAPathSayTheSame() throws IOException {
+        write("src/main/App.java");
+        assertThat(fails("file_list", "path", "src/mian").getMessage()).endsWith("Did you mean 'src/main'?");
+        assertThat(fails("file_grep", "pattern", "x", "path", "scr").getMessage()).endsWith("Did you mean 'src'?");
+        assertThat(fails("file_stat", "path", "src/main/app.java").getMessage())
+                .endsWith("Did you mean 'src/main/App.java'?");
+        assertThat(fails("file_move", "from", "src/main/Ap.java", "to", "b.java").getMessage())
+                .endsWith("Did you mean 'src/main/App.java'?");
+        assertThat(fails("file_move", "from", "src/main/App.java", "to", "srcc/App.java").getMessage())
+                .endsWith("There is no 'srcc' in the work directory; did you mean 'src'?");
+        assertThat(ws.resolve("src/main/App.java")).exists();
+    }
+
+    @Test
+    void eachFileOfAMultiReadGetsItsOwnHint() throws Exception {
+        write("README.md");
+        write("src/main/App.java");
+        Map<String, Object> p = new HashMap<>();
+        p.put("paths", List.of("readme.md", "src/mian/App.java"));
+        String result = engine.run("file_read", gate, p).toMap().toString();
+        assertThat(result).contains("Did you mean 'README.md'?")
+                .contains("There is no 'src/mian' (its parent 'src' exists); did you mean 'src/main'?");
+    }
+
+    @Test
+    void editDistanceCountsASwapOfNeighboursAsOneAndStopsPastItsBound() {
+        assertThat(NearNames.distance("src", "scr", 1)).isEqualTo(1);
+        assertThat(NearNames.distance("main", "mian", 1)).isEqualTo(1);
+        assertThat(NearNames.distance("app.java", "app.java", 2)).isZero();
+        assertThat(NearNames.distance("kitten", "sitting", 3)).isEqualTo(3);
+        assertThat(NearNames.distance("kitten", "sitting", 2)).isEqualTo(3);
+        assertThat(NearNames.distance("a", "abcdef", 2)).isEqualTo(3);
+    }
+
+    @Test
+    void theJsonSpellingEscapesEverythingButPrintableAscii() {
+        assertThat(NearNames.jsonString("e\u0301 \"q\"\\.txt")).isEqualTo("\"e\\u0301 \\\"q\\\"\\\\.txt\"");
+    }
+}
