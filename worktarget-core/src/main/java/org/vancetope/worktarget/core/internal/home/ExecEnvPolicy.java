@@ -13,9 +13,11 @@ import org.vancetope.worktarget.spi.ToolException;
 /**
  * Builds the sealed child environment of an exec job: never inherited, always built in
  * this order — a base allow-list copied from the host ({@code PATH}, {@code LANG}, {@code LC_*},
- * {@code TZ}, {@code TERM} …), then the scoped HOME (with {@code XDG_CACHE_HOME} and
- * {@code XDG_CONFIG_HOME} under it), then the caller's extras, which may override anything,
- * {@code HOME} and {@code PATH} included. A secret in the host environment is invisible to a job.
+ * {@code TZ}, {@code TERM} …), then the settings for a job that no one answers
+ * ({@link #NON_INTERACTIVE}: editors, pagers, git's prompts), then the scoped HOME (with
+ * {@code XDG_CACHE_HOME} and {@code XDG_CONFIG_HOME} under it), then the caller's extras, which may
+ * override anything, {@code HOME} and {@code PATH} included. A secret in the host environment is
+ * invisible to a job.
  *
  * <pre>{@code
  * ExecEnvPolicy work = ExecEnvPolicy.work(System.getenv());
@@ -30,6 +32,15 @@ public final class ExecEnvPolicy {
     public static final List<String> DEFAULT_ALLOW = List.of("PATH", "LANG", "LANGUAGE", "LC_*", "TZ", "TERM", "TMPDIR");
     /** What the CLIENT preset keeps in addition. */
     public static final List<String> CLIENT_IDENTITY = List.of("HOME", "USER", "LOGNAME", "SHELL");
+    /**
+     * What every job gets unless the allow-list copied the variable from the host or the caller sets it: a job
+     * has no terminal and no one to answer, so an editor accepts what it is given ({@code git commit --amend},
+     * {@code git rebase --continue}, {@code git revert} keep their default message instead of starting
+     * {@code vi}, which waits on a missing terminal and fills the output with its escape sequences), pagers
+     * print, and git fails at once instead of asking for a user name or password.
+     */
+    public static final Map<String, String> NON_INTERACTIVE = Map.of("GIT_EDITOR", "true", "EDITOR", "true",
+            "VISUAL", "true", "GIT_PAGER", "cat", "PAGER", "cat", "GIT_TERMINAL_PROMPT", "0");
     /** PATH when the host has none. */
     public static final String DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
@@ -103,6 +114,7 @@ public final class ExecEnvPolicy {
             }
         }
         env.putIfAbsent("PATH", DEFAULT_PATH);
+        NON_INTERACTIVE.forEach(env::putIfAbsent);
         if (!keepHostHome && scopedHome != null) {
             String home = scopedHome.toString();
             env.put("HOME", home);

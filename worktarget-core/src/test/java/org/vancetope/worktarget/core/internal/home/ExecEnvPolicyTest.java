@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
@@ -18,7 +20,8 @@ class ExecEnvPolicyTest {
     @Test
     void workEnvironmentHoldsOnlyTheAllowListAndTheScopedHome() throws ToolException {
         Map<String, String> env = ExecEnvPolicy.work(HOST).environment(HOME, Map.of());
-        assertThat(env).containsOnlyKeys("PATH", "LANG", "LC_CTYPE", "TERM", "HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME");
+        assertThat(env.keySet()).containsExactlyInAnyOrder(with(ExecEnvPolicy.NON_INTERACTIVE.keySet(), "PATH", "LANG",
+                "LC_CTYPE", "TERM", "HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"));
         assertThat(env).containsEntry("HOME", "/homes/acme/shop")
                 .containsEntry("XDG_CACHE_HOME", "/homes/acme/shop/.cache")
                 .containsEntry("XDG_CONFIG_HOME", "/homes/acme/shop/.config");
@@ -52,7 +55,33 @@ class ExecEnvPolicyTest {
     @Test
     void ownAllowListWithPrefix() throws ToolException {
         Map<String, String> env = ExecEnvPolicy.of(HOST, Set.of("AWS_*"), false).environment(null, Map.of());
-        assertThat(env).containsOnlyKeys("AWS_SECRET_ACCESS_KEY", "PATH");
+        assertThat(env.keySet()).containsExactlyInAnyOrder(with(ExecEnvPolicy.NON_INTERACTIVE.keySet(),
+                "AWS_SECRET_ACCESS_KEY", "PATH"));
+    }
+
+    private static String[] with(Set<String> more, String... names) {
+        Set<String> all = new TreeSet<>(more);
+        all.addAll(List.of(names));
+        return all.toArray(String[]::new);
+    }
+
+    @Test
+    void everyJobIsToldThatNoOneAnswersItsEditorOrPrompts() throws ToolException {
+        for (Map<String, String> env : List.of(ExecEnvPolicy.work(HOST).environment(HOME, Map.of()),
+                ExecEnvPolicy.client(HOST).environment(HOME, Map.of()))) {
+            assertThat(env).containsEntry("GIT_EDITOR", "true").containsEntry("EDITOR", "true")
+                    .containsEntry("VISUAL", "true").containsEntry("GIT_PAGER", "cat").containsEntry("PAGER", "cat")
+                    .containsEntry("GIT_TERMINAL_PROMPT", "0");
+        }
+    }
+
+    @Test
+    void anEditorTheHostAllowsOrTheCallerSetsWins() throws ToolException {
+        Map<String, String> host = Map.of("EDITOR", "ed", "PATH", "/bin");
+        assertThat(ExecEnvPolicy.of(host, Set.of("EDITOR"), false).environment(null, Map.of()))
+                .containsEntry("EDITOR", "ed").containsEntry("GIT_EDITOR", "true");
+        assertThat(ExecEnvPolicy.work(host).environment(HOME, Map.of("GIT_EDITOR", "nano")))
+                .containsEntry("GIT_EDITOR", "nano").containsEntry("EDITOR", "true");
     }
 
     @Test

@@ -3,9 +3,11 @@ package org.vancetope.worktarget.core.internal.home;
 import static org.vancetope.worktarget.core.internal.exec.TestRoots.root;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -14,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.core.internal.exec.ExecEngine;
 import org.vancetope.worktarget.core.internal.exec.ExecRequest;
 import org.vancetope.worktarget.core.internal.exec.ExecResult;
+import org.vancetope.worktarget.core.internal.exec.JobStatus;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.SettingsCascade;
 import org.vancetope.worktarget.spi.ToolException;
@@ -52,6 +55,26 @@ class SealedEnvExecTest {
         if (hostHome != null) {
             assertThat(out).doesNotContain("HOME=" + hostHome + "\n");
         }
+    }
+
+    @Test
+    void gitThatWouldStartAnEditorKeepsItsMessageInsteadOfWaitingForATerminal() throws Exception {
+        assumeTrue(onPath("git"), "git is not installed here");
+        Homes homes = Homes.builder().homesRoot(base.resolve("homes")).build();
+        Home home = homes.prepare("acme", "shop", null);
+        Path repo = Files.createDirectories(base.resolve("repo"));
+        String git = "git -c user.email=agent@example.org -c user.name=agent ";
+        ExecResult r = engine.run(new ExecRequest("s", "git init -q . && " + git + "commit -q --allow-empty -m first && "
+                + git + "commit -q --amend --allow-empty && git log --format=%s", root(repo),
+                ExecEnvPolicy.work(System.getenv()).environment(home.dir(), Map.of()), 120_000L, null, null));
+        assertThat(r.status()).as(r.stderr()).isEqualTo(JobStatus.EXITED);
+        assertThat(r.stdout()).isEqualTo("first\n");
+        assertThat(r.stdout() + r.stderr()).as("no editor drew on a terminal that is not there").doesNotContain("\u001b");
+    }
+
+    private static boolean onPath(String exe) {
+        String path = System.getenv("PATH");
+        return path != null && Arrays.stream(path.split(":")).anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, exe)));
     }
 
     @Test
