@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.core.internal.exec;
 
 import java.time.Instant;
+import java.util.regex.Pattern;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 
 /**
@@ -12,6 +13,13 @@ import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
  * <p>It does not read files, wait or change a job. Stateless apart from its limits; thread-safe.
  */
 final class ExecResults {
+    /**
+     * What dash, the {@code /bin/sh} of Debian and Ubuntu, says about the bash syntax it lacks, in its own
+     * message format ({@code /bin/sh: 1: source: not found}); bash and zsh as {@code sh} word theirs otherwise.
+     */
+    private static final Pattern DASH_ON_BASH_SYNTAX = Pattern.compile("(?m)^(?:/bin/)?sh: \\d+: (?:(?:source|\\[\\[|pushd|popd"
+            + "|shopt|declare|typeset|let|mapfile|readarray|function): not found|Syntax error: (?:\"\\(\" unexpected"
+            + "|redirection unexpected)|.*Bad substitution)");
     private final int inlineOutputCharCap;
     private final long outputFileMaxBytes;
     private final long outputRetentionMs;
@@ -57,6 +65,12 @@ final class ExecResults {
             cutNote(h, "stderr", job.stderr);
             hint = h.toString();
         }
+        if (status.finished() && exit != null && exit != 0) {
+            String shell = notBashHint(err.text());
+            if (shell != null) {
+                hint = hint == null ? shell : hint + " " + shell;
+            }
+        }
         Instant a = job.stdout.lastOutputAt();
         Instant b = job.stderr.lastOutputAt();
         Instant last = a == null ? b : b == null ? a : a.isAfter(b) ? a : b;
@@ -77,6 +91,22 @@ final class ExecResults {
         StreamCapture capture = stderr ? job.stderr : job.stdout;
         return new ExecTailResult(job.id, job.status(), stderr ? "stderr" : "stdout",
                 expired ? null : ConfinedRoot.jobOutputPath(capture.name()), t.lines(), t.truncated());
+    }
+
+    /**
+     * The hint for a command that failed because it used bash syntax in {@code /bin/sh} where that is dash,
+     * or null: agents write bash, and "source: not found" does not say why.
+     *
+     * @param stderr the job's stderr as returned (head and tail)
+     * @return the hint, or null
+     */
+    static String notBashHint(String stderr) {
+        if (stderr == null || stderr.isEmpty() || !DASH_ON_BASH_SYNTAX.matcher(stderr).find()) {
+            return null;
+        }
+        return "The command ran in /bin/sh, which here is dash, not bash: it has no 'source' (use '.'), '[[ ]]', "
+                + "arrays, 'function', '<<<', '<( )' or '${var//a/b}'. Run it with bash instead: bash -c '...', or "
+                + "write it to a file with file_write and run 'bash script.sh'.";
     }
 
     /** Says why a stream's file stopped growing, if it did: its cap, a full disk, another write error. */
