@@ -126,6 +126,7 @@ final class FileEditing {
         // each edit reads and copies the whole text: many edits of a big file are bounded by the search deadline,
         // so that one call cannot hold a worker for minutes (10,000 edits of a 1.6 MB file took 40 s)
         CallDeadline deadline = CallDeadline.start("file_edit", settings.searchTimeout().toMillis());
+        boolean crlf = onlyCrlf(data, n);
         for (int e = 0; e < edits.size(); e++) {
             try {
                 deadline.check();
@@ -135,7 +136,7 @@ final class FileEditing {
                         + "text; the file is unchanged. Send fewer edits per call, or make many edits with exec_run "
                         + "(sed -i, or a script).");
             }
-            Edit edit = edits.get(e);
+            Edit edit = crlf ? inCrlf(edits.get(e)) : edits.get(e);
             String which = single ? "oldText" : "edits[" + e + "].oldText";
             String unchanged = single ? "the file is unchanged" : "no edit was applied and the file is unchanged";
             List<Integer> at = occurrences(data, n, edit, which, unchanged, userPath, single);
@@ -193,6 +194,37 @@ final class FileEditing {
         }
         return new EditResult(gate.relative(file), firstLine, changed, replacements, dryRun,
                 render(diffLines, hiddenReplacements));
+    }
+
+    /**
+     * Whether every line break of {@code data[0, n)} is CRLF (and there is at least one): a file written on
+     * Windows, or for it.
+     */
+    static boolean onlyCrlf(byte[] data, int n) {
+        boolean any = false;
+        for (int i = 0; i < n; i++) {
+            if (data[i] == '\n') {
+                if (i == 0 || data[i - 1] != '\r') {
+                    return false;
+                }
+                any = true;
+            }
+        }
+        return any;
+    }
+
+    /**
+     * An edit of a file whose line breaks are all CRLF, with its own bare line breaks made CRLF: a caller
+     * often writes the lines it read with '\n' alone (which could never match), and a newText with '\n'
+     * would leave the file with line breaks of two kinds. An edit that holds a '\r' is taken as it is.
+     */
+    private static Edit inCrlf(Edit edit) {
+        String oldText = edit.oldText();
+        String newText = edit.newText();
+        if (oldText.indexOf('\r') >= 0 || newText.indexOf('\r') >= 0) {
+            return edit;
+        }
+        return new Edit(oldText.replace("\n", "\r\n"), newText.replace("\n", "\r\n"), edit.replaceAll());
     }
 
     /** The edits of a call: the single form or the list, exactly one of them. */

@@ -346,8 +346,10 @@ final class FileGrep {
             stats.binary.incrementAndGet();
             return null;
         }
-        String text = new String(buf, 0, n, StandardCharsets.UTF_8);
-        if (TextScan.replacedBytes(text, buf, 0, n)) {
+        // a byte order mark is no part of the first line's text: '^first' matches it, as in ripgrep
+        int from = n >= 3 && buf[0] == (byte) 0xEF && buf[1] == (byte) 0xBB && buf[2] == (byte) 0xBF ? 3 : 0;
+        String text = new String(buf, from, n - from, StandardCharsets.UTF_8);
+        if (TextScan.replacedBytes(text, buf, from, n - from)) {
             stats.nonUtf8.incrementAndGet();
             stats.nonUtf8Names.add(e.rel());
             return null;

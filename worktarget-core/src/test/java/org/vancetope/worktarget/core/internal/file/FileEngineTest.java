@@ -266,11 +266,47 @@ class FileEngineTest {
     }
 
     @Test
-    void editNotFoundHintsAtCrlf() throws Exception {
-        file("a.txt", "one\r\ntwo\r\n");
+    void editNotFoundInAFileWithLineBreaksOfBothKindsHintsAtCrlf() throws Exception {
+        file("a.txt", "one\r\ntwo\r\nthree\n");
         ToolException e = fails("file_edit", "path", "a.txt", "oldText", "one\ntwo", "newText", "x");
         assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
-        assertThat(e.getMessage()).contains("CRLF");
+        assertThat(e.getMessage()).contains("The file uses CRLF line endings; include '\\r\\n' in oldText.");
+        assertThat(Files.readString(root.resolve("a.txt"))).isEqualTo("one\r\ntwo\r\nthree\n");
+    }
+
+    @Test
+    void editOfAFileWithOnlyCrlfLineBreaksTakesTheBareLineBreaksOfTheEditAsCrlf() throws Exception {
+        file("a.txt", "one\r\ntwo\r\nthree\r\n");
+        Map<String, Object> r = run("file_edit", "path", "a.txt", "oldText", "one\ntwo", "newText", "1\n2\n2b");
+        assertThat(r.get("changed")).isEqualTo(true);
+        assertThat(r.get("line")).isEqualTo(1);
+        assertThat(Files.readString(root.resolve("a.txt"))).isEqualTo("1\r\n2\r\n2b\r\nthree\r\n");
+    }
+
+    @Test
+    void newLinesInsertedIntoAFileWithOnlyCrlfLineBreaksGetCrlf() throws Exception {
+        file("a.txt", "one\r\ntwo\r\nthree\r\n");
+        run("file_edit", "path", "a.txt", "edits", List.of(Map.of("oldText", "two", "newText", "two\ninserted"),
+                Map.of("oldText", "three\n", "newText", "3\n", "replaceAll", true)));
+        assertThat(Files.readString(root.resolve("a.txt"))).isEqualTo("one\r\ntwo\r\ninserted\r\n3\r\n");
+    }
+
+    @Test
+    void anEditThatSpellsOutACarriageReturnIsTakenAsItIs() throws Exception {
+        file("a.txt", "one\r\ntwo\r\n");
+        run("file_edit", "path", "a.txt", "oldText", "one\r\n", "newText", "one\nuno\n");
+        assertThat(Files.readString(root.resolve("a.txt"))).isEqualTo("one\nuno\ntwo\r\n");
+    }
+
+    @Test
+    void aFileWithLfLineBreaksIsEditedByteForByte() throws Exception {
+        file("a.txt", "one\ntwo\n");
+        run("file_edit", "path", "a.txt", "oldText", "one\ntwo", "newText", "1\n2");
+        assertThat(Files.readString(root.resolve("a.txt"))).isEqualTo("1\n2\n");
+        assertThat(FileEditing.onlyCrlf("x\r\ny\r\n".getBytes(StandardCharsets.UTF_8), 6)).isTrue();
+        assertThat(FileEditing.onlyCrlf("x\r\ny\n".getBytes(StandardCharsets.UTF_8), 5)).isFalse();
+        assertThat(FileEditing.onlyCrlf("\nx".getBytes(StandardCharsets.UTF_8), 2)).isFalse();
+        assertThat(FileEditing.onlyCrlf("no line break".getBytes(StandardCharsets.UTF_8), 13)).isFalse();
     }
 
     @Test
@@ -337,6 +373,17 @@ class FileEngineTest {
         assertThat(((List<?>) r.get("matches"))).hasSize(2);
         r = run("file_grep", "pattern", "^foo");
         assertThat(((List<?>) r.get("matches"))).hasSize(2);
+    }
+
+    @Test
+    void grepTakesAByteOrderMarkForNoPartOfTheFirstLine() throws Exception {
+        Files.write(root.resolve("bom.txt"), new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF, 'f', 'i', 'r', 's', 't', '\n',
+                's', 'e', 'c', 'o', 'n', 'd', '\n'});
+        Map<String, Object> r = run("file_grep", "pattern", "^first");
+        assertThat(r.get("matches")).isEqualTo(List.of(Map.of("path", "bom.txt", "line", 1, "text", "first")));
+        assertThat(run("file_grep", "pattern", "^second$").get("matches"))
+                .isEqualTo(List.of(Map.of("path", "bom.txt", "line", 2, "text", "second")));
+        assertThat(run("file_grep", "pattern", "first", "countOnly", true).get("count")).isEqualTo(1);
     }
 
     @Test
