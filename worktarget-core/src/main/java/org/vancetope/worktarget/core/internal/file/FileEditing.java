@@ -286,17 +286,20 @@ final class FileEditing {
         int idx = old == null ? -1 : indexOf(data, n, old, 0);
         if (idx < 0) {
             String hint = "";
+            String advice = " Call file_read and copy the exact text, including whitespace and line breaks.";
             String stripped = oldText.strip();
             if (indexOf(data, n, CRLF, 0) >= 0 && oldText.contains("\n") && !oldText.contains("\r\n")) {
                 hint = " The file uses CRLF line endings; include '\\r\\n' in oldText.";
-            } else if (!stripped.isEmpty() && !hasLoneSurrogate(stripped)
-                    && indexOf(data, n, stripped.getBytes(StandardCharsets.UTF_8), 0) >= 0) {
-                hint = " The text occurs with different surrounding whitespace; copy it exactly.";
+            } else if (!stripped.isEmpty() && !hasLoneSurrogate(stripped)) {
+                String near = whitespaceHint(data, n, stripped);
+                if (near != null) {
+                    hint = near;
+                    advice = "";     // the hint quotes what to copy
+                }
             }
             String seen = single ? "" : (" (in the text the edits before it left)");
             throw new ToolException(ErrorCode.NOT_FOUND, which + " was not found in " + ConfinedRoot.quote(userPath)
-                    + seen + "; " + unchanged + "." + hint + " Call file_read and copy the exact text, including "
-                    + "whitespace and line breaks.");
+                    + seen + "; " + unchanged + "." + hint + advice);
         }
         List<Integer> at = new ArrayList<>();
         if (edit.replaceAll()) {
@@ -389,6 +392,75 @@ final class FileEditing {
             }
         }
         return -1;
+    }
+
+    /** The largest file in which a text that differs only in whitespace is looked for (a copy and a map of it). */
+    static final int WHITESPACE_HINT_MAX_BYTES = 8 << 20;
+    /** How much of the text found that way the hint quotes. */
+    static final int WHITESPACE_HINT_MAX_CHARS = 1_000;
+
+    /**
+     * Where the file holds a text that differs from {@code oldText} only in whitespace (indentation, tabs
+     * for spaces, spaces, line breaks), quoted exactly so that the caller can copy it; or null. A model that
+     * retypes lines often gets their indentation wrong, and "not found" alone makes it guess again.
+     *
+     * @param data the file
+     * @param n its length
+     * @param oldText the text that was not found, without whitespace at its ends (not empty)
+     * @return the hint, starting with a blank, or null
+     */
+    static String whitespaceHint(byte[] data, int n, String oldText) {
+        if (n > WHITESPACE_HINT_MAX_BYTES) {
+            return null;
+        }
+        String want = collapseWhitespace(oldText, null);
+        String text = new String(data, 0, n, StandardCharsets.UTF_8);
+        int[] map = new int[text.length() + 1];
+        String norm = collapseWhitespace(text, map);
+        int at = norm.indexOf(want);
+        if (at < 0) {
+            return null;
+        }
+        int more = 0;
+        for (int i = norm.indexOf(want, at + 1); i >= 0 && more < 1_000; i = norm.indexOf(want, i + 1)) {
+            more++;
+        }
+        int start = map[at];
+        int end = map[at + want.length() - 1] + 1;
+        int line = 1;
+        for (int i = 0; i < start; i++) {
+            if (text.charAt(i) == '\n') {
+                line++;
+            }
+        }
+        boolean cut = end - start > WHITESPACE_HINT_MAX_CHARS;
+        String exact = text.substring(start, cut ? start + WHITESPACE_HINT_MAX_CHARS : end);
+        return " A text that differs from it only in whitespace (indentation, tabs, spaces or line breaks) is at line "
+                + line + (more == 0 ? "" : more == 1 ? " (and at 1 other place)" : " (and at "
+                + (more == 1_000 ? "1,000 or more" : String.valueOf(more)) + " other places)") + "; there the file reads" + (cut ? " (the first " + WHITESPACE_HINT_MAX_CHARS
+                + " characters)" : "") + ":\n" + exact + "\nCopy that text exactly into oldText.";
+    }
+
+    /**
+     * The text with every run of whitespace made one blank; {@code map}, when given, receives for each
+     * character of the result the index of the character of {@code s} it stands for.
+     */
+    private static String collapseWhitespace(String s, int[] map) {
+        StringBuilder out = new StringBuilder(s.length());
+        boolean blank = false;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean ws = Character.isWhitespace(c);
+            if (ws && blank) {
+                continue;
+            }
+            if (map != null) {
+                map[out.length()] = i;
+            }
+            out.append(ws ? ' ' : c);
+            blank = ws;
+        }
+        return out.toString();
     }
 
     /** One plus the line breaks in {@code data[from, idx)}: the line of {@code idx} counted from {@code from}. */

@@ -199,32 +199,41 @@ final class NearNames {
 
     /**
      * The edit distance (insertions, deletions, substitutions, and swaps of two neighbours), or
-     * {@code max + 1} as soon as it is known to exceed {@code max}.
+     * {@code max + 1} as soon as it is known to exceed {@code max}. Only the cells within {@code max} of the
+     * diagonal are computed (the others exceed {@code max} anyway), so a name costs its length times
+     * {@code 2 max + 1}, however long the names and whatever prefix they share.
      */
     static int distance(String a, String b, int max) {
         if (Math.abs(a.length() - b.length()) > max) {
             return max + 1;
         }
+        int far = max + 1;
         int[] before = new int[b.length() + 1];
         int[] prev = new int[b.length() + 1];
         int[] cur = new int[b.length() + 1];
         for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
+            prev[j] = Math.min(j, far);
         }
         for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            int rowMin = cur[0];
-            for (int j = 1; j <= b.length(); j++) {
+            int from = Math.max(1, i - max);
+            int to = Math.min(b.length(), i + max);
+            // the cells next to the band are read by this row and the next: they are out of reach
+            cur[from - 1] = from == 1 ? Math.min(i, far) : far;
+            if (to < b.length()) {
+                cur[to + 1] = far;
+            }
+            int rowMin = cur[from - 1];
+            for (int j = from; j <= to; j++) {
                 int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
                 int d = Math.min(Math.min(prev[j] + 1, cur[j - 1] + 1), prev[j - 1] + cost);
                 if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
                     d = Math.min(d, before[j - 2] + 1);
                 }
-                cur[j] = d;
-                rowMin = Math.min(rowMin, d);
+                cur[j] = Math.min(d, far);
+                rowMin = Math.min(rowMin, cur[j]);
             }
             if (rowMin > max) {
-                return max + 1;
+                return far;
             }
             int[] t = before;
             before = prev;

@@ -275,6 +275,32 @@ class FileEngineTest {
     }
 
     @Test
+    void editNotFoundQuotesTheTextThatDiffersOnlyInWhitespaceToCopy() throws Exception {
+        file("A.java", "class A {\n\tint x = 1;\n\tint y = 2;\n}\n");
+        ToolException e = fails("file_edit", "path", "A.java", "oldText", "    int x = 1;\n    int y = 2;", "newText", "z");
+        assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(e.getMessage()).isEqualTo("oldText was not found in 'A.java'; the file is unchanged. A text that "
+                + "differs from it only in whitespace (indentation, tabs, spaces or line breaks) is at line 2; there the "
+                + "file reads:\nint x = 1;\n\tint y = 2;\nCopy that text exactly into oldText.");
+        assertThat(Files.readString(root.resolve("A.java"))).isEqualTo("class A {\n\tint x = 1;\n\tint y = 2;\n}\n");
+    }
+
+    @Test
+    void theWhitespaceHintCountsTheOtherPlacesAndCutsALongText() throws Exception {
+        file("a.txt", "a  b\nx\na\tb\nx\na\nb\n");
+        assertThat(fails("file_edit", "path", "a.txt", "oldText", "a b", "newText", "c").getMessage())
+                .contains("is at line 1 (and at 2 other places); there the file reads:\na  b\nCopy");
+        String words = "word ".repeat(400);
+        file("long.txt", "start\n" + words.replace(" ", "  ") + "\n");
+        assertThat(fails("file_edit", "path", "long.txt", "oldText", words, "newText", "c").getMessage())
+                .contains("is at line 2; there the file reads (the first 1000 characters):\n" + "word  ".repeat(166) + "word")
+                .endsWith("\nCopy that text exactly into oldText.");
+        assertThat(fails("file_edit", "path", "a.txt", "oldText", "q r", "newText", "c").getMessage())
+                .endsWith("the file is unchanged. Call file_read and copy the exact text, including whitespace and line "
+                        + "breaks.");
+    }
+
+    @Test
     void editOfAFileWithOnlyCrlfLineBreaksTakesTheBareLineBreaksOfTheEditAsCrlf() throws Exception {
         file("a.txt", "one\r\ntwo\r\nthree\r\n");
         Map<String, Object> r = run("file_edit", "path", "a.txt", "oldText", "one\ntwo", "newText", "1\n2\n2b");

@@ -204,6 +204,76 @@ class NearNamesTest {
     }
 
     @Test
+    void theBandedDistanceEqualsTheWholeTableWithinItsBound() {
+        java.util.Random rnd = new java.util.Random(11);
+        for (int n = 0; n < 20_000; n++) {
+            String a = randomName(rnd);
+            String b = rnd.nextBoolean() ? randomName(rnd) : mutate(a, rnd);
+            int max = rnd.nextInt(4);
+            int full = fullDistance(a, b);
+            assertThat(NearNames.distance(a, b, max)).as(a + " / " + b + " within " + max)
+                    .isEqualTo(Math.min(full, max + 1));
+        }
+    }
+
+    @Test
+    void aLongNameCostsItsLengthTimesTheBandNotItsSquare() {
+        String a = "x".repeat(100_000);
+        String b = "x".repeat(99_999) + "y";
+        assertThat(NearNames.distance(a, b, 2)).isEqualTo(1);
+        assertThat(NearNames.distance(a + "zzz", b + "qqq", 2)).isEqualTo(3);
+    }
+
+    private static String randomName(java.util.Random rnd) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = rnd.nextInt(9); i > 0; i--) {
+            sb.append("abc".charAt(rnd.nextInt(3)));
+        }
+        return sb.toString();
+    }
+
+    private static String mutate(String a, java.util.Random rnd) {
+        StringBuilder sb = new StringBuilder(a);
+        for (int k = rnd.nextInt(4); k > 0; k--) {
+            int op = rnd.nextInt(4);
+            int at = sb.length() == 0 ? 0 : rnd.nextInt(sb.length());
+            if (op == 0 || sb.length() < 2) {
+                sb.insert(at, "abc".charAt(rnd.nextInt(3)));
+            } else if (op == 1) {
+                sb.deleteCharAt(at);
+            } else if (op == 2) {
+                sb.setCharAt(at, "abc".charAt(rnd.nextInt(3)));
+            } else if (at + 1 < sb.length()) {
+                char c = sb.charAt(at);
+                sb.setCharAt(at, sb.charAt(at + 1));
+                sb.setCharAt(at + 1, c);
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The textbook table of the same distance (optimal string alignment), every cell computed. */
+    private static int fullDistance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
+        for (int j = 0; j <= b.length(); j++) {
+            d[0][j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
+    }
+
+    @Test
     void theJsonSpellingEscapesEverythingButPrintableAscii() {
         assertThat(NearNames.jsonString("e\u0301 \"q\"\\.txt")).isEqualTo("\"e\\u0301 \\\"q\\\"\\\\.txt\"");
     }
