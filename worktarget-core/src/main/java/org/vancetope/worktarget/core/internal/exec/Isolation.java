@@ -206,6 +206,18 @@ public final class Isolation {
     }
 
     /**
+     * Whether the command reaches a shell as its {@code -c} script: always without a wrapper, and with one
+     * whose {@value #CMD} follows {@code -c} (the shipped template). Only then may the engine put a line of
+     * its own in front of the command.
+     *
+     * @return true when the command is a shell script
+     */
+    public boolean takesShellCommand() {
+        int at = template.indexOf(CMD);
+        return !active() || (at > 0 && template.get(at - 1).equals("-c"));
+    }
+
+    /**
      * The argv of a job.
      *
      * @param shell the shell, e.g. {@code /bin/sh}

@@ -3,10 +3,13 @@ package org.vancetope.worktarget.core.internal.exec;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -39,6 +42,13 @@ import org.vancetope.worktarget.spi.ToolException;
 final class JobLauncher {
     private static final Logger LOG = LoggerFactory.getLogger(JobLauncher.class);
     private static final File DEV_NULL = new File("/dev/null");
+    /**
+     * Where a second read end of a job's output pipes can be opened ({@code /proc/PID/fd}, Linux): there the
+     * shell's output outlives the shell for what it left running in the background.
+     */
+    static final boolean KEEP_OUTPUT = Files.isDirectory(Path.of("/proc/self/fd"));
+    /** What the shell runs first: it waits for the line the launcher writes once the output is kept. */
+    static final String HANDSHAKE = "read -r _; ";
 
     private final JobOutputs outputs;
     private final Isolation isolation;
@@ -142,19 +152,27 @@ final class JobLauncher {
             if (setsid != null) {
                 argv.add(setsid);
             }
-            argv.addAll(isolation.argv(shell, req.command(), req.root().root(), req.home(), env));
+            // the shell first waits for a line on its input: meanwhile its output cannot have changed, and a
+            // second read end of each output pipe is opened through /proc (see StreamCapture.keep)
+            String lead = HANDSHAKE + (req.stdin() == null ? "exec </dev/null; " : "");
+            // a command of the most bytes an argument may have still runs, without the kept output
+            boolean keep = KEEP_OUTPUT && isolation.takesShellCommand()
+                    && lead.length() + Utf8.length(req.command()) <= MAX_ARGUMENT_BYTES;
+            String command = keep ? lead + req.command() : req.command();
+            argv.addAll(isolation.argv(shell, command, req.root().root(), req.home(), env));
             ProcessBuilder pb = new ProcessBuilder(argv);
             pb.directory(req.root().root().toFile());
             pb.environment().clear();
             pb.environment().putAll(env);
-            pb.redirectInput(req.stdin() == null ? ProcessBuilder.Redirect.from(DEV_NULL) : ProcessBuilder.Redirect.PIPE);
+            pb.redirectInput(req.stdin() == null && !keep ? ProcessBuilder.Redirect.from(DEV_NULL)
+                    : ProcessBuilder.Redirect.PIPE);
             long startNanos = System.nanoTime();
-            p = spawn(pb);
+            p = spawn(pb, keep ? captures : null, req.stdin() == null);
             Job job = new Job(id, req.scope(), req.command(), cookie, req.root(), p, captures.stdout(),
                     captures.stderr(), startNanos, clock);
             wire(job);
             if (req.stdin() != null) {
-                feed(p, req.stdin(), id);
+                feed(p, keep ? "\n" + req.stdin() : req.stdin(), id);
             }
             return job;
         } catch (IOException | RuntimeException | ToolException e) {
@@ -162,6 +180,8 @@ final class JobLauncher {
                 tree.terminate(p.toHandle(), cookie); // started, but could not be watched: leave nothing behind
             }
             if (captures != null) {
+                captures.stdout().stop();
+                captures.stderr().stop();
                 captures.stdout().closeFile();
                 captures.stderr().closeFile();
             }
@@ -183,6 +203,37 @@ final class JobLauncher {
             LOG.warn("exec job could not start: {}", e.toString());
             throw new ToolException(ErrorCode.INTERNAL, "The job could not be started (" + e.getClass().getSimpleName()
                     + "). Check that the work directory is writable and try again.", e);
+        }
+    }
+
+    /**
+     * A second read end of the pipe that is a process's output {@code fd}, or null: opened through
+     * {@code /proc/PID/fd/N}, and kept only when it cannot seek (a pipe). Called while the process waits
+     * for its first input line, so it cannot have redirected its output yet, nor exited (then the open
+     * fails), and a writer is always there (so the open does not wait).
+     */
+    static ReadableByteChannel reopen(long pid, int fd) {
+        try {
+            FileChannel ch = FileChannel.open(Path.of("/proc/" + pid + "/fd/" + fd), StandardOpenOption.READ);
+            try {
+                ch.position();          // a pipe cannot seek: anything that can is not the job's output pipe
+                ch.close();
+                return null;
+            } catch (IOException pipe) {
+                return ch;
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("no second read end of fd {} of process {}: {}", fd, pid, e.toString());
+            return null;
+        }
+    }
+
+    /** Ends the shell's wait for its first input line, and its input: the job has no stdin. */
+    private static void release(Process p) {
+        try (OutputStream in = p.getOutputStream()) {
+            in.write('\n');
+        } catch (IOException e) {
+            // the process already ended (a wrapper that failed): its exit tells the rest
         }
     }
 
@@ -214,12 +265,24 @@ final class JobLauncher {
     /**
      * Starts the process on the spawner thread. The caller waits for the start without giving up on an
      * interrupt, and keeps its interrupt status, so that the engine still ends the job of an interrupted
-     * caller.
+     * caller. With {@code keep}, the same thread opens the second read ends of the output pipes into those
+     * captures and, for a job without stdin, writes the line the shell waits for and closes its input.
      */
-    private Process spawn(ProcessBuilder pb) throws IOException, ToolException {
+    private Process spawn(ProcessBuilder pb, JobOutputs.Pair keep, boolean noStdin) throws IOException, ToolException {
         Future<Process> started;
         try {
-            started = spawner.submit(pb::start);
+            started = spawner.submit(() -> {
+                Process p = pb.start();
+                if (keep != null) {
+                    // on this thread, so that the shell waits for its line no longer than it must
+                    keep.stdout().keep(reopen(p.pid(), 1));
+                    keep.stderr().keep(reopen(p.pid(), 2));
+                    if (noStdin) {
+                        release(p);
+                    }
+                }
+                return p;
+            });
         } catch (RejectedExecutionException e) {
             throw new ToolException(ErrorCode.INTERNAL, "The exec engine is closed; no new jobs can start.", e);
         }
@@ -253,9 +316,9 @@ final class JobLauncher {
 
     private void wire(Job job) {
         Process p = job.process;
-        CompletableFuture<Void> pumps = CompletableFuture.allOf(
-                CompletableFuture.runAsync(() -> job.stdout.pump(p.getInputStream()), io),
-                CompletableFuture.runAsync(() -> job.stderr.pump(p.getErrorStream()), io));
-        job.pumps(pumps);
+        CompletableFuture.runAsync(() -> job.stdout.pump(p.getInputStream()), io);
+        CompletableFuture.runAsync(() -> job.stderr.pump(p.getErrorStream()), io);
+        // the job waits for the shell's own output, not for what its background processes write later
+        job.pumps(CompletableFuture.allOf(job.stdout.drained(), job.stderr.drained()));
     }
 }

@@ -108,11 +108,14 @@ final class JobOutputs {
     }
 
     /**
-     * Closes and deletes both output files of a job.
+     * Stops reading what the job's background processes still write, and closes and deletes both output
+     * files of a job.
      *
      * @param j the job
      */
     static void delete(Job j) {
+        j.stdout.stop();
+        j.stderr.stop();
         j.stdout.closeFile();
         j.stderr.closeFile();
         deleteQuietly(j.root, j.stdout.name());

@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +54,9 @@ final class StreamCapture {
     private volatile long fileBytes;
     private volatile Cut cut;
     private volatile String cutDetail;
+    /** The second read end of the pipe, or null: see {@link #keep}. */
+    private volatile ReadableByteChannel kept;
+    private final CompletableFuture<Void> drained = new CompletableFuture<>();
 
     /**
      * Creates the capture over its already created file.
@@ -81,7 +86,47 @@ final class StreamCapture {
     }
 
     /**
-     * Reads the stream to its end, then closes the stream and the file.
+     * A second read end of the same pipe, opened while the shell could not yet have changed its output (see
+     * {@code JobLauncher}), read after the JDK's own stream ended. The JDK closes its read end as soon as
+     * the shell exits; a process the command left in the background ({@code server &}) that still writes
+     * to the job's output would then die of SIGPIPE at its next line. With this end open, such output goes
+     * on into the file (up to its cap) and the in-memory tail until the last writer closes the pipe or the
+     * job is forgotten ({@link #stop()}).
+     *
+     * @param second the second read end, or null; set before {@link #pump} runs
+     */
+    void keep(ReadableByteChannel second) {
+        this.kept = second;
+    }
+
+    /**
+     * Completes when the JDK's stream of the shell's output has ended (all of it read): what the job's
+     * result waits for. What background processes write later is read on ({@link #keep}).
+     *
+     * @return the future
+     */
+    CompletableFuture<Void> drained() {
+        return drained;
+    }
+
+    /**
+     * Stops reading what background processes write (closing the second read end, which wakes a read in
+     * progress), for a job that is forgotten.
+     */
+    void stop() {
+        ReadableByteChannel k = kept;
+        if (k != null) {
+            try {
+                k.close();
+            } catch (IOException e) {
+                LOG.debug("closing the kept output of {} failed: {}", name, e.toString());
+            }
+        }
+    }
+
+    /**
+     * Reads the stream to its end, then the kept second read end, if any, to its end; then closes both and
+     * the file.
      *
      * @param in the process output
      */
@@ -92,32 +137,61 @@ final class StreamCapture {
         byte[] buf = new byte[8192];
         ByteBuffer bytes = ByteBuffer.allocate(8192 + 8);
         CharBuffer chars = CharBuffer.allocate(8192 + 8);
-        try (in) {
-            int n;
-            while ((n = in.read(buf)) >= 0) {
-                if (n == 0) {
-                    continue;
+        ReadableByteChannel second = kept;
+        try {
+            try (in) {
+                int n;
+                while ((n = in.read(buf)) >= 0) {
+                    accept(buf, n, decoder, bytes, chars);
                 }
-                lastOutputAt = clock.instant();
-                writeFile(buf, n);
-                bytes.put(buf, 0, n).flip();
-                decoder.decode(bytes, chars, false);
-                bytes.compact();
-                chars.flip();
-                append(chars);
-                chars.clear();
+            } catch (IOException e) {
+                // The pipe was closed under us (the engine is closing); what was read so far stays.
+                LOG.debug("exec output stream of {} ended: {}", name, e.toString());
             }
-            bytes.flip();
-            decoder.decode(bytes, chars, true);
-            decoder.flush(chars);
-            chars.flip();
-            append(chars);
-        } catch (IOException e) {
-            // The pipe was closed under us (the engine is closing); what was read so far stays.
-            LOG.debug("exec output stream of {} ended: {}", name, e.toString());
+            if (second == null) {
+                endOfInput(decoder, bytes, chars);
+            }
+            drained.complete(null);
+            if (second != null) {
+                try (second) {
+                    ByteBuffer bb = ByteBuffer.wrap(buf);
+                    int n;
+                    while ((n = second.read(bb.clear())) >= 0) {
+                        accept(buf, n, decoder, bytes, chars);
+                    }
+                } catch (IOException e) {
+                    // closed by stop() (the job was forgotten) or by the engine
+                    LOG.debug("kept exec output of {} ended: {}", name, e.toString());
+                }
+                endOfInput(decoder, bytes, chars);
+            }
         } finally {
+            drained.complete(null);
             closeFile();
         }
+    }
+
+    private void accept(byte[] buf, int n, CharsetDecoder decoder, ByteBuffer bytes, CharBuffer chars) {
+        if (n == 0) {
+            return;
+        }
+        lastOutputAt = clock.instant();
+        writeFile(buf, n);
+        bytes.put(buf, 0, n).flip();
+        decoder.decode(bytes, chars, false);
+        bytes.compact();
+        chars.flip();
+        append(chars);
+        chars.clear();
+    }
+
+    private void endOfInput(CharsetDecoder decoder, ByteBuffer bytes, CharBuffer chars) {
+        bytes.flip();
+        decoder.decode(bytes, chars, true);
+        decoder.flush(chars);
+        chars.flip();
+        append(chars);
+        chars.clear();
     }
 
     private void writeFile(byte[] buf, int n) {

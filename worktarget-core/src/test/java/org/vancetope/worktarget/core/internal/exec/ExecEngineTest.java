@@ -70,6 +70,48 @@ class ExecEngineTest {
         assertThat(r.lastOutputAt()).isNull();
     }
 
+    /** The job's state now, for a condition to wait for. */
+    private ExecResult statusOf(ExecResult job) {
+        try {
+            return engine.status("s1", job.id());
+        } catch (ToolException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aProcessLeftInTheBackgroundOutlivesTheShellAndItsOutputIsKept() throws Exception {
+        // the JDK closes its read end of the output pipe when the shell exits: a background process then died
+        // of SIGPIPE at its next line ("late" was lost, alive.txt never written)
+        ExecResult r = run("(sleep 1; echo late; echo late-err >&2; sleep 1; echo yes > alive.txt) & echo started");
+        assertThat(r.stdout()).startsWith("started\n");
+        Await.until("the background process wrote its file after its next line",
+                () -> Files.exists(dir.resolve("alive.txt")));
+        Await.until("its lines are in the job's output", () -> statusOf(r).stdout().contains("late")
+                && statusOf(r).stderr().contains("late-err"));
+        assertThat(Files.readString(dir.resolve(r.stdoutPath()))).isEqualTo("started\nlate\n");
+    }
+
+    @Test
+    void theShellStillReadsEndOfInputOrTheGivenStdin() throws ToolException {
+        assertThat(run("cat; [ -c /dev/stdin ] && echo from-dev-null").stdout()).isEqualTo("from-dev-null\n");
+        ExecResult r = engine.run(new ExecRequest("s1", "cat", root(dir), ENV, 30_000L, null, null, "one\ntwo"));
+        assertThat(r.stdout()).isEqualTo("one\ntwo");
+        assertThat(run("read -r line; echo \"[$line]\"").stdout()).as("no line of the engine's reaches the command")
+                .isEqualTo("[]\n");
+    }
+
+    @Test
+    void forgettingAJobEndsWhatItLeftRunningAndStopsReadingIt() throws Exception {
+        ExecResult r = run("sh -c 'echo $$ > bg.pid; while :; do echo tick; sleep 0.1; done' & echo started");
+        Await.until("ticks arrive after the shell ended", () -> statusOf(r).stdout().contains("tick"));
+        long pid = Long.parseLong(Files.readString(dir.resolve("bg.pid")).strip());
+        engine.closeScope("s1");
+        Await.processGone(pid);
+        assertThat(dir.resolve(r.stdoutPath())).doesNotExist();
+        assertThatThrownBy(() -> engine.status("s1", r.id())).isInstanceOf(ToolException.class);
+    }
+
     @Test
     void commandRunsInTheGivenDirectory() throws ToolException {
         assertThat(run("pwd").stdout().strip()).isEqualTo(dir.toAbsolutePath().toString());

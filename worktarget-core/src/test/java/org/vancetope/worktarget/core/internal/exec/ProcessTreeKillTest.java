@@ -97,7 +97,7 @@ class ProcessTreeKillTest {
 
     private long shellPid() {
         return ProcessHandle.current().children()
-                .filter(p -> p.info().arguments().map(a -> a.length > 1 && a[a.length - 1].equals(TREE)).orElse(false))
+                .filter(p -> p.info().arguments().map(a -> a.length > 1 && a[a.length - 1].endsWith(TREE)).orElse(false))
                 .findFirst().orElseThrow().pid();
     }
 
