@@ -112,7 +112,8 @@ public final class ResultSchemas {
 
     /** {@code file_write}. */
     public static Map<String, Object> fileWrite() {
-        return fields().always("path", STRING).always("bytes", INTEGER).always("created", BOOLEAN).build();
+        return fields().always("path", STRING).always("bytes", INTEGER).always("created", BOOLEAN)
+                .sometimes("hint", STRING).build();
     }
 
     /** {@code file_edit}. */
@@ -186,7 +187,7 @@ public final class ResultSchemas {
 
     /** {@code file_mkdir}. */
     public static Map<String, Object> fileMkdir() {
-        return fields().always("path", STRING).always("created", BOOLEAN).build();
+        return fields().always("path", STRING).always("created", BOOLEAN).sometimes("hint", STRING).build();
     }
 
     /** {@code file_stat}. */

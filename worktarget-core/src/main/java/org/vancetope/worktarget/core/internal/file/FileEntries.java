@@ -200,14 +200,15 @@ final class FileEntries {
         BasicFileAttributes here = ConfinedRoot.attributesOrNull(dir);
         if (here != null) {
             if (here.isDirectory()) {
-                return new MkdirResult(gate.relative(dir), false);
+                return new MkdirResult(gate.relative(dir), false, null);
             }
             throw new ToolException(ErrorCode.EXISTS, "Cannot create directory " + ConfinedRoot.quote(userPath)
                     + ": a file of that name exists. Choose another name, or file_delete the file first.");
         }
         gate.requireNoFileOnTheWay(dir.getParent(), "Cannot create directory " + ConfinedRoot.quote(userPath));
+        String beside = NearNames.createdBeside(gate, userPath, true);
         try (SafeDirectory d = gate.openOrCreate(dir)) {
-            return new MkdirResult(gate.relative(d.path()), true);
+            return new MkdirResult(gate.relative(d.path()), true, beside);
         } catch (IOException e) {
             throw FileErrors.io(e, userPath, "create directory");
         }

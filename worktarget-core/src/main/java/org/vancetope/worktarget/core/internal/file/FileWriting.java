@@ -54,6 +54,7 @@ final class FileWriting {
                     + "most " + limit + " bytes in one call (wholeFileMaxBytes). Nothing was written. Generate a big "
                     + "file with exec_run, or move it with a file transfer.");
         }
+        String beside = NearNames.createdBeside(gate, userPath, false);     // before the write makes the path exist
         boolean created;
         long[] written = new long[1];
         try {
@@ -64,7 +65,7 @@ final class FileWriting {
         } catch (IOException e) {
             throw FileErrors.io(e, userPath, "write");
         }
-        return new WriteResult(gate.relative(file), written[0], created);
+        return new WriteResult(gate.relative(file), written[0], created, created ? beside : null);
     }
 
     /**

@@ -78,6 +78,77 @@ final class NearNames {
      * @return the hint (whole sentences), or null
      */
     static String hint(ConfinedRoot gate, String userPath) {
+        Walk w = walk(gate, userPath);
+        if (w == null) {
+            return null;
+        }
+        if (w.fileInTheWay() != null) {
+            return ConfinedRoot.quote(gate.relative(w.fileInTheWay())) + " is a file, not a directory.";
+        }
+        return suggest(gate, w.parent(), w.missing(), w.last());
+    }
+
+    /**
+     * What a call that creates {@code userPath} should be told before it does: that it makes a new entry
+     * beside an existing one the caller probably meant — a directory a typo away ({@code scr} beside
+     * {@code src}), or a directory (or, with {@code leafToo}, the last entry) whose name differs only in
+     * case, spaces at its ends or accent encoding (where names ignore case, as on macOS and Windows, the
+     * two would be one). Null when nothing is created, or nothing near is there. Call it before creating
+     * anything.
+     *
+     * @param gate the root
+     * @param userPath the path about to be created
+     * @param leafToo whether to look also when only the last name is new ({@code file_mkdir}); without it
+     *                only a call that creates directories pays for the look ({@code file_write}, where new
+     *                files in a directory of thousands would pay for a listing each)
+     * @return the hint for the call's result, or null
+     */
+    static String createdBeside(ConfinedRoot gate, String userPath, boolean leafToo) {
+        Walk w = walk(gate, userPath);
+        if (w == null || w.fileInTheWay() != null || (w.last() && !leafToo)) {
+            return null;
+        }
+        List<String> names = list(gate, w.parent());
+        if (names == null) {
+            return null;
+        }
+        Candidate near = null;
+        for (Candidate c : rank(w.missing(), names, !w.last())) {
+            if (c.kind() != Kind.EXTENSION) {
+                near = c;
+                break;
+            }
+        }
+        if (near == null) {
+            return null;
+        }
+        String parentShown = gate.relative(w.parent());
+        String made = "'" + within(parentShown, w.missing()) + "'";
+        String meant = "'" + within(parentShown, near.name()) + "'";
+        String kind = switch (near.kind()) {
+            case CASE -> ", whose name differs only in case (where names ignore case, as on macOS and Windows, the "
+                    + "two would be one)";
+            case ENCODING -> ", whose name has the same letters with their accents encoded otherwise";
+            case SPACES -> ", whose name differs only in spaces at its ends";
+            default -> "";
+        };
+        return w.last()
+                ? "Created " + made + " beside the existing " + meant + kind + ". If you meant " + meant + ", use that "
+                        + "path and delete " + made + " with file_delete."
+                : "Created the new directory " + made + " for it, beside the existing " + meant + kind + ". If you meant "
+                        + meant + ", move what this call created there with file_move and delete " + made
+                        + " with file_delete.";
+    }
+
+    /**
+     * Where a path stops existing: the deepest existing directory on it and the first missing name in it
+     * (whether that is the path's last), or the file that stands where the path needs a directory.
+     */
+    private record Walk(Path parent, String missing, boolean last, Path fileInTheWay) {
+    }
+
+    /** The walk of a caller's path from the root, or null when it exists or cannot be looked at. */
+    private static Walk walk(ConfinedRoot gate, String userPath) {
         Path validated;
         try {
             validated = gate.resolveForRead(userPath);
@@ -99,22 +170,28 @@ final class NearNames {
             Path entry = dir.resolve(name);
             BasicFileAttributes a = ConfinedRoot.attributesOrNull(entry);
             if (a == null) {
-                return suggest(gate, dir, name, i == n - 1);
+                return new Walk(dir, name, i == n - 1, null);
             }
             if (!a.isDirectory()) {
-                return i == n - 1 || a.isSymbolicLink() ? null
-                        : ConfinedRoot.quote(gate.relative(entry)) + " is a file, not a directory.";
+                return i == n - 1 || a.isSymbolicLink() ? null : new Walk(null, null, false, entry);
             }
             dir = entry;
         }
         return null;
     }
 
-    private static String suggest(ConfinedRoot gate, Path parent, String want, boolean last) {
-        List<String> names;
-        try (SafeDirectory d = gate.open(parent)) {
-            names = d.names(SCAN_LIMIT);
+    /** At most {@value #SCAN_LIMIT} names of a directory, reached like the tools reach it; null on failure. */
+    private static List<String> list(ConfinedRoot gate, Path dir) {
+        try (SafeDirectory d = gate.open(dir)) {
+            return d.names(SCAN_LIMIT);
         } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static String suggest(ConfinedRoot gate, Path parent, String want, boolean last) {
+        List<String> names = list(gate, parent);
+        if (names == null) {
             return null;
         }
         List<Candidate> found = rank(want, names);
@@ -137,7 +214,7 @@ final class NearNames {
         for (int i = 0; i < found.size(); i++) {
             Candidate c = found.get(i);
             out.append(i == 0 ? "" : i == found.size() - 1 ? " or " : ", ")
-                    .append(ConfinedRoot.quote(within(parentShown, c.name()))).append(note(c));
+                    .append('\'').append(within(parentShown, c.name())).append('\'').append(note(c));
         }
         return out.append('?').toString();
     }
@@ -157,13 +234,21 @@ final class NearNames {
 
     /** Names near {@code want}, the closest first, at most {@value #MAX_SUGGESTIONS}. */
     static List<Candidate> rank(String want, List<String> names) {
+        return rank(want, names, true);
+    }
+
+    /**
+     * Like {@link #rank(String, List)}; without {@code fuzzy} only names that differ in encoding, case or
+     * spaces at the ends count (no edit distance is computed), for a check on every new file.
+     */
+    static List<Candidate> rank(String want, List<String> names, boolean fuzzy) {
         String wantNfc = Normalizer.normalize(want, Normalizer.Form.NFC);
         String wantLower = wantNfc.toLowerCase(Locale.ROOT);
         String wantStem = stem(wantLower);
         int maxTypos = wantLower.length() <= 2 ? 0 : wantLower.length() <= 6 ? 1 : 2;
         List<Candidate> out = new ArrayList<>();
         for (String name : names) {
-            if (name.equals(want)) {
+            if (name.equals(want) || !nameable(name)) {
                 continue;
             }
             String nfc = Normalizer.normalize(name, Normalizer.Form.NFC);
@@ -176,6 +261,8 @@ final class NearNames {
                 kind = Kind.CASE;
             } else if (lower.strip().equals(wantLower.strip())) {
                 kind = Kind.SPACES;
+            } else if (!fuzzy) {
+                continue;
             } else if (!wantStem.isEmpty() && stem(lower).equals(wantStem)) {
                 kind = Kind.EXTENSION;
             } else {
@@ -190,6 +277,21 @@ final class NearNames {
         out.sort(Comparator.comparing(Candidate::kind).thenComparingInt(Candidate::distance)
                 .thenComparing(Candidate::name));
         return out.size() > MAX_SUGGESTIONS ? List.copyOf(out.subList(0, MAX_SUGGESTIONS)) : out;
+    }
+
+    /**
+     * Whether the tools can name the entry: not with a control character (refused in paths) or U+FFFD (a
+     * name that is not UTF-8, shown with it). A suggestion is quoted whole, unlike the caller's own path,
+     * so that it can be copied however long it is.
+     */
+    private static boolean nameable(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < 0x20 || c == 0x7f || c == '\uFFFD') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String stem(String name) {

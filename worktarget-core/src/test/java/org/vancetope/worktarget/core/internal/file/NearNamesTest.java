@@ -138,6 +138,23 @@ class NearNamesTest {
     }
 
     @Test
+    void aLongSuggestionIsQuotedWholeSoThatItCanBeCopied() throws IOException {
+        String dir = "d".repeat(100);
+        String name = "n".repeat(200) + ".txt";
+        write(dir + "/" + name);
+        assertThat(readRefusal(dir + "/" + "n".repeat(200) + ".txy")).endsWith("Did you mean '" + dir + "/" + name + "'?");
+    }
+
+    @Test
+    void aNameTheToolsCannotNameIsNeverSuggested() throws IOException {
+        write("notes\n.txt");
+        write("d\u00e9j\u00e0.txt");
+        assertThat(readRefusal("notes.txt")).isEqualTo("File 'notes.txt'" + NOT_FOUND.stripTrailing());
+        assertThat(NearNames.rank("d\u00e9ja.txt", List.of("d\uFFFDj\u00e0.txt", "d\u00e9j\u00e0.txt")))
+                .extracting(NearNames.Candidate::name).containsExactly("d\u00e9j\u00e0.txt");
+    }
+
+    @Test
     void theLibrarysOwnEntriesAreNeverSuggested() throws IOException {
         Files.createDirectories(ws.resolve(ConfinedRoot.INTERNAL_DIR).resolve("exec/scope-1"));
         Files.writeString(ws.resolve(ConfinedRoot.INTERNAL_DIR).resolve("exec/scope-1/j1.stdout"), "out");
@@ -191,6 +208,57 @@ class NearNamesTest {
         String result = engine.run("file_read", gate, p).toMap().toString();
         assertThat(result).contains("Did you mean 'README.md'?")
                 .contains("There is no 'src/mian' (its parent 'src' exists); did you mean 'src/main'?");
+    }
+
+    private Map<String, Object> ok(String op, Object... kv) throws ToolException {
+        Map<String, Object> p = new HashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            p.put((String) kv[i], kv[i + 1]);
+        }
+        return engine.run(op, gate, p).toMap();
+    }
+
+    @Test
+    void writingIntoANewDirectoryATypoAwayFromAnExistingOneSaysSo() throws Exception {
+        write("src/main/App.java");
+        Map<String, Object> r = ok("file_write", "path", "scr/main/Util.java", "content", "x");
+        assertThat(r.get("hint")).isEqualTo("Created the new directory 'scr' for it, beside the existing 'src'. If you "
+                + "meant 'src', move what this call created there with file_move and delete 'scr' with file_delete.");
+        assertThat(ws.resolve("scr/main/Util.java")).exists();
+        assertThat(ok("file_mkdir", "path", "src/mian/java").get("hint")).isEqualTo("Created the new directory "
+                + "'src/mian' for it, beside the existing 'src/main'. If you meant 'src/main', move what this call "
+                + "created there with file_move and delete 'src/mian' with file_delete.");
+    }
+
+    @Test
+    void creatingADirectoryWhoseNameDiffersOnlyInCaseFromAnExistingOneSaysSo() throws Exception {
+        write("Docs/guide.md");
+        Map<String, Object> r = ok("file_mkdir", "path", "docs");
+        assumeFalse(Files.exists(ws.resolve("Docs/guide.md")) && Files.exists(ws.resolve("docs/guide.md")),
+                "this file system ignores case");
+        assertThat(r.get("created")).isEqualTo(true);
+        assertThat((String) r.get("hint")).isEqualTo("Created 'docs' beside the existing 'Docs', whose name differs "
+                + "only in case (where names ignore case, as on macOS and Windows, the two would be one). If you meant "
+                + "'Docs', use that path and delete 'docs' with file_delete.");
+        assertThat(ok("file_write", "path", "DOCS/x.md", "content", "x").get("hint")).asString()
+                .startsWith("Created the new directory 'DOCS' for it, beside the existing 'Docs', whose name differs "
+                        + "only in case");
+        assertThat(ok("file_write", "path", "Docs/Guide.md", "content", "x")).as("a new file in an existing directory "
+                + "is not looked at: that would list the directory on every new file").doesNotContainKey("hint");
+    }
+
+    @Test
+    void writesThatCreateNothingNearAnotherNameSayNothing() throws Exception {
+        write("src/main/App.java");
+        write("App.js");
+        assertThat(ok("file_write", "path", "src/main/App.java", "content", "y")).doesNotContainKey("hint");
+        assertThat(ok("file_write", "path", "src/main/Apq.java", "content", "y")).as("a typo of a file name may be meant")
+                .doesNotContainKey("hint");
+        assertThat(ok("file_write", "path", "App.ts", "content", "y")).as("another extension").doesNotContainKey("hint");
+        assertThat(ok("file_write", "path", "docs/guide.md", "content", "y")).doesNotContainKey("hint");
+        assertThat(ok("file_mkdir", "path", "src/main")).doesNotContainKey("hint");
+        assertThat(ok("file_mkdir", "path", "Src")).as("a directory's own name differing in case")
+                .containsEntry("created", true).containsKey("hint");
     }
 
     @Test
