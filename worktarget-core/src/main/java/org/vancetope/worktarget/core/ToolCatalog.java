@@ -268,8 +268,9 @@ public final class ToolCatalog {
                         .integer("n", "Number of lines (default 10, at most 500).", 1L, 500L, false)
                         .choice("stream", "Which stream (default stdout).", List.of("stdout", "stderr"))));
         w.add(wrapper("exec_kill", "Kill job",
-                "Kill a job and its whole process tree. Unknown or finished jobs return killed=false with a hint "
-                        + "saying which.",
+                "Kill a job and its whole process tree. For a job that already finished, it ends what the job left "
+                        + "running in the background (e.g. a server started with '&'). Unknown jobs, and finished ones "
+                        + "that left nothing, return killed=false with a hint saying which.",
                 Set.of(ToolLabel.SIDE_EFFECT, ToolLabel.IDEMPOTENT, ToolLabel.CLOSED_WORLD), ResultSchemas.execKill(), Schema.object()
                         .string("id", "The job id from exec_run.", true)));
         WRAPPERS = List.copyOf(w);

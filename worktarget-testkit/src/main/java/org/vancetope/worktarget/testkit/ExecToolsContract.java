@@ -271,6 +271,27 @@ public abstract class ExecToolsContract {
     }
 
     @Test
+    void killOfAFinishedJobEndsWhatItLeftRunningInTheBackground() throws ToolException {
+        Map<String, Object> r = run("sleep 1000 > /dev/null 2>&1 & echo $!");
+        String id = (String) r.get("id");
+        String pid = ((String) r.get("stdout")).strip();
+        assertThat(r).containsEntry("status", "exited");
+        assertThat(alive(pid)).as("the background process outlives its job").isTrue();
+        assertThat(call("exec_kill", Map.of("id", id))).containsEntry("killed", true).containsEntry("hint", "Job '" + id
+                + "' had already ended; the process it left running in the background (e.g. 'server &') was told to end.");
+        // one job that waits for the end (polling with a job each would push the first out of the scope)
+        assertThat(run("while kill -0 " + pid + " 2>/dev/null; do sleep 0.05; done; echo gone"))
+                .as("process " + pid + " left by job " + id + " ended after the kill").containsEntry("stdout", "gone\n");
+        assertThat(call("exec_kill", Map.of("id", id))).as("nothing is left the second time").containsEntry("killed", false)
+                .containsEntry("hint", "Job '" + id + "' had already ended (exited, exit code 0); nothing was killed.");
+    }
+
+    /** Whether a process runs, asked through the backend itself (its view of process ids). */
+    private boolean alive(String pid) throws ToolException {
+        return "alive\n".equals(run("kill -0 " + pid + " 2>/dev/null && echo alive || echo gone").get("stdout"));
+    }
+
+    @Test
     void killOfAnUnknownJobIsFalseNotAnErrorSayingNoSuchJobIsHere() throws ToolException {
         assertThat(call("exec_kill", Map.of("id", "j00000000000000000000"))).containsEntry("killed", false)
                 .hasEntrySatisfying("hint", h -> assertThat((String) h).contains(

@@ -303,6 +303,20 @@ public final class ExecEngine implements AutoCloseable {
     }
 
     /**
+     * Ends what a job that had already ended left running in the background ({@code server &}): the
+     * processes that still carry its cookie get SIGTERM now and SIGKILL after {@code killGrace}. Returns at
+     * once; the job stays known.
+     *
+     * @param scope the caller's scope
+     * @param id the job id
+     * @return how many processes were told to end; 0 for an unknown or running job, or one that left nothing
+     */
+    public int endLeftBehind(String scope, String id) {
+        Job job = jobs.find(scope, id);
+        return job == null ? 0 : reaper.endLeftBehind(job);
+    }
+
+    /**
      * Why {@link #kill} killed nothing, for the caller: the job is unknown here (never started, a typo,
      * another session's, or forgotten), or it had already ended, and how.
      *

@@ -75,8 +75,14 @@ public final class ExecTools {
                     out.put("id", id);
                     String scope = resolver.scope(ctx);
                     boolean killed = engine.kill(scope, id);
-                    out.put("killed", killed);
-                    if (!killed) {
+                    // a job that had ended may still have left a server running in the background: end that
+                    int leftBehind = killed ? 0 : engine.endLeftBehind(scope, id);
+                    out.put("killed", killed || leftBehind > 0);
+                    if (leftBehind > 0) {
+                        out.put("hint", "Job '" + id + "' had already ended; the " + (leftBehind == 1 ? "process"
+                                : leftBehind + " processes") + " it left running in the background (e.g. 'server &') "
+                                + (leftBehind == 1 ? "was" : "were") + " told to end.");
+                    } else if (!killed) {
                         out.put("hint", engine.notKilledReason(scope, id));
                     }
                     return out;

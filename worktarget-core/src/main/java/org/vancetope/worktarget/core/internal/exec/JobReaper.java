@@ -42,6 +42,17 @@ final class JobReaper {
     }
 
     /**
+     * Ends what a finished job left running in the background ({@code server &}), the job staying known:
+     * SIGTERM now, SIGKILL to survivors after the grace period, without blocking.
+     *
+     * @param job the job
+     * @return how many processes were told to end; 0 when the job still runs or left nothing
+     */
+    int endLeftBehind(Job job) {
+        return job.status().finished() ? tree.terminateAll(List.of(job.tree)) : 0;
+    }
+
+    /**
      * Ends jobs taken out of their scope: running ones are marked killed, and every tree — also what
      * finished jobs left behind ("server &") — is told to end in one pass; then their ids are forgotten
      * and their output files deleted.

@@ -183,16 +183,17 @@ final class ProcessTree {
      * Like {@link #terminate} for many trees at once, with one pass over {@code /proc} per round.
      *
      * @param targets the trees
+     * @return how many processes were sent SIGTERM
      */
-    void terminateAll(List<Target> targets) {
+    int terminateAll(List<Target> targets) {
         if (targets.isEmpty()) {
-            return;
+            return 0;
         }
         Map<Long, ProcessHandle> all = snapshotAll(targets);
         if (all.isEmpty()) {
             // Nothing of these trees runs (the usual case for a finished job): with no process left, nothing
             // can fork a survivor either, so there is no SIGKILL round to schedule and no second /proc scan.
-            return;
+            return 0;
         }
         LOG.debug("SIGTERM to {} processes of {} job trees", all.size(), targets.size());
         all.values().forEach(ProcessHandle::destroy);
@@ -213,6 +214,7 @@ final class ProcessTree {
             // The scheduler is gone (engine closed): do not leave the trees behind.
             kill.run();
         }
+        return all.size();
     }
 
     /**
