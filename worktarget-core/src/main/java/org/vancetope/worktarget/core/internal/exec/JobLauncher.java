@@ -32,8 +32,11 @@ import org.vancetope.worktarget.spi.ToolException;
  * Starts one job: checks the request, creates its output files, builds the command line
  * ({@code setsid} where available, the {@link Isolation} wrapper, {@code /bin/sh -c <command>}) with the
  * caller's sealed environment plus the job cookie {@value ProcessTree#COOKIE_VAR}, starts the process on
- * the engine's one spawner thread and connects its stdout and stderr to their captures. A start that
- * fails half-way leaves nothing behind: no process, no open or stray output file.
+ * the engine's one spawner thread and connects its stdout and stderr to their captures. On Linux the shell
+ * first waits for one input line ({@value #HANDSHAKE}) while the spawner opens a second read end of each
+ * output pipe ({@link StreamCapture#keep}), so that what the command leaves running in the background can
+ * still write after the shell exited. A start that fails half-way leaves nothing behind: no process, no open
+ * or stray output file.
  *
  * <p>Every job is started from the one spawner thread because Linux's parent-death signal (used by
  * bubblewrap's {@code --die-with-parent}) follows the thread that started a process, and pools retire

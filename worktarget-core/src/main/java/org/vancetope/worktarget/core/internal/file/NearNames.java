@@ -18,12 +18,14 @@ import org.vancetope.worktarget.spi.ToolException;
  * level at which the path stops existing, and up to {@value #MAX_SUGGESTIONS} names of that directory that
  * differ from the missing one only in how its accents are encoded (a name written on macOS, decomposed, asked
  * for composed, as a model writes it), in case, in spaces at its ends, in its extension, or by a typo or
- * two. Without it a caller that asks for {@code 'é.txt'} where the listing shows a decomposed
- * {@code 'é.txt'} gets "does not exist, call file_list" for good, since the listing shows the same letters.
+ * two. Without it a caller that asks for a composed {@code 'é.txt'} where the listing shows a decomposed one
+ * gets "does not exist, call file_list" for good, since the listing shows the same letters. The same look
+ * tells a call that creates a directory when it stands beside one the caller probably meant
+ * ({@link #createdBeside}).
  *
- * <p>It runs on the refusal's path only, reads at most {@value #SCAN_LIMIT} entries of one directory, and
- * reaches that directory like the tools do (one component at a time, no link followed); a failure of its own
- * leaves the refusal as it was.
+ * <p>It runs on the refusal's path (or before a directory is created) only, reads at most
+ * {@value #SCAN_LIMIT} entries of one directory, and reaches that directory like the tools do (one component
+ * at a time, no link followed); a failure of its own leaves the refusal or the result as it was.
  */
 final class NearNames {
     /** The most entries of the directory read for suggestions. */
