@@ -86,6 +86,7 @@ final class FileEntries {
                 }
             }
             requireParent(gate, dst, to, createParents);
+            String beside = createParents ? NearNames.createdBeside(gate, to, false) : null;
             try (SafeDirectory td = createParents ? gate.openOrCreate(dst.getParent()) : gate.open(dst.getParent())) {
                 BasicFileAttributes ta = null;
                 try {
@@ -107,7 +108,7 @@ final class FileEntries {
                             + "nothing was moved.");
                 }
                 return new MoveResult(gate.relative(src), gate.relative(dst), type(sa), ta != null, atomic,
-                        atomic ? null : NON_ATOMIC_HINT);
+                        FileErrors.moreHint(atomic ? null : NON_ATOMIC_HINT, beside));
             }
         } catch (IOException e) {
             throw FileErrors.io(e, from, "move");

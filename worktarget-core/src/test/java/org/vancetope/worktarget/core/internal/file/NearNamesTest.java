@@ -231,6 +231,17 @@ class NearNamesTest {
     }
 
     @Test
+    void aMoveThatCreatesADirectoryATypoAwayFromAnExistingOneSaysSo() throws Exception {
+        write("src/main/App.java");
+        write("Util.java");
+        Map<String, Object> r = ok("file_move", "from", "Util.java", "to", "scr/Util.java", "createParents", true);
+        assertThat(r.get("hint")).isEqualTo("Created the new directory 'scr' for it, beside the existing 'src'. If you "
+                + "meant 'src', move what this call created there with file_move and delete 'scr' with file_delete.");
+        assertThat(ws.resolve("scr/Util.java")).exists();
+        assertThat(ok("file_move", "from", "scr/Util.java", "to", "src/Util.java")).doesNotContainKey("hint");
+    }
+
+    @Test
     void creatingADirectoryWhoseNameDiffersOnlyInCaseFromAnExistingOneSaysSo() throws Exception {
         write("Docs/guide.md");
         Map<String, Object> r = ok("file_mkdir", "path", "docs");
