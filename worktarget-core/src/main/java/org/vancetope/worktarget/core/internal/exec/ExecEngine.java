@@ -317,6 +317,19 @@ public final class ExecEngine implements AutoCloseable {
     }
 
     /**
+     * What {@link #endLeftBehind} did, for the caller.
+     *
+     * @param id the job id
+     * @param processes how many processes were told to end (at least 1)
+     * @return one sentence
+     */
+    public static String leftBehindEnded(String id, int processes) {
+        return "Job '" + id + "' had already ended; the " + (processes == 1 ? "process" : processes + " processes")
+                + " it left running in the background (e.g. 'server &') " + (processes == 1 ? "was" : "were")
+                + " told to end.";
+    }
+
+    /**
      * Why {@link #kill} killed nothing, for the caller: the job is unknown here (never started, a typo,
      * another session's, or forgotten), or it had already ended, and how.
      *

@@ -79,9 +79,7 @@ public final class ExecTools {
                     int leftBehind = killed ? 0 : engine.endLeftBehind(scope, id);
                     out.put("killed", killed || leftBehind > 0);
                     if (leftBehind > 0) {
-                        out.put("hint", "Job '" + id + "' had already ended; the " + (leftBehind == 1 ? "process"
-                                : leftBehind + " processes") + " it left running in the background (e.g. 'server &') "
-                                + (leftBehind == 1 ? "was" : "were") + " told to end.");
+                        out.put("hint", ExecEngine.leftBehindEnded(id, leftBehind));
                     } else if (!killed) {
                         out.put("hint", engine.notKilledReason(scope, id));
                     }

@@ -126,7 +126,9 @@ final class FileEditing {
         // each edit reads and copies the whole text: many edits of a big file are bounded by the search deadline,
         // so that one call cannot hold a worker for minutes (10,000 edits of a 1.6 MB file took 40 s)
         CallDeadline deadline = CallDeadline.start("file_edit", settings.searchTimeout().toMillis());
-        boolean crlf = onlyCrlf(data, n);
+        // only an edit with a line break can need CRLF, and only then is the whole file scanned for its kind
+        boolean crlf = edits.stream().anyMatch(x -> x.oldText().indexOf('\n') >= 0 || x.newText().indexOf('\n') >= 0)
+                && onlyCrlf(data, n);
         for (int e = 0; e < edits.size(); e++) {
             try {
                 deadline.check();
@@ -435,10 +437,12 @@ final class FileEditing {
         }
         boolean cut = end - start > WHITESPACE_HINT_MAX_CHARS;
         String exact = text.substring(start, cut ? start + WHITESPACE_HINT_MAX_CHARS : end);
+        String others = more == 0 ? "" : more == 1 ? " (and at 1 other place)"
+                : " (and at " + (more == 1_000 ? "1,000 or more" : String.valueOf(more)) + " other places)";
+        String shown = cut ? " (the first " + WHITESPACE_HINT_MAX_CHARS + " characters)" : "";
         return " A text that differs from it only in whitespace (indentation, tabs, spaces or line breaks) is at line "
-                + line + (more == 0 ? "" : more == 1 ? " (and at 1 other place)" : " (and at "
-                + (more == 1_000 ? "1,000 or more" : String.valueOf(more)) + " other places)") + "; there the file reads" + (cut ? " (the first " + WHITESPACE_HINT_MAX_CHARS
-                + " characters)" : "") + ":\n" + exact + "\nCopy that text exactly into oldText.";
+                + line + others + "; there the file reads" + shown + ":\n" + exact + "\nCopy that text exactly into "
+                + "oldText.";
     }
 
     /**

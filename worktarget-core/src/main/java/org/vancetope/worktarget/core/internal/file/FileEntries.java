@@ -86,7 +86,7 @@ final class FileEntries {
                 }
             }
             requireParent(gate, dst, to, createParents);
-            String beside = createParents ? NearNames.createdBeside(gate, to, false) : null;
+            String beside = createParents ? NearNames.createdBeside(gate, dst, false) : null;
             try (SafeDirectory td = createParents ? gate.openOrCreate(dst.getParent()) : gate.open(dst.getParent())) {
                 BasicFileAttributes ta = null;
                 try {
@@ -207,7 +207,7 @@ final class FileEntries {
                     + ": a file of that name exists. Choose another name, or file_delete the file first.");
         }
         gate.requireNoFileOnTheWay(dir.getParent(), "Cannot create directory " + ConfinedRoot.quote(userPath));
-        String beside = NearNames.createdBeside(gate, userPath, true);
+        String beside = NearNames.createdBeside(gate, dir, true);
         try (SafeDirectory d = gate.openOrCreate(dir)) {
             return new MkdirResult(gate.relative(d.path()), true, beside);
         } catch (IOException e) {

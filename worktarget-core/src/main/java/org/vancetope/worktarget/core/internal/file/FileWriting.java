@@ -54,7 +54,7 @@ final class FileWriting {
                     + "most " + limit + " bytes in one call (wholeFileMaxBytes). Nothing was written. Generate a big "
                     + "file with exec_run, or move it with a file transfer.");
         }
-        String beside = NearNames.createdBeside(gate, userPath, false);     // before the write makes the path exist
+        String beside = NearNames.createdBeside(gate, file, false);     // before the write makes the path exist
         boolean created;
         long[] written = new long[1];
         try {

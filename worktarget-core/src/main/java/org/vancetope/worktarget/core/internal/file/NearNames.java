@@ -99,14 +99,18 @@ final class NearNames {
      * anything.
      *
      * @param gate the root
-     * @param userPath the path about to be created
+     * @param target the path about to be created, as the gate validated it for the call
      * @param leafToo whether to look also when only the last name is new ({@code file_mkdir}); without it
      *                only a call that creates directories pays for the look ({@code file_write}, where new
      *                files in a directory of thousands would pay for a listing each)
      * @return the hint for the call's result, or null
      */
-    static String createdBeside(ConfinedRoot gate, String userPath, boolean leafToo) {
-        Walk w = walk(gate, userPath);
+    static String createdBeside(ConfinedRoot gate, Path target, boolean leafToo) {
+        BasicFileAttributes parent = leafToo ? null : ConfinedRoot.attributesOrNull(target.getParent());
+        if (parent != null && parent.isDirectory()) {
+            return null;        // the usual new file in an existing directory: one lstat, no walk
+        }
+        Walk w = walk(gate, target);
         if (w == null || w.fileInTheWay() != null || (w.last() && !leafToo)) {
             return null;
         }
@@ -151,12 +155,15 @@ final class NearNames {
 
     /** The walk of a caller's path from the root, or null when it exists or cannot be looked at. */
     private static Walk walk(ConfinedRoot gate, String userPath) {
-        Path validated;
         try {
-            validated = gate.resolveForRead(userPath);
+            return walk(gate, gate.resolveForRead(userPath));
         } catch (ToolException e) {
             return null;
         }
+    }
+
+    /** The walk of a path the gate validated, or null when it exists or cannot be looked at. */
+    private static Walk walk(ConfinedRoot gate, Path validated) {
         if (gate.isInternal(validated)) {
             return null;    // job output files: their names are not guessed at
         }
