@@ -244,11 +244,14 @@ public final class ToolCatalog {
                         .bool("includeGenerated", "Also enter generated directories (default false).")
                         .string(DIR_NAME, dirDesc, false)));
         w.add(wrapper("exec_run", "Run shell command",
-                "Run a shell command (/bin/sh -c) in the work directory. Returns when it exits or after waitMs, whichever "
-                        + "is first; a still-running job keeps its id for exec_status, exec_tail and exec_kill. Long output "
+                "Run a shell command (/bin/sh -c) in the work directory, or in cwd below it. Each call starts a new "
+                        + "shell: a cd, export or source does not carry over to the next call. Returns when it exits or "
+                        + "after waitMs, whichever is first; a still-running job keeps its id for exec_status, exec_tail and exec_kill. Long output "
                         + "is cut to head and tail; the full output stays in stdoutPath/stderrPath.",
                 Set.of(ToolLabel.SIDE_EFFECT), ResultSchemas.execRun(), Schema.object()
                         .string("command", "The shell command.", true)
+                        .string("cwd", "Directory to run in, relative to the work directory (default '.'); the same as "
+                                + "starting the command with 'cd DIR && '.", false)
                         .integer("waitMs", "How long to wait for the exit, in ms (default 15000).", 0L, null, false)
                         .integer("deadlineSeconds", "Kill the job (whole process tree) after this many seconds.", 1L, null, false)
                         .stringMap("env", "Extra environment variables for the job; may override HOME and PATH.")

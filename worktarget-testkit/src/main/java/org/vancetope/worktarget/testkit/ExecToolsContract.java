@@ -3,6 +3,7 @@ package org.vancetope.worktarget.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -462,5 +463,120 @@ public abstract class ExecToolsContract {
     void stdinThatIsNotAStringIsInvalid() {
         assertThatThrownBy(() -> call("exec_run", Map.of("command", "cat", "stdin", 5)))
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
+    }
+
+    // ===== cwd, and what does not carry over
+
+    @Test
+    void cwdRunsTheCommandInThatDirectoryBelowTheWorkDirectory() throws Exception {
+        Path sub = Files.createDirectories(expectedWorkingDirectory().resolve("src/main"));
+        Map<String, Object> r = run("pwd -P; ls", Map.of("cwd", "src/main", "waitMs", 30_000));
+        assertThat(r).containsEntry("status", "exited");
+        assertThat((String) r.get("stdout")).isEqualTo(sub.toRealPath() + "\n");
+    }
+
+    @Test
+    void cwdDotOrEmptyIsTheWorkDirectory() throws Exception {
+        for (String cwd : new String[] {".", "", "./", "src/.."}) {
+            Files.createDirectories(expectedWorkingDirectory().resolve("src"));
+            assertThat(((String) run("pwd -P", Map.of("cwd", cwd, "waitMs", 30_000)).get("stdout")).strip()).as(cwd)
+                    .isEqualTo(expectedWorkingDirectory().toString());
+        }
+    }
+
+    @Test
+    void cwdKeepsTheOutputFilesWhereTheResultSays() throws Exception {
+        Files.createDirectories(expectedWorkingDirectory().resolve("sub"));
+        Map<String, Object> r = run("echo hello", Map.of("cwd", "sub", "waitMs", 30_000));
+        assertThat(expectedWorkingDirectory().resolve((String) r.get("stdoutPath"))).hasContent("hello");
+    }
+
+    @Test
+    void cwdWithQuotesSpacesAndADashWorks() throws Exception {
+        Path sub = Files.createDirectories(expectedWorkingDirectory().resolve("it's a -dir"));
+        Map<String, Object> r = run("pwd -P", Map.of("cwd", "it's a -dir", "waitMs", 30_000));
+        assertThat(((String) r.get("stdout")).strip()).isEqualTo(sub.toRealPath().toString());
+    }
+
+    @Test
+    void cwdIsNotSearchedInACdpathOfTheEnvironment() throws Exception {
+        Path sub = Files.createDirectories(expectedWorkingDirectory().resolve("sub"));
+        Path elsewhere = Files.createDirectories(expectedWorkingDirectory().resolve("elsewhere/sub")).getParent();
+        Map<String, Object> r = run("pwd -P", Map.of("cwd", "sub", "waitMs", 30_000,
+                "env", Map.of("CDPATH", elsewhere.toString())));
+        assertThat((String) r.get("stdout")).as("cd prints the directory it found through CDPATH")
+                .isEqualTo(sub.toRealPath() + "\n");
+    }
+
+    @Test
+    void cwdThroughALinkInsideTheWorkDirectoryRunsInItsTarget() throws Exception {
+        Path real = Files.createDirectories(expectedWorkingDirectory().resolve("real"));
+        Files.createSymbolicLink(expectedWorkingDirectory().resolve("alias"), Path.of("real"));
+        assertThat(((String) run("pwd -P", Map.of("cwd", "alias", "waitMs", 30_000)).get("stdout")).strip())
+                .isEqualTo(real.toRealPath().toString());
+    }
+
+    @Test
+    void cwdOutsideTheWorkDirectoryIsAPathEscape() throws Exception {
+        Files.createSymbolicLink(expectedWorkingDirectory().resolve("out"), Path.of("/tmp"));
+        for (String cwd : new String[] {"..", "../..", "/tmp", "out", "src/../../x"}) {
+            assertThatThrownBy(() -> call("exec_run", Map.of("command", "touch escaped", "cwd", cwd))).as(cwd)
+                    .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.PATH_ESCAPE));
+        }
+        assertThat(jobsOf(call("exec_status", Map.of()))).as("no job was started").isEmpty();
+    }
+
+    @Test
+    void cwdInsideTheLibrarysOwnDirectoryIsRefused() throws Exception {
+        run("true");
+        assertThatThrownBy(() -> call("exec_run", Map.of("command", "ls", "cwd", ".worktarget/exec")))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.PATH_ESCAPE));
+    }
+
+    @Test
+    void aMissingCwdIsNotFoundWithTheNameMeant() throws Exception {
+        Files.createDirectories(expectedWorkingDirectory().resolve("backend"));
+        assertThatThrownBy(() -> call("exec_run", Map.of("command", "make", "cwd", "bakend")))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.NOT_FOUND))
+                .hasMessageContaining("'bakend' (parameter 'cwd') does not exist").hasMessageContaining("'backend'")
+                .hasMessageContaining("file_mkdir");
+        assertThat(jobsOf(call("exec_status", Map.of()))).isEmpty();
+    }
+
+    @Test
+    void aCwdThatIsAFileIsInvalid() throws Exception {
+        Files.writeString(expectedWorkingDirectory().resolve("Makefile"), "all:\n");
+        assertThatThrownBy(() -> call("exec_run", Map.of("command", "make", "cwd", "Makefile")))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS))
+                .hasMessageContaining("is a file, not a directory");
+    }
+
+    @Test
+    void aCwdThatIsNotAStringIsInvalid() {
+        assertThatThrownBy(() -> call("exec_run", Map.of("command", "ls", "cwd", 5)))
+                .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
+    }
+
+    @Test
+    void aLoneCdSaysThatItDoesNotCarryOverToTheNextCall() throws Exception {
+        Files.createDirectories(expectedWorkingDirectory().resolve("backend"));
+        Map<String, Object> r = run("cd backend");
+        assertThat(r).containsEntry("exitCode", 0);
+        assertThat((String) r.get("hint")).contains("next exec_run starts a new one").contains("cwd 'backend'")
+                .contains("'cd backend && make'");
+        assertThat(((String) run("pwd -P").get("stdout")).strip()).isEqualTo(expectedWorkingDirectory().toString());
+    }
+
+    @Test
+    void aLoneExportSaysToPassVariablesInEnv() throws ToolException {
+        assertThat((String) run("export NODE_ENV=test").get("hint")).contains("pass variables in env")
+                .doesNotContain("cwd");
+    }
+
+    @Test
+    void aCdFollowedByWorkGetsNoHint() throws Exception {
+        Files.createDirectories(expectedWorkingDirectory().resolve("backend"));
+        assertThat(run("cd backend && ls")).doesNotContainKey("hint");
+        assertThat(run("export")).as("a bare export prints the variables").doesNotContainKey("hint");
     }
 }

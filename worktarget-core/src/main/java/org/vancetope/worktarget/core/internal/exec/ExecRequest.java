@@ -20,9 +20,28 @@ import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
  * @param home the job's scoped HOME for the isolation wrapper's {@code {home}} placeholder, or null
  * @param stdin text written (as UTF-8) to the job's standard input, which is then closed; null for an empty
  *        input ({@code /dev/null}); at most {@link ExecEngine#MAX_STDIN_BYTES} bytes
+ * @param cwd the directory the command runs in, the caller's path relative to {@code root} (checked by the
+ *        engine through the root's confinement, like a file tool's path); null or {@code "."} for the root
  */
 public record ExecRequest(String scope, String command, ConfinedRoot root, Map<String, String> env, Long waitMs,
-                          Long deadlineSeconds, Path home, String stdin) {
+                          Long deadlineSeconds, Path home, String stdin, String cwd) {
+
+    /**
+     * A request that runs in the root.
+     *
+     * @param scope the scope
+     * @param command the command
+     * @param root the root
+     * @param env the environment
+     * @param waitMs how long {@code run} waits, or null
+     * @param deadlineSeconds the deadline, or null
+     * @param home the scoped HOME, or null
+     * @param stdin the standard input, or null
+     */
+    public ExecRequest(String scope, String command, ConfinedRoot root, Map<String, String> env, Long waitMs,
+                       Long deadlineSeconds, Path home, String stdin) {
+        this(scope, command, root, env, waitMs, deadlineSeconds, home, stdin, null);
+    }
 
     /**
      * A request without stdin.
@@ -37,7 +56,7 @@ public record ExecRequest(String scope, String command, ConfinedRoot root, Map<S
      */
     public ExecRequest(String scope, String command, ConfinedRoot root, Map<String, String> env, Long waitMs,
                        Long deadlineSeconds, Path home) {
-        this(scope, command, root, env, waitMs, deadlineSeconds, home, null);
+        this(scope, command, root, env, waitMs, deadlineSeconds, home, null, null);
     }
 
     /** Validates and copies. */
@@ -58,6 +77,6 @@ public record ExecRequest(String scope, String command, ConfinedRoot root, Map<S
      * @return the request
      */
     public static ExecRequest of(String scope, String command, ConfinedRoot root, Map<String, String> env) {
-        return new ExecRequest(scope, command, root, env, null, null, null, null);
+        return new ExecRequest(scope, command, root, env, null, null, null, null, null);
     }
 }

@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.core.internal.exec;
 
 import java.time.Instant;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 
@@ -20,6 +21,16 @@ final class ExecResults {
     private static final Pattern DASH_ON_BASH_SYNTAX = Pattern.compile("(?m)^(?:/bin/)?sh: \\d+: (?:(?:source|\\[\\[|pushd|popd"
             + "|shopt|declare|typeset|let|mapfile|readarray|function): not found|Syntax error: (?:\"\\(\" unexpected"
             + "|redirection unexpected)|.*Bad substitution)");
+    /** Commands whose whole effect is on the shell that runs them, which ends with the call. */
+    private static final Set<String> SHELL_STATE = Set.of("cd", "pushd", "popd", "export", "unset", "alias", "unalias",
+            "source", ".", "set", "shopt", "umask", "readonly", "declare", "typeset", "hash");
+    /** Those of them that print something (the variables, the aliases) when given no argument. */
+    private static final Set<String> PRINT_WITHOUT_ARGUMENTS = Set.of("export", "alias", "set", "readonly", "declare",
+            "typeset", "hash", "umask", "shopt");
+    private static final Pattern ASSIGNMENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*=\\S*");
+    private static final Pattern PLAIN_DIRECTORY = Pattern.compile("[A-Za-z0-9_.@+,-][A-Za-z0-9_.@+,/-]*");
+    /** Longer commands are scripts, not a lone cd. */
+    private static final int SHELL_STATE_MAX_CHARS = 500;
     private final int inlineOutputCharCap;
     private final long outputFileMaxBytes;
     private final long outputRetentionMs;
@@ -65,10 +76,10 @@ final class ExecResults {
             cutNote(h, "stderr", job.stderr);
             hint = h.toString();
         }
-        if (status.finished() && exit != null && exit != 0) {
-            String shell = notBashHint(err.text());
-            if (shell != null) {
-                hint = hint == null ? shell : hint + " " + shell;
+        if (status.finished() && exit != null) {
+            String more = exit != 0 ? notBashHint(err.text()) : shellStateHint(job.command);
+            if (more != null) {
+                hint = hint == null ? more : hint + " " + more;
             }
         }
         Instant a = job.stdout.lastOutputAt();
@@ -107,6 +118,54 @@ final class ExecResults {
         return "The command ran in /bin/sh, which here is dash, not bash: it has no 'source' (use '.'), '[[ ]]', "
                 + "arrays, 'function', '<<<', '<( )' or '${var//a/b}'. Run it with bash instead: bash -c '...', or "
                 + "write it to a file with file_write and run 'bash script.sh'.";
+    }
+
+    /**
+     * The hint for a command that only changed the state of its shell ({@code cd backend},
+     * {@code export A=1}, {@code source venv/bin/activate}), or null: that state ends with the call, and an
+     * agent that expects the next call to run in {@code backend} gets errors that do not say why.
+     *
+     * @param command the job's command
+     * @return the hint, or null when the command does anything else (or is long, or uses pipes, redirections
+     *         or substitutions)
+     */
+    static String shellStateHint(String command) {
+        if (command.length() > SHELL_STATE_MAX_CHARS || command.indexOf('|') >= 0 || command.indexOf('>') >= 0
+                || command.indexOf('<') >= 0 || command.indexOf('`') >= 0 || command.contains("$(")) {
+            return null;
+        }
+        boolean cd = false;
+        String dir = null;
+        boolean any = false;
+        for (String part : command.split("&&|;|\\n")) {
+            String[] words = part.strip().split("\\s+");
+            if (words[0].isEmpty()) {
+                continue;
+            }
+            if (words.length == 1 && ASSIGNMENT.matcher(words[0]).matches()) {
+                any = true;
+                continue;
+            }
+            if (!SHELL_STATE.contains(words[0])
+                    || (words.length == 1 && PRINT_WITHOUT_ARGUMENTS.contains(words[0]))) {
+                return null;
+            }
+            if (words[0].equals("cd") || words[0].equals("pushd")) {
+                cd = true;
+                dir = words.length == 2 && PLAIN_DIRECTORY.matcher(words[1]).matches() && !words[1].startsWith("-")
+                        && !words[1].startsWith("..") ? words[1] : null;
+            }
+            any = true;
+        }
+        if (!any) {
+            return null;
+        }
+        String d = dir == null ? "DIR" : dir;
+        return "What a cd, a variable or a sourced script sets lasts only as long as the shell of this call: the "
+                + "next exec_run starts a new one in the work directory with the session's environment. " + (cd
+                ? "Run the next command with cwd '" + d + "', or put both in one command: 'cd " + d + " && make'."
+                : "Put both in one command ('. venv/bin/activate && pytest', 'export A=1 && ./run.sh'), or pass "
+                + "variables in env.");
     }
 
     /** Says why a stream's file stopped growing, if it did: its cap, a full disk, another write error. */

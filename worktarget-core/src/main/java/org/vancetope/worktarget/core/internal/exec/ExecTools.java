@@ -21,7 +21,8 @@ import org.vancetope.worktarget.spi.ToolSpec;
  * }</pre>
  *
  * <p>The {@code env} parameter of {@code exec_run} is applied on top of the resolver's environment
- * (so it may override HOME and PATH). This class does no path checks of its own; the resolver does.
+ * (so it may override HOME and PATH). This class does no path checks of its own: the resolver chooses the
+ * root, the engine checks {@code cwd} below it.
  */
 public final class ExecTools {
     private ExecTools() {
@@ -52,8 +53,9 @@ public final class ExecTools {
                     ExecTarget t = resolver.target(params, ctx);
                     Map<String, String> env = ExecEnvPolicy.withExtras(t.env(), extras);
                     String stdin = Params.optString(params, "stdin", null);
+                    String cwd = Params.optString(params, "cwd", null);
                     return JsonValues.normalize(engine.run(new ExecRequest(resolver.scope(ctx), command, t.root(), env,
-                            waitMs, deadline, t.home(), stdin)).toMap());
+                            waitMs, deadline, t.home(), stdin, cwd)).toMap());
                 }),
                 BackendTool.of(spec(prefix, "exec_status"), (params, ctx) -> {
                     String id = Params.optString(params, "id", null);

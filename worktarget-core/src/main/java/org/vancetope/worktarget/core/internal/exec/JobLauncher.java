@@ -10,6 +10,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -25,6 +26,8 @@ import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.internal.Utf8;
+import org.vancetope.worktarget.core.internal.file.NearNames;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
@@ -86,7 +89,8 @@ final class JobLauncher {
      * @throws ToolException {@code invalid_params} for a blank command, one with NUL, a virtual root or a
      *                       deadline under 1 s; {@code size_limit} for a command or a variable over
      *                       {@link #MAX_ARGUMENT_BYTES} or a too large stdin; {@code not_found} when the
-     *                       working directory is missing
+     *                       working directory or the {@code cwd} below it is missing; {@code path_escape} for a
+     *                       {@code cwd} outside the root; {@code invalid_params} for a {@code cwd} that is a file
      */
     static void check(ExecRequest req) throws ToolException {
         if (req.command().isBlank()) {
@@ -122,6 +126,7 @@ final class JobLauncher {
             throw new ToolException(ErrorCode.NOT_FOUND, "The working directory of the job does not exist (any more). "
                     + "Check the work target with work_target_get.");
         }
+        workingDirectory(req);
         if (req.deadlineSeconds() != null && req.deadlineSeconds() < 1) {
             throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'deadlineSeconds' must be at least 1.");
         }
@@ -136,14 +141,74 @@ final class JobLauncher {
     }
 
     /**
+     * Where below the root a request runs, checked through the root's confinement like a file tool's path
+     * (no {@code ..} out of it, no link that leaves it, nothing of the library's own).
+     *
+     * @param req the request
+     * @return the directory relative to the root with {@code '/'} separators, links inside the root resolved;
+     *         null for the root itself (no {@code cwd}, an empty one, {@code "."})
+     * @throws ToolException {@code path_escape}, {@code not_found} (with the names the caller probably meant)
+     *                       or {@code invalid_params} for a file
+     */
+    static String workingDirectory(ExecRequest req) throws ToolException {
+        String cwd = req.cwd();
+        if (cwd == null || cwd.isEmpty()) {
+            return null;
+        }
+        Path dir = req.root().resolve(cwd);
+        BasicFileAttributes a = ConfinedRoot.attributesOrNull(dir);
+        if (a == null) {
+            String near = NearNames.hint(req.root(), cwd);
+            throw new ToolException(ErrorCode.NOT_FOUND, "Directory " + ConfinedRoot.quote(cwd) + " (parameter 'cwd') "
+                    + "does not exist in the work directory. " + (near != null ? near + " " : "")
+                    + "Create it with file_mkdir, or omit cwd to run in the work directory.");
+        }
+        if (!a.isDirectory()) {
+            throw new ToolException(ErrorCode.INVALID_PARAMS, ConfinedRoot.quote(cwd) + " (parameter 'cwd') is a "
+                    + "file, not a directory. Pass the directory to run in, or omit cwd to run in the work directory.");
+        }
+        String relative = req.root().relative(dir);
+        return relative.equals(".") ? null : relative;
+    }
+
+    /**
+     * The shell's first command for a job that runs below the root: into the directory or out (when it went
+     * since the check), so that the command never runs in a directory it did not ask for.
+     *
+     * @param relative the directory relative to the root, or null
+     * @return the text to put before the command; empty for the root
+     */
+    static String changeDirectory(String relative) {
+        if (relative == null) {
+            return "";
+        }
+        // './' keeps a CDPATH of the job's environment out of it (and cd quiet)
+        return "cd -- './" + relative.replace("'", "'\\''") + "' || exit 1; ";
+    }
+
+    /**
      * Starts a job with its output pumps running.
      *
      * @param req the checked request
      * @param id the job's id
      * @return the running job
-     * @throws ToolException {@code internal} when the output files or the process cannot be created
+     * @throws ToolException {@code internal} when the output files or the process cannot be created; as
+     *                       {@link #workingDirectory} when {@code cwd} went since the check; {@code invalid_params}
+     *                       for a {@code cwd} where the isolation wrapper takes no shell command;
+     *                       {@code size_limit} when the change into it makes the command too long
      */
     Job start(ExecRequest req, String id) throws ToolException {
+        String cd = changeDirectory(workingDirectory(req));
+        if (!cd.isEmpty() && !isolation.takesShellCommand()) {
+            throw new ToolException(ErrorCode.INVALID_PARAMS, "This server's isolation wrapper does not give the "
+                    + "command to a shell, so it cannot change into 'cwd'. Omit cwd; commands run in the work "
+                    + "directory here.");
+        }
+        if (Utf8.length(req.command()) + Utf8.length(cd) > MAX_ARGUMENT_BYTES) {
+            throw new ToolException(ErrorCode.SIZE_LIMIT, "Parameter 'command' with the change into 'cwd' has more "
+                    + "than the " + MAX_ARGUMENT_BYTES + " bytes (UTF-8) one argument of a process may have. Write the "
+                    + "script to a file with file_write and run that (e.g. command 'sh script.sh').");
+        }
         JobOutputs.Pair captures = null;
         Process p = null;
         String cookie = newCookie();
@@ -160,8 +225,8 @@ final class JobLauncher {
             String lead = HANDSHAKE + (req.stdin() == null ? "exec </dev/null; " : "");
             // a command of the most bytes an argument may have still runs, without the kept output
             boolean keep = KEEP_OUTPUT && isolation.takesShellCommand()
-                    && lead.length() + Utf8.length(req.command()) <= MAX_ARGUMENT_BYTES;
-            String command = keep ? lead + req.command() : req.command();
+                    && lead.length() + Utf8.length(cd) + Utf8.length(req.command()) <= MAX_ARGUMENT_BYTES;
+            String command = (keep ? lead : "") + cd + req.command();
             argv.addAll(isolation.argv(shell, command, req.root().root(), req.home(), env));
             ProcessBuilder pb = new ProcessBuilder(argv);
             pb.directory(req.root().root().toFile());

@@ -25,9 +25,10 @@ import org.vancetope.worktarget.spi.ToolException;
  *
  * <p>It runs on the refusal's path (or before a directory is created) only, reads at most
  * {@value #SCAN_LIMIT} entries of one directory, and reaches that directory like the tools do (one component
- * at a time, no link followed); a failure of its own leaves the refusal or the result as it was.
+ * at a time, no link followed); a failure of its own leaves the refusal or the result as it was. Public for
+ * the exec tools' {@code cwd}; stateless and thread-safe.
  */
-final class NearNames {
+public final class NearNames {
     /** The most entries of the directory read for suggestions. */
     static final int SCAN_LIMIT = 10_000;
     /** The most names suggested. */
@@ -79,7 +80,7 @@ final class NearNames {
      * @param userPath the caller's path
      * @return the hint (whole sentences), or null
      */
-    static String hint(ConfinedRoot gate, String userPath) {
+    public static String hint(ConfinedRoot gate, String userPath) {
         Walk w = walk(gate, userPath);
         if (w == null) {
             return null;

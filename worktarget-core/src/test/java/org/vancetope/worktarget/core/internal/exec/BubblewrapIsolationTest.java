@@ -85,6 +85,16 @@ class BubblewrapIsolationTest {
     }
 
     @Test
+    void cwdRunsTheJobInThatDirectoryInsideTheSandbox() throws Exception {
+        Path sub = Files.createDirectories(root.resolve("it's sub"));
+        ExecResult r = engine.run(new ExecRequest("s", "pwd; echo made > made.txt", root(root), ENV, 30_000L, null, null,
+                null, "it's sub"));
+        assertThat(r.status()).isEqualTo(JobStatus.EXITED);
+        assertThat(r.stdout()).isEqualTo(sub + "\n");
+        assertThat(sub.resolve("made.txt")).hasContent("made");
+    }
+
+    @Test
     void jobCannotReadAFileOutsideItsRootDir() throws Exception {
         Path secret = Files.writeString(base.resolve("secret.txt"), "top-secret");
         try (ExecEngine plain = ExecEngine.builder().build()) {

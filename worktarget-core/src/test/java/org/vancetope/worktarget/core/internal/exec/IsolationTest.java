@@ -3,11 +3,15 @@ package org.vancetope.worktarget.core.internal.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vancetope.worktarget.spi.ErrorCode;
+import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.core.ExecSettings.IsolationMode;
 
 class IsolationTest {
@@ -158,5 +162,26 @@ class IsolationTest {
         }
         assertThat(List.of(iso.toString(), Isolation.none().toString())).containsExactly("Isolation[custom: wrap {cmd}]",
                 "Isolation[none]");
+    }
+
+    @Test
+    void cwdIsRefusedWhereTheWrapperDoesNotGiveTheCommandToAShell(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("sub"));
+        Isolation direct = Isolation.fromConfig(IsolationMode.CUSTOM, "env {cmd}", k -> k.equals("PATH") ? "/usr/bin:/bin" : null);
+        assertThat(direct.takesShellCommand()).isFalse();
+        try (ExecEngine e = ExecEngine.builder().isolation(direct).build()) {
+            assertThatThrownBy(() -> e.run(new ExecRequest("s", "true", TestRoots.root(dir), Map.of(), 30_000L, null, null,
+                    null, "sub")))
+                    .isInstanceOfSatisfying(ToolException.class, t -> assertThat(t.code()).isEqualTo(ErrorCode.INVALID_PARAMS))
+                    .hasMessageContaining("cannot change into 'cwd'");
+            if (Files.exists(dir.resolve(".worktarget"))) {
+                try (java.util.stream.Stream<Path> files = Files.walk(dir.resolve(".worktarget"))) {
+                    assertThat(files.filter(Files::isRegularFile)).as("no output files of the refused job").isEmpty();
+                }
+            }
+            assertThat(e.list("s").jobs()).as("no job").isEmpty();
+            assertThat(e.run(new ExecRequest("s", "true", TestRoots.root(dir), Map.of(), 30_000L, null, null, null, "."))
+                    .exitCode()).as("the work directory itself needs no change").isZero();
+        }
     }
 }
