@@ -118,7 +118,7 @@ public final class ExecEngine implements AutoCloseable {
         this.launcher = new JobLauncher(outputs, isolation, b.shell, setsid, b.random, b.clock, tree, threads.spawner,
                 threads.io);
         this.waits = new JobWaits(threads.io, scheduler, b.outputDrainMs);
-        this.reaper = new JobReaper(tree, jobs, threads.io);
+        this.reaper = new JobReaper(tree, jobs, threads.io, scheduler);
         this.results = new ExecResults(inlineOutputCharCap, s.outputFileMaxBytes(), outputRetentionMs);
         this.expiry = new ExecExpiry(jobs, reaper, b.clock, scheduler, outputRetentionMs, scopeIdleMs,
                 b.expiryCheckMs);
@@ -441,6 +441,15 @@ public final class ExecEngine implements AutoCloseable {
         while (starting.get() > 0 && System.nanoTime() - end < 0) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
+    }
+
+    /**
+     * How many evicted jobs' trees still wait for the pass that ends what they left running; for tests.
+     *
+     * @return the count
+     */
+    int forgottenWaiting() {
+        return reaper.forgottenWaiting();
     }
 
     /**

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -288,12 +290,62 @@ class ProcessTreeKillTest {
         long left = Long.parseLong(Files.readString(dir.resolve("left.pid")).strip());
         assertThat(running(left)).as("the TERM-ignoring leftover runs").isTrue();
         one.run(new ExecRequest("s", "true", root(dir), ENV, 30_000L, null, null));
-        // The forgotten job's cleanup sends SIGTERM, schedules SIGKILL, then deletes its files.
-        Await.until("the forgotten job's files deleted", () -> !Files.exists(dir.resolve(first.stdoutPath())));
+        // The forgotten job's pass sends SIGTERM and schedules SIGKILL.
+        Await.until("the forgotten job's pass ran", () -> one.forgottenWaiting() == 0);
 
         one.close();
 
         assertNoneRuns(List.of(left), "after close returned");
+    }
+
+    @Test
+    void closeEndsWhatAForgottenJobLeftRunningBeforeItsPassCame() throws Exception {
+        ScheduledThreadPoolExecutor held = new ScheduledThreadPoolExecutor(1);
+        CountDownLatch release = new CountDownLatch(1);
+        held.execute(() -> {
+            try {
+                release.await();    // the engine's scheduled tasks, the forgotten jobs' pass among them, wait
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            ExecEngine one = extra(ExecEngine.builder().scheduler(held)
+                    .settings(ExecSettings.builder().maxJobsPerScope(1).killGrace(Duration.ofMillis(300)).build()).build());
+            // (its output elsewhere: the job ends with its shell, without the drain the held scheduler would time)
+            one.run(new ExecRequest("s", "sh -c 'setsid sleep 1000 > /dev/null 2>&1 & echo $! > left.pid'", root(dir),
+                    ENV, 30_000L, null, null));
+            long left = Long.parseLong(Files.readString(dir.resolve("left.pid")).strip());
+            one.run(new ExecRequest("s", "true", root(dir), ENV, 30_000L, null, null));
+            assertThat(one.forgottenWaiting()).isEqualTo(1);
+            assertThat(running(left)).as("its pass has not come").isTrue();
+
+            one.close();
+
+            assertNoneRuns(List.of(left), "after close returned");
+            assertThat(one.forgottenWaiting()).isZero();
+        } finally {
+            release.countDown();
+            held.shutdownNow();
+        }
+    }
+
+    @Test
+    void jobsEvictedTogetherAreEndedInOnePass() throws Exception {
+        try (ExecEngine one = ExecEngine.builder()
+                .settings(ExecSettings.builder().maxJobsPerScope(1).killGrace(Duration.ofMillis(300)).build()).build()) {
+            List<Long> left = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                one.run(new ExecRequest("s", "sh -c 'setsid sleep 1000 & echo $! > left" + i + ".pid'", root(dir), ENV,
+                        30_000L, null, null));
+                left.add(Long.parseLong(Files.readString(dir.resolve("left" + i + ".pid")).strip()));
+            }
+            one.run(new ExecRequest("s", "true", root(dir), ENV, 30_000L, null, null));
+            for (long pid : left) {
+                Await.processGone(pid);
+            }
+            assertThat(one.forgottenWaiting()).isZero();
+        }
     }
 
     @Test
