@@ -358,6 +358,11 @@ final class ProcessTree {
         return snapshotAll(List.of(target));
     }
 
+    /** Whether a process or thread of this pid exists ({@code /proc/PID}, threads included); false without /proc. */
+    private boolean pidInUse(long pid) {
+        return procAvailable && Files.exists(PROC.resolve(Long.toString(pid)));
+    }
+
     private Map<Long, ProcessHandle> snapshotAll(List<Target> targets) {
         Map<Long, ProcessHandle> out = new LinkedHashMap<>();
         long self = ProcessHandle.current().pid();
@@ -366,7 +371,14 @@ final class ProcessTree {
         long floor = Long.MAX_VALUE;
         for (Target t : targets) {
             floor = Math.min(floor, t.startTicks());
-            leaders.add(t.root().pid());
+            long pid = t.root().pid();
+            if (t.root().isAlive() || !pidInUse(pid)) {
+                // a dead root's session and group live on in what it left running, which keeps its pid from
+                // being given to another process; a pid in use again (the root is dead, so by someone else:
+                // ProcessHandle.isAlive compares start times) tells that nothing of them is left, and the
+                // session or group of that number is the new process's
+                leaders.add(pid);
+            }
             if (t.root().isAlive()) {
                 out.put(t.root().pid(), t.root());
                 // (a dead root has no descendants any more: its children were re-parented; the scan below finds

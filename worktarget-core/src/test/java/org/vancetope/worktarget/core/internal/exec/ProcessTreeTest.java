@@ -144,4 +144,94 @@ class ProcessTreeTest {
         assertThat(tree.snapshot(root.root(), root.cookie())).as("without the start time, every process is looked at")
                 .containsKeys(root.root().pid(), older.root().pid());
     }
+
+    @Test
+    void aDeadRootWhosePidAnotherSessionLeaderHasNowLeavesThatSessionAlone() throws Exception {
+        // another program's session, led by the pid a finished job's shell once had (the pid was given again)
+        ProcessTree.Target other = start("echo $$ > leader.pid; sleep 1000 & echo $! > member.pid; wait", "other-program");
+        List<Long> pids = pids("leader.pid", "member.pid");
+        ProcessHandle leader = ProcessHandle.of(pids.get(0)).orElseThrow();
+        assertThat(leader.pid()).isEqualTo(other.root().pid());
+        // what the finished job's own handle says of that pid: not alive (its start time differs)
+        ProcessHandle finishedJobsShell = new NotAlive(leader);
+        ProcessTree tree = new ProcessTree(scheduler, Duration.ofMillis(100));
+
+        int signalled = tree.terminateAll(List.of(new ProcessTree.Target(finishedJobsShell, "cookie-of-the-job", 0)));
+
+        assertThat(signalled).isZero();
+        assertThat(ProcessTreeKillTest.running(pids.get(0))).isTrue();
+        assertThat(ProcessTreeKillTest.running(pids.get(1))).isTrue();
+    }
+
+    @Test
+    void aDeadRootsSessionIsStillEndedWhileItsPidIsNotGivenAgain() throws Exception {
+        ProcessTree.Target job = start("sh -c 'sleep 1000 & echo $! > left.pid' ; exit 0", "cookie-left-1");
+        long left = pids("left.pid").get(0);
+        Await.processGone(job.root().pid());
+        // the leftover keeps the session (whose number is the dead shell's pid) alive; the cookie is not used
+        ProcessTree tree = new ProcessTree(scheduler, Duration.ofMillis(100));
+
+        int signalled = tree.terminateAll(List.of(new ProcessTree.Target(job.root(), null, job.startTicks())));
+
+        assertThat(signalled).isEqualTo(1);
+        Await.processGone(left);
+    }
+
+    /** A process's handle that says it is not alive, as the handle of a finished process whose pid was reused does. */
+    private record NotAlive(ProcessHandle of) implements ProcessHandle {
+        @Override
+        public long pid() {
+            return of.pid();
+        }
+
+        @Override
+        public java.util.Optional<ProcessHandle> parent() {
+            return java.util.Optional.empty();
+        }
+
+        @Override
+        public java.util.stream.Stream<ProcessHandle> children() {
+            return java.util.stream.Stream.empty();
+        }
+
+        @Override
+        public java.util.stream.Stream<ProcessHandle> descendants() {
+            return java.util.stream.Stream.empty();
+        }
+
+        @Override
+        public Info info() {
+            return of.info();
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<ProcessHandle> onExit() {
+            return java.util.concurrent.CompletableFuture.completedFuture(this);
+        }
+
+        @Override
+        public boolean supportsNormalTermination() {
+            return true;
+        }
+
+        @Override
+        public boolean destroy() {
+            return false;
+        }
+
+        @Override
+        public boolean destroyForcibly() {
+            return false;
+        }
+
+        @Override
+        public boolean isAlive() {
+            return false;
+        }
+
+        @Override
+        public int compareTo(ProcessHandle other) {
+            return Long.compare(pid(), other.pid());
+        }
+    }
 }
