@@ -15,6 +15,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -463,6 +464,16 @@ public abstract class ExecToolsContract {
     void stdinThatIsNotAStringIsInvalid() {
         assertThatThrownBy(() -> call("exec_run", Map.of("command", "cat", "stdin", 5)))
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
+    }
+
+    // ===== memory
+
+    @Test
+    void aJobAndWhatItStartsAreTheFirstTheOutOfMemoryKillerTakes() throws ToolException {
+        Assumptions.assumeTrue(Files.isRegularFile(Path.of("/proc/self/oom_score_adj")),
+                "no /proc/self/oom_score_adj here (not Linux)");
+        Map<String, Object> r = run("cat /proc/self/oom_score_adj; sh -c 'cat /proc/self/oom_score_adj'");
+        assertThat(r).containsEntry("stdout", "1000\n1000\n").containsEntry("stderr", "");
     }
 
     // ===== cwd, and what does not carry over

@@ -38,7 +38,8 @@ import org.vancetope.worktarget.spi.ToolException;
  * the engine's one spawner thread and connects its stdout and stderr to their captures. On Linux the shell
  * first waits for one input line ({@value #HANDSHAKE}) while the spawner opens a second read end of each
  * output pipe ({@link StreamCapture#keep}), so that what the command leaves running in the background can
- * still write after the shell exited. A start that fails half-way leaves nothing behind: no process, no open
+ * still write after the shell exited; then it raises its out-of-memory score ({@link #OOM_FIRST}) and changes
+ * into the request's {@code cwd}. A start that fails half-way leaves nothing behind: no process, no open
  * or stray output file.
  *
  * <p>Every job is started from the one spawner thread because Linux's parent-death signal (used by
@@ -55,6 +56,17 @@ final class JobLauncher {
     static final boolean KEEP_OUTPUT = Files.isDirectory(Path.of("/proc/self/fd"));
     /** What the shell runs first: it waits for the line the launcher writes once the output is kept. */
     static final String HANDSHAKE = "read -r _; ";
+    /**
+     * The score Linux's out-of-memory killer adds to every job process: the most there is, so that when memory
+     * runs out a job is killed before the process that serves the tools (any process may raise its own).
+     */
+    static final int OOM_SCORE_ADJ = 1000;
+    /**
+     * What the shell runs next, where Linux lets a process raise its out-of-memory score: it raises its own
+     * (and so of everything it starts) to {@link #OOM_SCORE_ADJ}; quiet where the wrapper has no {@code /proc}.
+     */
+    static final String OOM_FIRST = Files.isRegularFile(Path.of("/proc/self/oom_score_adj"))
+            ? "echo " + OOM_SCORE_ADJ + " 2>/dev/null >/proc/self/oom_score_adj; " : "";
 
     private final JobOutputs outputs;
     private final Isolation isolation;
@@ -223,10 +235,13 @@ final class JobLauncher {
             // the shell first waits for a line on its input: meanwhile its output cannot have changed, and a
             // second read end of each output pipe is opened through /proc (see StreamCapture.keep)
             String lead = HANDSHAKE + (req.stdin() == null ? "exec </dev/null; " : "");
-            // a command of the most bytes an argument may have still runs, without the kept output
+            long bytes = Utf8.length(cd) + Utf8.length(req.command());
+            // a command of the most bytes an argument may have still runs, without the score and the kept output
+            String oom = isolation.takesShellCommand() && OOM_FIRST.length() + bytes <= MAX_ARGUMENT_BYTES
+                    ? OOM_FIRST : "";
             boolean keep = KEEP_OUTPUT && isolation.takesShellCommand()
-                    && lead.length() + Utf8.length(cd) + Utf8.length(req.command()) <= MAX_ARGUMENT_BYTES;
-            String command = (keep ? lead : "") + cd + req.command();
+                    && lead.length() + oom.length() + bytes <= MAX_ARGUMENT_BYTES;
+            String command = (keep ? lead : "") + oom + cd + req.command();
             argv.addAll(isolation.argv(shell, command, req.root().root(), req.home(), env));
             ProcessBuilder pb = new ProcessBuilder(argv);
             pb.directory(req.root().root().toFile());

@@ -95,6 +95,13 @@ class BubblewrapIsolationTest {
     }
 
     @Test
+    void aJobInTheSandboxIsTheFirstTheOutOfMemoryKillerTakes() throws Exception {
+        ExecResult r = run("cat /proc/self/oom_score_adj");
+        assertThat(r.stdout()).isEqualTo("1000\n");
+        assertThat(r.stderr()).isEmpty();
+    }
+
+    @Test
     void jobCannotReadAFileOutsideItsRootDir() throws Exception {
         Path secret = Files.writeString(base.resolve("secret.txt"), "top-secret");
         try (ExecEngine plain = ExecEngine.builder().build()) {
