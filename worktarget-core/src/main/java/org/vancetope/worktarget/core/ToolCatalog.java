@@ -246,8 +246,9 @@ public final class ToolCatalog {
         w.add(wrapper("exec_run", "Run shell command",
                 "Run a shell command (/bin/sh -c) in the work directory, or in cwd below it. Each call starts a new "
                         + "shell: a cd, export or source does not carry over to the next call. Returns when it exits or "
-                        + "after waitMs, whichever is first; a still-running job keeps its id for exec_status, exec_tail and exec_kill. Long output "
-                        + "is cut to head and tail; the full output stays in stdoutPath/stderrPath.",
+                        + "after waitMs, whichever is first; a still-running job keeps its id for exec_status, exec_tail and exec_kill. stdout "
+                        + "and stderr are shown as a terminal shows them (colour codes dropped, progress redraws applied); "
+                        + "long output is cut to head and tail; stdoutPath/stderrPath keep every byte.",
                 Set.of(ToolLabel.SIDE_EFFECT), ResultSchemas.execRun(), Schema.object()
                         .string("command", "The shell command.", true)
                         .string("cwd", "Directory to run in, relative to the work directory (default '.'); the same as "

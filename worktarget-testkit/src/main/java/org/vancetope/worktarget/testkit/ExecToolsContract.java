@@ -466,6 +466,23 @@ public abstract class ExecToolsContract {
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
     }
 
+    // ===== what a terminal shows
+
+    @Test
+    void outputInlineIsWhatATerminalShowsWhileTheFileKeepsEveryByte() throws Exception {
+        Map<String, Object> r = run("printf 'get 10%%\\rget 100%%\\n\\033[31mred\\033[0m\\n'; printf 'x\\bwarn\\n' >&2");
+        assertThat(r).containsEntry("stdout", "get 100%\nred\n").containsEntry("stderr", "warn\n");
+        assertThat(Files.readString(expectedWorkingDirectory().resolve((String) r.get("stdoutPath"))))
+                .isEqualTo("get 10%\rget 100%\n\u001b[31mred\u001b[0m\n");
+    }
+
+    @Test
+    void tailShowsTheLastRedrawOfAProgressLine() throws ToolException {
+        Map<String, Object> r = run("printf 'start\\nget 10%%\\rget 100%%\\n'");
+        assertThat(call("exec_tail", Map.of("id", r.get("id"), "n", 2)).get("lines")).isEqualTo(List.of("start",
+                "get 100%"));
+    }
+
     // ===== memory
 
     @Test

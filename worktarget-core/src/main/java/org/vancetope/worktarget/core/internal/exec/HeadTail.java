@@ -71,11 +71,13 @@ public final class HeadTail {
      *
      * @param head the first characters of the stream: all of it when {@code total <= cap}, otherwise at
      *             least the first {@code cap} characters
-     * @param tail the last characters of the stream, at least {@code min(total, cap)} of them
+     * @param tail the last characters of the stream, normally at least {@code min(total, cap)} of them; when
+     *             fewer are known (a capture that took back a line it had to forget the start of), all of them
+     *             are shown and the omitted count covers the rest
      * @param total how many characters the stream has in all
      * @param cap the inline cap, at least {@link #MIN_CAP}
      * @return the rendering
-     * @throws IllegalArgumentException when head or tail are too short for the promise above
+     * @throws IllegalArgumentException when the head is too short for the promise above
      */
     public static Rendered render(CharSequence head, CharSequence tail, long total, int cap) {
         checkCap(cap);
@@ -90,9 +92,10 @@ public final class HeadTail {
         int budget = cap - 2 - SENTINEL_PREFIX.length() - SENTINEL_SUFFIX.length() - Long.toString(total).length();
         int headLen = budget / 5;
         int tailLen = budget - headLen;
-        if (head.length() < headLen || tail.length() < tailLen) {
-            throw new IllegalArgumentException("head and tail must each hold at least cap characters");
+        if (head.length() < headLen) {
+            throw new IllegalArgumentException("head must hold at least cap characters");
         }
+        tailLen = Math.min(tailLen, tail.length());
         if (headLen > 0 && Character.isHighSurrogate(head.charAt(headLen - 1))) {
             headLen--;
         }

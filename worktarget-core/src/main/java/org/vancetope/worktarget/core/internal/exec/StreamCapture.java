@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Drains one output stream of a job: every byte goes to the stream's file (up to a size cap), and the
- * decoded text is kept in memory only as its true first characters and a ring of its last ones, so a
+ * decoded text, as a terminal shows it ({@link TerminalText}: progress redraws, colours and other escape
+ * sequences applied), is kept in memory only as its true first characters and a ring of its last ones, so a
  * job that prints gigabytes costs bounded memory. When the file stops growing before the stream ends
  * — at its cap, on a full disk, on another write error — the capture records why ({@link #fileCut()}),
  * and the in-memory tail stays the true end. Not thread-safe for writing: one thread pumps, any
@@ -46,7 +47,30 @@ final class StreamCapture {
     private char[] ring;
     private int headLen;
     private int ringPos;
+    /** How many of the ring's characters are the text's last ones (fewer after a line was started over). */
+    private int ringValid;
+    /** How many characters the shown text has. */
     private long totalChars;
+    /** Where the shown text's last line starts: what a carriage return takes back. */
+    private long lineStart;
+    private final TerminalText terminal = new TerminalText(new TerminalText.Sink() {
+        @Override
+        public void put(char c) {
+            StreamCapture.this.put(c);
+        }
+
+        @Override
+        public void startLineOver() {
+            takeBack(totalChars - lineStart);
+        }
+
+        @Override
+        public void backspace() {
+            if (totalChars > lineStart) {
+                takeBack(1);
+            }
+        }
+    });
     private volatile Instant lastOutputAt;
     /** Guards {@link #file}: a write and a close never overlap. */
     private final Object fileLock = new Object();
@@ -192,6 +216,7 @@ final class StreamCapture {
         chars.flip();
         append(chars);
         chars.clear();
+        endOfText();
     }
 
     private void writeFile(byte[] buf, int n) {
@@ -225,21 +250,48 @@ final class StreamCapture {
 
     private synchronized void append(CharBuffer cb) {
         while (cb.hasRemaining()) {
-            char c = cb.get();
-            if (headLen < charCap) {
-                if (headLen == head.length) {
-                    head = java.util.Arrays.copyOf(head, Math.min(charCap, head.length * 2));
-                }
-                head[headLen++] = c;
-            } else {
-                if (ring == null) {
-                    ring = java.util.Arrays.copyOf(head, charCap); // the head is the tail so far
-                    ringPos = 0;
-                }
-                ring[ringPos] = c;
-                ringPos = ringPos + 1 == ring.length ? 0 : ringPos + 1;
+            terminal.accept(cb.get());
+        }
+    }
+
+    private synchronized void endOfText() {
+        terminal.end();
+    }
+
+    /** Adds a shown character: to the head while it holds the whole text, to the ring once there is one. */
+    private void put(char c) {
+        if (headLen < charCap && headLen == totalChars) {
+            if (headLen == head.length) {
+                head = java.util.Arrays.copyOf(head, Math.min(charCap, head.length * 2));
             }
-            totalChars++;
+            head[headLen++] = c;
+        } else if (ring == null) {
+            ring = java.util.Arrays.copyOf(head, charCap); // the head is the tail so far
+            ringPos = 0;
+            ringValid = charCap;
+        }
+        if (ring != null) {
+            ring[ringPos] = c;
+            ringPos = ringPos + 1 == ring.length ? 0 : ringPos + 1;
+            ringValid = Math.min(ring.length, ringValid + 1);
+        }
+        totalChars++;
+        if (c == '\n') {
+            lineStart = totalChars;
+        }
+    }
+
+    /** Takes back the last {@code n} shown characters (of the last line). */
+    private void takeBack(long n) {
+        if (n <= 0) {
+            return;
+        }
+        totalChars -= n;
+        headLen = (int) Math.min(headLen, totalChars);
+        if (ring != null) {
+            int back = (int) Math.min(n, ringValid);
+            ringValid -= back;
+            ringPos = Math.floorMod(ringPos - back, ring.length);
         }
     }
 
@@ -332,7 +384,7 @@ final class StreamCapture {
         if (ring == null) {
             return new String(head, 0, headLen);
         }
-        int tailLen = (int) Math.min(totalChars, ring.length);
+        int tailLen = ringValid;
         char[] tail = new char[tailLen];
         int start = ringPos - tailLen;
         if (start >= 0) {

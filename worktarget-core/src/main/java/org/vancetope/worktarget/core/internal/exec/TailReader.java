@@ -9,7 +9,9 @@ import java.util.List;
 
 /**
  * Reads the last lines of a file from its end, block by block backwards, so the cost depends on the
- * lines asked for, not on the file's size. A final line terminator does not count as an empty line.
+ * lines asked for, not on the file's size. A final line terminator does not count as an empty line. Each
+ * line is returned as a terminal shows it ({@link TerminalText}: the last redraw of a progress line, no
+ * colour codes); the file keeps what was written.
  */
 final class TailReader {
     private static final int BLOCK = 8192;
@@ -78,7 +80,7 @@ final class TailReader {
         for (int i = 0; i <= text.length(); i++) {
             if (i == text.length() || text.charAt(i) == '\n') {
                 String line = text.substring(s, i);
-                out.add(line.endsWith("\r") ? line.substring(0, line.length() - 1) : line);
+                out.add(TerminalText.clean(line.endsWith("\r") ? line.substring(0, line.length() - 1) : line));
                 s = i + 1;
             }
         }

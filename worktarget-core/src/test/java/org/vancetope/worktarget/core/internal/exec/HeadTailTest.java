@@ -105,6 +105,16 @@ class HeadTailTest {
     }
 
     @Test
+    void aTailShorterThanItsShareIsShownWholeAndTheOmittedCountCoversTheRest() {
+        HeadTail.Rendered r = HeadTail.render("h".repeat(100), "xyz", 500, 100);
+        assertThat(r.truncated()).isTrue();
+        assertThat(r.text()).endsWith("]\nxyz");
+        int head = r.text().indexOf('\n');
+        assertThat(r.omitted()).isEqualTo(500 - head - 3);
+        assertThat(r.text()).contains(HeadTail.sentinel(r.omitted()));
+    }
+
+    @Test
     void sentinelHasTheSpecFormat() {
         assertThat(HeadTail.sentinel(42)).isEqualTo("…[truncated, 42 chars omitted]");
     }
