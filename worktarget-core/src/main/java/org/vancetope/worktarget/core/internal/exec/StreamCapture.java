@@ -249,9 +249,71 @@ final class StreamCapture {
     }
 
     private synchronized void append(CharBuffer cb) {
-        while (cb.hasRemaining()) {
-            terminal.accept(cb.get());
+        char[] a = cb.array();
+        int i = cb.arrayOffset() + cb.position();
+        int end = cb.arrayOffset() + cb.limit();
+        while (i < end) {
+            if (terminal.inText()) {
+                // most output is runs of plain characters: those go in one copy, not one call each
+                int j = i;
+                int lastLineEnd = -1;
+                while (j < end && TerminalText.isPlain(a[j])) {
+                    if (a[j] == '\n') {
+                        lastLineEnd = j;
+                    }
+                    j++;
+                }
+                if (j > i) {
+                    putRun(a, i, j - i);
+                    if (lastLineEnd >= 0) {
+                        lineStart = totalChars - (j - lastLineEnd - 1);
+                    }
+                    i = j;
+                    continue;
+                }
+            }
+            terminal.accept(a[i++]);
         }
+        cb.position(cb.limit());
+    }
+
+    /** Adds shown characters, as {@link #put} does each of them; the caller updates {@link #lineStart}. */
+    private void putRun(char[] a, int off, int n) {
+        int inHead = headLen < charCap && headLen == totalChars ? Math.min(n, charCap - headLen) : 0;
+        if (inHead > 0) {
+            if (headLen + inHead > head.length) {
+                head = java.util.Arrays.copyOf(head, Math.min(charCap, Math.max(head.length * 2, headLen + inHead)));
+            }
+            System.arraycopy(a, off, head, headLen, inHead);
+            headLen += inHead;
+            if (ring != null) {
+                putRing(a, off, inHead);
+            }
+        }
+        if (inHead < n) {
+            if (ring == null) {
+                ring = java.util.Arrays.copyOf(head, charCap); // the head is the tail so far
+                ringPos = 0;
+                ringValid = charCap;
+            }
+            putRing(a, off + inHead, n - inHead);
+        }
+        totalChars += n;
+    }
+
+    private void putRing(char[] a, int off, int n) {
+        int len = ring.length;
+        if (n >= len) {
+            System.arraycopy(a, off + n - len, ring, 0, len);
+            ringPos = 0;
+            ringValid = len;
+            return;
+        }
+        int first = Math.min(n, len - ringPos);
+        System.arraycopy(a, off, ring, ringPos, first);
+        System.arraycopy(a, off + first, ring, 0, n - first);
+        ringPos = (ringPos + n) % len;
+        ringValid = Math.min(len, ringValid + n);
     }
 
     private synchronized void endOfText() {

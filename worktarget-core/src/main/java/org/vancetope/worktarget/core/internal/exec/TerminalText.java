@@ -154,6 +154,26 @@ final class TerminalText {
         }
     }
 
+    /**
+     * Whether the next character, if it {@link #isPlain is plain}, is shown as it is: no carriage return
+     * waits and no sequence is open. Then a run of plain characters may be put to the sink in one go.
+     *
+     * @return true between sequences
+     */
+    boolean inText() {
+        return state == State.TEXT;
+    }
+
+    /**
+     * Whether a character is shown as it is in text: not a control character other than line end and tab.
+     *
+     * @param c the character
+     * @return true for a plain character
+     */
+    static boolean isPlain(char c) {
+        return c >= 0x20 || c == '\n' || c == '\t';
+    }
+
     /** The input ended: a carriage return still waiting keeps its line as it is. */
     void end() {
         state = State.TEXT;

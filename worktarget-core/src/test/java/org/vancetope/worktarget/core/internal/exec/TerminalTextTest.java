@@ -94,7 +94,21 @@ class TerminalTextTest {
 
     @Provide
     Arbitrary<String> output() {
-        return Arbitraries.strings().withChars("ab\n\n\r\r\b\u001b[]m;0\u0007").ofMaxLength(600);
+        return Arbitraries.strings().withChars("ab\té\n\n\r\r\b\u001b[]m;0\u0007").ofMaxLength(600);
+    }
+
+    /** Long plain runs (that fill the head and wrap the ring in one copy) between control fragments. */
+    @Provide
+    Arbitrary<String> mostlyPlain() {
+        return Arbitraries.oneOf(Arbitraries.strings().withChars("abcdef é\n").ofMinLength(1).ofMaxLength(250),
+                Arbitraries.of("\r", "\b", "\u001b[31m", "\r\n", "\u001b]0;t\u0007", "\u001b"))
+                .list().ofMaxSize(12).map(parts -> String.join("", parts));
+    }
+
+    @Property(tries = 3000)
+    void aCaptureOfLongPlainRunsShowsTheSameAsTheWholeText(@ForAll("mostlyPlain") String raw,
+                                                            @ForAll @IntRange(min = 1, max = 300) int chunk) {
+        aCaptureShowsTheSameAsTheWholeTextInAnyChunking(raw, chunk);
     }
 
     @Property(tries = 3000)
