@@ -483,6 +483,23 @@ public abstract class ExecToolsContract {
                 "get 100%"));
     }
 
+    @Test
+    void aRunningPythonScriptsOutputShowsBeforeItEnds() throws ToolException {
+        Map<String, Object> r = run("python3 -c pass 2>/dev/null || { echo no-python; exit 0; }; "
+                + "python3 -c \"import time; print('ready'); time.sleep(1000)\"", Map.of("waitMs", 0));
+        String id = (String) r.get("id");
+        long end = System.nanoTime() + LIMIT.toNanos();
+        String out = "";
+        while (!out.contains("ready") && !out.contains("no-python") && System.nanoTime() < end) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            out = (String) call("exec_status", Map.of("id", id)).get("stdout");
+        }
+        Assumptions.assumeFalse(out.contains("no-python"), "python3 does not run here");
+        assertThat(out).as("printed into a pipe, Python keeps its output in a buffer until it exits")
+                .isEqualTo("ready\n");
+        assertThat(call("exec_status", Map.of("id", id))).containsEntry("status", "running");
+    }
+
     // ===== memory
 
     @Test

@@ -14,7 +14,7 @@ import org.vancetope.worktarget.spi.ToolException;
  * Builds the sealed child environment of an exec job: never inherited, always built in
  * this order — a base allow-list copied from the host ({@code PATH}, {@code LANG}, {@code LC_*},
  * {@code TZ}, {@code TERM} …), then the settings for a job that no one answers
- * ({@link #NON_INTERACTIVE}: editors, pagers, git's prompts), then the scoped HOME (with
+ * ({@link #NON_INTERACTIVE}: editors, pagers, git's prompts, apt's dialogs, Python's buffer), then the scoped HOME (with
  * {@code XDG_CACHE_HOME} and {@code XDG_CONFIG_HOME} under it), then the caller's extras, which may
  * override anything, {@code HOME} and {@code PATH} included. A secret in the host environment is
  * invisible to a job.
@@ -37,10 +37,14 @@ public final class ExecEnvPolicy {
      * has no terminal and no one to answer, so an editor accepts what it is given ({@code git commit --amend},
      * {@code git rebase --continue}, {@code git revert} keep their default message instead of starting
      * {@code vi}, which waits on a missing terminal and fills the output with its escape sequences), pagers
-     * print, and git fails at once instead of asking for a user name or password.
+     * print, git fails at once instead of asking for a user name or password, Debian's package tools take
+     * their defaults instead of trying one dialog after another, and Python writes what it prints at once
+     * rather than in blocks of 8 KiB (a running job's {@code exec_status} and {@code exec_tail} show its
+     * progress, and what it printed before it was killed is not lost).
      */
     public static final Map<String, String> NON_INTERACTIVE = Map.of("GIT_EDITOR", "true", "EDITOR", "true",
-            "VISUAL", "true", "GIT_PAGER", "cat", "PAGER", "cat", "GIT_TERMINAL_PROMPT", "0");
+            "VISUAL", "true", "GIT_PAGER", "cat", "PAGER", "cat", "GIT_TERMINAL_PROMPT", "0",
+            "DEBIAN_FRONTEND", "noninteractive", "PYTHONUNBUFFERED", "1");
     /** PATH when the host has none. */
     public static final String DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 

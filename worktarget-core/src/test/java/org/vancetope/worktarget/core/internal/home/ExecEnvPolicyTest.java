@@ -71,7 +71,8 @@ class ExecEnvPolicyTest {
                 ExecEnvPolicy.client(HOST).environment(HOME, Map.of()))) {
             assertThat(env).containsEntry("GIT_EDITOR", "true").containsEntry("EDITOR", "true")
                     .containsEntry("VISUAL", "true").containsEntry("GIT_PAGER", "cat").containsEntry("PAGER", "cat")
-                    .containsEntry("GIT_TERMINAL_PROMPT", "0");
+                    .containsEntry("GIT_TERMINAL_PROMPT", "0").containsEntry("DEBIAN_FRONTEND", "noninteractive")
+                    .containsEntry("PYTHONUNBUFFERED", "1");
         }
     }
 
