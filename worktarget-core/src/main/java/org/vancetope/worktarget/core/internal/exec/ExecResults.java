@@ -81,6 +81,10 @@ final class ExecResults {
             if (more != null) {
                 hint = hint == null ? more : hint + " " + more;
             }
+            String memory = status == JobStatus.FAILED ? outOfMemoryHint(exit, job.oomKillsWhileRunning()) : null;
+            if (memory != null) {
+                hint = hint == null ? memory : hint + " " + memory;
+            }
         }
         Instant a = job.stdout.lastOutputAt();
         Instant b = job.stderr.lastOutputAt();
@@ -118,6 +122,26 @@ final class ExecResults {
         return "The command ran in /bin/sh, which here is dash, not bash: it has no 'source' (use '.'), '[[ ]]', "
                 + "arrays, 'function', '<<<', '<( )' or '${var//a/b}'. Run it with bash instead: bash -c '...', or "
                 + "write it to a file with file_write and run 'bash script.sh'.";
+    }
+
+    /**
+     * The hint for a job that ended killed by SIGKILL while the kernel's out-of-memory killer was at work,
+     * or null: "Killed" and exit code 137 do not say that the machine ran out of memory, and a caller that
+     * runs the same command again meets the same end.
+     *
+     * @param exitCode the job's exit code
+     * @param oomKills how many processes the out-of-memory killer ended while the job ran
+     * @return the hint, or null
+     */
+    static String outOfMemoryHint(int exitCode, long oomKills) {
+        if (exitCode != Job.KILLED_BY_SIGKILL || oomKills <= 0) {
+            return null;
+        }
+        return "The command was killed by SIGKILL (exit code 137) while the kernel's out-of-memory killer ended "
+                + oomKills + (oomKills == 1 ? " process" : " processes") + " on this machine (jobs are the first it "
+                + "takes): it most likely ran out of memory. Running it again as it is will end the same way. Use "
+                + "less memory: smaller inputs, fewer parallel workers (make -j2, pytest -n 2, --maxWorkers=2), a "
+                + "smaller heap (-Xmx, NODE_OPTIONS=--max-old-space-size=...), or one step at a time.";
     }
 
     /**

@@ -27,6 +27,10 @@ final class Job {
     final ProcessTree.Target tree;
     final CompletableFuture<Void> done = new CompletableFuture<>();
     private final Clock clock;
+    /** The out-of-memory killer's count when the job started ({@link ProcTable#oomKills}), -1 where unknown. */
+    private final long oomKillsAtStart;
+    /** How many kills of the out-of-memory killer the machine had while a job killed by SIGKILL ran. */
+    private long oomKillsWhileRunning;
 
     private JobStatus status = JobStatus.RUNNING;
     private JobStatus endReason;
@@ -51,6 +55,7 @@ final class Job {
         this.startNanos = startNanos;
         this.tree = new ProcessTree.Target(process.toHandle(), cookie, ProcessTree.startTicksOf(process.pid()));
         this.clock = clock;
+        this.oomKillsAtStart = ProcTable.oomKills();
     }
 
     synchronized JobStatus status() {
@@ -98,7 +103,23 @@ final class Job {
         }
         exitCode = code;
         endNanos = nanos;
+        if (code == KILLED_BY_SIGKILL && oomKillsAtStart >= 0) {
+            oomKillsWhileRunning = Math.max(0, ProcTable.oomKills() - oomKillsAtStart);
+        }
         return true;
+    }
+
+    /** The exit code of a shell killed by SIGKILL, or of one whose last command was (128 + 9). */
+    static final int KILLED_BY_SIGKILL = 137;
+
+    /**
+     * How many processes the out-of-memory killer ended on this machine while the job ran, counted only
+     * for a job whose shell ended with {@link #KILLED_BY_SIGKILL}; 0 otherwise or where unknown.
+     *
+     * @return the count
+     */
+    synchronized long oomKillsWhileRunning() {
+        return oomKillsWhileRunning;
     }
 
     synchronized void pumps(CompletableFuture<Void> f) {

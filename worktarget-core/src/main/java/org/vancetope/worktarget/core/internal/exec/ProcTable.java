@@ -25,6 +25,8 @@ final class ProcTable {
     static final Path PROC = Path.of("/proc");
 
     private static final byte[] PREFIX = (ProcessTree.COOKIE_VAR + "=").getBytes(StandardCharsets.US_ASCII);
+    /** The line of {@code /proc/vmstat} that counts the out-of-memory killer's kills, with its blank. */
+    private static final String OOM_KILL = "oom_kill ";
 
     private ProcTable() {
     }
@@ -104,6 +106,48 @@ final class ProcTable {
             // cut short while processes came and went: what was read stays, the rest is read again
         }
         return out;
+    }
+
+    /**
+     * How many processes Linux's out-of-memory killer has killed since boot ({@code oom_kill} of
+     * {@code /proc/vmstat}, Linux 4.13 and later; memory limits of control groups count too).
+     *
+     * @return the count, or -1 where it cannot be read
+     */
+    static long oomKills() {
+        try {
+            return oomKills(Files.readAllBytes(PROC.resolve("vmstat")));
+        } catch (IOException | SecurityException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * The {@code oom_kill} count of a {@code /proc/vmstat} text.
+     *
+     * @param vmstat the file's bytes: lines of "name value"
+     * @return the count, or -1 when the line is missing or malformed
+     */
+    static long oomKills(byte[] vmstat) {
+        byte[] name = OOM_KILL.getBytes(StandardCharsets.US_ASCII);
+        for (int line = 0; line < vmstat.length; ) {
+            int end = line;
+            while (end < vmstat.length && vmstat[end] != '\n') {
+                end++;
+            }
+            if (end - line > name.length && regionEquals(vmstat, line, name)) {
+                long value = 0;
+                for (int i = line + name.length; i < end; i++) {
+                    if (vmstat[i] < '0' || vmstat[i] > '9' || value > Long.MAX_VALUE / 10 - 1) {
+                        return -1;
+                    }
+                    value = value * 10 + (vmstat[i] - '0');
+                }
+                return value;
+            }
+            line = end + 1;
+        }
+        return -1;
     }
 
     /**
