@@ -258,6 +258,18 @@ public abstract class ExecToolsContract {
     }
 
     @Test
+    void aJobStillRunningSaysThatItGoesOnAndHowToFollowOrEndIt() throws ToolException {
+        Map<String, Object> r = run("sleep 1000", Map.of("waitMs", 0));
+        String id = (String) r.get("id");
+        assertThat(r).containsEntry("status", "running");
+        assertThat((String) r.get("hint")).contains("still running").contains("'" + id + "'").contains("exec_tail")
+                .contains("exec_kill").contains("starts a second one");
+        assertThat((String) call("exec_status", Map.of("id", id)).get("hint")).contains("still running");
+        call("exec_kill", Map.of("id", id));
+        assertThat(awaitStatus(id, "killed")).doesNotContainKey("hint");
+    }
+
+    @Test
     void killEndsARunningJob() throws ToolException {
         String id = (String) run("sleep 1000", Map.of("waitMs", 0)).get("id");
         assertThat(call("exec_kill", Map.of("id", id))).containsEntry("id", id).containsEntry("killed", true)

@@ -57,7 +57,7 @@ final class ExecResults {
         boolean truncated = out.truncated() || err.truncated() || fileCut;
         String outPath = ConfinedRoot.jobOutputPath(job.stdout.name());
         String errPath = ConfinedRoot.jobOutputPath(job.stderr.name());
-        String hint = null;
+        String hint = status == JobStatus.RUNNING ? runningHint(job.id) : null;
         if (expired) {
             hint = "The output files of this job were deleted " + duration(outputRetentionMs) + " after it finished "
                     + "(outputRetention), so stdoutPath and stderrPath are null; stdout and stderr are what was kept "
@@ -65,7 +65,8 @@ final class ExecResults {
                     + "need more of its output.";
         } else if (truncated) {
             String path = out.truncated() || !err.truncated() ? outPath : errPath;
-            StringBuilder h = new StringBuilder("Output was cut to its head and tail. ");
+            StringBuilder h = new StringBuilder(hint == null ? "" : hint + " ").append("Output was cut to its head and "
+                    + "tail. ");
             h.append(fileCut ? "The files stdoutPath (" + outPath + ") and stderrPath (" + errPath + ") hold the output "
                     + "up to where they stopped (below)" : "The full output is in stdoutPath (" + outPath
                     + ") and stderrPath (" + errPath + ")");
@@ -122,6 +123,20 @@ final class ExecResults {
         return "The command ran in /bin/sh, which here is dash, not bash: it has no 'source' (use '.'), '[[ ]]', "
                 + "arrays, 'function', '<<<', '<( )' or '${var//a/b}'. Run it with bash instead: bash -c '...', or "
                 + "write it to a file with file_write and run 'bash script.sh'.";
+    }
+
+    /**
+     * The hint for a job that still runs: that it goes on without the caller, and how to follow or end it.
+     * A caller that takes "running" for a hang starts the command again, and a second dev server then fails
+     * on the port the first one holds.
+     *
+     * @param id the job's id
+     * @return the hint
+     */
+    static String runningHint(String id) {
+        return "The job is still running: exec_run returned after waitMs and the job goes on by itself. Follow it "
+                + "with exec_status or exec_tail (id '" + id + "') and end it with exec_kill; running the command "
+                + "again starts a second one beside it.";
     }
 
     /**
