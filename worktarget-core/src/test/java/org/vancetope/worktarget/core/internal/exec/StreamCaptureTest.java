@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
@@ -30,27 +29,7 @@ class StreamCaptureTest {
 
     private StreamCapture pump(String text, long fileCap, int chunk, String name, WritableByteChannel file) {
         StreamCapture c = new StreamCapture(name, file, fileCap, CAP, Clock.systemUTC());
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        // Hands out at most 'chunk' bytes per read, so multibyte characters straddle reads.
-        c.pump(new InputStream() {
-            int pos;
-
-            @Override
-            public int read() {
-                return pos < bytes.length ? bytes[pos++] & 0xff : -1;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) {
-                if (pos >= bytes.length) {
-                    return -1;
-                }
-                int n = Math.min(Math.min(len, chunk), bytes.length - pos);
-                System.arraycopy(bytes, pos, b, off, n);
-                pos += n;
-                return n;
-            }
-        });
+        c.pump(new ChunkedInput(text.getBytes(StandardCharsets.UTF_8), chunk));
         return c;
     }
 

@@ -2,7 +2,6 @@ package org.vancetope.worktarget.core.internal.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
@@ -139,26 +138,7 @@ class TerminalTextTest {
     private static StreamCapture capture(String text, int chunk) {
         StreamCapture c = new StreamCapture("t", Channels.newChannel(OutputStream.nullOutputStream()), 1 << 20, CAP,
                 Clock.systemUTC());
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        c.pump(new InputStream() {
-            int pos;
-
-            @Override
-            public int read() {
-                return pos < bytes.length ? bytes[pos++] & 0xff : -1;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) {
-                if (pos >= bytes.length) {
-                    return -1;
-                }
-                int n = Math.min(Math.min(len, chunk), bytes.length - pos);
-                System.arraycopy(bytes, pos, b, off, n);
-                pos += n;
-                return n;
-            }
-        });
+        c.pump(new ChunkedInput(text.getBytes(StandardCharsets.UTF_8), chunk));
         return c;
     }
 }
