@@ -194,7 +194,15 @@ public final class ExecEngine implements AutoCloseable {
             JobWaits.awaitDone(job, TimeUnit.MILLISECONDS.toNanos(killGraceMs + outputDrainMs + KILL_ANSWER_SLACK_MS));
             Thread.currentThread().interrupt();
         }
-        return results.result(job);
+        ExecResult r = results.result(job);
+        if (req.waitMs() != null && req.waitMs() > maxWaitMs && r.status() == JobStatus.RUNNING) {
+            // the caller asked to wait longer than one call may: say so, or it takes the early answer for a hang
+            String capped = "It waited " + maxWaitMs + " ms, not the " + req.waitMs() + " ms asked for: that is the "
+                    + "longest one call waits here (maxWait). Call exec_status or exec_tail later for the rest.";
+            r = new ExecResult(r.id(), r.status(), r.exitCode(), r.durationMs(), r.lastOutputAt(), r.stdoutPath(),
+                    r.stderrPath(), r.stdout(), r.stderr(), r.truncated(), r.hint() == null ? capped : r.hint() + " " + capped);
+        }
+        return r;
     }
 
     /** Checks the request, reserves a slot in the scope, starts the job and puts it in the scope's table. */

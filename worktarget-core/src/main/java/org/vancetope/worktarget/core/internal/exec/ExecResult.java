@@ -19,8 +19,10 @@ import java.util.Objects;
  * @param stdout stdout, HEAD_TAIL-rendered to the inline cap
  * @param stderr stderr, HEAD_TAIL-rendered to the inline cap
  * @param truncated whether either stream was cut (inline or in its file)
- * @param hint how to page the files and why a file stopped short (its cap, a full disk), or that the files
- *        expired; null when nothing was cut and the files are there
+ * @param hint what the caller should know to go on, or null: that the job still runs (and how to follow it;
+ *        that the wait was capped), how to page the files and why a file stopped short (its cap, a full disk),
+ *        that the files expired, that a failure came from bash syntax in dash or from the out-of-memory killer,
+ *        or that a command which only changed its shell's state has no effect on the next call
  */
 public record ExecResult(String id, JobStatus status, Integer exitCode, long durationMs, Instant lastOutputAt,
                          String stdoutPath, String stderrPath, String stdout, String stderr, boolean truncated,
@@ -35,7 +37,7 @@ public record ExecResult(String id, JobStatus status, Integer exitCode, long dur
     /**
      * The JSON-shaped tool result.
      *
-     * @return the map, keys in the documented order; {@code hint} only when truncated or expired
+     * @return the map, keys in the documented order; {@code hint} only when there is one
      */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();

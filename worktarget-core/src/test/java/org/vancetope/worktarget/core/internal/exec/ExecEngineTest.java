@@ -283,7 +283,17 @@ class ExecEngineTest {
         try (ExecEngine capped = ExecEngine.builder().settings(ExecSettings.builder().defaultWait(Duration.ZERO).maxWait(Duration.ZERO).build()).build()) {
             ExecResult r = capped.run(new ExecRequest("s1", "sleep 1000", root(dir), ENV, 3_600_000L, null, null));
             assertThat(r.status()).isEqualTo(JobStatus.RUNNING);
+            assertThat(r.hint()).contains("still running").contains("It waited 0 ms, not the 3600000 ms asked for")
+                    .contains("maxWait");
         }
+    }
+
+    @Test
+    void aWaitWithinMaxWaitSaysNothingOfACap() throws ToolException {
+        ExecResult r = engine.run(new ExecRequest("s1", "sleep 1000", root(dir), ENV, 0L, null, null));
+        assertThat(r.status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(r.hint()).contains("still running").doesNotContain("maxWait");
+        engine.kill("s1", r.id());
     }
 
     @Test
