@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.internal.Discovery;
@@ -89,6 +90,17 @@ public final class WorkTargetDispatcher {
     private final Map<String, BackendTool> hostTools;
     private final List<ToolInterceptor> interceptors;
     private final List<ToolInterceptor> backendInterceptors;
+    /** The calls of each process in progress, by process id, for {@link #processEnded(ProcessInfo)}. */
+    private final ConcurrentHashMap<String, InFlight> inFlight = new ConcurrentHashMap<>();
+
+    /**
+     * The calls of one process in progress, and whether the process ended meanwhile; changed only inside the
+     * map's {@code compute} of its key.
+     */
+    private static final class InFlight {
+        int calls;
+        ProcessInfo ended;
+    }
     private final DispatchListener listener;
     private final Duration daemonTimeout;
     private final Duration clientTimeout;
@@ -155,7 +167,10 @@ public final class WorkTargetDispatcher {
      * in its temp RootDir are killed at once, the RootDir goes when the calls working in it have returned,
      * and the WORK backend refuses it to new calls until then. A call that starts after that begins a
      * new temp RootDir, so a host whose calls may race the end takes the process out of its
-     * {@link ProcessStore} first (no new call finds it) and then passes it here.
+     * {@link ProcessStore} first (no new call finds it) and then passes it here. A call that found the
+     * process before may reach its backend only after this; when the last such call returns, the backends
+     * hear of the end once more, so that a temp RootDir or a job it made goes too (unless the host has
+     * registered a process of that id again by then).
      *
      * <pre>{@code
      * store.remove(process.id());           // e.g. when an agent's run finishes: no new call finds it
@@ -166,10 +181,20 @@ public final class WorkTargetDispatcher {
      */
     public void processEnded(ProcessInfo process) {
         ToolContext ctx = ToolContext.of(Objects.requireNonNull(process, "process"));
+        // a call that found the process before the host took it out of its store may still reach a backend
+        // after this, and make a new temp RootDir or start a job there: the last such call tells them again
+        inFlight.computeIfPresent(process.id(), (id, f) -> {
+            f.ended = process;
+            return f;
+        });
+        tellProviders(ctx);
+        peers.processEnded(ctx);
+    }
+
+    private void tellProviders(ToolContext ctx) {
         for (BackendToolProvider p : providers) {
             tell(p.name(), () -> p.processEnded(ctx));
         }
-        peers.processEnded(ctx);
     }
 
     /**
@@ -213,6 +238,32 @@ public final class WorkTargetDispatcher {
      *         thread is interrupted, or the backend's own failure
      */
     public Map<String, Object> invoke(String processId, String tool, Map<String, Object> params) throws ToolException {
+        // counted before the process is looked up: a call that finds it is always seen by processEnded
+        String key = Objects.toString(processId, "");
+        inFlight.compute(key, (id, f) -> {
+            InFlight in = f == null ? new InFlight() : f;
+            in.calls++;
+            return in;
+        });
+        try {
+            return call(processId, tool, params);
+        } finally {
+            ProcessInfo[] endedMeanwhile = new ProcessInfo[1];
+            inFlight.computeIfPresent(key, (id, f) -> {
+                if (--f.calls > 0) {
+                    return f;
+                }
+                endedMeanwhile[0] = f.ended;
+                return null;
+            });
+            // (unless the host registered the id again meanwhile: then what is there is the new process's)
+            if (endedMeanwhile[0] != null && processStore.find(key).isEmpty()) {
+                tellProviders(ToolContext.of(endedMeanwhile[0]));
+            }
+        }
+    }
+
+    private Map<String, Object> call(String processId, String tool, Map<String, Object> params) throws ToolException {
         long start = System.nanoTime();
         Map<String, Object> p = params == null ? Map.of() : params;
         ProcessInfo process = processStore.find(processId).orElse(null);

@@ -162,6 +162,42 @@ class ProcessEndTest {
         }
     }
 
+    @Test
+    void aCallThatFoundTheProcessBeforeItEndedLeavesNoTempRootDirOrJobWhenItReachesTheBackendAfter()
+            throws Exception {
+        CountDownLatch looked = new CountDownLatch(1);
+        CountDownLatch go = new CountDownLatch(1);
+        // between the dispatcher's lookup of the process and its backend: where a call is when the host ends it
+        WorkTargetDispatcher held = WorkTargetDispatcher.builder().processStore(store).backend(work).interceptor(chain -> {
+            looked.countDown();
+            try {
+                go.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return chain.proceed(chain.invocation());
+        }).build();
+        ProcessInfo p = store.process("p1").tenant("acme").project("proj").add();
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        try {
+            Future<Map<String, Object>> late = caller.submit(() -> held.invoke("p1", "exec_run",
+                    Map.of("command", "echo $$ > pid; exec sleep 1000", "waitMs", 0)));
+            looked.await();
+            store.remove("p1");
+            held.processEnded(p);
+            go.countDown();
+            assertThat(late.get(1, TimeUnit.MINUTES)).containsEntry("status", "running");
+        } finally {
+            go.countDown();
+            caller.shutdownNow();
+        }
+        // the call made a new temp RootDir and started a job there after the end: both go when it returns
+        assertThat(work.rootDirs("acme", "proj")).isEmpty();
+        try (Stream<Path> left = Files.list(tmp.resolve("ws/acme/proj"))) {
+            assertThat(left.map(f -> f.getFileName().toString())).containsOnly(".rootdirs");
+        }
+    }
+
     private static long awaitPid(Path pidFile) {
         return Long.parseLong(Await.line(pidFile));
     }
