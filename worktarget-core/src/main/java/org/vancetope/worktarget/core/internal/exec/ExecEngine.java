@@ -194,15 +194,11 @@ public final class ExecEngine implements AutoCloseable {
             JobWaits.awaitDone(job, TimeUnit.MILLISECONDS.toNanos(killGraceMs + outputDrainMs + KILL_ANSWER_SLACK_MS));
             Thread.currentThread().interrupt();
         }
-        ExecResult r = results.result(job);
-        if (req.waitMs() != null && req.waitMs() > maxWaitMs && r.status() == JobStatus.RUNNING) {
-            // the caller asked to wait longer than one call may: say so, or it takes the early answer for a hang
-            String capped = "It waited " + maxWaitMs + " ms, not the " + req.waitMs() + " ms asked for: that is the "
-                    + "longest one call waits here (maxWait). Call exec_status or exec_tail later for the rest.";
-            r = new ExecResult(r.id(), r.status(), r.exitCode(), r.durationMs(), r.lastOutputAt(), r.stdoutPath(),
-                    r.stderrPath(), r.stdout(), r.stderr(), r.truncated(), r.hint() == null ? capped : r.hint() + " " + capped);
-        }
-        return r;
+        // a caller that asked to wait longer than one call may is told so, or it takes the early answer for a hang
+        boolean capped = req.waitMs() != null && req.waitMs() > maxWaitMs;
+        return results.result(job, capped ? "It waited " + maxWaitMs + " ms, not the " + req.waitMs() + " ms asked "
+                + "for: that is the longest one call waits here (maxWait). Call exec_status or exec_tail later for the "
+                + "rest." : null);
     }
 
     /** Checks the request, reserves a slot in the scope, starts the job and puts it in the scope's table. */
@@ -210,7 +206,7 @@ public final class ExecEngine implements AutoCloseable {
         if (closed) {
             throw new ToolException(ErrorCode.INTERNAL, "The exec engine is closed; no new jobs can start.");
         }
-        JobLauncher.check(req);
+        String workingDirectory = JobLauncher.check(req);
         JobTable.Reservation slot = jobs.reserve(req.scope());
         if (slot.evicted() != null) {
             reaper.forget(slot.evicted());
@@ -218,7 +214,7 @@ public final class ExecEngine implements AutoCloseable {
         String id = jobs.newId();
         Job job;
         try {
-            job = launcher.start(req, id);
+            job = launcher.start(req, id, workingDirectory);
         } catch (ToolException | RuntimeException e) {
             jobs.cancel(slot, id);
             throw e;

@@ -48,6 +48,18 @@ final class ExecResults {
      * @return the result
      */
     ExecResult result(Job job) {
+        return result(job, null);
+    }
+
+    /**
+     * The current state and output of a job, with a sentence of the caller's added to the hint while the job
+     * still runs.
+     *
+     * @param job the job
+     * @param extra what the caller adds to a running job's hint, or null
+     * @return the result
+     */
+    ExecResult result(Job job, String extra) {
         JobStatus status = job.status();
         Integer exit = job.exitCode();
         HeadTail.Rendered out = job.stdout.render(inlineOutputCharCap);
@@ -86,6 +98,9 @@ final class ExecResults {
             if (memory != null) {
                 hint = hint == null ? memory : hint + " " + memory;
             }
+        }
+        if (extra != null && status == JobStatus.RUNNING) {
+            hint = hint == null ? extra : hint + " " + extra;
         }
         Instant a = job.stdout.lastOutputAt();
         Instant b = job.stderr.lastOutputAt();

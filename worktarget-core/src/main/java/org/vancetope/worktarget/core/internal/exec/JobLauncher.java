@@ -98,13 +98,14 @@ final class JobLauncher {
      * Checks what a request must satisfy before a slot is reserved for it.
      *
      * @param req the request
+     * @return the directory below the root the job runs in, for {@link #start} ({@link #workingDirectory})
      * @throws ToolException {@code invalid_params} for a blank command, one with NUL, a virtual root or a
      *                       deadline under 1 s; {@code size_limit} for a command or a variable over
      *                       {@link #MAX_ARGUMENT_BYTES} or a too large stdin; {@code not_found} when the
      *                       working directory or the {@code cwd} below it is missing; {@code path_escape} for a
      *                       {@code cwd} outside the root; {@code invalid_params} for a {@code cwd} that is a file
      */
-    static void check(ExecRequest req) throws ToolException {
+    static String check(ExecRequest req) throws ToolException {
         if (req.command().isBlank()) {
             throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'command' must not be blank.");
         }
@@ -138,7 +139,7 @@ final class JobLauncher {
             throw new ToolException(ErrorCode.NOT_FOUND, "The working directory of the job does not exist (any more). "
                     + "Check the work target with work_target_get.");
         }
-        workingDirectory(req);
+        String workingDirectory = workingDirectory(req);
         if (req.deadlineSeconds() != null && req.deadlineSeconds() < 1) {
             throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter 'deadlineSeconds' must be at least 1.");
         }
@@ -150,6 +151,7 @@ final class JobLauncher {
                         + "file_write and redirect it instead, e.g. command 'sort < input.txt'.");
             }
         }
+        return workingDirectory;
     }
 
     /**
@@ -203,14 +205,15 @@ final class JobLauncher {
      *
      * @param req the checked request
      * @param id the job's id
+     * @param workingDirectory the directory below the root {@link #check} found, or null for the root
      * @return the running job
-     * @throws ToolException {@code internal} when the output files or the process cannot be created; as
-     *                       {@link #workingDirectory} when {@code cwd} went since the check; {@code invalid_params}
-     *                       for a {@code cwd} where the isolation wrapper takes no shell command;
+     * @throws ToolException {@code internal} when the output files or the process cannot be created;
+     *                       {@code invalid_params} for a {@code cwd} where the isolation wrapper takes no shell
+     *                       command;
      *                       {@code size_limit} when the change into it makes the command too long
      */
-    Job start(ExecRequest req, String id) throws ToolException {
-        String cd = changeDirectory(workingDirectory(req));
+    Job start(ExecRequest req, String id, String workingDirectory) throws ToolException {
+        String cd = changeDirectory(workingDirectory);
         if (!cd.isEmpty() && !isolation.takesShellCommand()) {
             throw new ToolException(ErrorCode.INVALID_PARAMS, "This server's isolation wrapper does not give the "
                     + "command to a shell, so it cannot change into 'cwd'. Omit cwd; commands run in the work "

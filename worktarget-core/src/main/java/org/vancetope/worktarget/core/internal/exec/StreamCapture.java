@@ -53,6 +53,8 @@ final class StreamCapture {
     private long totalChars;
     /** Where the shown text's last line starts: what a carriage return takes back. */
     private long lineStart;
+    /** The character {@link #put} adds, as a run. */
+    private final char[] one = new char[1];
     private final TerminalText terminal = new TerminalText(new TerminalText.Sink() {
         @Override
         public void put(char c) {
@@ -277,7 +279,10 @@ final class StreamCapture {
         cb.position(cb.limit());
     }
 
-    /** Adds shown characters, as {@link #put} does each of them; the caller updates {@link #lineStart}. */
+    /**
+     * Adds shown characters: to the head while it holds the whole text, to the ring once there is one; the
+     * caller updates {@link #lineStart}.
+     */
     private void putRun(char[] a, int off, int n) {
         int inHead = headLen < charCap && headLen == totalChars ? Math.min(n, charCap - headLen) : 0;
         if (inHead > 0) {
@@ -320,24 +325,10 @@ final class StreamCapture {
         terminal.end();
     }
 
-    /** Adds a shown character: to the head while it holds the whole text, to the ring once there is one. */
+    /** Adds one shown character, as a run of one. */
     private void put(char c) {
-        if (headLen < charCap && headLen == totalChars) {
-            if (headLen == head.length) {
-                head = java.util.Arrays.copyOf(head, Math.min(charCap, head.length * 2));
-            }
-            head[headLen++] = c;
-        } else if (ring == null) {
-            ring = java.util.Arrays.copyOf(head, charCap); // the head is the tail so far
-            ringPos = 0;
-            ringValid = charCap;
-        }
-        if (ring != null) {
-            ring[ringPos] = c;
-            ringPos = ringPos + 1 == ring.length ? 0 : ringPos + 1;
-            ringValid = Math.min(ring.length, ringValid + 1);
-        }
-        totalChars++;
+        one[0] = c;
+        putRun(one, 0, 1);
         if (c == '\n') {
             lineStart = totalChars;
         }
