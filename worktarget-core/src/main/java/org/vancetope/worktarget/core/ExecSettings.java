@@ -1,8 +1,10 @@
 package org.vancetope.worktarget.core;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import org.vancetope.worktarget.core.internal.exec.HeadTail;
 import org.vancetope.worktarget.core.internal.exec.Isolation;
 
@@ -77,8 +79,12 @@ public final class ExecSettings {
     private final Duration scopeIdle;
     private final IsolationMode isolationMode;
     private final String isolationWrapper;
+    private final Path jobControlGroup;
+    private final int maxJobProcesses;
 
     private ExecSettings(Builder b) {
+        this.jobControlGroup = b.jobControlGroup;
+        this.maxJobProcesses = b.maxJobProcesses;
         this.inlineOutputCharCap = b.inlineOutputCharCap;
         this.defaultWait = b.defaultWait;
         this.maxWait = b.maxWait;
@@ -126,6 +132,8 @@ public final class ExecSettings {
         b.scopeIdle = scopeIdle;
         b.isolationMode = isolationMode;
         b.isolationWrapper = isolationWrapper;
+        b.jobControlGroup = jobControlGroup;
+        b.maxJobProcesses = maxJobProcesses;
         return b;
     }
 
@@ -233,6 +241,30 @@ public final class ExecSettings {
         return isolationWrapper;
     }
 
+    /**
+     * The Linux control group (cgroup) directory in which every job gets a group of its own (default none).
+     * With it, a job's tree kill finds every process the job started, also one that left the job's session
+     * and cleared its environment, and {@link #maxJobProcesses()} can cap the job. The engine checks when it
+     * starts that it can make groups there (see {@code docs/exec.md}, Process cap).
+     *
+     * @return the directory, empty for none
+     */
+    public Optional<Path> jobControlGroup() {
+        return Optional.ofNullable(jobControlGroup);
+    }
+
+    /**
+     * The most processes and threads one job may have at once, counted in its control group (default 0: no
+     * cap). A fork beyond it fails in the job ("Cannot fork", "Resource temporarily unavailable") instead of
+     * taking the machine's process numbers from the server, and the job's result says so. Needs
+     * {@link #jobControlGroup()}.
+     *
+     * @return the cap, 0 for none
+     */
+    public int maxJobProcesses() {
+        return maxJobProcesses;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof ExecSettings s
@@ -245,13 +277,15 @@ public final class ExecSettings {
                 && outputRetention.equals(s.outputRetention)
                 && scopeIdle.equals(s.scopeIdle)
                 && isolationMode == s.isolationMode
-                && isolationWrapper.equals(s.isolationWrapper);
+                && isolationWrapper.equals(s.isolationWrapper)
+                && Objects.equals(jobControlGroup, s.jobControlGroup)
+                && maxJobProcesses == s.maxJobProcesses;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(inlineOutputCharCap, defaultWait, maxWait, killGrace, maxJobsPerScope, outputFileMaxBytes,
-                outputRetention, scopeIdle, isolationMode, isolationWrapper);
+                outputRetention, scopeIdle, isolationMode, isolationWrapper, jobControlGroup, maxJobProcesses);
     }
 
     @Override
@@ -260,7 +294,8 @@ public final class ExecSettings {
                 + ", maxWait=" + maxWait + ", killGrace=" + killGrace + ", maxJobsPerScope=" + maxJobsPerScope
                 + ", outputFileMaxBytes=" + outputFileMaxBytes + ", outputRetention=" + outputRetention
                 + ", scopeIdle=" + scopeIdle + ", isolationMode=" + isolationMode + ", isolationWrapper="
-                + isolationWrapper + "]";
+                + isolationWrapper + ", jobControlGroup=" + jobControlGroup + ", maxJobProcesses=" + maxJobProcesses
+                + "]";
     }
 
     /**
@@ -278,6 +313,8 @@ public final class ExecSettings {
         private Duration scopeIdle = DEFAULT_SCOPE_IDLE;
         private IsolationMode isolationMode = IsolationMode.NONE;
         private String isolationWrapper = Isolation.defaultBubblewrapTemplate();
+        private Path jobControlGroup;
+        private int maxJobProcesses;
 
         private Builder() {
         }
@@ -424,14 +461,51 @@ public final class ExecSettings {
         }
 
         /**
+         * Sets {@link ExecSettings#jobControlGroup()}; the engine checks it when it starts.
+         *
+         * @param dir an absolute control group directory, or null for none
+         * @return this
+         * @throws IllegalArgumentException when relative
+         */
+        public Builder jobControlGroup(Path dir) {
+            if (dir != null && !dir.isAbsolute()) {
+                throw new IllegalArgumentException("jobControlGroup must be an absolute path of a control group "
+                        + "directory (below /sys/fs/cgroup), got " + dir);
+            }
+            this.jobControlGroup = dir == null ? null : dir.normalize();
+            return this;
+        }
+
+        /**
+         * Sets {@link ExecSettings#maxJobProcesses()}; {@link #build()} checks that a
+         * {@link #jobControlGroup(Path)} is set with it.
+         *
+         * @param max 0 for no cap, or at least 2 (the job's shell and one command)
+         * @return this
+         * @throws IllegalArgumentException when negative or 1
+         */
+        public Builder maxJobProcesses(int max) {
+            if (max < 0 || max == 1) {
+                throw new IllegalArgumentException("maxJobProcesses must be 0 (no cap) or at least 2, got " + max);
+            }
+            this.maxJobProcesses = max;
+            return this;
+        }
+
+        /**
          * Checks what needs several settings together and builds.
          *
          * @return the settings
          * @throws IllegalArgumentException when {@code defaultWait} is longer than {@code maxWait}, or when the
          *                                  mode is {@link IsolationMode#CUSTOM} and the wrapper template is
-         *                                  invalid (saying what is wrong with it)
+         *                                  invalid (saying what is wrong with it), or for a
+         *                                  {@code maxJobProcesses} without a {@code jobControlGroup}
          */
         public ExecSettings build() {
+            if (maxJobProcesses > 0 && jobControlGroup == null) {
+                throw new IllegalArgumentException("maxJobProcesses=" + maxJobProcesses + " needs jobControlGroup: the "
+                        + "cap is kept by a control group of each job's own, made in that directory");
+            }
             if (defaultWait.compareTo(maxWait) > 0) {
                 throw new IllegalArgumentException("defaultWait must be at most maxWait, got defaultWait=" + defaultWait
                         + " and maxWait=" + maxWait);

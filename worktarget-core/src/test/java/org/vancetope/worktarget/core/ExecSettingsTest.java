@@ -3,6 +3,7 @@ package org.vancetope.worktarget.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.vancetope.worktarget.core.ExecSettings.IsolationMode;
@@ -22,6 +23,8 @@ class ExecSettingsTest {
         assertThat(d.scopeIdle()).isEqualTo(Duration.ofHours(1));
         assertThat(d.isolationMode()).isEqualTo(IsolationMode.NONE);
         assertThat(d.isolationWrapper()).contains("{cmd}");
+        assertThat(d.jobControlGroup()).isEmpty();
+        assertThat(d.maxJobProcesses()).isZero();
     }
 
     @Test
@@ -34,7 +37,8 @@ class ExecSettingsTest {
         ExecSettings s = ExecSettings.builder().inlineOutputCharCap(500).defaultWait(Duration.ofSeconds(1))
                 .maxWait(Duration.ofSeconds(2)).killGrace(Duration.ZERO).maxJobsPerScope(3).outputFileMaxBytes(4)
                 .outputRetention(Duration.ZERO).scopeIdle(Duration.ofMinutes(7)).isolationMode(IsolationMode.CUSTOM)
-                .isolationWrapper("sh -c {cmd}").build();
+                .isolationWrapper("sh -c {cmd}").jobControlGroup(Path.of("/sys/fs/cgroup/pids/wt"))
+                .maxJobProcesses(100).build();
         ExecSettings copy = s.toBuilder().build();
         assertThat(copy).isEqualTo(s).hasSameHashCodeAs(s);
         assertThat(copy.toString()).isEqualTo(s.toString());
@@ -45,6 +49,40 @@ class ExecSettingsTest {
         ExecSettings d = ExecSettings.defaults();
         assertThat(d.toBuilder().killGrace(Duration.ofSeconds(11)).build()).isNotEqualTo(d);
         assertThat(d.toBuilder().isolationWrapper("x {cmd}").build()).isNotEqualTo(d);
+        assertThat(d.toBuilder().jobControlGroup(Path.of("/g")).build()).isNotEqualTo(d);
+        ExecSettings grouped = d.toBuilder().jobControlGroup(Path.of("/g")).build();
+        assertThat(grouped.toBuilder().maxJobProcesses(2).build()).isNotEqualTo(grouped);
+    }
+
+    @Test
+    void maxJobProcessesNeedsAJobControlGroup() {
+        assertThatThrownBy(() -> ExecSettings.builder().maxJobProcesses(64).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxJobProcesses=64 needs jobControlGroup");
+    }
+
+    @Test
+    void maxJobProcessesOfOneOrBelowZeroIsRefusedAtOnce() {
+        assertThatThrownBy(() -> ExecSettings.builder().maxJobProcesses(1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxJobProcesses must be 0 (no cap) or at least 2, got 1");
+        assertThatThrownBy(() -> ExecSettings.builder().maxJobProcesses(-1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got -1");
+    }
+
+    @Test
+    void aRelativeJobControlGroupIsRefusedAtOnce() {
+        assertThatThrownBy(() -> ExecSettings.builder().jobControlGroup(Path.of("pids/wt")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("jobControlGroup must be an absolute path").hasMessageContaining("pids/wt");
+    }
+
+    @Test
+    void aJobControlGroupWithoutACapIsValidAndNullRemovesIt() {
+        ExecSettings s = ExecSettings.builder().jobControlGroup(Path.of("/sys/fs/cgroup/pids/wt/../jobs")).build();
+        assertThat(s.jobControlGroup()).contains(Path.of("/sys/fs/cgroup/pids/jobs"));
+        assertThat(s.maxJobProcesses()).isZero();
+        assertThat(s.toBuilder().jobControlGroup(null).build()).isEqualTo(ExecSettings.defaults());
     }
 
     @Test
@@ -52,7 +90,7 @@ class ExecSettingsTest {
         assertThat(ExecSettings.defaults().toString()).startsWith("ExecSettings[inlineOutputCharCap=8000, ")
                 .contains("defaultWait=PT15S", "maxWait=PT5M", "killGrace=PT10S", "maxJobsPerScope=32",
                         "outputFileMaxBytes=67108864", "outputRetention=PT1H", "scopeIdle=PT1H", "isolationMode=NONE",
-                        "isolationWrapper=").endsWith("]");
+                        "isolationWrapper=", "jobControlGroup=null", "maxJobProcesses=0").endsWith("]");
     }
 
     @Test

@@ -623,8 +623,20 @@ class CliTest {
         cases.put(List.of("--max-jobs", "0"), "--max-jobs must be at least 1, got 0.");
         cases.put(List.of("--max-jobs", "99999999999"), "--max-jobs must be at most 2147483647, got 99999999999.");
         cases.put(List.of("--result-max-kib", "0"), "--result-max-kib must be between 1 and 1048576, got 0.");
-        cases.put(List.of("--isolation", "full"), "The exec settings (--isolation, --isolation-wrapper): isolationMode "
-                + "must be 'none' or 'custom' (any case), got 'full'.");
+        cases.put(List.of("--isolation", "full"), "The exec settings (--isolation, --isolation-wrapper, --job-cgroup, "
+                + "--max-job-processes): isolationMode must be 'none' or 'custom' (any case), got 'full'.");
+        cases.put(List.of("--max-job-processes", "50"), "The exec settings (--isolation, --isolation-wrapper, "
+                + "--job-cgroup, --max-job-processes): maxJobProcesses=50 needs jobControlGroup: the cap is kept by a "
+                + "control group of each job's own, made in that directory.");
+        cases.put(List.of("--job-cgroup", "/sys/fs/cgroup/pids", "--max-job-processes", "1"), "The exec settings "
+                + "(--isolation, --isolation-wrapper, --job-cgroup, --max-job-processes): maxJobProcesses must be 0 (no "
+                + "cap) or at least 2, got 1.");
+        Path notAGroup = Files.createDirectories(dir.resolve("not-a-group"));
+        cases.put(List.of("--job-cgroup", notAGroup.toString(), "--max-job-processes", "50"), "The exec settings "
+                + "(--job-cgroup, --max-job-processes): jobControlGroup " + notAGroup + " is not a control group "
+                + "directory (it has no cgroup.procs). Name a directory below /sys/fs/cgroup that this server may "
+                + "write: with cgroup v2 one delegated to the server's user whose cgroup.subtree_control enables pids, "
+                + "with v1 one below /sys/fs/cgroup/pids.");
         cases.put(List.of("--result-max-kib", "99999999999"), "--result-max-kib must be between 1 and 1048576, got "
                 + "99999999999.");
         Path aFile = Files.writeString(dir.resolve("not-a-dir"), "x");
@@ -651,7 +663,8 @@ class CliTest {
         assertThat(run("serve", "--workspace", ws, "--tokens", t, "--isolation", "custom", "--isolation-wrapper",
                 "bwrap --unshare-net", "--port", "0",
                 "--admin-port", "0", "--admin-token", ADMIN_TOKEN)).isEqualTo(Main.USAGE);
-        assertThat(stderr()).startsWith("The exec settings (--isolation, --isolation-wrapper): ");
+        assertThat(stderr()).startsWith("The exec settings (--isolation, --isolation-wrapper, --job-cgroup, "
+                + "--max-job-processes): ");
     }
 
     @Test

@@ -107,6 +107,7 @@ public final class ExecEngine implements AutoCloseable {
         this.killGraceMs = s.killGrace().toMillis();
         this.outputDrainMs = b.outputDrainMs;
         this.isolation = b.isolation;
+        JobControlGroups groups = controlGroups(s, b.isolation);
         this.threads = new ExecThreads(b.scheduler);
         ScheduledExecutorService scheduler = threads.scheduler;
         ProcessTree tree = new ProcessTree(scheduler, Duration.ofMillis(killGraceMs));
@@ -116,12 +117,34 @@ public final class ExecEngine implements AutoCloseable {
         this.jobs = new JobTable(b.clock, b.random, s.maxJobsPerScope(), scopeIdleMs);
         this.outputs = new JobOutputs(s.outputFileMaxBytes(), inlineOutputCharCap, b.clock);
         this.launcher = new JobLauncher(outputs, isolation, b.shell, setsid, b.random, b.clock, tree, threads.spawner,
-                threads.io);
+                threads.io, groups);
         this.waits = new JobWaits(threads.io, scheduler, b.outputDrainMs);
         this.reaper = new JobReaper(tree, jobs, threads.io, scheduler);
-        this.results = new ExecResults(inlineOutputCharCap, s.outputFileMaxBytes(), outputRetentionMs);
+        this.results = new ExecResults(inlineOutputCharCap, s.outputFileMaxBytes(), outputRetentionMs,
+                s.maxJobProcesses());
         this.expiry = new ExecExpiry(jobs, reaper, b.clock, scheduler, outputRetentionMs, scopeIdleMs,
                 b.expiryCheckMs);
+    }
+
+    /**
+     * The control groups of the settings' {@code jobControlGroup}, checked, with what ended JVMs left there
+     * removed; null without one.
+     *
+     * @throws IllegalArgumentException when groups cannot be made there, or the wrapper gives no shell (a job
+     *                                  enters its group while its shell waits for its first line)
+     */
+    private static JobControlGroups controlGroups(ExecSettings s, Isolation isolation) {
+        if (s.jobControlGroup().isEmpty()) {
+            return null;
+        }
+        if (!JobLauncher.KEEP_OUTPUT || !isolation.takesShellCommand()) {
+            throw new IllegalArgumentException("jobControlGroup needs Linux and an isolation whose wrapper gives the "
+                    + "command to a shell ({cmd} right after -c): a job enters its group before "
+                    + "its command starts");
+        }
+        JobControlGroups groups = JobControlGroups.open(s.jobControlGroup().get(), s.maxJobProcesses());
+        groups.sweepStale();
+        return groups;
     }
 
     /**

@@ -34,8 +34,10 @@ final class ExecResults {
     private final int inlineOutputCharCap;
     private final long outputFileMaxBytes;
     private final long outputRetentionMs;
+    private final int maxJobProcesses;
 
-    ExecResults(int inlineOutputCharCap, long outputFileMaxBytes, long outputRetentionMs) {
+    ExecResults(int inlineOutputCharCap, long outputFileMaxBytes, long outputRetentionMs, int maxJobProcesses) {
+        this.maxJobProcesses = maxJobProcesses;
         this.inlineOutputCharCap = inlineOutputCharCap;
         this.outputFileMaxBytes = outputFileMaxBytes;
         this.outputRetentionMs = outputRetentionMs;
@@ -97,6 +99,10 @@ final class ExecResults {
             String memory = status == JobStatus.FAILED ? outOfMemoryHint(exit, job.oomKillsWhileRunning()) : null;
             if (memory != null) {
                 hint = hint == null ? memory : hint + " " + memory;
+            }
+            String cap = processCapHint(job.forkRefusals(), maxJobProcesses);
+            if (cap != null) {
+                hint = hint == null ? cap : hint + " " + cap;
             }
         }
         if (extra != null && status == JobStatus.RUNNING) {
@@ -172,6 +178,26 @@ final class ExecResults {
                 + "takes): it most likely ran out of memory. Running it again as it is will end the same way. Use "
                 + "less memory: smaller inputs, fewer parallel workers (make -j2, pytest -n 2, --maxWorkers=2), a "
                 + "smaller heap (-Xmx, NODE_OPTIONS=--max-old-space-size=...), or one step at a time.";
+    }
+
+    /**
+     * The hint for a job some of whose forks failed because it had as many processes and threads as the
+     * server's cap allows, or null: "Cannot fork" and "Resource temporarily unavailable" do not say that the
+     * limit is the server's, nor what to do.
+     *
+     * @param refusals how many forks the cap refused
+     * @param cap the cap ({@code maxJobProcesses})
+     * @return the hint, or null
+     */
+    static String processCapHint(long refusals, int cap) {
+        if (refusals <= 0 || cap <= 0) {
+            return null;
+        }
+        return "The job reached this server's cap of " + cap + " processes and threads per job (maxJobProcesses): "
+                + refusals + (refusals == 1 ? " fork" : " forks") + " failed ('Cannot fork', 'Resource temporarily "
+                + "unavailable', 'unable to create native thread'). Run fewer things at once: fewer parallel workers "
+                + "(make -j2, pytest -n 2, --maxWorkers=2, -XX:ActiveProcessorCount=2), no command that starts "
+                + "itself in a loop; what still ran was not affected.";
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.core.internal.exec;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
@@ -31,6 +32,8 @@ final class Job {
     private final long oomKillsAtStart;
     /** How many kills of the out-of-memory killer the machine had while a job killed by SIGKILL ran. */
     private long oomKillsWhileRunning;
+    /** How many of the job's forks its control group's process cap refused until the shell exited. */
+    private long forkRefusals;
 
     private JobStatus status = JobStatus.RUNNING;
     private JobStatus endReason;
@@ -42,7 +45,7 @@ final class Job {
     private boolean outputExpired;
 
     Job(String id, String scope, String command, String cookie, ConfinedRoot root, Process process,
-        StreamCapture stdout, StreamCapture stderr, long startNanos, Clock clock) {
+        StreamCapture stdout, StreamCapture stderr, long startNanos, Clock clock, Path group) {
         this.id = id;
         this.scope = scope;
         this.command = command;
@@ -53,7 +56,7 @@ final class Job {
         this.stdout = stdout;
         this.stderr = stderr;
         this.startNanos = startNanos;
-        this.tree = new ProcessTree.Target(process.toHandle(), cookie, ProcessTree.startTicksOf(process.pid()));
+        this.tree = new ProcessTree.Target(process.toHandle(), cookie, ProcessTree.startTicksOf(process.pid()), group);
         this.clock = clock;
         this.oomKillsAtStart = ProcTable.oomKills();
     }
@@ -106,7 +109,20 @@ final class Job {
         if (code == KILLED_BY_SIGKILL && oomKillsAtStart >= 0) {
             oomKillsWhileRunning = Math.max(0, ProcTable.oomKills() - oomKillsAtStart);
         }
+        if (tree.group() != null) {
+            forkRefusals = JobControlGroups.forkRefusals(tree.group());
+        }
         return true;
+    }
+
+    /**
+     * How many forks of the job its process cap refused while its shell ran ({@code maxJobProcesses}); 0
+     * while the shell runs, without a cap or where unknown.
+     *
+     * @return the count
+     */
+    synchronized long forkRefusals() {
+        return forkRefusals;
     }
 
     /** The exit code of a shell killed by SIGKILL, or of one whose last command was (128 + 9). */

@@ -77,9 +77,12 @@ final class JobLauncher {
     private final ProcessTree tree;
     private final ExecutorService spawner;
     private final ExecutorService io;
+    /** Where each job gets a control group of its own, or null. */
+    private final JobControlGroups groups;
 
     JobLauncher(JobOutputs outputs, Isolation isolation, String shell, String setsid, Random random, Clock clock,
-                ProcessTree tree, ExecutorService spawner, ExecutorService io) {
+                ProcessTree tree, ExecutorService spawner, ExecutorService io, JobControlGroups groups) {
+        this.groups = groups;
         this.outputs = outputs;
         this.isolation = isolation;
         this.shell = shell;
@@ -226,6 +229,7 @@ final class JobLauncher {
         }
         JobOutputs.Pair captures = null;
         Process p = null;
+        Path group = null;
         String cookie = newCookie();
         try {
             captures = outputs.create(req.root(), id);
@@ -244,6 +248,20 @@ final class JobLauncher {
                     ? OOM_FIRST : "";
             boolean keep = KEEP_OUTPUT && isolation.takesShellCommand()
                     && lead.length() + oom.length() + bytes <= MAX_ARGUMENT_BYTES;
+            if (groups != null) {
+                if (!keep) {
+                    // the job enters its group while its shell waits for that line: without it, no cap
+                    throw new ToolException(ErrorCode.SIZE_LIMIT, "Parameter 'command' is too long to start under this "
+                            + "server's process cap: it may have at most " + (MAX_ARGUMENT_BYTES - lead.length()
+                            - oom.length() - Utf8.length(cd)) + " bytes (UTF-8) here. Write the script to a file with "
+                            + "file_write and run that (e.g. command 'sh script.sh').");
+                }
+                try {
+                    group = groups.create(cookie);
+                } catch (IOException | RuntimeException e) {
+                    throw new GroupException("could not be made below " + groups.parent(), e);
+                }
+            }
             String command = (keep ? lead : "") + oom + cd + req.command();
             argv.addAll(isolation.argv(shell, command, req.root().root(), req.home(), env));
             ProcessBuilder pb = new ProcessBuilder(argv);
@@ -253,9 +271,9 @@ final class JobLauncher {
             pb.redirectInput(req.stdin() == null && !keep ? ProcessBuilder.Redirect.from(DEV_NULL)
                     : ProcessBuilder.Redirect.PIPE);
             long startNanos = System.nanoTime();
-            p = spawn(pb, keep ? captures : null, req.stdin() == null);
+            p = spawn(pb, keep ? captures : null, req.stdin() == null, cookie, group);
             Job job = new Job(id, req.scope(), req.command(), cookie, req.root(), p, captures.stdout(),
-                    captures.stderr(), startNanos, clock);
+                    captures.stderr(), startNanos, clock, group);
             wire(job);
             if (req.stdin() != null) {
                 feed(p, keep ? "\n" + req.stdin() : req.stdin(), id);
@@ -263,7 +281,10 @@ final class JobLauncher {
             return job;
         } catch (IOException | RuntimeException | ToolException e) {
             if (p != null) {
-                tree.terminate(p.toHandle(), cookie); // started, but could not be watched: leave nothing behind
+                // started, but could not be watched: leave nothing behind (the group goes once the tree ended)
+                tree.terminate(new ProcessTree.Target(p.toHandle(), cookie, 0, group));
+            } else if (group != null) {
+                JobControlGroups.remove(group);   // a process that could not enter it is ending (see spawn)
             }
             if (captures != null) {
                 captures.stdout().stop();
@@ -285,6 +306,12 @@ final class JobLauncher {
                         + "than the operating system lets a process start with (" + e.getMessage() + "). Write the "
                         + "script to a file with file_write and run that, pass data in 'stdin', or set fewer or "
                         + "shorter variables in 'env'.");
+            }
+            if (e instanceof GroupException) {
+                LOG.warn("exec job could not start in its control group: {}", e.toString());
+                throw new ToolException(ErrorCode.INTERNAL, "The job could not be started in a control group of its "
+                        + "own below " + groups.parent() + ", which this server's process cap needs (" + e.getMessage()
+                        + "). Try again; if it keeps failing, the server's operator must check that directory.", e);
             }
             LOG.warn("exec job could not start: {}", e.toString());
             throw new ToolException(ErrorCode.INTERNAL, "The job could not be started (" + e.getClass().getSimpleName()
@@ -352,13 +379,25 @@ final class JobLauncher {
      * Starts the process on the spawner thread. The caller waits for the start without giving up on an
      * interrupt, and keeps its interrupt status, so that the engine still ends the job of an interrupted
      * caller. With {@code keep}, the same thread opens the second read ends of the output pipes into those
-     * captures and, for a job without stdin, writes the line the shell waits for and closes its input.
+     * captures and, for a job without stdin, writes the line the shell waits for and closes its input. With a
+     * control group, the same thread first moves the process (and what its wrapper started) into it: a process
+     * that cannot be moved is ended, and the start fails.
      */
-    private Process spawn(ProcessBuilder pb, JobOutputs.Pair keep, boolean noStdin) throws IOException, ToolException {
+    private Process spawn(ProcessBuilder pb, JobOutputs.Pair keep, boolean noStdin, String cookie, Path group)
+            throws IOException, ToolException {
         Future<Process> started;
         try {
             started = spawner.submit(() -> {
                 Process p = pb.start();
+                if (group != null) {
+                    try {
+                        JobControlGroups.enter(group, p.pid());
+                    } catch (IOException | RuntimeException e) {
+                        tree.terminate(new ProcessTree.Target(p.toHandle(), cookie, 0, group));
+                        closeStreams(p);
+                        throw new GroupException("could not take in the process (" + group + ")", e);
+                    }
+                }
                 if (keep != null) {
                     // on this thread, so that the shell waits for its line no longer than it must
                     keep.stdout().keep(reopen(p.pid(), 1));
@@ -397,6 +436,26 @@ final class JobLauncher {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /** Closes the pipes to a process no one will read or write. */
+    private static void closeStreams(Process p) {
+        for (java.io.Closeable c : List.of(p.getOutputStream(), p.getInputStream(), p.getErrorStream())) {
+            try {
+                c.close();
+            } catch (IOException e) {
+                // nothing more to free
+            }
+        }
+    }
+
+    /** A job's control group that could not be made, or take in the started process (which was ended). */
+    private static final class GroupException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        GroupException(String what, Exception cause) {
+            super("the job's control group " + what + ": " + cause, cause);
         }
     }
 

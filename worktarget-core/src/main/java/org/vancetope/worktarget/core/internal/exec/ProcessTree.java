@@ -33,8 +33,10 @@ import org.vancetope.worktarget.core.internal.path.Reserved;
  * watchdog scheduler so the caller never blocks — or, when the engine closes, waited for in the
  * caller ({@link #terminateAndWait}).
  *
- * <p>It does not follow a process that cleared its own environment, left the job's session and
- * escaped its parent all at once; the isolation wrapper's PID namespace is the answer to that. Reading
+ * <p>A job with a control group of its own ({@link JobControlGroups}) has every process it started in the
+ * snapshot too, and the group is removed once a pass finds the tree ended. Without one, it does not follow a
+ * process that cleared its own environment, left the job's session and escaped its parent all at once; a
+ * control group or the isolation wrapper's PID namespace is the answer to that. Reading
  * {@code /proc} is {@link ProcTable}'s part; this class decides whom to signal when.
  */
 final class ProcessTree {
@@ -77,11 +79,18 @@ final class ProcessTree {
      * @param root the top process
      * @param cookie the cookie, or null
      * @param startTicks the root's start time, or 0 when unknown
+     * @param group the job's control group ({@link JobControlGroups}), whose every process belongs to the tree
+     *              and which is removed once a pass finds the tree ended; null without one
      */
-    record Target(ProcessHandle root, String cookie, long startTicks) {
+    record Target(ProcessHandle root, String cookie, long startTicks, Path group) {
         /** A tree whose root's start time is not known: every process of /proc is looked at. */
         Target(ProcessHandle root, String cookie) {
-            this(root, cookie, 0);
+            this(root, cookie, 0, null);
+        }
+
+        /** A tree without a control group. */
+        Target(ProcessHandle root, String cookie, long startTicks) {
+            this(root, cookie, startTicks, null);
         }
     }
 
@@ -193,6 +202,7 @@ final class ProcessTree {
         if (all.isEmpty()) {
             // Nothing of these trees runs (the usual case for a finished job): with no process left, nothing
             // can fork a survivor either, so there is no SIGKILL round to schedule and no second /proc scan.
+            removeGroups(targets);
             return 0;
         }
         LOG.debug("SIGTERM to {} processes of {} job trees", all.size(), targets.size());
@@ -242,6 +252,7 @@ final class ProcessTree {
         while (true) {
             Map<Long, ProcessHandle> live = running(snapshotAll(all));
             if (live.isEmpty()) {
+                removeGroups(all);
                 return 0; // everything ended on SIGTERM; nothing can fork any more
             }
             if (!awaitDeath(live.values(), deadline) || System.nanoTime() - deadline >= 0) {
@@ -275,9 +286,15 @@ final class ProcessTree {
         for (int round = 0; round < KILL_ROUNDS; round++) {
             Map<Long, ProcessHandle> tree = running(snapshotAll(targets));
             if (tree.isEmpty()) {
+                removeGroups(targets);
                 return 0;
             }
             LOG.debug("SIGKILL to {} surviving processes of {} job trees", tree.size(), targets.size());
+            for (Target t : targets) {
+                if (t.group() != null) {
+                    JobControlGroups.stopForks(t.group());
+                }
+            }
             tree.values().forEach(ProcessHandle::destroyForcibly);
             awaitDeath(tree.values(), System.nanoTime() + SETTLE.toNanos());
         }
@@ -287,7 +304,17 @@ final class ProcessTree {
                     + "sleep, e.g. on a hung file system, dies only when its I/O ends): {}", left.size(), targets.size(),
                     KILL_ROUNDS, left.keySet());
         }
+        removeGroups(targets);     // the kernel keeps a group that still holds a process; a later pass tries again
         return left.size();
+    }
+
+    /** Removes the control groups of trees a pass found ended (a group with a process left stays). */
+    private static void removeGroups(List<Target> targets) {
+        for (Target t : targets) {
+            if (t.group() != null) {
+                JobControlGroups.remove(t.group());
+            }
+        }
     }
 
     /**
@@ -387,6 +414,12 @@ final class ProcessTree {
             }
             if (t.cookie() != null) {
                 cookies.add(t.cookie());
+            }
+            if (t.group() != null) {
+                // everything the job started, also what left its session and cleared its environment
+                for (long member : JobControlGroups.members(t.group())) {
+                    ProcessHandle.of(member).ifPresent(p -> out.put(member, p));
+                }
             }
         }
         if (procAvailable) {
