@@ -234,8 +234,8 @@ final class ServeCommand {
     static Running start(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
         Args a = Args.parse(argv, Set.of("workspace", "tokens", "port", "bind", "admin-port", "admin-token",
                 "admin-token-file", "tls-cert", "tls-key", "request-timeout", "max-transfer-mib", "home-scope", "homes",
-                "home-max-mib", "isolation", "isolation-wrapper", "kill-grace-ms", "max-jobs", "job-cgroup", "max-job-processes",
-                "result-max-kib", "redis-uri",
+                "home-max-mib", "isolation", "isolation-wrapper", "kill-grace-ms", "max-jobs", Backends.JOB_CGROUP,
+                Backends.MAX_JOB_PROCESSES, "result-max-kib", "redis-uri",
                 "node-id", "process-idle-minutes", "max-processes", "max-connections", "max-unauthenticated-per-address",
                 "max-rootdirs"),
                 Set.of("help", "no-sync"));
@@ -275,9 +275,10 @@ final class ServeCommand {
         try {
             work = wb.build();
         } catch (IllegalStateException | IllegalArgumentException e) {
-            if (e instanceof IllegalArgumentException && String.valueOf(e.getMessage()).startsWith("jobControlGroup ")) {
-                // checked when the exec engine starts: where the jobs' control groups are made
-                throw new Args.UsageException("The exec settings (--job-cgroup, --max-job-processes): " + e.getMessage());
+            Args.UsageException refused = e instanceof IllegalArgumentException iae
+                    ? Backends.jobControlGroupRefused(iae) : null;     // checked when the exec engine starts
+            if (refused != null) {
+                throw refused;
             }
             throw new Args.UsageException("Cannot open the workspace " + workspace + ": " + e.getMessage() + ". Check "
                     + "that this user may write there (and in --homes).");
@@ -456,12 +457,7 @@ final class ServeCommand {
                     (int) ExecSettings.defaults().killGrace().toMillis(), 0, Integer.MAX_VALUE)));
             exec.maxJobsPerScope(a.intOption("max-jobs", ExecSettings.defaults().maxJobsPerScope(), 1,
                     Integer.MAX_VALUE));
-            if (a.has("job-cgroup")) {
-                exec.jobControlGroup(Path.of(a.get("job-cgroup", "")).toAbsolutePath());
-            }
-            if (a.has("max-job-processes")) {
-                exec.maxJobProcesses(a.intOption("max-job-processes", 0, 0, Integer.MAX_VALUE));
-            }
+            Backends.jobControlGroup(a, exec);
             b.execSettings(exec.build());
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException("The exec settings (--isolation, --isolation-wrapper, --job-cgroup, "

@@ -180,6 +180,32 @@ class CliTest {
     }
 
     @Test
+    void daemonJobControlGroupOptionsAreCheckedBeforeItConnects() throws Exception {
+        Path notAGroup = Files.createDirectories(dir.resolve("not-a-group"));
+        Map<List<String>, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(List.of("--max-job-processes", "50"), "The exec settings (--job-cgroup, --max-job-processes): "
+                + "maxJobProcesses=50 needs jobControlGroup: the cap is kept by a control group of each job's own, made "
+                + "in that directory.");
+        cases.put(List.of("--job-cgroup", notAGroup.toString()), "The exec settings (--job-cgroup, "
+                + "--max-job-processes): jobControlGroup " + notAGroup + " is not a control group directory (it has no "
+                + "cgroup.procs). Name a directory below /sys/fs/cgroup that this server may write: with cgroup v2 one "
+                + "delegated to the server's user whose cgroup.subtree_control enables pids, with v1 one below "
+                + "/sys/fs/cgroup/pids.");
+        cases.put(List.of("--job-cgroup", notAGroup.toString(), "--max-job-processes", "x"), "--max-job-processes "
+                + "must be a number, got 'x'.");
+        for (Map.Entry<List<String>, String> c : cases.entrySet()) {
+            err.reset();
+            List<String> args = new java.util.ArrayList<>(List.of("daemon", "--connect", "ws://127.0.0.1:1/worktarget/v1",
+                    "--token", "x", "--tenant", "acme", "--project", "proj", "--name", "box", "--workdir",
+                    dir.toString()));
+            args.addAll(c.getKey());
+            assertThat(run(args.toArray(String[]::new))).as(c.getKey().toString()).isEqualTo(Main.USAGE);
+            assertThat(stderr()).as(c.getKey().toString()).isEqualTo(c.getValue() + " Run 'daemon --help' for the options."
+                    + NL);
+        }
+    }
+
+    @Test
     void daemonNumberOptionsNameTheOptionAndTheirRange() {
         Map<List<String>, String> cases = new java.util.LinkedHashMap<>();
         cases.put(List.of("--workers", "0"), "--workers must be between 1 and 1024, got 0.");
