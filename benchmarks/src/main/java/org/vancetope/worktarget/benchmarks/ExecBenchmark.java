@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.internal.exec.ExecEngine;
 import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
@@ -21,10 +22,13 @@ import org.vancetope.worktarget.spi.ToolContext;
  * setsid, sealed environment, two output files, head/tail capture, HEAD_TAIL rendering) against a bare
  * {@code ProcessBuilder} in the same run: both {@code /bin/sh -c /bin/true} (what the engine runs) and
  * {@code /bin/true} alone (the bare floor). The three variants are interleaved in
- * rounds so that machine noise hits them alike. Prints p50/p90 and the ratios (target ≤ 1.3×).
+ * rounds so that machine noise hits them alike. Prints p50/p90 and the ratios (target ≤ 1.3×). Given a
+ * control group directory the process may write (e.g. {@code /sys/fs/cgroup/pids/wt-bench} as root on
+ * cgroup v1), it also runs the engine with every job in a group of its own there
+ * ({@code jobControlGroup}, {@code maxJobProcesses} 256) and prints that cost against the engine without.
  *
  * <pre>{@code
- * java -Xms256m -Xmx256m -XX:+AlwaysPreTouch -cp ... org.vancetope.worktarget.benchmarks.ExecBenchmark [iterations] [warmup]
+ * java -Xms256m -Xmx256m -XX:+AlwaysPreTouch -cp ... org.vancetope.worktarget.benchmarks.ExecBenchmark [iterations] [warmup] [cgroup-dir]
  * }</pre>
  */
 public final class ExecBenchmark {
@@ -34,19 +38,25 @@ public final class ExecBenchmark {
     /**
      * Runs the benchmark.
      *
-     * @param args optional: iterations per variant (default 2000), warm-up iterations (default 300)
+     * @param args optional: iterations per variant (default 2000), warm-up iterations (default 300), a control
+     *             group directory for the variant with a group per job
      * @throws Exception on failure
      */
     public static void main(String[] args) throws Exception {
         int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
         int warmup = args.length > 1 ? Integer.parseInt(args[1]) : 300;
+        Path groups = args.length > 2 ? Path.of(args[2]).toAbsolutePath() : null;
         Path dir = Files.createTempDirectory("exec-bench");
         ToolContext ctx = new ToolContext("bench", "bench", "acme", "bench", null);
+        ExecSettings grouped = groups == null ? ExecSettings.defaults()
+                : ExecSettings.builder().jobControlGroup(groups).maxJobProcesses(256).build();
         try (ExecEngine engine = ExecEngine.builder().build();
-             ExecEngine noSession = ExecEngine.builder().useSetsid(false).build()) {
+             ExecEngine noSession = ExecEngine.builder().useSetsid(false).build();
+             ExecEngine inGroups = ExecEngine.builder().settings(grouped).build()) {
             Map<String, Object> params = Map.of("command", "/bin/true");
             Variant engineRun = tool(engine, dir, ctx, params);
             Variant engineNoSetsid = tool(noSession, dir, ctx, params);
+            Variant engineInGroups = groups == null ? () -> { } : tool(inGroups, dir, ctx, params);
             Variant bareShell = () -> bare(dir, "/bin/sh", "-c", "/bin/true");
             Variant bareTrue = () -> bare(dir, "/bin/true");
             Variant bareSetsid = () -> bare(dir, "/usr/bin/setsid", "/bin/sh", "-c", "/bin/true");
@@ -57,15 +67,17 @@ public final class ExecBenchmark {
                 bareTrue.run();
                 bareSetsid.run();
                 engineNoSetsid.run();
+                engineInGroups.run();
             }
             long[] e = new long[iterations];
             long[] s = new long[iterations];
             long[] t = new long[iterations];
             long[] x = new long[iterations];
             long[] n = new long[iterations];
+            long[] g = new long[iterations];
             // Interleaved one by one, in a rotating order, so that load from elsewhere hits all alike.
-            Variant[] order = {engineRun, bareShell, bareTrue, bareSetsid, engineNoSetsid};
-            long[][] into = {e, s, t, x, n};
+            Variant[] order = {engineRun, bareShell, bareTrue, bareSetsid, engineNoSetsid, engineInGroups};
+            long[][] into = {e, s, t, x, n, g};
             for (int i = 0; i < iterations; i++) {
                 for (int k = 0; k < order.length; k++) {
                     int v = (i + k) % order.length;
@@ -79,6 +91,7 @@ public final class ExecBenchmark {
             Arrays.sort(t);
             Arrays.sort(x);
             Arrays.sort(n);
+            Arrays.sort(g);
             System.out.printf(Locale.ROOT, "exec_run /bin/true, %d iterations per variant after %d warm-up, launchMechanism=%s%n",
                     iterations, warmup, System.getProperty("jdk.lang.Process.launchMechanism", "default"));
             row("engine client_exec_run", e);
@@ -92,6 +105,11 @@ public final class ExecBenchmark {
                     pct(n, 50) / pct(s, 50), pct(n, 90) / pct(s, 90));
             System.out.printf(Locale.ROOT, "ratio engine / bare /bin/true               : p50 %.2fx  p90 %.2fx%n",
                     pct(e, 50) / pct(t, 50), pct(e, 90) / pct(t, 90));
+            if (groups != null) {
+                row("engine, a control group each", g);
+                System.out.printf(Locale.ROOT, "ratio engine with groups / engine without   : p50 %.2fx  p90 %.2fx "
+                        + "(%s)%n", pct(g, 50) / pct(e, 50), pct(g, 90) / pct(e, 90), groups);
+            }
         }
     }
 

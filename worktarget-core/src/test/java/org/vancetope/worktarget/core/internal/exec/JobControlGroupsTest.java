@@ -345,6 +345,23 @@ class JobControlGroupsTest {
     }
 
     @Test
+    void aJobInBubblewrapCannotMoveItselfOutOfItsGroup() throws Exception {
+        Assumptions.assumeTrue(BubblewrapIsolationTest.bwrapWorks(), "bwrap is not usable here");
+        Isolation bwrap = Isolation.fromConfig(ExecSettings.IsolationMode.CUSTOM, Isolation.defaultBubblewrapTemplate(),
+                System::getenv);
+        engine = ExecEngine.builder().isolation(bwrap).settings(ExecSettings.builder().jobControlGroup(parent)
+                .maxJobProcesses(CAP).build()).build();
+        Path top = parent.getParent().resolve("cgroup.procs");
+
+        ExecResult r = run("echo $$ > " + top + " && echo moved; echo $$ > " + parent.resolve("cgroup.procs")
+                + " && echo moved", 30_000);
+
+        assertThat(r.stdout()).doesNotContain("moved");
+        assertThat(r.stderr()).contains("cgroup.procs");
+        assertThat(groups()).hasSize(1);
+    }
+
+    @Test
     void aGroupWithoutACapStillHoldsTheJob() throws Exception {
         engine = ExecEngine.builder().settings(ExecSettings.builder().jobControlGroup(parent).build()).build();
         ExecResult r = run("sleep 300", 300);
