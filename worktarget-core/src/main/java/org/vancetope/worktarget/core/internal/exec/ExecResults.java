@@ -1,6 +1,8 @@
 package org.vancetope.worktarget.core.internal.exec;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
@@ -11,7 +13,8 @@ import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
  * that says how to page cut output, why a file stopped growing (its cap, a full disk, a write error) or
  * that the files expired; and {@link ExecTailResult} from lines already read.
  *
- * <p>It does not read files, wait or change a job. Stateless apart from its limits; thread-safe.
+ * <p>It does not read files (but for {@link MissingCommandHint}'s look at the job's PATH and script), wait or
+ * change a job. Stateless apart from its limits; thread-safe.
  */
 final class ExecResults {
     /**
@@ -29,6 +32,26 @@ final class ExecResults {
             "typeset", "hash", "umask", "shopt");
     private static final Pattern ASSIGNMENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*=\\S*");
     private static final Pattern PLAIN_DIRECTORY = Pattern.compile("[A-Za-z0-9_.@+,-][A-Za-z0-9_.@+,/-]*");
+    /**
+     * What programs say when they stop because they wanted an answer from a terminal that a job does not have,
+     * each with the hint for it: a caller that runs the same command again meets the same end.
+     */
+    private static final List<Map.Entry<Pattern, String>> NO_ANSWER = List.of(
+            Map.entry(Pattern.compile("(?m)^sudo: (?:a terminal is required to read the password|no tty present and "
+                    + "no askpass program specified|a password is required)"), "sudo asked for a password, which no "
+                    + "one can type here (a job has no terminal). Run the command without sudo, or where the account "
+                    + "may use sudo without a password ('sudo -n' fails at once instead of asking)."),
+            Map.entry(Pattern.compile("(?m)could not read (?:Username|Password) for '[^']*': terminal prompts "
+                    + "disabled"), "git asked for the remote's credentials, which no one can type here. Use an SSH "
+                    + "remote with a key, a credential helper set up beforehand, or a token in the remote's URL."),
+            Map.entry(Pattern.compile("(?m)^Host key verification failed\\.\\r?$"), "ssh asked to confirm the host's "
+                    + "key, which no one can do here. Add the key first (ssh-keyscan HOST >> ~/.ssh/known_hosts) or "
+                    + "pass -o StrictHostKeyChecking=accept-new."),
+            Map.entry(Pattern.compile("(?m)the input device is not a TTY"), "The command asked for a terminal "
+                    + "(docker run -t or -it, docker exec -it), which a job does not have: drop the -t (keep -i to "
+                    + "pass stdin)."),
+            Map.entry(Pattern.compile("(?m)Do you want to continue\\? \\[Y/n\\] Abort\\."), "apt asked for a "
+                    + "confirmation no one can give, and stopped: add -y (apt-get install -y ...)."));
     /** Longer commands are scripts, not a lone cd. */
     private static final int SHELL_STATE_MAX_CHARS = 500;
     private final int inlineOutputCharCap;
@@ -93,6 +116,12 @@ final class ExecResults {
         }
         if (status.finished() && exit != null) {
             String more = exit != 0 ? notBashHint(err.text()) : shellStateHint(job.command);
+            if (more == null && exit != 0) {
+                more = MissingCommandHint.of(err.text(), job.pathVariable, job.root, job.workingDirectory);
+            }
+            if (more == null && exit != 0) {
+                more = noAnswerHint(out.text(), err.text());
+            }
             if (more != null) {
                 hint = hint == null ? more : hint + " " + more;
             }
@@ -144,6 +173,23 @@ final class ExecResults {
         return "The command ran in /bin/sh, which here is dash, not bash: it has no 'source' (use '.'), '[[ ]]', "
                 + "arrays, 'function', '<<<', '<( )' or '${var//a/b}'. Run it with bash instead: bash -c '...', or "
                 + "write it to a file with file_write and run 'bash script.sh'.";
+    }
+
+    /**
+     * The hint for a command that stopped because it wanted an answer from a terminal (a password, a
+     * confirmation, git's credentials, a host key), or null.
+     *
+     * @param stdout the job's stdout as returned
+     * @param stderr the job's stderr as returned
+     * @return the hint, or null
+     */
+    static String noAnswerHint(String stdout, String stderr) {
+        for (Map.Entry<Pattern, String> e : NO_ANSWER) {
+            if (stderr != null && e.getKey().matcher(stderr).find() || stdout != null && e.getKey().matcher(stdout).find()) {
+                return e.getValue();
+            }
+        }
+        return null;
     }
 
     /**

@@ -20,6 +20,10 @@ final class Job {
     final Instant startedAt;
     final String cookie;
     final ConfinedRoot root;
+    /** The job's {@code PATH}, or null: where its shell looked for programs. */
+    final String pathVariable;
+    /** The directory below the root the command runs in, or null for the root. */
+    final String workingDirectory;
     final Process process;
     final StreamCapture stdout;
     final StreamCapture stderr;
@@ -45,7 +49,10 @@ final class Job {
     private boolean outputExpired;
 
     Job(String id, String scope, String command, String cookie, ConfinedRoot root, Process process,
-        StreamCapture stdout, StreamCapture stderr, long startNanos, Clock clock, Path group) {
+        StreamCapture stdout, StreamCapture stderr, long startNanos, Clock clock, Path group, String pathVariable,
+        String workingDirectory) {
+        this.pathVariable = pathVariable;
+        this.workingDirectory = workingDirectory;
         this.id = id;
         this.scope = scope;
         this.command = command;
