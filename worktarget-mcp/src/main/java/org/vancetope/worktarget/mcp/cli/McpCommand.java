@@ -17,6 +17,7 @@ import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.cli.Main;
 import org.vancetope.worktarget.backend.daemon.internal.Args;
+import org.vancetope.worktarget.backend.daemon.internal.ExecOptions;
 import org.vancetope.worktarget.backend.local.LocalBackend;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.ExecSettings;
@@ -40,9 +41,10 @@ final class McpCommand {
     private static final Duration LEFTOVERS_KEPT = Duration.ofHours(1);
     static final String HELP = String.join("\n",
             "Usage: mcp [--workdir DIR] [--workspace DIR] [--tenant T] [--project P] [--warm-up on|off]",
+            "           [--job-cgroup DIR [--max-job-processes N]]",
             "       mcp --http PORT --workspace DIR --tokens FILE [--bind 127.0.0.1] [--daemon-port 7070]",
             "           [--project P] [--allowed-origins LIST] [--max-connections N]",
-            "           [--max-unauthenticated-per-address N]",
+            "           [--max-unauthenticated-per-address N] [--job-cgroup DIR [--max-job-processes N]]",
             "",
             "Serves the WorkTarget tools (file_*, exec_*, work_target_get/set) to an MCP client.",
             "",
@@ -79,10 +81,18 @@ final class McpCommand {
             "                    port before a request or upgrade with an accepted token (default "
                     + McpWorkTargetServer.DEFAULT_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS + "; 0 no cap)",
             "",
+            "Both forms:",
+            "  --job-cgroup DIR  a control group directory (below /sys/fs/cgroup) this process may write: each",
+            "                    job runs in a group of its own there, and its kill finds every process it",
+            "                    started (default none)",
+            "  --max-job-processes N  the most processes and threads one job may have at once; more forks",
+            "                    fail in the job, not in this server (needs --job-cgroup; default 0, no cap)",
+            "",
             "Logs go to stderr. Exit codes: 0 stopped, 2 usage, 4 cannot bind.");
 
     private static final Set<String> OPTIONS = Set.of("workdir", "workspace", "tenant", "project", "http", "tokens",
-            "bind", "daemon-port", "allowed-origins", "warm-up", "max-connections", "max-unauthenticated-per-address");
+            "bind", "daemon-port", "allowed-origins", "warm-up", "max-connections", "max-unauthenticated-per-address",
+            ExecOptions.JOB_CGROUP, ExecOptions.MAX_JOB_PROCESSES);
 
     private McpCommand() {
     }
@@ -106,6 +116,19 @@ final class McpCommand {
         }
     }
 
+    /** Builds a backend; one whose jobs' control group directory is refused is a usage error naming the options. */
+    private static <T> T built(java.util.function.Supplier<T> build) throws Args.UsageException {
+        try {
+            return build.get();
+        } catch (IllegalArgumentException e) {
+            Args.UsageException refused = ExecOptions.refused(e);
+            if (refused == null) {
+                throw e;
+            }
+            throw refused;
+        }
+    }
+
     private static int stdio(Args a, InputStream in, PrintStream out, PrintStream err)
             throws Args.UsageException {
         for (String httpOnly : List.of("tokens", "bind", "daemon-port", "allowed-origins", "max-connections",
@@ -122,10 +145,16 @@ final class McpCommand {
         if (!warmUp.equals("on") && !warmUp.equals("off")) {
             throw new Args.UsageException("--warm-up must be on or off, got '" + warmUp + "'.");
         }
-        LocalBackend local = LocalBackend.builder().workDirectory(workdir).execSettings(ExecSettings.defaults()).build();
-        WorkspaceBackend work = workspace == null ? null
-                : WorkspaceBackend.builder().workspaceRoot(workspace).execSettings(ExecSettings.defaults())
-                        .processesEndWithJvm(Duration.ZERO).build();     // a session's process never comes back
+        ExecSettings exec = ExecOptions.settings(a);
+        LocalBackend local = built(() -> LocalBackend.builder().workDirectory(workdir).execSettings(exec).build());
+        WorkspaceBackend work;
+        try {
+            work = workspace == null ? null : built(() -> WorkspaceBackend.builder().workspaceRoot(workspace)
+                    .execSettings(exec).processesEndWithJvm(Duration.ZERO).build());   // a session's process never comes back
+        } catch (Args.UsageException e) {
+            local.close();
+            throw e;
+        }
         InMemoryProcessStore store = new InMemoryProcessStore();
         WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).peers(local);
         if (work != null) {
@@ -192,8 +221,9 @@ final class McpCommand {
         } catch (IOException | IllegalArgumentException e) {
             throw new Args.UsageException("Cannot read --tokens: " + e.getMessage());
         }
-        WorkspaceBackend work = WorkspaceBackend.builder().workspaceRoot(workspace)
-                .execSettings(ExecSettings.defaults()).processesEndWithJvm(LEFTOVERS_KEPT).build();
+        ExecSettings exec = ExecOptions.settings(a);
+        WorkspaceBackend work = built(() -> WorkspaceBackend.builder().workspaceRoot(workspace).execSettings(exec)
+                .processesEndWithJvm(LEFTOVERS_KEPT).build());
         ServerTransfers transfers = ServerTransfers.create(
                 new RootDirTargetResolver((scope, dirName) -> work.findRoot(scope.tenant(), scope.project(), dirName)),
                 TransferSettings.defaults(), TransferListener.NONE);

@@ -105,6 +105,31 @@ class McpMainTest {
     }
 
     @Test
+    void theJobControlGroupOptionsAreCheckedInBothFormsBeforeAnythingIsServed(@TempDir Path tmp) throws Exception {
+        Path notAGroup = Files.createDirectories(tmp.resolve("not-a-group"));
+        Path workspace = Files.createDirectories(tmp.resolve("ws"));
+        Path tokens = Files.writeString(tmp.resolve("tokens.json"), "{\"tokens\":[{\"token\":\"a-token-of-16-chars\","
+                + "\"tenant\":\"acme\",\"projects\":[\"proj\"]}]}");
+        String refused = "The exec settings (--job-cgroup, --max-job-processes): jobControlGroup " + notAGroup
+                + " is not a control group directory";
+
+        assertThat(run("mcp", "--workdir", tmp.toString(), "--job-cgroup", notAGroup.toString())).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains(refused);
+        err.reset();
+        assertThat(run("mcp", "--workdir", tmp.toString(), "--workspace", workspace.toString(), "--max-job-processes",
+                "64")).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("maxJobProcesses=64 needs jobControlGroup");
+        err.reset();
+        assertThat(run("mcp", "--http", "0", "--daemon-port", "0", "--workspace", workspace.toString(), "--tokens",
+                tokens.toString(), "--job-cgroup", notAGroup.toString(), "--max-job-processes", "64"))
+                .isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains(refused).contains("mcp --help");
+        assertThat(out.size()).as("nothing on stdout, the protocol stream").isZero();
+        assertThat(run("mcp", "--help")).isEqualTo(Main.OK);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--job-cgroup DIR", "--max-job-processes N");
+    }
+
+    @Test
     void theConnectionCapsAreOptionsOfTheHttpFormAndNotNegative(@TempDir Path tmp) throws Exception {
         for (String option : List.of("--max-connections", "--max-unauthenticated-per-address")) {
             assertThat(run("mcp", "--workdir", tmp.toString(), option, "8")).as(option).isEqualTo(Main.USAGE);

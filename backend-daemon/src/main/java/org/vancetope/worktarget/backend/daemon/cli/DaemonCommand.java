@@ -19,6 +19,7 @@ import org.vancetope.worktarget.backend.daemon.WorkTargetClient;
 import org.vancetope.worktarget.backend.daemon.ServerRefusedException;
 import org.vancetope.worktarget.backend.daemon.ClientTransfers;
 import org.vancetope.worktarget.backend.daemon.internal.Args;
+import org.vancetope.worktarget.backend.daemon.internal.ExecOptions;
 import org.vancetope.worktarget.backend.daemon.internal.PeerFailures;
 import org.vancetope.worktarget.backend.local.LocalBackend;
 import org.vancetope.worktarget.core.ExecSettings;
@@ -98,14 +99,7 @@ final class DaemonCommand {
     private static ExecSettings execSettings(Args a) throws Args.UsageException {
         ExecSettings defaults = ExecSettings.defaults();
         int grace = a.intOption("kill-grace-ms", (int) defaults.killGrace().toMillis(), 0, Integer.MAX_VALUE);
-        ExecSettings.Builder exec = defaults.toBuilder().killGrace(Duration.ofMillis(grace));
-        try {
-            Backends.jobControlGroup(a, exec);
-            return exec.build();
-        } catch (IllegalArgumentException e) {
-            throw new Args.UsageException("The exec settings (--" + Backends.JOB_CGROUP + ", --"
-                    + Backends.MAX_JOB_PROCESSES + "): " + e.getMessage() + ".");
-        }
+        return ExecOptions.settings(a).toBuilder().killGrace(Duration.ofMillis(grace)).build();
     }
 
     /**
@@ -153,8 +147,8 @@ final class DaemonCommand {
 
     static int run(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
         Args a = Args.parse(argv, Set.of("connect", "token", "tenant", "project", "name", "workdir", "workers",
-                        "transfer-root", "max-transfer-mib", "kill-grace-ms", Backends.JOB_CGROUP,
-                        Backends.MAX_JOB_PROCESSES, "connect-timeout"),
+                        "transfer-root", "max-transfer-mib", "kill-grace-ms", ExecOptions.JOB_CGROUP,
+                        ExecOptions.MAX_JOB_PROCESSES, "connect-timeout"),
                 Set.of("help", "no-sync"));
         if (a.flag("help")) {
             out.println(HELP);
@@ -183,7 +177,7 @@ final class DaemonCommand {
         try {
             local = Backends.local(workdir, execSettings(a));
         } catch (IllegalArgumentException e) {
-            Args.UsageException refused = Backends.jobControlGroupRefused(e);
+            Args.UsageException refused = ExecOptions.refused(e);
             if (refused == null) {
                 throw e;
             }

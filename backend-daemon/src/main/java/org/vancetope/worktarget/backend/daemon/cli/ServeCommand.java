@@ -24,6 +24,7 @@ import org.vancetope.worktarget.backend.daemon.ServerTransfers;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.internal.Args;
+import org.vancetope.worktarget.backend.daemon.internal.ExecOptions;
 import org.vancetope.worktarget.backend.daemon.internal.Ids;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.ExecSettings;
@@ -234,8 +235,8 @@ final class ServeCommand {
     static Running start(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
         Args a = Args.parse(argv, Set.of("workspace", "tokens", "port", "bind", "admin-port", "admin-token",
                 "admin-token-file", "tls-cert", "tls-key", "request-timeout", "max-transfer-mib", "home-scope", "homes",
-                "home-max-mib", "isolation", "isolation-wrapper", "kill-grace-ms", "max-jobs", Backends.JOB_CGROUP,
-                Backends.MAX_JOB_PROCESSES, "result-max-kib", "redis-uri",
+                "home-max-mib", "isolation", "isolation-wrapper", "kill-grace-ms", "max-jobs", ExecOptions.JOB_CGROUP,
+                ExecOptions.MAX_JOB_PROCESSES, "result-max-kib", "redis-uri",
                 "node-id", "process-idle-minutes", "max-processes", "max-connections", "max-unauthenticated-per-address",
                 "max-rootdirs"),
                 Set.of("help", "no-sync"));
@@ -276,7 +277,7 @@ final class ServeCommand {
             work = wb.build();
         } catch (IllegalStateException | IllegalArgumentException e) {
             Args.UsageException refused = e instanceof IllegalArgumentException iae
-                    ? Backends.jobControlGroupRefused(iae) : null;     // checked when the exec engine starts
+                    ? ExecOptions.refused(iae) : null;     // checked when the exec engine starts
             if (refused != null) {
                 throw refused;
             }
@@ -457,7 +458,7 @@ final class ServeCommand {
                     (int) ExecSettings.defaults().killGrace().toMillis(), 0, Integer.MAX_VALUE)));
             exec.maxJobsPerScope(a.intOption("max-jobs", ExecSettings.defaults().maxJobsPerScope(), 1,
                     Integer.MAX_VALUE));
-            Backends.jobControlGroup(a, exec);
+            ExecOptions.apply(a, exec);
             b.execSettings(exec.build());
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException("The exec settings (--isolation, --isolation-wrapper, --job-cgroup, "

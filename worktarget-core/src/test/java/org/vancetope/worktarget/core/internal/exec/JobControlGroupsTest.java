@@ -62,16 +62,7 @@ class JobControlGroupsTest {
             engine.close();
         }
         started.forEach(Process::destroyForcibly);
-        if (parent != null) {
-            try (Stream<Path> groups = Files.list(parent)) {
-                for (Path g : groups.filter(Files::isDirectory).toList()) {
-                    JobControlGroups.members(g).forEach(pid -> ProcessHandle.of(pid)
-                            .ifPresent(ProcessHandle::destroyForcibly));
-                    Await.until("the leftover group " + g + " is removed", () -> JobControlGroups.remove(g));
-                }
-            }
-            Files.deleteIfExists(parent);
-        }
+        TestGroups.removeAll(parent);
     }
 
     /** A fresh pids group below this JVM's own, which the test makes its jobs' groups in; null where impossible. */
@@ -168,18 +159,12 @@ class JobControlGroupsTest {
     @Test
     void theKillFindsAProcessThatLeftTheSessionAndClearedItsEnvironment() throws Exception {
         engine(CAP);
-        Path pidFile = dir.resolve("escaped.pid");
-        // a new session, an empty environment (no job cookie), and a parent that exits at once (re-parented)
-        ExecResult r = run("setsid env -i /bin/sh -c 'sleep 300 & echo $! > escaped.pid' < /dev/null > /dev/null 2>&1;"
-                + " sleep 300", 500);
-        Await.until("the escaped process wrote its pid", () -> Files.isRegularFile(pidFile)
-                && Await.line(pidFile) != null);
-        long escaped = Long.parseLong(Await.line(pidFile).strip());
-        assertThat(ProcessHandle.of(escaped)).isPresent();
+        TestGroups.Escape job = TestGroups.escape(engine, dir, ENV);
+        assertThat(ProcessHandle.of(job.escaped())).isPresent();
 
-        assertThat(engine.kill("s", r.id())).isTrue();
+        assertThat(engine.kill("s", job.id())).isTrue();
 
-        Await.processGone(escaped);
+        Await.processGone(job.escaped());
         Await.until("the job's group is removed", () -> {
             try {
                 return groups().isEmpty();
@@ -193,15 +178,10 @@ class JobControlGroupsTest {
     void withoutAGroupSuchAProcessOutlivesTheKill() throws Exception {
         // the limit the groups lift: the tree kill alone does not find it
         engine = ExecEngine.builder().settings(ExecSettings.builder().killGrace(Duration.ofMillis(300)).build()).build();
-        Path pidFile = dir.resolve("escaped.pid");
-        ExecResult r = run("setsid env -i /bin/sh -c 'sleep 300 & echo $! > escaped.pid' < /dev/null > /dev/null 2>&1;"
-                + " sleep 300", 500);
-        Await.until("the escaped process wrote its pid", () -> Files.isRegularFile(pidFile)
-                && Await.line(pidFile) != null);
-        long escaped = Long.parseLong(Await.line(pidFile).strip());
-        ProcessHandle shell = ProcessHandle.of(escaped).orElseThrow();
+        TestGroups.Escape job = TestGroups.escape(engine, dir, ENV);
+        ProcessHandle shell = ProcessHandle.of(job.escaped()).orElseThrow();
         try {
-            engine.kill("s", r.id());
+            engine.kill("s", job.id());
             engine.close();
             assertThat(shell.isAlive()).isTrue();
         } finally {

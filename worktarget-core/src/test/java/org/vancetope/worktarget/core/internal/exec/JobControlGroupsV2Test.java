@@ -49,16 +49,7 @@ class JobControlGroupsV2Test {
         if (engine != null) {
             engine.close();
         }
-        if (parent != null) {
-            try (Stream<Path> groups = Files.list(parent)) {
-                for (Path g : groups.filter(Files::isDirectory).toList()) {
-                    JobControlGroups.members(g).forEach(pid -> ProcessHandle.of(pid)
-                            .ifPresent(ProcessHandle::destroyForcibly));
-                    Await.until("the leftover group " + g + " is removed", () -> JobControlGroups.remove(g));
-                }
-            }
-            Files.deleteIfExists(parent);
-        }
+        TestGroups.removeAll(parent);
     }
 
     /** A fresh v2 group below this JVM's own (at the v2 mount point of this machine), or null. */
@@ -108,16 +99,11 @@ class JobControlGroupsV2Test {
     void theKillFindsAProcessThatLeftTheSessionAndClearedItsEnvironment() throws Exception {
         engine = ExecEngine.builder().settings(ExecSettings.builder().jobControlGroup(parent)
                 .killGrace(Duration.ofMillis(500)).build()).build();
-        Path pidFile = dir.resolve("escaped.pid");
-        ExecResult r = run("setsid env -i /bin/sh -c 'sleep 300 & echo $! > escaped.pid' < /dev/null > /dev/null 2>&1;"
-                + " sleep 300", 500);
-        Await.until("the escaped process wrote its pid", () -> Files.isRegularFile(pidFile)
-                && Await.line(pidFile) != null);
-        long escaped = Long.parseLong(Await.line(pidFile).strip());
+        TestGroups.Escape job = TestGroups.escape(engine, dir, ENV);
 
-        assertThat(engine.kill("s", r.id())).isTrue();
+        assertThat(engine.kill("s", job.id())).isTrue();
 
-        Await.processGone(escaped);
+        Await.processGone(job.escaped());
     }
 
     @Test
