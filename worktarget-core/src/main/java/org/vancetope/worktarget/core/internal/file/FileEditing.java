@@ -294,6 +294,9 @@ final class FileEditing {
                 hint = " The file uses CRLF line endings; include '\\r\\n' in oldText.";
             } else if (!stripped.isEmpty() && !hasLoneSurrogate(stripped)) {
                 String near = whitespaceHint(data, n, stripped);
+                if (near == null && n <= WHITESPACE_HINT_MAX_BYTES) {
+                    near = ClosestText.hint(new String(data, 0, n, StandardCharsets.UTF_8), stripped);
+                }
                 if (near != null) {
                     hint = near;
                     advice = "";     // the hint quotes what to copy

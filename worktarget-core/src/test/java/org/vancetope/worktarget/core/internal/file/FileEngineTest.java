@@ -301,6 +301,59 @@ class FileEngineTest {
     }
 
     @Test
+    void editNotFoundQuotesTheRunOfLinesMostLikeTheBlockMeant() throws Exception {
+        file("app.py", "import os\n\ndef main():\n    path = os.getcwd()\n    items = os.listdir(path)\n"
+                + "    for item in items:\n        print(item)\n    return 0\n");
+        // the model retyped the block with one line wrong
+        ToolException e = fails("file_edit", "path", "app.py", "oldText", "    path = os.getcwd()\n"
+                + "    entries = os.listdir(path)\n    for item in items:\n        print(item)", "newText", "pass");
+        assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(e.getMessage()).isEqualTo("oldText was not found in 'app.py'; the file is unchanged. The text most "
+                + "like it is at lines 4-7 (3 of 4 lines the same); there the file reads:\n    path = os.getcwd()\n"
+                + "    items = os.listdir(path)\n    for item in items:\n        print(item)\nIf that is the text meant, "
+                + "copy it exactly into oldText; if not, read the file with file_read.");
+        assertThat(Files.readString(root.resolve("app.py"))).startsWith("import os\n\ndef main():\n    path =");
+    }
+
+    @Test
+    void editNotFoundQuotesTheLineMostLikeASingleLineMeant() throws Exception {
+        file("Main.java", "class Main {\n    static final int LIMIT = 100;\n    static final String NAME = \"x\";\n}\n");
+        ToolException e = fails("file_edit", "path", "Main.java", "oldText", "static final int LIMITS = 100;",
+                "newText", "static final int LIMIT = 200;");
+        assertThat(e.getMessage()).endsWith("the file is unchanged. The line most like it is line 2; there the file "
+                + "reads:\n    static final int LIMIT = 100;\nIf that is the text meant, copy it exactly into oldText; "
+                + "if not, read the file with file_read.");
+    }
+
+    @Test
+    void editNotFoundWithNothingAlikeKeepsTheAdviceToReadTheFile() throws Exception {
+        file("a.txt", "alpha beta\ngamma delta\nepsilon\n");
+        String plain = "the file is unchanged. Call file_read and copy the exact text, including whitespace and line "
+                + "breaks.";
+        assertThat(fails("file_edit", "path", "a.txt", "oldText", "completely different words", "newText", "x")
+                .getMessage()).endsWith(plain);
+        assertThat(fails("file_edit", "path", "a.txt", "oldText", "one line here\nanother line there\nthird", "newText",
+                "x").getMessage()).as("no line of the block in the file").endsWith(plain);
+        assertThat(fails("file_edit", "path", "a.txt", "oldText", "alpha beta\nsomething\nelse\nentirely", "newText",
+                "x").getMessage()).as("one line of four is not the block").endsWith(plain);
+        assertThat(fails("file_edit", "path", "a.txt", "oldText", "}", "newText", "x").getMessage())
+                .as("too short to say").endsWith(plain);
+    }
+
+    @Test
+    void theClosestTextHintCutsALongQuote() throws Exception {
+        StringBuilder big = new StringBuilder();
+        for (int i = 0; i < 60; i++) {
+            big.append("line number ").append(i).append(" of the block with some words\n");
+        }
+        file("big.txt", big.toString());
+        String want = big.toString().replace("line number 30 of", "line number thirty of").strip();
+        assertThat(fails("file_edit", "path", "big.txt", "oldText", want, "newText", "x").getMessage())
+                .contains("The text most like it is at lines 1-60 (59 of 60 lines the same); there the file reads "
+                        + "(the first 1000 characters):\nline number 0 of");
+    }
+
+    @Test
     void editOfAFileWithOnlyCrlfLineBreaksTakesTheBareLineBreaksOfTheEditAsCrlf() throws Exception {
         file("a.txt", "one\r\ntwo\r\nthree\r\n");
         Map<String, Object> r = run("file_edit", "path", "a.txt", "oldText", "one\ntwo", "newText", "1\n2\n2b");
