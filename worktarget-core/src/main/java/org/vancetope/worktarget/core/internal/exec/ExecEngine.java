@@ -202,7 +202,7 @@ public final class ExecEngine implements AutoCloseable {
         if (req.deadlineSeconds() != null) {
             try {
                 job.deadline(threads.scheduler.schedule(() -> reaper.end(job, JobStatus.TIMED_OUT), req.deadlineSeconds(),
-                        TimeUnit.SECONDS));
+                        TimeUnit.SECONDS), req.deadlineSeconds());
             } catch (RejectedExecutionException e) {
                 reaper.end(job, JobStatus.KILLED);
             }

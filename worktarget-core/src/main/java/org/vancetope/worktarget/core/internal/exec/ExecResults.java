@@ -129,6 +129,10 @@ final class ExecResults {
             if (memory != null) {
                 hint = hint == null ? memory : hint + " " + memory;
             }
+            if (status == JobStatus.TIMED_OUT) {
+                String deadline = timedOutHint(job.deadlineSeconds());
+                hint = hint == null ? deadline : hint + " " + deadline;
+            }
             String cap = processCapHint(job.forkRefusals(), maxJobProcesses);
             if (cap != null) {
                 hint = hint == null ? cap : hint + " " + cap;
@@ -224,6 +228,19 @@ final class ExecResults {
                 + "takes): it most likely ran out of memory. Running it again as it is will end the same way. Use "
                 + "less memory: smaller inputs, fewer parallel workers (make -j2, pytest -n 2, --maxWorkers=2), a "
                 + "smaller heap (-Xmx, NODE_OPTIONS=--max-old-space-size=...), or one step at a time.";
+    }
+
+    /**
+     * The hint for a job its deadline ended: a caller that runs it again as it was meets the same end.
+     *
+     * @param seconds the deadline
+     * @return the hint
+     */
+    static String timedOutHint(long seconds) {
+        return "The job ran into its deadline (deadlineSeconds " + seconds + ") and was ended: SIGTERM to its processes, "
+                + "then SIGKILL to what still ran after the grace period; stdout and stderr hold its output up to then. "
+                + "To give it more time, run it again with a larger deadlineSeconds; start a server or a watcher "
+                + "without one, with waitMs 0, and follow it with exec_tail.";
     }
 
     /**

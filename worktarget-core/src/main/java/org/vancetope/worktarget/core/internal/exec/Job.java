@@ -44,6 +44,7 @@ final class Job {
     private Integer exitCode;
     private long endNanos;
     private ScheduledFuture<?> deadline;
+    private long deadlineSeconds;
     private CompletableFuture<Void> pumps;
     private Instant finishedAt;
     private boolean outputExpired;
@@ -81,8 +82,15 @@ final class Job {
         return Math.max(0, (end - startNanos) / 1_000_000L);
     }
 
-    synchronized void deadline(ScheduledFuture<?> f) {
+    /**
+     * Sets the job's deadline.
+     *
+     * @param f the scheduled end
+     * @param seconds the deadline the caller gave, for the result's hint
+     */
+    synchronized void deadline(ScheduledFuture<?> f, long seconds) {
         this.deadline = f;
+        this.deadlineSeconds = seconds;
         if (status.finished()) {
             f.cancel(false);
         }
@@ -143,6 +151,15 @@ final class Job {
      */
     synchronized long oomKillsWhileRunning() {
         return oomKillsWhileRunning;
+    }
+
+    /**
+     * The deadline the caller gave.
+     *
+     * @return seconds, 0 for none
+     */
+    synchronized long deadlineSeconds() {
+        return deadlineSeconds;
     }
 
     synchronized void pumps(CompletableFuture<Void> f) {

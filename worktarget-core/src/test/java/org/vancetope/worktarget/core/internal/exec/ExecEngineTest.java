@@ -279,6 +279,21 @@ class ExecEngineTest {
     }
 
     @Test
+    void aJobItsDeadlineEndedSaysWhichDeadlineAndHowToGiveItMoreTime() throws ToolException {
+        ExecResult r = run("s1", "echo started; sleep 1000", 30_000L, 1L);
+
+        assertThat(r.stdout()).isEqualTo("started\n");
+        assertThat(r.hint()).isEqualTo("The job ran into its deadline (deadlineSeconds 1) and was ended: SIGTERM to its "
+                + "processes, then SIGKILL to what still ran after the grace period; stdout and stderr hold its output up "
+                + "to then. To give it more time, run it again with a larger deadlineSeconds; start a server or a "
+                + "watcher without one, with waitMs 0, and follow it with exec_tail.");
+        assertThat(engine.status("s1", r.id()).hint()).as("exec_status says it too").isEqualTo(r.hint());
+        ExecResult killed = run("s1", "sleep 1000", 0L, null);
+        engine.kill("s1", killed.id());
+        assertThat(engine.await("s1", killed.id(), 30_000).hint()).as("a kill is no deadline").isNull();
+    }
+
+    @Test
     void waitIsCappedByMaxWait() throws ToolException {
         try (ExecEngine capped = ExecEngine.builder().settings(ExecSettings.builder().defaultWait(Duration.ZERO).maxWait(Duration.ZERO).build()).build()) {
             ExecResult r = capped.run(new ExecRequest("s1", "sleep 1000", root(dir), ENV, 3_600_000L, null, null));
