@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.core.internal.exec;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -52,6 +53,15 @@ final class ExecResults {
                     + "pass stdin)."),
             Map.entry(Pattern.compile("(?m)Do you want to continue\\? \\[Y/n\\] Abort\\."), "apt asked for a "
                     + "confirmation no one can give, and stopped: add -y (apt-get install -y ...)."));
+    /** Programs whose exit code 1 answers "no" rather than reports an error, with what the "no" means. */
+    private static final Map<String, String> EXIT_ONE_MEANS = Map.ofEntries(
+            Map.entry("grep", "no line matched"), Map.entry("egrep", "no line matched"),
+            Map.entry("fgrep", "no line matched"), Map.entry("zgrep", "no line matched"),
+            Map.entry("rg", "nothing matched"), Map.entry("git grep", "no line matched"),
+            Map.entry("diff", "the files differ (the differences are its output)"),
+            Map.entry("cmp", "the files differ"), Map.entry("test", "the condition was false"),
+            Map.entry("[", "the condition was false"), Map.entry("which", "the program was not found"),
+            Map.entry("pgrep", "no process matched"), Map.entry("pidof", "no process matched"));
     /** Longer commands are scripts, not a lone cd. */
     private static final int SHELL_STATE_MAX_CHARS = 500;
     private final int inlineOutputCharCap;
@@ -121,6 +131,9 @@ final class ExecResults {
             }
             if (more == null && exit != 0) {
                 more = noAnswerHint(out.text(), err.text());
+            }
+            if (more == null && exit == 1 && err.text().isBlank()) {
+                more = answerNotErrorHint(job.command);
             }
             if (more != null) {
                 hint = hint == null ? more : hint + " " + more;
@@ -228,6 +241,81 @@ final class ExecResults {
                 + "takes): it most likely ran out of memory. Running it again as it is will end the same way. Use "
                 + "less memory: smaller inputs, fewer parallel workers (make -j2, pytest -n 2, --maxWorkers=2), a "
                 + "smaller heap (-Xmx, NODE_OPTIONS=--max-old-space-size=...), or one step at a time.";
+    }
+
+    /**
+     * The hint for a job that "failed" with exit code 1 and nothing on stderr because its last command answers
+     * "no" that way ({@code grep} found nothing, {@code diff} found differences, {@code test} was false), or
+     * null: a caller that takes status {@code failed} for an error looks for a fault that is not there.
+     *
+     * @param command the job's command
+     * @return the hint, or null
+     */
+    static String answerNotErrorHint(String command) {
+        List<String> words = lastCommand(command);
+        if (words.isEmpty()) {
+            return null;
+        }
+        String program = words.get(0);
+        int slash = program.lastIndexOf('/');
+        program = slash >= 0 ? program.substring(slash + 1) : program;
+        if (program.equals("git") && words.size() > 1 && words.get(1).equals("grep")) {
+            program = "git grep";
+        }
+        String means = EXIT_ONE_MEANS.get(program);
+        return means == null ? null : "'" + program + "' ends with exit code 1 when " + means + ": that is its answer, "
+                + "not an error (status failed only says the exit code was not 0).";
+    }
+
+    /**
+     * The words of the last simple command of a command line (after the last unquoted {@code ;}, {@code &},
+     * {@code &&}, {@code ||}, {@code |} or line break), without leading variable assignments, {@code !},
+     * {@code time} and {@code command}; quotes are kept out of the split, not taken apart.
+     */
+    private static List<String> lastCommand(String command) {
+        int start = 0;
+        int before = 0;     // the start of the command before the last separator: a trailing ';' ends no command
+        char quote = 0;
+        for (int i = 0; i < command.length(); i++) {
+            char c = command.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                } else if (c == '\\' && quote == '"') {
+                    i++;
+                }
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+            } else if (c == '\\') {
+                i++;
+            } else if (c == ';' || c == '&' || c == '|' || c == '\n') {
+                if (!command.substring(start, i).isBlank()) {
+                    before = start;
+                }
+                start = i + 1;
+            }
+        }
+        if (command.substring(Math.min(start, command.length())).isBlank()) {
+            start = before;
+        }
+        List<String> words = new ArrayList<>();
+        String last = command.substring(Math.min(start, command.length()));
+        int end = last.length();
+        for (int i = 0; i < last.length(); i++) {
+            char c = last.charAt(i);
+            if (c == ';' || c == '&' || c == '|' || c == '\n') {
+                end = i;        // the trailing separators of the command before them
+                break;
+            }
+        }
+        for (String w : last.substring(0, end).strip().split("\\s+")) {
+            if (w.isEmpty() || words.isEmpty() && (ASSIGNMENT.matcher(w).matches() || w.equals("!") || w.equals("time")
+                    || w.equals("command"))) {
+                continue;
+            }
+            words.add(w);
+        }
+        return words;
     }
 
     /**
