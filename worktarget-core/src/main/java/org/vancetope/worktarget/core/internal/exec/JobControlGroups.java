@@ -8,6 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +33,9 @@ final class JobControlGroups {
     private static final Path PROC = ProcTable.PROC;
     /** How deep the walk of a freshly started job's processes goes: a wrapper and its shell are a few levels. */
     private static final int MAX_DEPTH = 16;
+
+    /** Numbers the probes of {@link #open}. */
+    private static final AtomicLong PROBES = new AtomicLong();
 
     private final Path parent;
     private final int maxProcesses;
@@ -59,11 +63,10 @@ final class JobControlGroups {
                     + "below /sys/fs/cgroup/pids.");
         }
         JobControlGroups groups = new JobControlGroups(dir, maxProcesses);
-        Path probe = dir.resolve(PREFIX + ProcessTree.COOKIE_OWNER + "probe");
+        // a name of its own for each probe: engines built at once must not remove each other's
+        Path probe = dir.resolve(PREFIX + ProcessTree.COOKIE_OWNER + "probe" + PROBES.incrementAndGet());
         try {
             Files.createDirectory(probe);
-        } catch (java.nio.file.FileAlreadyExistsException e) {
-            // a probe of this JVM's engine a moment ago: it is removed below
         } catch (IOException e) {
             throw new IllegalArgumentException("jobControlGroup " + dir + ": this server cannot make a control group "
                     + "in it (" + e + "). Give the server's user write access to it (cgroup v2: delegate it, e.g. "

@@ -260,6 +260,24 @@ class JobControlGroupsTest {
     }
 
     @Test
+    void enginesBuiltAtOnceOnTheSameDirectoryDoNotTakeEachOthersProbes() throws Exception {
+        ExecSettings s = ExecSettings.builder().jobControlGroup(parent).maxJobProcesses(CAP).build();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<ExecEngine>> built = new ArrayList<>();
+            for (int i = 0; i < 32; i++) {
+                built.add(pool.submit(() -> ExecEngine.builder().settings(s).build()));
+            }
+            for (java.util.concurrent.Future<ExecEngine> f : built) {
+                f.get().close();        // throws when a build failed
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(groups()).as("every probe removed").isEmpty();
+    }
+
+    @Test
     void aDirectoryThatIsNoControlGroupIsRefusedWhenTheEngineIsBuilt() {
         ExecSettings s = ExecSettings.builder().jobControlGroup(dir).maxJobProcesses(CAP).build();
 
