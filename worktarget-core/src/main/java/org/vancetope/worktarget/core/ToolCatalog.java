@@ -248,7 +248,10 @@ public final class ToolCatalog {
                         + "shell: a cd, export or source does not carry over to the next call. Returns when it exits or "
                         + "after waitMs, whichever is first; a still-running job keeps its id for exec_status, exec_tail and exec_kill. stdout "
                         + "and stderr are shown as a terminal shows them (colour codes dropped, progress redraws applied); "
-                        + "long output is cut to head and tail; stdoutPath/stderrPath keep every byte.",
+                        + "long output is cut to head and tail; stdoutPath/stderrPath keep every byte. Read the hint "
+                        + "when there is one: it says what the exit code or the output alone does not (a program not "
+                        + "installed and what is instead, a grep that only found nothing, a prompt no one can answer, "
+                        + "a deadline, a still-running job).",
                 Set.of(ToolLabel.SIDE_EFFECT), ResultSchemas.execRun(), Schema.object()
                         .string("command", "The shell command.", true)
                         .string("cwd", "Directory to run in, relative to the work directory (default '.'); the same as "
