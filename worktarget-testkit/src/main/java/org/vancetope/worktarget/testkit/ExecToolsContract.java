@@ -343,6 +343,23 @@ public abstract class ExecToolsContract {
     }
 
     @Test
+    void aJobItsDeadlineEndedSaysWhichDeadline() throws ToolException {
+        Map<String, Object> r = run("sleep 1000", Map.of("waitMs", 30_000, "deadlineSeconds", 1));
+        assertThat(r).hasEntrySatisfying("hint", h -> assertThat((String) h)
+                .startsWith("The job ran into its deadline (deadlineSeconds 1)"));
+    }
+
+    @Test
+    void aProgramThatIsNotInstalledAndAGrepThatFoundNothingAreExplained() throws ToolException {
+        assertThat(run("no-such-program-here-xyz", Map.of("waitMs", 30_000))).containsEntry("exitCode", 127)
+                .hasEntrySatisfying("hint", h -> assertThat((String) h)
+                        .startsWith("'no-such-program-here-xyz' is not a command here"));
+        assertThat(run("echo alpha | grep beta", Map.of("waitMs", 30_000))).containsEntry("exitCode", 1)
+                .hasEntrySatisfying("hint", h -> assertThat((String) h)
+                        .startsWith("'grep' ends with exit code 1 when no line matched"));
+    }
+
+    @Test
     void missingCommandIsInvalid() {
         assertThatThrownBy(() -> call("exec_run", Map.of()))
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));
