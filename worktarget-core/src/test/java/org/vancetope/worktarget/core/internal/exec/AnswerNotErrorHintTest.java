@@ -1,18 +1,13 @@
 package org.vancetope.worktarget.core.internal.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.vancetope.worktarget.core.internal.exec.TestRoots.root;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
-import org.junit.jupiter.api.io.TempDir;
-import org.vancetope.worktarget.spi.ToolException;
 
 /**
  * A job whose last command answers "no" with exit code 1 ({@code grep} found nothing, {@code diff} found
@@ -20,26 +15,11 @@ import org.vancetope.worktarget.spi.ToolException;
  * error: status {@code failed} alone sends a caller looking for a fault. Proven with real jobs.
  */
 @EnabledOnOs(OS.LINUX)
-class AnswerNotErrorHintTest {
-    private static final Map<String, String> ENV = Map.of("PATH", "/usr/bin:/bin");
-
-    @TempDir
-    Path dir;
-    private final ExecEngine engine = ExecEngine.builder().build();
-
+class AnswerNotErrorHintTest extends JobHintTestBase {
     @BeforeEach
     void files() throws Exception {
         Files.writeString(dir.resolve("a.txt"), "alpha\nbeta\n");
         Files.writeString(dir.resolve("b.txt"), "alpha\ngamma\n");
-    }
-
-    @AfterEach
-    void tearDown() {
-        engine.close();
-    }
-
-    private ExecResult run(String command) throws ToolException {
-        return engine.run(new ExecRequest("s", command, root(dir), ENV, 30_000L, null, null));
     }
 
     @Test

@@ -91,6 +91,15 @@ class JobControlGroupsTest {
         return engine;
     }
 
+    /** An engine whose jobs run in the bubblewrap template, in groups with the cap; skips where bwrap is unusable. */
+    private void bubblewrapEngine() {
+        Assumptions.assumeTrue(BubblewrapIsolationTest.bwrapWorks(), "bwrap is not usable here");
+        Isolation bwrap = Isolation.fromConfig(ExecSettings.IsolationMode.CUSTOM, Isolation.defaultBubblewrapTemplate(),
+                System::getenv);
+        engine = ExecEngine.builder().isolation(bwrap).settings(ExecSettings.builder().jobControlGroup(parent)
+                .maxJobProcesses(CAP).killGrace(Duration.ofMillis(500)).build()).build();
+    }
+
     private ExecResult run(String command, long waitMs) throws ToolException {
         return engine.run(new ExecRequest("s", command, root(dir), ENV, waitMs, null, null));
     }
@@ -297,11 +306,7 @@ class JobControlGroupsTest {
 
     @Test
     void aJobInBubblewrapEntersItsGroupWithTheWrapperAndEverythingInside() throws Exception {
-        Assumptions.assumeTrue(BubblewrapIsolationTest.bwrapWorks(), "bwrap is not usable here");
-        Isolation bwrap = Isolation.fromConfig(ExecSettings.IsolationMode.CUSTOM, Isolation.defaultBubblewrapTemplate(),
-                System::getenv);
-        engine = ExecEngine.builder().isolation(bwrap).settings(ExecSettings.builder().jobControlGroup(parent)
-                .maxJobProcesses(CAP).killGrace(Duration.ofMillis(500)).build()).build();
+        bubblewrapEngine();
         ExecResult r = run("sleep 300 & sleep 300", 500);
         Path group = groups().get(0);
         Await.until("both sleeps run", () -> JobControlGroups.members(group).stream()
@@ -344,11 +349,7 @@ class JobControlGroupsTest {
 
     @Test
     void aJobInBubblewrapCannotMoveItselfOutOfItsGroup() throws Exception {
-        Assumptions.assumeTrue(BubblewrapIsolationTest.bwrapWorks(), "bwrap is not usable here");
-        Isolation bwrap = Isolation.fromConfig(ExecSettings.IsolationMode.CUSTOM, Isolation.defaultBubblewrapTemplate(),
-                System::getenv);
-        engine = ExecEngine.builder().isolation(bwrap).settings(ExecSettings.builder().jobControlGroup(parent)
-                .maxJobProcesses(CAP).build()).build();
+        bubblewrapEngine();
         Path top = parent.getParent().resolve("cgroup.procs");
 
         ExecResult r = run("echo $$ > " + top + " && echo moved; echo $$ > " + parent.resolve("cgroup.procs")

@@ -1,15 +1,11 @@
 package org.vancetope.worktarget.core.internal.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.vancetope.worktarget.core.internal.exec.TestRoots.root;
 
 import java.nio.file.Path;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
-import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.spi.ToolException;
 
 /**
@@ -19,21 +15,9 @@ import org.vancetope.worktarget.spi.ToolException;
  * real jobs (the programs themselves would need a network, an account or a package manager here).
  */
 @EnabledOnOs(OS.LINUX)
-class NoAnswerHintTest {
-    private static final Map<String, String> ENV = Map.of("PATH", "/usr/bin:/bin");
-
-    @TempDir
-    Path dir;
-    private final ExecEngine engine = ExecEngine.builder().build();
-
-    @AfterEach
-    void tearDown() {
-        engine.close();
-    }
-
+class NoAnswerHintTest extends JobHintTestBase {
     private ExecResult failingWith(String stderr) throws ToolException {
-        return engine.run(new ExecRequest("s", "printf '%s\\n' '" + stderr.replace("'", "'\\''") + "' >&2; exit 1",
-                root(dir), ENV, 30_000L, null, null));
+        return run("printf '%s\\n' '" + stderr.replace("'", "'\\''") + "' >&2; exit 1");
     }
 
     @Test
@@ -65,16 +49,14 @@ class NoAnswerHintTest {
 
     @Test
     void aptAskingToContinueIsExplainedFromStdout() throws Exception {
-        ExecResult r = engine.run(new ExecRequest("s", "echo 'Do you want to continue? [Y/n] Abort.'; exit 1", root(dir),
-                ENV, 30_000L, null, null));
+        ExecResult r = run("echo 'Do you want to continue? [Y/n] Abort.'; exit 1");
         assertThat(r.hint()).isEqualTo("apt asked for a confirmation no one can give, and stopped: add -y (apt-get "
                 + "install -y ...).");
     }
 
     @Test
     void theSameWordsInASucceedingJobOrInOtherTextGetNoHint() throws Exception {
-        ExecResult ok = engine.run(new ExecRequest("s", "echo 'Host key verification failed.' >&2", root(dir), ENV,
-                30_000L, null, null));
+        ExecResult ok = run("echo 'Host key verification failed.' >&2");
         assertThat(ok.exitCode()).isZero();
         assertThat(ok.hint()).isNull();
         assertThat(failingWith("a note about Host key verification failed. later").hint()).isNull();

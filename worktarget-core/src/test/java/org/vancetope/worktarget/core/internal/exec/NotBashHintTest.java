@@ -2,38 +2,18 @@ package org.vancetope.worktarget.core.internal.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
-import static org.vancetope.worktarget.core.internal.exec.TestRoots.root;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.vancetope.worktarget.spi.ToolException;
 
 /**
  * A command that fails because it used bash syntax where {@code /bin/sh} is dash (Debian, Ubuntu) gets a
  * hint that says so and how to run bash; agents write bash, and dash's "source: not found" does not say
  * why.
  */
-class NotBashHintTest {
-    private static final Map<String, String> ENV = Map.of("PATH", "/usr/bin:/bin");
-
-    @TempDir
-    Path dir;
-    private final ExecEngine engine = ExecEngine.builder().build();
-
-    @AfterEach
-    void tearDown() {
-        engine.close();
-    }
-
-    private ExecResult run(String command) throws ToolException {
-        return engine.run(new ExecRequest("s", command, root(dir), ENV, 60_000L, null, null));
-    }
-
+class NotBashHintTest extends JobHintTestBase {
     private static boolean shIsDash() {
         try {
             return Path.of("/bin/sh").toRealPath().getFileName().toString().equals("dash");
