@@ -21,7 +21,8 @@ import java.util.Objects;
  * @param truncated whether either stream was cut (inline or in its file)
  * @param hint what the caller should know to go on, or null: that the job still runs (and how to follow it;
  *        that the wait was capped), how to page the files and why a file stopped short (its cap, a full disk),
- *        that the files expired, that its deadline ended it (and how to give it more time), that its exit code 1
+ *        that the files expired, that its deadline ended it (and how to give it more time), that the sandbox
+ *        ended what it started in the background, that its exit code 1
  *        is the last command's answer ({@code grep} found nothing), not an error, that a failure came
  *        from bash syntax in dash, from the out-of-memory killer,
  *        from the server's process cap or from a program or script the shell did not find (and what the PATH has

@@ -68,8 +68,12 @@ final class ExecResults {
     private final long outputFileMaxBytes;
     private final long outputRetentionMs;
     private final int maxJobProcesses;
+    /** Whether the isolation ends a job's background processes with its shell. */
+    private final boolean backgroundEndsWithShell;
 
-    ExecResults(int inlineOutputCharCap, long outputFileMaxBytes, long outputRetentionMs, int maxJobProcesses) {
+    ExecResults(int inlineOutputCharCap, long outputFileMaxBytes, long outputRetentionMs, int maxJobProcesses,
+                boolean backgroundEndsWithShell) {
+        this.backgroundEndsWithShell = backgroundEndsWithShell;
         this.maxJobProcesses = maxJobProcesses;
         this.inlineOutputCharCap = inlineOutputCharCap;
         this.outputFileMaxBytes = outputFileMaxBytes;
@@ -145,6 +149,13 @@ final class ExecResults {
             if (status == JobStatus.TIMED_OUT) {
                 String deadline = timedOutHint(job.deadlineSeconds());
                 hint = hint == null ? deadline : hint + " " + deadline;
+            }
+            if (backgroundEndsWithShell && startsInBackground(job.command)) {
+                String gone = "This server runs jobs in a sandbox with a process namespace of their own, so what the "
+                        + "command started in the background ('&') ended when its shell did. To keep a server or a "
+                        + "watcher running, run it in the foreground with waitMs 0: the job goes on, exec_tail shows "
+                        + "its output, exec_kill ends it.";
+                hint = hint == null ? gone : hint + " " + gone;
             }
             String cap = processCapHint(job.forkRefusals(), maxJobProcesses);
             if (cap != null) {
@@ -265,6 +276,40 @@ final class ExecResults {
         String means = EXIT_ONE_MEANS.get(program);
         return means == null ? null : "'" + program + "' ends with exit code 1 when " + means + ": that is its answer, "
                 + "not an error (status failed only says the exit code was not 0).";
+    }
+
+    /**
+     * Whether a command line starts something in the background: an {@code &} outside quotes that is not part
+     * of {@code &&} or of a redirection ({@code 2>&1}, {@code &>}, {@code <&}).
+     *
+     * @param command the command line
+     * @return true when it does
+     */
+    static boolean startsInBackground(String command) {
+        char quote = 0;
+        for (int i = 0; i < command.length(); i++) {
+            char c = command.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                } else if (c == '\\' && quote == '"') {
+                    i++;
+                }
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+            } else if (c == '\\') {
+                i++;
+            } else if (c == '&') {
+                char next = i + 1 < command.length() ? command.charAt(i + 1) : 0;
+                char prev = i > 0 ? command.charAt(i - 1) : 0;
+                if (next == '&') {
+                    i++;        // &&
+                } else if (next != '>' && prev != '>' && prev != '<') {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

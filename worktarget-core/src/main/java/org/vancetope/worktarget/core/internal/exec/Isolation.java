@@ -206,6 +206,17 @@ public final class Isolation {
     }
 
     /**
+     * Whether what a job leaves running in the background ends with its shell: the wrapper gives it a PID
+     * namespace of its own ({@code --unshare-pid} or {@code --unshare-all} of bubblewrap), whose processes the
+     * kernel ends when its first one, the wrapper's, exits after the shell.
+     *
+     * @return true for such a wrapper
+     */
+    public boolean endsBackgroundWithShell() {
+        return active() && (template.contains("--unshare-pid") || template.contains("--unshare-all"));
+    }
+
+    /**
      * Whether the command reaches a shell as its {@code -c} script: always without a wrapper, and with one
      * whose {@value #CMD} follows {@code -c} (the shipped template). Only then may the engine put a line of
      * its own in front of the command.

@@ -95,6 +95,18 @@ class BubblewrapIsolationTest {
     }
 
     @Test
+    void aJobThatStartsSomethingInTheBackgroundIsToldItEndedWithTheShell() throws Exception {
+        ExecResult r = run("sleep 30 > /dev/null 2>&1 & echo started");
+
+        assertThat(r.status()).isEqualTo(JobStatus.EXITED);
+        assertThat(r.hint()).isEqualTo("This server runs jobs in a sandbox with a process namespace of their own, so "
+                + "what the command started in the background ('&') ended when its shell did. To keep a server or a "
+                + "watcher running, run it in the foreground with waitMs 0: the job goes on, exec_tail shows its "
+                + "output, exec_kill ends it.");
+        assertThat(run("echo a && echo b").hint()).isNull();
+    }
+
+    @Test
     void aJobInTheSandboxIsTheFirstTheOutOfMemoryKillerTakes() throws Exception {
         ExecResult r = run("cat /proc/self/oom_score_adj");
         assertThat(r.stdout()).isEqualTo("1000\n");
