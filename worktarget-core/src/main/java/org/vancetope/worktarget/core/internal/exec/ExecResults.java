@@ -2,6 +2,7 @@ package org.vancetope.worktarget.core.internal.exec;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -286,6 +287,31 @@ final class ExecResults {
      * @return true when it does
      */
     static boolean startsInBackground(String command) {
+        BitSet plain = unquoted(command);
+        for (int i = plain.nextSetBit(0); i >= 0; i = plain.nextSetBit(i + 1)) {
+            if (command.charAt(i) != '&') {
+                continue;
+            }
+            char next = i + 1 < command.length() ? command.charAt(i + 1) : 0;
+            char prev = i > 0 ? command.charAt(i - 1) : 0;
+            if (next == '&') {
+                i++;        // &&
+            } else if (next != '>' && prev != '>' && prev != '<') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The characters of a command line that stand for themselves: outside single and double quotes and not
+     * escaped by a backslash.
+     *
+     * @param command the command line
+     * @return their indexes
+     */
+    private static BitSet unquoted(String command) {
+        BitSet out = new BitSet(command.length());
         char quote = 0;
         for (int i = 0; i < command.length(); i++) {
             char c = command.charAt(i);
@@ -299,17 +325,11 @@ final class ExecResults {
                 quote = c;
             } else if (c == '\\') {
                 i++;
-            } else if (c == '&') {
-                char next = i + 1 < command.length() ? command.charAt(i + 1) : 0;
-                char prev = i > 0 ? command.charAt(i - 1) : 0;
-                if (next == '&') {
-                    i++;        // &&
-                } else if (next != '>' && prev != '>' && prev != '<') {
-                    return true;
-                }
+            } else {
+                out.set(i);
             }
         }
-        return false;
+        return out;
     }
 
     /**
@@ -320,20 +340,10 @@ final class ExecResults {
     private static List<String> lastCommand(String command) {
         int start = 0;
         int before = 0;     // the start of the command before the last separator: a trailing ';' ends no command
-        char quote = 0;
-        for (int i = 0; i < command.length(); i++) {
+        BitSet plain = unquoted(command);
+        for (int i = plain.nextSetBit(0); i >= 0; i = plain.nextSetBit(i + 1)) {
             char c = command.charAt(i);
-            if (quote != 0) {
-                if (c == quote) {
-                    quote = 0;
-                } else if (c == '\\' && quote == '"') {
-                    i++;
-                }
-            } else if (c == '\'' || c == '"') {
-                quote = c;
-            } else if (c == '\\') {
-                i++;
-            } else if (c == ';' || c == '&' || c == '|' || c == '\n') {
+            if (c == ';' || c == '&' || c == '|' || c == '\n') {
                 if (!command.substring(start, i).isBlank()) {
                     before = start;
                 }
