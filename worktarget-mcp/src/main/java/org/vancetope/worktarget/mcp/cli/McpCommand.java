@@ -116,19 +116,6 @@ final class McpCommand {
         }
     }
 
-    /** Builds a backend; one whose jobs' control group directory is refused is a usage error naming the options. */
-    private static <T> T built(java.util.function.Supplier<T> build) throws Args.UsageException {
-        try {
-            return build.get();
-        } catch (IllegalArgumentException e) {
-            Args.UsageException refused = ExecOptions.refused(e);
-            if (refused == null) {
-                throw e;
-            }
-            throw refused;
-        }
-    }
-
     private static int stdio(Args a, InputStream in, PrintStream out, PrintStream err)
             throws Args.UsageException {
         for (String httpOnly : List.of("tokens", "bind", "daemon-port", "allowed-origins", "max-connections",
@@ -146,10 +133,10 @@ final class McpCommand {
             throw new Args.UsageException("--warm-up must be on or off, got '" + warmUp + "'.");
         }
         ExecSettings exec = ExecOptions.settings(a);
-        LocalBackend local = built(() -> LocalBackend.builder().workDirectory(workdir).execSettings(exec).build());
+        LocalBackend local = ExecOptions.build(() -> LocalBackend.builder().workDirectory(workdir).execSettings(exec).build());
         WorkspaceBackend work;
         try {
-            work = workspace == null ? null : built(() -> WorkspaceBackend.builder().workspaceRoot(workspace)
+            work = workspace == null ? null : ExecOptions.build(() -> WorkspaceBackend.builder().workspaceRoot(workspace)
                     .execSettings(exec).processesEndWithJvm(Duration.ZERO).build());   // a session's process never comes back
         } catch (Args.UsageException e) {
             local.close();
@@ -222,7 +209,7 @@ final class McpCommand {
             throw new Args.UsageException("Cannot read --tokens: " + e.getMessage());
         }
         ExecSettings exec = ExecOptions.settings(a);
-        WorkspaceBackend work = built(() -> WorkspaceBackend.builder().workspaceRoot(workspace).execSettings(exec)
+        WorkspaceBackend work = ExecOptions.build(() -> WorkspaceBackend.builder().workspaceRoot(workspace).execSettings(exec)
                 .processesEndWithJvm(LEFTOVERS_KEPT).build());
         ServerTransfers transfers = ServerTransfers.create(
                 new RootDirTargetResolver((scope, dirName) -> work.findRoot(scope.tenant(), scope.project(), dirName)),

@@ -173,16 +173,8 @@ final class DaemonCommand {
         Path workdir = a.directory("workdir", ".");
         String separate = a.get("transfer-root", null);
         TransferSettings transferSettings = transferSettings(a);
-        LocalBackend local;
-        try {
-            local = Backends.local(workdir, execSettings(a));
-        } catch (IllegalArgumentException e) {
-            Args.UsageException refused = ExecOptions.refused(e);
-            if (refused == null) {
-                throw e;
-            }
-            throw refused;
-        }
+        ExecSettings exec = execSettings(a);
+        LocalBackend local = ExecOptions.build(() -> Backends.local(workdir, exec));
         List<BackendTool> tools = local.tools();
         TargetResolver transferRoot = separate != null ? FootTargetResolver.at(Path.of(separate).toAbsolutePath())
                 : TargetResolver.at(local.workDirectory());

@@ -274,13 +274,8 @@ final class ServeCommand {
         }
         WorkspaceBackend work;
         try {
-            work = wb.build();
+            work = ExecOptions.build(wb::build);      // its exec engine checks the jobs' control group directory
         } catch (IllegalStateException | IllegalArgumentException e) {
-            Args.UsageException refused = e instanceof IllegalArgumentException iae
-                    ? ExecOptions.refused(iae) : null;     // checked when the exec engine starts
-            if (refused != null) {
-                throw refused;
-            }
             throw new Args.UsageException("Cannot open the workspace " + workspace + ": " + e.getMessage() + ". Check "
                     + "that this user may write there (and in --homes).");
         }

@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
 import java.nio.file.Path;
+import java.util.function.Supplier;
 import org.vancetope.worktarget.core.ExecSettings;
 
 /**
@@ -61,6 +62,27 @@ public final class ExecOptions {
     public static Args.UsageException refused(IllegalArgumentException e) {
         return String.valueOf(e.getMessage()).startsWith("jobControlGroup ")
                 ? new Args.UsageException(named() + e.getMessage()) : null;
+    }
+
+    /**
+     * Builds a backend; one whose jobs' control group directory its exec engine refuses is a usage error
+     * naming the options ({@link #refused}), any other failure is thrown as it is.
+     *
+     * @param build what builds the backend
+     * @param <T> the backend's type
+     * @return the backend
+     * @throws Args.UsageException when the directory is refused
+     */
+    public static <T> T build(Supplier<T> build) throws Args.UsageException {
+        try {
+            return build.get();
+        } catch (IllegalArgumentException e) {
+            Args.UsageException usage = refused(e);
+            if (usage == null) {
+                throw e;
+            }
+            throw usage;
+        }
     }
 
     private static String named() {

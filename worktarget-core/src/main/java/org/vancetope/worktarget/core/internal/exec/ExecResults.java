@@ -140,31 +140,22 @@ final class ExecResults {
             if (more == null && exit == 1 && err.text().isBlank()) {
                 more = answerNotErrorHint(job.command);
             }
-            if (more != null) {
-                hint = hint == null ? more : hint + " " + more;
-            }
+            hint = join(hint, more);
             String memory = status == JobStatus.FAILED ? outOfMemoryHint(exit, job.oomKillsWhileRunning()) : null;
-            if (memory != null) {
-                hint = hint == null ? memory : hint + " " + memory;
-            }
+            hint = join(hint, memory);
             if (status == JobStatus.TIMED_OUT) {
-                String deadline = timedOutHint(job.deadlineSeconds());
-                hint = hint == null ? deadline : hint + " " + deadline;
+                hint = join(hint, timedOutHint(job.deadlineSeconds()));
             }
             if (backgroundEndsWithShell && startsInBackground(job.command)) {
-                String gone = "This server runs jobs in a sandbox with a process namespace of their own, so what the "
-                        + "command started in the background ('&') ended when its shell did. To keep a server or a "
+                hint = join(hint, "This server runs jobs in a sandbox with a process namespace of their own, so what "
+                        + "the command started in the background ('&') ended when its shell did. To keep a server or a "
                         + "watcher running, run it in the foreground with waitMs 0: the job goes on, exec_tail shows "
-                        + "its output, exec_kill ends it.";
-                hint = hint == null ? gone : hint + " " + gone;
+                        + "its output, exec_kill ends it.");
             }
-            String cap = processCapHint(job.forkRefusals(), maxJobProcesses);
-            if (cap != null) {
-                hint = hint == null ? cap : hint + " " + cap;
-            }
+            hint = join(hint, processCapHint(job.forkRefusals(), maxJobProcesses));
         }
-        if (extra != null && status == JobStatus.RUNNING) {
-            hint = hint == null ? extra : hint + " " + extra;
+        if (status == JobStatus.RUNNING) {
+            hint = join(hint, extra);
         }
         Instant a = job.stdout.lastOutputAt();
         Instant b = job.stderr.lastOutputAt();
@@ -202,6 +193,11 @@ final class ExecResults {
         return "The command ran in /bin/sh, which here is dash, not bash: it has no 'source' (use '.'), '[[ ]]', "
                 + "arrays, 'function', '<<<', '<( )' or '${var//a/b}'. Run it with bash instead: bash -c '...', or "
                 + "write it to a file with file_write and run 'bash script.sh'.";
+    }
+
+    /** A hint with one more sentence, either of them null for none. */
+    private static String join(String hint, String more) {
+        return more == null ? hint : hint == null ? more : hint + " " + more;
     }
 
     /**
@@ -332,38 +328,31 @@ final class ExecResults {
         return out;
     }
 
+    /** Whether a character outside quotes ends a simple command: {@code ;}, {@code &}, {@code |} or a line break. */
+    private static boolean isSeparator(char c) {
+        return c == ';' || c == '&' || c == '|' || c == '\n';
+    }
+
     /**
      * The words of the last simple command of a command line (after the last unquoted {@code ;}, {@code &},
      * {@code &&}, {@code ||}, {@code |} or line break), without leading variable assignments, {@code !},
      * {@code time} and {@code command}; quotes are kept out of the split, not taken apart.
      */
     private static List<String> lastCommand(String command) {
-        int start = 0;
-        int before = 0;     // the start of the command before the last separator: a trailing ';' ends no command
         BitSet plain = unquoted(command);
-        for (int i = plain.nextSetBit(0); i >= 0; i = plain.nextSetBit(i + 1)) {
-            char c = command.charAt(i);
-            if (c == ';' || c == '&' || c == '|' || c == '\n') {
-                if (!command.substring(start, i).isBlank()) {
-                    before = start;
+        String last = "";       // a trailing ';' ends no command: the last one that is not blank
+        int start = 0;
+        for (int i = 0; i <= command.length(); i++) {
+            if (i == command.length() || plain.get(i) && isSeparator(command.charAt(i))) {
+                String part = command.substring(start, i);
+                if (!part.isBlank()) {
+                    last = part;
                 }
                 start = i + 1;
             }
         }
-        if (command.substring(Math.min(start, command.length())).isBlank()) {
-            start = before;
-        }
         List<String> words = new ArrayList<>();
-        String last = command.substring(Math.min(start, command.length()));
-        int end = last.length();
-        for (int i = 0; i < last.length(); i++) {
-            char c = last.charAt(i);
-            if (c == ';' || c == '&' || c == '|' || c == '\n') {
-                end = i;        // the trailing separators of the command before them
-                break;
-            }
-        }
-        for (String w : last.substring(0, end).strip().split("\\s+")) {
+        for (String w : last.strip().split("\\s+")) {
             if (w.isEmpty() || words.isEmpty() && (ASSIGNMENT.matcher(w).matches() || w.equals("!") || w.equals("time")
                     || w.equals("command"))) {
                 continue;

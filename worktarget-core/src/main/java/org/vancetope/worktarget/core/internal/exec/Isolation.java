@@ -165,6 +165,29 @@ public final class Isolation {
         return sb.toString();
     }
 
+    /**
+     * Where a program is on a PATH: the first directory of it that holds an executable file of that name.
+     *
+     * @param program the name, without a slash
+     * @param pathVariable the PATH, or null
+     * @return the file, or null when no directory holds one
+     */
+    static Path onPath(String program, String pathVariable) {
+        if (pathVariable == null) {
+            return null;
+        }
+        for (String dir : pathVariable.split(":")) {
+            if (dir.isEmpty()) {
+                continue;
+            }
+            Path p = Path.of(dir, program);
+            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
     private Isolation withResolvedProgram(String path) {
         String program = template.get(0);
         if (program.contains("/")) {
@@ -174,14 +197,11 @@ public final class Isolation {
             }
             return this;
         }
-        if (path != null) {
-            for (String dir : path.split(":")) {
-                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
-                    List<String> resolved = new ArrayList<>(template);
-                    resolved.set(0, Path.of(dir, program).toString());
-                    return new Isolation(mode, List.copyOf(resolved), source);
-                }
-            }
+        Path found = onPath(program, path);
+        if (found != null) {
+            List<String> resolved = new ArrayList<>(template);
+            resolved.set(0, found.toString());
+            return new Isolation(mode, List.copyOf(resolved), source);
         }
         throw new IllegalArgumentException("exec isolation wrapper program '" + program + "' is not on the PATH; "
                 + "install it (for bubblewrap: the 'bubblewrap' package) or set the isolation mode to 'none'.");

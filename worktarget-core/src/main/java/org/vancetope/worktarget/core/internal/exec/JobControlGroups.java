@@ -270,19 +270,19 @@ final class JobControlGroups {
      * @return how many groups were removed
      */
     int sweepStale() {
-        String ns = ProcessTree.COOKIE_OWNER.isEmpty() ? null
-                : ProcessTree.COOKIE_OWNER.substring(0, ProcessTree.COOKIE_OWNER.indexOf('.') + 1);
         int removed = 0;
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(parent, PREFIX + "*")) {
             for (Path g : ds) {
-                String cookie = g.getFileName().toString().substring(PREFIX.length());
-                int random = cookie.lastIndexOf('.');
-                if (ns == null || !cookie.startsWith(ns) || cookie.startsWith(ProcessTree.COOKIE_OWNER)
-                        || random <= ns.length() || !Reserved.isStaleOwner(cookie.substring(ns.length(), random))) {
+                String owner = ProcessTree.otherOwner(g.getFileName().toString().substring(PREFIX.length()));
+                if (owner == null || !Reserved.isStaleOwner(owner)) {
                     continue;
                 }
-                for (int round = 0; round < 5 && !members(g).isEmpty(); round++) {
-                    members(g).forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+                for (int round = 0; round < 5; round++) {
+                    List<Long> left = members(g);
+                    if (left.isEmpty()) {
+                        break;
+                    }
+                    left.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
                     LockSupport.parkNanos(50_000_000L);
                 }
                 if (remove(g)) {

@@ -6,10 +6,12 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
@@ -117,34 +119,35 @@ final class MissingCommandHint {
     }
 
     /**
-     * Whether a program of that name is an executable file in a directory of the PATH.
+     * Whether a program of that name is an executable file in an absolute directory of the PATH
+     * ({@link Isolation#onPath}); a relative entry means a directory of the job's, and is not looked into.
      *
      * @param program the name, without a slash
      * @param pathVariable the PATH, or null
      * @return true when found
      */
     static boolean onPath(String program, String pathVariable) {
-        if (pathVariable == null) {
-            return false;
+        return pathVariable != null && Isolation.onPath(program, Arrays.stream(pathVariable.split(":"))
+                .filter(dir -> dir.startsWith("/")).collect(Collectors.joining(":"))) != null;
+    }
+
+    /**
+     * A path the shell was given, relative to the root: the directory the command ran in and the path; null for
+     * an absolute path, which may be outside the work directory and is not looked at.
+     */
+    private static String belowRoot(String name, String workingDirectory) {
+        if (name.startsWith("/")) {
+            return null;
         }
-        for (String dir : pathVariable.split(":")) {
-            if (dir.isEmpty() || !dir.startsWith("/")) {
-                continue;       // a relative entry means a directory of the job's; not looked into
-            }
-            Path p = Path.of(dir, program);
-            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-                return true;
-            }
-        }
-        return false;
+        return workingDirectory == null ? name : workingDirectory + "/" + name;
     }
 
     /** A file of the work directory the shell could not run because it lacks the execute permission, or null. */
     private static String notExecutable(String name, ConfinedRoot root, String workingDirectory) {
-        if (name.startsWith("/")) {
+        String relative = belowRoot(name, workingDirectory);
+        if (relative == null) {
             return null;
         }
-        String relative = workingDirectory == null ? name : workingDirectory + "/" + name;
         try {
             ConfinedRoot.OpenFile f = root.openFile(relative);     // a regular file below the root, not a link
             f.channel().close();
@@ -162,10 +165,10 @@ final class MissingCommandHint {
 
     /** A path the shell could not run: a script that is missing, or whose first line names no interpreter here. */
     private static String script(String name, String pathVariable, ConfinedRoot root, String workingDirectory) {
-        if (name.startsWith("/")) {
-            return null;        // outside the work directory, perhaps: not looked at
+        String relative = belowRoot(name, workingDirectory);
+        if (relative == null) {
+            return null;
         }
-        String relative = workingDirectory == null ? name : workingDirectory + "/" + name;
         String first;
         try (SeekableByteChannel ch = root.openFile(relative).channel()) {
             ByteBuffer b = ByteBuffer.allocate(FIRST_LINE_BYTES);

@@ -145,18 +145,12 @@ final class ProcessTree {
         if (COOKIE_OWNER.isEmpty()) {
             return List.of();
         }
-        String ns = COOKIE_OWNER.substring(0, COOKIE_OWNER.indexOf('.') + 1);
         Map<String, Boolean> ended = new HashMap<>();
         List<Long> killed = new ArrayList<>();
         Set<String> owners = new TreeSet<>();
         for (Map.Entry<Long, String> e : ProcTable.cookieCarriers(ProcessHandle.current().pid()).entrySet()) {
-            String cookie = e.getValue();
-            int random = cookie.lastIndexOf('.');
-            if (!cookie.startsWith(ns) || cookie.startsWith(COOKIE_OWNER) || random <= ns.length()) {
-                continue;
-            }
-            String owner = cookie.substring(ns.length(), random);
-            if (ended.computeIfAbsent(owner, Reserved::isStaleOwner)) {
+            String owner = otherOwner(e.getValue());
+            if (owner != null && ended.computeIfAbsent(owner, Reserved::isStaleOwner)) {
                 ProcessHandle.of(e.getKey()).ifPresent(ProcessHandle::destroyForcibly);
                 killed.add(e.getKey());
                 owners.add(owner);
@@ -167,6 +161,25 @@ final class ProcessTree {
                     killed.size(), String.join(", ", owners), killed);
         }
         return killed;
+    }
+
+    /**
+     * The owner a job cookie names ({@code <host>.<pid>.<start>}) when that is another JVM of this PID namespace,
+     * for {@link Reserved#isStaleOwner}; null for a cookie of this JVM, of another namespace or of another form.
+     *
+     * @param cookie the cookie
+     * @return the owner, or null
+     */
+    static String otherOwner(String cookie) {
+        if (COOKIE_OWNER.isEmpty()) {
+            return null;
+        }
+        String ns = COOKIE_OWNER.substring(0, COOKIE_OWNER.indexOf('.') + 1);
+        int random = cookie.lastIndexOf('.');
+        if (!cookie.startsWith(ns) || cookie.startsWith(COOKIE_OWNER) || random <= ns.length()) {
+            return null;
+        }
+        return cookie.substring(ns.length(), random);
     }
 
     /**

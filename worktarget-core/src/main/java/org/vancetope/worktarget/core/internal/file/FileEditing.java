@@ -293,9 +293,13 @@ final class FileEditing {
             if (indexOf(data, n, CRLF, 0) >= 0 && oldText.contains("\n") && !oldText.contains("\r\n")) {
                 hint = " The file uses CRLF line endings; include '\\r\\n' in oldText.";
             } else if (!stripped.isEmpty() && !hasLoneSurrogate(stripped)) {
-                String near = whitespaceHint(data, n, stripped);
-                if (near == null && n <= WHITESPACE_HINT_MAX_BYTES) {
-                    near = ClosestText.hint(new String(data, 0, n, StandardCharsets.UTF_8), stripped);
+                String near = null;
+                if (n <= WHITESPACE_HINT_MAX_BYTES) {
+                    String text = new String(data, 0, n, StandardCharsets.UTF_8);     // decoded once for both looks
+                    near = whitespaceHint(text, stripped);
+                    if (near == null) {
+                        near = ClosestText.hint(text, stripped);
+                    }
                 }
                 if (near != null) {
                     hint = near;
@@ -409,17 +413,12 @@ final class FileEditing {
      * for spaces, spaces, line breaks), quoted exactly so that the caller can copy it; or null. A model that
      * retypes lines often gets their indentation wrong, and "not found" alone makes it guess again.
      *
-     * @param data the file
-     * @param n its length
+     * @param text the file's text (of at most {@link #WHITESPACE_HINT_MAX_BYTES} bytes)
      * @param oldText the text that was not found, without whitespace at its ends (not empty)
      * @return the hint, starting with a blank, or null
      */
-    static String whitespaceHint(byte[] data, int n, String oldText) {
-        if (n > WHITESPACE_HINT_MAX_BYTES) {
-            return null;
-        }
+    static String whitespaceHint(String text, String oldText) {
         String want = collapseWhitespace(oldText, null);
-        String text = new String(data, 0, n, StandardCharsets.UTF_8);
         int[] map = new int[text.length() + 1];
         String norm = collapseWhitespace(text, map);
         int at = norm.indexOf(want);
