@@ -24,11 +24,13 @@ import org.vancetope.worktarget.spi.ToolContext;
  * {@code /bin/true} alone (the bare floor). The three variants are interleaved in
  * rounds so that machine noise hits them alike. Prints p50/p90 and the ratios (target ≤ 1.3×). Given a
  * control group directory the process may write (e.g. {@code /sys/fs/cgroup/pids/wt-bench} as root on
- * cgroup v1), it also runs the engine with every job in a group of its own there
- * ({@code jobControlGroup}, {@code maxJobProcesses} 256) and prints that cost against the engine without.
+ * cgroup v1), or several separated by commas (one per v1 hierarchy), it also runs the engine with every job
+ * in a group of its own there ({@code jobControlGroups}, {@code maxJobProcesses} 256, and
+ * {@code maxJobMemory} when a fourth argument gives it in MiB) and prints that cost against the engine
+ * without.
  *
  * <pre>{@code
- * java -Xms256m -Xmx256m -XX:+AlwaysPreTouch -cp ... org.vancetope.worktarget.benchmarks.ExecBenchmark [iterations] [warmup] [cgroup-dir]
+ * java -Xms256m -Xmx256m -XX:+AlwaysPreTouch -cp ... org.vancetope.worktarget.benchmarks.ExecBenchmark [iterations] [warmup] [cgroup-dir[,dir]] [job-memory-mib]
  * }</pre>
  */
 public final class ExecBenchmark {
@@ -39,17 +41,21 @@ public final class ExecBenchmark {
      * Runs the benchmark.
      *
      * @param args optional: iterations per variant (default 2000), warm-up iterations (default 300), a control
-     *             group directory for the variant with a group per job
+     *             group directory (or several, separated by commas) for the variant with a group per job,
+     *             and that variant's memory cap in MiB
      * @throws Exception on failure
      */
     public static void main(String[] args) throws Exception {
         int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
         int warmup = args.length > 1 ? Integer.parseInt(args[1]) : 300;
-        Path groups = args.length > 2 ? Path.of(args[2]).toAbsolutePath() : null;
+        Path[] groups = args.length > 2 ? java.util.Arrays.stream(args[2].split(","))
+                .map(d -> Path.of(d).toAbsolutePath()).toArray(Path[]::new) : null;
+        long memoryMib = args.length > 3 ? Long.parseLong(args[3]) : 0;
         Path dir = Files.createTempDirectory("exec-bench");
         ToolContext ctx = new ToolContext("bench", "bench", "acme", "bench", null);
         ExecSettings grouped = groups == null ? ExecSettings.defaults()
-                : ExecSettings.builder().jobControlGroup(groups).maxJobProcesses(256).build();
+                : ExecSettings.builder().jobControlGroups(groups).maxJobProcesses(256).maxJobMemory(memoryMib << 20)
+                .build();
         try (ExecEngine engine = ExecEngine.builder().build();
              ExecEngine noSession = ExecEngine.builder().useSetsid(false).build();
              ExecEngine inGroups = ExecEngine.builder().settings(grouped).build()) {
@@ -108,7 +114,7 @@ public final class ExecBenchmark {
             if (groups != null) {
                 row("engine, a control group each", g);
                 System.out.printf(Locale.ROOT, "ratio engine with groups / engine without   : p50 %.2fx  p90 %.2fx "
-                        + "(%s)%n", pct(g, 50) / pct(e, 50), pct(g, 90) / pct(e, 90), groups);
+                        + "(%s)%n", pct(g, 50) / pct(e, 50), pct(g, 90) / pct(e, 90), java.util.Arrays.toString(groups));
             }
         }
     }

@@ -2,9 +2,10 @@ package org.vancetope.worktarget.core;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
 import org.vancetope.worktarget.core.internal.exec.HeadTail;
 import org.vancetope.worktarget.core.internal.exec.Isolation;
 
@@ -37,6 +38,8 @@ public final class ExecSettings {
     private static final long DEFAULT_OUTPUT_FILE_MAX_BYTES = 64L * 1024 * 1024;
     private static final Duration DEFAULT_OUTPUT_RETENTION = Duration.ofHours(1);
     private static final Duration DEFAULT_SCOPE_IDLE = Duration.ofHours(1);
+    /** The least memory cap: a job's shell, and bubblewrap around it, need a few MiB. */
+    private static final long MIN_JOB_MEMORY = 16L << 20;
 
     private static final ExecSettings DEFAULTS = new Builder().build();
 
@@ -79,12 +82,14 @@ public final class ExecSettings {
     private final Duration scopeIdle;
     private final IsolationMode isolationMode;
     private final String isolationWrapper;
-    private final Path jobControlGroup;
+    private final List<Path> jobControlGroups;
     private final int maxJobProcesses;
+    private final long maxJobMemory;
 
     private ExecSettings(Builder b) {
-        this.jobControlGroup = b.jobControlGroup;
+        this.jobControlGroups = b.jobControlGroups;
         this.maxJobProcesses = b.maxJobProcesses;
+        this.maxJobMemory = b.maxJobMemory;
         this.inlineOutputCharCap = b.inlineOutputCharCap;
         this.defaultWait = b.defaultWait;
         this.maxWait = b.maxWait;
@@ -132,8 +137,9 @@ public final class ExecSettings {
         b.scopeIdle = scopeIdle;
         b.isolationMode = isolationMode;
         b.isolationWrapper = isolationWrapper;
-        b.jobControlGroup = jobControlGroup;
+        b.jobControlGroups = jobControlGroups;
         b.maxJobProcesses = maxJobProcesses;
+        b.maxJobMemory = maxJobMemory;
         return b;
     }
 
@@ -242,27 +248,42 @@ public final class ExecSettings {
     }
 
     /**
-     * The Linux control group (cgroup) directory in which every job gets a group of its own (default none).
-     * With it, a job's tree kill finds every process the job started, also one that left the job's session
-     * and cleared its environment, and {@link #maxJobProcesses()} can cap the job. The engine checks when it
-     * starts that it can make groups there (see {@code docs/exec.md}, Process cap).
+     * The Linux control group (cgroup) directories in which every job gets a group of its own (default none):
+     * with cgroup v2 one directory, with v1 one per hierarchy (e.g. one below {@code /sys/fs/cgroup/pids} and
+     * one below {@code /sys/fs/cgroup/memory}). With them, a job's tree kill finds every process the job
+     * started, also one that left the job's session and cleared its environment, and {@link #maxJobProcesses()}
+     * and {@link #maxJobMemory()} can cap the job. The engine checks when it starts that it can make groups
+     * there and that a cap's controller is there (see {@code docs/exec.md}, Caps per job).
      *
-     * @return the directory, empty for none
+     * @return the directories, in the order given; empty for none
      */
-    public Optional<Path> jobControlGroup() {
-        return Optional.ofNullable(jobControlGroup);
+    public List<Path> jobControlGroups() {
+        return jobControlGroups;
     }
 
     /**
      * The most processes and threads one job may have at once, counted in its control group (default 0: no
      * cap). A fork beyond it fails in the job ("Cannot fork", "Resource temporarily unavailable") instead of
      * taking the machine's process numbers from the server, and the job's result says so. Needs
-     * {@link #jobControlGroup()}.
+     * {@link #jobControlGroups()} directory with the pids controller.
      *
      * @return the cap, 0 for none
      */
     public int maxJobProcesses() {
         return maxJobProcesses;
+    }
+
+    /**
+     * The most memory one job may use at once, in bytes, counted in its control group (default 0: no cap):
+     * its processes' memory and the page cache they fill, with no swap beyond it. A job at the cap whose
+     * memory cannot be reclaimed has a process ended by the kernel's out-of-memory killer ("Killed", exit
+     * code 137), instead of the machine running out of memory beside the server, and the job's result says
+     * so. Needs a {@link #jobControlGroups()} directory with the memory controller.
+     *
+     * @return the cap in bytes, 0 for none
+     */
+    public long maxJobMemory() {
+        return maxJobMemory;
     }
 
     @Override
@@ -278,14 +299,16 @@ public final class ExecSettings {
                 && scopeIdle.equals(s.scopeIdle)
                 && isolationMode == s.isolationMode
                 && isolationWrapper.equals(s.isolationWrapper)
-                && Objects.equals(jobControlGroup, s.jobControlGroup)
-                && maxJobProcesses == s.maxJobProcesses;
+                && jobControlGroups.equals(s.jobControlGroups)
+                && maxJobProcesses == s.maxJobProcesses
+                && maxJobMemory == s.maxJobMemory;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(inlineOutputCharCap, defaultWait, maxWait, killGrace, maxJobsPerScope, outputFileMaxBytes,
-                outputRetention, scopeIdle, isolationMode, isolationWrapper, jobControlGroup, maxJobProcesses);
+                outputRetention, scopeIdle, isolationMode, isolationWrapper, jobControlGroups, maxJobProcesses,
+                maxJobMemory);
     }
 
     @Override
@@ -294,8 +317,8 @@ public final class ExecSettings {
                 + ", maxWait=" + maxWait + ", killGrace=" + killGrace + ", maxJobsPerScope=" + maxJobsPerScope
                 + ", outputFileMaxBytes=" + outputFileMaxBytes + ", outputRetention=" + outputRetention
                 + ", scopeIdle=" + scopeIdle + ", isolationMode=" + isolationMode + ", isolationWrapper="
-                + isolationWrapper + ", jobControlGroup=" + jobControlGroup + ", maxJobProcesses=" + maxJobProcesses
-                + "]";
+                + isolationWrapper + ", jobControlGroups=" + jobControlGroups + ", maxJobProcesses=" + maxJobProcesses
+                + ", maxJobMemory=" + maxJobMemory + "]";
     }
 
     /**
@@ -313,8 +336,9 @@ public final class ExecSettings {
         private Duration scopeIdle = DEFAULT_SCOPE_IDLE;
         private IsolationMode isolationMode = IsolationMode.NONE;
         private String isolationWrapper = Isolation.defaultBubblewrapTemplate();
-        private Path jobControlGroup;
+        private List<Path> jobControlGroups = List.of();
         private int maxJobProcesses;
+        private long maxJobMemory;
 
         private Builder() {
         }
@@ -461,24 +485,33 @@ public final class ExecSettings {
         }
 
         /**
-         * Sets {@link ExecSettings#jobControlGroup()}; the engine checks it when it starts.
+         * Sets {@link ExecSettings#jobControlGroups()}; the engine checks them when it starts.
          *
-         * @param dir an absolute control group directory, or null for none
+         * @param dirs absolute control group directories, one per hierarchy; none to have no groups
          * @return this
-         * @throws IllegalArgumentException when relative
+         * @throws IllegalArgumentException when one is null or relative, or one is given twice
          */
-        public Builder jobControlGroup(Path dir) {
-            if (dir != null && !dir.isAbsolute()) {
-                throw new IllegalArgumentException("jobControlGroup must be an absolute path of a control group "
-                        + "directory (below /sys/fs/cgroup), got " + dir);
+        public Builder jobControlGroups(Path... dirs) {
+            List<Path> out = new ArrayList<>();
+            for (Path dir : dirs) {
+                if (dir == null || !dir.isAbsolute()) {
+                    throw new IllegalArgumentException("jobControlGroups must be absolute paths of control group "
+                            + "directories (below /sys/fs/cgroup), got " + dir);
+                }
+                Path d = dir.normalize();
+                if (out.contains(d)) {
+                    throw new IllegalArgumentException("jobControlGroups names " + d + " twice; name each directory "
+                            + "once");
+                }
+                out.add(d);
             }
-            this.jobControlGroup = dir == null ? null : dir.normalize();
+            this.jobControlGroups = List.copyOf(out);
             return this;
         }
 
         /**
          * Sets {@link ExecSettings#maxJobProcesses()}; {@link #build()} checks that a
-         * {@link #jobControlGroup(Path)} is set with it.
+         * {@link #jobControlGroups(Path...)} are set with it.
          *
          * @param max 0 for no cap, or at least 2 (the job's shell and one command)
          * @return this
@@ -493,18 +526,40 @@ public final class ExecSettings {
         }
 
         /**
+         * Sets {@link ExecSettings#maxJobMemory()}; {@link #build()} checks that {@link #jobControlGroups(Path...)}
+         * are set with it.
+         *
+         * @param bytes 0 for no cap, or at least 16 MiB (a job's shell and its sandbox need a few MiB)
+         * @return this
+         * @throws IllegalArgumentException when negative or below 16 MiB
+         */
+        public Builder maxJobMemory(long bytes) {
+            if (bytes < 0 || bytes > 0 && bytes < MIN_JOB_MEMORY) {
+                throw new IllegalArgumentException("maxJobMemory must be 0 (no cap) or at least " + MIN_JOB_MEMORY
+                        + " bytes (16 MiB), got " + bytes);
+            }
+            this.maxJobMemory = bytes;
+            return this;
+        }
+
+        /**
          * Checks what needs several settings together and builds.
          *
          * @return the settings
          * @throws IllegalArgumentException when {@code defaultWait} is longer than {@code maxWait}, or when the
          *                                  mode is {@link IsolationMode#CUSTOM} and the wrapper template is
          *                                  invalid (saying what is wrong with it), or for a
-         *                                  {@code maxJobProcesses} without a {@code jobControlGroup}
+         *                                  {@code maxJobProcesses} or {@code maxJobMemory} without
+         *                                  {@code jobControlGroups}
          */
         public ExecSettings build() {
-            if (maxJobProcesses > 0 && jobControlGroup == null) {
-                throw new IllegalArgumentException("maxJobProcesses=" + maxJobProcesses + " needs jobControlGroup: the "
-                        + "cap is kept by a control group of each job's own, made in that directory");
+            if (maxJobProcesses > 0 && jobControlGroups.isEmpty()) {
+                throw new IllegalArgumentException("maxJobProcesses=" + maxJobProcesses + " needs jobControlGroups: the "
+                        + "cap is kept by a control group of each job's own, made in such a directory");
+            }
+            if (maxJobMemory > 0 && jobControlGroups.isEmpty()) {
+                throw new IllegalArgumentException("maxJobMemory=" + maxJobMemory + " needs jobControlGroups: the "
+                        + "cap is kept by a control group of each job's own, made in such a directory");
             }
             if (defaultWait.compareTo(maxWait) > 0) {
                 throw new IllegalArgumentException("defaultWait must be at most maxWait, got defaultWait=" + defaultWait

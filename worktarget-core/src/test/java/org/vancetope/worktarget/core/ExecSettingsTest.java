@@ -23,8 +23,9 @@ class ExecSettingsTest {
         assertThat(d.scopeIdle()).isEqualTo(Duration.ofHours(1));
         assertThat(d.isolationMode()).isEqualTo(IsolationMode.NONE);
         assertThat(d.isolationWrapper()).contains("{cmd}");
-        assertThat(d.jobControlGroup()).isEmpty();
+        assertThat(d.jobControlGroups()).isEmpty();
         assertThat(d.maxJobProcesses()).isZero();
+        assertThat(d.maxJobMemory()).isZero();
     }
 
     @Test
@@ -37,8 +38,8 @@ class ExecSettingsTest {
         ExecSettings s = ExecSettings.builder().inlineOutputCharCap(500).defaultWait(Duration.ofSeconds(1))
                 .maxWait(Duration.ofSeconds(2)).killGrace(Duration.ZERO).maxJobsPerScope(3).outputFileMaxBytes(4)
                 .outputRetention(Duration.ZERO).scopeIdle(Duration.ofMinutes(7)).isolationMode(IsolationMode.CUSTOM)
-                .isolationWrapper("sh -c {cmd}").jobControlGroup(Path.of("/sys/fs/cgroup/pids/wt"))
-                .maxJobProcesses(100).build();
+                .isolationWrapper("sh -c {cmd}").jobControlGroups(Path.of("/sys/fs/cgroup/pids/wt"), Path.of("/sys/fs/cgroup/memory/wt"))
+                .maxJobProcesses(100).maxJobMemory(1L << 30).build();
         ExecSettings copy = s.toBuilder().build();
         assertThat(copy).isEqualTo(s).hasSameHashCodeAs(s);
         assertThat(copy.toString()).isEqualTo(s.toString());
@@ -49,16 +50,36 @@ class ExecSettingsTest {
         ExecSettings d = ExecSettings.defaults();
         assertThat(d.toBuilder().killGrace(Duration.ofSeconds(11)).build()).isNotEqualTo(d);
         assertThat(d.toBuilder().isolationWrapper("x {cmd}").build()).isNotEqualTo(d);
-        assertThat(d.toBuilder().jobControlGroup(Path.of("/g")).build()).isNotEqualTo(d);
-        ExecSettings grouped = d.toBuilder().jobControlGroup(Path.of("/g")).build();
+        assertThat(d.toBuilder().jobControlGroups(Path.of("/g")).build()).isNotEqualTo(d);
+        ExecSettings grouped = d.toBuilder().jobControlGroups(Path.of("/g")).build();
         assertThat(grouped.toBuilder().maxJobProcesses(2).build()).isNotEqualTo(grouped);
+        assertThat(grouped.toBuilder().maxJobMemory(16L << 20).build()).isNotEqualTo(grouped);
+        assertThat(grouped.toBuilder().jobControlGroups(Path.of("/g"), Path.of("/h")).build()).isNotEqualTo(grouped);
     }
 
     @Test
     void maxJobProcessesNeedsAJobControlGroup() {
         assertThatThrownBy(() -> ExecSettings.builder().maxJobProcesses(64).build())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("maxJobProcesses=64 needs jobControlGroup");
+                .hasMessageContaining("maxJobProcesses=64 needs jobControlGroups");
+    }
+
+    @Test
+    void maxJobMemoryNeedsAJobControlGroup() {
+        assertThatThrownBy(() -> ExecSettings.builder().maxJobMemory(1L << 30).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxJobMemory=1073741824 needs jobControlGroups");
+    }
+
+    @Test
+    void maxJobMemoryBelowSixteenMibOrBelowZeroIsRefusedAtOnce() {
+        assertThatThrownBy(() -> ExecSettings.builder().maxJobMemory((16L << 20) - 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxJobMemory must be 0 (no cap) or at least 16777216 bytes (16 MiB), got 16777215");
+        assertThatThrownBy(() -> ExecSettings.builder().maxJobMemory(-1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got -1");
+        assertThat(ExecSettings.builder().jobControlGroups(Path.of("/g")).maxJobMemory(16L << 20).build()
+                .maxJobMemory()).isEqualTo(16L << 20);
     }
 
     @Test
@@ -72,17 +93,31 @@ class ExecSettingsTest {
 
     @Test
     void aRelativeJobControlGroupIsRefusedAtOnce() {
-        assertThatThrownBy(() -> ExecSettings.builder().jobControlGroup(Path.of("pids/wt")))
+        assertThatThrownBy(() -> ExecSettings.builder().jobControlGroups(Path.of("/sys/fs/cgroup/memory/wt"),
+                Path.of("pids/wt")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("jobControlGroup must be an absolute path").hasMessageContaining("pids/wt");
+                .hasMessageContaining("jobControlGroups must be absolute paths").hasMessageContaining("pids/wt");
+        assertThatThrownBy(() -> ExecSettings.builder().jobControlGroups((Path) null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got null");
     }
 
     @Test
-    void aJobControlGroupWithoutACapIsValidAndNullRemovesIt() {
-        ExecSettings s = ExecSettings.builder().jobControlGroup(Path.of("/sys/fs/cgroup/pids/wt/../jobs")).build();
-        assertThat(s.jobControlGroup()).contains(Path.of("/sys/fs/cgroup/pids/jobs"));
+    void aJobControlGroupNamedTwiceIsRefusedAtOnce() {
+        assertThatThrownBy(() -> ExecSettings.builder().jobControlGroups(Path.of("/sys/fs/cgroup/pids/wt"),
+                Path.of("/sys/fs/cgroup/pids/x/../wt")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("jobControlGroups names /sys/fs/cgroup/pids/wt twice; name each directory once");
+    }
+
+    @Test
+    void jobControlGroupsWithoutACapAreValidKeepTheirOrderAndNoneRemovesThem() {
+        ExecSettings s = ExecSettings.builder().jobControlGroups(Path.of("/sys/fs/cgroup/pids/wt/../jobs"),
+                Path.of("/sys/fs/cgroup/memory/jobs")).build();
+        assertThat(s.jobControlGroups()).containsExactly(Path.of("/sys/fs/cgroup/pids/jobs"),
+                Path.of("/sys/fs/cgroup/memory/jobs"));
         assertThat(s.maxJobProcesses()).isZero();
-        assertThat(s.toBuilder().jobControlGroup(null).build()).isEqualTo(ExecSettings.defaults());
+        assertThat(s.maxJobMemory()).isZero();
+        assertThat(s.toBuilder().jobControlGroups().build()).isEqualTo(ExecSettings.defaults());
     }
 
     @Test
@@ -90,7 +125,8 @@ class ExecSettingsTest {
         assertThat(ExecSettings.defaults().toString()).startsWith("ExecSettings[inlineOutputCharCap=8000, ")
                 .contains("defaultWait=PT15S", "maxWait=PT5M", "killGrace=PT10S", "maxJobsPerScope=32",
                         "outputFileMaxBytes=67108864", "outputRetention=PT1H", "scopeIdle=PT1H", "isolationMode=NONE",
-                        "isolationWrapper=", "jobControlGroup=null", "maxJobProcesses=0").endsWith("]");
+                        "isolationWrapper=", "jobControlGroups=[]", "maxJobProcesses=0",
+                        "maxJobMemory=0").endsWith("]");
     }
 
     @Test

@@ -41,10 +41,11 @@ final class McpCommand {
     private static final Duration LEFTOVERS_KEPT = Duration.ofHours(1);
     static final String HELP = String.join("\n",
             "Usage: mcp [--workdir DIR] [--workspace DIR] [--tenant T] [--project P] [--warm-up on|off]",
-            "           [--job-cgroup DIR [--max-job-processes N]]",
+            "           " + ExecOptions.USAGE,
             "       mcp --http PORT --workspace DIR --tokens FILE [--bind 127.0.0.1] [--daemon-port 7070]",
             "           [--project P] [--allowed-origins LIST] [--max-connections N]",
-            "           [--max-unauthenticated-per-address N] [--job-cgroup DIR [--max-job-processes N]]",
+            "           [--max-unauthenticated-per-address N]",
+            "           " + ExecOptions.USAGE,
             "",
             "Serves the WorkTarget tools (file_*, exec_*, work_target_get/set) to an MCP client.",
             "",
@@ -82,17 +83,12 @@ final class McpCommand {
                     + McpWorkTargetServer.DEFAULT_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS + "; 0 no cap)",
             "",
             "Both forms:",
-            "  --job-cgroup DIR  a control group directory (below /sys/fs/cgroup) this process may write: each",
-            "                    job runs in a group of its own there, and its kill finds every process it",
-            "                    started (default none)",
-            "  --max-job-processes N  the most processes and threads one job may have at once; more forks",
-            "                    fail in the job, not in this server (needs --job-cgroup; default 0, no cap)",
+            String.join("\n", ExecOptions.help(20, "job", "server")),
             "",
             "Logs go to stderr. Exit codes: 0 stopped, 2 usage, 4 cannot bind.");
 
-    private static final Set<String> OPTIONS = Set.of("workdir", "workspace", "tenant", "project", "http", "tokens",
-            "bind", "daemon-port", "allowed-origins", "warm-up", "max-connections", "max-unauthenticated-per-address",
-            ExecOptions.JOB_CGROUP, ExecOptions.MAX_JOB_PROCESSES);
+    private static final Set<String> OPTIONS = ExecOptions.withOwn("workdir", "workspace", "tenant", "project", "http", "tokens",
+            "bind", "daemon-port", "allowed-origins", "warm-up", "max-connections", "max-unauthenticated-per-address");
 
     private McpCommand() {
     }

@@ -110,7 +110,8 @@ class McpMainTest {
         Path workspace = Files.createDirectories(tmp.resolve("ws"));
         Path tokens = Files.writeString(tmp.resolve("tokens.json"), "{\"tokens\":[{\"token\":\"a-token-of-16-chars\","
                 + "\"tenant\":\"acme\",\"projects\":[\"proj\"]}]}");
-        String refused = "The exec settings (--job-cgroup, --max-job-processes): jobControlGroup " + notAGroup
+        String refused = "The exec settings (--job-cgroup, --max-job-processes, --max-job-memory-mib): "
+                + "jobControlGroups " + notAGroup
                 + " is not a control group directory";
 
         assertThat(run("mcp", "--workdir", tmp.toString(), "--job-cgroup", notAGroup.toString())).isEqualTo(Main.USAGE);
@@ -118,7 +119,7 @@ class McpMainTest {
         err.reset();
         assertThat(run("mcp", "--workdir", tmp.toString(), "--workspace", workspace.toString(), "--max-job-processes",
                 "64")).isEqualTo(Main.USAGE);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("maxJobProcesses=64 needs jobControlGroup");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("maxJobProcesses=64 needs jobControlGroups");
         err.reset();
         assertThat(run("mcp", "--http", "0", "--daemon-port", "0", "--workspace", workspace.toString(), "--tokens",
                 tokens.toString(), "--job-cgroup", notAGroup.toString(), "--max-job-processes", "64"))
@@ -126,7 +127,8 @@ class McpMainTest {
         assertThat(err.toString(StandardCharsets.UTF_8)).contains(refused).contains("mcp --help");
         assertThat(out.size()).as("nothing on stdout, the protocol stream").isZero();
         assertThat(run("mcp", "--help")).isEqualTo(Main.OK);
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--job-cgroup DIR", "--max-job-processes N");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--job-cgroup DIR[,DIR]", "--max-job-processes N",
+                "--max-job-memory-mib N");
     }
 
     @Test

@@ -43,7 +43,8 @@ final class DaemonCommand {
             "Usage: daemon --connect ws://HOST:PORT/worktarget/v1 --tenant T --project P --name NAME",
             "              [--token TOKEN, better $WORKTARGET_TOKEN] [--workdir DIR] [--workers N]",
             "              [--transfer-root DIR] [--max-transfer-mib N] [--no-sync] [--kill-grace-ms N]",
-            "              [--job-cgroup DIR [--max-job-processes N]] [--connect-timeout SECONDS]",
+            "              " + ExecOptions.USAGE,
+            "              [--connect-timeout SECONDS]",
             "",
             "Connects to a WorkTarget server as the daemon NAME of project P and serves the client_* tools",
             "on DIR (default: the current directory). The first connection must succeed within",
@@ -69,11 +70,7 @@ final class DaemonCommand {
             "                  (faster for big files; after a power loss the file may be empty or short)",
             "  --kill-grace-ms N  how long a job's processes get between SIGTERM and SIGKILL on exec_kill, a",
             "                  deadline and shutdown (default 10000; shutdown waits at most this long, then kills)",
-            "  --job-cgroup DIR  a control group directory (below /sys/fs/cgroup) this daemon may write: each",
-            "                  job runs in a group of its own there, and its kill finds every process it",
-            "                  started (default none)",
-            "  --max-job-processes N  the most processes and threads one job may have at once; more forks fail",
-            "                  in the job, not in the daemon (needs --job-cgroup; default 0, no cap)",
+            String.join("\n", ExecOptions.help(18, "job", "daemon")),
             "  --connect-timeout S  how long the first connection may take (default " + DEFAULT_CONNECT_TIMEOUT_SECONDS
                     + "; 0 waits for ever); then it",
             "                  exits 4 with the likely cause (a host that does not resolve, nothing listening,",
@@ -146,9 +143,8 @@ final class DaemonCommand {
     }
 
     static int run(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
-        Args a = Args.parse(argv, Set.of("connect", "token", "tenant", "project", "name", "workdir", "workers",
-                        "transfer-root", "max-transfer-mib", "kill-grace-ms", ExecOptions.JOB_CGROUP,
-                        ExecOptions.MAX_JOB_PROCESSES, "connect-timeout"),
+        Args a = Args.parse(argv, ExecOptions.withOwn("connect", "token", "tenant", "project", "name", "workdir",
+                        "workers", "transfer-root", "max-transfer-mib", "kill-grace-ms", "connect-timeout"),
                 Set.of("help", "no-sync"));
         if (a.flag("help")) {
             out.println(HELP);

@@ -47,7 +47,7 @@ final class ServeCommand {
             "             [--request-timeout SECONDS] [--max-connections N] [--no-sync] [--max-transfer-mib N]",
             "             [--home-scope project|tenant|user] [--homes DIR] [--home-max-mib N]",
             "             [--isolation none|custom] [--isolation-wrapper TEMPLATE] [--kill-grace-ms N]",
-            "             [--max-jobs N] [--job-cgroup DIR [--max-job-processes N]]",
+            "             [--max-jobs N] " + ExecOptions.USAGE,
             "             [--result-max-kib N] [--process-idle-minutes N] [--max-processes N]",
             "             [--max-unauthenticated-per-address N] [--max-rootdirs N]",
             "             [--redis-uri URI --node-id ID]",
@@ -99,11 +99,7 @@ final class ServeCommand {
                     + ExecSettings.defaults().killGrace().toMillis() + ")",
             "  --max-jobs N        the running jobs one project may have (default "
                     + ExecSettings.defaults().maxJobsPerScope() + ")",
-            "  --job-cgroup DIR    a control group directory (below /sys/fs/cgroup) this server may write: each",
-            "                      WORK job runs in a group of its own there, and its kill finds every process",
-            "                      it started (default none)",
-            "  --max-job-processes N  the most processes and threads one WORK job may have at once; more forks",
-            "                      fail in the job, not in the server (needs --job-cgroup; default 0, no cap)",
+            String.join("\n", ExecOptions.help(22, "WORK job", "server")),
             "  --max-rootdirs N    the RootDirs one project may hold; one more (workspace_create_ephemeral_dir)",
             "                      fails size_limit (default " + WorkspaceBackend.DEFAULT_MAX_ROOT_DIRS_PER_PROJECT + ")",
             "  --result-max-kib N  the largest result of a file tool (default "
@@ -233,10 +229,9 @@ final class ServeCommand {
      * @throws Args.UsageException for a bad command line or configuration
      */
     static Running start(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
-        Args a = Args.parse(argv, Set.of("workspace", "tokens", "port", "bind", "admin-port", "admin-token",
+        Args a = Args.parse(argv, ExecOptions.withOwn("workspace", "tokens", "port", "bind", "admin-port", "admin-token",
                 "admin-token-file", "tls-cert", "tls-key", "request-timeout", "max-transfer-mib", "home-scope", "homes",
-                "home-max-mib", "isolation", "isolation-wrapper", "kill-grace-ms", "max-jobs", ExecOptions.JOB_CGROUP,
-                ExecOptions.MAX_JOB_PROCESSES, "result-max-kib", "redis-uri",
+                "home-max-mib", "isolation", "isolation-wrapper", "kill-grace-ms", "max-jobs", "result-max-kib", "redis-uri",
                 "node-id", "process-idle-minutes", "max-processes", "max-connections", "max-unauthenticated-per-address",
                 "max-rootdirs"),
                 Set.of("help", "no-sync"));
@@ -456,8 +451,8 @@ final class ServeCommand {
             ExecOptions.apply(a, exec);
             b.execSettings(exec.build());
         } catch (IllegalArgumentException e) {
-            throw new Args.UsageException("The exec settings (--isolation, --isolation-wrapper, --job-cgroup, "
-                    + "--max-job-processes): " + e.getMessage() + ".");
+            throw new Args.UsageException("The exec settings (--isolation, --isolation-wrapper, --"
+                    + String.join(", --", ExecOptions.NAMES) + "): " + e.getMessage() + ".");
         }
         if (a.has("result-max-kib")) {
             int kib = a.intOption("result-max-kib", 0, 1, 1 << 20);

@@ -1,21 +1,67 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.vancetope.worktarget.core.ExecSettings;
 
 /**
  * The command-line options of the jobs' control groups, the same for {@code serve}, {@code daemon} and
- * {@code mcp}: {@code --job-cgroup DIR} ({@link ExecSettings#jobControlGroup()}) and
- * {@code --max-job-processes N} ({@link ExecSettings#maxJobProcesses()}).
+ * {@code mcp}: {@code --job-cgroup DIR[,DIR]} ({@link ExecSettings#jobControlGroups()}),
+ * {@code --max-job-processes N} ({@link ExecSettings#maxJobProcesses()}) and {@code --max-job-memory-mib N}
+ * ({@link ExecSettings#maxJobMemory()}).
  */
 public final class ExecOptions {
-    /** A control group directory each job gets a group of its own in. */
+    /** The control group directories each job gets a group of its own in, separated by commas. */
     public static final String JOB_CGROUP = "job-cgroup";
     /** The cap on one job's processes and threads, with {@link #JOB_CGROUP}. */
     public static final String MAX_JOB_PROCESSES = "max-job-processes";
+    /** The cap on one job's memory in MiB, with {@link #JOB_CGROUP}. */
+    public static final String MAX_JOB_MEMORY_MIB = "max-job-memory-mib";
+    /** Every option of this class, for a command's list of known options. */
+    public static final List<String> NAMES = List.of(JOB_CGROUP, MAX_JOB_PROCESSES, MAX_JOB_MEMORY_MIB);
+    /** The options in a usage line. */
+    public static final String USAGE = "[--job-cgroup DIR[,DIR] [--max-job-processes N] [--max-job-memory-mib N]]";
 
     private ExecOptions() {
+    }
+
+    /**
+     * A command's known options: its own and these.
+     *
+     * @param own the command's own option names
+     * @return all of them
+     */
+    public static Set<String> withOwn(String... own) {
+        Set<String> all = new HashSet<>(List.of(own));
+        all.addAll(NAMES);
+        return Set.copyOf(all);
+    }
+
+    /**
+     * The lines of a command's help that describe these options.
+     *
+     * @param column where the descriptions' next lines start
+     * @param jobs what runs the jobs, e.g. "WORK job" or "job"
+     * @param server what the command runs, e.g. "server" or "daemon"
+     * @return the lines
+     */
+    public static List<String> help(int column, String jobs, String server) {
+        String pad = " ".repeat(column);
+        return List.of(
+                "  --job-cgroup DIR[,DIR]  control group directories (below /sys/fs/cgroup) this " + server + " may",
+                pad + "write, one per hierarchy (cgroup v2: one; v1: one below pids/, one below memory/):",
+                pad + "each " + jobs + " runs in a group of its own there, and its kill finds every process",
+                pad + "it started (default none)",
+                "  --max-job-processes N  the most processes and threads one " + jobs + " may have at once;",
+                pad + "more forks fail in the job, not in the " + server + " (needs --job-cgroup with pids;",
+                pad + "default 0, no cap)",
+                "  --max-job-memory-mib N  the most memory one " + jobs + " may use (at least 16); beyond it the",
+                pad + "kernel ends a process of that job, not the " + server + " (needs --job-cgroup with",
+                pad + "memory; default 0, no cap)");
     }
 
     /**
@@ -28,10 +74,21 @@ public final class ExecOptions {
      */
     public static void apply(Args a, ExecSettings.Builder exec) throws Args.UsageException {
         if (a.has(JOB_CGROUP)) {
-            exec.jobControlGroup(Path.of(a.get(JOB_CGROUP, "")).toAbsolutePath());
+            List<Path> dirs = new ArrayList<>();
+            for (String d : a.get(JOB_CGROUP, "").split(",", -1)) {
+                if (d.isBlank()) {
+                    throw new Args.UsageException("--" + JOB_CGROUP + " '" + a.get(JOB_CGROUP, "") + "' has an empty "
+                            + "directory name; give directories separated by single commas.");
+                }
+                dirs.add(Path.of(d.strip()).toAbsolutePath());
+            }
+            exec.jobControlGroups(dirs.toArray(Path[]::new));
         }
         if (a.has(MAX_JOB_PROCESSES)) {
             exec.maxJobProcesses(a.intOption(MAX_JOB_PROCESSES, 0, 0, Integer.MAX_VALUE));
+        }
+        if (a.has(MAX_JOB_MEMORY_MIB)) {
+            exec.maxJobMemory((long) a.intOption(MAX_JOB_MEMORY_MIB, 0, 0, Integer.MAX_VALUE) << 20);
         }
     }
 
@@ -60,7 +117,7 @@ public final class ExecOptions {
      * @return the error naming the options, or null
      */
     public static Args.UsageException refused(IllegalArgumentException e) {
-        return String.valueOf(e.getMessage()).startsWith("jobControlGroup ")
+        return String.valueOf(e.getMessage()).startsWith("jobControlGroups ")
                 ? new Args.UsageException(named() + e.getMessage()) : null;
     }
 
@@ -86,6 +143,6 @@ public final class ExecOptions {
     }
 
     private static String named() {
-        return "The exec settings (--" + JOB_CGROUP + ", --" + MAX_JOB_PROCESSES + "): ";
+        return "The exec settings (--" + String.join(", --", NAMES) + "): ";
     }
 }

@@ -179,18 +179,32 @@ class CliTest {
         assertThat(stderr()).contains("--max-transfer-mib must be between 1 and 1048576, got 0.");
     }
 
+    private static final String EXEC_OPTIONS = "The exec settings (--job-cgroup, --max-job-processes, "
+            + "--max-job-memory-mib): ";
+    private static final String SERVE_EXEC_OPTIONS = "The exec settings (--isolation, --isolation-wrapper, "
+            + "--job-cgroup, --max-job-processes, --max-job-memory-mib): ";
+    private static final String NOT_A_GROUP = " is not a control group directory (it has no cgroup.procs). Name a "
+            + "directory below /sys/fs/cgroup that this server may write: with cgroup v2 one delegated to the "
+            + "server's user whose cgroup.subtree_control enables pids (and memory for a memory cap), with v1 one "
+            + "below /sys/fs/cgroup/pids (and one below /sys/fs/cgroup/memory for a memory cap).";
+
     @Test
     void daemonJobControlGroupOptionsAreCheckedBeforeItConnects() throws Exception {
         Path notAGroup = Files.createDirectories(dir.resolve("not-a-group"));
         Map<List<String>, String> cases = new java.util.LinkedHashMap<>();
-        cases.put(List.of("--max-job-processes", "50"), "The exec settings (--job-cgroup, --max-job-processes): "
-                + "maxJobProcesses=50 needs jobControlGroup: the cap is kept by a control group of each job's own, made "
-                + "in that directory.");
-        cases.put(List.of("--job-cgroup", notAGroup.toString()), "The exec settings (--job-cgroup, "
-                + "--max-job-processes): jobControlGroup " + notAGroup + " is not a control group directory (it has no "
-                + "cgroup.procs). Name a directory below /sys/fs/cgroup that this server may write: with cgroup v2 one "
-                + "delegated to the server's user whose cgroup.subtree_control enables pids, with v1 one below "
-                + "/sys/fs/cgroup/pids.");
+        cases.put(List.of("--max-job-processes", "50"), EXEC_OPTIONS + "maxJobProcesses=50 needs jobControlGroups: "
+                + "the cap is kept by a control group of each job's own, made in such a directory.");
+        cases.put(List.of("--max-job-memory-mib", "512"), EXEC_OPTIONS + "maxJobMemory=536870912 needs "
+                + "jobControlGroups: the cap is kept by a control group of each job's own, made in such a directory.");
+        cases.put(List.of("--job-cgroup", notAGroup.toString()), EXEC_OPTIONS + "jobControlGroups " + notAGroup
+                + NOT_A_GROUP);
+        cases.put(List.of("--job-cgroup", "/sys/fs/cgroup/pids/wt,,/sys/fs/cgroup/memory/wt"), "--job-cgroup "
+                + "'/sys/fs/cgroup/pids/wt,,/sys/fs/cgroup/memory/wt' has an empty directory name; give directories "
+                + "separated by single commas.");
+        cases.put(List.of("--job-cgroup", "/sys/fs/cgroup/pids/wt,/sys/fs/cgroup/pids/wt"), EXEC_OPTIONS
+                + "jobControlGroups names /sys/fs/cgroup/pids/wt twice; name each directory once.");
+        cases.put(List.of("--job-cgroup", notAGroup.toString(), "--max-job-memory-mib", "15"), EXEC_OPTIONS
+                + "maxJobMemory must be 0 (no cap) or at least 16777216 bytes (16 MiB), got 15728640.");
         cases.put(List.of("--job-cgroup", notAGroup.toString(), "--max-job-processes", "x"), "--max-job-processes "
                 + "must be a number, got 'x'.");
         for (Map.Entry<List<String>, String> c : cases.entrySet()) {
@@ -649,20 +663,17 @@ class CliTest {
         cases.put(List.of("--max-jobs", "0"), "--max-jobs must be at least 1, got 0.");
         cases.put(List.of("--max-jobs", "99999999999"), "--max-jobs must be at most 2147483647, got 99999999999.");
         cases.put(List.of("--result-max-kib", "0"), "--result-max-kib must be between 1 and 1048576, got 0.");
-        cases.put(List.of("--isolation", "full"), "The exec settings (--isolation, --isolation-wrapper, --job-cgroup, "
-                + "--max-job-processes): isolationMode must be 'none' or 'custom' (any case), got 'full'.");
-        cases.put(List.of("--max-job-processes", "50"), "The exec settings (--isolation, --isolation-wrapper, "
-                + "--job-cgroup, --max-job-processes): maxJobProcesses=50 needs jobControlGroup: the cap is kept by a "
-                + "control group of each job's own, made in that directory.");
-        cases.put(List.of("--job-cgroup", "/sys/fs/cgroup/pids", "--max-job-processes", "1"), "The exec settings "
-                + "(--isolation, --isolation-wrapper, --job-cgroup, --max-job-processes): maxJobProcesses must be 0 (no "
-                + "cap) or at least 2, got 1.");
+        cases.put(List.of("--isolation", "full"), SERVE_EXEC_OPTIONS + "isolationMode must be 'none' or 'custom' (any "
+                + "case), got 'full'.");
+        cases.put(List.of("--max-job-processes", "50"), SERVE_EXEC_OPTIONS + "maxJobProcesses=50 needs "
+                + "jobControlGroups: the cap is kept by a control group of each job's own, made in such a directory.");
+        cases.put(List.of("--job-cgroup", "/sys/fs/cgroup/pids", "--max-job-processes", "1"), SERVE_EXEC_OPTIONS
+                + "maxJobProcesses must be 0 (no cap) or at least 2, got 1.");
+        cases.put(List.of("--job-cgroup", "/sys/fs/cgroup/pids", "--max-job-memory-mib", "-1"), "--max-job-memory-mib "
+                + "must be at least 0, got -1.");
         Path notAGroup = Files.createDirectories(dir.resolve("not-a-group"));
-        cases.put(List.of("--job-cgroup", notAGroup.toString(), "--max-job-processes", "50"), "The exec settings "
-                + "(--job-cgroup, --max-job-processes): jobControlGroup " + notAGroup + " is not a control group "
-                + "directory (it has no cgroup.procs). Name a directory below /sys/fs/cgroup that this server may "
-                + "write: with cgroup v2 one delegated to the server's user whose cgroup.subtree_control enables pids, "
-                + "with v1 one below /sys/fs/cgroup/pids.");
+        cases.put(List.of("--job-cgroup", notAGroup.toString(), "--max-job-processes", "50"), EXEC_OPTIONS
+                + "jobControlGroups " + notAGroup + NOT_A_GROUP);
         cases.put(List.of("--result-max-kib", "99999999999"), "--result-max-kib must be between 1 and 1048576, got "
                 + "99999999999.");
         Path aFile = Files.writeString(dir.resolve("not-a-dir"), "x");
@@ -689,8 +700,7 @@ class CliTest {
         assertThat(run("serve", "--workspace", ws, "--tokens", t, "--isolation", "custom", "--isolation-wrapper",
                 "bwrap --unshare-net", "--port", "0",
                 "--admin-port", "0", "--admin-token", ADMIN_TOKEN)).isEqualTo(Main.USAGE);
-        assertThat(stderr()).startsWith("The exec settings (--isolation, --isolation-wrapper, --job-cgroup, "
-                + "--max-job-processes): ");
+        assertThat(stderr()).startsWith(SERVE_EXEC_OPTIONS);
     }
 
     @Test

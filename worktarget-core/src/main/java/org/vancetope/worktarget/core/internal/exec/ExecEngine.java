@@ -121,28 +121,29 @@ public final class ExecEngine implements AutoCloseable {
         this.waits = new JobWaits(threads.io, scheduler, b.outputDrainMs);
         this.reaper = new JobReaper(tree, jobs, threads.io, scheduler);
         this.results = new ExecResults(inlineOutputCharCap, s.outputFileMaxBytes(), outputRetentionMs,
-                s.maxJobProcesses(), b.isolation.endsBackgroundWithShell());
+                s.maxJobProcesses(), s.maxJobMemory(), b.isolation.endsBackgroundWithShell());
         this.expiry = new ExecExpiry(jobs, reaper, b.clock, scheduler, outputRetentionMs, scopeIdleMs,
                 b.expiryCheckMs);
     }
 
     /**
-     * The control groups of the settings' {@code jobControlGroup}, checked, with what ended JVMs left there
+     * The control groups of the settings' {@code jobControlGroups}, checked, with what ended JVMs left there
      * removed; null without one.
      *
      * @throws IllegalArgumentException when groups cannot be made there, or the wrapper gives no shell (a job
      *                                  enters its group while its shell waits for its first line)
      */
     private static JobControlGroups controlGroups(ExecSettings s, Isolation isolation) {
-        if (s.jobControlGroup().isEmpty()) {
+        if (s.jobControlGroups().isEmpty()) {
             return null;
         }
         if (!JobLauncher.KEEP_OUTPUT || !isolation.takesShellCommand()) {
-            throw new IllegalArgumentException("jobControlGroup needs Linux and an isolation whose wrapper gives the "
+            throw new IllegalArgumentException("jobControlGroups need Linux and an isolation whose wrapper gives the "
                     + "command to a shell ({cmd} right after -c): a job enters its group before "
                     + "its command starts");
         }
-        JobControlGroups groups = JobControlGroups.open(s.jobControlGroup().get(), s.maxJobProcesses());
+        JobControlGroups groups = JobControlGroups.open(s.jobControlGroups(), s.maxJobProcesses(),
+                s.maxJobMemory());
         groups.sweepStale();
         return groups;
     }

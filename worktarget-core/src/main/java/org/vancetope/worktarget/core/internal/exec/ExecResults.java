@@ -69,13 +69,15 @@ final class ExecResults {
     private final long outputFileMaxBytes;
     private final long outputRetentionMs;
     private final int maxJobProcesses;
+    private final long maxJobMemory;
     /** Whether the isolation ends a job's background processes with its shell. */
     private final boolean backgroundEndsWithShell;
 
     ExecResults(int inlineOutputCharCap, long outputFileMaxBytes, long outputRetentionMs, int maxJobProcesses,
-                boolean backgroundEndsWithShell) {
+                long maxJobMemory, boolean backgroundEndsWithShell) {
         this.backgroundEndsWithShell = backgroundEndsWithShell;
         this.maxJobProcesses = maxJobProcesses;
+        this.maxJobMemory = maxJobMemory;
         this.inlineOutputCharCap = inlineOutputCharCap;
         this.outputFileMaxBytes = outputFileMaxBytes;
         this.outputRetentionMs = outputRetentionMs;
@@ -141,7 +143,10 @@ final class ExecResults {
                 more = answerNotErrorHint(job.command);
             }
             hint = join(hint, more);
-            String memory = status == JobStatus.FAILED ? outOfMemoryHint(exit, job.oomKillsWhileRunning()) : null;
+            String memory = memoryCapHint(job.memoryKills(), maxJobMemory);
+            if (memory == null && status == JobStatus.FAILED) {
+                memory = outOfMemoryHint(exit, job.oomKillsWhileRunning());
+            }
             hint = join(hint, memory);
             if (status == JobStatus.TIMED_OUT) {
                 hint = join(hint, timedOutHint(job.deadlineSeconds()));
@@ -249,6 +254,27 @@ final class ExecResults {
                 + "takes): it most likely ran out of memory. Running it again as it is will end the same way. Use "
                 + "less memory: smaller inputs, fewer parallel workers (make -j2, pytest -n 2, --maxWorkers=2), a "
                 + "smaller heap (-Xmx, NODE_OPTIONS=--max-old-space-size=...), or one step at a time.";
+    }
+
+    /**
+     * The hint for a job some of whose processes the kernel's out-of-memory killer ended because the job had
+     * used the server's memory cap, or null: "Killed" and exit code 137 do not say that the limit is the
+     * server's, and a job whose shell went on after the kill may even end with status {@code exited}.
+     *
+     * @param kills how many of the job's processes were ended at the cap
+     * @param cap the cap in bytes ({@code maxJobMemory})
+     * @return the hint, or null
+     */
+    static String memoryCapHint(long kills, long cap) {
+        if (kills <= 0 || cap <= 0) {
+            return null;
+        }
+        String size = cap % (1 << 20) == 0 ? (cap >> 20) + " MiB" : cap + " bytes";
+        return "The kernel ended " + kills + (kills == 1 ? " process" : " processes") + " of this job with SIGKILL "
+                + "('Killed', exit code 137) because the job used all of this server's memory cap of " + size
+                + " per job (maxJobMemory). Running it again as it is will end the same way. Use less memory: smaller "
+                + "inputs, fewer parallel workers (make -j2, pytest -n 2, --maxWorkers=2), a smaller heap (-Xmx, "
+                + "NODE_OPTIONS=--max-old-space-size=...), or one step at a time.";
     }
 
     /**

@@ -1,6 +1,5 @@
 package org.vancetope.worktarget.core.internal.exec;
 
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
@@ -38,6 +37,8 @@ final class Job {
     private long oomKillsWhileRunning;
     /** How many of the job's forks its control group's process cap refused until the shell exited. */
     private long forkRefusals;
+    /** How many of the job's processes were killed for its control group's memory cap until the shell exited. */
+    private long memoryKills;
 
     private JobStatus status = JobStatus.RUNNING;
     private JobStatus endReason;
@@ -50,7 +51,7 @@ final class Job {
     private boolean outputExpired;
 
     Job(String id, String scope, String command, String cookie, ConfinedRoot root, Process process,
-        StreamCapture stdout, StreamCapture stderr, long startNanos, Clock clock, Path group, String pathVariable,
+        StreamCapture stdout, StreamCapture stderr, long startNanos, Clock clock, JobControlGroups.Group group, String pathVariable,
         String workingDirectory) {
         this.pathVariable = pathVariable;
         this.workingDirectory = workingDirectory;
@@ -125,7 +126,8 @@ final class Job {
             oomKillsWhileRunning = Math.max(0, ProcTable.oomKills() - oomKillsAtStart);
         }
         if (tree.group() != null) {
-            forkRefusals = JobControlGroups.forkRefusals(tree.group());
+            forkRefusals = tree.group().forkRefusals();
+            memoryKills = tree.group().memoryKills();
         }
         return true;
     }
@@ -138,6 +140,16 @@ final class Job {
      */
     synchronized long forkRefusals() {
         return forkRefusals;
+    }
+
+    /**
+     * How many of the job's processes the kernel's out-of-memory killer ended at its memory cap
+     * ({@code maxJobMemory}) while its shell ran; 0 while the shell runs, without a cap or where unknown.
+     *
+     * @return the count
+     */
+    synchronized long memoryKills() {
+        return memoryKills;
     }
 
     /** The exit code of a shell killed by SIGKILL, or of one whose last command was (128 + 9). */

@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -15,16 +17,19 @@ import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.internal.path.Reserved;
 
 /**
- * A Linux control group of its own for each job, below a directory the operator gave the server
- * ({@code jobControlGroup}): it caps the number of processes and threads a job may have at once
- * ({@code pids.max}, so that a fork bomb fails its forks instead of taking the machine's last process
- * numbers from the server), and it holds every process the job starts, whatever it does to its session or
- * environment, so that the tree kill finds all of them ({@link ProcessTree}).
+ * A Linux control group of its own for each job, below the directories the operator gave the server
+ * ({@code jobControlGroups}: one with cgroup v2, one per hierarchy with v1): it caps the number of processes
+ * and threads a job may have at once ({@code pids.max}, so that a fork bomb fails its forks instead of taking
+ * the machine's last process numbers from the server) and the memory it may use ({@code memory.max}, v1
+ * {@code memory.limit_in_bytes}, with no swap beyond it: the kernel's out-of-memory killer ends a process of
+ * that job instead of the server or a job beside it), and it holds every process the job starts, whatever it
+ * does to its session or environment, so that the tree kill finds all of them ({@link ProcessTree}).
  *
- * <p>The files used ({@code cgroup.procs}, {@code pids.max}, {@code pids.events}) are named the same in
- * cgroup v1 (a directory of the {@code pids} hierarchy) and v2 (a directory whose parent enables the
- * {@code pids} controller). A job's group is named {@code wt.<cookie>} after the job's cookie, which names
- * the JVM that made it, so that {@link #sweepStale} can tell the groups a killed JVM left. Thread-safe.
+ * <p>The files of the {@code pids} controller ({@code cgroup.procs}, {@code pids.max}, {@code pids.events})
+ * are named the same in cgroup v1 (a directory of the {@code pids} hierarchy) and v2 (a directory whose
+ * parent enables the controller); those of the memory controller are not, and both forms are handled. A
+ * job's group is named {@code wt.<cookie>} after the job's cookie, which names the JVM that made it, so that
+ * {@link #sweepStale} can tell the groups a killed JVM left. Thread-safe.
  */
 final class JobControlGroups {
     private static final Logger LOG = LoggerFactory.getLogger(JobControlGroups.class);
@@ -37,65 +42,128 @@ final class JobControlGroups {
     /** Numbers the probes of {@link #open}. */
     private static final AtomicLong PROBES = new AtomicLong();
 
-    private final Path parent;
+    private final List<Path> parents;
+    /** The directory whose groups have the pids controller, or null. */
+    private final Path pidsParent;
+    /** The directory whose groups have the memory controller, or null. */
+    private final Path memoryParent;
+    /** Whether that memory controller is cgroup v1's ({@code memory.limit_in_bytes}). */
+    private final boolean memoryV1;
     private final int maxProcesses;
+    private final long maxMemory;
 
-    private JobControlGroups(Path parent, int maxProcesses) {
-        this.parent = parent;
+    private JobControlGroups(List<Path> parents, Path pidsParent, Path memoryParent, boolean memoryV1,
+                             int maxProcesses, long maxMemory) {
+        this.parents = List.copyOf(parents);
+        this.pidsParent = pidsParent;
+        this.memoryParent = memoryParent;
+        this.memoryV1 = memoryV1;
         this.maxProcesses = maxProcesses;
+        this.maxMemory = maxMemory;
     }
 
     /**
-     * Checks that jobs' groups can be made below a directory, by making one and removing it again.
+     * Checks that jobs' groups can be made below each directory, by making one in each and removing it again,
+     * and finds the directory of each controller a cap needs.
      *
-     * @param parent the directory
+     * @param dirs the directories, one per hierarchy (with cgroup v2 one is enough)
      * @param maxProcesses the most processes of one job, 0 for no cap
+     * @param maxMemory the most memory of one job in bytes, 0 for no cap
      * @return the groups
-     * @throws IllegalArgumentException when the directory is not a control group, cannot be written, or
-     *                                  lacks the {@code pids} controller a cap needs; saying what to do
+     * @throws IllegalArgumentException when a directory is not a control group or cannot be written, when two
+     *                                  have the same controller, or when none has the controller a cap needs;
+     *                                  saying what to do
      */
-    static JobControlGroups open(Path parent, int maxProcesses) {
-        Path dir = parent.toAbsolutePath().normalize();
-        if (!Files.isRegularFile(dir.resolve("cgroup.procs"))) {
-            throw new IllegalArgumentException("jobControlGroup " + dir + " is not a control group directory (it has no "
-                    + "cgroup.procs). Name a directory below /sys/fs/cgroup that this server may write: with cgroup "
-                    + "v2 one delegated to the server's user whose cgroup.subtree_control enables pids, with v1 one "
-                    + "below /sys/fs/cgroup/pids.");
+    static JobControlGroups open(List<Path> dirs, int maxProcesses, long maxMemory) {
+        List<Path> parents = new ArrayList<>();
+        Path pids = null;
+        Path memory = null;
+        boolean memoryV1 = false;
+        for (Path d : dirs) {
+            Path dir = d.toAbsolutePath().normalize();
+            Probe found = probe(dir);
+            if (found.pids() && pids != null) {
+                throw sameController(pids, dir, "pids");
+            }
+            if (found.memory() && memory != null) {
+                throw sameController(memory, dir, "memory");
+            }
+            pids = found.pids() ? dir : pids;
+            if (found.memory()) {
+                memory = dir;
+                memoryV1 = found.memoryV1();
+            }
+            parents.add(dir);
         }
-        JobControlGroups groups = new JobControlGroups(dir, maxProcesses);
+        String named = names(parents);
+        if (maxProcesses > 0 && pids == null) {
+            throw new IllegalArgumentException("jobControlGroups " + named + ": no pids controller for the jobs' groups, "
+                    + "so maxJobProcesses cannot be applied. With cgroup v2 enable it: echo +pids > "
+                    + parents.get(0).resolve("cgroup.subtree_control") + " (the directory itself must hold no "
+                    + "processes); with v1 use a directory below the pids hierarchy (/sys/fs/cgroup/pids).");
+        }
+        if (maxMemory > 0 && memory == null) {
+            throw new IllegalArgumentException("jobControlGroups " + named + ": no memory controller for the jobs' "
+                    + "groups, so maxJobMemory cannot be applied. With cgroup v2 enable it: echo +memory > "
+                    + parents.get(0).resolve("cgroup.subtree_control") + " (the directory itself must hold no "
+                    + "processes); with v1 add a directory below the memory hierarchy (/sys/fs/cgroup/memory) to "
+                    + "jobControlGroups.");
+        }
+        return new JobControlGroups(parents, pids, memory, memoryV1, maxProcesses, maxMemory);
+    }
+
+    /** The controllers the groups made in a directory have. */
+    private record Probe(boolean pids, boolean memory, boolean memoryV1) {
+    }
+
+    /** Makes a group below a directory and removes it again, to learn whether it can and what its groups have. */
+    private static Probe probe(Path dir) {
+        if (!Files.isRegularFile(dir.resolve("cgroup.procs"))) {
+            throw new IllegalArgumentException("jobControlGroups " + dir + " is not a control group directory (it has "
+                    + "no cgroup.procs). Name a directory below /sys/fs/cgroup that this server may write: with cgroup "
+                    + "v2 one delegated to the server's user whose cgroup.subtree_control enables pids (and memory for "
+                    + "a memory cap), with v1 one below /sys/fs/cgroup/pids (and one below /sys/fs/cgroup/memory for "
+                    + "a memory cap).");
+        }
         // a name of its own for each probe: engines built at once must not remove each other's
         Path probe = dir.resolve(PREFIX + ProcessTree.COOKIE_OWNER + "probe" + PROBES.incrementAndGet());
         try {
             Files.createDirectory(probe);
         } catch (IOException e) {
-            throw new IllegalArgumentException("jobControlGroup " + dir + ": this server cannot make a control group "
+            throw new IllegalArgumentException("jobControlGroups " + dir + ": this server cannot make a control group "
                     + "in it (" + e + "). Give the server's user write access to it (cgroup v2: delegate it, e.g. "
-                    + "systemd's Delegate=yes) or run without jobControlGroup.", e);
+                    + "systemd's Delegate=yes) or run without jobControlGroups.", e);
         }
         try {
-            if (maxProcesses > 0 && !Files.isRegularFile(probe.resolve("pids.max"))) {
-                throw new IllegalArgumentException("jobControlGroup " + dir + " has no pids controller for its "
-                        + "groups, so maxJobProcesses cannot be applied. With cgroup v2 enable it: echo +pids > "
-                        + dir.resolve("cgroup.subtree_control") + " (the directory itself must hold no processes); "
-                        + "with v1 use a directory below the pids hierarchy (/sys/fs/cgroup/pids).");
-            }
             if (!Files.isWritable(probe.resolve("cgroup.procs"))) {
-                throw new IllegalArgumentException("jobControlGroup " + dir + ": the server may not move processes "
+                throw new IllegalArgumentException("jobControlGroups " + dir + ": the server may not move processes "
                         + "into the groups it makes there (cgroup.procs is not writable). Give its user write access.");
             }
+            boolean v2 = Files.isRegularFile(probe.resolve("memory.max"));
+            boolean v1 = Files.isRegularFile(probe.resolve("memory.limit_in_bytes"));
+            return new Probe(Files.isRegularFile(probe.resolve("pids.max")), v1 || v2, v1 && !v2);
         } finally {
             remove(probe);
         }
-        return groups;
+    }
+
+    private static IllegalArgumentException sameController(Path one, Path other, String controller) {
+        return new IllegalArgumentException("jobControlGroups " + one + " and " + other + " both give their groups the "
+                + controller + " controller: a process is in one group of a hierarchy only. Give one directory per "
+                + "hierarchy (with cgroup v2 one directory in all).");
+    }
+
+    private static String names(List<Path> dirs) {
+        return String.join(", ", dirs.stream().map(Path::toString).toList());
     }
 
     /**
-     * The directory the groups are made in.
+     * The directories the groups are made in, for messages.
      *
-     * @return the directory
+     * @return the directories, joined by ", "
      */
-    Path parent() {
-        return parent;
+    String parents() {
+        return names(parents);
     }
 
     /**
@@ -108,24 +176,159 @@ final class JobControlGroups {
     }
 
     /**
-     * Makes the group of one job, with its cap.
+     * The cap on one job's memory.
      *
-     * @param cookie the job's cookie
-     * @return the group's directory
-     * @throws IOException when it cannot be made or capped (then nothing is left)
+     * @return the cap in bytes, 0 for none
      */
-    Path create(String cookie) throws IOException {
-        Path group = parent.resolve(PREFIX + cookie);
-        Files.createDirectory(group);
-        if (maxProcesses > 0) {
-            try {
-                Files.writeString(group.resolve("pids.max"), Integer.toString(maxProcesses), StandardCharsets.US_ASCII);
-            } catch (IOException | RuntimeException e) {
-                remove(group);
-                throw e;
+    long maxMemory() {
+        return maxMemory;
+    }
+
+    /**
+     * The groups of one job: one in each directory, the same name in each.
+     *
+     * @param dirs the job's groups, one per directory
+     * @param pids the one of them with the pids controller, or null
+     * @param memory the one of them with the memory controller, or null
+     */
+    record Group(List<Path> dirs, Path pids, Path memory) {
+        /**
+         * Moves a freshly started process and what it started so far into every group of the job
+         * ({@link JobControlGroups#enter}).
+         *
+         * @param pid the process
+         * @throws IOException when it cannot be moved (it ended, or a group is gone)
+         */
+        void enter(long pid) throws IOException {
+            for (Path d : dirs) {
+                JobControlGroups.enter(d, pid);
             }
         }
-        return group;
+
+        /**
+         * The processes in the job's groups now.
+         *
+         * @return their pids, each once; empty when the groups are gone
+         */
+        List<Long> members() {
+            if (dirs.size() == 1) {
+                return JobControlGroups.members(dirs.get(0));
+            }
+            Set<Long> all = new LinkedHashSet<>();
+            dirs.forEach(d -> all.addAll(JobControlGroups.members(d)));
+            return new ArrayList<>(all);
+        }
+
+        /** Lets no process of the job fork any more ({@link JobControlGroups#stopForks}); quiet without pids. */
+        void stopForks() {
+            if (pids != null) {
+                JobControlGroups.stopForks(pids);
+            }
+        }
+
+        /**
+         * How often a fork of the job failed at its process cap.
+         *
+         * @return the count; 0 when unknown or without the pids controller
+         */
+        long forkRefusals() {
+            return pids == null ? 0 : JobControlGroups.forkRefusals(pids);
+        }
+
+        /**
+         * How many of the job's processes the kernel's out-of-memory killer ended because the job had used its
+         * memory cap ({@code oom_kill} in v2 {@code memory.events}, v1 {@code memory.oom_control}).
+         *
+         * @return the count; 0 when unknown or without the memory controller
+         */
+        long memoryKills() {
+            if (memory == null) {
+                return 0;
+            }
+            long v2 = counter(memory.resolve("memory.events"), "oom_kill ");
+            return v2 > 0 ? v2 : counter(memory.resolve("memory.oom_control"), "oom_kill ");
+        }
+
+        /**
+         * Removes the job's groups, which the kernel allows only once no process is left in them.
+         *
+         * @return true when all are gone
+         */
+        boolean remove() {
+            boolean gone = true;
+            for (Path d : dirs) {
+                gone &= JobControlGroups.remove(d);
+            }
+            return gone;
+        }
+    }
+
+    /**
+     * Makes the groups of one job, with their caps.
+     *
+     * @param cookie the job's cookie
+     * @return the groups
+     * @throws IOException when they cannot be made or capped (then nothing is left)
+     */
+    Group create(String cookie) throws IOException {
+        List<Path> made = new ArrayList<>();
+        Group group = null;
+        try {
+            for (Path parent : parents) {
+                Path g = parent.resolve(PREFIX + cookie);
+                Files.createDirectory(g);
+                made.add(g);
+            }
+            String name = PREFIX + cookie;
+            group = new Group(made, pidsParent == null ? null : pidsParent.resolve(name),
+                    memoryParent == null ? null : memoryParent.resolve(name));
+            if (maxProcesses > 0) {
+                write(group.pids().resolve("pids.max"), Integer.toString(maxProcesses));
+            }
+            if (maxMemory > 0) {
+                capMemory(group.memory());
+            }
+            return group;
+        } catch (IOException | RuntimeException e) {
+            made.forEach(JobControlGroups::remove);
+            throw e;
+        }
+    }
+
+    /** Writes the memory cap, and no swap beyond it where the kernel accounts swap. */
+    private void capMemory(Path g) throws IOException {
+        String bytes = Long.toString(maxMemory);
+        if (memoryV1) {
+            write(g.resolve("memory.limit_in_bytes"), bytes);
+            Path memsw = g.resolve("memory.memsw.limit_in_bytes");   // memory and swap together: no more than memory
+            if (Files.exists(memsw)) {
+                write(memsw, bytes);
+            }
+        } else {
+            write(g.resolve("memory.max"), bytes);
+            Path swap = g.resolve("memory.swap.max");
+            if (Files.exists(swap)) {
+                write(swap, "0");
+            }
+        }
+    }
+
+    private static void write(Path file, String value) throws IOException {
+        Files.writeString(file, value, StandardCharsets.US_ASCII);
+    }
+
+    /** The number on the line of a flat-keyed file that starts with a key; 0 when absent or unreadable. */
+    private static long counter(Path file, String key) {
+        try {
+            for (String line : Files.readAllLines(file, StandardCharsets.US_ASCII)) {
+                if (line.startsWith(key)) {
+                    return Long.parseLong(line.substring(key.length()).strip());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no such controller, or the group is gone
+        }
+        return 0;
     }
 
     /**
@@ -232,16 +435,7 @@ final class JobControlGroups {
      * @return the count; 0 when unknown
      */
     static long forkRefusals(Path group) {
-        try {
-            for (String line : Files.readAllLines(group.resolve("pids.events"), StandardCharsets.US_ASCII)) {
-                if (line.startsWith("max ")) {
-                    return Long.parseLong(line.substring(4).strip());
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // no pids controller, or the group is gone
-        }
-        return 0;
+        return counter(group.resolve("pids.events"), "max ");
     }
 
     /**
@@ -271,6 +465,18 @@ final class JobControlGroups {
      */
     int sweepStale() {
         int removed = 0;
+        for (Path parent : parents) {
+            removed += sweepStale(parent);
+        }
+        if (removed > 0) {
+            LOG.warn("Removed {} control group(s) of jobs whose JVM ended without ending them, in {}", removed,
+                    parents());
+        }
+        return removed;
+    }
+
+    private static int sweepStale(Path parent) {
+        int removed = 0;
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(parent, PREFIX + "*")) {
             for (Path g : ds) {
                 String owner = ProcessTree.otherOwner(g.getFileName().toString().substring(PREFIX.length()));
@@ -291,9 +497,6 @@ final class JobControlGroups {
             }
         } catch (IOException | RuntimeException e) {
             LOG.warn("The control groups of ended JVMs in {} could not be listed: {}", parent, e.toString());
-        }
-        if (removed > 0) {
-            LOG.warn("Removed {} control group(s) of jobs whose JVM ended without ending them, in {}", removed, parent);
         }
         return removed;
     }

@@ -229,7 +229,7 @@ final class JobLauncher {
         }
         JobOutputs.Pair captures = null;
         Process p = null;
-        Path group = null;
+        JobControlGroups.Group group = null;
         String cookie = newCookie();
         try {
             captures = outputs.create(req.root(), id);
@@ -259,7 +259,7 @@ final class JobLauncher {
                 try {
                     group = groups.create(cookie);
                 } catch (IOException | RuntimeException e) {
-                    throw new GroupException("could not be made below " + groups.parent(), e);
+                    throw new GroupException("could not be made below " + groups.parents(), e);
                 }
             }
             String command = (keep ? lead : "") + oom + cd + req.command();
@@ -284,7 +284,7 @@ final class JobLauncher {
                 // started, but could not be watched: leave nothing behind (the group goes once the tree ended)
                 tree.terminate(new ProcessTree.Target(p.toHandle(), cookie, 0, group));
             } else if (group != null) {
-                JobControlGroups.remove(group);   // a process that could not enter it is ending (see spawn)
+                group.remove();   // a process that could not enter it is ending (see spawn)
             }
             if (captures != null) {
                 captures.stdout().stop();
@@ -310,7 +310,7 @@ final class JobLauncher {
             if (e instanceof GroupException) {
                 LOG.warn("exec job could not start in its control group: {}", e.toString());
                 throw new ToolException(ErrorCode.INTERNAL, "The job could not be started in a control group of its "
-                        + "own below " + groups.parent() + ", which this server's process cap needs (" + e.getMessage()
+                        + "own below " + groups.parents() + ", which this server's caps need (" + e.getMessage()
                         + "). Try again; if it keeps failing, the server's operator must check that directory.", e);
             }
             LOG.warn("exec job could not start: {}", e.toString());
@@ -383,7 +383,8 @@ final class JobLauncher {
      * control group, the same thread first moves the process (and what its wrapper started) into it: a process
      * that cannot be moved is ended, and the start fails.
      */
-    private Process spawn(ProcessBuilder pb, JobOutputs.Pair keep, boolean noStdin, String cookie, Path group)
+    private Process spawn(ProcessBuilder pb, JobOutputs.Pair keep, boolean noStdin, String cookie,
+                          JobControlGroups.Group group)
             throws IOException, ToolException {
         Future<Process> started;
         try {
@@ -391,11 +392,11 @@ final class JobLauncher {
                 Process p = pb.start();
                 if (group != null) {
                     try {
-                        JobControlGroups.enter(group, p.pid());
+                        group.enter(p.pid());
                     } catch (IOException | RuntimeException e) {
                         tree.terminate(new ProcessTree.Target(p.toHandle(), cookie, 0, group));
                         closeStreams(p);
-                        throw new GroupException("could not take in the process (" + group + ")", e);
+                        throw new GroupException("could not take in the process (" + group.dirs() + ")", e);
                     }
                 }
                 if (keep != null) {

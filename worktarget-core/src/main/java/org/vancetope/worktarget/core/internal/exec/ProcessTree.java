@@ -82,7 +82,7 @@ final class ProcessTree {
      * @param group the job's control group ({@link JobControlGroups}), whose every process belongs to the tree
      *              and which is removed once a pass finds the tree ended; null without one
      */
-    record Target(ProcessHandle root, String cookie, long startTicks, Path group) {
+    record Target(ProcessHandle root, String cookie, long startTicks, JobControlGroups.Group group) {
         /** A tree whose root's start time is not known: every process of /proc is looked at. */
         Target(ProcessHandle root, String cookie) {
             this(root, cookie, 0, null);
@@ -305,7 +305,7 @@ final class ProcessTree {
             LOG.debug("SIGKILL to {} surviving processes of {} job trees", tree.size(), targets.size());
             for (Target t : targets) {
                 if (t.group() != null) {
-                    JobControlGroups.stopForks(t.group());
+                    t.group().stopForks();
                 }
             }
             tree.values().forEach(ProcessHandle::destroyForcibly);
@@ -325,7 +325,7 @@ final class ProcessTree {
     private static void removeGroups(List<Target> targets) {
         for (Target t : targets) {
             if (t.group() != null) {
-                JobControlGroups.remove(t.group());
+                t.group().remove();
             }
         }
     }
@@ -430,7 +430,7 @@ final class ProcessTree {
             }
             if (t.group() != null) {
                 // everything the job started, also what left its session and cleared its environment
-                for (long member : JobControlGroups.members(t.group())) {
+                for (long member : t.group().members()) {
                     ProcessHandle.of(member).ifPresent(p -> out.put(member, p));
                 }
             }

@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -31,7 +30,7 @@ import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.testfixtures.Await;
 
 /**
- * Jobs in control groups of their own ({@code jobControlGroup}, {@code maxJobProcesses}): a fork bomb meets
+ * Jobs in control groups of their own ({@code jobControlGroups}, {@code maxJobProcesses}): a fork bomb meets
  * the cap instead of the machine's limit and its result says so, the tree kill finds a process that left
  * the job's session and cleared its environment, a job's group goes when its tree ended, a start that fails
  * leaves no group, and what a killed JVM left is swept. Proven with real groups of the {@code pids} controller
@@ -51,7 +50,7 @@ class JobControlGroupsTest {
 
     @BeforeEach
     void setUp() {
-        parent = testParent();
+        parent = TestGroups.testParent("pids", "pids.max");
         Assumptions.assumeTrue(parent != null, "no pids control group can be made here (needs root and the pids "
                 + "controller of cgroup v1 below this JVM's group)");
     }
@@ -65,28 +64,8 @@ class JobControlGroupsTest {
         TestGroups.removeAll(parent);
     }
 
-    /** A fresh pids group below this JVM's own, which the test makes its jobs' groups in; null where impossible. */
-    private static Path testParent() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
-                String[] f = line.split(":", 3);
-                if (f.length == 3 && List.of(f[1].split(",")).contains("pids")) {
-                    Path mine = Path.of("/sys/fs/cgroup/pids" + f[2]);
-                    Path made = Files.createDirectory(mine.resolve("worktarget-test-" + UUID.randomUUID()));
-                    if (Files.isRegularFile(made.resolve("pids.max"))) {
-                        return made;
-                    }
-                    Files.delete(made);
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return null;
-    }
-
     private ExecEngine engine(int cap) {
-        engine = ExecEngine.builder().settings(ExecSettings.builder().jobControlGroup(parent).maxJobProcesses(cap)
+        engine = ExecEngine.builder().settings(ExecSettings.builder().jobControlGroups(parent).maxJobProcesses(cap)
                 .killGrace(Duration.ofMillis(500)).build()).build();
         return engine;
     }
@@ -96,7 +75,7 @@ class JobControlGroupsTest {
         Assumptions.assumeTrue(BubblewrapIsolationTest.bwrapWorks(), "bwrap is not usable here");
         Isolation bwrap = Isolation.fromConfig(ExecSettings.IsolationMode.CUSTOM, Isolation.defaultBubblewrapTemplate(),
                 System::getenv);
-        engine = ExecEngine.builder().isolation(bwrap).settings(ExecSettings.builder().jobControlGroup(parent)
+        engine = ExecEngine.builder().isolation(bwrap).settings(ExecSettings.builder().jobControlGroups(parent)
                 .maxJobProcesses(CAP).killGrace(Duration.ofMillis(500)).build()).build();
     }
 
@@ -270,7 +249,7 @@ class JobControlGroupsTest {
 
     @Test
     void enginesBuiltAtOnceOnTheSameDirectoryDoNotTakeEachOthersProbes() throws Exception {
-        ExecSettings s = ExecSettings.builder().jobControlGroup(parent).maxJobProcesses(CAP).build();
+        ExecSettings s = ExecSettings.builder().jobControlGroups(parent).maxJobProcesses(CAP).build();
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
         try {
             List<java.util.concurrent.Future<ExecEngine>> built = new ArrayList<>();
@@ -288,16 +267,16 @@ class JobControlGroupsTest {
 
     @Test
     void aDirectoryThatIsNoControlGroupIsRefusedWhenTheEngineIsBuilt() {
-        ExecSettings s = ExecSettings.builder().jobControlGroup(dir).maxJobProcesses(CAP).build();
+        ExecSettings s = ExecSettings.builder().jobControlGroups(dir).maxJobProcesses(CAP).build();
 
         assertThatThrownBy(() -> ExecEngine.builder().settings(s).build()).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("jobControlGroup " + dir + " is not a control group directory")
+                .hasMessageContaining("jobControlGroups " + dir + " is not a control group directory")
                 .hasMessageContaining("/sys/fs/cgroup");
     }
 
     @Test
     void aWrapperThatTakesNoShellCommandIsRefusedWithAGroup() {
-        ExecSettings s = ExecSettings.builder().jobControlGroup(parent).build();
+        ExecSettings s = ExecSettings.builder().jobControlGroups(parent).build();
         Isolation noShell = Isolation.custom("/usr/bin/env {cmd}");
 
         assertThatThrownBy(() -> ExecEngine.builder().settings(s).isolation(noShell).build())
@@ -362,7 +341,7 @@ class JobControlGroupsTest {
 
     @Test
     void aGroupWithoutACapStillHoldsTheJob() throws Exception {
-        engine = ExecEngine.builder().settings(ExecSettings.builder().jobControlGroup(parent).build()).build();
+        engine = ExecEngine.builder().settings(ExecSettings.builder().jobControlGroups(parent).build()).build();
         ExecResult r = run("sleep 300", 300);
 
         assertThat(groups()).hasSize(1);

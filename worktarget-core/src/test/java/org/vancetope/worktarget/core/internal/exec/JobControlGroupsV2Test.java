@@ -80,7 +80,7 @@ class JobControlGroupsV2Test {
 
     @Test
     void aJobAndEverythingItStartsAreMembersOfItsGroupWhichGoesWithTheTree() throws Exception {
-        engine = ExecEngine.builder().settings(ExecSettings.builder().jobControlGroup(parent)
+        engine = ExecEngine.builder().settings(ExecSettings.builder().jobControlGroups(parent)
                 .killGrace(Duration.ofMillis(500)).build()).build();
         ExecResult r = run("sleep 300 & sleep 300", 300);
         Path group;
@@ -97,7 +97,7 @@ class JobControlGroupsV2Test {
 
     @Test
     void theKillFindsAProcessThatLeftTheSessionAndClearedItsEnvironment() throws Exception {
-        engine = ExecEngine.builder().settings(ExecSettings.builder().jobControlGroup(parent)
+        engine = ExecEngine.builder().settings(ExecSettings.builder().jobControlGroups(parent)
                 .killGrace(Duration.ofMillis(500)).build()).build();
         TestGroups.Escape job = TestGroups.escape(engine, dir, ENV);
 
@@ -110,10 +110,10 @@ class JobControlGroupsV2Test {
     void aCapWhereTheGroupsHaveNoPidsControllerIsRefusedSayingHowToEnableIt() throws Exception {
         Assumptions.assumeFalse(Files.readString(parent.resolve("cgroup.subtree_control")).contains("pids"),
                 "the pids controller is enabled for this group's children here");
-        ExecSettings s = ExecSettings.builder().jobControlGroup(parent).maxJobProcesses(64).build();
+        ExecSettings s = ExecSettings.builder().jobControlGroups(parent).maxJobProcesses(64).build();
 
         assertThatThrownBy(() -> ExecEngine.builder().settings(s).build()).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("jobControlGroup " + parent + " has no pids controller")
+                .hasMessageContaining("jobControlGroups " + parent + ": no pids controller")
                 .hasMessageContaining("echo +pids > " + parent.resolve("cgroup.subtree_control"));
         try (Stream<Path> groups = Files.list(parent)) {
             assertThat(groups.filter(Files::isDirectory).toList()).as("the probe is removed").isEmpty();

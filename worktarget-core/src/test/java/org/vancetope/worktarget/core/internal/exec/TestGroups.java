@@ -5,7 +5,9 @@ import static org.vancetope.worktarget.core.internal.exec.TestRoots.root;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.stream.Stream;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.testfixtures.Await;
@@ -40,6 +42,33 @@ final class TestGroups {
      * @param escaped the escaped process
      */
     record Escape(String id, long escaped) {
+    }
+
+    /**
+     * A fresh group below this JVM's own in the cgroup v1 hierarchy of a controller, which a test makes its
+     * jobs' groups in; null where that is impossible (not root, no such hierarchy, cgroup v2 only).
+     *
+     * @param controller the controller, e.g. {@code pids}
+     * @param file a file the controller gives each group, e.g. {@code pids.max}
+     * @return the group, or null
+     */
+    static Path testParent(String controller, String file) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
+                String[] f = line.split(":", 3);
+                if (f.length == 3 && List.of(f[1].split(",")).contains(controller)) {
+                    Path mine = Path.of("/sys/fs/cgroup/" + controller + f[2]);
+                    Path made = Files.createDirectory(mine.resolve("worktarget-test-" + UUID.randomUUID()));
+                    if (Files.isRegularFile(made.resolve(file))) {
+                        return made;
+                    }
+                    Files.delete(made);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return null;
     }
 
     /**
