@@ -25,12 +25,12 @@ import org.vancetope.worktarget.spi.ToolContext;
  * rounds so that machine noise hits them alike. Prints p50/p90 and the ratios (target ≤ 1.3×). Given a
  * control group directory the process may write (e.g. {@code /sys/fs/cgroup/pids/wt-bench} as root on
  * cgroup v1), or several separated by commas (one per v1 hierarchy), it also runs the engine with every job
- * in a group of its own there ({@code jobControlGroups}, {@code maxJobProcesses} 256, and
- * {@code maxJobMemory} when a fourth argument gives it in MiB) and prints that cost against the engine
- * without.
+ * in a group of its own there ({@code jobControlGroups}, {@code maxJobProcesses} 256, {@code maxJobMemory}
+ * when a fourth argument gives it in MiB, {@code maxJobCpus} when a fifth gives it) and prints that cost
+ * against the engine without.
  *
  * <pre>{@code
- * java -Xms256m -Xmx256m -XX:+AlwaysPreTouch -cp ... org.vancetope.worktarget.benchmarks.ExecBenchmark [iterations] [warmup] [cgroup-dir[,dir]] [job-memory-mib]
+ * java -Xms256m -Xmx256m -XX:+AlwaysPreTouch -cp ... org.vancetope.worktarget.benchmarks.ExecBenchmark [iterations] [warmup] [cgroup-dir[,dir]] [job-memory-mib] [job-cpus]
  * }</pre>
  */
 public final class ExecBenchmark {
@@ -42,7 +42,7 @@ public final class ExecBenchmark {
      *
      * @param args optional: iterations per variant (default 2000), warm-up iterations (default 300), a control
      *             group directory (or several, separated by commas) for the variant with a group per job,
-     *             and that variant's memory cap in MiB
+     *             and that variant's memory cap in MiB (0 for none) and CPU cap
      * @throws Exception on failure
      */
     public static void main(String[] args) throws Exception {
@@ -51,11 +51,12 @@ public final class ExecBenchmark {
         Path[] groups = args.length > 2 ? java.util.Arrays.stream(args[2].split(","))
                 .map(d -> Path.of(d).toAbsolutePath()).toArray(Path[]::new) : null;
         long memoryMib = args.length > 3 ? Long.parseLong(args[3]) : 0;
+        double cpus = args.length > 4 ? Double.parseDouble(args[4]) : 0;
         Path dir = Files.createTempDirectory("exec-bench");
         ToolContext ctx = new ToolContext("bench", "bench", "acme", "bench", null);
         ExecSettings grouped = groups == null ? ExecSettings.defaults()
                 : ExecSettings.builder().jobControlGroups(groups).maxJobProcesses(256).maxJobMemory(memoryMib << 20)
-                .build();
+                .maxJobCpus(cpus).build();
         try (ExecEngine engine = ExecEngine.builder().build();
              ExecEngine noSession = ExecEngine.builder().useSetsid(false).build();
              ExecEngine inGroups = ExecEngine.builder().settings(grouped).build()) {

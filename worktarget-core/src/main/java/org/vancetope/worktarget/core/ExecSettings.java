@@ -40,6 +40,10 @@ public final class ExecSettings {
     private static final Duration DEFAULT_SCOPE_IDLE = Duration.ofHours(1);
     /** The least memory cap: a job's shell, and bubblewrap around it, need a few MiB. */
     private static final long MIN_JOB_MEMORY = 16L << 20;
+    /** The least CPU cap: the kernel's least quota is 1 ms per period (100 ms). */
+    private static final double MIN_JOB_CPUS = 0.01;
+    /** The largest CPU cap taken: more cores than a machine has is no cap. */
+    private static final double MAX_JOB_CPUS = 65536;
 
     private static final ExecSettings DEFAULTS = new Builder().build();
 
@@ -85,8 +89,10 @@ public final class ExecSettings {
     private final List<Path> jobControlGroups;
     private final int maxJobProcesses;
     private final long maxJobMemory;
+    private final double maxJobCpus;
 
     private ExecSettings(Builder b) {
+        this.maxJobCpus = b.maxJobCpus;
         this.jobControlGroups = b.jobControlGroups;
         this.maxJobProcesses = b.maxJobProcesses;
         this.maxJobMemory = b.maxJobMemory;
@@ -140,6 +146,7 @@ public final class ExecSettings {
         b.jobControlGroups = jobControlGroups;
         b.maxJobProcesses = maxJobProcesses;
         b.maxJobMemory = maxJobMemory;
+        b.maxJobCpus = maxJobCpus;
         return b;
     }
 
@@ -286,6 +293,19 @@ public final class ExecSettings {
         return maxJobMemory;
     }
 
+    /**
+     * The most CPU time one job may have, in CPUs (default 0: no cap): 0.5 is half of one core's time, 2 is
+     * two cores' time, over all the job's processes together, counted in its control group in periods of
+     * 100 ms. A job that would take more is held back until the next period, so that it cannot starve the
+     * server and the jobs beside it; a result held back for long says so. Needs a {@link #jobControlGroups()}
+     * directory with the cpu controller.
+     *
+     * @return the cap in CPUs, 0 for none
+     */
+    public double maxJobCpus() {
+        return maxJobCpus;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof ExecSettings s
@@ -301,14 +321,15 @@ public final class ExecSettings {
                 && isolationWrapper.equals(s.isolationWrapper)
                 && jobControlGroups.equals(s.jobControlGroups)
                 && maxJobProcesses == s.maxJobProcesses
-                && maxJobMemory == s.maxJobMemory;
+                && maxJobMemory == s.maxJobMemory
+                && Double.compare(maxJobCpus, s.maxJobCpus) == 0;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(inlineOutputCharCap, defaultWait, maxWait, killGrace, maxJobsPerScope, outputFileMaxBytes,
                 outputRetention, scopeIdle, isolationMode, isolationWrapper, jobControlGroups, maxJobProcesses,
-                maxJobMemory);
+                maxJobMemory, maxJobCpus);
     }
 
     @Override
@@ -318,7 +339,7 @@ public final class ExecSettings {
                 + ", outputFileMaxBytes=" + outputFileMaxBytes + ", outputRetention=" + outputRetention
                 + ", scopeIdle=" + scopeIdle + ", isolationMode=" + isolationMode + ", isolationWrapper="
                 + isolationWrapper + ", jobControlGroups=" + jobControlGroups + ", maxJobProcesses=" + maxJobProcesses
-                + ", maxJobMemory=" + maxJobMemory + "]";
+                + ", maxJobMemory=" + maxJobMemory + ", maxJobCpus=" + maxJobCpus + "]";
     }
 
     /**
@@ -339,6 +360,7 @@ public final class ExecSettings {
         private List<Path> jobControlGroups = List.of();
         private int maxJobProcesses;
         private long maxJobMemory;
+        private double maxJobCpus;
 
         private Builder() {
         }
@@ -543,18 +565,39 @@ public final class ExecSettings {
         }
 
         /**
+         * Sets {@link ExecSettings#maxJobCpus()}; {@link #build()} checks that {@link #jobControlGroups(Path...)}
+         * are set with it.
+         *
+         * @param cpus 0 for no cap, or at least 0.01 (1 ms of CPU time in every 100 ms), at most 65536
+         * @return this
+         * @throws IllegalArgumentException when not a number, negative, or out of that range
+         */
+        public Builder maxJobCpus(double cpus) {
+            if (!(cpus == 0 || cpus >= MIN_JOB_CPUS && cpus <= MAX_JOB_CPUS)) {
+                throw new IllegalArgumentException("maxJobCpus must be 0 (no cap) or from " + MIN_JOB_CPUS + " to "
+                        + MAX_JOB_CPUS + " CPUs (0.5 is half of one core's time), got " + cpus);
+            }
+            this.maxJobCpus = cpus;
+            return this;
+        }
+
+        /**
          * Checks what needs several settings together and builds.
          *
          * @return the settings
          * @throws IllegalArgumentException when {@code defaultWait} is longer than {@code maxWait}, or when the
          *                                  mode is {@link IsolationMode#CUSTOM} and the wrapper template is
          *                                  invalid (saying what is wrong with it), or for a
-         *                                  {@code maxJobProcesses} or {@code maxJobMemory} without
+         *                                  {@code maxJobProcesses}, {@code maxJobMemory} or {@code maxJobCpus} without
          *                                  {@code jobControlGroups}
          */
         public ExecSettings build() {
             if (maxJobProcesses > 0 && jobControlGroups.isEmpty()) {
                 throw new IllegalArgumentException("maxJobProcesses=" + maxJobProcesses + " needs jobControlGroups: the "
+                        + "cap is kept by a control group of each job's own, made in such a directory");
+            }
+            if (maxJobCpus > 0 && jobControlGroups.isEmpty()) {
+                throw new IllegalArgumentException("maxJobCpus=" + maxJobCpus + " needs jobControlGroups: the "
                         + "cap is kept by a control group of each job's own, made in such a directory");
             }
             if (maxJobMemory > 0 && jobControlGroups.isEmpty()) {

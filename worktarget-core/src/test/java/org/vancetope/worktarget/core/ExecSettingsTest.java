@@ -26,6 +26,7 @@ class ExecSettingsTest {
         assertThat(d.jobControlGroups()).isEmpty();
         assertThat(d.maxJobProcesses()).isZero();
         assertThat(d.maxJobMemory()).isZero();
+        assertThat(d.maxJobCpus()).isZero();
     }
 
     @Test
@@ -39,7 +40,7 @@ class ExecSettingsTest {
                 .maxWait(Duration.ofSeconds(2)).killGrace(Duration.ZERO).maxJobsPerScope(3).outputFileMaxBytes(4)
                 .outputRetention(Duration.ZERO).scopeIdle(Duration.ofMinutes(7)).isolationMode(IsolationMode.CUSTOM)
                 .isolationWrapper("sh -c {cmd}").jobControlGroups(Path.of("/sys/fs/cgroup/pids/wt"), Path.of("/sys/fs/cgroup/memory/wt"))
-                .maxJobProcesses(100).maxJobMemory(1L << 30).build();
+                .maxJobProcesses(100).maxJobMemory(1L << 30).maxJobCpus(1.5).build();
         ExecSettings copy = s.toBuilder().build();
         assertThat(copy).isEqualTo(s).hasSameHashCodeAs(s);
         assertThat(copy.toString()).isEqualTo(s.toString());
@@ -54,6 +55,7 @@ class ExecSettingsTest {
         ExecSettings grouped = d.toBuilder().jobControlGroups(Path.of("/g")).build();
         assertThat(grouped.toBuilder().maxJobProcesses(2).build()).isNotEqualTo(grouped);
         assertThat(grouped.toBuilder().maxJobMemory(16L << 20).build()).isNotEqualTo(grouped);
+        assertThat(grouped.toBuilder().maxJobCpus(0.5).build()).isNotEqualTo(grouped);
         assertThat(grouped.toBuilder().jobControlGroups(Path.of("/g"), Path.of("/h")).build()).isNotEqualTo(grouped);
     }
 
@@ -69,6 +71,25 @@ class ExecSettingsTest {
         assertThatThrownBy(() -> ExecSettings.builder().maxJobMemory(1L << 30).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("maxJobMemory=1073741824 needs jobControlGroups");
+    }
+
+    @Test
+    void maxJobCpusNeedsAJobControlGroup() {
+        assertThatThrownBy(() -> ExecSettings.builder().maxJobCpus(2).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxJobCpus=2.0 needs jobControlGroups");
+    }
+
+    @Test
+    void maxJobCpusOutsideItsRangeOrNotANumberIsRefusedAtOnce() {
+        for (double bad : new double[] {0.009, -1, 65537, Double.NaN, Double.POSITIVE_INFINITY}) {
+            assertThatThrownBy(() -> ExecSettings.builder().maxJobCpus(bad)).as(Double.toString(bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("maxJobCpus must be 0 (no cap) or from 0.01 to 65536.0 CPUs (0.5 is half of one "
+                            + "core's time), got " + bad);
+        }
+        assertThat(ExecSettings.builder().jobControlGroups(Path.of("/g")).maxJobCpus(0.01).build().maxJobCpus())
+                .isEqualTo(0.01);
     }
 
     @Test
@@ -126,7 +147,7 @@ class ExecSettingsTest {
                 .contains("defaultWait=PT15S", "maxWait=PT5M", "killGrace=PT10S", "maxJobsPerScope=32",
                         "outputFileMaxBytes=67108864", "outputRetention=PT1H", "scopeIdle=PT1H", "isolationMode=NONE",
                         "isolationWrapper=", "jobControlGroups=[]", "maxJobProcesses=0",
-                        "maxJobMemory=0").endsWith("]");
+                        "maxJobMemory=0", "maxJobCpus=0.0").endsWith("]");
     }
 
     @Test

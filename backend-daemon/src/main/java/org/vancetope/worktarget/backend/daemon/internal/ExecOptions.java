@@ -11,8 +11,8 @@ import org.vancetope.worktarget.core.ExecSettings;
 /**
  * The command-line options of the jobs' control groups, the same for {@code serve}, {@code daemon} and
  * {@code mcp}: {@code --job-cgroup DIR[,DIR]} ({@link ExecSettings#jobControlGroups()}),
- * {@code --max-job-processes N} ({@link ExecSettings#maxJobProcesses()}) and {@code --max-job-memory-mib N}
- * ({@link ExecSettings#maxJobMemory()}).
+ * {@code --max-job-processes N} ({@link ExecSettings#maxJobProcesses()}), {@code --max-job-memory-mib N}
+ * ({@link ExecSettings#maxJobMemory()}) and {@code --max-job-cpus N} ({@link ExecSettings#maxJobCpus()}).
  */
 public final class ExecOptions {
     /** The control group directories each job gets a group of its own in, separated by commas. */
@@ -21,10 +21,13 @@ public final class ExecOptions {
     public static final String MAX_JOB_PROCESSES = "max-job-processes";
     /** The cap on one job's memory in MiB, with {@link #JOB_CGROUP}. */
     public static final String MAX_JOB_MEMORY_MIB = "max-job-memory-mib";
+    /** The cap on one job's CPU time in CPUs (a decimal number), with {@link #JOB_CGROUP}. */
+    public static final String MAX_JOB_CPUS = "max-job-cpus";
     /** Every option of this class, for a command's list of known options. */
-    public static final List<String> NAMES = List.of(JOB_CGROUP, MAX_JOB_PROCESSES, MAX_JOB_MEMORY_MIB);
+    public static final List<String> NAMES = List.of(JOB_CGROUP, MAX_JOB_PROCESSES, MAX_JOB_MEMORY_MIB, MAX_JOB_CPUS);
     /** The options in a usage line. */
-    public static final String USAGE = "[--job-cgroup DIR[,DIR] [--max-job-processes N] [--max-job-memory-mib N]]";
+    public static final String USAGE = "[--job-cgroup DIR[,DIR] [--max-job-processes N] [--max-job-memory-mib N] "
+            + "[--max-job-cpus N]]";
 
     private ExecOptions() {
     }
@@ -61,7 +64,9 @@ public final class ExecOptions {
                 pad + "default 0, no cap)",
                 "  --max-job-memory-mib N  the most memory one " + jobs + " may use (at least 16); beyond it the",
                 pad + "kernel ends a process of that job, not the " + server + " (needs --job-cgroup with",
-                pad + "memory; default 0, no cap)");
+                pad + "memory; default 0, no cap)",
+                "  --max-job-cpus N    the CPU time one " + jobs + " may have, in CPUs (0.5, 2; at least 0.01); beyond",
+                pad + "it the job waits, not the " + server + " (needs --job-cgroup with cpu; default 0, no cap)");
     }
 
     /**
@@ -89,6 +94,14 @@ public final class ExecOptions {
         }
         if (a.has(MAX_JOB_MEMORY_MIB)) {
             exec.maxJobMemory((long) a.intOption(MAX_JOB_MEMORY_MIB, 0, 0, Integer.MAX_VALUE) << 20);
+        }
+        if (a.has(MAX_JOB_CPUS)) {
+            String v = a.get(MAX_JOB_CPUS, "").strip();
+            if (!v.matches("[0-9]{1,9}(\\.[0-9]{1,9})?")) {
+                throw new Args.UsageException("--" + MAX_JOB_CPUS + " must be a number of CPUs such as 0.5 or 2, got '"
+                        + v + "'.");
+            }
+            exec.maxJobCpus(Double.parseDouble(v));
         }
     }
 

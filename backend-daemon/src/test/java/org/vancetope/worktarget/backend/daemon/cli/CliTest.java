@@ -180,13 +180,13 @@ class CliTest {
     }
 
     private static final String EXEC_OPTIONS = "The exec settings (--job-cgroup, --max-job-processes, "
-            + "--max-job-memory-mib): ";
+            + "--max-job-memory-mib, --max-job-cpus): ";
     private static final String SERVE_EXEC_OPTIONS = "The exec settings (--isolation, --isolation-wrapper, "
-            + "--job-cgroup, --max-job-processes, --max-job-memory-mib): ";
+            + "--job-cgroup, --max-job-processes, --max-job-memory-mib, --max-job-cpus): ";
     private static final String NOT_A_GROUP = " is not a control group directory (it has no cgroup.procs). Name a "
             + "directory below /sys/fs/cgroup that this server may write: with cgroup v2 one delegated to the "
-            + "server's user whose cgroup.subtree_control enables pids (and memory for a memory cap), with v1 one "
-            + "below /sys/fs/cgroup/pids (and one below /sys/fs/cgroup/memory for a memory cap).";
+            + "server's user whose cgroup.subtree_control enables pids (and memory, cpu for those caps), with v1 one "
+            + "below /sys/fs/cgroup/pids (and one below /sys/fs/cgroup/memory, /sys/fs/cgroup/cpu for those caps).";
 
     @Test
     void daemonJobControlGroupOptionsAreCheckedBeforeItConnects() throws Exception {
@@ -671,6 +671,11 @@ class CliTest {
                 + "maxJobProcesses must be 0 (no cap) or at least 2, got 1.");
         cases.put(List.of("--job-cgroup", "/sys/fs/cgroup/pids", "--max-job-memory-mib", "-1"), "--max-job-memory-mib "
                 + "must be at least 0, got -1.");
+        cases.put(List.of("--max-job-cpus", "2"), SERVE_EXEC_OPTIONS + "maxJobCpus=2.0 needs jobControlGroups: the "
+                + "cap is kept by a control group of each job's own, made in such a directory.");
+        cases.put(List.of("--job-cgroup", "/sys/fs/cgroup/pids", "--max-job-cpus", "0.001"), SERVE_EXEC_OPTIONS
+                + "maxJobCpus must be 0 (no cap) or from 0.01 to 65536.0 CPUs (0.5 is half of one core's time), got "
+                + "0.001.");
         Path notAGroup = Files.createDirectories(dir.resolve("not-a-group"));
         cases.put(List.of("--job-cgroup", notAGroup.toString(), "--max-job-processes", "50"), EXEC_OPTIONS
                 + "jobControlGroups " + notAGroup + NOT_A_GROUP);

@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -22,12 +23,13 @@ class ExecOptionsTest {
     @Test
     void oneDirectoryPerHierarchyAndBothCapsAreSet() throws Exception {
         ExecSettings s = settings("--job-cgroup", "/sys/fs/cgroup/pids/wt, /sys/fs/cgroup/memory/wt",
-                "--max-job-processes", "256", "--max-job-memory-mib", "2048");
+                "--max-job-processes", "256", "--max-job-memory-mib", "2048", "--max-job-cpus", "1.5");
 
         assertThat(s.jobControlGroups()).containsExactly(Path.of("/sys/fs/cgroup/pids/wt"),
                 Path.of("/sys/fs/cgroup/memory/wt"));
         assertThat(s.maxJobProcesses()).isEqualTo(256);
         assertThat(s.maxJobMemory()).isEqualTo(2048L << 20);
+        assertThat(s.maxJobCpus()).isEqualTo(1.5);
     }
 
     @Test
@@ -37,8 +39,17 @@ class ExecOptionsTest {
     }
 
     @Test
-    void theKnownOptionsAreACommandsOwnAndTheseThree() {
+    void theKnownOptionsAreACommandsOwnAndTheseFour() {
         assertThat(ExecOptions.withOwn("workdir")).containsExactlyInAnyOrder("workdir", "job-cgroup",
-                "max-job-processes", "max-job-memory-mib");
+                "max-job-processes", "max-job-memory-mib", "max-job-cpus");
+    }
+
+    @Test
+    void aCpuCapThatIsNoPlainDecimalNumberIsAUsageError() {
+        for (String bad : new String[] {"x", "1e3", "-1", "NaN", "Infinity", "0x10", "1.", "", "1,5"}) {
+            assertThatThrownBy(() -> settings("--job-cgroup", "/g", "--max-job-cpus", bad)).as(bad)
+                    .isInstanceOf(Args.UsageException.class)
+                    .hasMessage("--max-job-cpus must be a number of CPUs such as 0.5 or 2, got '" + bad + "'.");
+        }
     }
 }

@@ -121,7 +121,7 @@ public final class ExecEngine implements AutoCloseable {
         this.waits = new JobWaits(threads.io, scheduler, b.outputDrainMs);
         this.reaper = new JobReaper(tree, jobs, threads.io, scheduler);
         this.results = new ExecResults(inlineOutputCharCap, s.outputFileMaxBytes(), outputRetentionMs,
-                s.maxJobProcesses(), s.maxJobMemory(), b.isolation.endsBackgroundWithShell());
+                s.maxJobProcesses(), s.maxJobMemory(), s.maxJobCpus(), b.isolation.endsBackgroundWithShell());
         this.expiry = new ExecExpiry(jobs, reaper, b.clock, scheduler, outputRetentionMs, scopeIdleMs,
                 b.expiryCheckMs);
     }
@@ -142,8 +142,7 @@ public final class ExecEngine implements AutoCloseable {
                     + "command to a shell ({cmd} right after -c): a job enters its group before "
                     + "its command starts");
         }
-        JobControlGroups groups = JobControlGroups.open(s.jobControlGroups(), s.maxJobProcesses(),
-                s.maxJobMemory());
+        JobControlGroups groups = JobControlGroups.open(s);
         groups.sweepStale();
         return groups;
     }

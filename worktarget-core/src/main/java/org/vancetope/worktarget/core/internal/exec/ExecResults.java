@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -70,11 +71,13 @@ final class ExecResults {
     private final long outputRetentionMs;
     private final int maxJobProcesses;
     private final long maxJobMemory;
+    private final double maxJobCpus;
     /** Whether the isolation ends a job's background processes with its shell. */
     private final boolean backgroundEndsWithShell;
 
     ExecResults(int inlineOutputCharCap, long outputFileMaxBytes, long outputRetentionMs, int maxJobProcesses,
-                long maxJobMemory, boolean backgroundEndsWithShell) {
+                long maxJobMemory, double maxJobCpus, boolean backgroundEndsWithShell) {
+        this.maxJobCpus = maxJobCpus;
         this.backgroundEndsWithShell = backgroundEndsWithShell;
         this.maxJobProcesses = maxJobProcesses;
         this.maxJobMemory = maxJobMemory;
@@ -158,6 +161,7 @@ final class ExecResults {
                         + "its output, exec_kill ends it.");
             }
             hint = join(hint, processCapHint(job.forkRefusals(), maxJobProcesses));
+            hint = join(hint, cpuCapHint(job.throttledMicros(), job.durationMs(System.nanoTime()), maxJobCpus));
         }
         if (status == JobStatus.RUNNING) {
             hint = join(hint, extra);
@@ -275,6 +279,34 @@ final class ExecResults {
                 + " per job (maxJobMemory). Running it again as it is will end the same way. Use less memory: smaller "
                 + "inputs, fewer parallel workers (make -j2, pytest -n 2, --maxWorkers=2), a smaller heap (-Xmx, "
                 + "NODE_OPTIONS=--max-old-space-size=...), or one step at a time.";
+    }
+
+    /**
+     * The hint for a job that was held back at the server's CPU cap for at least a second and a fifth of its
+     * time, or null: a slow build or a deadline met does not say that the machine had CPU to spare, and a
+     * caller that runs more at once only slows each part.
+     *
+     * @param throttledMicros how long the job's processes waited at the cap, summed over the CPUs
+     * @param durationMs how long the job ran
+     * @param cpus the cap ({@code maxJobCpus})
+     * @return the hint, or null
+     */
+    static String cpuCapHint(long throttledMicros, long durationMs, double cpus) {
+        long throttledMs = throttledMicros / 1000;
+        if (cpus <= 0 || throttledMs < 1000 || throttledMs * 5 < durationMs) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "The job's processes were held back for %.1f s in all by this server's "
+                + "CPU cap of %s per job (maxJobCpus), in a run of %.1f s: it ran as fast as the cap allows, not as "
+                + "fast as the machine could. Give long commands more time (a larger deadlineSeconds, or waitMs 0 and "
+                + "exec_tail), and run fewer things at once in one job (make -j, pytest -n and --maxWorkers beyond "
+                + "the cap only share it).", throttledMs / 1000.0, cpus(cpus), durationMs / 1000.0);
+    }
+
+    private static String cpus(double cpus) {
+        String n = cpus == Math.rint(cpus) ? Long.toString((long) cpus)
+                : java.math.BigDecimal.valueOf(cpus).stripTrailingZeros().toPlainString();
+        return n + (cpus == 1 ? " CPU" : " CPUs");
     }
 
     /**

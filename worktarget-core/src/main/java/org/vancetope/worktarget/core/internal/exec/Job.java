@@ -39,6 +39,8 @@ final class Job {
     private long forkRefusals;
     /** How many of the job's processes were killed for its control group's memory cap until the shell exited. */
     private long memoryKills;
+    /** How long the job's processes were held back at its control group's CPU cap until the shell exited. */
+    private long throttledMicros;
 
     private JobStatus status = JobStatus.RUNNING;
     private JobStatus endReason;
@@ -128,6 +130,7 @@ final class Job {
         if (tree.group() != null) {
             forkRefusals = tree.group().forkRefusals();
             memoryKills = tree.group().memoryKills();
+            throttledMicros = tree.group().throttledMicros();
         }
         return true;
     }
@@ -150,6 +153,16 @@ final class Job {
      */
     synchronized long memoryKills() {
         return memoryKills;
+    }
+
+    /**
+     * How long the job's processes were held back at its CPU cap ({@code maxJobCpus}) while its shell ran,
+     * summed over the CPUs; 0 while the shell runs, without a cap or where unknown.
+     *
+     * @return microseconds
+     */
+    synchronized long throttledMicros() {
+        return throttledMicros;
     }
 
     /** The exit code of a shell killed by SIGKILL, or of one whose last command was (128 + 9). */

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.vancetope.worktarget.core.ExecSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.internal.path.Reserved;
@@ -20,10 +21,12 @@ import org.vancetope.worktarget.core.internal.path.Reserved;
  * A Linux control group of its own for each job, below the directories the operator gave the server
  * ({@code jobControlGroups}: one with cgroup v2, one per hierarchy with v1): it caps the number of processes
  * and threads a job may have at once ({@code pids.max}, so that a fork bomb fails its forks instead of taking
- * the machine's last process numbers from the server) and the memory it may use ({@code memory.max}, v1
+ * the machine's last process numbers from the server), the memory it may use ({@code memory.max}, v1
  * {@code memory.limit_in_bytes}, with no swap beyond it: the kernel's out-of-memory killer ends a process of
- * that job instead of the server or a job beside it), and it holds every process the job starts, whatever it
- * does to its session or environment, so that the tree kill finds all of them ({@link ProcessTree}).
+ * that job instead of the server or a job beside it) and the CPU time it may have ({@code cpu.max}, v1
+ * {@code cpu.cfs_quota_us}: a job that would take every core is held back instead), and it holds every
+ * process the job starts, whatever it does to its session or environment, so that the tree kill finds all
+ * of them ({@link ProcessTree}).
  *
  * <p>The files of the {@code pids} controller ({@code cgroup.procs}, {@code pids.max}, {@code pids.events})
  * are named the same in cgroup v1 (a directory of the {@code pids} hierarchy) and v2 (a directory whose
@@ -39,6 +42,8 @@ final class JobControlGroups {
     /** How deep the walk of a freshly started job's processes goes: a wrapper and its shell are a few levels. */
     private static final int MAX_DEPTH = 16;
 
+    /** The period of the CPU cap: the kernel's default, 100 ms. */
+    private static final long CPU_PERIOD_MICROS = 100_000;
     /** Numbers the probes of {@link #open}. */
     private static final AtomicLong PROBES = new AtomicLong();
 
@@ -49,71 +54,88 @@ final class JobControlGroups {
     private final Path memoryParent;
     /** Whether that memory controller is cgroup v1's ({@code memory.limit_in_bytes}). */
     private final boolean memoryV1;
+    /** The directory whose groups have the cpu controller, or null. */
+    private final Path cpuParent;
+    /** Whether that cpu controller is cgroup v1's ({@code cpu.cfs_quota_us}). */
+    private final boolean cpuV1;
     private final int maxProcesses;
     private final long maxMemory;
+    private final double maxCpus;
 
-    private JobControlGroups(List<Path> parents, Path pidsParent, Path memoryParent, boolean memoryV1,
-                             int maxProcesses, long maxMemory) {
+    private JobControlGroups(List<Path> parents, Found found, ExecSettings s) {
         this.parents = List.copyOf(parents);
-        this.pidsParent = pidsParent;
-        this.memoryParent = memoryParent;
-        this.memoryV1 = memoryV1;
-        this.maxProcesses = maxProcesses;
-        this.maxMemory = maxMemory;
+        this.pidsParent = found.pids;
+        this.memoryParent = found.memory;
+        this.memoryV1 = found.memoryV1;
+        this.cpuParent = found.cpu;
+        this.cpuV1 = found.cpuV1;
+        this.maxProcesses = s.maxJobProcesses();
+        this.maxMemory = s.maxJobMemory();
+        this.maxCpus = s.maxJobCpus();
+    }
+
+    /** The directory of each controller, as the probes found them. */
+    private static final class Found {
+        private Path pids;
+        private Path memory;
+        private boolean memoryV1;
+        private Path cpu;
+        private boolean cpuV1;
     }
 
     /**
-     * Checks that jobs' groups can be made below each directory, by making one in each and removing it again,
-     * and finds the directory of each controller a cap needs.
+     * Checks that jobs' groups can be made below each directory of the settings' {@code jobControlGroups}, by
+     * making one in each and removing it again, and finds the directory of each controller a cap needs.
      *
-     * @param dirs the directories, one per hierarchy (with cgroup v2 one is enough)
-     * @param maxProcesses the most processes of one job, 0 for no cap
-     * @param maxMemory the most memory of one job in bytes, 0 for no cap
+     * @param s the settings: the directories (one per hierarchy; with cgroup v2 one is enough) and the caps
      * @return the groups
      * @throws IllegalArgumentException when a directory is not a control group or cannot be written, when two
      *                                  have the same controller, or when none has the controller a cap needs;
      *                                  saying what to do
      */
-    static JobControlGroups open(List<Path> dirs, int maxProcesses, long maxMemory) {
+    static JobControlGroups open(ExecSettings s) {
         List<Path> parents = new ArrayList<>();
-        Path pids = null;
-        Path memory = null;
-        boolean memoryV1 = false;
-        for (Path d : dirs) {
+        Found found = new Found();
+        for (Path d : s.jobControlGroups()) {
             Path dir = d.toAbsolutePath().normalize();
-            Probe found = probe(dir);
-            if (found.pids() && pids != null) {
-                throw sameController(pids, dir, "pids");
+            Probe probe = probe(dir);
+            if (probe.pids()) {
+                found.pids = only(found.pids, dir, "pids");
             }
-            if (found.memory() && memory != null) {
-                throw sameController(memory, dir, "memory");
+            if (probe.memory()) {
+                found.memory = only(found.memory, dir, "memory");
+                found.memoryV1 = probe.memoryV1();
             }
-            pids = found.pids() ? dir : pids;
-            if (found.memory()) {
-                memory = dir;
-                memoryV1 = found.memoryV1();
+            if (probe.cpu()) {
+                found.cpu = only(found.cpu, dir, "cpu");
+                found.cpuV1 = probe.cpuV1();
             }
             parents.add(dir);
         }
         String named = names(parents);
-        if (maxProcesses > 0 && pids == null) {
-            throw new IllegalArgumentException("jobControlGroups " + named + ": no pids controller for the jobs' groups, "
-                    + "so maxJobProcesses cannot be applied. With cgroup v2 enable it: echo +pids > "
-                    + parents.get(0).resolve("cgroup.subtree_control") + " (the directory itself must hold no "
-                    + "processes); with v1 use a directory below the pids hierarchy (/sys/fs/cgroup/pids).");
+        String subtree = parents.get(0).resolve("cgroup.subtree_control").toString();
+        if (s.maxJobProcesses() > 0 && found.pids == null) {
+            throw missing(named, "pids", "maxJobProcesses", subtree);
         }
-        if (maxMemory > 0 && memory == null) {
-            throw new IllegalArgumentException("jobControlGroups " + named + ": no memory controller for the jobs' "
-                    + "groups, so maxJobMemory cannot be applied. With cgroup v2 enable it: echo +memory > "
-                    + parents.get(0).resolve("cgroup.subtree_control") + " (the directory itself must hold no "
-                    + "processes); with v1 add a directory below the memory hierarchy (/sys/fs/cgroup/memory) to "
-                    + "jobControlGroups.");
+        if (s.maxJobMemory() > 0 && found.memory == null) {
+            throw missing(named, "memory", "maxJobMemory", subtree);
         }
-        return new JobControlGroups(parents, pids, memory, memoryV1, maxProcesses, maxMemory);
+        if (s.maxJobCpus() > 0 && found.cpu == null) {
+            throw missing(named, "cpu", "maxJobCpus", subtree);
+        }
+        return new JobControlGroups(parents, found, s);
+    }
+
+    private static IllegalArgumentException missing(String named, String controller, String setting, String subtree) {
+        return new IllegalArgumentException("jobControlGroups " + named + ": no " + controller + " controller for the "
+                + "jobs' groups, so " + setting + " cannot be applied. With cgroup v2 enable it: echo +" + controller
+                + " > " + subtree + " (the directory itself must hold no processes); with v1 "
+                + ("pids".equals(controller) ? "use" : "add") + " a directory below the " + controller + " hierarchy "
+                + "(/sys/fs/cgroup/" + controller + ")" + ("pids".equals(controller) ? "." : " to jobControlGroups."));
     }
 
     /** The controllers the groups made in a directory have. */
-    private record Probe(boolean pids, boolean memory, boolean memoryV1) {
+    private record Probe(boolean pids, boolean memory, boolean memoryV1, boolean cpu, boolean cpuV1) {
     }
 
     /** Makes a group below a directory and removes it again, to learn whether it can and what its groups have. */
@@ -121,9 +143,9 @@ final class JobControlGroups {
         if (!Files.isRegularFile(dir.resolve("cgroup.procs"))) {
             throw new IllegalArgumentException("jobControlGroups " + dir + " is not a control group directory (it has "
                     + "no cgroup.procs). Name a directory below /sys/fs/cgroup that this server may write: with cgroup "
-                    + "v2 one delegated to the server's user whose cgroup.subtree_control enables pids (and memory for "
-                    + "a memory cap), with v1 one below /sys/fs/cgroup/pids (and one below /sys/fs/cgroup/memory for "
-                    + "a memory cap).");
+                    + "v2 one delegated to the server's user whose cgroup.subtree_control enables pids (and memory, "
+                    + "cpu for those caps), with v1 one below /sys/fs/cgroup/pids (and one below "
+                    + "/sys/fs/cgroup/memory, /sys/fs/cgroup/cpu for those caps).");
         }
         // a name of its own for each probe: engines built at once must not remove each other's
         Path probe = dir.resolve(PREFIX + ProcessTree.COOKIE_OWNER + "probe" + PROBES.incrementAndGet());
@@ -139,12 +161,23 @@ final class JobControlGroups {
                 throw new IllegalArgumentException("jobControlGroups " + dir + ": the server may not move processes "
                         + "into the groups it makes there (cgroup.procs is not writable). Give its user write access.");
             }
-            boolean v2 = Files.isRegularFile(probe.resolve("memory.max"));
-            boolean v1 = Files.isRegularFile(probe.resolve("memory.limit_in_bytes"));
-            return new Probe(Files.isRegularFile(probe.resolve("pids.max")), v1 || v2, v1 && !v2);
+            boolean memoryV2 = Files.isRegularFile(probe.resolve("memory.max"));
+            boolean memoryV1 = Files.isRegularFile(probe.resolve("memory.limit_in_bytes"));
+            boolean cpuV2 = Files.isRegularFile(probe.resolve("cpu.max"));
+            boolean cpuV1 = Files.isRegularFile(probe.resolve("cpu.cfs_quota_us"));
+            return new Probe(Files.isRegularFile(probe.resolve("pids.max")), memoryV1 || memoryV2,
+                    memoryV1 && !memoryV2, cpuV1 || cpuV2, cpuV1 && !cpuV2);
         } finally {
             remove(probe);
         }
+    }
+
+    /** The one directory of a controller: refuses a second. */
+    private static Path only(Path earlier, Path dir, String controller) {
+        if (earlier != null) {
+            throw sameController(earlier, dir, controller);
+        }
+        return dir;
     }
 
     private static IllegalArgumentException sameController(Path one, Path other, String controller) {
@@ -185,13 +218,23 @@ final class JobControlGroups {
     }
 
     /**
+     * The cap on one job's CPU time.
+     *
+     * @return CPUs, 0 for none
+     */
+    double maxCpus() {
+        return maxCpus;
+    }
+
+    /**
      * The groups of one job: one in each directory, the same name in each.
      *
      * @param dirs the job's groups, one per directory
      * @param pids the one of them with the pids controller, or null
      * @param memory the one of them with the memory controller, or null
+     * @param cpu the one of them with the cpu controller, or null
      */
-    record Group(List<Path> dirs, Path pids, Path memory) {
+    record Group(List<Path> dirs, Path pids, Path memory, Path cpu) {
         /**
          * Moves a freshly started process and what it started so far into every group of the job
          * ({@link JobControlGroups#enter}).
@@ -250,6 +293,21 @@ final class JobControlGroups {
         }
 
         /**
+         * How long the job's processes were held back at its CPU cap, summed over the CPUs
+         * ({@code throttled_usec} in v2 {@code cpu.stat}, v1 {@code throttled_time} in nanoseconds).
+         *
+         * @return microseconds; 0 when unknown or without the cpu controller
+         */
+        long throttledMicros() {
+            if (cpu == null) {
+                return 0;
+            }
+            Path stat = cpu.resolve("cpu.stat");
+            long v2 = counter(stat, "throttled_usec ");
+            return v2 > 0 ? v2 : counter(stat, "throttled_time ") / 1000;
+        }
+
+        /**
          * Removes the job's groups, which the kernel allows only once no process is left in them.
          *
          * @return true when all are gone
@@ -272,7 +330,6 @@ final class JobControlGroups {
      */
     Group create(String cookie) throws IOException {
         List<Path> made = new ArrayList<>();
-        Group group = null;
         try {
             for (Path parent : parents) {
                 Path g = parent.resolve(PREFIX + cookie);
@@ -280,13 +337,17 @@ final class JobControlGroups {
                 made.add(g);
             }
             String name = PREFIX + cookie;
-            group = new Group(made, pidsParent == null ? null : pidsParent.resolve(name),
-                    memoryParent == null ? null : memoryParent.resolve(name));
+            Group group = new Group(made, pidsParent == null ? null : pidsParent.resolve(name),
+                    memoryParent == null ? null : memoryParent.resolve(name),
+                    cpuParent == null ? null : cpuParent.resolve(name));
             if (maxProcesses > 0) {
                 write(group.pids().resolve("pids.max"), Integer.toString(maxProcesses));
             }
             if (maxMemory > 0) {
                 capMemory(group.memory());
+            }
+            if (maxCpus > 0) {
+                capCpu(group.cpu());
             }
             return group;
         } catch (IOException | RuntimeException e) {
@@ -310,6 +371,17 @@ final class JobControlGroups {
             if (Files.exists(swap)) {
                 write(swap, "0");
             }
+        }
+    }
+
+    /** Writes the CPU cap: so many microseconds of CPU time in every period of {@link #CPU_PERIOD_MICROS}. */
+    private void capCpu(Path g) throws IOException {
+        long quota = Math.max(1000, Math.round(maxCpus * CPU_PERIOD_MICROS));
+        if (cpuV1) {
+            write(g.resolve("cpu.cfs_period_us"), Long.toString(CPU_PERIOD_MICROS));
+            write(g.resolve("cpu.cfs_quota_us"), Long.toString(quota));
+        } else {
+            write(g.resolve("cpu.max"), quota + " " + CPU_PERIOD_MICROS);
         }
     }
 
