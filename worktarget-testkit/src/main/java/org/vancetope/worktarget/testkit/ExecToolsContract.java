@@ -360,6 +360,15 @@ public abstract class ExecToolsContract {
     }
 
     @Test
+    void aWriteToAFullDiskIsExplained() throws ToolException {
+        Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "no /dev/full here to stand for a full disk");
+        assertThat(run("dd if=/dev/zero of=/dev/full bs=1 count=1", Map.of("waitMs", 30_000)))
+                .containsEntry("exitCode", 1).hasEntrySatisfying("hint", h -> assertThat((String) h)
+                        .startsWith("The disk the command wrote to is full, or its quota used up (No space left on "
+                                + "device)"));
+    }
+
+    @Test
     void missingCommandIsInvalid() {
         assertThatThrownBy(() -> call("exec_run", Map.of()))
                 .satisfies(t -> assertThat(code(t)).isEqualTo(ErrorCode.INVALID_PARAMS));

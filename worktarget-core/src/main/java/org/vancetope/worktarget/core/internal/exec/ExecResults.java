@@ -74,9 +74,12 @@ final class ExecResults {
     private final double maxJobCpus;
     /** Whether the isolation ends a job's background processes with its shell. */
     private final boolean backgroundEndsWithShell;
+    /** Whether jobs run in a wrapper (a file system of their own) rather than as the server's user. */
+    private final boolean sandboxed;
 
     ExecResults(int inlineOutputCharCap, long outputFileMaxBytes, long outputRetentionMs, int maxJobProcesses,
-                long maxJobMemory, double maxJobCpus, boolean backgroundEndsWithShell) {
+                long maxJobMemory, double maxJobCpus, boolean backgroundEndsWithShell, boolean sandboxed) {
+        this.sandboxed = sandboxed;
         this.maxJobCpus = maxJobCpus;
         this.backgroundEndsWithShell = backgroundEndsWithShell;
         this.maxJobProcesses = maxJobProcesses;
@@ -141,6 +144,9 @@ final class ExecResults {
             }
             if (more == null && exit != 0) {
                 more = noAnswerHint(out.text(), err.text());
+            }
+            if (more == null && exit != 0) {
+                more = WriteRefusedHint.of(err.text(), job.root.root(), job.home, sandboxed);
             }
             if (more == null && exit == 1 && err.text().isBlank()) {
                 more = answerNotErrorHint(job.command);

@@ -23,6 +23,8 @@ final class Job {
     final String pathVariable;
     /** The directory below the root the command runs in, or null for the root. */
     final String workingDirectory;
+    /** The job's {@code HOME}, or null. */
+    final String home;
     final Process process;
     final StreamCapture stdout;
     final StreamCapture stderr;
@@ -54,7 +56,8 @@ final class Job {
 
     Job(String id, String scope, String command, String cookie, ConfinedRoot root, Process process,
         StreamCapture stdout, StreamCapture stderr, long startNanos, Clock clock, JobControlGroups.Group group, String pathVariable,
-        String workingDirectory) {
+        String workingDirectory, String home) {
+        this.home = home;
         this.pathVariable = pathVariable;
         this.workingDirectory = workingDirectory;
         this.id = id;

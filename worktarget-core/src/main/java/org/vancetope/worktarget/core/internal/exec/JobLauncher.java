@@ -273,7 +273,8 @@ final class JobLauncher {
             long startNanos = System.nanoTime();
             p = spawn(pb, keep ? captures : null, req.stdin() == null, cookie, group);
             Job job = new Job(id, req.scope(), req.command(), cookie, req.root(), p, captures.stdout(),
-                    captures.stderr(), startNanos, clock, group, env.get("PATH"), workingDirectory);
+                    captures.stderr(), startNanos, clock, group, env.get("PATH"), workingDirectory,
+                    env.get("HOME"));
             wire(job);
             if (req.stdin() != null) {
                 feed(p, keep ? "\n" + req.stdin() : req.stdin(), id);

@@ -107,6 +107,18 @@ class BubblewrapIsolationTest {
     }
 
     @Test
+    void aJobThatWritesIntoTheReadOnlySystemIsToldWhereItMayWrite() throws Exception {
+        ExecResult r = run("touch /usr/wt-probe");
+
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.stderr()).contains("Read-only file system");
+        assertThat(r.hint()).startsWith("The command could not write '/usr/wt-probe': this server's sandbox keeps it "
+                + "read-only. Jobs may write in the work directory, in HOME (/nowhere) and in /tmp;")
+                .contains("python3 -m venv .venv");
+        assertThat(run("touch made-here && ls made-here").hint()).isNull();
+    }
+
+    @Test
     void aJobInTheSandboxIsTheFirstTheOutOfMemoryKillerTakes() throws Exception {
         ExecResult r = run("cat /proc/self/oom_score_adj");
         assertThat(r.stdout()).isEqualTo("1000\n");
