@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
 import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -1573,9 +1576,29 @@ public abstract class FileToolsContract {
         assertThat(f.failure("file_read", "path", "pipe").getMessage()).contains("special file");
         assertThat(f.failure("file_head_tail", "path", "pipe", "head", 1).getMessage()).contains("special file");
         assertThat(f.failure("file_write", "path", "pipe", "content", "x").getMessage()).contains("special file");
+        assertThat(f.failure("file_move", "from", "pipe", "to", "moved").getMessage()).contains("special file")
+                .contains("exec_run (mv)");
         // walks skip it instead of opening it
         assertThat(f.call("file_grep", "pattern", "x").get("matches")).isEqualTo(List.of());
         assertThat(f.call("file_list").get("entries")).isEqualTo(List.of("pipe"));
+    }
+
+    @Test
+    void aFifoOrASocketIsDeletedWithoutBeingOpened() throws Exception {
+        assumeTrue(realDisk() && !System.getProperty("os.name", "").startsWith("Windows"));
+        Process p = new ProcessBuilder("mkfifo", f.path("pipe").toString()).start();
+        assertThat(p.waitFor()).isZero();
+        Path socket = f.path("server.sock");
+        try (ServerSocketChannel s = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            s.bind(UnixDomainSocketAddress.of(socket));
+        }
+        assertThat(Files.exists(socket, LinkOption.NOFOLLOW_LINKS)).as("a stale socket stays").isTrue();
+
+        assertThat(f.call("file_delete", "path", "pipe")).containsEntry("deleted", true);
+        assertThat(f.call("file_delete", "path", "server.sock")).containsEntry("deleted", true);
+
+        assertThat(f.call("file_list").get("entries")).isEqualTo(List.of());
+        assertThat(f.call("file_delete", "path", "pipe")).containsEntry("deleted", false);
     }
 
     @Test

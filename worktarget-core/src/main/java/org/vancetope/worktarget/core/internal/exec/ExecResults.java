@@ -64,6 +64,11 @@ final class ExecResults {
             Map.entry("cmp", "the files differ"), Map.entry("test", "the condition was false"),
             Map.entry("[", "the condition was false"), Map.entry("which", "the program was not found"),
             Map.entry("pgrep", "no process matched"), Map.entry("pidof", "no process matched"));
+    /** What programs print when they cannot resolve or reach a host: curl, git, pip, npm, apt, Go, bash. */
+    private static final Pattern NO_NETWORK = Pattern.compile("(?i)Could not resolve host|Temporary failure in name "
+            + "resolution|Name or service not known|No address associated with hostname|getaddrinfo (?:ENOTFOUND|"
+            + "EAI_AGAIN)|Network is unreachable|Failed to establish a new connection|Could not resolve '|"
+            + "dial tcp: lookup \\S+(?: on \\S+)?: no such host|unable to resolve host");
     /** Longer commands are scripts, not a lone cd. */
     private static final int SHELL_STATE_MAX_CHARS = 500;
     private final int inlineOutputCharCap;
@@ -76,12 +81,15 @@ final class ExecResults {
     private final boolean backgroundEndsWithShell;
     /** Whether jobs run in a wrapper (a file system of their own) rather than as the server's user. */
     private final boolean sandboxed;
+    /** Whether the wrapper gives jobs no network. */
+    private final boolean noNetwork;
 
     ExecResults(int inlineOutputCharCap, long outputFileMaxBytes, long outputRetentionMs, int maxJobProcesses,
-                long maxJobMemory, double maxJobCpus, boolean backgroundEndsWithShell, boolean sandboxed) {
-        this.sandboxed = sandboxed;
+                long maxJobMemory, double maxJobCpus, Isolation isolation) {
+        this.sandboxed = isolation.active();
+        this.noNetwork = isolation.cutsNetwork();
+        this.backgroundEndsWithShell = isolation.endsBackgroundWithShell();
         this.maxJobCpus = maxJobCpus;
-        this.backgroundEndsWithShell = backgroundEndsWithShell;
         this.maxJobProcesses = maxJobProcesses;
         this.maxJobMemory = maxJobMemory;
         this.inlineOutputCharCap = inlineOutputCharCap;
@@ -147,6 +155,9 @@ final class ExecResults {
             }
             if (more == null && exit != 0) {
                 more = WriteRefusedHint.of(err.text(), job.root.root(), job.home, sandboxed);
+            }
+            if (more == null && exit != 0 && noNetwork) {
+                more = noNetworkHint(err.text());
             }
             if (more == null && exit == 1 && err.text().isBlank()) {
                 more = answerNotErrorHint(job.command);
@@ -313,6 +324,24 @@ final class ExecResults {
         String n = cpus == Math.rint(cpus) ? Long.toString((long) cpus)
                 : java.math.BigDecimal.valueOf(cpus).stripTrailingZeros().toPlainString();
         return n + (cpus == 1 ? " CPU" : " CPUs");
+    }
+
+    /**
+     * The hint for a job in a sandbox without a network that failed to reach a host, or null: "Could not
+     * resolve host" reads like a passing outage, and a caller retries a download that can never work here.
+     *
+     * @param stderr the job's stderr
+     * @return the hint, or null
+     */
+    static String noNetworkHint(String stderr) {
+        if (stderr == null || !NO_NETWORK.matcher(stderr).find()) {
+            return null;
+        }
+        return "This server runs jobs in a sandbox without a network, so the command could not reach the host it "
+                + "named; running it again will fail the same way. Downloads (pip, npm, git clone, curl, apt) cannot "
+                + "work in a job here: use what the work directory and HOME already hold (vendored packages, a "
+                + "local cache, pip install --no-index --find-links DIR), ask the user to upload the files into the "
+                + "work directory, or ask the server's operator for a sandbox with a network.";
     }
 
     /**

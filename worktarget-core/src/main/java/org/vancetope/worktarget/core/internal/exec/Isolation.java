@@ -237,6 +237,17 @@ public final class Isolation {
     }
 
     /**
+     * Whether the wrapper gives a job no network: a network namespace of its own ({@code --unshare-net} or
+     * {@code --unshare-all} of bubblewrap, without {@code --share-net}), which holds nothing but a loopback.
+     *
+     * @return true for such a wrapper
+     */
+    public boolean cutsNetwork() {
+        return active() && (template.contains("--unshare-net") || template.contains("--unshare-all"))
+                && !template.contains("--share-net");
+    }
+
+    /**
      * Whether the command reaches a shell as its {@code -c} script: always without a wrapper, and with one
      * whose {@value #CMD} follows {@code -c} (the shipped template). Only then may the engine put a line of
      * its own in front of the command.

@@ -167,8 +167,25 @@ final class FileEntries {
      * @throws ToolException {@code invalid_params} for the root, else as {@link ConfinedRoot#resolveEntry}
      */
     static Path entry(ConfinedRoot gate, String userPath, String tool, String what) throws ToolException {
+        return entry(gate, userPath, tool, what, false);
+    }
+
+    /**
+     * {@link #entry(ConfinedRoot, String, String, String)}, which with {@code specialToo} also accepts an existing
+     * special file ({@link ConfinedRoot#resolveEntryToRemove}).
+     *
+     * @param gate the gate
+     * @param userPath the caller's path
+     * @param tool the tool, for the message
+     * @param what what the tool would do to it
+     * @param specialToo whether a FIFO, socket or device is accepted (to remove it: nothing opens it)
+     * @return the validated entry
+     * @throws ToolException as {@link #entry(ConfinedRoot, String, String, String)}
+     */
+    static Path entry(ConfinedRoot gate, String userPath, String tool, String what, boolean specialToo)
+            throws ToolException {
         try {
-            return gate.resolveEntry(userPath);
+            return specialToo ? gate.resolveEntryToRemove(userPath) : gate.resolveEntry(userPath);
         } catch (ToolException e) {
             if (e.code() == ErrorCode.PATH_ESCAPE && isRoot(gate, userPath)) {
                 throw Params.invalid("Path " + ConfinedRoot.quote(userPath) + " is the work directory itself; "

@@ -178,7 +178,8 @@ final class FileWriting {
     }
 
     /**
-     * {@code file_delete}: deletes one file (a link itself, never its target); directories are refused.
+     * {@code file_delete}: deletes one file (a link itself, never its target; a FIFO, socket or device too, whose
+     * unlink opens nothing); directories are refused.
      *
      * @param gate the gate
      * @param params path
@@ -187,7 +188,7 @@ final class FileWriting {
      */
     DeleteResult delete(ConfinedRoot gate, Map<String, Object> params) throws ToolException {
         String userPath = Params.requireText(params, "path"); // an empty path gets the root's own message
-        Path entry = FileEntries.entry(gate, userPath, "file_delete", "delete");
+        Path entry = FileEntries.entry(gate, userPath, "file_delete", "delete", true);
         ConfinedRoot.refuseDirectoryForm(userPath, "path", "file_delete removes files only. Nothing was deleted. "
                 + "To delete a file, pass its own path.");
         boolean deleted;

@@ -180,6 +180,20 @@ public final class ConfinedRoot {
      * @throws ToolException {@code path_escape} as for {@link #resolve(String)}, also for the root itself
      */
     public Path resolveEntry(String userPath) throws ToolException {
+        Path entry = resolveEntryToRemove(userPath);
+        refuseSpecial(userPath, entry);
+        return entry;
+    }
+
+    /**
+     * Like {@link #resolveEntry}, but an existing special file (FIFO, socket, device) is accepted: for
+     * {@code file_delete}, whose unlink by handle opens nothing, so that a stale socket or FIFO can be removed.
+     *
+     * @param userPath the caller's path; must not denote the root
+     * @return the validated path of the entry
+     * @throws ToolException {@code path_escape} as for {@link #resolveEntry(String)}
+     */
+    public Path resolveEntryToRemove(String userPath) throws ToolException {
         Path lexical = lexical(userPath);
         if (lexical.equals(root)) {
             throw escape(userPath);
@@ -187,7 +201,6 @@ public final class ConfinedRoot {
         Path parent = checkLinks(userPath, lexical.getParent());
         Path entry = parent.resolve(lexical.getFileName().toString());
         refuseInternal(userPath, entry, false);
-        refuseSpecial(userPath, entry);
         return entry;
     }
 
@@ -965,8 +978,8 @@ public final class ConfinedRoot {
      */
     public static ToolException special(String userPath) {
         return new ToolException(ErrorCode.INVALID_PARAMS, "Path " + quote(userPath) + " is a special file (FIFO, "
-                + "socket or device); the file tools only work on regular files and directories. To remove or "
-                + "rename it, use exec_run (rm, mv).");
+                + "socket or device); the file tools only work on regular files and directories. To remove it, use "
+                + "file_delete; to rename it, exec_run (mv).");
     }
 
     /**

@@ -119,6 +119,16 @@ class BubblewrapIsolationTest {
     }
 
     @Test
+    void aJobThatCannotReachAHostInTheSandboxIsToldThereIsNoNetwork() throws Exception {
+        ExecResult r = run("bash -c 'exec 3<>/dev/tcp/example.com/80'");
+
+        assertThat(r.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(r.stderr()).contains("Temporary failure in name resolution");
+        assertThat(r.hint()).startsWith("This server runs jobs in a sandbox without a network, so the command could "
+                + "not reach the host it named;").contains("ask the user to upload the files");
+    }
+
+    @Test
     void aJobInTheSandboxIsTheFirstTheOutOfMemoryKillerTakes() throws Exception {
         ExecResult r = run("cat /proc/self/oom_score_adj");
         assertThat(r.stdout()).isEqualTo("1000\n");

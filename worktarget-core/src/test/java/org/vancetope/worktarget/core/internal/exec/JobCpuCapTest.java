@@ -95,7 +95,7 @@ class JobCpuCapTest {
         Path g = groups(cpu).get(0);
         assertThat(Files.readString(g.resolve("cpu.cfs_period_us")).strip()).isEqualTo("100000");
         assertThat(Files.readString(g.resolve("cpu.cfs_quota_us")).strip()).isEqualTo("150000");
-        assertThat(JobControlGroups.members(g)).as("the shell and its sleep").hasSize(2);
+        Await.until("the shell and its sleep are in the group", () -> JobControlGroups.members(g).size() == 2);
         engine.kill("s", r.id());
         Await.until("the group is removed", () -> groups(cpu).isEmpty() && groups(pids).isEmpty());
     }

@@ -135,7 +135,7 @@ class JobMemoryCapTest {
     @Test
     void eachJobHasAGroupInBothHierarchiesWithTheCapWhereItsControllerIs() throws Exception {
         engine(CAP);
-        ExecResult r = run("cat /proc/self/cgroup; sleep 300", 500);
+        ExecResult r = run("sleep 300", 300);
 
         assertThat(r.status()).isEqualTo(JobStatus.RUNNING);
         Path p = groups(pids).get(0);
@@ -147,10 +147,14 @@ class JobMemoryCapTest {
             assertThat(Files.readString(m.resolve("memory.memsw.limit_in_bytes")).strip()).as("no swap beyond it")
                     .isEqualTo(Long.toString(CAP));
         }
-        assertThat(JobControlGroups.members(p)).as("the shell and its sleep").hasSize(2);
-        assertThat(JobControlGroups.members(m)).isEqualTo(JobControlGroups.members(p));
-        assertThat(r.stdout()).contains(pids.getFileName() + "/" + p.getFileName())
-                .contains(memory.getFileName() + "/" + m.getFileName());
+        Await.until("the shell and its sleep are in both groups", () -> JobControlGroups.members(p).size() == 2
+                && JobControlGroups.members(m).equals(JobControlGroups.members(p)));
+        for (long pid : JobControlGroups.members(p)) {
+            assertThat(Files.readString(Path.of("/proc", Long.toString(pid), "cgroup")))
+                    .contains(pids.getFileName() + "/" + p.getFileName())
+                    .contains(memory.getFileName() + "/" + m.getFileName());
+        }
+        engine.kill("s", r.id());
     }
 
     @Test
