@@ -90,8 +90,10 @@ public final class ExecSettings {
     private final int maxJobProcesses;
     private final long maxJobMemory;
     private final double maxJobCpus;
+    private final Duration maxJobDuration;
 
     private ExecSettings(Builder b) {
+        this.maxJobDuration = b.maxJobDuration;
         this.maxJobCpus = b.maxJobCpus;
         this.jobControlGroups = b.jobControlGroups;
         this.maxJobProcesses = b.maxJobProcesses;
@@ -147,6 +149,7 @@ public final class ExecSettings {
         b.maxJobProcesses = maxJobProcesses;
         b.maxJobMemory = maxJobMemory;
         b.maxJobCpus = maxJobCpus;
+        b.maxJobDuration = maxJobDuration;
         return b;
     }
 
@@ -306,6 +309,18 @@ public final class ExecSettings {
         return maxJobCpus;
     }
 
+    /**
+     * The longest one job may run, whatever deadline its caller gave (default {@link Duration#ZERO}: no limit
+     * but the caller's {@code deadlineSeconds}). A job without a deadline gets this one, and a longer deadline is
+     * cut to it; at it the job is ended as at its own deadline ({@code timed_out}), and its result says that the
+     * limit is the server's. It ends a server or a watcher a job runs too. Needs no control group.
+     *
+     * @return the limit, zero for none
+     */
+    public Duration maxJobDuration() {
+        return maxJobDuration;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof ExecSettings s
@@ -322,14 +337,15 @@ public final class ExecSettings {
                 && jobControlGroups.equals(s.jobControlGroups)
                 && maxJobProcesses == s.maxJobProcesses
                 && maxJobMemory == s.maxJobMemory
-                && Double.compare(maxJobCpus, s.maxJobCpus) == 0;
+                && Double.compare(maxJobCpus, s.maxJobCpus) == 0
+                && maxJobDuration.equals(s.maxJobDuration);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(inlineOutputCharCap, defaultWait, maxWait, killGrace, maxJobsPerScope, outputFileMaxBytes,
                 outputRetention, scopeIdle, isolationMode, isolationWrapper, jobControlGroups, maxJobProcesses,
-                maxJobMemory, maxJobCpus);
+                maxJobMemory, maxJobCpus, maxJobDuration);
     }
 
     @Override
@@ -339,7 +355,8 @@ public final class ExecSettings {
                 + ", outputFileMaxBytes=" + outputFileMaxBytes + ", outputRetention=" + outputRetention
                 + ", scopeIdle=" + scopeIdle + ", isolationMode=" + isolationMode + ", isolationWrapper="
                 + isolationWrapper + ", jobControlGroups=" + jobControlGroups + ", maxJobProcesses=" + maxJobProcesses
-                + ", maxJobMemory=" + maxJobMemory + ", maxJobCpus=" + maxJobCpus + "]";
+                + ", maxJobMemory=" + maxJobMemory + ", maxJobCpus=" + maxJobCpus + ", maxJobDuration=" + maxJobDuration
+                + "]";
     }
 
     /**
@@ -361,6 +378,7 @@ public final class ExecSettings {
         private int maxJobProcesses;
         private long maxJobMemory;
         private double maxJobCpus;
+        private Duration maxJobDuration = Duration.ZERO;
 
         private Builder() {
         }
@@ -578,6 +596,23 @@ public final class ExecSettings {
                         + MAX_JOB_CPUS + " CPUs (0.5 is half of one core's time), got " + cpus);
             }
             this.maxJobCpus = cpus;
+            return this;
+        }
+
+        /**
+         * Sets {@link ExecSettings#maxJobDuration()}.
+         *
+         * @param limit zero for none, or at least one second, in whole seconds
+         * @return this
+         * @throws IllegalArgumentException when null, negative, under a second or not whole seconds
+         */
+        public Builder maxJobDuration(Duration limit) {
+            checked("maxJobDuration", limit, "zero (no limit) or whole seconds, at least 1");
+            if (!limit.isZero() && (limit.getSeconds() < 1 || limit.getNano() != 0)) {
+                throw new IllegalArgumentException("maxJobDuration must be zero (no limit) or whole seconds, at least "
+                        + "1, got " + limit);
+            }
+            this.maxJobDuration = limit;
             return this;
         }
 

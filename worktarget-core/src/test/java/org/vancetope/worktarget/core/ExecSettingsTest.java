@@ -27,6 +27,7 @@ class ExecSettingsTest {
         assertThat(d.maxJobProcesses()).isZero();
         assertThat(d.maxJobMemory()).isZero();
         assertThat(d.maxJobCpus()).isZero();
+        assertThat(d.maxJobDuration()).isZero();
     }
 
     @Test
@@ -40,7 +41,8 @@ class ExecSettingsTest {
                 .maxWait(Duration.ofSeconds(2)).killGrace(Duration.ZERO).maxJobsPerScope(3).outputFileMaxBytes(4)
                 .outputRetention(Duration.ZERO).scopeIdle(Duration.ofMinutes(7)).isolationMode(IsolationMode.CUSTOM)
                 .isolationWrapper("sh -c {cmd}").jobControlGroups(Path.of("/sys/fs/cgroup/pids/wt"), Path.of("/sys/fs/cgroup/memory/wt"))
-                .maxJobProcesses(100).maxJobMemory(1L << 30).maxJobCpus(1.5).build();
+                .maxJobProcesses(100).maxJobMemory(1L << 30).maxJobCpus(1.5)
+                .maxJobDuration(Duration.ofHours(2)).build();
         ExecSettings copy = s.toBuilder().build();
         assertThat(copy).isEqualTo(s).hasSameHashCodeAs(s);
         assertThat(copy.toString()).isEqualTo(s.toString());
@@ -56,6 +58,7 @@ class ExecSettingsTest {
         assertThat(grouped.toBuilder().maxJobProcesses(2).build()).isNotEqualTo(grouped);
         assertThat(grouped.toBuilder().maxJobMemory(16L << 20).build()).isNotEqualTo(grouped);
         assertThat(grouped.toBuilder().maxJobCpus(0.5).build()).isNotEqualTo(grouped);
+        assertThat(d.toBuilder().maxJobDuration(Duration.ofSeconds(1)).build()).isNotEqualTo(d);
         assertThat(grouped.toBuilder().jobControlGroups(Path.of("/g"), Path.of("/h")).build()).isNotEqualTo(grouped);
     }
 
@@ -71,6 +74,20 @@ class ExecSettingsTest {
         assertThatThrownBy(() -> ExecSettings.builder().maxJobMemory(1L << 30).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("maxJobMemory=1073741824 needs jobControlGroups");
+    }
+
+    @Test
+    void maxJobDurationIsZeroOrWholeSecondsAndNeedsNoControlGroup() {
+        assertThat(ExecSettings.builder().maxJobDuration(Duration.ofSeconds(1)).build().maxJobDuration())
+                .isEqualTo(Duration.ofSeconds(1));
+        assertThat(ExecSettings.builder().maxJobDuration(Duration.ZERO).build()).isEqualTo(ExecSettings.defaults());
+        for (Duration bad : new Duration[] {Duration.ofMillis(500), Duration.ofMillis(1500), Duration.ofSeconds(-1)}) {
+            assertThatThrownBy(() -> ExecSettings.builder().maxJobDuration(bad)).as(bad.toString())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("maxJobDuration must be zero (no limit) or whole seconds, at least 1, got " + bad);
+        }
+        assertThatThrownBy(() -> ExecSettings.builder().maxJobDuration(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got null");
     }
 
     @Test
@@ -147,7 +164,7 @@ class ExecSettingsTest {
                 .contains("defaultWait=PT15S", "maxWait=PT5M", "killGrace=PT10S", "maxJobsPerScope=32",
                         "outputFileMaxBytes=67108864", "outputRetention=PT1H", "scopeIdle=PT1H", "isolationMode=NONE",
                         "isolationWrapper=", "jobControlGroups=[]", "maxJobProcesses=0",
-                        "maxJobMemory=0", "maxJobCpus=0.0").endsWith("]");
+                        "maxJobMemory=0", "maxJobCpus=0.0", "maxJobDuration=PT0S").endsWith("]");
     }
 
     @Test

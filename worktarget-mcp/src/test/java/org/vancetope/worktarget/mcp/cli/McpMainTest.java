@@ -110,7 +110,8 @@ class McpMainTest {
         Path workspace = Files.createDirectories(tmp.resolve("ws"));
         Path tokens = Files.writeString(tmp.resolve("tokens.json"), "{\"tokens\":[{\"token\":\"a-token-of-16-chars\","
                 + "\"tenant\":\"acme\",\"projects\":[\"proj\"]}]}");
-        String refused = "The exec settings (--job-cgroup, --max-job-processes, --max-job-memory-mib, --max-job-cpus): "
+        String refused = "The exec settings (--job-cgroup, --max-job-processes, --max-job-memory-mib, --max-job-cpus, "
+                + "--max-job-seconds): "
                 + "jobControlGroups " + notAGroup
                 + " is not a control group directory";
 
@@ -128,7 +129,7 @@ class McpMainTest {
         assertThat(out.size()).as("nothing on stdout, the protocol stream").isZero();
         assertThat(run("mcp", "--help")).isEqualTo(Main.OK);
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("--job-cgroup DIR[,DIR]", "--max-job-processes N",
-                "--max-job-memory-mib N", "--max-job-cpus N");
+                "--max-job-memory-mib N", "--max-job-cpus N", "--max-job-seconds N");
     }
 
     @Test

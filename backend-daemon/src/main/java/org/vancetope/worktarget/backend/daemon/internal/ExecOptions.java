@@ -1,6 +1,7 @@
 package org.vancetope.worktarget.backend.daemon.internal;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -9,10 +10,11 @@ import java.util.function.Supplier;
 import org.vancetope.worktarget.core.ExecSettings;
 
 /**
- * The command-line options of the jobs' control groups, the same for {@code serve}, {@code daemon} and
- * {@code mcp}: {@code --job-cgroup DIR[,DIR]} ({@link ExecSettings#jobControlGroups()}),
- * {@code --max-job-processes N} ({@link ExecSettings#maxJobProcesses()}), {@code --max-job-memory-mib N}
- * ({@link ExecSettings#maxJobMemory()}) and {@code --max-job-cpus N} ({@link ExecSettings#maxJobCpus()}).
+ * The command-line options of the jobs' limits, the same for {@code serve}, {@code daemon} and {@code mcp}:
+ * {@code --job-cgroup DIR[,DIR]} ({@link ExecSettings#jobControlGroups()}), {@code --max-job-processes N}
+ * ({@link ExecSettings#maxJobProcesses()}), {@code --max-job-memory-mib N} ({@link ExecSettings#maxJobMemory()}),
+ * {@code --max-job-cpus N} ({@link ExecSettings#maxJobCpus()}) and {@code --max-job-seconds N}
+ * ({@link ExecSettings#maxJobDuration()}).
  */
 public final class ExecOptions {
     /** The control group directories each job gets a group of its own in, separated by commas. */
@@ -23,11 +25,14 @@ public final class ExecOptions {
     public static final String MAX_JOB_MEMORY_MIB = "max-job-memory-mib";
     /** The cap on one job's CPU time in CPUs (a decimal number), with {@link #JOB_CGROUP}. */
     public static final String MAX_JOB_CPUS = "max-job-cpus";
+    /** The longest one job may run, in seconds; needs no control group. */
+    public static final String MAX_JOB_SECONDS = "max-job-seconds";
     /** Every option of this class, for a command's list of known options. */
-    public static final List<String> NAMES = List.of(JOB_CGROUP, MAX_JOB_PROCESSES, MAX_JOB_MEMORY_MIB, MAX_JOB_CPUS);
+    public static final List<String> NAMES = List.of(JOB_CGROUP, MAX_JOB_PROCESSES, MAX_JOB_MEMORY_MIB, MAX_JOB_CPUS,
+            MAX_JOB_SECONDS);
     /** The options in a usage line. */
     public static final String USAGE = "[--job-cgroup DIR[,DIR] [--max-job-processes N] [--max-job-memory-mib N] "
-            + "[--max-job-cpus N]]";
+            + "[--max-job-cpus N]] [--max-job-seconds N]";
 
     private ExecOptions() {
     }
@@ -66,7 +71,9 @@ public final class ExecOptions {
                 pad + "kernel ends a process of that job, not the " + server + " (needs --job-cgroup with",
                 pad + "memory; default 0, no cap)",
                 "  --max-job-cpus N    the CPU time one " + jobs + " may have, in CPUs (0.5, 2; at least 0.01); beyond",
-                pad + "it the job waits, not the " + server + " (needs --job-cgroup with cpu; default 0, no cap)");
+                pad + "it the job waits, not the " + server + " (needs --job-cgroup with cpu; default 0, no cap)",
+                "  --max-job-seconds N the longest one " + jobs + " may run, whatever deadline its caller gave; then",
+                pad + "it is ended as timed_out (default 0: only the caller's deadlineSeconds)");
     }
 
     /**
@@ -94,6 +101,9 @@ public final class ExecOptions {
         }
         if (a.has(MAX_JOB_MEMORY_MIB)) {
             exec.maxJobMemory((long) a.intOption(MAX_JOB_MEMORY_MIB, 0, 0, Integer.MAX_VALUE) << 20);
+        }
+        if (a.has(MAX_JOB_SECONDS)) {
+            exec.maxJobDuration(Duration.ofSeconds(a.intOption(MAX_JOB_SECONDS, 0, 0, Integer.MAX_VALUE)));
         }
         if (a.has(MAX_JOB_CPUS)) {
             String v = a.get(MAX_JOB_CPUS, "").strip();

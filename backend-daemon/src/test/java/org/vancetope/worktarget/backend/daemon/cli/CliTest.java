@@ -180,9 +180,9 @@ class CliTest {
     }
 
     private static final String EXEC_OPTIONS = "The exec settings (--job-cgroup, --max-job-processes, "
-            + "--max-job-memory-mib, --max-job-cpus): ";
+            + "--max-job-memory-mib, --max-job-cpus, --max-job-seconds): ";
     private static final String SERVE_EXEC_OPTIONS = "The exec settings (--isolation, --isolation-wrapper, "
-            + "--job-cgroup, --max-job-processes, --max-job-memory-mib, --max-job-cpus): ";
+            + "--job-cgroup, --max-job-processes, --max-job-memory-mib, --max-job-cpus, --max-job-seconds): ";
     private static final String NOT_A_GROUP = " is not a control group directory (it has no cgroup.procs). Name a "
             + "directory below /sys/fs/cgroup that this server may write: with cgroup v2 one delegated to the "
             + "server's user whose cgroup.subtree_control enables pids (and memory, cpu for those caps), with v1 one "
@@ -671,6 +671,7 @@ class CliTest {
                 + "maxJobProcesses must be 0 (no cap) or at least 2, got 1.");
         cases.put(List.of("--job-cgroup", "/sys/fs/cgroup/pids", "--max-job-memory-mib", "-1"), "--max-job-memory-mib "
                 + "must be at least 0, got -1.");
+        cases.put(List.of("--max-job-seconds", "-1"), "--max-job-seconds must be at least 0, got -1.");
         cases.put(List.of("--max-job-cpus", "2"), SERVE_EXEC_OPTIONS + "maxJobCpus=2.0 needs jobControlGroups: the "
                 + "cap is kept by a control group of each job's own, made in such a directory.");
         cases.put(List.of("--job-cgroup", "/sys/fs/cgroup/pids", "--max-job-cpus", "0.001"), SERVE_EXEC_OPTIONS

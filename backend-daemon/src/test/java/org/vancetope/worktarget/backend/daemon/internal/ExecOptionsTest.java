@@ -23,13 +23,22 @@ class ExecOptionsTest {
     @Test
     void oneDirectoryPerHierarchyAndBothCapsAreSet() throws Exception {
         ExecSettings s = settings("--job-cgroup", "/sys/fs/cgroup/pids/wt, /sys/fs/cgroup/memory/wt",
-                "--max-job-processes", "256", "--max-job-memory-mib", "2048", "--max-job-cpus", "1.5");
+                "--max-job-processes", "256", "--max-job-memory-mib", "2048", "--max-job-cpus", "1.5", "--max-job-seconds", "3600");
 
         assertThat(s.jobControlGroups()).containsExactly(Path.of("/sys/fs/cgroup/pids/wt"),
                 Path.of("/sys/fs/cgroup/memory/wt"));
         assertThat(s.maxJobProcesses()).isEqualTo(256);
         assertThat(s.maxJobMemory()).isEqualTo(2048L << 20);
         assertThat(s.maxJobCpus()).isEqualTo(1.5);
+        assertThat(s.maxJobDuration()).isEqualTo(java.time.Duration.ofHours(1));
+    }
+
+    @Test
+    void aLimitOnTheRunNeedsNoControlGroup() throws Exception {
+        ExecSettings s = settings("--max-job-seconds", "600");
+
+        assertThat(s.maxJobDuration()).isEqualTo(java.time.Duration.ofMinutes(10));
+        assertThat(s.jobControlGroups()).isEmpty();
     }
 
     @Test
@@ -39,9 +48,9 @@ class ExecOptionsTest {
     }
 
     @Test
-    void theKnownOptionsAreACommandsOwnAndTheseFour() {
+    void theKnownOptionsAreACommandsOwnAndTheseFive() {
         assertThat(ExecOptions.withOwn("workdir")).containsExactlyInAnyOrder("workdir", "job-cgroup",
-                "max-job-processes", "max-job-memory-mib", "max-job-cpus");
+                "max-job-processes", "max-job-memory-mib", "max-job-cpus", "max-job-seconds");
     }
 
     @Test

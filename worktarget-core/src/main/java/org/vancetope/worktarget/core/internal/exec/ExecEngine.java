@@ -81,6 +81,8 @@ public final class ExecEngine implements AutoCloseable {
     private final long defaultWaitMs;
     private final long maxWaitMs;
     private final long killGraceMs;
+    /** The server's limit on a job's run ({@code maxJobDuration}), 0 for none. */
+    private final long maxJobSeconds;
     private final long outputDrainMs;
     private final Isolation isolation;
     private final ExecThreads threads;
@@ -105,6 +107,7 @@ public final class ExecEngine implements AutoCloseable {
         this.defaultWaitMs = s.defaultWait().toMillis();
         this.maxWaitMs = s.maxWait().toMillis();
         this.killGraceMs = s.killGrace().toMillis();
+        this.maxJobSeconds = s.maxJobDuration().getSeconds();
         this.outputDrainMs = b.outputDrainMs;
         this.isolation = b.isolation;
         JobControlGroups groups = controlGroups(s, b.isolation);
@@ -199,10 +202,13 @@ public final class ExecEngine implements AutoCloseable {
             reaper.end(job, JobStatus.KILLED);
         }
         long wait = req.waitMs() == null ? defaultWaitMs : Math.max(0, Math.min(req.waitMs(), maxWaitMs));
-        if (req.deadlineSeconds() != null) {
+        Long caller = req.deadlineSeconds();
+        boolean serverLimit = maxJobSeconds > 0 && (caller == null || caller > maxJobSeconds);
+        Long deadline = serverLimit ? Long.valueOf(maxJobSeconds) : caller;
+        if (deadline != null) {
             try {
-                job.deadline(threads.scheduler.schedule(() -> reaper.end(job, JobStatus.TIMED_OUT), req.deadlineSeconds(),
-                        TimeUnit.SECONDS), req.deadlineSeconds());
+                job.deadline(threads.scheduler.schedule(() -> reaper.end(job, JobStatus.TIMED_OUT), deadline,
+                        TimeUnit.SECONDS), deadline, serverLimit);
             } catch (RejectedExecutionException e) {
                 reaper.end(job, JobStatus.KILLED);
             }

@@ -169,7 +169,8 @@ final class ExecResults {
             }
             hint = join(hint, memory);
             if (status == JobStatus.TIMED_OUT) {
-                hint = join(hint, timedOutHint(job.deadlineSeconds()));
+                hint = join(hint, job.serverDeadline() ? serverLimitHint(job.deadlineSeconds())
+                        : timedOutHint(job.deadlineSeconds()));
             }
             if (backgroundEndsWithShell && startsInBackground(job.command)) {
                 hint = join(hint, "This server runs jobs in a sandbox with a process namespace of their own, so what "
@@ -466,6 +467,21 @@ final class ExecResults {
                 + "then SIGKILL to what still ran after the grace period; stdout and stderr hold its output up to then. "
                 + "To give it more time, run it again with a larger deadlineSeconds; start a server or a watcher "
                 + "without one, with waitMs 0, and follow it with exec_tail.";
+    }
+
+    /**
+     * The hint for a job the server's limit on a job's run ended: unlike its own deadline, a caller cannot
+     * lift it by asking for more.
+     *
+     * @param seconds the limit ({@code maxJobDuration})
+     * @return the hint
+     */
+    static String serverLimitHint(long seconds) {
+        return "The job ran into this server's limit of " + seconds + " s per job (maxJobDuration) and was ended: "
+                + "SIGTERM to its processes, then SIGKILL to what still ran after the grace period; stdout and stderr "
+                + "hold its output up to then. A larger deadlineSeconds does not lift this limit. Split the work into "
+                + "steps that each end sooner (one test module or one build target at a time, results kept in files "
+                + "between them), or ask the server's operator.";
     }
 
     /**

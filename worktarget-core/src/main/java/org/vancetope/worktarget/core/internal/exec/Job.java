@@ -50,6 +50,8 @@ final class Job {
     private long endNanos;
     private ScheduledFuture<?> deadline;
     private long deadlineSeconds;
+    /** Whether the deadline is the server's {@code maxJobDuration} rather than the caller's. */
+    private boolean serverDeadline;
     private CompletableFuture<Void> pumps;
     private Instant finishedAt;
     private boolean outputExpired;
@@ -92,11 +94,13 @@ final class Job {
      * Sets the job's deadline.
      *
      * @param f the scheduled end
-     * @param seconds the deadline the caller gave, for the result's hint
+     * @param seconds the deadline, for the result's hint
+     * @param server whether it is the server's limit ({@code maxJobDuration}) rather than the caller's
      */
-    synchronized void deadline(ScheduledFuture<?> f, long seconds) {
+    synchronized void deadline(ScheduledFuture<?> f, long seconds, boolean server) {
         this.deadline = f;
         this.deadlineSeconds = seconds;
+        this.serverDeadline = server;
         if (status.finished()) {
             f.cancel(false);
         }
@@ -188,6 +192,15 @@ final class Job {
      */
     synchronized long deadlineSeconds() {
         return deadlineSeconds;
+    }
+
+    /**
+     * Whether the job's deadline is the server's limit ({@code maxJobDuration}) rather than the caller's.
+     *
+     * @return true for the server's
+     */
+    synchronized boolean serverDeadline() {
+        return serverDeadline;
     }
 
     synchronized void pumps(CompletableFuture<Void> f) {

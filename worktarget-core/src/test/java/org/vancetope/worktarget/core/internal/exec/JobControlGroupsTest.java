@@ -7,7 +7,6 @@ import static org.vancetope.worktarget.core.internal.exec.TestRoots.root;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -83,12 +82,8 @@ class JobControlGroupsTest {
         return engine.run(new ExecRequest("s", command, root(dir), ENV, waitMs, null, null));
     }
 
-    private List<Path> groups() throws IOException {
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(parent, JobControlGroups.PREFIX + "*")) {
-            List<Path> out = new ArrayList<>();
-            ds.forEach(out::add);
-            return out;
-        }
+    private List<Path> groups() {
+        return TestGroups.jobGroups(parent);
     }
 
     private static long count(Path group, String file) throws IOException {
@@ -156,13 +151,7 @@ class JobControlGroupsTest {
         assertThat(engine.kill("s", job.id())).isTrue();
 
         Await.processGone(job.escaped());
-        Await.until("the job's group is removed", () -> {
-            try {
-                return groups().isEmpty();
-            } catch (IOException e) {
-                return false;
-            }
-        });
+        Await.until("the job's group is removed", () -> groups().isEmpty());
     }
 
     @Test

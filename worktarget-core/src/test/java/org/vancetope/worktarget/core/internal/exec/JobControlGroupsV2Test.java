@@ -25,8 +25,8 @@ import org.vancetope.worktarget.testfixtures.Await;
 /**
  * Jobs in control groups of the cgroup v2 hierarchy: a job and everything it starts are members of its
  * group, the kill finds a process that left the job's session and cleared its environment, the group goes
- * with the tree, and a cap where the groups have no {@code pids} controller is refused saying how to enable
- * it. Proven with real groups where this test may make them below this JVM's v2 group (root; the cap itself
+ * with the tree, and a cap where the groups have no {@code pids} (or {@code memory}, {@code cpu}) controller is
+ * refused saying how to enable it. Proven with real groups where this test may make them below this JVM's v2 group (root; the cap itself
  * needs the pids controller, which {@link JobControlGroupsTest} proves on v1 where v2 does not have it).
  */
 @EnabledOnOs(OS.LINUX)
@@ -117,6 +117,27 @@ class JobControlGroupsV2Test {
                 .hasMessageContaining("echo +pids > " + parent.resolve("cgroup.subtree_control"));
         try (Stream<Path> groups = Files.list(parent)) {
             assertThat(groups.filter(Files::isDirectory).toList()).as("the probe is removed").isEmpty();
+        }
+    }
+
+    @Test
+    void memoryAndCpuCapsWhereTheGroupsHaveNoSuchControllerAreRefusedSayingHowToEnableThem() throws Exception {
+        String enabled = Files.readString(parent.resolve("cgroup.subtree_control"));
+        Assumptions.assumeFalse(enabled.contains("memory") || enabled.contains("cpu"),
+                "the memory or cpu controller is enabled for this group's children here");
+        ExecSettings memory = ExecSettings.builder().jobControlGroups(parent).maxJobMemory(64L << 20).build();
+        ExecSettings cpu = ExecSettings.builder().jobControlGroups(parent).maxJobCpus(0.5).build();
+
+        assertThatThrownBy(() -> ExecEngine.builder().settings(memory).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("jobControlGroups " + parent + ": no memory controller")
+                .hasMessageContaining("echo +memory > " + parent.resolve("cgroup.subtree_control"));
+        assertThatThrownBy(() -> ExecEngine.builder().settings(cpu).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("jobControlGroups " + parent + ": no cpu controller")
+                .hasMessageContaining("echo +cpu > " + parent.resolve("cgroup.subtree_control"));
+        try (Stream<Path> groups = Files.list(parent)) {
+            assertThat(groups.filter(Files::isDirectory).toList()).as("the probes are removed").isEmpty();
         }
     }
 }

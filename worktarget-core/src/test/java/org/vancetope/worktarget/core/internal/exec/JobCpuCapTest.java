@@ -2,26 +2,14 @@ package org.vancetope.worktarget.core.internal.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.vancetope.worktarget.core.internal.exec.TestRoots.root;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
-import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.core.ExecSettings;
-import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.testfixtures.Await;
 
 /**
@@ -33,57 +21,25 @@ import org.vancetope.worktarget.testfixtures.Await;
  * the kernel wrote down (the quota, the time it held the job back).
  */
 @EnabledOnOs(OS.LINUX)
-class JobCpuCapTest {
-    private static final Map<String, String> ENV = Map.of("PATH", "/usr/bin:/bin");
+class JobCpuCapTest extends CappedJobsTestBase {
     /** 5 ms of CPU time in every 100 ms: a busy loop waits most of the time whatever else runs. */
     private static final double CAP = 0.05;
     /** A busy shell loop for 2.5 s of the clock. */
     private static final String BUSY = "timeout 2.5 sh -c 'while :; do :; done'";
 
-    @TempDir
-    Path dir;
-    private Path pids;
-    private Path cpu;
-    private ExecEngine engine;
-
-    @BeforeEach
-    void setUp() throws IOException {
-        pids = TestGroups.testParent("pids", "pids.max");
-        cpu = TestGroups.testParent("cpu", "cpu.cfs_quota_us");
-        if (pids == null || cpu == null) {
-            TestGroups.removeAll(pids);
-            TestGroups.removeAll(cpu);
-        }
-        Assumptions.assumeTrue(pids != null && cpu != null, "no pids and cpu control groups can be made here "
-                + "(needs root and the pids and cpu controllers of cgroup v1 below this JVM's groups)");
+    @Override
+    String controller() {
+        return "cpu";
     }
 
-    @AfterEach
-    void tearDown() throws IOException {
-        if (engine != null) {
-            engine.close();
-        }
-        TestGroups.removeAll(pids);
-        TestGroups.removeAll(cpu);
+    @Override
+    String controllerFile() {
+        return "cpu.cfs_quota_us";
     }
 
     private void engine(double cap) {
-        engine = ExecEngine.builder().settings(ExecSettings.builder().jobControlGroups(pids, cpu)
+        engine = ExecEngine.builder().settings(ExecSettings.builder().jobControlGroups(pids, capped)
                 .maxJobProcesses(64).maxJobCpus(cap).killGrace(Duration.ofMillis(500)).build()).build();
-    }
-
-    private ExecResult run(String command, long waitMs) throws ToolException {
-        return engine.run(new ExecRequest("s", command, root(dir), ENV, waitMs, null, null));
-    }
-
-    private static List<Path> groups(Path parent) {
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(parent, JobControlGroups.PREFIX + "*")) {
-            List<Path> out = new ArrayList<>();
-            ds.forEach(out::add);
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     @Test
@@ -92,12 +48,13 @@ class JobCpuCapTest {
         ExecResult r = run("sleep 300", 300);
 
         assertThat(r.status()).isEqualTo(JobStatus.RUNNING);
-        Path g = groups(cpu).get(0);
+        Path g = TestGroups.jobGroups(capped).get(0);
         assertThat(Files.readString(g.resolve("cpu.cfs_period_us")).strip()).isEqualTo("100000");
         assertThat(Files.readString(g.resolve("cpu.cfs_quota_us")).strip()).isEqualTo("150000");
         Await.until("the shell and its sleep are in the group", () -> JobControlGroups.members(g).size() == 2);
         engine.kill("s", r.id());
-        Await.until("the group is removed", () -> groups(cpu).isEmpty() && groups(pids).isEmpty());
+        Await.until("the group is removed", () -> TestGroups.jobGroups(capped).isEmpty()
+                && TestGroups.jobGroups(pids).isEmpty());
     }
 
     @Test
@@ -132,7 +89,7 @@ class JobCpuCapTest {
                         + "cannot be applied. With cgroup v2 enable it: echo +cpu > "
                         + pids.resolve("cgroup.subtree_control") + " (the directory itself must hold no processes); "
                         + "with v1 add a directory below the cpu hierarchy (/sys/fs/cgroup/cpu) to jobControlGroups.");
-        assertThat(groups(pids)).as("the probe is removed").isEmpty();
+        assertThat(TestGroups.jobGroups(pids)).as("the probe is removed").isEmpty();
     }
 
     @Test

@@ -2,24 +2,15 @@ package org.vancetope.worktarget.core.internal.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.vancetope.worktarget.core.internal.exec.TestRoots.root;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
-import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.testfixtures.Await;
@@ -34,8 +25,7 @@ import org.vancetope.worktarget.testfixtures.Await;
  * with the pids and memory hierarchies, as on CI), skipped with the reason elsewhere.
  */
 @EnabledOnOs(OS.LINUX)
-class JobMemoryCapTest {
-    private static final Map<String, String> ENV = Map.of("PATH", "/usr/bin:/bin");
+class JobMemoryCapTest extends CappedJobsTestBase {
     private static final long CAP = 48L << 20;
     /** The limit of the group the test makes its jobs' groups in. */
     private static final long NET = 256L << 20;
@@ -46,55 +36,28 @@ class JobMemoryCapTest {
     private static final String HOG = "awk 'BEGIN { s = \"x\"; while (length(s) < 67108864) s = s s; "
             + "print \"survived\" }'";
 
-    @TempDir
-    Path dir;
-    private Path pids;
-    private Path memory;
-    private ExecEngine engine;
-
-    @BeforeEach
-    void setUp() throws IOException {
-        pids = TestGroups.testParent("pids", "pids.max");
-        memory = TestGroups.testParent("memory", "memory.limit_in_bytes");
-        if (pids == null || memory == null) {
-            TestGroups.removeAll(pids);
-            TestGroups.removeAll(memory);
-        }
-        Assumptions.assumeTrue(pids != null && memory != null, "no pids and memory control groups can be made here "
-                + "(needs root and the pids and memory controllers of cgroup v1 below this JVM's groups)");
-        // a net below the test's own groups: a job whose cap were not written takes 256 MiB, not the machine
-        Files.writeString(memory.resolve("memory.limit_in_bytes"), Long.toString(NET));
-        if (Files.exists(memory.resolve("memory.memsw.limit_in_bytes"))) {
-            Files.writeString(memory.resolve("memory.memsw.limit_in_bytes"), Long.toString(NET));
-        }
+    @Override
+    String controller() {
+        return "memory";
     }
 
-    @AfterEach
-    void tearDown() throws IOException {
-        if (engine != null) {
-            engine.close();
+    @Override
+    String controllerFile() {
+        return "memory.limit_in_bytes";
+    }
+
+    @BeforeEach
+    void setNet() throws IOException {
+        // a net below the test's own groups: a job whose cap were not written takes 256 MiB, not the machine
+        Files.writeString(capped.resolve("memory.limit_in_bytes"), Long.toString(NET));
+        if (Files.exists(capped.resolve("memory.memsw.limit_in_bytes"))) {
+            Files.writeString(capped.resolve("memory.memsw.limit_in_bytes"), Long.toString(NET));
         }
-        TestGroups.removeAll(pids);
-        TestGroups.removeAll(memory);
     }
 
     private void engine(long cap) {
-        engine = ExecEngine.builder().settings(ExecSettings.builder().jobControlGroups(pids, memory)
+        engine = ExecEngine.builder().settings(ExecSettings.builder().jobControlGroups(pids, capped)
                 .maxJobProcesses(64).maxJobMemory(cap).killGrace(Duration.ofMillis(500)).build()).build();
-    }
-
-    private ExecResult run(String command, long waitMs) throws ToolException {
-        return engine.run(new ExecRequest("s", command, root(dir), ENV, waitMs, null, null));
-    }
-
-    private static List<Path> groups(Path parent) {
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(parent, JobControlGroups.PREFIX + "*")) {
-            List<Path> out = new ArrayList<>();
-            ds.forEach(out::add);
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     @Test
@@ -138,8 +101,8 @@ class JobMemoryCapTest {
         ExecResult r = run("sleep 300", 300);
 
         assertThat(r.status()).isEqualTo(JobStatus.RUNNING);
-        Path p = groups(pids).get(0);
-        Path m = groups(memory).get(0);
+        Path p = TestGroups.jobGroups(pids).get(0);
+        Path m = TestGroups.jobGroups(capped).get(0);
         assertThat(p.getFileName()).isEqualTo(m.getFileName());
         assertThat(Files.readString(p.resolve("pids.max")).strip()).isEqualTo("64");
         assertThat(Files.readString(m.resolve("memory.limit_in_bytes")).strip()).isEqualTo(Long.toString(CAP));
@@ -152,7 +115,7 @@ class JobMemoryCapTest {
         for (long pid : JobControlGroups.members(p)) {
             assertThat(Files.readString(Path.of("/proc", Long.toString(pid), "cgroup")))
                     .contains(pids.getFileName() + "/" + p.getFileName())
-                    .contains(memory.getFileName() + "/" + m.getFileName());
+                    .contains(capped.getFileName() + "/" + m.getFileName());
         }
         engine.kill("s", r.id());
     }
@@ -165,7 +128,8 @@ class JobMemoryCapTest {
         engine.kill("s", job.id());
 
         Await.processGone(job.escaped());
-        Await.until("both groups are removed", () -> groups(pids).isEmpty() && groups(memory).isEmpty());
+        Await.until("both groups are removed", () -> TestGroups.jobGroups(pids).isEmpty()
+                && TestGroups.jobGroups(capped).isEmpty());
     }
 
     @Test
@@ -177,30 +141,30 @@ class JobMemoryCapTest {
                 .hasMessageContaining("maxJobMemory cannot be applied")
                 .hasMessageContaining("echo +memory > " + pids.resolve("cgroup.subtree_control"))
                 .hasMessageContaining("/sys/fs/cgroup/memory");
-        assertThat(groups(pids)).as("the probe is removed").isEmpty();
+        assertThat(TestGroups.jobGroups(pids)).as("the probe is removed").isEmpty();
     }
 
     @Test
     void aProcessCapWithOnlyAMemoryDirectoryIsRefused() throws Exception {
-        ExecSettings s = ExecSettings.builder().jobControlGroups(memory).maxJobProcesses(64).build();
+        ExecSettings s = ExecSettings.builder().jobControlGroups(capped).maxJobProcesses(64).build();
 
         assertThatThrownBy(() -> ExecEngine.builder().settings(s).build()).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("jobControlGroups " + memory + ": no pids controller");
-        assertThat(groups(memory)).isEmpty();
+                .hasMessageContaining("jobControlGroups " + capped + ": no pids controller");
+        assertThat(TestGroups.jobGroups(capped)).isEmpty();
     }
 
     @Test
     void twoDirectoriesOfOneControllerAreRefused() throws Exception {
         Path second = TestGroups.testParent("memory", "memory.limit_in_bytes");
         try {
-            ExecSettings s = ExecSettings.builder().jobControlGroups(pids, memory, second).build();
+            ExecSettings s = ExecSettings.builder().jobControlGroups(pids, capped, second).build();
 
             assertThatThrownBy(() -> ExecEngine.builder().settings(s).build())
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("jobControlGroups " + memory + " and " + second + " both give their groups the memory "
+                    .hasMessage("jobControlGroups " + capped + " and " + second + " both give their groups the memory "
                             + "controller: a process is in one group of a hierarchy only. Give one directory per "
                             + "hierarchy (with cgroup v2 one directory in all).");
-            assertThat(groups(second)).isEmpty();
+            assertThat(TestGroups.jobGroups(second)).isEmpty();
         } finally {
             TestGroups.removeAll(second);
         }
@@ -209,13 +173,13 @@ class JobMemoryCapTest {
     @Test
     void aJobWhoseSecondGroupCannotBeMadeDoesNotStartAndLeavesNoFirstGroup() throws Exception {
         engine(CAP);
-        Files.delete(memory);       // the operator removed one directory while the server ran
+        Files.delete(capped);       // the operator removed one directory while the server ran
 
         assertThatThrownBy(() -> run("touch ran", 30_000)).isInstanceOf(ToolException.class)
-                .hasMessageContaining(memory.toString());
+                .hasMessageContaining(capped.toString());
         assertThat(dir.resolve("ran")).doesNotExist();
-        assertThat(groups(pids)).as("the group made before is removed").isEmpty();
-        memory = null;
+        assertThat(TestGroups.jobGroups(pids)).as("the group made before is removed").isEmpty();
+        capped = null;
     }
 
     @Test

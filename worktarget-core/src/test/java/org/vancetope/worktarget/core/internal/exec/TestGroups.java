@@ -72,6 +72,20 @@ final class TestGroups {
     }
 
     /**
+     * The jobs' groups below a test's parent group now.
+     *
+     * @param parent the parent
+     * @return the groups
+     */
+    static List<Path> jobGroups(Path parent) {
+        try (Stream<Path> all = Files.list(parent)) {
+            return all.filter(g -> g.getFileName().toString().startsWith(JobControlGroups.PREFIX)).toList();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
      * Kills what still runs in the groups below a test's parent group, removes them and the parent.
      *
      * @param parent the test's parent group, or null
