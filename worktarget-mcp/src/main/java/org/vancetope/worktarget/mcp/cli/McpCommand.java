@@ -40,11 +40,12 @@ final class McpCommand {
      */
     private static final Duration LEFTOVERS_KEPT = Duration.ofHours(1);
     static final String HELP = String.join("\n",
-            "Usage: mcp [--workdir DIR] [--workspace DIR] [--tenant T] [--project P] [--warm-up on|off]",
+            "Usage: mcp [--workdir DIR] [--workspace DIR] [--tenant T] [--project P] [--warm-up on|off] "
+                    + ExecOptions.USAGE_TIME,
             "           " + ExecOptions.USAGE,
             "       mcp --http PORT --workspace DIR --tokens FILE [--bind 127.0.0.1] [--daemon-port 7070]",
             "           [--project P] [--allowed-origins LIST] [--max-connections N]",
-            "           [--max-unauthenticated-per-address N]",
+            "           [--max-unauthenticated-per-address N] " + ExecOptions.USAGE_TIME,
             "           " + ExecOptions.USAGE,
             "",
             "Serves the WorkTarget tools (file_*, exec_*, work_target_get/set) to an MCP client.",

@@ -44,7 +44,7 @@ final class DaemonCommand {
             "              [--token TOKEN, better $WORKTARGET_TOKEN] [--workdir DIR] [--workers N]",
             "              [--transfer-root DIR] [--max-transfer-mib N] [--no-sync] [--kill-grace-ms N]",
             "              " + ExecOptions.USAGE,
-            "              [--connect-timeout SECONDS]",
+            "              " + ExecOptions.USAGE_TIME + " [--connect-timeout SECONDS]",
             "",
             "Connects to a WorkTarget server as the daemon NAME of project P and serves the client_* tools",
             "on DIR (default: the current directory). The first connection must succeed within",

@@ -30,9 +30,11 @@ public final class ExecOptions {
     /** Every option of this class, for a command's list of known options. */
     public static final List<String> NAMES = List.of(JOB_CGROUP, MAX_JOB_PROCESSES, MAX_JOB_MEMORY_MIB, MAX_JOB_CPUS,
             MAX_JOB_SECONDS);
-    /** The options in a usage line. */
+    /** The control group options in a usage line. */
     public static final String USAGE = "[--job-cgroup DIR[,DIR] [--max-job-processes N] [--max-job-memory-mib N] "
-            + "[--max-job-cpus N]] [--max-job-seconds N]";
+            + "[--max-job-cpus N]]";
+    /** The option of a job's run time in a usage line. */
+    public static final String USAGE_TIME = "[--max-job-seconds N]";
 
     private ExecOptions() {
     }

@@ -125,7 +125,8 @@ final class ExecResults {
         boolean truncated = out.truncated() || err.truncated() || fileCut;
         String outPath = ConfinedRoot.jobOutputPath(job.stdout.name());
         String errPath = ConfinedRoot.jobOutputPath(job.stderr.name());
-        String hint = status == JobStatus.RUNNING ? runningHint(job.id) : null;
+        String hint = status == JobStatus.RUNNING
+                ? join(runningHint(job.id), deadlineAheadHint(job.deadlineSeconds(), job.serverDeadline())) : null;
         if (expired) {
             hint = "The output files of this job were deleted " + duration(outputRetentionMs) + " after it finished "
                     + "(outputRetention), so stdoutPath and stderrPath are null; stdout and stderr are what was kept "
@@ -454,6 +455,22 @@ final class ExecResults {
             words.add(w);
         }
         return words;
+    }
+
+    /**
+     * The sentence of a running job's hint that tells when its deadline ends it, or null without one: a
+     * caller that starts a server or a long build learns it before the job is gone.
+     *
+     * @param seconds the deadline, 0 for none
+     * @param server whether it is the server's limit ({@code maxJobDuration}) rather than the caller's
+     * @return the sentence, or null
+     */
+    static String deadlineAheadHint(long seconds, boolean server) {
+        if (seconds <= 0) {
+            return null;
+        }
+        return server ? "This server ends every job " + seconds + " s after its start (maxJobDuration), this one too."
+                : "Its deadline ends it " + seconds + " s after its start (deadlineSeconds).";
     }
 
     /**

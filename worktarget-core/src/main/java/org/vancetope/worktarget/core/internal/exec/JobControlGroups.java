@@ -7,14 +7,16 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import org.vancetope.worktarget.core.ExecSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.internal.path.Reserved;
 
 /**
@@ -30,7 +32,7 @@ import org.vancetope.worktarget.core.internal.path.Reserved;
  *
  * <p>The files of the {@code pids} controller ({@code cgroup.procs}, {@code pids.max}, {@code pids.events})
  * are named the same in cgroup v1 (a directory of the {@code pids} hierarchy) and v2 (a directory whose
- * parent enables the controller); those of the memory controller are not, and both forms are handled. A
+ * parent enables the controller); those of the memory and cpu controllers are not, and both forms are handled. A
  * job's group is named {@code wt.<cookie>} after the job's cookie, which names the JVM that made it, so that
  * {@link #sweepStale} can tell the groups a killed JVM left. Thread-safe.
  */
@@ -90,15 +92,21 @@ final class JobControlGroups {
      * @param s the settings: the directories (one per hierarchy; with cgroup v2 one is enough) and the caps
      * @return the groups
      * @throws IllegalArgumentException when a directory is not a control group or cannot be written, when two
-     *                                  have the same controller, or when none has the controller a cap needs;
+     *                                  are in the same hierarchy, or when none has the controller a cap needs;
      *                                  saying what to do
      */
     static JobControlGroups open(ExecSettings s) {
         List<Path> parents = new ArrayList<>();
+        Map<Object, Path> hierarchies = new HashMap<>();
         Found found = new Found();
         for (Path d : s.jobControlGroups()) {
             Path dir = d.toAbsolutePath().normalize();
             Probe probe = probe(dir);
+            Object hierarchy = hierarchy(dir);
+            if (hierarchy != null && hierarchies.containsKey(hierarchy)) {
+                throw sameHierarchy(hierarchies.get(hierarchy), dir);
+            }
+            hierarchies.put(hierarchy, dir);
             if (probe.pids()) {
                 found.pids = only(found.pids, dir, "pids");
             }
@@ -175,15 +183,24 @@ final class JobControlGroups {
     /** The one directory of a controller: refuses a second. */
     private static Path only(Path earlier, Path dir, String controller) {
         if (earlier != null) {
-            throw sameController(earlier, dir, controller);
+            throw sameHierarchy(earlier, dir);   // a controller is bound to one hierarchy
         }
         return dir;
     }
 
-    private static IllegalArgumentException sameController(Path one, Path other, String controller) {
-        return new IllegalArgumentException("jobControlGroups " + one + " and " + other + " both give their groups the "
-                + controller + " controller: a process is in one group of a hierarchy only. Give one directory per "
-                + "hierarchy (with cgroup v2 one directory in all).");
+    /** The mount a directory is in (its device), which is one hierarchy; null where it cannot be read. */
+    private static Object hierarchy(Path dir) {
+        try {
+            return Files.getAttribute(dir, "unix:dev");
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static IllegalArgumentException sameHierarchy(Path one, Path other) {
+        return new IllegalArgumentException("jobControlGroups " + one + " and " + other + " are in the same control "
+                + "group hierarchy: a process is in one group of a hierarchy only. Give one directory per hierarchy "
+                + "(with cgroup v2 one directory in all).");
     }
 
     private static String names(List<Path> dirs) {

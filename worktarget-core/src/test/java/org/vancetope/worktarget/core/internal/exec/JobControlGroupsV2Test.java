@@ -140,4 +140,19 @@ class JobControlGroupsV2Test {
             assertThat(groups.filter(Files::isDirectory).toList()).as("the probes are removed").isEmpty();
         }
     }
+
+    @Test
+    void twoDirectoriesOfTheOneV2HierarchyAreRefused() throws Exception {
+        Path a = Files.createDirectory(parent.resolve("a"));
+        Path b = Files.createDirectory(parent.resolve("b"));
+        ExecSettings s = ExecSettings.builder().jobControlGroups(a, b).build();
+
+        assertThatThrownBy(() -> ExecEngine.builder().settings(s).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("jobControlGroups " + a + " and " + b + " are in the same control group "
+                        + "hierarchy");
+        assertThat(TestGroups.jobGroups(a)).as("the probes are removed").isEmpty();
+        assertThat(TestGroups.jobGroups(b)).isEmpty();
+        Files.delete(a);
+        Files.delete(b);
+    }
 }

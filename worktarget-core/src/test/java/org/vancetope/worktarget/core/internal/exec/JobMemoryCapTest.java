@@ -154,15 +154,15 @@ class JobMemoryCapTest extends CappedJobsTestBase {
     }
 
     @Test
-    void twoDirectoriesOfOneControllerAreRefused() throws Exception {
+    void twoDirectoriesOfOneHierarchyAreRefused() throws Exception {
         Path second = TestGroups.testParent("memory", "memory.limit_in_bytes");
         try {
             ExecSettings s = ExecSettings.builder().jobControlGroups(pids, capped, second).build();
 
             assertThatThrownBy(() -> ExecEngine.builder().settings(s).build())
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("jobControlGroups " + capped + " and " + second + " both give their groups the memory "
-                            + "controller: a process is in one group of a hierarchy only. Give one directory per "
+                    .hasMessage("jobControlGroups " + capped + " and " + second + " are in the same control group "
+                            + "hierarchy: a process is in one group of a hierarchy only. Give one directory per "
                             + "hierarchy (with cgroup v2 one directory in all).");
             assertThat(TestGroups.jobGroups(second)).isEmpty();
         } finally {

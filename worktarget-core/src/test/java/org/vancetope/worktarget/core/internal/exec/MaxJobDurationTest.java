@@ -17,8 +17,8 @@ import org.vancetope.worktarget.spi.ToolException;
 
 /**
  * The server's limit on a job's run ({@code maxJobDuration}): a job without a deadline gets it, a longer
- * deadline is cut to it, a shorter one stays the caller's, and a job ended by it says that the limit is the
- * server's (a larger deadline does not lift it). Real jobs; only the status and the words are asserted.
+ * deadline is cut to it, a shorter one stays the caller's, a job ended by it says that the limit is the
+ * server's (a larger deadline does not lift it), and a running job says which deadline will end it. Real jobs; only the status and the words are asserted.
  */
 @EnabledOnOs(OS.LINUX)
 class MaxJobDurationTest {
@@ -40,7 +40,11 @@ class MaxJobDurationTest {
     }
 
     private ExecResult run(String command, Long deadlineSeconds) throws ToolException {
-        return engine.run(new ExecRequest("s", command, root(dir), ENV, 60_000L, deadlineSeconds, null));
+        return run(command, deadlineSeconds, 60_000L);
+    }
+
+    private ExecResult run(String command, Long deadlineSeconds, long waitMs) throws ToolException {
+        return engine.run(new ExecRequest("s", command, root(dir), ENV, waitMs, deadlineSeconds, null));
     }
 
     @Test
@@ -68,6 +72,24 @@ class MaxJobDurationTest {
         assertThat(r.status()).isEqualTo(JobStatus.TIMED_OUT);
         assertThat(r.hint()).startsWith("The job ran into its deadline (deadlineSeconds 1)").doesNotContain(
                 "maxJobDuration");
+    }
+
+    @Test
+    void aRunningJobSaysWhichDeadlineWillEndIt() throws Exception {
+        try (ExecEngine roomy = ExecEngine.builder().settings(ExecSettings.builder()
+                .maxJobDuration(Duration.ofSeconds(600)).killGrace(Duration.ofMillis(200)).build()).build()) {
+            ExecResult server = roomy.run(new ExecRequest("s", "sleep 300", root(dir), ENV, 0L, null, null));
+            ExecResult own = roomy.run(new ExecRequest("s", "sleep 300", root(dir), ENV, 0L, 30L, null));
+
+            assertThat(server.status()).isEqualTo(JobStatus.RUNNING);
+            assertThat(server.hint()).contains("still running").endsWith("This server ends every job 600 s after its "
+                    + "start (maxJobDuration), this one too.");
+            assertThat(own.hint()).endsWith("Its deadline ends it 30 s after its start (deadlineSeconds).");
+        }
+        try (ExecEngine unlimited = ExecEngine.builder().build()) {
+            ExecResult none = unlimited.run(new ExecRequest("s", "sleep 300", root(dir), ENV, 0L, null, null));
+            assertThat(none.hint()).contains("still running").doesNotContain("deadline").doesNotContain("maxJob");
+        }
     }
 
     @Test
