@@ -124,7 +124,8 @@ public final class ExecEngine implements AutoCloseable {
         this.waits = new JobWaits(threads.io, scheduler, b.outputDrainMs);
         this.reaper = new JobReaper(tree, jobs, threads.io, scheduler);
         this.results = new ExecResults(inlineOutputCharCap, s.outputFileMaxBytes(), outputRetentionMs,
-                s.maxJobProcesses(), s.maxJobMemory(), s.maxJobCpus(), b.isolation);
+                s.maxJobProcesses(), s.maxJobMemory(), s.maxJobCpus(), b.isolation,
+                jobs::jobs);
         this.expiry = new ExecExpiry(jobs, reaper, b.clock, scheduler, outputRetentionMs, scopeIdleMs,
                 b.expiryCheckMs);
     }

@@ -66,7 +66,10 @@ public final class ExecResolvers {
         Objects.requireNonNull(policy, "policy");
         return (params, ctx) -> {
             ConfinedRoot root = roots.root(params, ctx);
-            Home home = homes.prepare(ctx.tenant(), ctx.project(), ctx.user());
+            // a job that only looks at files and removes them starts over the HOME's budget too: the way back
+            Object command = params.get("command");
+            Home home = homes.prepare(ctx.tenant(), ctx.project(), ctx.user(),
+                    command instanceof String c && CleanUpCommand.isCleanUp(c));
             return new ExecTarget(root, policy.environment(home.dir(), Map.of()), home.dir());
         };
     }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 
@@ -69,6 +70,9 @@ final class ExecResults {
             + "resolution|Name or service not known|No address associated with hostname|getaddrinfo (?:ENOTFOUND|"
             + "EAI_AGAIN)|Network is unreachable|Failed to establish a new connection|Could not resolve '|"
             + "dial tcp: lookup \\S+(?: on \\S+)?: no such host|unable to resolve host");
+    /** What programs print when the port they would listen on is taken: Node, Python, Go, Java, Docker. */
+    private static final Pattern PORT_TAKEN = Pattern.compile("(?i)address already in use|EADDRINUSE|port is already "
+            + "allocated|port \\d+ is (?:already )?in use|BindException");
     /** Longer commands are scripts, not a lone cd. */
     private static final int SHELL_STATE_MAX_CHARS = 500;
     private final int inlineOutputCharCap;
@@ -83,9 +87,12 @@ final class ExecResults {
     private final boolean sandboxed;
     /** Whether the wrapper gives jobs no network. */
     private final boolean noNetwork;
+    /** The jobs of a scope, for the hint of a port another of them holds. */
+    private final Function<String, List<Job>> scopeJobs;
 
     ExecResults(int inlineOutputCharCap, long outputFileMaxBytes, long outputRetentionMs, int maxJobProcesses,
-                long maxJobMemory, double maxJobCpus, Isolation isolation) {
+                long maxJobMemory, double maxJobCpus, Isolation isolation, Function<String, List<Job>> scopeJobs) {
+        this.scopeJobs = scopeJobs;
         this.sandboxed = isolation.active();
         this.noNetwork = isolation.cutsNetwork();
         this.backgroundEndsWithShell = isolation.endsBackgroundWithShell();
@@ -159,6 +166,16 @@ final class ExecResults {
             }
             if (more == null && exit != 0 && noNetwork) {
                 more = noNetworkHint(err.text());
+            }
+            if (more == null && exit != 0 && PORT_TAKEN.matcher(err.text()).find()) {
+                List<String> running = new ArrayList<>();
+                for (Job other : scopeJobs.apply(job.scope)) {
+                    if (!other.id.equals(job.id) && other.status() == JobStatus.RUNNING) {
+                        String c = other.command.strip();
+                        running.add("'" + other.id + "' (" + (c.length() > 60 ? c.substring(0, 57) + "..." : c) + ")");
+                    }
+                }
+                more = portTakenHint(err.text(), running);
             }
             if (more == null && exit == 1 && err.text().isBlank()) {
                 more = answerNotErrorHint(job.command);
@@ -344,6 +361,32 @@ final class ExecResults {
                 + "work in a job here: use what the work directory and HOME already hold (vendored packages, a "
                 + "local cache, pip install --no-index --find-links DIR), ask the user to upload the files into the "
                 + "work directory, or ask the server's operator for a sandbox with a network.";
+    }
+
+    /**
+     * The hint for a job that failed because the port it would listen on is taken, or null: a caller that
+     * starts its dev server again while the first still runs meets "Address already in use" and does not
+     * know that it holds the port itself.
+     *
+     * @param stderr the job's stderr
+     * @param running the caller's other jobs that still run, as {@code 'id' (command)}
+     * @return the hint, or null
+     */
+    static String portTakenHint(String stderr, List<String> running) {
+        if (stderr == null || !PORT_TAKEN.matcher(stderr).find()) {
+            return null;
+        }
+        String others = "a job that started a server in the background ('&') and ended (exec_kill of that job's id "
+                + "ends what it left running), or another program on this machine";
+        if (running.isEmpty()) {
+            return "The port the command would listen on is taken (address already in use), by " + others + ". Use "
+                    + "another port (e.g. PORT=3001, --port 8001), or end what holds it.";
+        }
+        return "The port the command would listen on is taken (address already in use). " + (running.size() == 1
+                ? "Your job " + running.get(0) + " still runs and most likely holds it"
+                : "Your jobs " + String.join(", ", running) + " still run, and one of them most likely holds it")
+                + ": exec_kill it before starting the command again, or use another port (e.g. PORT=3001, --port "
+                + "8001). Otherwise it is held by " + others + ".";
     }
 
     /**

@@ -46,6 +46,8 @@ public final class Homes implements HomeMaintenance {
     public static final long DEFAULT_MAX_BYTES = 2L * 1024 * 1024 * 1024;
     /** Default of {@code measureInterval}: a home is measured at most once per 5 minutes. */
     public static final Duration DEFAULT_MEASURE_INTERVAL = Duration.ofMinutes(5);
+    /** How often a home over its budget is measured again at most: its owner is cleaning it up. */
+    static final Duration OVER_BUDGET_INTERVAL = Duration.ofSeconds(5);
 
     private static final Logger LOG = LoggerFactory.getLogger(Homes.class);
 
@@ -144,6 +146,22 @@ public final class Homes implements HomeMaintenance {
      *                       start), {@code internal} when it cannot be created, or as {@link #resolve}
      */
     public Home prepare(String tenant, String project, String user) throws ToolException {
+        return prepare(tenant, project, user, false);
+    }
+
+    /**
+     * {@link #prepare(String, String, String)} for a job that may start while the home is over its budget: one
+     * that only looks at files and removes them, so that the caller can bring the home under it again.
+     *
+     * @param tenant the tenant
+     * @param project the project
+     * @param user the user login, or null
+     * @param cleanUp whether the job only looks at files and removes them (it starts over budget too)
+     * @return the home, existing
+     * @throws ToolException as {@link #prepare(String, String, String)}; never {@code budget_exceeded} with
+     *                       {@code cleanUp}
+     */
+    public Home prepare(String tenant, String project, String user, boolean cleanUp) throws ToolException {
         Home home = resolve(tenant, project, user);
         try {
             ConfinedRoot g = gate();
@@ -155,12 +173,15 @@ public final class Homes implements HomeMaintenance {
                     + " scope could not be created (" + e.getClass().getSimpleName() + "); ask the operator to check the "
                     + "homes root.", e);
         }
-        checkBudget(home);
+        if (!cleanUp) {
+            checkBudget(home);
+        }
         return home;
     }
 
     /**
-     * Checks a home against the budget, measuring its size at most once per measure interval.
+     * Checks a home against the budget, measuring its size at most once per measure interval, and once per
+     * {@link #OVER_BUDGET_INTERVAL} while it is over (its owner may be cleaning it up).
      *
      * @param home the home
      * @throws ToolException {@code budget_exceeded} stating size, budget and the three options
@@ -170,15 +191,27 @@ public final class Homes implements HomeMaintenance {
             return;
         }
         Instant now = clock.instant();
-        Measurement m = measurements.compute(home.dir(), (dir, old) ->
-                old != null && Duration.between(old.at(), now).compareTo(measureInterval) < 0 ? old
-                        : new Measurement(now, measure(home)));
+        Measurement m = measurements.compute(home.dir(), (dir, old) -> {
+            if (old != null) {
+                Duration age = Duration.between(old.at(), now);
+                Duration interval = old.bytes() > maxBytes ? OVER_BUDGET_INTERVAL : measureInterval;
+                if (age.compareTo(interval) < 0) {
+                    return old;
+                }
+            }
+            return new Measurement(now, measure(home));
+        });
         if (m.bytes() > maxBytes) {
             throw new ToolException(ErrorCode.BUDGET_EXCEEDED, "The HOME of this " + home.scope().wire() + " scope ('"
                     + home.key() + "') holds " + human(m.bytes()) + ", over its budget of " + human(maxBytes)
-                    + ", so the job was not started. Options: (1) clean up HOME (caches such as ~/.cache, ~/.m2, ~/.npm), "
-                    + "(2) ask the operator to raise the homes budget (max-bytes), or (3) set the budget to 0 to turn the "
-                    + "check off. The size is measured at most every " + measureInterval.toMinutes() + " minutes.");
+                    + ", so the job was not started. While it is over, only jobs that look at files and remove them "
+                    + "start (rm, rmdir, du, ls, find without -exec, df, sort, head, tail, cat, wc, stat, echo, cd; no "
+                    + "redirection into a file). Options: (1) clean up HOME: see what is big with 'du -sh ~/.[!.]* ~/* "
+                    + "2>/dev/null | sort -h', then remove caches, e.g. 'rm -rf ~/.cache/pip ~/.npm/_cacache "
+                    + "~/.cache/go-build'; (2) ask the operator to raise the homes budget (max-bytes), or (3) to set it "
+                    + "to 0 to turn the check off. The size is measured again within " + OVER_BUDGET_INTERVAL.toSeconds()
+                    + " s while it is over the budget, at most every " + measureInterval.toMinutes() + " minutes "
+                    + "otherwise.");
         }
     }
 

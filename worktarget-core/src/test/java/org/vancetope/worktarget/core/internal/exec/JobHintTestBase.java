@@ -29,6 +29,15 @@ abstract class JobHintTestBase {
     }
 
     /**
+     * The engine the jobs run in.
+     *
+     * @return the engine
+     */
+    ExecEngine engine() {
+        return engine;
+    }
+
+    /**
      * Runs a command in the test directory and waits up to a minute for it.
      *
      * @param command the command

@@ -201,6 +201,7 @@ class HomesTest {
         assertThatThrownBy(() -> homes.prepare("acme", "shop", null)).isInstanceOfSatisfying(ToolException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.BUDGET_EXCEEDED);
             assertThat(e.getMessage()).contains("2000 bytes", "1000 bytes", "clean up", "raise", "to 0")
+                    .contains("only jobs that look at files and remove them start", "du -sh", "rm -rf")
                     .doesNotContain(base.toString());
         });
     }
@@ -219,6 +220,33 @@ class HomesTest {
         assertThatThrownBy(() -> homes.checkBudget(h)).isInstanceOf(ToolException.class);
         time.advance(Duration.ofMinutes(5));
         homes.checkBudget(h);
+    }
+
+    @Test
+    void aHomeOverBudgetIsMeasuredAgainWithinSecondsSoACleanUpCountsAtOnce() throws Exception {
+        ManualTime time = new ManualTime();
+        Homes homes = Homes.builder().homesRoot(base).maxBytes(1_000).clock(time.clock()).build();
+        Home h = homes.prepare("acme", "shop", null);
+        Files.write(h.dir().resolve("cache.bin"), new byte[2_000]);
+        time.advance(Duration.ofMinutes(5));
+        assertThatThrownBy(() -> homes.checkBudget(h)).isInstanceOf(ToolException.class);
+        Files.delete(h.dir().resolve("cache.bin"));
+        time.advance(Duration.ofSeconds(4));
+        assertThatThrownBy(() -> homes.checkBudget(h)).as("measured 4 s ago").isInstanceOf(ToolException.class);
+        time.advance(Duration.ofSeconds(1));
+        homes.checkBudget(h);
+    }
+
+    @Test
+    void aCleanUpJobIsPreparedOverBudgetAndAnyOtherIsNot() throws Exception {
+        Homes homes = Homes.builder().homesRoot(base).maxBytes(1_000).build();
+        Home h = homes.resolve("acme", "shop", null);
+        Files.createDirectories(h.dir());
+        Files.write(h.dir().resolve("cache.bin"), new byte[2_000]);
+
+        assertThat(homes.prepare("acme", "shop", null, true).dir()).isEqualTo(h.dir());
+        assertThatThrownBy(() -> homes.prepare("acme", "shop", null, false)).isInstanceOfSatisfying(
+                ToolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BUDGET_EXCEEDED));
     }
 
     @Test

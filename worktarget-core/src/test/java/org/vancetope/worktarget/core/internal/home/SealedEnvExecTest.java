@@ -15,10 +15,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.core.internal.exec.ExecEngine;
 import org.vancetope.worktarget.core.internal.exec.ExecRequest;
+import org.vancetope.worktarget.core.internal.exec.ExecResolver;
+import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
 import org.vancetope.worktarget.core.internal.exec.ExecResult;
+import org.vancetope.worktarget.core.internal.exec.ExecTarget;
 import org.vancetope.worktarget.core.internal.exec.JobStatus;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.SettingsCascade;
+import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
 
 /** The sealed environment and scoped HOME as a real job sees them. */
@@ -104,5 +108,25 @@ class SealedEnvExecTest {
         assertThatThrownBy(() -> homes.prepare("acme", "shop", null))
                 .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BUDGET_EXCEEDED));
         assertThat(engine.jobCount("s")).isZero();
+    }
+
+    @Test
+    void overBudgetHomeStillRunsAJobThatCleansItUpThroughTheWorkResolver() throws Exception {
+        Homes homes = Homes.builder().homesRoot(base.resolve("homes")).maxBytes(10).build();
+        Path dir = homes.resolve("acme", "shop", null).dir();
+        Files.createDirectories(dir.resolve(".cache"));
+        Files.writeString(dir.resolve(".cache/big"), "more than ten bytes");
+        ExecResolver resolver = ExecResolvers.work((params, c) -> root(base), homes,
+                ExecEnvPolicy.work(System.getenv()));
+        ToolContext ctx = new ToolContext("s", "p", "acme", "shop", null);
+
+        assertThatThrownBy(() -> resolver.target(Map.of("command", "pip install x"), ctx))
+                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BUDGET_EXCEEDED));
+        ExecTarget cleanUp = resolver.target(Map.of("command", "du -sh ~/.cache && rm -rf ~/.cache"), ctx);
+        ExecResult r = engine.run(new ExecRequest("s", "du -sh ~/.cache && rm -rf ~/.cache", cleanUp.root(),
+                cleanUp.env(), 30_000L, null, cleanUp.home(), null));
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(dir.resolve(".cache")).doesNotExist();
     }
 }
