@@ -360,6 +360,19 @@ public abstract class ExecToolsContract {
     }
 
     @Test
+    void aPortTakenWhileAnotherJobOfTheCallerRunsNamesThatJob() throws ToolException {
+        String server = (String) run("sleep 300", Map.of("waitMs", 0)).get("id");
+        try {
+            assertThat(run("echo 'Error: listen EADDRINUSE: address already in use :::3000' >&2; exit 1",
+                    Map.of("waitMs", 30_000))).hasEntrySatisfying("hint", h -> assertThat((String) h)
+                            .startsWith("The port the command would listen on is taken")
+                            .contains("Your job '" + server + "' (sleep 300) still runs"));
+        } finally {
+            call("exec_kill", Map.of("id", server));
+        }
+    }
+
+    @Test
     void aWriteToAFullDiskIsExplained() throws ToolException {
         Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "no /dev/full here to stand for a full disk");
         assertThat(run("dd if=/dev/zero of=/dev/full bs=1 count=1", Map.of("waitMs", 30_000)))
