@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.core.internal.exec;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -168,14 +169,7 @@ final class ExecResults {
                 more = noNetworkHint(err.text());
             }
             if (more == null && exit != 0 && PORT_TAKEN.matcher(err.text()).find()) {
-                List<String> running = new ArrayList<>();
-                for (Job other : scopeJobs.apply(job.scope)) {
-                    if (!other.id.equals(job.id) && other.status() == JobStatus.RUNNING) {
-                        String c = other.command.strip();
-                        running.add("'" + other.id + "' (" + (c.length() > 60 ? c.substring(0, 57) + "..." : c) + ")");
-                    }
-                }
-                more = portTakenHint(err.text(), running);
+                more = portTakenHint(err.text(), othersRunning(job));
             }
             if (more == null && exit == 1 && err.text().isBlank()) {
                 more = answerNotErrorHint(job.command);
@@ -341,7 +335,7 @@ final class ExecResults {
 
     private static String cpus(double cpus) {
         String n = cpus == Math.rint(cpus) ? Long.toString((long) cpus)
-                : java.math.BigDecimal.valueOf(cpus).stripTrailingZeros().toPlainString();
+                : BigDecimal.valueOf(cpus).stripTrailingZeros().toPlainString();
         return n + (cpus == 1 ? " CPU" : " CPUs");
     }
 
@@ -361,6 +355,18 @@ final class ExecResults {
                 + "work in a job here: use what the work directory and HOME already hold (vendored packages, a "
                 + "local cache, pip install --no-index --find-links DIR), ask the user to upload the files into the "
                 + "work directory, or ask the server's operator for a sandbox with a network.";
+    }
+
+    /** The other jobs of a job's scope that still run, as {@code 'id' (command)}, the command cut at 60 characters. */
+    private List<String> othersRunning(Job job) {
+        List<String> running = new ArrayList<>();
+        for (Job other : scopeJobs.apply(job.scope)) {
+            if (!other.id.equals(job.id) && other.status() == JobStatus.RUNNING) {
+                String c = other.command.strip();
+                running.add("'" + other.id + "' (" + (c.length() > 60 ? c.substring(0, 57) + "..." : c) + ")");
+            }
+        }
+        return running;
     }
 
     /**

@@ -252,7 +252,7 @@ final class JobLauncher {
                 if (!keep) {
                     // the job enters its group while its shell waits for that line: without it, no cap
                     throw new ToolException(ErrorCode.SIZE_LIMIT, "Parameter 'command' is too long to start under this "
-                            + "server's process cap: it may have at most " + (MAX_ARGUMENT_BYTES - lead.length()
+                            + "server's caps per job: it may have at most " + (MAX_ARGUMENT_BYTES - lead.length()
                             - oom.length() - Utf8.length(cd)) + " bytes (UTF-8) here. Write the script to a file with "
                             + "file_write and run that (e.g. command 'sh script.sh').");
                 }

@@ -61,10 +61,7 @@ class ExecToolsTest {
 
     @Test
     void overBudgetHomeRefusesTheRunAndStartsNothing() throws Exception {
-        Homes homes = Homes.builder().workspaceRoot(base.resolve("ws")).maxBytes(5).build();
-        Path home = Files.createDirectories(base.resolve("homes/acme/shop"));
-        Files.writeString(home.resolve("cache"), "0123456789");
-        BackendTool run = work(homes).get(0);
+        BackendTool run = work(overBudgetHomes()).get(0);
         assertThatThrownBy(() -> run.invoke(Map.of("command", "touch made"), CTX))
                 .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BUDGET_EXCEEDED));
         assertThat(engine.jobCount(ExecResolver.defaultScope(CTX))).isZero();
@@ -72,15 +69,20 @@ class ExecToolsTest {
 
     @Test
     void overBudgetHomeStillRunsAJobThatOnlyLooksAtFilesAndRemovesThem() throws Exception {
-        Homes homes = Homes.builder().workspaceRoot(base.resolve("ws")).maxBytes(5).build();
-        Path home = Files.createDirectories(base.resolve("homes/acme/shop"));
-        Files.writeString(home.resolve("cache"), "0123456789");
-        BackendTool run = work(homes).get(0);
+        BackendTool run = work(overBudgetHomes()).get(0);
 
         Map<String, Object> r = run.invoke(Map.of("command", "du -s ~ && rm -f ~/cache"), CTX);
 
         assertThat(r).containsEntry("exitCode", 0);
-        assertThat(home.resolve("cache")).doesNotExist();
+        assertThat(base.resolve("homes/acme/shop/cache")).doesNotExist();
+    }
+
+    /** Homes with a budget of 5 bytes, and the caller's HOME holding 10. */
+    private Homes overBudgetHomes() throws Exception {
+        Homes homes = Homes.builder().workspaceRoot(base.resolve("ws")).maxBytes(5).build();
+        Path home = Files.createDirectories(base.resolve("homes/acme/shop"));
+        Files.writeString(home.resolve("cache"), "0123456789");
+        return homes;
     }
 
     @Test

@@ -302,7 +302,7 @@ class JobControlGroupsTest {
 
         assertThatThrownBy(() -> run(command, 30_000)).isInstanceOfSatisfying(ToolException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.SIZE_LIMIT);
-            assertThat(e.getMessage()).contains("too long to start under this server's process cap")
+            assertThat(e.getMessage()).contains("too long to start under this server's caps per job")
                     .contains("at most ").contains("file_write");
         });
         assertThat(groups()).isEmpty();
