@@ -541,7 +541,8 @@ public abstract class ExecToolsContract {
         String id = (String) r.get("id");
         long end = System.nanoTime() + LIMIT.toNanos();
         String out = "";
-        while (!out.contains("ready") && !out.contains("no-python") && System.nanoTime() < end) {
+        // unbuffered, print writes the text and its line end apart: wait for the whole line
+        while (!out.contains("ready\n") && !out.contains("no-python") && System.nanoTime() < end) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
             out = (String) call("exec_status", Map.of("id", id)).get("stdout");
         }
