@@ -3,7 +3,6 @@ package org.vancetope.worktarget.core.internal.exec;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -427,77 +426,18 @@ final class ExecResults {
      * @return true when it does
      */
     static boolean startsInBackground(String command) {
-        BitSet plain = unquoted(command);
-        for (int i = plain.nextSetBit(0); i >= 0; i = plain.nextSetBit(i + 1)) {
-            if (command.charAt(i) != '&') {
-                continue;
-            }
-            char next = i + 1 < command.length() ? command.charAt(i + 1) : 0;
-            char prev = i > 0 ? command.charAt(i - 1) : 0;
-            if (next == '&') {
-                i++;        // &&
-            } else if (next != '>' && prev != '>' && prev != '<') {
-                return true;
-            }
-        }
-        return false;
+        return ShellLine.of(command).background();
     }
 
     /**
-     * The characters of a command line that stand for themselves: outside single and double quotes and not
-     * escaped by a backslash.
-     *
-     * @param command the command line
-     * @return their indexes
-     */
-    private static BitSet unquoted(String command) {
-        BitSet out = new BitSet(command.length());
-        char quote = 0;
-        for (int i = 0; i < command.length(); i++) {
-            char c = command.charAt(i);
-            if (quote != 0) {
-                if (c == quote) {
-                    quote = 0;
-                } else if (c == '\\' && quote == '"') {
-                    i++;
-                }
-            } else if (c == '\'' || c == '"') {
-                quote = c;
-            } else if (c == '\\') {
-                i++;
-            } else {
-                out.set(i);
-            }
-        }
-        return out;
-    }
-
-    /** Whether a character outside quotes ends a simple command: {@code ;}, {@code &}, {@code |} or a line break. */
-    private static boolean isSeparator(char c) {
-        return c == ';' || c == '&' || c == '|' || c == '\n';
-    }
-
-    /**
-     * The words of the last simple command of a command line (after the last unquoted {@code ;}, {@code &},
-     * {@code &&}, {@code ||}, {@code |} or line break), without leading variable assignments, {@code !},
-     * {@code time} and {@code command}; quotes are kept out of the split, not taken apart.
+     * The words of the last simple command of a command line ({@link ShellLine}), without leading variable
+     * assignments, {@code !}, {@code time} and {@code command}.
      */
     private static List<String> lastCommand(String command) {
-        BitSet plain = unquoted(command);
-        String last = "";       // a trailing ';' ends no command: the last one that is not blank
-        int start = 0;
-        for (int i = 0; i <= command.length(); i++) {
-            if (i == command.length() || plain.get(i) && isSeparator(command.charAt(i))) {
-                String part = command.substring(start, i);
-                if (!part.isBlank()) {
-                    last = part;
-                }
-                start = i + 1;
-            }
-        }
+        List<List<String>> commands = ShellLine.of(command).commands();
         List<String> words = new ArrayList<>();
-        for (String w : last.strip().split("\\s+")) {
-            if (w.isEmpty() || words.isEmpty() && (ASSIGNMENT.matcher(w).matches() || w.equals("!") || w.equals("time")
+        for (String w : commands.isEmpty() ? List.<String>of() : commands.get(commands.size() - 1)) {
+            if (words.isEmpty() && (ASSIGNMENT.matcher(w).matches() || w.equals("!") || w.equals("time")
                     || w.equals("command"))) {
                 continue;
             }

@@ -107,15 +107,16 @@ final class JobControlGroups {
                 throw sameHierarchy(hierarchies.get(hierarchy), dir);
             }
             hierarchies.put(hierarchy, dir);
+            // one directory per hierarchy, and a controller is in one hierarchy: each is found once at most
             if (probe.pids()) {
-                found.pids = only(found.pids, dir, "pids");
+                found.pids = dir;
             }
             if (probe.memory()) {
-                found.memory = only(found.memory, dir, "memory");
+                found.memory = dir;
                 found.memoryV1 = probe.memoryV1();
             }
             if (probe.cpu()) {
-                found.cpu = only(found.cpu, dir, "cpu");
+                found.cpu = dir;
                 found.cpuV1 = probe.cpuV1();
             }
             parents.add(dir);
@@ -181,13 +182,6 @@ final class JobControlGroups {
     }
 
     /** The one directory of a controller: refuses a second. */
-    private static Path only(Path earlier, Path dir, String controller) {
-        if (earlier != null) {
-            throw sameHierarchy(earlier, dir);   // a controller is bound to one hierarchy
-        }
-        return dir;
-    }
-
     /** The mount a directory is in (its device), which is one hierarchy; null where it cannot be read. */
     private static Object hierarchy(Path dir) {
         try {
@@ -248,10 +242,10 @@ final class JobControlGroups {
      *
      * @param dirs the job's groups, one per directory
      * @param pids the one of them with the pids controller, or null
-     * @param memory the one of them with the memory controller, or null
-     * @param cpu the one of them with the cpu controller, or null
+     * @param oomKills where the memory controller counts the job's processes killed at its cap, or null
+     * @param throttled where the cpu controller counts the time the job was held back at its cap, or null
      */
-    record Group(List<Path> dirs, Path pids, Path memory, Path cpu) {
+    record Group(List<Path> dirs, Path pids, Counter oomKills, Counter throttled) {
         /**
          * Moves a freshly started process and what it started so far into every group of the job
          * ({@link JobControlGroups#enter}).
@@ -302,11 +296,7 @@ final class JobControlGroups {
          * @return the count; 0 when unknown or without the memory controller
          */
         long memoryKills() {
-            if (memory == null) {
-                return 0;
-            }
-            long v2 = counter(memory.resolve("memory.events"), "oom_kill ");
-            return v2 > 0 ? v2 : counter(memory.resolve("memory.oom_control"), "oom_kill ");
+            return oomKills == null ? 0 : oomKills.read();
         }
 
         /**
@@ -316,12 +306,7 @@ final class JobControlGroups {
          * @return microseconds; 0 when unknown or without the cpu controller
          */
         long throttledMicros() {
-            if (cpu == null) {
-                return 0;
-            }
-            Path stat = cpu.resolve("cpu.stat");
-            long v2 = counter(stat, "throttled_usec ");
-            return v2 > 0 ? v2 : counter(stat, "throttled_time ") / 1000;
+            return throttled == null ? 0 : throttled.read();
         }
 
         /**
@@ -335,6 +320,24 @@ final class JobControlGroups {
                 gone &= JobControlGroups.remove(d);
             }
             return gone;
+        }
+    }
+
+    /**
+     * A number a controller keeps for a group: the line of a flat-keyed file that starts with a key.
+     *
+     * @param file the file
+     * @param key the key, with its blank
+     * @param per what the number is divided by (1000 for nanoseconds read as microseconds)
+     */
+    record Counter(Path file, String key, long per) {
+        /**
+         * Reads the number.
+         *
+         * @return it, divided; 0 when absent or unreadable (no such controller, the group is gone)
+         */
+        long read() {
+            return counter(file, key) / per;
         }
     }
 
@@ -354,17 +357,21 @@ final class JobControlGroups {
                 made.add(g);
             }
             String name = PREFIX + cookie;
+            Path memory = memoryParent == null ? null : memoryParent.resolve(name);
+            Path cpu = cpuParent == null ? null : cpuParent.resolve(name);
             Group group = new Group(made, pidsParent == null ? null : pidsParent.resolve(name),
-                    memoryParent == null ? null : memoryParent.resolve(name),
-                    cpuParent == null ? null : cpuParent.resolve(name));
+                    memory == null ? null : new Counter(memory.resolve(memoryV1 ? "memory.oom_control"
+                            : "memory.events"), "oom_kill ", 1),
+                    cpu == null ? null : cpuV1 ? new Counter(cpu.resolve("cpu.stat"), "throttled_time ", 1000)
+                            : new Counter(cpu.resolve("cpu.stat"), "throttled_usec ", 1));
             if (maxProcesses > 0) {
                 write(group.pids().resolve("pids.max"), Integer.toString(maxProcesses));
             }
             if (maxMemory > 0) {
-                capMemory(group.memory());
+                capMemory(memory);
             }
             if (maxCpus > 0) {
-                capCpu(group.cpu());
+                capCpu(cpu);
             }
             return group;
         } catch (IOException | RuntimeException e) {
