@@ -16,7 +16,6 @@ import org.vancetope.worktarget.backend.daemon.ServerTransfers;
 import org.vancetope.worktarget.backend.daemon.TokenAuthenticator;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
-import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.DaemonKey;
@@ -64,7 +63,7 @@ public final class Tour {
         Process daemon = null;
         try (WorkspaceBackend work = WorkspaceBackend.builder().workspaceRoot(workspace).build();
              ServerTransfers transfers = ServerTransfers.create(
-                     new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)),
+                     work.transferRoots(),
                      TransferSettings.defaults(), progress);
              WorkTargetServer server = WorkTargetServer.builder().host("127.0.0.1").port(0)
                      .authenticator(TokenAuthenticator.builder()

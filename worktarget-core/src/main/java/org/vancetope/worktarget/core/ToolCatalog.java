@@ -52,6 +52,7 @@ public final class ToolCatalog {
 
     private static final List<ToolSpec> WRAPPERS;
     private static final List<ToolSpec> META;
+    private static final List<ToolSpec> LLM_FACING;
     private static final Map<String, ToolSpec> BACKENDS;
     private static final Map<String, ToolSpec> WRAPPER_BY_NAME;
 
@@ -305,6 +306,9 @@ public final class ToolCatalog {
                                 .choice("kind", "CLIENT, WORK or DAEMON.", List.of("CLIENT", "WORK", "DAEMON"), true)
                                 .string("targetName", "WORK: RootDir name (optional). DAEMON: daemon name (required).", false)
                                 .build(), "Switch work target", ResultSchemas.workTargetSet()));
+        List<ToolSpec> llm = new ArrayList<>(WRAPPERS);
+        llm.addAll(META);
+        LLM_FACING = List.copyOf(llm);
 
         Map<String, ToolSpec> backends = new LinkedHashMap<>();
         for (ToolSpec s : WRAPPERS) {
@@ -346,6 +350,17 @@ public final class ToolCatalog {
      */
     public static List<ToolSpec> metaTools() {
         return META;
+    }
+
+    /**
+     * The 19 tools an LLM sees: the 17 wrappers then the two meta-tools ({@code work_target_get},
+     * {@code work_target_set}), in manifest order; what {@link #manifestJson(ToolFormat)} exports, and what
+     * to pass to {@link #toolDefinitions(ToolFormat, java.util.Collection)} for a model API.
+     *
+     * @return the LLM-facing specs
+     */
+    public static List<ToolSpec> llmTools() {
+        return LLM_FACING;
     }
 
     /**
@@ -603,13 +618,7 @@ public final class ToolCatalog {
      * @return the JSON text
      */
     public static String manifestJson(ToolFormat format) {
-        return Json.pretty(toolDefinitions(format, llmFacing()));
-    }
-
-    private static List<ToolSpec> llmFacing() {
-        List<ToolSpec> all = new ArrayList<>(WRAPPERS);
-        all.addAll(META);
-        return all;
+        return Json.pretty(toolDefinitions(format, LLM_FACING));
     }
 
     /**
@@ -619,6 +628,6 @@ public final class ToolCatalog {
      * @return the JSON text
      */
     public static String manifestJson() {
-        return Json.pretty(toolDefinitions(llmFacing()));
+        return Json.pretty(toolDefinitions(LLM_FACING));
     }
 }

@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.spi.Endpoint;
@@ -38,8 +40,13 @@ import org.vancetope.worktarget.spi.ProcessStore;
 public final class WorkTargetService {
     private static final Logger LOG = LoggerFactory.getLogger(WorkTargetService.class);
 
+    /** The most (process, value) pairs remembered as warned about; past it, new pairs are warned about again. */
+    private static final int MAX_WARNED = 1024;
+
     private final ProcessStore processStore;
     private final Peers peers;
+    /** The malformed stored targets already warned about, as process id and value. */
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
     private WorkTargetService(Builder b) {
         this.processStore = Objects.requireNonNull(b.processStore, "processStore is required");
@@ -87,7 +94,7 @@ public final class WorkTargetService {
         if (raw == null) {
             return Optional.empty();
         }
-        return parse(raw, "process " + process.id());
+        return parse(raw, process.id());
     }
 
     /**
@@ -198,17 +205,31 @@ public final class WorkTargetService {
     }
 
     @SuppressWarnings("unchecked")
-    private static Optional<WorkTarget> parse(Object raw, String owner) {
+    private Optional<WorkTarget> parse(Object raw, String processId) {
         if (raw instanceof StoredTarget stored) {
             return Optional.of(stored.target());     // stored by set, handed back as it was: parsed already
         }
+        String problem;
         try {
             if (raw instanceof Map<?, ?> m) {
                 return Optional.of(WorkTarget.fromMap((Map<String, ?>) m));
             }
-            LOG.warn("Ignoring malformed workTarget of {}: not an object", owner);
+            problem = "not an object";
         } catch (IllegalArgumentException e) {
-            LOG.warn("Ignoring malformed workTarget of {}: {}", owner, e.getMessage());
+            problem = e.getMessage();
+        }
+        String value = String.valueOf(raw);
+        if (value.length() > 200) {
+            value = value.substring(0, 200) + "…";
+        }
+        if (warned.size() >= MAX_WARNED) {
+            warned.clear();
+        }
+        if (warned.add(processId + '\u0000' + value)) {
+            LOG.warn("Ignoring the stored work target of process {} ({}: {}); its calls use the default target until "
+                    + "work_target_set stores a valid one. The host's ProcessStore keeps it in engineParams.{} as an "
+                    + "object {{\"kind\": \"CLIENT\"|\"WORK\"|\"DAEMON\", \"targetName\": …}}. Warned once per "
+                    + "process and value.", processId, problem, value, WorkTarget.ENGINE_PARAM_KEY);
         }
         return Optional.empty();
     }

@@ -17,6 +17,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.vancetope.worktarget.core.internal.Json;
 import org.vancetope.worktarget.core.internal.StrictSchemas;
 import org.vancetope.worktarget.core.transfer.FileTransferTools;
 import org.vancetope.worktarget.spi.ToolLabel;
@@ -53,6 +54,47 @@ class ToolExportsTest {
         all.add(FileTransferTools.DIR_DOWNLOAD_SPEC);
         all.add(FileTransferTools.CREATE_EPHEMERAL_DIR_SPEC);
         return all;
+    }
+
+    @Test
+    void theLlmToolsAreTheWrappersThenTheMetaToolsAsTheManifestExportsThem() {
+        List<ToolSpec> expected = new ArrayList<>(ToolCatalog.wrappers());
+        expected.addAll(ToolCatalog.metaTools());
+
+        assertThat(ToolCatalog.llmTools()).containsExactlyElementsOf(expected).hasSize(19);
+        assertThat(ToolCatalog.manifestJson(ToolFormat.OPENAI))
+                .isEqualTo(Json.pretty(ToolCatalog.toolDefinitions(ToolFormat.OPENAI, ToolCatalog.llmTools())));
+    }
+
+    /** The optional parameters of a schema, nested ones included, as the strict walk counts them. */
+    @SuppressWarnings("unchecked")
+    private static int optionalParameters(Map<String, Object> schema) {
+        int n = 0;
+        Map<String, Object> props = (Map<String, Object>) schema.getOrDefault("properties", Map.of());
+        List<Object> required = (List<Object>) schema.getOrDefault("required", List.of());
+        for (Map.Entry<String, Object> p : props.entrySet()) {
+            if (!required.contains(p.getKey())) {
+                n++;
+            }
+            Map<String, Object> v = (Map<String, Object>) p.getValue();
+            if (v.containsKey("properties")) {
+                n += optionalParameters(v);
+            }
+            if (v.get("items") instanceof Map<?, ?> items && items.containsKey("properties")) {
+                n += optionalParameters((Map<String, Object>) items);
+            }
+        }
+        return n;
+    }
+
+    @Test
+    void theDocsGiveTheNumberOfOptionalParametersOfTheLlmTools() throws IOException {
+        int total = ToolCatalog.llmTools().stream().mapToInt(t -> optionalParameters(t.paramsSchema())).sum();
+        String sentence = "19 LLM-facing tools have " + total + " optional parameters together";
+
+        assertThat(Files.readString(Path.of("..", "README.md")).replaceAll("\\s+", " ")).contains(sentence);
+        assertThat(Files.readString(Path.of("..", "docs", "tool-exports.md")).replaceAll("\\s+", " "))
+                .contains(sentence);
     }
 
     @SuppressWarnings("unchecked")

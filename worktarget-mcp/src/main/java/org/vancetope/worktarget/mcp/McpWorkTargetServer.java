@@ -492,12 +492,12 @@ public final class McpWorkTargetServer implements AutoCloseable {
          * {@link #httpMaxConnections}; a connection whose request carried an accepted token no longer counts.
          * Many clients behind one NAT address that all connect at once may need more.
          *
-         * @param value 0 (none) or more
+         * @param value 0 (no cap) or more
          * @return this
          */
         public Builder httpMaxUnauthenticatedPerAddress(int value) {
             if (value < 0) {
-                throw new IllegalArgumentException("httpMaxUnauthenticatedPerAddress must be 0 (none) or more, got "
+                throw new IllegalArgumentException("httpMaxUnauthenticatedPerAddress must be 0 (no cap) or more, got "
                         + value + ".");
             }
             this.httpMaxUnauthenticatedPerAddress = value;

@@ -246,6 +246,6 @@ class HttpConnectionGuardsTest {
         assertThat(McpWorkTargetServer.DEFAULT_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS).isEqualTo(128);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> McpWorkTargetServer.builder()
                 .httpMaxUnauthenticatedPerAddress(-1)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("httpMaxUnauthenticatedPerAddress must be 0 (none) or more");
+                .hasMessageContaining("httpMaxUnauthenticatedPerAddress must be 0 (no cap) or more");
     }
 }

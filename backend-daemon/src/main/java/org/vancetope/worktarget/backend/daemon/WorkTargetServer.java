@@ -578,7 +578,7 @@ public final class WorkTargetServer implements AutoCloseable {
             require(lowWaterMark > 0 && highWaterMark >= lowWaterMark, "writeBufferWaterMark needs 0 < low <= high");
             require(ioThreads >= 0, "ioThreads must be >= 0");
             require(maxConnections >= 1, "maxConnections must be at least 1, got " + maxConnections);
-            require(maxUnauthenticatedPerAddress >= 0, "maxUnauthenticatedPerAddress must be 0 (none) or more, got "
+            require(maxUnauthenticatedPerAddress >= 0, "maxUnauthenticatedPerAddress must be 0 (no cap) or more, got "
                     + maxUnauthenticatedPerAddress);
             return new WorkTargetServer(this);
         }

@@ -48,8 +48,13 @@ class TransferErrorCodesTest {
 
     /** The server (chunk size 1 KiB) and a daemon "box" played by the test, offering {@code capabilities}. */
     private void start(String capabilities) throws Exception {
+        start(capabilities, 0);
+    }
+
+    /** {@link #start(String)} with a disk budget per project in the server's workspace. */
+    private void start(String capabilities, long projectMaxBytes) throws Exception {
         server = new TransferServerFixture(base, TransferSettings.defaults().toBuilder().chunkSize(1024).build(),
-                TransferListener.NONE);
+                TransferListener.NONE, false, 2 * 1024 * 1024, projectMaxBytes);
         peer = SocketPeer.connect(server.t.uri(), TestServer.DAEMON_TOKEN, "daemon");
         peer.sendText("{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"daemon\",\"tenant\":\"acme\","
                 + "\"project\":\"proj\",\"daemonName\":\"box\",\"tools\":[],\"capabilities\":" + capabilities + "}");
@@ -124,6 +129,35 @@ class TransferErrorCodesTest {
         assertThat((String) r.get("error")).startsWith("zstd_refused: chunk 0 is zstd-compressed, and transfer_init "
                 + "announced no compression");
         assertNothingLanded();
+    }
+
+    @Test
+    void aFileThatWouldTakeTheProjectOverItsDiskBudgetIsBudgetExceededBeforeAnythingIsWritten() throws Exception {
+        start("[]", 1024 * 1024);
+        var upload = uploadAsync();
+        Map<String, Object> request = next();
+        String id = (String) request.get("transferId");
+        peer.sendText("{\"type\":\"transfer_init\",\"transferId\":\"" + id + "\",\"target\":\"up.bin\",\"dirName\":\""
+                + dirName + "\",\"totalSize\":" + (2 * 1024 * 1024) + ",\"hash\":\"" + sha256(CONTENT) + "\"}");
+
+        Map<String, Object> response = next();
+        assertThat(response).containsEntry("type", "transfer_init_response").containsEntry("ok", false)
+                .containsEntry("code", "budget_exceeded");
+        Map<String, Object> r = result(upload);
+        assertThat(r).containsEntry("ok", false).containsEntry("code", "budget_exceeded");
+        assertThat((String) r.get("error")).contains("this transfer adds 2.0 MiB", "disk budget of 1.0 MiB",
+                "nothing was written");
+        assertNothingLanded();
+    }
+
+    @Test
+    void aFileWithinTheProjectsDiskBudgetLands() throws Exception {
+        start("[]", 1024 * 1024);
+        var upload = uploadAsync();
+        String id = initUpload(sha256(CONTENT));
+        peer.sendText(chunk(id, 0, CONTENT, true, ""));
+        assertThat(complete()).containsEntry("ok", true);
+        assertThat(result(upload)).containsEntry("ok", true);
     }
 
     @Test

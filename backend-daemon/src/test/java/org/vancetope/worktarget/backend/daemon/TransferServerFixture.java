@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
-import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 
@@ -31,9 +30,19 @@ final class TransferServerFixture implements AutoCloseable {
      */
     TransferServerFixture(Path base, TransferSettings settings, TransferListener listener, boolean silentLimits,
                           int maxFrameBytes) throws Exception {
-        work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace")).build();
-        transfers = ServerTransfers.create(
-                new RootDirTargetResolver((s, dir) -> work.findRoot(s.tenant(), s.project(), dir)), settings, listener);
+        this(base, settings, listener, silentLimits, maxFrameBytes, 0);
+    }
+
+    /**
+     * @param silentLimits as above
+     * @param maxFrameBytes the server's frame limit
+     * @param projectMaxBytes the workspace's disk budget per project (0: none)
+     */
+    TransferServerFixture(Path base, TransferSettings settings, TransferListener listener, boolean silentLimits,
+                          int maxFrameBytes, long projectMaxBytes) throws Exception {
+        work = WorkspaceBackend.builder().workspaceRoot(base.resolve("workspace")).projectMaxBytes(projectMaxBytes)
+                .build();
+        transfers = ServerTransfers.create(work.transferRoots(), settings, listener);
         t = new TestServer(b -> (silentLimits ? b.frameExtension(transfers.extension()) : b.transfers(transfers))
                 .maxFrameBytes(maxFrameBytes));
         InMemoryProcessStore store = new InMemoryProcessStore();

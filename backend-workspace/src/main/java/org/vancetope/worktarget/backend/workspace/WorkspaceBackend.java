@@ -2,7 +2,9 @@ package org.vancetope.worktarget.backend.workspace;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,8 +24,10 @@ import org.vancetope.worktarget.core.internal.exec.ExecEngine;
 import org.vancetope.worktarget.core.internal.exec.ExecResolver;
 import org.vancetope.worktarget.core.internal.exec.ExecSetup;
 import org.vancetope.worktarget.core.internal.file.FileEngine;
+import org.vancetope.worktarget.core.internal.file.FileTools;
 import org.vancetope.worktarget.core.internal.home.Homes;
 import org.vancetope.worktarget.core.transfer.EphemeralDirCreator;
+import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.BackendToolProvider;
 import org.vancetope.worktarget.spi.RootDirCatalog;
@@ -84,6 +88,8 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
     private volatile boolean closed;
     /** The calls working in each RootDir, so that a RootDir is never deleted from under one. */
     private final RootDirUse use = new RootDirUse();
+    /** The disk budget of each project's RootDirs; off unless {@link Builder#projectMaxBytes} is set. */
+    private final ProjectBudget budget;
 
     /** The default of {@link Builder#maxRootDirsPerProject}. */
     public static final int DEFAULT_MAX_ROOT_DIRS_PER_PROJECT = 1000;
@@ -99,8 +105,11 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         this.run = b.keepLeftoversFor != null ? WorkspaceRuns.start() : null;     // after what may fail
         this.lifecycle = new RootDirLifecycle(index, types, gates, use, b.clock, b.listeners, b.maxRootDirsPerProject,
                 run);
-        this.tools = use.track(WorkspaceTools.create(engine, exec, homes, b.hostEnv,
-                (params, ctx) -> gates.gate(resolveRoot(ctx, Params.optString(params, ToolCatalog.DIR_NAME, null)))));
+        this.budget = new ProjectBudget(index, b.projectMaxBytes, b.clock);
+        FileTools.GateResolver gateOf = (params, ctx) -> gates.gate(resolveRoot(ctx,
+                Params.optString(params, ToolCatalog.DIR_NAME, null)));
+        this.tools = use.track(budget.guard(WorkspaceTools.create(engine, exec, homes, b.hostEnv, gateOf, budget),
+                (params, ctx) -> fileSize(gateOf, params, ctx)));
         // Jobs never outlive the RootDir they run in: none starts in it while it is being disposed.
         lifecycle.addListener(new RootDirListener() {
             @Override
@@ -115,6 +124,20 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         });
         gates.sweepAtStart();
         this.leftovers = run == null ? null : LeftoverSweep.start(lifecycle, b.keepLeftoversFor);
+    }
+
+    /** The size of the regular file a call's {@code path} names, 0 when there is none or it cannot be seen. */
+    private static long fileSize(FileTools.GateResolver gateOf, Map<String, Object> params, ToolContext ctx) {
+        if (params == null || !(params.get("path") instanceof String path)) {
+            return 0;
+        }
+        try {
+            Path file = gateOf.gate(params, ctx).resolveEntry(path);
+            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return a.isRegularFile() ? a.size() : 0;
+        } catch (IOException | ToolException | RuntimeException e) {
+            return 0;     // the tool itself says what is wrong with the path
+        }
     }
 
     /**
@@ -300,6 +323,24 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
     }
 
     /**
+     * The resolver of the transfers between a foot and this workspace's RootDirs: {@code dirName} names a
+     * RootDir of the transfer's project ({@link #findRoot}), and a file received into one is refused
+     * {@code budget_exceeded} before anything is written when it would take the project over its disk budget
+     * ({@link Builder#projectMaxBytes}).
+     *
+     * <pre>{@code
+     * ServerTransfers transfers = ServerTransfers.create(work.transferRoots(), TransferSettings.defaults(),
+     *         TransferListener.NONE);
+     * }</pre>
+     *
+     * @return the resolver
+     */
+    public RootDirTargetResolver transferRoots() {
+        return new RootDirTargetResolver((scope, dirName) -> findRoot(scope.tenant(), scope.project(), dirName),
+                (scope, bytes) -> budget.take(scope.tenant(), scope.project(), bytes));
+    }
+
+    /**
      * Creates {@code ephemeral} RootDirs for {@code workspace_create_ephemeral_dir}.
      *
      * @return the creator
@@ -446,6 +487,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         private Map<String, String> hostEnv = System.getenv();
         private Path homesRoot;
         private long homeMaxBytes = Homes.DEFAULT_MAX_BYTES;
+        private long projectMaxBytes;
         private SettingsCascade settingsCascade = SettingsCascade.EMPTY;
         private int maxRootDirsPerProject = DEFAULT_MAX_ROOT_DIRS_PER_PROJECT;
         private Duration keepLeftoversFor;
@@ -543,7 +585,32 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
          * @return this
          */
         public Builder homeMaxBytes(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("homeMaxBytes must be 0 (off) or more, got " + bytes);
+            }
             this.homeMaxBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The disk budget of one project's RootDirs together (default 0: none): the bytes of the regular files
+         * in all of them, measured at most once a minute (every 2 s while over) plus what the file tools and the
+         * transfers through {@link WorkspaceBackend#transferRoots()} added since. A {@code file_write} or a
+         * received file that would take the project over it is refused before it writes; while the project is
+         * over it, {@code file_write}, {@code file_edit}, {@code file_mkdir} and uploads are refused
+         * ({@code budget_exceeded}, saying what to do) and of {@code exec_run} only jobs that look at files and
+         * remove them start, while reading, searching, {@code file_delete} and {@code file_move} go on. A job
+         * that started under the budget writes on until it ends, so this guards against a caller filling the
+         * disk through the tools; a file system quota is the hard limit.
+         *
+         * @param bytes the budget, 0 (off) or at least 1 MiB
+         * @return this
+         */
+        public Builder projectMaxBytes(long bytes) {
+            if (bytes != 0 && bytes < 1024 * 1024) {
+                throw new IllegalArgumentException("projectMaxBytes must be 0 (off) or at least 1 MiB, got " + bytes);
+            }
+            this.projectMaxBytes = bytes;
             return this;
         }
 

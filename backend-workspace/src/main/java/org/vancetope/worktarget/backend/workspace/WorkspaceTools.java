@@ -32,13 +32,14 @@ final class WorkspaceTools {
      * @param homes the jobs' scoped homes
      * @param hostEnv the host environment the sealed job environment draws from
      * @param gates how a call (its {@code dirName}, or none for the process's {@code temp}) finds its RootDir
+     * @param space whether a job may start given the disk its project's RootDirs hold
      * @return the tools, unmodifiable
      */
     static List<BackendTool> create(FileEngine engine, ExecEngine exec, Homes homes, Map<String, String> hostEnv,
-                                    FileTools.GateResolver gates) {
+                                    FileTools.GateResolver gates, ExecResolvers.SpaceCheck space) {
         List<BackendTool> all = new ArrayList<>(FileTools.create(ToolCatalog.WORK_PREFIX, engine, gates));
         all.addAll(ExecTools.create(exec, ToolCatalog.WORK_PREFIX, ExecResolvers.work(gates::gate,
-                homes, ExecEnvPolicy.work(hostEnv))));
+                homes, ExecEnvPolicy.work(hostEnv), space)));
         return List.copyOf(all);
     }
 }

@@ -243,6 +243,13 @@ class WorkspaceBackendTest {
     }
 
     @Test
+    void aNegativeHomeBudgetIsRefusedUnderItsBuilderName() {
+        assertThatThrownBy(() -> WorkspaceBackend.builder().homeMaxBytes(-1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("homeMaxBytes must be 0 (off) or more, got -1");
+    }
+
+    @Test
     void unknownDirNameAmongManyListsTheFirstTwentyAndHowManyMore() throws Exception {
         for (int i = 0; i < 25; i++) {
             work.createRootDir(P1, String.format("d%02d", 24 - i), "temp", null, false, null);

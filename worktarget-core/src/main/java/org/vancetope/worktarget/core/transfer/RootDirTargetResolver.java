@@ -18,6 +18,9 @@ import org.vancetope.worktarget.spi.ErrorCode;
  *         (scope, dirName) -> workspace.findRoot(scope.tenant(), scope.project(), dirName));
  * }</pre>
  *
+ * <p>The WORK backend makes one with its project disk budget ({@code WorkspaceBackend.transferRoots()}): a
+ * {@link Room} refuses a file the project has no room for ({@code budget_exceeded}) before it is received.
+ *
  * <p>It does not create RootDirs; {@code workspace_create_ephemeral_dir} does.
  */
 public final class RootDirTargetResolver implements TargetResolver {
@@ -25,14 +28,44 @@ public final class RootDirTargetResolver implements TargetResolver {
     public static final String DIR_NOT_FOUND = "dirName not found";
 
     private final BiFunction<TransferScope, String, Optional<Path>> roots;
+    private final Room room;
 
     /**
-     * Creates the resolver.
+     * Whether a project has room on the disk for a file it receives.
+     */
+    @FunctionalInterface
+    public interface Room {
+        /** Every file fits. */
+        Room ANY = (scope, bytes) -> null;
+
+        /**
+         * Takes the room for a file, or says why there is none.
+         *
+         * @param scope the tenant and project
+         * @param bytes the size of the file
+         * @return null when the file fits (its bytes now count), else the refusal, saying what to do
+         */
+        String take(TransferScope scope, long bytes);
+    }
+
+    /**
+     * Creates the resolver; every file fits.
      *
      * @param roots maps (scope, dirName) to the RootDir's directory, empty when there is none
      */
     public RootDirTargetResolver(BiFunction<TransferScope, String, Optional<Path>> roots) {
+        this(roots, Room.ANY);
+    }
+
+    /**
+     * Creates the resolver with a check of the room a received file takes.
+     *
+     * @param roots maps (scope, dirName) to the RootDir's directory, empty when there is none
+     * @param room whether a project has room for a file it receives
+     */
+    public RootDirTargetResolver(BiFunction<TransferScope, String, Optional<Path>> roots, Room room) {
         this.roots = Objects.requireNonNull(roots, "roots");
+        this.room = Objects.requireNonNull(room, "room");
     }
 
     /**
@@ -54,6 +87,19 @@ public final class RootDirTargetResolver implements TargetResolver {
     public TargetResolution root(TransferScope scope, String dirName) {
         return find(scope, dirName).map(TargetResolution::resolved)
                 .orElseGet(() -> TargetResolution.refused(ErrorCode.NOT_FOUND, notFound(dirName)));
+    }
+
+    /**
+     * {@link #root}, then the {@link Room} for the file: refused {@code budget_exceeded} when there is none.
+     */
+    @Override
+    public TargetResolution rootToReceive(TransferScope scope, String dirName, long bytes) {
+        TargetResolution r = root(scope, dirName);
+        if (!r.ok()) {
+            return r;
+        }
+        String refusal = room.take(scope, bytes);
+        return refusal == null ? r : TargetResolution.refused(ErrorCode.BUDGET_EXCEEDED, refusal);
     }
 
     /**

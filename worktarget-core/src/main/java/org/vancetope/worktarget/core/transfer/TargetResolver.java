@@ -36,6 +36,19 @@ public interface TargetResolver {
     TargetResolution root(TransferScope scope, String dirName);
 
     /**
+     * The root of a file this side is about to receive: {@link #root} by default. A resolver that keeps a
+     * disk budget refuses here a file that would take the root's owner over it, before anything is written.
+     *
+     * @param scope the tenant and project of the transfer
+     * @param dirName the server RootDir, or null on the client
+     * @param bytes the size of the file to receive
+     * @return the root (an existing directory), or a refusal
+     */
+    default TargetResolution rootToReceive(TransferScope scope, String dirName, long bytes) {
+        return root(scope, dirName);
+    }
+
+    /**
      * A resolver with one root for every transfer, whatever the scope: the work directory of a client
      * peer, so that a file downloaded to it can be read with the same peer's file tools at the same path.
      *

@@ -23,7 +23,6 @@ import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.ExecSettings;
 import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
-import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.mcp.McpProcessMapping;
@@ -45,7 +44,7 @@ final class McpCommand {
             "           " + ExecOptions.USAGE,
             "       mcp --http PORT --workspace DIR --tokens FILE [--bind 127.0.0.1] [--daemon-port 7070]",
             "           [--project P] [--allowed-origins LIST] [--max-connections N]",
-            "           [--max-unauthenticated-per-address N] " + ExecOptions.USAGE_TIME,
+            "           [--max-unauthenticated-per-address N] [--project-max-mib N] " + ExecOptions.USAGE_TIME,
             "           " + ExecOptions.USAGE,
             "",
             "Serves the WorkTarget tools (file_*, exec_*, work_target_get/set) to an MCP client.",
@@ -82,6 +81,9 @@ final class McpCommand {
             "  --max-unauthenticated-per-address N  the most connections one remote address may hold on each",
             "                    port before a request or upgrade with an accepted token (default "
                     + McpWorkTargetServer.DEFAULT_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS + "; 0 no cap)",
+            "  --project-max-mib N  the disk budget of one project's RootDirs together (default 0: none; else at",
+            "                    least 1); over it file_write, file_edit and file_mkdir are refused and only jobs",
+            "                    that look at files and remove them start (also for --workspace of stdio)",
             "",
             "Both forms:",
             String.join("\n", ExecOptions.help(20, "job", "server")),
@@ -89,9 +91,15 @@ final class McpCommand {
             "Logs go to stderr. Exit codes: 0 stopped, 2 usage, 4 cannot bind.");
 
     private static final Set<String> OPTIONS = ExecOptions.withOwn("workdir", "workspace", "tenant", "project", "http", "tokens",
-            "bind", "daemon-port", "allowed-origins", "warm-up", "max-connections", "max-unauthenticated-per-address");
+            "bind", "daemon-port", "allowed-origins", "warm-up", "max-connections", "max-unauthenticated-per-address",
+            "project-max-mib");
 
     private McpCommand() {
+    }
+
+    /** {@code --project-max-mib} in bytes; 0 when absent. */
+    private static long projectMaxBytes(Args a) throws Args.UsageException {
+        return (long) a.intOption("project-max-mib", 0, 0, Integer.MAX_VALUE) << 20;
     }
 
     static int run(List<String> argv, InputStream in, PrintStream out, PrintStream err) {
@@ -123,6 +131,10 @@ final class McpCommand {
         }
         Path workdir = a.directory("workdir", ".");
         Path workspace = a.has("workspace") ? a.directory("workspace", null) : null;
+        if (workspace == null && a.has("project-max-mib")) {
+            throw new Args.UsageException("--project-max-mib needs --workspace DIR (it is the budget of the WORK "
+                    + "target's RootDirs).");
+        }
         String tenant = a.get("tenant", "local");
         String project = a.get("project", "local");
         String warmUp = a.get("warm-up", "on");
@@ -131,10 +143,11 @@ final class McpCommand {
         }
         ExecSettings exec = ExecOptions.settings(a);
         LocalBackend local = ExecOptions.build(() -> LocalBackend.builder().workDirectory(workdir).execSettings(exec).build());
+        long projectMax = projectMaxBytes(a);
         WorkspaceBackend work;
         try {
             work = workspace == null ? null : ExecOptions.build(() -> WorkspaceBackend.builder().workspaceRoot(workspace)
-                    .execSettings(exec).processesEndWithJvm(Duration.ZERO).build());   // a session's process never comes back
+                    .execSettings(exec).projectMaxBytes(projectMax).processesEndWithJvm(Duration.ZERO).build());   // a session's process never comes back
         } catch (Args.UsageException e) {
             local.close();
             throw e;
@@ -206,10 +219,11 @@ final class McpCommand {
             throw new Args.UsageException("Cannot read --tokens: " + e.getMessage());
         }
         ExecSettings exec = ExecOptions.settings(a);
+        long projectMax = projectMaxBytes(a);
         WorkspaceBackend work = ExecOptions.build(() -> WorkspaceBackend.builder().workspaceRoot(workspace).execSettings(exec)
-                .processesEndWithJvm(LEFTOVERS_KEPT).build());
+                .projectMaxBytes(projectMax).processesEndWithJvm(LEFTOVERS_KEPT).build());
         ServerTransfers transfers = ServerTransfers.create(
-                new RootDirTargetResolver((scope, dirName) -> work.findRoot(scope.tenant(), scope.project(), dirName)),
+                work.transferRoots(),
                 TransferSettings.defaults(), TransferListener.NONE);
         WorkTargetServer server;
         try {

@@ -133,6 +133,21 @@ class McpMainTest {
     }
 
     @Test
+    void theProjectBudgetNeedsAWorkspaceAndIsNotNegative(@TempDir Path tmp) throws Exception {
+        assertThat(run("mcp", "--workdir", tmp.toString(), "--project-max-mib", "100")).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--project-max-mib needs --workspace DIR");
+        err.reset();
+        Path tokens = Files.writeString(tmp.resolve("tokens.json"), "{\"tokens\":[{\"token\":\"a-token-of-16-chars\","
+                + "\"tenant\":\"acme\",\"projects\":[\"proj\"]}]}");
+        assertThat(run("mcp", "--http", "0", "--daemon-port", "0", "--workspace", tmp.toString(), "--tokens",
+                tokens.toString(), "--project-max-mib", "-1")).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--project-max-mib must be at least 0, got -1.");
+        assertThat(out.size()).as("nothing on stdout, the protocol stream").isZero();
+        assertThat(run("mcp", "--help")).isEqualTo(Main.OK);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--project-max-mib N");
+    }
+
+    @Test
     void theConnectionCapsAreOptionsOfTheHttpFormAndNotNegative(@TempDir Path tmp) throws Exception {
         for (String option : List.of("--max-connections", "--max-unauthenticated-per-address")) {
             assertThat(run("mcp", "--workdir", tmp.toString(), option, "8")).as(option).isEqualTo(Main.USAGE);

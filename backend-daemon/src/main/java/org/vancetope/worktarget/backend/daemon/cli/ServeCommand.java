@@ -32,7 +32,6 @@ import org.vancetope.worktarget.core.FileToolSettings;
 import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.core.internal.home.HomeScope;
-import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.SettingLevel;
@@ -50,7 +49,7 @@ final class ServeCommand {
             "             [--max-jobs N] " + ExecOptions.USAGE_TIME,
             "             " + ExecOptions.USAGE,
             "             [--result-max-kib N] [--process-idle-minutes N] [--max-processes N]",
-            "             [--max-unauthenticated-per-address N] [--max-rootdirs N]",
+            "             [--max-unauthenticated-per-address N] [--max-rootdirs N] [--project-max-mib N]",
             "             [--redis-uri URI --node-id ID]",
             "",
             "Runs a WorkTarget server: foots and daemons connect to ws://BIND:PORT/worktarget/v1 with a token",
@@ -104,6 +103,9 @@ final class ServeCommand {
             String.join("\n", ExecOptions.help(22, "WORK job", "server")),
             "  --max-rootdirs N    the RootDirs one project may hold; one more (workspace_create_ephemeral_dir)",
             "                      fails size_limit (default " + WorkspaceBackend.DEFAULT_MAX_ROOT_DIRS_PER_PROJECT + ")",
+            "  --project-max-mib N the disk budget of one project's RootDirs together (default 0: none); over it",
+            "                      file_write, file_edit and file_mkdir are refused and only jobs that look at",
+            "                      files and remove them start; measured at most every minute",
             "  --result-max-kib N  the largest result of a file tool (default "
                     + (FileToolSettings.DEFAULT_RESULT_MAX_BYTES >> 10) + "; at least 1)",
             "  --process-idle-minutes N  end a named process after N minutes without a call (default "
@@ -235,7 +237,7 @@ final class ServeCommand {
                 "admin-token-file", "tls-cert", "tls-key", "request-timeout", "max-transfer-mib", "home-scope", "homes",
                 "home-max-mib", "isolation", "isolation-wrapper", "kill-grace-ms", "max-jobs", "result-max-kib", "redis-uri",
                 "node-id", "process-idle-minutes", "max-processes", "max-connections", "max-unauthenticated-per-address",
-                "max-rootdirs"),
+                "max-rootdirs", "project-max-mib"),
                 Set.of("help", "no-sync"));
         if (a.flag("help")) {
             out.println(HELP);
@@ -277,7 +279,7 @@ final class ServeCommand {
                     + "that this user may write there (and in --homes).");
         }
         ServerTransfers transfers = ServerTransfers.create(
-                new RootDirTargetResolver((scope, dirName) -> work.findRoot(scope.tenant(), scope.project(), dirName)),
+                work.transferRoots(),
                 transferSettings, TransferListener.NONE);
         WorkTargetServer server;
         try {
@@ -438,6 +440,7 @@ final class ServeCommand {
         }
         b.maxRootDirsPerProject(a.intOption("max-rootdirs", WorkspaceBackend.DEFAULT_MAX_ROOT_DIRS_PER_PROJECT, 1,
                 1_000_000));
+        b.projectMaxBytes((long) a.intOption("project-max-mib", 0, 0, Integer.MAX_VALUE) << 20);
         ExecSettings.Builder exec = ExecSettings.defaults().toBuilder();
         try {
             if (a.has("isolation")) {

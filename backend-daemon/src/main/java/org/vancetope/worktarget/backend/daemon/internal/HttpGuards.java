@@ -96,7 +96,7 @@ public final class HttpGuards {
                 throw new IllegalArgumentException("the connection cap must be at least 1, got " + max);
             }
             if (maxUntrustedPerAddress < 0) {
-                throw new IllegalArgumentException("the cap per address must be 0 (none) or more, got "
+                throw new IllegalArgumentException("the cap per address must be 0 (no cap) or more, got "
                         + maxUntrustedPerAddress);
             }
             this.server = Objects.requireNonNull(server, "server");

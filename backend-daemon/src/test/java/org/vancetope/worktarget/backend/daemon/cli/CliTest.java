@@ -689,6 +689,7 @@ class CliTest {
         cases.put(List.of("--process-idle-minutes", "-1"), "--process-idle-minutes must be between 0 and 525600, got -1.");
         cases.put(List.of("--max-processes", "0"), "--max-processes must be between 1 and 1000000, got 0.");
         cases.put(List.of("--max-rootdirs", "0"), "--max-rootdirs must be between 1 and 1000000, got 0.");
+        cases.put(List.of("--project-max-mib", "-1"), "--project-max-mib must be at least 0, got -1.");
         cases.put(List.of("--port", "70000"), "--port must be between 0 and 65535, got 70000.");
         for (Map.Entry<List<String>, String> c : cases.entrySet()) {
             err.reset();
@@ -758,6 +759,29 @@ class CliTest {
                     "acme", "--project", "proj", "--process", "keeper", "workspace_create_ephemeral_dir", "{}"))
                     .isEqualTo(Main.FAILED);
             assertThat(stderr()).startsWith("error size_limit: Project 'proj' holds ").contains("maxRootDirsPerProject 2");
+        } finally {
+            serve.close();
+        }
+    }
+
+    @Test
+    void serveProjectMaxMibRefusesAWriteThatWouldTakeTheProjectOverItsBudget() throws Exception {
+        ServeCommand.Running serve = ServeCommand.start(List.of("--workspace", workspace().toString(), "--tokens",
+                goodTokens().toString(), "--port", "0", "--admin-port", "0", "--admin-token", ADMIN_TOKEN,
+                "--project-max-mib", "1"), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            String admin = "http://127.0.0.1:" + serve.adminPort();
+            String content = "x".repeat(700 * 1024);
+            assertThat(run("call", "--server", admin, "--admin-token", ADMIN_TOKEN, "--target", "WORK", "--tenant",
+                    "acme", "--project", "proj", "--process", "keeper", "file_write",
+                    "{\"path\":\"a.txt\",\"content\":\"" + content + "\"}")).as(stderr()).isEqualTo(Main.OK);
+            err.reset();
+            assertThat(run("call", "--server", admin, "--admin-token", ADMIN_TOKEN, "--target", "WORK", "--tenant",
+                    "acme", "--project", "proj", "--process", "keeper", "file_write",
+                    "{\"path\":\"b.txt\",\"content\":\"" + content + "\"}")).isEqualTo(Main.FAILED);
+            assertThat(stderr()).startsWith("error budget_exceeded: The RootDirs of project 'proj' hold ")
+                    .contains("disk budget of 1.0 MiB", "nothing was written");
         } finally {
             serve.close();
         }

@@ -184,7 +184,7 @@ class ConnectionCapTest {
         assertThatThrownBy(() -> new HttpGuards.ConnectionCap("test server", 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1, got 0");
         assertThatThrownBy(() -> new HttpGuards.ConnectionCap("test server", 1, -1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 (none) or more, got -1");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 (no cap) or more, got -1");
     }
 
     @Test

@@ -39,6 +39,24 @@ public final class ExecResolvers {
     }
 
     /**
+     * Whether a WORK job may start given the disk its caller's RootDirs hold (the backend's project budget).
+     */
+    @FunctionalInterface
+    public interface SpaceCheck {
+        /** No check: every job may start. */
+        SpaceCheck NONE = (context, cleanUp) -> { };
+
+        /**
+         * Refuses a job that must not start.
+         *
+         * @param context the caller
+         * @param cleanUp whether the job only looks at files and removes them (it starts over a budget too)
+         * @throws ToolException {@code budget_exceeded}, saying what to do
+         */
+        void check(ToolContext context, boolean cleanUp) throws ToolException;
+    }
+
+    /**
      * CLIENT: every job runs in one work directory with the policy's environment (the user's HOME).
      *
      * @param workDir the work directory's confined root
@@ -61,15 +79,30 @@ public final class ExecResolvers {
      * @return the resolver
      */
     public static ExecResolver work(RootResolver roots, Homes homes, ExecEnvPolicy policy) {
+        return work(roots, homes, policy, SpaceCheck.NONE);
+    }
+
+    /**
+     * {@link #work(RootResolver, Homes, ExecEnvPolicy)} with a check of the disk the caller's RootDirs hold,
+     * made after the RootDir is found and before the HOME is prepared.
+     *
+     * @param roots the RootDir resolution (confinement gate)
+     * @param homes the homes
+     * @param policy the environment policy, normally {@link ExecEnvPolicy#work}
+     * @param space the check of the RootDirs' disk
+     * @return the resolver
+     */
+    public static ExecResolver work(RootResolver roots, Homes homes, ExecEnvPolicy policy, SpaceCheck space) {
         Objects.requireNonNull(roots, "roots");
         Objects.requireNonNull(homes, "homes");
         Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(space, "space");
         return (params, ctx) -> {
             ConfinedRoot root = roots.root(params, ctx);
-            // a job that only looks at files and removes them starts over the HOME's budget too: the way back
-            Object command = params.get("command");
-            Home home = homes.prepare(ctx.tenant(), ctx.project(), ctx.user(),
-                    command instanceof String c && CleanUpCommand.isCleanUp(c));
+            // a job that only looks at files and removes them starts over a budget too: the way back under it
+            boolean cleanUp = params.get("command") instanceof String c && CleanUpCommand.isCleanUp(c);
+            space.check(ctx, cleanUp);
+            Home home = homes.prepare(ctx.tenant(), ctx.project(), ctx.user(), cleanUp);
             return new ExecTarget(root, policy.environment(home.dir(), Map.of()), home.dir());
         };
     }

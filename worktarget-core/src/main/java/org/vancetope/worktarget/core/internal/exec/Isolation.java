@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.vancetope.worktarget.core.ExecSettings.IsolationMode;
+import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
 
 /**
  * Opt-in OS isolation of exec jobs: mode {@code none} runs
@@ -134,7 +135,12 @@ public final class Isolation {
                         + MODE_ENV + " is unknown; use 'none' or 'custom' (any case).", e);
             }
         }
-        return effective == IsolationMode.CUSTOM ? custom(wrapper).withResolvedProgram(envLookup.apply("PATH")) : NONE;
+        if (effective != IsolationMode.CUSTOM) {
+            return NONE;
+        }
+        // where the jobs find their programs: the host's PATH, or the default a job gets when the host has none
+        String path = envLookup.apply("PATH");
+        return custom(wrapper).withResolvedProgram(path == null ? ExecEnvPolicy.DEFAULT_PATH : path);
     }
 
     /**

@@ -7,9 +7,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -18,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.HomeMaintenance;
 import org.vancetope.worktarget.core.internal.Segments;
+import org.vancetope.worktarget.core.internal.SizeBudget;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.internal.path.SafeDirectory;
 import org.vancetope.worktarget.spi.ErrorCode;
@@ -55,20 +53,17 @@ public final class Homes implements HomeMaintenance {
     private final SettingsCascade settings;
     private final long maxBytes;
     private final Duration measureInterval;
-    private final Clock clock;
-    private final Map<Path, Measurement> measurements = new ConcurrentHashMap<>();
+    /** One key per HOME directory. */
+    private final SizeBudget<Path> budget;
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
     private volatile ConfinedRoot gate;
-
-    private record Measurement(Instant at, long bytes) {
-    }
 
     private Homes(Builder b, Path root) {
         this.root = root;
         this.settings = b.settings;
         this.maxBytes = b.maxBytes;
         this.measureInterval = b.measureInterval;
-        this.clock = b.clock;
+        this.budget = new SizeBudget<>(maxBytes, measureInterval, OVER_BUDGET_INTERVAL, b.clock, this::measure);
     }
 
     /**
@@ -187,23 +182,10 @@ public final class Homes implements HomeMaintenance {
      * @throws ToolException {@code budget_exceeded} stating size, budget and the three options
      */
     public void checkBudget(Home home) throws ToolException {
-        if (maxBytes == 0) {
-            return;
-        }
-        Instant now = clock.instant();
-        Measurement m = measurements.compute(home.dir(), (dir, old) -> {
-            if (old != null) {
-                Duration age = Duration.between(old.at(), now);
-                Duration interval = old.bytes() > maxBytes ? OVER_BUDGET_INTERVAL : measureInterval;
-                if (age.compareTo(interval) < 0) {
-                    return old;
-                }
-            }
-            return new Measurement(now, measure(home));
-        });
-        if (m.bytes() > maxBytes) {
+        long held = budget.usage(home.dir(), 0);
+        if (held > maxBytes) {
             throw new ToolException(ErrorCode.BUDGET_EXCEEDED, "The HOME of this " + home.scope().wire() + " scope ('"
-                    + home.key() + "') holds " + human(m.bytes()) + ", over its budget of " + human(maxBytes)
+                    + home.key() + "') holds " + SizeBudget.human(held) + ", over its budget of " + SizeBudget.human(maxBytes)
                     + ", so the job was not started. While it is over, only jobs that look at files and remove them "
                     + "start (rm, rmdir, du, ls, find without -exec, df, sort, head, tail, cat, wc, stat, echo, cd; no "
                     + "redirection into a file). Options: (1) clean up HOME: see what is big with 'du -sh ~/.[!.]* ~/* "
@@ -334,7 +316,7 @@ public final class Homes implements HomeMaintenance {
         } catch (NoSuchFileException e) {
             return NOTHING;
         }
-        measurements.remove(root.resolve(tenant).resolve(from));
+        budget.forget(root.resolve(tenant).resolve(from));
         return DONE;
     }
 
@@ -346,15 +328,16 @@ public final class Homes implements HomeMaintenance {
         } catch (ToolException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
-        measurements.remove(root.resolve(tenant).resolve(key));
+        budget.forget(root.resolve(tenant).resolve(key));
         return deleted;
     }
 
-    private long measure(Home home) {
+    /** The bytes of a HOME, {@code <root>/<tenant>/<key>}. */
+    private long measure(Path home) {
         try {
             ConfinedRoot g = gate();
-            try (SafeDirectory tenant = g.open(g.resolve(home.tenant()))) {
-                return tenant.treeSize(home.key());
+            try (SafeDirectory tenant = g.open(g.resolve(home.getParent().getFileName().toString()))) {
+                return tenant.treeSize(home.getFileName().toString());
             }
         } catch (NoSuchFileException e) {
             return 0;
@@ -384,20 +367,6 @@ public final class Homes implements HomeMaintenance {
             throw new IllegalArgumentException(Segments.message(what, problem));
         }
         return name;
-    }
-
-    static String human(long bytes) {
-        if (bytes < 1024) {
-            return bytes + " bytes";
-        }
-        String[] units = {"KiB", "MiB", "GiB", "TiB"};
-        double v = bytes;
-        int u = -1;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            u++;
-        }
-        return String.format(Locale.ROOT, "%.1f %s (%d bytes)", v, units[u], bytes);
     }
 
     /**

@@ -213,7 +213,7 @@ final class IncomingTransfer {
                 return new ToolException(ErrorCode.INVALID_PARAMS, "invalid attrs: " + e.getMessage());
             }
         }
-        TargetResolution r = engine.resolver.root(scope, init.dirName());
+        TargetResolution r = engine.resolver.rootToReceive(scope, init.dirName(), init.totalSize());
         if (!r.ok()) {
             return new ToolException(r.code(), r.error());
         }

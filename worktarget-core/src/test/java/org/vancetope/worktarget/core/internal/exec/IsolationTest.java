@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.core.ExecSettings.IsolationMode;
+import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
 
 class IsolationTest {
     static final Path WD = Path.of("/ws/acme/shop/root");
@@ -121,6 +122,17 @@ class IsolationTest {
     void customModeWithAnInvalidTemplateFailsInsteadOfFallingBack() {
         assertThatThrownBy(() -> Isolation.fromConfig(IsolationMode.CUSTOM, "bwrap --unshare-net", k -> null))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void withoutAHostPathTheWrapperIsLookedUpOnTheDefaultPathTheJobsGet(@TempDir Path tmp) {
+        Isolation iso = Isolation.fromConfig(IsolationMode.CUSTOM, "env {cmd}", k -> null);
+
+        Path wrapper = Path.of(iso.argv("/bin/sh", "true", tmp, tmp, Map.of()).get(0));
+        assertThat(wrapper.getFileName()).hasToString("env");
+        assertThat(List.of(ExecEnvPolicy.DEFAULT_PATH.split(":"))).contains(wrapper.getParent().toString());
+        assertThatThrownBy(() -> Isolation.fromConfig(IsolationMode.CUSTOM, "no-such-wrapper-xyz {cmd}", k -> null))
+                .hasMessageContaining("not on the PATH");
     }
 
     @Test
