@@ -98,6 +98,37 @@ class HttpInvalidRequestTest {
     }
 
     @Test
+    void aBodyThatIsJsonNullIsABadRequestThatSaysWhatToSendNot500() throws Exception {
+        HttpResponse<String> r = post(session(), "null");
+
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).contains("not one JSON-RPC message", "\"method\"").doesNotContain("NullPointer");
+    }
+
+    @Test
+    void aRequestWithAProtocolVersionTheServerDoesNotSpeakIs400AndOneItSpeaksIsServed() throws Exception {
+        String id = session();
+        for (String version : List.of("1900-01-01", "not-a-version")) {
+            HttpRequest bad = HttpRequest.newBuilder(URI.create(server.url)).timeout(Duration.ofSeconds(60))
+                    .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                    .header("Authorization", "Bearer " + LocalHttpServer.TOKEN).header("Mcp-Session-Id", id)
+                    .header("MCP-Protocol-Version", version)
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}"))
+                    .build();
+            HttpResponse<String> r = http.send(bad, HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(version).isEqualTo(400);
+            assertThat(r.body()).contains("Unsupported MCP-Protocol-Version '" + version + "'", "2025-06-18");
+        }
+        HttpRequest good = HttpRequest.newBuilder(URI.create(server.url)).timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("Authorization", "Bearer " + LocalHttpServer.TOKEN).header("Mcp-Session-Id", id)
+                .header("MCP-Protocol-Version", "2025-06-18")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}")).build();
+        assertThat(message(http.send(good, HttpResponse.BodyHandlers.ofString()))).containsEntry("id", 4)
+                .containsKey("result");
+    }
+
+    @Test
     void initializeWithParamsThatAreNotAnObjectGetsInvalidParamsAndNoSession() throws Exception {
         HttpResponse<String> r = post(null, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"initialize\",\"params\":\"x\"}");
         assertThat(error(message(r), 7, -32602)).extractingByKey("message").asString()

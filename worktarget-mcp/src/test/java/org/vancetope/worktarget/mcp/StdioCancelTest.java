@@ -88,4 +88,19 @@ class StdioCancelTest {
         stdio.closeInput();
         assertThat(stdio.answerTo(3)).contains("cancelled: ");
     }
+
+    @Test
+    void aCancelOfTheStringIdTwoDoesNotCancelTheCallWithTheNumberTwo() throws Exception {
+        stdio.send(StdioPipe.INIT + CALL);
+        Await.until("the tool reads", () -> reading.get() == 1);
+        stdio.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"2\"}}\n");
+        // a call with the string id "2" is another request: it runs beside the first
+        stdio.send(CALL.replace("\"id\":2", "\"id\":\"2\""));
+        Await.until("both calls read", () -> reading.get() == 2);
+
+        assertThat(stdio.received()).doesNotContain("\"id\":2,").doesNotContain("\"id\":\"2\",");
+        stdio.closeInput();
+        assertThat(stdio.answerTo(2)).contains("cancelled: ");
+        assertThat(stdio.answerTo("\"2\"")).contains("cancelled: ");
+    }
 }

@@ -26,7 +26,9 @@ public final class CallRegistry {
      * @return the key
      */
     public static String key(String sessionId, Object requestId) {
-        return (sessionId == null ? "" : sessionId) + "#" + requestId;
+        // JSON-RPC ids 1 and "1" are different requests: a string id is kept in quotes
+        String id = requestId instanceof String s ? '"' + s + '"' : String.valueOf(requestId);
+        return (sessionId == null ? "" : sessionId) + "#" + id;
     }
 
     /**

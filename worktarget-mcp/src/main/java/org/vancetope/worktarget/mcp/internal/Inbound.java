@@ -1,6 +1,8 @@
 package org.vancetope.worktarget.mcp.internal;
 
+import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +24,26 @@ public final class Inbound {
             "alert", "emergency");
 
     private Inbound() {
+    }
+
+    /**
+     * Parses one JSON-RPC message. Any text that is no message (the JSON literal {@code null} too, on which the
+     * SDK's parser fails with a {@code NullPointerException}) fails with an exception {@link #reason} explains.
+     *
+     * @param json the mapper
+     * @param text the message's text
+     * @return the message
+     * @throws IOException when the text is not JSON
+     * @throws IllegalArgumentException when it is JSON but no JSON-RPC message
+     */
+    public static McpSchema.JSONRPCMessage message(McpJsonMapper json, String text) throws IOException {
+        try {
+            return McpSchema.deserializeJsonRpcMessage(json, text);
+        } catch (IOException | IllegalArgumentException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("Cannot deserialize JSONRPCMessage: " + e.getClass().getSimpleName(), e);
+        }
     }
 
     /**
@@ -52,8 +74,9 @@ public final class Inbound {
      * is none of the message kinds, which members make one.
      */
     static String reason(Exception e) {
-        if (e instanceof IllegalArgumentException && e.getCause() == null && String.valueOf(e.getMessage())
-                .startsWith("Cannot deserialize JSONRPCMessage")) {
+        if (e instanceof IllegalArgumentException && String.valueOf(e.getMessage())
+                .startsWith("Cannot deserialize JSONRPCMessage")
+                && (e.getCause() == null || !(e.getCause() instanceof IOException))) {
             // the SDK's words, followed by the whole text
             return "a JSON object with a \"method\" (a request or notification), or with a \"result\" or an "
                     + "\"error\" (a response), was expected";
@@ -84,6 +107,21 @@ public final class Inbound {
         String invalid = invalidParams(request.method(), request.params());
         return invalid == null ? null : McpSchema.JSONRPCResponse.error(request.id(),
                 new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INVALID_PARAMS, invalid));
+    }
+
+    /**
+     * The answer to a request that came before the session was initialized: a JSON-RPC invalid-request error
+     * that says which two messages come first.
+     *
+     * @param id the request's id
+     * @param method the request's method
+     * @return the error response
+     */
+    public static McpSchema.JSONRPCResponse notInitialized(Object id, String method) {
+        return McpSchema.JSONRPCResponse.error(id, new McpSchema.JSONRPCResponse.JSONRPCError(
+                McpSchema.ErrorCodes.INVALID_REQUEST, "The session is not initialized yet, so " + method + " was not "
+                + "run: send the initialize request first, then the notifications/initialized notification once it "
+                + "is answered, then other requests (ping is answered at any time)."));
     }
 
     /**

@@ -52,6 +52,10 @@ public final class StdioTransport implements McpServerTransportProvider {
     static final int MAX_LINE = 64 * 1024 * 1024;
 
     private final McpJsonMapper json;
+    /** Whether an initialize request was read; set and read by the one thread reading at a time. */
+    private volatile boolean initializing;
+    /** Whether the initialized notification followed it: from then on every request goes to the SDK. */
+    private volatile boolean ready;
     private final InputStream in;
     private final OutputStream out;
     private final CallRegistry calls;
@@ -140,9 +144,16 @@ public final class StdioTransport implements McpServerTransportProvider {
                 continue;
             }
             McpSchema.JSONRPCResponse refused = message instanceof McpSchema.JSONRPCRequest q ? Inbound.refusal(q) : null;
+            if (refused == null && message instanceof McpSchema.JSONRPCRequest q && !ready) {
+                refused = beforeReady(q);
+            }
             if (refused != null) {
                 write(refused);
                 continue;
+            }
+            if (message instanceof McpSchema.JSONRPCNotification n
+                    && McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(n.method()) && initializing) {
+                ready = true;
             }
             if (message instanceof McpSchema.JSONRPCRequest r) {
                 if (!callSlots.tryAcquire()) {
@@ -174,6 +185,22 @@ public final class StdioTransport implements McpServerTransportProvider {
         }
     }
 
+    /**
+     * The answer to a request read before the session is ready (its initialize request read, then the
+     * initialized notification), which the SDK would hold until then, or for ever: a ping is answered, any
+     * other request but initialize refused. Null for initialize, which is passed on.
+     */
+    private McpSchema.JSONRPCResponse beforeReady(McpSchema.JSONRPCRequest q) {
+        if (McpSchema.METHOD_INITIALIZE.equals(q.method())) {
+            initializing = true;
+            return null;
+        }
+        if (McpSchema.METHOD_PING.equals(q.method())) {
+            return new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, q.id(), Map.of(), null);
+        }
+        return Inbound.notInitialized(q.id(), q.method());
+    }
+
     private void run(McpSchema.JSONRPCRequest r) {
         McpSchema.JSONRPCRequest tagged = new McpSchema.JSONRPCRequest(r.jsonrpc(), r.method(), r.id(),
                 Inbound.tag(r.method(), r.id(), r.params(), null));
@@ -194,7 +221,7 @@ public final class StdioTransport implements McpServerTransportProvider {
             return null;
         }
         try {
-            return McpSchema.deserializeJsonRpcMessage(json, text);
+            return Inbound.message(json, text);
         } catch (IOException | IllegalArgumentException e) {
             LOG.debug("A line from the MCP client is not a JSON-RPC message: {}", Inbound.reason(e));
             write(parseError(Inbound.unreadable("The line", text, e)));

@@ -359,6 +359,15 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
 
     /** The session a request names, or an error response already sent. */
     private Open session(ChannelHandlerContext ctx, FullHttpRequest req, AuthPrincipal principal) {
+        String version = req.headers().get(HttpHeaders.PROTOCOL_VERSION);
+        if (version != null && !protocolVersions().contains(version.strip())) {
+            // MCP: a request after initialize with a version the server does not speak gets 400
+            plain(ctx, req, HttpResponseStatus.BAD_REQUEST, "Unsupported " + HttpHeaders.PROTOCOL_VERSION + " '"
+                    + (version.length() > 40 ? version.substring(0, 40) + "…" : version) + "': this server speaks "
+                    + String.join(", ", protocolVersions()) + ". Send the version initialize negotiated, or leave "
+                    + "the header out.");
+            return null;
+        }
         String id = req.headers().get(HttpHeaders.MCP_SESSION_ID);
         if (id == null) {
             plain(ctx, req, HttpResponseStatus.BAD_REQUEST, "Missing the " + HttpHeaders.MCP_SESSION_ID
@@ -383,7 +392,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         String body = req.content().toString(StandardCharsets.UTF_8);
         McpSchema.JSONRPCMessage message;
         try {
-            message = McpSchema.deserializeJsonRpcMessage(json, body);
+            message = Inbound.message(json, body);
         } catch (IOException | IllegalArgumentException e) {
             plain(ctx, req, HttpResponseStatus.BAD_REQUEST, Inbound.unreadable("The body", body, e));
             return;
