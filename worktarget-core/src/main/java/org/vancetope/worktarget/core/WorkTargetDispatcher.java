@@ -74,8 +74,10 @@ public final class WorkTargetDispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(WorkTargetDispatcher.class);
     private static final String EXEC_RUN = "exec_run";
     private static final String EXEC_ENV = "env";
+    /** How long {@code exec_run} waits for the job's exit, in ms; the peer call's timeout grows by it. */
+    private static final String WAIT_MS = "waitMs";
 
-    /** The default timeout of a DAEMON call: 60 s. */
+    /** The default timeout of a DAEMON call: 60 s, plus the {@code waitMs} of an {@code exec_run}. */
     public static final Duration DEFAULT_DAEMON_TIMEOUT = Duration.ofSeconds(60);
     /** The default timeout of a CLIENT call. */
     public static final Duration DEFAULT_CLIENT_TIMEOUT = Duration.ofSeconds(60);
@@ -403,9 +405,21 @@ public final class WorkTargetDispatcher {
         }
         guard(wrapper, spec, routed, where);
         Endpoint resolved = endpoint;
-        Duration wait = timeout;
+        Duration wait = withCallersWait(timeout, routed);
         return backendChain(routed == inv.params() ? inv : inv.withParams(routed), wrapper, spec, where,
                 call -> resolved.invoke(backend, call.params(), call.context(), wait));
+    }
+
+    /**
+     * The timeout of a call to a peer, longer by the wait the caller asked of the tool ({@code waitMs} of
+     * {@code exec_run}): a job that is to run 90 s while the caller waits for it must not fail a 60 s timeout
+     * (which cancels the call on the peer, and with it the job). Waits beyond a day count as a day.
+     */
+    private static Duration withCallersWait(Duration timeout, Map<String, Object> params) {
+        if (params.get(WAIT_MS) instanceof Number n && n.longValue() > 0) {
+            return timeout.plusMillis(Math.min(n.longValue(), Duration.ofDays(1).toMillis()));
+        }
+        return timeout;
     }
 
     private static Map<String, Object> without(Map<String, Object> params, String key) {
@@ -497,6 +511,13 @@ public final class WorkTargetDispatcher {
         }
         if (target.kind() == WorkTargetKind.DAEMON && !DaemonKey.isValidName(target.targetName())) {
             throw Params.invalid("Daemon names are " + DaemonKey.NAME_RULE + "; got '" + target.targetName() + "'.");
+        }
+        if (target.kind() == WorkTargetKind.WORK && localTools.keySet().stream()
+                .noneMatch(n -> n.startsWith(ToolCatalog.WORK_PREFIX))) {
+            // nothing could serve it later either: a backend is configured when the host builds the dispatcher
+            throw Params.invalid("This host has no workspace backend, so WORK cannot serve any call; the target "
+                    + "stays as it was. Call work_target_set with kind CLIENT or DAEMON (work_target_get lists what "
+                    + "is available).");
         }
         WorkTarget previous = targets.set(process.id(), target);
         Map<String, Object> r = new LinkedHashMap<>();

@@ -901,15 +901,15 @@ public abstract class FileToolsContract {
         f.write("a/b/out/x.txt", "needle\n");              // ignored anyway: not counted as too deep
         f.write(".gitignore", "out/\n");
         String deep = "but this was skipped: 2 directories deeper than maxDepth 2, not entered (pass a larger "
-                + "maxDepth to look there).";
+                + "maxDepth (at most 64) to look there).";
         assertThat((String) f.call("file_grep", "pattern", "needle", "maxDepth", 2).get("hint"))
                 .isEqualTo("No match found, " + deep);
         assertThat((String) f.call("file_find", "pathGlob", "**/deep.txt", "maxDepth", 2).get("hint"))
                 .isEqualTo("No file found, " + deep);
         // file_count reads no .gitignore: out/ is one more directory it would have entered
         assertThat((String) f.call("file_count", "maxDepth", 2).get("hint")).isEqualTo("3 directories deeper than "
-                + "maxDepth 2 were not entered, so the files in them are not counted. Pass a larger maxDepth (at most "
-                + "64) to count them.");
+                + "maxDepth 2 were not entered, so the files in them are not counted: pass a larger maxDepth (at most "
+                + "64) to look there.");
         assertThat((String) f.call("file_count", "path", "a/b/c", "maxDepth", 0, "pattern", "x").get("hint"))
                 .as("nothing below").isNull();
 

@@ -209,6 +209,24 @@ class WorkTargetDispatcherTest {
     }
 
     @Test
+    void anExecRunThatWaitsLongerThanTheTimeoutGetsTheTimeoutPlusItsWait() throws ToolException {
+        peers.daemon(BOX, echoes("client_"));
+        peers.client("acme", "s1", echoes("client_"));
+        target(WorkTarget.daemon("box"));
+        dispatcher().invoke("p1", "exec_run", Map.of("command", "sleep 70", "waitMs", 100_000));
+        target(WorkTarget.CLIENT);
+        builder().clientTimeout(Duration.ofSeconds(7)).build().invoke("p1", "exec_run",
+                Map.of("command", "sleep 70", "waitMs", 100_000));
+        target(WorkTarget.daemon("box"));
+        dispatcher().invoke("p1", "exec_run", Map.of("command", "x", "waitMs", Long.MAX_VALUE));
+
+        assertThat(daemonCalls().get(0).timeout()).isEqualTo(Duration.ofSeconds(160));
+        assertThat(clientCalls().get(0).timeout()).isEqualTo(Duration.ofSeconds(107));
+        assertThat(daemonCalls().get(1).timeout()).as("a wait past a day counts as a day")
+                .isEqualTo(Duration.ofSeconds(60).plusDays(1));
+    }
+
+    @Test
     void anOfflineDaemonFailsOfflineAndListsTheOnlineOnes() {
         peers.daemon(new DaemonKey("acme", "proj", "other"), echoes("client_"));
         target(WorkTarget.daemon("box"));
@@ -404,6 +422,17 @@ class WorkTargetDispatcherTest {
         WorkTargetDispatcher d = WorkTargetDispatcher.builder().processStore(store).build();
         assertCode(() -> d.invoke("p1", "file_read", Map.of("path", "a")), ErrorCode.UNKNOWN_TOOL,
                 "work_file_read", "work_target_set");
+    }
+
+    @Test
+    void switchingToWorkWithoutAWorkspaceBackendIsRefusedAndTheTargetStays() throws ToolException {
+        target(WorkTarget.daemon("box"));
+        WorkTargetDispatcher d = WorkTargetDispatcher.builder().processStore(store).build();
+
+        assertCode(() -> d.invoke("p1", "work_target_set", Map.of("kind", "WORK")), ErrorCode.INVALID_PARAMS,
+                "no workspace backend", "CLIENT or DAEMON");
+        assertThat(d.invoke("p1", "work_target_get", Map.of()).get("current"))
+                .isEqualTo(WorkTarget.daemon("box").toMap());
     }
 
     // ---- parameter guard and lookups ----

@@ -374,6 +374,17 @@ final class AdminServer implements AutoCloseable {
         }
     }
 
+    /** The one method an endpoint's path is served with, or null for a path that is no endpoint. */
+    private static String allowedMethod(String path) {
+        if ("/admin/v1/connections".equals(path) || PROCESSES_LIST_PATH.equals(path) || PROCESSES_PATH.equals(path)) {
+            return "GET";
+        }
+        if ("/admin/v1/call".equals(path)) {
+            return "POST";
+        }
+        return path.startsWith(PROCESSES_PATH) ? "DELETE" : null;
+    }
+
     private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
@@ -401,6 +412,11 @@ final class AdminServer implements AutoCloseable {
                 LOG.info("Admin request from {}: DELETE {}", ctx.channel().remoteAddress(), path);
                 offLoop(ctx, keepAlive, "DELETE " + path, () -> endNamed(id),
                         "The server is shutting down; its processes end with it.");
+            } else if (allowedMethod(path) != null) {
+                LOG.info("Admin request from {}: {} {} is not its method (405)", ctx.channel().remoteAddress(),
+                        req.method(), path);
+                respond(ctx, keepAlive, HttpResponseStatus.METHOD_NOT_ALLOWED, error(ErrorCode.INVALID_PARAMS,
+                        req.method() + " is not served on " + path + ": use " + allowedMethod(path) + "."));
             } else {
                 LOG.info("Admin request from {}: {} {} is not an endpoint (404)", ctx.channel().remoteAddress(),
                         req.method(), path);

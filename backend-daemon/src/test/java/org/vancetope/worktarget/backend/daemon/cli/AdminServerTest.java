@@ -373,6 +373,16 @@ class AdminServerTest {
     }
 
     @Test
+    void anEndpointAskedWithAnotherMethodIs405NamingItsMethodAndAnUnknownPathIs404() throws Exception {
+        HttpResponse<String> put = send(admin, "PUT", "/admin/v1/call");
+        assertThat(put.statusCode()).isEqualTo(405);
+        assertThat(json(put).path("error").path("message").asText()).isEqualTo("PUT is not served on /admin/v1/call: "
+                + "use POST.");
+        assertThat(send(admin, "POST", "/admin/v1/processes/x").statusCode()).isEqualTo(405);
+        assertThat(send(admin, "GET", "/admin/v1/nothing").statusCode()).isEqualTo(404);
+    }
+
+    @Test
     void deleteOfAnUnknownProcessIs404SayingWhy() throws Exception {
         HttpResponse<String> r = send(admin, "DELETE", "/admin/v1/processes/never-was");
 

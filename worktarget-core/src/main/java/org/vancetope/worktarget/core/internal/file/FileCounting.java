@@ -11,11 +11,11 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.vancetope.worktarget.core.FileToolSettings;
 import org.vancetope.worktarget.core.internal.Params;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.internal.path.SafeDirectory;
-import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
 /**
@@ -52,6 +52,7 @@ final class FileCounting {
         BasicFileAttributes baseAttrs = FileErrors.attrs(base, userPath);
         int skippedGenerated = 0;
         String hint = null;
+        String unreadableDirs = null;
         boolean single = !baseAttrs.isDirectory();
         AtomicLong lines = new AtomicLong();
         AtomicLong chars = new AtomicLong();
@@ -61,6 +62,7 @@ final class FileCounting {
         AtomicInteger binary = new AtomicInteger();
         AtomicInteger nonUtf8 = new AtomicInteger();
         AtomicInteger unreadable = new AtomicInteger();
+        AtomicReference<IOException> firstUnreadable = new AtomicReference<>();
         CallDeadline deadline = CallDeadline.start("file_count", settings.searchTimeout().toMillis());
         String prefix = TreeWalker.prefix(gate, single ? base.getParent() : base);
         TreeWalker.Sink sink = e -> {
@@ -81,6 +83,7 @@ final class FileCounting {
                 }
             } catch (IOException ex) {
                 unreadable.incrementAndGet();
+                firstUnreadable.compareAndSet(null, ex);
             }
         };
         try (SafeDirectory dir = gate.open(single ? base.getParent() : base)) {
@@ -95,11 +98,12 @@ final class FileCounting {
                 TreeWalker.Skipped c = TreeWalker.walk(lanes, deadline, new TreeWalker.Spec(dir, maxDepth, glob,
                         includeGenerated ? null : settings.generatedDirNames(), null), sink);
                 skippedGenerated = c.generatedDirs();
+                unreadableDirs = c.unreadableHint();
                 if (c.deepDirs() > 0) {
                     boolean one = c.deepDirs() == 1;
                     hint = c.deepDirsText() + (one ? " was" : " were") + " not entered, so the files in "
-                            + (one ? "it" : "them") + " are not counted. Pass a larger maxDepth (at most "
-                            + settings.maxDepthLimit() + ") to count them.";
+                            + (one ? "it" : "them") + " are not counted: " + c.deeperAdvice(settings.maxDepthLimit())
+                            + ".";
                 }
             }
         } catch (IOException e) {
@@ -110,8 +114,15 @@ final class FileCounting {
                     + "narrow path, pathGlob or maxDepth.");
         }
         if (single && unreadable.get() > 0) {
-            throw new ToolException(ErrorCode.INTERNAL, "Could not read " + ConfinedRoot.quote(userPath) + ".");
+            throw FileErrors.io(firstUnreadable.get(), userPath, "read");     // as file_read says it
         }
+        if (unreadable.get() > 0) {
+            boolean one = unreadable.get() == 1;
+            hint = FileErrors.moreHint(hint, (one ? "1 file" : unreadable.get() + " files") + " could not be read (no "
+                    + "permission, or removed meanwhile), so " + (one ? "it is" : "they are") + " not counted. See "
+                    + "why with exec_run, for example find . -type f ! -readable -exec ls -l {} +.");
+        }
+        hint = FileErrors.moreHint(hint, unreadableDirs);
         return new CountResult(gate.relative(base), counted.get(), regex, lines.get(),
                 chars.get(), bytes.get(), withMatches.get(), nonUtf8.get(), binary.get(), skippedGenerated, hint);
     }

@@ -363,8 +363,9 @@ final class FileEditing {
         int from = ls > 0 ? lastNewline(data, ls - 2) + 1 : 0;
         int to = n;
         if (le < n) {
+            // the line after, with its own newline: the string diff tells an empty last line from none by it
             int nle = indexOf(data, n, NEWLINE, le + 1);
-            to = nle < 0 ? n : nle;
+            to = nle < 0 ? n : nle + 1;
         }
         String local = new String(data, from, to - from, StandardCharsets.UTF_8);
         return diff(local, (int) TextScan.utf16Chars(data, from, idx), oldText, newText, line);
@@ -535,7 +536,7 @@ final class FileEditing {
         for (String l : splitLines(after)) {
             out.add("+" + l);
         }
-        if (le < text.length()) {
+        if (le + 1 < text.length()) {     // a line after the edited ones, not the end after a final newline
             int nle = text.indexOf('\n', le + 1);
             out.add(" " + stripCr(text.substring(le + 1, nle < 0 ? text.length() : nle)));
         }

@@ -142,6 +142,8 @@ final class FileGrep {
                     String name = base.getFileName().toString();
                     TreeWalker.Entry single = new TreeWalker.Entry(name, baseAttrs.size(),
                             baseAttrs.lastModifiedTime().toMillis(), dir, base.getFileName());
+                    // the one file named: one that cannot be read is an error, as for file_read, not "no match"
+                    single.open().close();
                     if (counts != null) {
                         int c = countFile(single, prefix, searcher, mode, col, deadline);
                         if (c > 0) {
@@ -169,9 +171,9 @@ final class FileGrep {
         List<GrepResult.Match> matches = col.matches();
         return new GrepResult(gate.relative(base), matches, col.truncated(), col.searched.get(), col.filesMatched(),
                 col.large.get(), col.binary.get(), col.nonUtf8.get(), skipped.generatedDirs(), skipped.ignored(),
-                FileErrors.moreHint(col.truncated() ? grepHint(col, prefix, matches, limit, ctxBefore, ctxAfter)
-                        : matches.isEmpty() ? skipped.nothingFoundHint("match")
-                        : null, notSearchedHint(col, prefix)));
+                FileErrors.moreHint(FileErrors.moreHint(col.truncated() ? grepHint(col, prefix, matches, limit, ctxBefore,
+                        ctxAfter) : matches.isEmpty() ? skipped.nothingFoundHint("match", settings.maxDepthLimit()) : null,
+                        notSearchedHint(col, prefix)), unreadableHint(col, prefix, skipped)));
     }
 
     /** The count-only result: files by path, cut to {@code limit} files and the result budget. */
@@ -208,8 +210,8 @@ final class FileGrep {
         }
         return new GrepCountResult(path, files, total, sorted.size(), truncated, col.searched.get(), col.large.get(),
                 col.binary.get(), col.nonUtf8.get(), skipped.generatedDirs(), skipped.ignored(),
-                FileErrors.moreHint(sorted.isEmpty() ? skipped.nothingFoundHint("match") : hint,
-                        notSearchedHint(col, prefix)));
+                FileErrors.moreHint(FileErrors.moreHint(sorted.isEmpty() ? skipped.nothingFoundHint("match", settings.maxDepthLimit()) : hint,
+                        notSearchedHint(col, prefix)), unreadableHint(col, prefix, skipped)));
     }
 
     /**
@@ -235,6 +237,19 @@ final class FileGrep {
                 + (col.large.get() + col.nonUtf8.get() == 1 ? "it" : "them") + " with exec_run, for example "
                 + "grep -n -F -e TEXT -- FILE for a fixed string or grep -n -P -e PATTERN -- FILE for a regular "
                 + "expression.";
+    }
+
+    /** The files that could not be read and the directories that could not be listed, or null for none. */
+    private static String unreadableHint(GrepCollector col, String prefix, TreeWalker.Skipped skipped) {
+        String files = null;
+        if (col.unreadable.get() > 0) {
+            boolean one = col.unreadable.get() == 1;
+            files = files(col.unreadable.get()) + " could not be read (no permission, or removed meanwhile) "
+                    + named(col.unreadableNames.list(), col.unreadable.get(), prefix) + ", so matches in "
+                    + (one ? "it" : "them") + " are not shown. See why with exec_run, for example ls -l on "
+                    + (one ? "it" : "them") + ".";
+        }
+        return FileErrors.moreHint(files, skipped.unreadableHint());
     }
 
     private static String files(int n) {
@@ -324,6 +339,8 @@ final class FileGrep {
             }
             n = bb.position();
         } catch (IOException | UnsupportedOperationException ex) {
+            stats.unreadable.incrementAndGet();
+            stats.unreadableNames.add(e.rel());
             return null;
         }
         if (n > settings.grepMaxFileBytes()) {

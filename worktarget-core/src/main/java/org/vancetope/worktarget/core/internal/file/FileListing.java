@@ -227,10 +227,11 @@ final class FileListing {
             hint = "Only the first " + out.size() + " of " + files.size() + " files are shown (limit). Raise "
                     + "limit (at most " + settings.findMaxLimit() + "), or narrow path or pathGlob.";
         } else if (files.isEmpty()) {
-            hint = walk.skipped().nothingFoundHint("file");
+            hint = walk.skipped().nothingFoundHint("file", settings.maxDepthLimit());
         }
         return new FindResult(gate.relative(base), out, files.size(), files.size() > out.size(),
-                walk.skipped().generatedDirs(), walk.skipped().ignored(), hint);
+                walk.skipped().generatedDirs(), walk.skipped().ignored(),
+                FileErrors.moreHint(hint, walk.skipped().unreadableHint()));
     }
 
     private static long instant(Map<String, Object> params, String name, long dflt) throws ToolException {

@@ -60,6 +60,7 @@ final class FileTree {
         CallDeadline deadline = CallDeadline.start("file_tree", settings.searchTimeout().toMillis());
         List<Found> found = new ArrayList<>();
         int skippedGenerated = 0;
+        int unreadable = 0;
         int maxEntries = settings.listMaxEntries();
         long bytes = 2;
         boolean byBytes = false;
@@ -73,14 +74,31 @@ final class FileTree {
                 try (SafeDirectory dir = level.dir()) {
                     deadline.check();
                     // entries as the platform hands them out, so that a name that is not UTF-8 is reached too
-                    List<Path> entries = dir.entries();
+                    List<Path> entries;
+                    try {
+                        entries = dir.entries();
+                    } catch (IOException e) {
+                        if (level.depth() == 0) {
+                            throw e;                // the directory asked for: its own error
+                        }
+                        unreadable++;               // one below it: shown, its entries missing (said in the hint)
+                        continue;
+                    }
                     entries.sort(Comparator.comparing(Path::toString));
+                    boolean examined = true;
                     for (Path entry : entries) {
                         String n = entry.toString();
                         BasicFileAttributes a;
                         try {
                             a = dir.attributes(entry);
                         } catch (NoSuchFileException e) {
+                            continue;
+                        } catch (IOException e) {
+                            // listed but not searchable (mode r-- without x): its entries cannot be examined
+                            if (level.depth() == 0) {
+                                throw e;
+                            }
+                            examined = false;
                             continue;
                         }
                         List<String> rel = new ArrayList<>(level.names());
@@ -103,10 +121,15 @@ final class FileTree {
                             }
                             try {
                                 queue.add(new Level(dir.openChild(entry), rel, level.depth() + 1));
+                            } catch (NoSuchFileException e) {
+                                // removed meanwhile: shown, not entered
                             } catch (IOException e) {
-                                // swapped for a link or removed meanwhile: shown, not entered
+                                unreadable++;       // no permission, or swapped for a link: shown, not entered
                             }
                         }
+                    }
+                    if (!examined) {
+                        unreadable++;
                     }
                 }
             }
@@ -130,6 +153,13 @@ final class FileTree {
                     + settings.resultMaxBytes() + " bytes of JSON (resultMaxBytes)" : "(listMaxEntries)")
                     + "; the deepest levels shown are incomplete. Call file_tree on a subdirectory or with a lower "
                     + "maxDepth to see the rest.";
+        }
+        if (unreadable > 0) {
+            boolean one = unreadable == 1;
+            hint = FileErrors.moreHint(hint, unreadable + (one ? " directory" : " directories") + " could not be "
+                    + "entered or examined (no permission: a directory needs r and x), so what is in " + (one ? "it" : "them")
+                    + " is missing or incomplete here. See why with exec_run, for example find . -type d ! -executable "
+                    + "-exec ls -ld {} +.");
         }
         return new TreeResult(gate.relative(base), maxDepth, found.stream().map(Found::node).toList(), found.size(),
                 cut, skippedGenerated, hint);

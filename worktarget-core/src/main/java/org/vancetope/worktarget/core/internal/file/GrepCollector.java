@@ -50,6 +50,8 @@ final class GrepCollector {
     final AtomicInteger binary = new AtomicInteger();
     final AtomicInteger nonUtf8 = new AtomicInteger();
     final FewNames nonUtf8Names = new FewNames();
+    final AtomicInteger unreadable = new AtomicInteger();
+    final FewNames unreadableNames = new FewNames();
     final AtomicInteger searched = new AtomicInteger();
     final AtomicInteger skippedByLimit = new AtomicInteger();
     final long maxBytes;

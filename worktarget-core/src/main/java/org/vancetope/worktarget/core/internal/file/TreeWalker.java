@@ -5,6 +5,7 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -89,9 +90,10 @@ final class TreeWalker {
          * "not there".
          *
          * @param what what was looked for, e.g. {@code "file"} or {@code "match"}
+         * @param maxDepthLimit the largest maxDepth a caller may pass
          * @return the hint, or null
          */
-        String nothingFoundHint(String what) {
+        String nothingFoundHint(String what, int maxDepthLimit) {
             List<String> parts = new ArrayList<>(3);
             if (generatedDirs > 0) {
                 parts.add(generatedDirs + (generatedDirs == 1 ? " generated directory" : " generated directories")
@@ -102,10 +104,39 @@ final class TreeWalker {
                         + " ignored by .gitignore (pass includeIgnored: true)");
             }
             if (deepDirs > 0) {
-                parts.add(deepDirsText() + ", not entered (pass a larger maxDepth to look there)");
+                parts.add(deepDirsText() + ", not entered (" + deeperAdvice(maxDepthLimit) + ")");
             }
             return parts.isEmpty() ? null : "No " + what + " found, but this was skipped: " + String.join(" and ", parts)
                     + ".";
+        }
+
+        /**
+         * The directories that could not be listed, for a hint that goes with any result (what is in them is
+         * missing from it, whatever else was found); or null when every directory was listed.
+         *
+         * @return the hint's sentence, or null
+         */
+        String unreadableHint() {
+            if (unreadableDirs == 0) {
+                return null;
+            }
+            boolean one = unreadableDirs == 1;
+            return unreadableDirs + (one ? " directory" : " directories") + " could not be listed or searched (no "
+                    + "permission: a directory needs r and x; or removed meanwhile), so what is in " + (one ? "it" : "them")
+                    + " is missing here. See why with exec_run, for example find . -type d \\( ! -readable -o ! "
+                    + "-executable \\) -exec ls -ld {} +.";
+        }
+
+        /**
+         * How to look into the directories not entered for {@code maxDepth}: a larger one while there is, else
+         * a path further down (a walk never goes deeper than the limit).
+         *
+         * @param maxDepthLimit the largest maxDepth a caller may pass
+         * @return e.g. {@code "pass a larger maxDepth (at most 64) to look there"}
+         */
+        String deeperAdvice(int maxDepthLimit) {
+            return maxDepth < maxDepthLimit ? "pass a larger maxDepth (at most " + maxDepthLimit + ") to look there"
+                    : "maxDepth is at its most, " + maxDepthLimit + ": pass a path further down as path to look there";
         }
 
         /**
@@ -401,6 +432,7 @@ final class TreeWalker {
                 }
             }
             int seen = 0;
+            boolean unexamined = false;
             for (int k = 0; k < (order == null ? count : kept); k++) {
                 int i = order == null ? k : order[k];
                 if ((++seen & 255) == 0) {
@@ -419,7 +451,10 @@ final class TreeWalker {
                 BasicFileAttributes a;
                 try {
                     a = dir.attributes(np);
+                } catch (NoSuchFileException e) {
+                    continue;                               // removed since the listing
                 } catch (IOException | RuntimeException e) {
+                    unexamined = true;                      // listed, not searchable (mode r-- without x)
                     continue;
                 }
                 if (a.isDirectory()) {
@@ -455,6 +490,9 @@ final class TreeWalker {
                     }
                     files.add(new Entry(r, a.size(), a.lastModifiedTime().toMillis(), collect ? null : dir, np));
                 }
+            }
+            if (unexamined) {
+                shared.unreadable().increment();
             }
             if (collect) {
                 children = ordered(files, tasks, dirKeys);

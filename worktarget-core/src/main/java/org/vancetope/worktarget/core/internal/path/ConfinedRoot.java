@@ -12,6 +12,7 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -460,7 +461,14 @@ public final class ConfinedRoot {
         if (a.isOther()) {
             throw special(userPath);
         }
-        return new TargetState(true, dir.posixPermissions(name));
+        Set<PosixFilePermission> mode = dir.posixPermissions(name);
+        if (!Files.isWritable(dir.path().resolve(name))) {
+            // the new file is renamed over the old one, which the directory allows: refused as a write would be
+            throw new ToolException(ErrorCode.INVALID_PARAMS, "File " + quote(userPath) + " is read-only for this user"
+                    + (mode == null ? "" : " (mode " + PosixFilePermissions.toString(mode) + ")") + "; nothing was "
+                    + "written. If it is meant to change, make it writable first with exec_run (chmod u+w FILE).");
+        }
+        return new TargetState(true, mode);
     }
 
     /**
@@ -682,7 +690,8 @@ public final class ConfinedRoot {
         }
         if (e instanceof AccessDeniedException) {
             return new ToolException(ErrorCode.INVALID_PARAMS, "Permission denied: cannot " + what + " "
-                    + quote(userPath) + ".", e);
+                    + quote(userPath) + ". Its mode (or a directory's above it) does not allow this user to; see it "
+                    + "with file_stat, and change it with exec_run (chmod) if that is meant.", e);
         }
         if (e instanceof DirectoryNotEmptyException) {
             return new ToolException(ErrorCode.INVALID_PARAMS, "Cannot " + what + " " + quote(userPath)
@@ -1012,7 +1021,8 @@ public final class ConfinedRoot {
             throw new ToolException(ErrorCode.PATH_ESCAPE, "The path is longer than " + maxPathLength
                     + " bytes (as UTF-8" + (userPath.length() > maxPathLength ? ""
                     : ", where it has " + pathBytes + "; a letter such as 'é' takes 2, a CJK character 3")
-                    + "). Use a shorter path relative to the work directory.");
+                    + "). Use a shorter path relative to the work directory; a file that deep (a search can list "
+                    + "one) is reached with exec_run, for example cd into a directory on its way, then the rest.");
         }
         for (int i = 0; i < userPath.length(); i++) {
             char c = userPath.charAt(i);

@@ -163,6 +163,37 @@ class FileEngineTest {
     }
 
     @Test
+    void theHintOfDirectoriesTooDeepSaysToPassAPathFurtherDownOnceMaxDepthIsAtItsMost() throws Exception {
+        engine = new FileEngine(FileToolSettings.builder().defaultMaxDepth(2).maxDepthLimit(3).build());
+        file("a/b/c/d/e/deep.txt", "needle\n");
+
+        assertThat((String) run("file_find", "pathGlob", "*.txt", "maxDepth", 1).get("hint"))
+                .contains("pass a larger maxDepth (at most 3) to look there");
+        for (String tool : java.util.List.of("file_find", "file_grep", "file_count")) {
+            Map<String, Object> r = tool.equals("file_grep") ? run(tool, "pattern", "needle", "maxDepth", 3)
+                    : tool.equals("file_find") ? run(tool, "pathGlob", "*.txt", "maxDepth", 3)
+                    : run(tool, "maxDepth", 3);
+            assertThat((String) r.get("hint")).as(tool).contains("maxDepth is at its most, 3: pass a path further "
+                    + "down as path to look there").doesNotContain("larger maxDepth");
+        }
+    }
+
+    @Test
+    void theDiffOfAnEditOfTheLastLineShowsNoLineAfterIt() throws Exception {
+        file("a.txt", "x\ny\n");
+        Map<String, Object> r = run("file_edit", "path", "a.txt", "oldText", "y", "newText", "z");
+        assertThat(r.get("diff")).isEqualTo("@@ line 2 @@\n x\n-y\n+z\n");
+
+        file("b.txt", "x\ny\n\n");
+        r = run("file_edit", "path", "b.txt", "oldText", "y", "newText", "z");
+        assertThat(r.get("diff")).as("a real empty line after it").isEqualTo("@@ line 2 @@\n x\n-y\n+z\n \n");
+
+        file("c.txt", "x\ny");
+        r = run("file_edit", "path", "c.txt", "oldText", "y", "newText", "z");
+        assertThat(r.get("diff")).isEqualTo("@@ line 2 @@\n x\n-y\n+z\n");
+    }
+
+    @Test
     void replaceAllReportsTheLineOfEachOccurrenceCountedOnFromTheOneBefore() throws Exception {
         file("a.txt", "x\ny\nx x\n\nx\n");
         Map<String, Object> r = run("file_edit", "path", "a.txt", "oldText", "x", "newText", "z", "replaceAll", true);
