@@ -38,6 +38,52 @@ public final class ChildMain {
         return cmd;
     }
 
+    /** Runs a command in a user namespace where it is the files' owner (root outside) and nothing more. */
+    private static final List<String> OWNER_ONLY = List.of("unshare", "--user", "--map-user=1000",
+            "--map-group=1000");
+
+    /**
+     * Whether {@link #runAsOwnerOnly} can run here: {@code unshare} (util-linux) and user namespaces.
+     *
+     * @return true when a command ran under it
+     */
+    public static boolean ownerOnlyWorks() {
+        List<String> cmd = new ArrayList<>(OWNER_ONLY);
+        cmd.add("true");
+        try {
+            return new ProcessBuilder(cmd).redirectErrorStream(true).start().waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Runs {@code main} in a child JVM as the owner of the files the test made and nothing more: in a user
+     * namespace ({@code unshare --user}), so that file permissions bind it as they bind a server that does not
+     * run as root, which a test run as root cannot show in its own JVM. Check {@link #ownerOnlyWorks} first.
+     *
+     * @param main the class whose {@code main} to run
+     * @param args its arguments
+     * @return everything it printed (stdout and stderr), stripped
+     * @throws IOException when it cannot start
+     * @throws InterruptedException when interrupted while waiting
+     * @throws AssertionError when it did not end within two minutes
+     */
+    public static String runAsOwnerOnly(Class<?> main, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(OWNER_ONLY);
+        cmd.addAll(command(main, args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        if (!p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new AssertionError(main.getSimpleName() + " did not end within two minutes; its output:\n" + out);
+        }
+        return out;
+    }
+
     /**
      * Starts {@code main} in a child JVM (small heap, C1 only) and waits for its {@code ready} line.
      *

@@ -3,7 +3,6 @@ package org.vancetope.worktarget.core.internal.file;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -11,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,9 +33,6 @@ import org.vancetope.worktarget.testfixtures.ChildMain;
  */
 @EnabledOnOs(OS.LINUX)
 class NoPermissionTest {
-    private static final List<String> AS_OWNER_ONLY = List.of("unshare", "--user", "--map-user=1000",
-            "--map-group=1000");
-
     @TempDir
     Path tmp;
     private Path root;
@@ -66,13 +61,9 @@ class NoPermissionTest {
 
     /** Runs the calls as the files' owner without root's override; one line of outcome per call. */
     private List<String> runAsOwnerOnly(String... calls) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(AS_OWNER_ONLY);
         List<String> args = new ArrayList<>(List.of(root.toString()));
         args.addAll(List.of(calls));
-        cmd.addAll(ChildMain.command(NoPermissionTest.class, args.toArray(String[]::new)));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        String out = ChildMain.runAsOwnerOnly(NoPermissionTest.class, args.toArray(String[]::new));
         List<String> lines = out.lines().filter(l -> !l.startsWith("SLF4J") && !l.contains("[main]")).toList();
         assertThat(lines).as(out).hasSize(calls.length);
         return lines;
@@ -80,16 +71,8 @@ class NoPermissionTest {
 
     @BeforeEach
     void tree() throws Exception {
-        int rc;
-        try {
-            List<String> cmd = new ArrayList<>(AS_OWNER_ONLY);
-            cmd.add("true");
-            rc = new ProcessBuilder(cmd).redirectErrorStream(true).start().waitFor();
-        } catch (IOException e) {
-            rc = -1;
-        }
-        Assumptions.assumeTrue(rc == 0, "needs 'unshare --user' (util-linux, user namespaces) to drop root's "
-                + "override of file permissions");
+        Assumptions.assumeTrue(ChildMain.ownerOnlyWorks(), "needs 'unshare --user' (util-linux, user namespaces) to "
+                + "drop root's override of file permissions");
         root = Files.createDirectories(tmp.resolve("root"));
         Files.writeString(root.resolve("open.txt"), "secret here\n");
         Files.writeString(root.resolve("noread.txt"), "secret there\n");

@@ -3,13 +3,9 @@ package org.vancetope.worktarget.core.internal.path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -25,9 +21,6 @@ import org.vancetope.worktarget.testfixtures.ChildMain;
  */
 @EnabledOnOs(OS.LINUX)
 class ReadOnlyTreeDeletionTest {
-    private static final List<String> AS_OWNER_ONLY = List.of("unshare", "--user", "--map-user=1000",
-            "--map-group=1000");
-
     @TempDir
     Path tmp;
 
@@ -42,25 +35,12 @@ class ReadOnlyTreeDeletionTest {
     }
 
     private static String runAsOwnerOnly(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(AS_OWNER_ONLY);
-        cmd.addAll(ChildMain.command(ReadOnlyTreeDeletionTest.class, args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
-        return out;
+        return ChildMain.runAsOwnerOnly(ReadOnlyTreeDeletionTest.class, args);
     }
 
-    private static void assumeUserNamespaces() throws InterruptedException {
-        int rc;
-        try {
-            List<String> cmd = new ArrayList<>(AS_OWNER_ONLY);
-            cmd.add("true");
-            rc = new ProcessBuilder(cmd).redirectErrorStream(true).start().waitFor();
-        } catch (IOException e) {
-            rc = -1;
-        }
-        Assumptions.assumeTrue(rc == 0, "needs 'unshare --user' (util-linux, user namespaces) to drop root's "
-                + "override of file permissions");
+    private static void assumeUserNamespaces() {
+        Assumptions.assumeTrue(ChildMain.ownerOnlyWorks(), "needs 'unshare --user' (util-linux, user namespaces) to "
+                + "drop root's override of file permissions");
     }
 
     @Test
