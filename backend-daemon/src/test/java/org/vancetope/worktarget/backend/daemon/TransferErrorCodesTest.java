@@ -157,7 +157,11 @@ class TransferErrorCodesTest {
         String id = initUpload(sha256(CONTENT));
         peer.sendText(chunk(id, 0, CONTENT, true, ""));
         assertThat(complete()).containsEntry("ok", true);
+        // the client ends the transfer with its verdict, as a daemon does; the tool returns then
+        peer.sendText("{\"type\":\"transfer_finish\",\"transferId\":\"" + id + "\",\"ok\":true}");
         assertThat(result(upload)).containsEntry("ok", true);
+        assertThat(Files.readAllBytes(server.work.findRoot("acme", "proj", dirName).orElseThrow().resolve("up.bin")))
+                .isEqualTo(CONTENT);
     }
 
     @Test

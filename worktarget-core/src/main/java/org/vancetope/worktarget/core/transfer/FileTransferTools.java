@@ -502,8 +502,11 @@ public final class FileTransferTools {
         Optional<TransferConnection> conn = connections.apply(context);
         if (conn == null || conn.isEmpty()) {
             throw new ToolException(ErrorCode.OFFLINE, "The machine of this process's work target (the session's "
-                    + "client, or the daemon it names) is not connected, so no file can be transferred. Start the "
-                    + "client or the daemon and try again, or call work_target_set to choose a connected target.");
+                    + "client, or the daemon it names) is not connected to this server node, so no file can be "
+                    + "transferred; nothing was written. Start the client or the daemon and try again, or call "
+                    + "work_target_set to choose a connected target. In a fleet of server nodes, a peer connected to "
+                    + "another node is reached by the file tools but not by transfers: call this tool on the node it "
+                    + "is connected to (work_target_get lists the daemons of the whole fleet).");
         }
         return conn.get();
     }

@@ -212,6 +212,8 @@ final class AdminServer implements AutoCloseable {
     private final InMemoryProcessStore store;
     private final byte[] token;
     private final Limits limits;
+    /** {@code "@NODE"} on a node of a fleet, else empty: what qualifies the names of named processes. */
+    private final String nodeSuffix;
     private final Ids ids = new Ids();
     private final ExecutorService calls = Executors.newCachedThreadPool(new DefaultThreadFactory("worktarget-admin-call", true));
     private final AdminProcesses processes;
@@ -243,7 +245,26 @@ final class AdminServer implements AutoCloseable {
      */
     AdminServer(WorkTargetServer server, WorkTargetDispatcher dispatcher, InMemoryProcessStore store, String adminToken,
                 Limits limits) {
+        this(server, dispatcher, store, adminToken, limits, null);
+    }
+
+    /**
+     * An admin server of one node of a fleet: the process id a named process has towards the backends and
+     * peers is its name qualified by this node ({@code NAME@NODE}), so that the same name on two nodes makes two
+     * processes there too (the daemons of the fleet would otherwise take them for one, and one node's end of
+     * its process would kill the other's jobs). Callers still name it by its name alone.
+     *
+     * @param server the server whose connections it lists
+     * @param dispatcher runs the calls
+     * @param store the processes of the calls
+     * @param adminToken the token every request must carry
+     * @param limits the limits
+     * @param nodeId this node's id in the fleet, or null for a single node (names are used as they are)
+     */
+    AdminServer(WorkTargetServer server, WorkTargetDispatcher dispatcher, InMemoryProcessStore store, String adminToken,
+                Limits limits, String nodeId) {
         NettyVersionCheck.require("serve's admin API");
+        this.nodeSuffix = nodeId == null ? "" : "@" + nodeId;
         this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("worktarget-admin-io", true),
                 NioIoHandler.newFactory());
         this.server = server;
@@ -251,8 +272,8 @@ final class AdminServer implements AutoCloseable {
         this.store = store;
         this.token = adminToken.getBytes(StandardCharsets.UTF_8);
         this.limits = Objects.requireNonNull(limits, "limits");
-        this.processes = new AdminProcesses(this::endProcess, limits.processIdle(), limits.maxProcesses(),
-                System::nanoTime);
+        this.processes = new AdminProcesses(name -> endProcess(processId(name)), limits.processIdle(),
+                limits.maxProcesses(), System::nanoTime);
         this.cap = new HttpGuards.ConnectionCap("serve's admin API", limits.maxConnections());
     }
 
@@ -606,7 +627,7 @@ final class AdminServer implements AutoCloseable {
                         + " lists them), or call without a processId."));
             }
         }
-        String processId = given != null ? given : ONE_SHOT_PREFIX + UUID.randomUUID();
+        String processId = given != null ? processId(given) : ONE_SHOT_PREFIX + UUID.randomUUID();
         String callId = ids.next("ac-");
         long started = System.nanoTime();
         String what = tool + " on " + targetText + " in " + tenant + "/" + project
@@ -680,6 +701,11 @@ final class AdminServer implements AutoCloseable {
      * Ends a process: it leaves the store first, so that no new call finds it, then every backend hears of it
      * (its temp RootDir goes, once the calls it still has running have returned).
      */
+    /** The process id of a named process towards the backends and peers: its name, on a fleet's node qualified. */
+    private String processId(String name) {
+        return name + nodeSuffix;
+    }
+
     private void endProcess(String processId) {
         Optional<ProcessInfo> process = store.find(processId);
         store.remove(processId);

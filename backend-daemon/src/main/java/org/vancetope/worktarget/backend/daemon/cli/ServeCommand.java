@@ -301,7 +301,8 @@ final class ServeCommand {
         transfers.tools(work.ephemeralDirs()).forEach(db::hostTool);
         // a call without processId runs in a one-shot process; its end reaches every backend
         AdminServer admin = new AdminServer(server, db.build(), store, adminToken,
-                AdminServer.Limits.defaults().withRequestTimeout(requestTimeout).withProcesses(processIdle, maxProcesses));
+                AdminServer.Limits.defaults().withRequestTimeout(requestTimeout).withProcesses(processIdle, maxProcesses),
+                fleet == null ? null : fleet.nodeId());
         try {
             // the admin port first: a clash there must not follow a "listening on" of the WebSocket server
             admin.start("127.0.0.1", adminPort);

@@ -75,6 +75,11 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
     private final long presenceTtlNanos;
     /** Process ends the other nodes may not have been told of, by process id, oldest first; presence thread only. */
     private final Map<String, OwedEnd> owedEnds = new LinkedHashMap<>();
+    /**
+     * How far the wall clocks of two server nodes may differ: a forwarded call that arrives later than its
+     * timeout plus this after it was sent is dropped, not run.
+     */
+    static final Duration MAX_CLOCK_SKEW = Duration.ofSeconds(5);
     /** The most process ends kept while the store is unreachable. */
     static final int MAX_OWED_ENDS = 10_000;
 
@@ -485,6 +490,11 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         return Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime()));
     }
 
+    private static String reason(Throwable e) {
+        Throwable c = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+        return c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+    }
+
     private ToolException unreachable(String tool, PeerKey key) {
         return new ToolException(ErrorCode.OFFLINE, tool + " did not run: " + key.describe() + " is not connected "
                 + "to this server node, and the fleet's store (Redis), which says where it is, is unreachable from "
@@ -504,12 +514,18 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         Forwarded call = new Forwarded(node, tool, new CompletableFuture<>());
         pending.put(id, call);
         // The caller waits once, for the result: the store's answer to the send only fails the call.
-        link.sendAsync(node, header(INVOKE, key, null) + "\n" + frame).whenComplete((listening, e) -> {
+        ObjectNode invokeHeader = headerNode(INVOKE, key, null).put("sentAt", System.currentTimeMillis());
+        link.sendAsync(node, invokeHeader + "\n" + frame).whenComplete((listening, e) -> {
             if (e == null && Boolean.TRUE.equals(listening) || !pending.remove(id, call)) {
                 return;
             }
             if (e != null) {
-                call.future().completeExceptionally(unreachable(tool, key));
+                // the message may be on the store's socket already and be delivered when it answers again
+                call.future().completeExceptionally(new ToolException(ErrorCode.OFFLINE, "The call of " + tool
+                        + " on " + key.describe() + " may or may not have run: sending it to server node '" + node
+                        + "' through the fleet's store (Redis) failed (" + reason(e) + "), and a message the store "
+                        + "took before that is still delivered when it answers again, until the call's timeout. Check "
+                        + "its effect before retrying; calls to peers connected to this node keep working."));
                 return;
             }
             forgetNode(node);
@@ -660,7 +676,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
                         f.cancel(true);     // the connection then sends client_tool_cancel to the peer
                     }
                 }
-                case INVOKE -> invoked(from, h.key(), body);
+                case INVOKE -> invoked(from, h.key(), body, h.sentAt());
                 case ENDED -> registry.processEndedHere(((Message.ProcessEnd) Wire.decode(body)).context());
                 case SUPERSEDE -> {
                     located.remove(h.key());
@@ -699,12 +715,19 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
      * is sent back to the calling node from the connection's completion of the call. A cancel from the
      * calling node cancels the call's future, which makes the connection send {@code client_tool_cancel}.
      */
-    private void invoked(String from, PeerKey key, String body) {
+    private void invoked(String from, PeerKey key, String body, long sentAt) {
         Message.Invoke inv;
         try {
             inv = (Message.Invoke) Wire.decode(body);
         } catch (BadFrameException | ClassCastException e) {
-            LOG.warn("Dropped a malformed forwarded invocation from node '{}'", from);
+            LOG.warn("Dropped a forwarded invocation from node '{}' that could not be read", from);
+            return;
+        }
+        long age = sentAt > 0 ? System.currentTimeMillis() - sentAt : 0;
+        if (age > inv.timeoutMs() + MAX_CLOCK_SKEW.toMillis()) {
+            // held up in the store (frozen, say) past the call's timeout: the caller gave up on it long ago
+            LOG.warn("Dropped a forwarded call of {} from node '{}' that arrived {} ms after it was sent, past its "
+                    + "timeout of {} ms: it did not run", inv.name(), from, age, inv.timeoutMs());
             return;
         }
         Optional<ServerConnection> c = registry.connection(key);
@@ -800,11 +823,12 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
      * connection id and the "absent" flag; a missing text field reads as {@code ""}.
      */
     private record Header(String op, String from, String tenant, String project, String daemon, String session,
-                          String conn, boolean absent) {
+                          String conn, boolean absent, long sentAt) {
 
         static Header parse(String json) throws IOException {
             String[] f = {"", "", "", "", null, null, ""};
             boolean absent = false;
+            long sentAt = 0;
             try (JsonParser p = Wire.mapper().getFactory().createParser(json)) {
                 if (p.nextToken() != JsonToken.START_OBJECT) {
                     throw new IOException("a fleet message header must be a JSON object");
@@ -827,6 +851,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
                         case "session" -> f[5] = text;
                         case "conn" -> f[6] = text;
                         case "absent" -> absent = v == JsonToken.VALUE_TRUE;
+                        case "sentAt" -> sentAt = v == JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : 0;
                         default -> {
                             // a field of a later version: ignored
                         }
@@ -836,7 +861,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
                     throw new IOException("a fleet message header must be one JSON object");
                 }
             }
-            return new Header(f[0], f[1], f[2], f[3], f[4], f[5], f[6], absent);
+            return new Header(f[0], f[1], f[2], f[3], f[4], f[5], f[6], absent, sentAt);
         }
 
         PeerKey key() {

@@ -455,6 +455,26 @@ class AdminServerTest {
     }
 
     @Test
+    void onANodeOfAFleetANamedProcessIsQualifiedByTheNodeTowardsTheBackendsAndNamedAloneByCallers()
+            throws Exception {
+        AdminServer node = new AdminServer(server, dispatcher, store, ADMIN_TOKEN, AdminServer.Limits.defaults()
+                .withRequestTimeout(TIMEOUT), "node-1").start("127.0.0.1", 0);
+        try {
+            assertThat(post(node, Wire.mapper().writeValueAsBytes(namedCall("shared", "proj"))).statusCode())
+                    .isEqualTo(200);
+
+            assertThat(store.find("shared@node-1")).as("the id the daemons of the fleet see").isPresent();
+            assertThat(store.find("shared")).isEmpty();
+            assertThat(json(send(node, "GET", "/admin/v1/processes")).path("processes")
+                    .findValuesAsText("processId")).containsExactly("shared");
+            assertThat(send(node, "DELETE", "/admin/v1/processes/shared").statusCode()).isEqualTo(200);
+            assertThat(store.find("shared@node-1")).isEmpty();
+        } finally {
+            node.close();
+        }
+    }
+
+    @Test
     void oneNamedProcessMoreThanTheLimitIs429AndOneShotCallsStillRun() throws Exception {
         AdminServer small = adminWith(Duration.ofHours(1), 1);
         try {
