@@ -89,6 +89,24 @@ class DirectoryTransferToolsTest {
     }
 
     @Test
+    void aDirectoryTransferOfAFileSaysItIsAFileNotThatItDoesNotExist() throws Exception {
+        fx.footFile("one", "a".getBytes());
+        fx.brainFile("reports", "one", "b".getBytes());
+
+        Map<String, Object> up = upload.invoke(params("localPath", "one", "dirName", "uploads", "remotePath", "x"), CTX);
+        Map<String, Object> down = download.invoke(params("dirName", "reports", "remotePath", "one", "localPath", "y"),
+                CTX);
+
+        for (Map<String, Object> r : List.of(up, down)) {
+            assertThat(r).containsEntry("ok", false).containsEntry("code", "invalid_params");
+            assertThat((String) r.get("error")).isEqualTo("'one' is a file, not a directory; a directory transfer "
+                    + "sends a whole directory tree. Send one file with client_file_upload or client_file_download.");
+        }
+        assertThat(fx.rootDirs.get("uploads").resolve("x")).doesNotExist();
+        assertThat(fx.footProject.resolve("y")).doesNotExist();
+    }
+
+    @Test
     void anUploadIntoAMissingDirNameFailsBeforeAnythingIsSent() throws Exception {
         Map<String, Object> r = upload.invoke(params("localPath", "src", "dirName", "nope", "remotePath", "x"), CTX);
         assertThat(r).containsEntry("ok", false).containsEntry("code", "not_found").containsEntry("entries", List.of());

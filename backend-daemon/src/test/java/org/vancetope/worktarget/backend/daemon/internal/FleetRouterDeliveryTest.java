@@ -5,19 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.vancetope.worktarget.backend.daemon.FleetLink;
 import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.ErrorCode;
-import org.vancetope.worktarget.spi.PeerKey;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
 
@@ -31,78 +24,7 @@ class FleetRouterDeliveryTest {
     private static final DaemonKey BOX = new DaemonKey("acme", "proj", "box");
     private static final ToolContext CTX = new ToolContext("p1", null, "acme", "proj", null);
 
-    /** A store in memory where "box" is on node "other"; what this node sends is recorded, or fails. */
-    private static final class Store implements FleetLink {
-        final List<String> sent = new CopyOnWriteArrayList<>();
-        volatile IOException sendFailure;
-
-        @Override
-        public String nodeId() {
-            return "self";
-        }
-
-        @Override
-        public Duration presenceTtl() {
-            return Duration.ofSeconds(30);
-        }
-
-        @Override
-        public void start(Listener listener) {
-        }
-
-        @Override
-        public Optional<Presence> claim(PeerKey key, String connectionId, String manifest) {
-            return Optional.empty();
-        }
-
-        @Override
-        public void release(PeerKey key, String connectionId) {
-        }
-
-        @Override
-        public Optional<Presence> locate(PeerKey key) {
-            return Optional.of(new Presence("other", "c-1", ""));
-        }
-
-        @Override
-        public List<String> daemons(String tenant, String project) {
-            return List.of();
-        }
-
-        @Override
-        public Map<PeerKey, Presence> peers() {
-            return Map.of();
-        }
-
-        @Override
-        public boolean send(String node, String message) throws IOException {
-            if (sendFailure != null) {
-                throw sendFailure;
-            }
-            sent.add(message);
-            return true;
-        }
-
-        @Override
-        public CompletionStage<Boolean> sendAsync(String node, String message) {
-            if (sendFailure != null) {
-                return CompletableFuture.failedFuture(sendFailure);
-            }
-            sent.add(message);
-            return CompletableFuture.completedFuture(true);
-        }
-
-        @Override
-        public boolean isAlive(String node) {
-            return true;
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
-    private final Store store = new Store();
+    private final FakeFleetLink store = new FakeFleetLink(Duration.ofSeconds(30));
     private FleetRouter router;
 
     @BeforeEach

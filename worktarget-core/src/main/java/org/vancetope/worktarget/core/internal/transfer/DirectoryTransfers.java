@@ -3,6 +3,7 @@ package org.vancetope.worktarget.core.internal.transfer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
@@ -359,6 +360,17 @@ public final class DirectoryTransfers {
      */
     List<DirectoryEntry> list(ConfinedRoot root, String source) throws ToolException, IOException {
         Path dir = root.resolveForRead(source);
+        BasicFileAttributes top;
+        try {
+            top = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            top = null;     // said by the open below, as for any missing path
+        }
+        if (top != null && !top.isDirectory()) {
+            throw new ToolException(ErrorCode.INVALID_PARAMS, ConfinedRoot.quote(source) + " is a file, not a "
+                    + "directory; a directory transfer sends a whole directory tree. Send one file with "
+                    + "client_file_upload or client_file_download.");
+        }
         List<DirectoryEntry> out = new ArrayList<>();
         long[] bytes = {0};
         try (SafeDirectory d = root.open(dir)) {

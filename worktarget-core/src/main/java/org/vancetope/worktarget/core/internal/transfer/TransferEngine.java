@@ -706,8 +706,8 @@ public final class TransferEngine {
                 refusal = nothingKept(resumeId);
             } else if (running != null) {
                 code = org.vancetope.worktarget.spi.ErrorCode.INVALID_PARAMS;
-                refusal = "transfer " + resumeId + " is still running on another connection; wait for it to end and "
-                        + "resume again";
+                refusal = "transfer " + resumeId + " is still running (another call resumed it, on this connection or "
+                        + "another); wait for it to end and resume again";
             }
         }
         if (refusal != null) {
