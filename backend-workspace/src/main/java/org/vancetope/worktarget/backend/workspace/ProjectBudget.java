@@ -1,7 +1,11 @@
 package org.vancetope.worktarget.backend.workspace;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -12,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.ToolCatalog;
 import org.vancetope.worktarget.core.internal.SizeBudget;
 import org.vancetope.worktarget.core.internal.exec.ExecResolvers;
+import org.vancetope.worktarget.core.internal.file.FileTools;
 import org.vancetope.worktarget.core.internal.path.SafeDirectory;
 import org.vancetope.worktarget.core.internal.Utf8;
 import org.vancetope.worktarget.spi.BackendTool;
@@ -52,46 +57,61 @@ final class ProjectBudget implements ExecResolvers.SpaceCheck {
         this.budget = new SizeBudget<>(maxBytes, MEASURE_INTERVAL, RECHECK_INTERVAL, clock, this::measure);
     }
 
-    /** The size of the regular file a call's {@code path} names in its RootDir, 0 when there is none. */
-    @FunctionalInterface
-    interface FileSize {
-        /**
-         * The size now.
-         *
-         * @param params the call's parameters ({@code path}, {@code dirName})
-         * @param ctx the caller
-         * @return bytes, 0 for no such regular file or any failure
-         */
-        long of(Map<String, Object> params, ToolContext ctx);
-    }
-
     /**
      * The tools, the growing file tools checked against the budget before they run and charged with what they
      * changed: {@code file_write} adds its content's bytes less the file's size before (refused before it
-     * writes when that would take the project over), {@code file_edit} the file's size after less before.
+     * writes when that would take the project over), {@code file_edit} the file's size after less before. The
+     * call's RootDir is resolved once for both sizes; {@code file_write}'s size after is the one it reports.
      *
      * @param tools the workspace's tools
-     * @param sizes the size of a call's file
+     * @param gates how a call finds its RootDir, as the tools do
      * @return the same tools, guarded; the same list when the budget is off
      */
-    List<BackendTool> guard(List<BackendTool> tools, FileSize sizes) {
+    List<BackendTool> guard(List<BackendTool> tools, FileTools.GateResolver gates) {
         if (budget.maxBytes() == 0) {
             return tools;
         }
         return tools.stream().map(t -> !GROWING.contains(t.spec().name()) ? t : BackendTool.of(t.spec(),
-                (params, ctx) -> {
+                (given, ctx) -> {
+                    Map<String, Object> params = given == null ? Map.of() : given;
                     String tool = t.spec().name().substring(ToolCatalog.WORK_PREFIX.length());
-                    boolean sized = !tool.equals("file_mkdir");
-                    long before = sized ? sizes.of(params, ctx) : 0;
-                    long content = tool.equals("file_write") && params != null
-                            && params.get("content") instanceof String s ? Utf8.length(s) : 0;
+                    boolean write = tool.equals("file_write");
+                    Path file = tool.equals("file_mkdir") ? null : file(gates, params, ctx);
+                    long before = size(file);
+                    long content = write && params.get("content") instanceof String s ? Utf8.length(s) : 0;
                     requireRoom(ctx, Math.max(0, content - before), tool);
-                    Map<String, Object> result = t.invoke(params, ctx);
-                    if (sized) {
-                        budget.charge(key(ctx), sizes.of(params, ctx) - before);
+                    Map<String, Object> result = t.invoke(given, ctx);
+                    if (file != null) {
+                        long after = write && result.get("bytes") instanceof Number n ? n.longValue() : size(file);
+                        budget.charge(key(ctx), after - before);
                     }
                     return result;
                 })).toList();
+    }
+
+    /** The entry a call's {@code path} names in its RootDir, or null when it names none (the tool says why). */
+    private static Path file(FileTools.GateResolver gates, Map<String, Object> params, ToolContext ctx) {
+        if (!(params.get("path") instanceof String path)) {
+            return null;
+        }
+        try {
+            return gates.gate(params, ctx).resolveEntry(path);
+        } catch (ToolException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The size of a regular file, 0 for none (no file, a directory, a link, or it cannot be seen). */
+    private static long size(Path file) {
+        if (file == null) {
+            return 0;
+        }
+        try {
+            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return a.isRegularFile() ? a.size() : 0;
+        } catch (IOException e) {
+            return 0;
+        }
     }
 
     @Override

@@ -2,9 +2,7 @@ package org.vancetope.worktarget.backend.workspace;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -109,7 +107,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         FileTools.GateResolver gateOf = (params, ctx) -> gates.gate(resolveRoot(ctx,
                 Params.optString(params, ToolCatalog.DIR_NAME, null)));
         this.tools = use.track(budget.guard(WorkspaceTools.create(engine, exec, homes, b.hostEnv, gateOf, budget),
-                (params, ctx) -> fileSize(gateOf, params, ctx)));
+                gateOf));
         // Jobs never outlive the RootDir they run in: none starts in it while it is being disposed.
         lifecycle.addListener(new RootDirListener() {
             @Override
@@ -124,20 +122,6 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         });
         gates.sweepAtStart();
         this.leftovers = run == null ? null : LeftoverSweep.start(lifecycle, b.keepLeftoversFor);
-    }
-
-    /** The size of the regular file a call's {@code path} names, 0 when there is none or it cannot be seen. */
-    private static long fileSize(FileTools.GateResolver gateOf, Map<String, Object> params, ToolContext ctx) {
-        if (params == null || !(params.get("path") instanceof String path)) {
-            return 0;
-        }
-        try {
-            Path file = gateOf.gate(params, ctx).resolveEntry(path);
-            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            return a.isRegularFile() ? a.size() : 0;
-        } catch (IOException | ToolException | RuntimeException e) {
-            return 0;     // the tool itself says what is wrong with the path
-        }
     }
 
     /**

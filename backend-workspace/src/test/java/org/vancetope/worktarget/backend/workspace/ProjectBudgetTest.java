@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -68,9 +70,13 @@ class ProjectBudgetTest {
 
     /** What a job or another process left in the caller's temp RootDir, unseen by the file tools. */
     private Path planted(String name, long bytes) throws IOException, ToolException {
-        Path file = work.resolveRoot(P1, null).resolve(name);
-        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-            f.setLength(bytes);
+        return sparse(work.resolveRoot(P1, null).resolve(name), bytes);
+    }
+
+    /** A file of {@code bytes} that takes next to no disk: one byte written at its end. */
+    private static Path sparse(Path file, long bytes) throws IOException {
+        try (SeekableByteChannel ch = Files.newByteChannel(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            ch.position(bytes - 1).write(ByteBuffer.wrap(new byte[1]));
         }
         return file;
     }
@@ -172,9 +178,7 @@ class ProjectBudgetTest {
     void everyRootDirOfTheProjectCountsAndOtherProjectsDoNot() throws Exception {
         backend(MIB);
         RootDirInfo other = work.createRootDir(P1, "data", WorkspaceBackend.EPHEMERAL, null, false, null);
-        try (RandomAccessFile f = new RandomAccessFile(other.path().resolve("dump.bin").toFile(), "rw")) {
-            f.setLength(2 * MIB);
-        }
+        sparse(other.path().resolve("dump.bin"), 2 * MIB);
 
         assertOverBudget(() -> call("work_file_write", "path", "a.txt", "content", "x"));
         assertThat(call(OTHER_PROJECT, "work_file_write", "path", "a.txt", "content", "x")).containsEntry("bytes", 1);

@@ -41,6 +41,8 @@ public final class SizeBudget<K> {
     private final Clock clock;
     private final ToLongFunction<K> measure;
     private final Map<K, Figure> figures = new ConcurrentHashMap<>();
+    /** When the old figures were last dropped; null before the first time. */
+    private volatile Instant lastDrop;
 
     /** How many keys are kept before the figures not measured within the measure interval are dropped. */
     static final int MAX_KEYS = 10_000;
@@ -125,7 +127,7 @@ public final class SizeBudget<K> {
         if (maxBytes == 0) {
             return 0;
         }
-        if (figures.size() > MAX_KEYS) {
+        if (figures.size() > MAX_KEYS && dropDue()) {
             Instant now = clock.instant();
             figures.values().removeIf(f -> {
                 synchronized (f) {
@@ -183,6 +185,20 @@ public final class SizeBudget<K> {
                 f.charged = saturatedAdd(f.charged, bytes);
             }
         }
+    }
+
+    /**
+     * Whether the old figures are to be dropped now: at most once per measure interval, so that a budget
+     * holding more keys than that, all in use, does not scan them all on every call.
+     */
+    private boolean dropDue() {
+        Instant now = clock.instant();
+        Instant last = lastDrop;
+        if (last != null && Duration.between(last, now).compareTo(measureInterval) < 0) {
+            return false;
+        }
+        lastDrop = now;
+        return true;
     }
 
     /** How many keys have a figure now (for tests). */

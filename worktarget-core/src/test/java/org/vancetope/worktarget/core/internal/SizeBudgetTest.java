@@ -204,15 +204,32 @@ class SizeBudgetTest {
         for (int i = 0; i <= SizeBudget.MAX_KEYS; i++) {
             b.usage("k" + i, 0);
         }
-        time.advance(MEASURE.minusSeconds(1));
-        b.usage("recent", 0);
-        time.advance(Duration.ofSeconds(1));
+        time.advance(MEASURE);
 
-        b.usage("fresh", 0);                                   // drops the figures a measure interval old
+        b.usage("recent", 0);                                  // drops the figures a measure interval old
+        b.usage("fresh", 0);
 
         assertThat(b.keys()).isEqualTo(2);                     // "recent" and "fresh"
         assertThat(b.usage("recent", 0)).isZero();
         assertThat(walks.get("recent")).isEqualTo(1);
+    }
+
+    @Test
+    void theOldFiguresAreLookedForAtMostOncePerMeasureInterval() {
+        SizeBudget<String> b = budget(1000);
+        for (int i = 0; i <= SizeBudget.MAX_KEYS; i++) {
+            b.usage("k" + i, 0);
+        }
+        time.advance(MEASURE.minusSeconds(1));
+        b.usage("x", 0);                                       // looks, finds none old enough
+        time.advance(Duration.ofSeconds(1));
+
+        b.usage("y", 0);                                       // too soon to look again
+        assertThat(b.keys()).isEqualTo(SizeBudget.MAX_KEYS + 3);
+
+        time.advance(MEASURE.minusSeconds(1));
+        b.usage("z", 0);
+        assertThat(b.keys()).as("the k's and x are a measure interval old by now; y and z are not").isEqualTo(2);
     }
 
     @Test

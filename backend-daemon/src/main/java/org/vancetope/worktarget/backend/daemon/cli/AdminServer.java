@@ -18,7 +18,6 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
@@ -411,10 +410,22 @@ final class AdminServer implements AutoCloseable {
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
             boolean keepAlive = HttpUtil.isKeepAlive(req);
             String path = new QueryStringDecoder(req.uri()).path();
-            if ("/admin/v1/connections".equals(path) && HttpMethod.GET.equals(req.method())) {
+            String allowed = allowedMethod(path);
+            if (allowed == null) {
+                LOG.info("Admin request from {}: {} {} is not an endpoint (404)", ctx.channel().remoteAddress(),
+                        req.method(), path);
+                respond(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, error(ErrorCode.NOT_FOUND,
+                        "Unknown endpoint. Use GET /admin/v1/connections, POST /admin/v1/call, GET /admin/v1/processes "
+                        + "or DELETE /admin/v1/processes/ID."));
+            } else if (!allowed.equals(req.method().name())) {
+                LOG.info("Admin request from {}: {} {} is not its method (405)", ctx.channel().remoteAddress(),
+                        req.method(), path);
+                respond(ctx, keepAlive, HttpResponseStatus.METHOD_NOT_ALLOWED, error(ErrorCode.INVALID_PARAMS,
+                        req.method() + " is not served on " + path + ": use " + allowed + "."));
+            } else if ("/admin/v1/connections".equals(path)) {
                 LOG.info("Admin request from {}: GET {}", ctx.channel().remoteAddress(), path);
                 respond(ctx, keepAlive, HttpResponseStatus.OK, connections());
-            } else if ("/admin/v1/call".equals(path) && HttpMethod.POST.equals(req.method())) {
+            } else if ("/admin/v1/call".equals(path)) {
                 if (!Utf8.isValid(req.content())) {
                     respond(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, error(ErrorCode.INVALID_PARAMS,
                             "The body is not valid UTF-8. Send the JSON call as UTF-8 text."));
@@ -422,28 +433,15 @@ final class AdminServer implements AutoCloseable {
                 }
                 String body = req.content().toString(StandardCharsets.UTF_8);
                 offLoop(ctx, keepAlive, "?", () -> call(body), "The server is shutting down; call again when it is back.");
-            } else if ((PROCESSES_LIST_PATH.equals(path) || PROCESSES_PATH.equals(path))
-                    && HttpMethod.GET.equals(req.method())) {
+            } else if (allowed.equals("GET")) {     // the listing of the named processes
                 LOG.info("Admin request from {}: GET {}", ctx.channel().remoteAddress(), path);
                 respond(ctx, keepAlive, HttpResponseStatus.OK, Map.of("processes", processes.list(),
                         "maxProcesses", limits.maxProcesses(), "processIdleSeconds", limits.processIdle().toSeconds()));
-            } else if (path.startsWith(PROCESSES_PATH) && path.length() > PROCESSES_PATH.length()
-                    && HttpMethod.DELETE.equals(req.method())) {
+            } else {                                 // DELETE of one named process
                 String id = path.substring(PROCESSES_PATH.length());
                 LOG.info("Admin request from {}: DELETE {}", ctx.channel().remoteAddress(), path);
                 offLoop(ctx, keepAlive, "DELETE " + path, () -> endNamed(id),
                         "The server is shutting down; its processes end with it.");
-            } else if (allowedMethod(path) != null) {
-                LOG.info("Admin request from {}: {} {} is not its method (405)", ctx.channel().remoteAddress(),
-                        req.method(), path);
-                respond(ctx, keepAlive, HttpResponseStatus.METHOD_NOT_ALLOWED, error(ErrorCode.INVALID_PARAMS,
-                        req.method() + " is not served on " + path + ": use " + allowedMethod(path) + "."));
-            } else {
-                LOG.info("Admin request from {}: {} {} is not an endpoint (404)", ctx.channel().remoteAddress(),
-                        req.method(), path);
-                respond(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, error(ErrorCode.NOT_FOUND,
-                        "Unknown endpoint. Use GET /admin/v1/connections, POST /admin/v1/call, GET /admin/v1/processes "
-                        + "or DELETE /admin/v1/processes/ID."));
             }
         }
 

@@ -491,8 +491,13 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
     }
 
     private static String reason(Throwable e) {
-        Throwable c = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+        Throwable c = unwrap(e);
         return c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+    }
+
+    /** What failed a future: the cause a {@code CompletionException} carries, or the error itself (or null). */
+    private static Throwable unwrap(Throwable e) {
+        return e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
     }
 
     private ToolException unreachable(String tool, PeerKey key) {
@@ -744,8 +749,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
             if (!running.remove(runKey, call)) {
                 return;     // cancelled by the calling node, which forgot the call
             }
-            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
-                    ? e.getCause() : e;
+            Throwable cause = unwrap(e);
             Message.Result result;
             if (cause == null) {
                 result = new Message.Result(inv.correlationId(), true, out, null, null);

@@ -142,8 +142,6 @@ final class FileGrep {
                     String name = base.getFileName().toString();
                     TreeWalker.Entry single = new TreeWalker.Entry(name, baseAttrs.size(),
                             baseAttrs.lastModifiedTime().toMillis(), dir, base.getFileName());
-                    // the one file named: one that cannot be read is an error, as for file_read, not "no match"
-                    single.open().close();
                     if (counts != null) {
                         int c = countFile(single, prefix, searcher, mode, col, deadline);
                         if (c > 0) {
@@ -155,6 +153,11 @@ final class FileGrep {
                         if (hits != null && !hits.isEmpty()) {
                             col.add(single.rel(), hits);
                         }
+                    }
+                    IOException unreadable = col.firstUnreadable.get();
+                    if (unreadable != null) {
+                        // the one file named: one that cannot be read is an error, as for file_read, not "no match"
+                        throw FileErrors.io(unreadable, userPath, "read");
                     }
                 } catch (IOException e) {
                     throw FileErrors.io(e, userPath, "read");
@@ -341,6 +344,9 @@ final class FileGrep {
         } catch (IOException | UnsupportedOperationException ex) {
             stats.unreadable.incrementAndGet();
             stats.unreadableNames.add(e.rel());
+            if (ex instanceof IOException io) {
+                stats.firstUnreadable.compareAndSet(null, io);
+            }
             return null;
         }
         if (n > settings.grepMaxFileBytes()) {

@@ -1,11 +1,13 @@
 package org.vancetope.worktarget.core.internal.file;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 
 /**
@@ -52,6 +54,8 @@ final class GrepCollector {
     final FewNames nonUtf8Names = new FewNames();
     final AtomicInteger unreadable = new AtomicInteger();
     final FewNames unreadableNames = new FewNames();
+    /** Why the first file that could not be read could not: the error of a search of one named file. */
+    final AtomicReference<IOException> firstUnreadable = new AtomicReference<>();
     final AtomicInteger searched = new AtomicInteger();
     final AtomicInteger skippedByLimit = new AtomicInteger();
     final long maxBytes;
