@@ -1,7 +1,6 @@
 package org.vancetope.worktarget.transfer;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,7 +13,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -32,7 +30,6 @@ import org.vancetope.worktarget.core.transfer.TransferFinish;
 import org.vancetope.worktarget.core.transfer.TransferFrame;
 import org.vancetope.worktarget.core.transfer.TransferInit;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
-import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.testfixtures.FileTrees;
@@ -336,16 +333,15 @@ class DirectoryReconnectTest {
     }
 
     @Test
-    void aCallInterruptedWhileItWaitsForTheFootGivesTheUploadUpAndTheBrainKeepsNothing() throws Exception {
+    void aCallInterruptedWhileItWaitsForTheFootStopsWaitingTheRestFailsOfflineAndTheBrainKeepsNothing()
+            throws Exception {
         try (Setup s = new Setup(CAPS, Duration.ofSeconds(30))) {
             s.upload().cutWhen(() -> s.h.brainBytes.get() >= CUT);
             pump(s.first, () -> s.h.brain.pendingDirectories() == 1);     // the run waits for the Foot
 
-            s.caller.interrupt();
+            s.caller.interrupt();     // e.g. the server shuts down: the call answers what it knows now
 
-            assertThatThrownBy(s.call::get).isInstanceOf(ExecutionException.class)
-                    .cause().isInstanceOfSatisfying(ToolException.class,
-                            e -> assertThat(e.code()).isEqualTo(ErrorCode.CANCELLED));
+            s.assertTheRestFailed(s.call.get(30, TimeUnit.SECONDS));
             assertThat(s.landed()).isEqualTo(s.listingOf(List.of("a.bin", "b.bin")));
             s.assertNothingLeft();
         }

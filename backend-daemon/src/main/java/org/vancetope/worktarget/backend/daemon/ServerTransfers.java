@@ -1,12 +1,15 @@
 package org.vancetope.worktarget.backend.daemon;
 
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.internal.PeerRegistry;
 import org.vancetope.worktarget.backend.daemon.internal.ServerConnection;
 import org.vancetope.worktarget.core.transfer.EphemeralDirCreator;
@@ -39,6 +42,7 @@ import org.vancetope.worktarget.spi.ToolContext;
  * workspace backend).
  */
 public final class ServerTransfers implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerTransfers.class);
     private static final TransferScope UNREQUESTED = new TransferScope("_none", "_none");
     private final RootDirTargetResolver roots;
     private final TransferEndpoint endpoint;
@@ -58,6 +62,18 @@ public final class ServerTransfers implements AutoCloseable {
         // The Brain refuses transfers it did not request, so a connection's own scope is never used here:
         // a requested transfer carries the scope of the process that asked for it.
         this.bridge = new TransferBridge(endpoint, channel -> UNREQUESTED, io);
+        // what earlier runs kept of cut-off uploads, in RootDirs nothing may be transferred into again
+        io.execute(this::sweepKept);
+    }
+
+    private void sweepKept() {
+        try {
+            for (Path root : roots.all()) {
+                endpoint.sweepKeptIn(root);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Sweeping the kept transfers of the RootDirs failed: {}", e.toString());
+        }
     }
 
     /**

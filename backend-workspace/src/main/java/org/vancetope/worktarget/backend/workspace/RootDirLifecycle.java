@@ -217,6 +217,19 @@ final class RootDirLifecycle {
      *
      * @return the RootDirs, in no order
      */
+    /** The directory of every RootDir of every project, now. */
+    List<Path> allPaths() {
+        List<Path> out = new ArrayList<>();
+        synchronized (lock) {
+            for (Map<String, RootDirInfo> dirs : index.allProjects()) {
+                for (RootDirInfo info : dirs.values()) {
+                    out.add(info.path());
+                }
+            }
+        }
+        return out;
+    }
+
     List<RootDirInfo> leftoversOfEndedRuns() {
         List<RootDirInfo> out = new ArrayList<>();
         Map<String, Boolean> ended = new HashMap<>();

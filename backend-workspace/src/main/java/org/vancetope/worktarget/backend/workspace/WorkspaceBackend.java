@@ -321,7 +321,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
      */
     public RootDirTargetResolver transferRoots() {
         return new RootDirTargetResolver((scope, dirName) -> findRoot(scope.tenant(), scope.project(), dirName),
-                (scope, bytes) -> budget.take(scope.tenant(), scope.project(), bytes));
+                (scope, bytes) -> budget.take(scope.tenant(), scope.project(), bytes), lifecycle::allPaths);
     }
 
     /**

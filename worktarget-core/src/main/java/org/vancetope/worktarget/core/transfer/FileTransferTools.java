@@ -294,6 +294,7 @@ public final class FileTransferTools {
                            BiFunction<TransferConnection, T, CompletableFuture<T>> giveUp) throws ToolException {
         TransferConnection conn = first;
         CompletableFuture<T> pending = started;
+        boolean givenUp = false;
         try {
             T r = await(pending);
             for (int resumes = 0; resumeIdOf.apply(r) != null && resumes < MAX_RESUMES_PER_CALL; resumes++) {
@@ -305,15 +306,23 @@ public final class FileTransferTools {
                 pending = resume.apply(conn, resumeIdOf.apply(r));
                 r = await(pending);
             }
-            return resumeIdOf.apply(r) == null ? r : await(giveUp.apply(conn, r));
+            if (resumeIdOf.apply(r) == null) {
+                return r;
+            }
+            givenUp = true;
+            // settled at once for a single file (its resume id is the answer), even when the call was
+            // interrupted while it waited for the peer (e.g. the server shuts down)
+            return await(giveUp.apply(conn, r));
         } catch (ToolException e) {
-            // the call ends now (interrupted): an interruption that came, or comes later, is given up unawaited
-            TransferConnection last = conn;
-            pending.thenAccept(x -> {
-                if (resumeIdOf.apply(x) != null) {
-                    giveUp.apply(last, x);
-                }
-            });
+            if (!givenUp) {
+                // the call ends now (interrupted): an interruption that came, or comes later, is given up unawaited
+                TransferConnection last = conn;
+                pending.thenAccept(x -> {
+                    if (resumeIdOf.apply(x) != null) {
+                        giveUp.apply(last, x);
+                    }
+                });
+            }
             throw e;
         }
     }
@@ -374,9 +383,10 @@ public final class FileTransferTools {
 
     /**
      * Waits, up to the connection's reconnect wait, for the calling process's peer to have a new
-     * connection; empty when it did not come back in time.
+     * connection; empty when it did not come back in time or the calling thread was interrupted (its
+     * interrupt flag is then set again).
      */
-    private Optional<TransferConnection> awaitReturn(ToolContext context, TransferConnection lost) throws ToolException {
+    private Optional<TransferConnection> awaitReturn(ToolContext context, TransferConnection lost) {
         long deadline = System.nanoTime() + lost.reconnectWait().toNanos();
         while (true) {
             CompletableFuture<Void> attached = lost.nextAttach();
@@ -393,9 +403,10 @@ public final class FileTransferTools {
             } catch (java.util.concurrent.TimeoutException | ExecutionException e) {
                 // look again
             } catch (InterruptedException e) {
+                // the call is being ended (cancelled, or the server shuts down): no more waiting, and the
+                // interrupted outcome with its resume id is the answer; the flag stays set for the caller
                 Thread.currentThread().interrupt();
-                throw new ToolException(ErrorCode.CANCELLED, "Interrupted while waiting for the client to reconnect; "
-                        + "the client keeps what arrived for a while: call the tool again with the resumeId to finish.");
+                return Optional.empty();
             }
         }
     }

@@ -1,9 +1,12 @@
 package org.vancetope.worktarget.core.transfer;
 
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import org.vancetope.worktarget.core.internal.Segments;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.spi.ErrorCode;
@@ -29,6 +32,7 @@ public final class RootDirTargetResolver implements TargetResolver {
 
     private final BiFunction<TransferScope, String, Optional<Path>> roots;
     private final Room room;
+    private final Supplier<? extends Collection<Path>> all;
 
     /**
      * Whether a project has room on the disk for a file it receives.
@@ -64,8 +68,32 @@ public final class RootDirTargetResolver implements TargetResolver {
      * @param room whether a project has room for a file it receives
      */
     public RootDirTargetResolver(BiFunction<TransferScope, String, Optional<Path>> roots, Room room) {
+        this(roots, room, List::of);
+    }
+
+    /**
+     * Creates the resolver with a check of the room a received file takes and a list of every RootDir.
+     *
+     * @param roots maps (scope, dirName) to the RootDir's directory, empty when there is none
+     * @param room whether a project has room for a file it receives
+     * @param all every RootDir's directory now (for {@link #all})
+     */
+    public RootDirTargetResolver(BiFunction<TransferScope, String, Optional<Path>> roots, Room room,
+                                 Supplier<? extends Collection<Path>> all) {
         this.roots = Objects.requireNonNull(roots, "roots");
         this.room = Objects.requireNonNull(room, "room");
+        this.all = Objects.requireNonNull(all, "all");
+    }
+
+    /**
+     * Every RootDir's directory, of every tenant and project, when the resolver was given them: the server
+     * sweeps what earlier runs kept of cut-off uploads in each when it starts.
+     *
+     * @return the directories; empty when the resolver was made without the list
+     */
+    public List<Path> all() {
+        Collection<Path> c = all.get();
+        return c == null ? List.of() : List.copyOf(c);
     }
 
     /**

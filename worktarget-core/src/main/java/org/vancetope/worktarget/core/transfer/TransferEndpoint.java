@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.core.transfer;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.Set;
@@ -111,6 +112,18 @@ public final class TransferEndpoint implements AutoCloseable {
         if (r.ok()) {
             engine.sweepKept(r.root());
         }
+    }
+
+    /**
+     * Deletes the transfers kept for a resume in a root whose {@link TransferSettings#resumeRetention()} is
+     * over, and sweeps the root again on every later cleanup sweep while it keeps some: a server calls it
+     * for each of its RootDirs when it starts ({@code ServerTransfers} does), so that what an earlier run
+     * kept in a RootDir nothing is transferred into any more does not stay on disk.
+     *
+     * @param root the root directory
+     */
+    public void sweepKeptIn(Path root) {
+        engine.sweepKeptAtStart(Objects.requireNonNull(root, "root"));
     }
 
     /**

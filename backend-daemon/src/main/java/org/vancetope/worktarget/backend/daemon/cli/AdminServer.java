@@ -323,6 +323,18 @@ final class AdminServer implements AutoCloseable {
     }
 
     /**
+     * Stops taking connections; the open ones go on, and the calls running are answered. A server that
+     * shuts down calls this first, ends what the calls wait for (the peers' connections, the transfers, so
+     * that an upload cut off answers with its resume id), then {@link #close}.
+     */
+    void stopAccepting() {
+        Channel listening = channel;
+        if (listening != null) {
+            ClosingWaits.await(listening.close(), "the admin API's listening channel");
+        }
+    }
+
+    /**
      * Stops taking requests, interrupts the running calls (waiting up to {@value #CLOSE_WAIT_SECONDS} s for
      * them), then ends every named process: the process store goes with the server, so nothing could end them
      * later, and their temp RootDirs would stay on disk. A second call does nothing.

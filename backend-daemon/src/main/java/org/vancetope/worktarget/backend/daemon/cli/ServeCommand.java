@@ -163,16 +163,22 @@ final class ServeCommand {
         }
 
         /**
-         * Closes the admin API, the server, the transfers and then the backend (which waits until every job
-         * tree has ended: SIGTERM, up to the kill grace, SIGKILL), each even when an earlier close fails, and
-         * deletes a generated admin token file.
+         * Stops taking admin connections, closes the server (the peers' connections) and the transfers (an
+         * upload cut off is kept, and its call answered with the resume id), then the admin API (the calls
+         * still running are interrupted and answered) and the backend (which waits until every job tree has
+         * ended: SIGTERM, up to the kill grace, SIGKILL), each even when an earlier close fails, and deletes
+         * a generated admin token file.
          */
         @Override
         public void close() {
             try {
-                admin.close();
-                server.close();
-                transfers.close();
+                admin.stopAccepting();
+                try {
+                    server.close();
+                    transfers.close();
+                } finally {
+                    admin.close();
+                }
             } finally {
                 try {
                     work.close();

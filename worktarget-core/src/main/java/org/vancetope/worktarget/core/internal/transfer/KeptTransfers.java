@@ -224,6 +224,18 @@ final class KeptTransfers {
         return deleted;
     }
 
+    /** Whether a root holds any kept transfer entry. */
+    static boolean keepsAny(ConfinedRoot root) throws IOException {
+        try (SafeDirectory top = root.openRoot()) {
+            for (String name : top.allNames()) {
+                if (Reserved.isResumable(name)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** The stem of a transfer's kept names ({@code .wt-r-<hex>}), as {@link #sweep} groups them. */
     static String stem(String id) {
         String n = stagingName(id);

@@ -920,6 +920,27 @@ public final class TransferEngine {
         }
     }
 
+    /**
+     * Sweeps a root no transfer of this engine wrote into yet, e.g. each RootDir of a server at its start:
+     * its kept transfers past their retention are deleted now, and a root that still keeps some is swept
+     * again on every later sweep (one that keeps none is not: it costs no listing).
+     *
+     * @param root the root
+     */
+    public void sweepKeptAtStart(Path root) {
+        try {
+            ConfinedRoot r = ConfinedRoot.of(root);
+            sweepKept(r);
+            if (KeptTransfers.keepsAny(r)) {
+                synchronized (roots) {
+                    roots.put(r.root(), Boolean.TRUE);
+                }
+            }
+        } catch (IOException e) {
+            LOG.debug("No kept transfers to sweep in {}: {}", root, e.toString());
+        }
+    }
+
     private void sweepKept(ConfinedRoot root) {
         Set<String> live = new java.util.HashSet<>();
         receivers.keySet().forEach(id -> live.add(KeptTransfers.stem(id)));
