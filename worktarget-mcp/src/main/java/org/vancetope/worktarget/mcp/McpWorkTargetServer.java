@@ -308,7 +308,11 @@ public final class McpWorkTargetServer implements AutoCloseable {
 
     /**
      * Closes the transports and the SDK servers, and tells the process mapping that every session ended
-     * (which, for {@link McpProcessMapping#perSession}, ends their processes and kills their jobs).
+     * (which, for {@link McpProcessMapping#perSession}, ends their processes and kills their jobs). Over
+     * HTTP it first stops listening, interrupts the calls still running and waits up to 5 s until they are
+     * answered: what an interrupted tool still answers reaches its client (an upload cut off answers with its
+     * resume id), a tool that fails reports that the server is shutting down. Close what the calls wait on
+     * (the {@code WorkTargetServer} of the daemons, the transfers) before this, so they are answered at once.
      */
     @Override
     public void close() {

@@ -225,4 +225,59 @@ class HttpInvalidRequestTest {
         assertThat(r.body()).hasSizeLessThan(1024).doesNotContain("xxxxxxxx")
                 .contains("with a \"method\" (a request or notification)");
     }
+
+    private HttpResponse<String> send(String method, String sessionId, Map<String, String> headers, String body)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(server.url)).timeout(Duration.ofSeconds(60))
+                .header("Authorization", "Bearer " + LocalHttpServer.TOKEN)
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        headers.forEach(r::header);
+        if (sessionId != null) {
+            r.header("Mcp-Session-Id", sessionId);
+        }
+        return http.send(r.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static final String PING = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}";
+
+    @Test
+    void aPostWhoseContentTypeIsNotJsonIs415ThatNamesTheTypeToSend() throws Exception {
+        String id = session();
+        HttpResponse<String> r = send("POST", id, Map.of("Content-Type", "application/x-www-form-urlencoded",
+                "Accept", "application/json, text/event-stream"), PING);
+        assertThat(r.statusCode()).isEqualTo(415);
+        assertThat(r.body()).contains("Content-Type: application/json", "'application/x-www-form-urlencoded'");
+    }
+
+    @Test
+    void aPostThatDoesNotAcceptAnEventStreamIs406ThatNamesBothTypes() throws Exception {
+        String id = session();
+        for (String accept : List.of("application/json", "text/event-stream", "text/html",
+                "application/json, text/event-stream;q=0")) {
+            HttpResponse<String> r = send("POST", id, Map.of("Content-Type", "application/json", "Accept", accept), PING);
+            assertThat(r.statusCode()).as(accept).isEqualTo(406);
+            assertThat(r.body()).as(accept).contains("Accept: application/json, text/event-stream",
+                    "'" + accept + "'");
+        }
+    }
+
+    @Test
+    void aPostWithWildcardsOrWithoutTheHeadersIsServed() throws Exception {
+        String id = session();
+        for (Map<String, String> headers : List.of(Map.<String, String>of(), Map.of("Accept", "*/*"),
+                Map.of("Accept", "application/*, text/*", "Content-Type", "application/json; charset=utf-8"))) {
+            HttpResponse<String> r = send("POST", id, headers, PING);
+            assertThat(r.statusCode()).as(headers.toString()).isEqualTo(200);
+            assertThat(message(r)).as(headers.toString()).containsEntry("id", 5).containsKey("result");
+        }
+    }
+
+    @Test
+    void aGetThatDoesNotAcceptAnEventStreamIs406() throws Exception {
+        String id = session();
+        HttpResponse<String> r = send("GET", id, Map.of("Accept", "application/json"), null);
+        assertThat(r.statusCode()).isEqualTo(406);
+        assertThat(r.body()).contains("Accept: text/event-stream", "'application/json'");
+    }
 }

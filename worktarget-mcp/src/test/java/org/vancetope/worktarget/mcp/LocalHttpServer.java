@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
@@ -15,6 +16,7 @@ import org.vancetope.worktarget.backend.local.LocalBackend;
 import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
 import org.vancetope.worktarget.spi.AuthPrincipal;
+import org.vancetope.worktarget.spi.BackendTool;
 
 /**
  * The MCP server's Streamable HTTP form on a free loopback port, with CLIENT tools on one directory and one
@@ -40,10 +42,25 @@ final class LocalHttpServer implements AutoCloseable {
      */
     LocalHttpServer(Path dir, UnaryOperator<McpProcessMapping> mapping, UnaryOperator<McpWorkTargetServer.Builder> settings)
             throws IOException {
+        this(dir, mapping, settings, List.of());
+    }
+
+    /**
+     * Starts the server with host tools besides the CLIENT tools.
+     *
+     * @param dir the CLIENT tools' directory
+     * @param mapping what the tests put in place of the per-session mapping (given it)
+     * @param settings what the test sets on the server's builder
+     * @param hostTools tools the server runs itself
+     */
+    LocalHttpServer(Path dir, UnaryOperator<McpProcessMapping> mapping, UnaryOperator<McpWorkTargetServer.Builder> settings,
+                    List<BackendTool> hostTools) throws IOException {
         local = LocalBackend.builder().workDirectory(dir).build();
         InMemoryProcessStore store = new InMemoryProcessStore();
-        WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store).peers(local).build();
-        mcp = settings.apply(McpWorkTargetServer.builder().dispatcher(dispatcher)
+        WorkTargetDispatcher.Builder db = WorkTargetDispatcher.builder().processStore(store).peers(local);
+        hostTools.forEach(db::hostTool);
+        WorkTargetDispatcher dispatcher = db.build();
+        mcp = settings.apply(McpWorkTargetServer.builder().dispatcher(dispatcher).hostTools(hostTools)
                 .processes(mapping.apply(McpProcessMapping.perSession(store, dispatcher, "acme", "shop")))).build();
         TokenAuthenticator auth = TokenAuthenticator.builder()
                 .token(TOKEN, new AuthPrincipal("agent", "acme", Set.of("shop"), "alice")).build();

@@ -78,12 +78,12 @@ class StdioBeforeInitializeTest {
     }
 
     @Test
-    void aLineThatIsJsonNullGetsAParseErrorAndTheServerReadsOn() throws IOException {
+    void aLineThatIsJsonNullGetsAnInvalidRequestAndTheServerReadsOn() throws IOException {
         stdio.send(StdioPipe.INIT);
         stdio.answerTo(1);
         stdio.send("null\n");
 
-        assertThat(stdio.answerTo(null)).contains("\"code\":-32700", "not one JSON-RPC message");
+        assertThat(stdio.answerTo(null)).contains("\"code\":-32600", "not one JSON-RPC message");
         stdio.send(call(2));
         assertThat(stdio.answerTo(2)).contains("hello");
     }

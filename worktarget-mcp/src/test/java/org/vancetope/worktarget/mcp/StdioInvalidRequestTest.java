@@ -106,10 +106,10 @@ class StdioInvalidRequestTest {
 
     @SuppressWarnings("unchecked")
     @Test
-    void aBatchGetsAParseErrorThatSaysToSendEachMessageOnItsOwn() throws IOException {
+    void aBatchGetsAnInvalidRequestThatSaysToSendEachMessageOnItsOwn() throws IOException {
         stdio.send("[{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]\n");
         Map<String, Object> error = (Map<String, Object>) answerTo(null).get("error");
-        assertThat(error).containsEntry("code", -32700);
+        assertThat(error).containsEntry("code", -32600);
         assertThat((String) error.get("message")).contains("batches of JSON-RPC messages are not accepted",
                 "each message on its own");
         theNextCallIsServed();
@@ -129,13 +129,45 @@ class StdioInvalidRequestTest {
 
     @SuppressWarnings("unchecked")
     @Test
-    void anObjectThatIsNoMessageGetsAShortParseErrorThatShowsTheShapeAndNotTheText() throws IOException {
+    void anObjectThatIsNoMessageGetsAShortInvalidRequestThatShowsTheShapeAndNotTheText() throws IOException {
         String big = "x".repeat(1 << 20);
         stdio.send("{\"jsonrpc\":\"2.0\",\"blob\":\"" + big + "\"}\n");
         Map<String, Object> error = (Map<String, Object>) answerTo(null).get("error");
-        assertThat(error).containsEntry("code", -32700);
+        assertThat(error).containsEntry("code", -32600);
         assertThat((String) error.get("message")).hasSizeLessThan(1024).doesNotContain("xxxxxxxx")
                 .contains("with a \"method\" (a request or notification)", "\"params\": {…}");
+        theNextCallIsServed();
+    }
+
+    @SuppressWarnings("unchecked")
+    @Test
+    void aRequestWithAnIdButNoMethodGetsAnInvalidRequestWithItsIdSoTheClientMatchesIt() throws IOException {
+        stdio.send("{\"jsonrpc\":\"2.0\",\"id\":5}\n");
+        Map<String, Object> answer = answerTo(5);
+        assertThat(answer).containsEntry("id", 5).doesNotContainKey("result");
+        Map<String, Object> error = (Map<String, Object>) answer.get("error");
+        assertThat(error).containsEntry("code", -32600);
+        assertThat((String) error.get("message")).contains("with a \"method\" (a request or notification)");
+        theNextCallIsServed();
+    }
+
+    @SuppressWarnings("unchecked")
+    @Test
+    void aRequestWithAStringIdAndAMethodThatIsNoStringGetsAnInvalidRequestWithItsId() throws IOException {
+        stdio.send("{\"jsonrpc\":\"2.0\",\"id\":\"r-7\",\"method\":{\"name\":\"ping\"}}\n");
+        Map<String, Object> answer = answerTo("\"r-7\"");
+        assertThat(answer).containsEntry("id", "r-7");
+        assertThat((Map<String, Object>) answer.get("error")).containsEntry("code", -32600);
+        theNextCallIsServed();
+    }
+
+    @SuppressWarnings("unchecked")
+    @Test
+    void anIdThatIsNoStringOrIntegerIsAnsweredWithIdNull() throws IOException {
+        stdio.send("{\"jsonrpc\":\"2.0\",\"id\":{\"n\":1}}\n");
+        Map<String, Object> answer = answerTo(null);
+        assertThat(answer).containsEntry("id", null);
+        assertThat((Map<String, Object>) answer.get("error")).containsEntry("code", -32600);
         theNextCallIsServed();
     }
 }

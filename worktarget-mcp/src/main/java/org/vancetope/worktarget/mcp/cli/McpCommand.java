@@ -277,9 +277,15 @@ final class McpCommand {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("Shutting down");
             try {
-                mcp.close();
-                server.close();
-                transfers.close();
+                // first what the calls wait for: the daemons' connections and the transfers (an upload cut off
+                // is kept and its call answered with the resume id); then the MCP server answers the calls
+                // still running and ends the sessions
+                try {
+                    server.close();
+                    transfers.close();
+                } finally {
+                    mcp.close();
+                }
             } finally {
                 try {
                     work.close();

@@ -17,6 +17,7 @@ public final class CallRegistry {
 
     private final Map<String, Thread> running = new HashMap<>();
     private final Set<String> cancelled = new HashSet<>();
+    private final Set<String> stopped = new HashSet<>();
 
     /**
      * The key of a request: its session and JSON-RPC id.
@@ -53,6 +54,7 @@ public final class CallRegistry {
         synchronized (this) {
             running.remove(key);
             cancelled.remove(key);
+            stopped.remove(key);
         }
         // a cancel interrupts only while the call is registered: what is left is cleared once
         Thread.interrupted();
@@ -78,6 +80,26 @@ public final class CallRegistry {
     public synchronized void cancelAll() {
         cancelled.addAll(running.keySet());
         running.values().forEach(Thread::interrupt);
+    }
+
+    /**
+     * The server shuts down: interrupts every running call. Unlike a cancel, what an interrupted tool still
+     * answers goes to the client (an upload cut off answers with its resume id), and a tool that fails then
+     * reports the shutdown ({@link #stopped}).
+     */
+    public synchronized void stopAll() {
+        stopped.addAll(running.keySet());
+        running.values().forEach(Thread::interrupt);
+    }
+
+    /**
+     * Whether the running call with this key was interrupted by {@link #stopAll}.
+     *
+     * @param key the key
+     * @return true once {@link #stopAll} interrupted it, until it finished
+     */
+    public synchronized boolean stopped(String key) {
+        return stopped.contains(key);
     }
 
     /**

@@ -65,6 +65,54 @@ public final class Inbound {
                 + "for a notification), or {\"jsonrpc\": \"2.0\", \"id\": ID, \"result\": {…}} for a response.";
     }
 
+    /**
+     * The JSON-RPC error answering a text that is no message: a parse error ({@code -32700}) when the text is
+     * not JSON; an invalid request ({@code -32600}) when it is JSON, with the text's {@code id} when it has one
+     * a client can match (a string or an integer), so that the client's request fails at once instead of
+     * waiting for its timeout; else with {@code "id": null}, as JSON-RPC requires.
+     *
+     * @param json the mapper
+     * @param what what was read: {@code "The line"}
+     * @param text the text read
+     * @param e why it could not be parsed as a message
+     * @return the error message, as a map (the SDK's response type cannot carry a null id)
+     */
+    public static Map<String, Object> unreadableError(McpJsonMapper json, String what, String text, Exception e) {
+        int code = McpSchema.ErrorCodes.PARSE_ERROR;
+        Object id = null;
+        try {
+            Object value = json.readValue(text, Object.class);
+            code = McpSchema.ErrorCodes.INVALID_REQUEST;
+            if (value instanceof Map<?, ?> m) {
+                Object given = m.get("id");
+                if (given instanceof String || given instanceof Integer || given instanceof Long
+                        || given instanceof java.math.BigInteger) {
+                    id = given;
+                }
+            }
+        } catch (IOException | RuntimeException notJson) {
+            // not JSON (or too deep to read): a parse error
+        }
+        return error(id, code, unreadable(what, text, e));
+    }
+
+    /**
+     * A JSON-RPC error message as a map: the SDK's response type cannot carry the {@code "id": null} of an
+     * error about a message whose id could not be read.
+     *
+     * @param id the id, or null
+     * @param code the JSON-RPC error code
+     * @param message the error's message
+     * @return the message
+     */
+    public static Map<String, Object> error(Object id, int code, String message) {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("jsonrpc", McpSchema.JSONRPC_VERSION);
+        error.put("id", id);
+        error.put("error", Map.of("code", code, "message", message));
+        return error;
+    }
+
     /** The longest reason {@link #unreadable} passes on from a parser. */
     static final int MAX_REASON = 240;
 

@@ -123,7 +123,7 @@ public final class StdioTransport implements McpServerTransportProvider {
                 line = readLine();
             } catch (LineTooLongException e) {
                 LOG.warn("{}", e.getMessage());
-                write(parseError(e.getMessage()));
+                write(Inbound.error(null, McpSchema.ErrorCodes.PARSE_ERROR, e.getMessage()));
                 continue;
             } catch (IOException e) {
                 if (!closing.get()) {
@@ -224,18 +224,9 @@ public final class StdioTransport implements McpServerTransportProvider {
             return Inbound.message(json, text);
         } catch (IOException | IllegalArgumentException e) {
             LOG.debug("A line from the MCP client is not a JSON-RPC message: {}", Inbound.reason(e));
-            write(parseError(Inbound.unreadable("The line", text, e)));
+            write(Inbound.unreadableError(json, "The line", text, e));
             return null;
         }
-    }
-
-    /** A JSON-RPC parse error; it has {@code "id": null}, which the SDK's response type cannot carry. */
-    private static Map<String, Object> parseError(String message) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("jsonrpc", McpSchema.JSONRPC_VERSION);
-        m.put("id", null);
-        m.put("error", Map.of("code", McpSchema.ErrorCodes.PARSE_ERROR, "message", message));
-        return m;
     }
 
     /** The next line without its newline, or null at the end of the input. */

@@ -74,6 +74,8 @@ import reactor.core.publisher.Mono;
 public final class StreamableHttpTransport implements McpStreamableServerTransportProvider, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamableHttpTransport.class);
     private static final int MAX_BODY = 16 * 1024 * 1024;
+    /** How long {@link #close} waits for the interrupted calls to be answered. */
+    static final int CLOSE_WAIT_SECONDS = 5;
     /** The JSON-RPC error code of a request refused because the server runs as many as it may (a server error). */
     /** The principal the {@link Gate} found for the request the {@link Handler} gets next on the channel. */
     private static final AttributeKey<AuthPrincipal> PRINCIPAL = AttributeKey.valueOf("worktarget-mcp-principal");
@@ -262,13 +264,25 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         return Mono.fromRunnable(this::close);
     }
 
-    /** Ends every session and stops listening. */
+    /**
+     * Stops listening, interrupts the running calls ({@link CallRegistry#stopAll}) and waits up to
+     * {@value #CLOSE_WAIT_SECONDS} s until they are answered on their streams, then ends every session.
+     */
     @Override
     public void close() {
-        sessions.forEach(this::end);
         if (server != null) {
             ClosingWaits.await(server.close(), "the MCP HTTP listening channel");
         }
+        calls.stopAll();
+        callThreads.shutdown();
+        try {
+            if (!callThreads.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warn("Some MCP calls were still unanswered {} s after the server began to close", CLOSE_WAIT_SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        sessions.forEach(this::end);
         if (group != null) {
             ClosingWaits.await(group.shutdownGracefully(0, 2, TimeUnit.SECONDS), "the MCP HTTP event loops");
         }
@@ -389,6 +403,19 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
     }
 
     private void post(ChannelHandlerContext ctx, FullHttpRequest req, AuthPrincipal principal) {
+        String contentType = req.headers().get(HttpHeaderNames.CONTENT_TYPE);
+        if (contentType != null && !mediaType(contentType).equals("application/json")) {
+            plain(ctx, req, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "The body of a POST is one JSON-RPC message: "
+                    + "send it with Content-Type: application/json (this one came as '" + shown(contentType) + "').");
+            return;
+        }
+        String accept = req.headers().get(HttpHeaderNames.ACCEPT);
+        if (accept != null && !(accepts(accept, "application/json") && accepts(accept, "text/event-stream"))) {
+            plain(ctx, req, HttpResponseStatus.NOT_ACCEPTABLE, "Send Accept: application/json, text/event-stream with"
+                    + " a POST: this server answers a request with either, as MCP requires clients to accept (this one "
+                    + "accepts '" + shown(accept) + "').");
+            return;
+        }
         String body = req.content().toString(StandardCharsets.UTF_8);
         McpSchema.JSONRPCMessage message;
         try {
@@ -541,6 +568,12 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
     }
 
     private void get(ChannelHandlerContext ctx, FullHttpRequest req, AuthPrincipal principal) {
+        String accept = req.headers().get(HttpHeaderNames.ACCEPT);
+        if (accept != null && !accepts(accept, "text/event-stream")) {
+            plain(ctx, req, HttpResponseStatus.NOT_ACCEPTABLE, "A GET opens a stream of server messages: send Accept: "
+                    + "text/event-stream (this one accepts '" + shown(accept) + "').");
+            return;
+        }
         Open open = session(ctx, req, principal);
         if (open == null) {
             return;
@@ -583,6 +616,34 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
                 Unpooled.copiedBuffer(text, StandardCharsets.UTF_8));
         r.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
         return r;
+    }
+
+    /** The media type of a {@code Content-Type} value, lower case, without its parameters. */
+    static String mediaType(String value) {
+        int semi = value.indexOf(';');
+        return (semi < 0 ? value : value.substring(0, semi)).strip().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
+     * Whether an {@code Accept} value admits a media type: the type itself, {@code type/*} or {@code *}{@code /*},
+     * unless its {@code q} is 0.
+     */
+    static boolean accepts(String accept, String type) {
+        String family = type.substring(0, type.indexOf('/')) + "/*";
+        for (String range : accept.split(",")) {
+            String media = mediaType(range);
+            if (media.equals(type) || media.equals(family) || media.equals("*/*")) {
+                if (!range.replace(" ", "").toLowerCase(java.util.Locale.ROOT).matches(".*;q=0(\\.0*)?(;.*)?")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** A header value as a message shows it: at most 80 characters. */
+    private static String shown(String value) {
+        return value.length() > 80 ? value.substring(0, 80) + "…" : value;
     }
 
     private static FullHttpResponse text(HttpResponseStatus status, String message) {

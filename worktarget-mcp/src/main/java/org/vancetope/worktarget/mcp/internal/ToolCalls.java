@@ -131,11 +131,17 @@ public final class ToolCalls {
                     .isError(Boolean.FALSE.equals(result.get("ok")))
                     .build();
         } catch (ToolException e) {
+            if (callKey != null && calls.stopped(callKey)) {
+                return stopped(request.name(), e);
+            }
             if (e.code() != ErrorCode.CANCELLED && callKey != null && calls.cancelled(callKey)) {
                 return cancelled(request.name(), e);
             }
             return error(e.code(), e.getMessage());
         } catch (RuntimeException e) {
+            if (callKey != null && calls.stopped(callKey)) {
+                return stopped(request.name(), e);
+            }
             if (callKey != null && calls.cancelled(callKey)) {
                 return cancelled(request.name(), e);
             }
@@ -175,6 +181,12 @@ public final class ToolCalls {
         LOG.debug("The cancelled call {} ended in {}", tool, failure.toString());
         return error(ErrorCode.CANCELLED, tool + " was cancelled (the client cancelled the request or closed its "
                 + "input); what it had done by then stays done.");
+    }
+
+    private static McpSchema.CallToolResult stopped(String tool, Exception failure) {
+        LOG.debug("The call {} ended in {} as the server shut down", tool, failure.toString());
+        return error(ErrorCode.CANCELLED, tool + " was ended because the MCP server is shutting down; what it had "
+                + "done by then stays done, and a job it started was ended. Call it again once the server is back.");
     }
 
     /**
