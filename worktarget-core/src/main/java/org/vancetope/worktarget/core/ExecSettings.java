@@ -81,6 +81,7 @@ public final class ExecSettings {
     private final Duration maxWait;
     private final Duration killGrace;
     private final int maxJobsPerScope;
+    private final int maxRunningJobsPerProject;
     private final long outputFileMaxBytes;
     private final Duration outputRetention;
     private final Duration scopeIdle;
@@ -103,6 +104,7 @@ public final class ExecSettings {
         this.maxWait = b.maxWait;
         this.killGrace = b.killGrace;
         this.maxJobsPerScope = b.maxJobsPerScope;
+        this.maxRunningJobsPerProject = b.maxRunningJobsPerProject;
         this.outputFileMaxBytes = b.outputFileMaxBytes;
         this.outputRetention = b.outputRetention;
         this.scopeIdle = b.scopeIdle;
@@ -140,6 +142,7 @@ public final class ExecSettings {
         b.maxWait = maxWait;
         b.killGrace = killGrace;
         b.maxJobsPerScope = maxJobsPerScope;
+        b.maxRunningJobsPerProject = maxRunningJobsPerProject;
         b.outputFileMaxBytes = outputFileMaxBytes;
         b.outputRetention = outputRetention;
         b.scopeIdle = scopeIdle;
@@ -200,6 +203,17 @@ public final class ExecSettings {
      */
     public int maxJobsPerScope() {
         return maxJobsPerScope;
+    }
+
+    /**
+     * How many jobs one project (the {@code tenant/project} of the job scope) may have running at once,
+     * over all its sessions and processes; 0 (the default) sets no such cap. One more {@code exec_run} is
+     * refused {@code size_limit} before it starts.
+     *
+     * @return the maximum, or 0 for none
+     */
+    public int maxRunningJobsPerProject() {
+        return maxRunningJobsPerProject;
     }
 
     /**
@@ -329,6 +343,7 @@ public final class ExecSettings {
                 && maxWait.equals(s.maxWait)
                 && killGrace.equals(s.killGrace)
                 && maxJobsPerScope == s.maxJobsPerScope
+                && maxRunningJobsPerProject == s.maxRunningJobsPerProject
                 && outputFileMaxBytes == s.outputFileMaxBytes
                 && outputRetention.equals(s.outputRetention)
                 && scopeIdle.equals(s.scopeIdle)
@@ -344,7 +359,7 @@ public final class ExecSettings {
     @Override
     public int hashCode() {
         return Objects.hash(inlineOutputCharCap, defaultWait, maxWait, killGrace, maxJobsPerScope, outputFileMaxBytes,
-                outputRetention, scopeIdle, isolationMode, isolationWrapper, jobControlGroups, maxJobProcesses,
+                maxRunningJobsPerProject, outputRetention, scopeIdle, isolationMode, isolationWrapper, jobControlGroups, maxJobProcesses,
                 maxJobMemory, maxJobCpus, maxJobDuration);
     }
 
@@ -352,6 +367,7 @@ public final class ExecSettings {
     public String toString() {
         return "ExecSettings[inlineOutputCharCap=" + inlineOutputCharCap + ", defaultWait=" + defaultWait
                 + ", maxWait=" + maxWait + ", killGrace=" + killGrace + ", maxJobsPerScope=" + maxJobsPerScope
+                + ", maxRunningJobsPerProject=" + maxRunningJobsPerProject
                 + ", outputFileMaxBytes=" + outputFileMaxBytes + ", outputRetention=" + outputRetention
                 + ", scopeIdle=" + scopeIdle + ", isolationMode=" + isolationMode + ", isolationWrapper="
                 + isolationWrapper + ", jobControlGroups=" + jobControlGroups + ", maxJobProcesses=" + maxJobProcesses
@@ -369,6 +385,7 @@ public final class ExecSettings {
         private Duration maxWait = DEFAULT_MAX_WAIT;
         private Duration killGrace = DEFAULT_KILL_GRACE;
         private int maxJobsPerScope = DEFAULT_MAX_JOBS_PER_SCOPE;
+        private int maxRunningJobsPerProject;
         private long outputFileMaxBytes = DEFAULT_OUTPUT_FILE_MAX_BYTES;
         private Duration outputRetention = DEFAULT_OUTPUT_RETENTION;
         private Duration scopeIdle = DEFAULT_SCOPE_IDLE;
@@ -449,6 +466,21 @@ public final class ExecSettings {
                 throw new IllegalArgumentException("maxJobsPerScope must be at least 1, got " + max);
             }
             this.maxJobsPerScope = max;
+            return this;
+        }
+
+        /**
+         * Sets {@link ExecSettings#maxRunningJobsPerProject()}.
+         *
+         * @param max 0 (no cap) or more
+         * @return this
+         * @throws IllegalArgumentException when negative
+         */
+        public Builder maxRunningJobsPerProject(int max) {
+            if (max < 0) {
+                throw new IllegalArgumentException("maxRunningJobsPerProject must be 0 (no cap) or more, got " + max);
+            }
+            this.maxRunningJobsPerProject = max;
             return this;
         }
 

@@ -164,8 +164,8 @@ final class ProjectBudget implements ExecResolvers.SpaceCheck {
         boolean over = held > max;
         String what = tool.equals("exec_run")
                 ? "the job was not started. While it is over, only jobs that look at files and remove them start (rm, "
-                        + "rmdir, du, ls, find without -exec, df, sort, head, tail, cat, wc, stat, echo, cd; no "
-                        + "redirection into a file)"
+                        + "rmdir, du, ls, find without -exec, df, sort, head, tail, cat, wc, stat, echo, cd, each named "
+                        + "without a path; no redirection into a file, no env parameter)"
                 : "nothing was written. While it is over, file_write, file_edit, file_mkdir and transfers into its "
                         + "RootDirs are refused, and of exec_run only jobs that look at files and remove them start";
         return "The RootDirs of project '" + project + "' hold " + SizeBudget.human(held)

@@ -302,17 +302,23 @@ final class RootDirLifecycle {
     }
 
     private void delete(RootDirInfo info) {
+        boolean closed = true;
         try {
             types.handler(info.type()).close(info.handle());
         } catch (IOException | RuntimeException e) {
-            LOG.warn("Closing RootDir {}/{}/{} failed; its directory may remain", info.tenant(), info.project(),
+            closed = false;
+            LOG.warn("Closing RootDir {}/{}/{} failed; its directory remains, and so does its descriptor, so the next "
+                    + "backend to open this workspace lists it and tries again", info.tenant(), info.project(),
                     info.dirName(), e);
         }
-        try {
-            Descriptors.delete(index.workspace(), info.tenant(), info.project(), info.dirName());
-        } catch (IOException e) {
-            LOG.warn("Deleting the descriptor of RootDir {}/{}/{} failed", info.tenant(), info.project(),
-                    info.dirName(), e);
+        if (closed) {
+            // (a directory left without its descriptor would be out of every tool's reach, counting on disk)
+            try {
+                Descriptors.delete(index.workspace(), info.tenant(), info.project(), info.dirName());
+            } catch (IOException e) {
+                LOG.warn("Deleting the descriptor of RootDir {}/{}/{} failed", info.tenant(), info.project(),
+                        info.dirName(), e);
+            }
         }
         gates.forget(info.path());
         index.remove(info);

@@ -175,6 +175,23 @@ class ProjectBudgetTest {
     }
 
     @Test
+    @EnabledOnOs(OS.LINUX)
+    void overTheBudgetAProgramOfTheCallersOwnDoesNotPassForACleanUpJob() throws Exception {
+        backend(MIB);
+        planted("big.bin", 2 * MIB);
+        Files.createDirectories(work.resolveRoot(P1, null).resolve("bin"));
+        planted("bin/ls", 10);
+
+        assertOverBudget(() -> call("work_exec_run", "command", "./bin/ls"), "the job was not started",
+                "each named without a path");
+        assertOverBudget(() -> call("work_exec_run", "command", "ls", "env", Map.of("PATH", "./bin:/usr/bin:/bin")),
+                "the job was not started", "no env parameter");
+        assertOverBudget(() -> call("work_exec_run", "command", "ls", "env", Map.of("LD_PRELOAD", "./x.so")),
+                "the job was not started");
+        assertThat(call("work_exec_run", "command", "ls", "env", Map.of()).get("exitCode")).isEqualTo(0);
+    }
+
+    @Test
     void everyRootDirOfTheProjectCountsAndOtherProjectsDoNot() throws Exception {
         backend(MIB);
         RootDirInfo other = work.createRootDir(P1, "data", WorkspaceBackend.EPHEMERAL, null, false, null);

@@ -404,6 +404,50 @@ class WorkspaceBackendTest {
     }
 
     @Test
+    void aRootDirWhoseCloseFailsKeepsItsDescriptorSoTheNextBackendListsItAgain() throws Exception {
+        RootDirTypeHandler failing = new RootDirTypeHandler() {
+            @Override
+            public String type() {
+                return "stubborn";
+            }
+
+            @Override
+            public void init(RootDirHandle dir) throws IOException {
+                Files.createDirectories(dir.path());
+            }
+
+            @Override
+            public void suspend(RootDirHandle dir) {
+            }
+
+            @Override
+            public void recover(RootDirHandle dir) {
+            }
+
+            @Override
+            public void close(RootDirHandle dir) throws IOException {
+                throw new IOException("cannot delete it now");
+            }
+        };
+        WorkspaceBackend w = WorkspaceBackend.builder().workspaceRoot(fs.getPath("/ws3"))
+                .rootDirType(failing, false).build();
+        w.createRootDir(P1, "kept", "stubborn", null, false, null);
+
+        assertThat(w.deleteRootDir("acme", "proj", "kept")).isTrue();
+
+        assertThat(w.rootDirNames("acme", "proj")).doesNotContain("kept");
+        w.close();
+        WorkspaceBackend next = WorkspaceBackend.builder().workspaceRoot(fs.getPath("/ws3"))
+                .rootDirType(failing, false).build();
+        try {
+            assertThat(next.rootDirNames("acme", "proj")).as("reachable again, to delete once it can be")
+                    .contains("kept");
+        } finally {
+            next.close();
+        }
+    }
+
+    @Test
     void listenersHearCreationAndDisposalAndAThrowingListenerIsIgnored() throws Exception {
         work.addListener(new RootDirListener() {
             @Override

@@ -40,6 +40,8 @@ import org.vancetope.worktarget.spi.SettingsCascade;
 /** {@code serve}: a standalone server with a WORK backend and the loopback admin API. */
 final class ServeCommand {
     private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+    /** The jobs one project may have running at once unless --max-jobs says otherwise. */
+    static final int DEFAULT_MAX_JOBS = 32;
     static final String HELP = String.join("\n",
             "Usage: serve --workspace DIR --tokens FILE [--port 7070] [--bind 127.0.0.1]",
             "             [--admin-port PORT+1] [--admin-token-file FILE] [--tls-cert PEM --tls-key PEM]",
@@ -98,8 +100,8 @@ final class ServeCommand {
             "                      word (default: a bubblewrap sandbox of the job's directories)",
             "  --kill-grace-ms N   how long a job's processes get between SIGTERM and SIGKILL (default "
                     + ExecSettings.defaults().killGrace().toMillis() + ")",
-            "  --max-jobs N        the running jobs one project may have (default "
-                    + ExecSettings.defaults().maxJobsPerScope() + ")",
+            "  --max-jobs N        the jobs one project may have running at once, over all its sessions and",
+            "                      processes (default " + DEFAULT_MAX_JOBS + ")",
             String.join("\n", ExecOptions.help(22, "WORK job", "server")),
             "  --max-rootdirs N    the RootDirs one project may hold; one more (workspace_create_ephemeral_dir)",
             "                      fails size_limit (default " + WorkspaceBackend.DEFAULT_MAX_ROOT_DIRS_PER_PROJECT + ")",
@@ -458,8 +460,7 @@ final class ServeCommand {
             }
             exec.killGrace(Duration.ofMillis(a.intOption("kill-grace-ms",
                     (int) ExecSettings.defaults().killGrace().toMillis(), 0, Integer.MAX_VALUE)));
-            exec.maxJobsPerScope(a.intOption("max-jobs", ExecSettings.defaults().maxJobsPerScope(), 1,
-                    Integer.MAX_VALUE));
+            exec.maxRunningJobsPerProject(a.intOption("max-jobs", DEFAULT_MAX_JOBS, 1, Integer.MAX_VALUE));
             ExecOptions.apply(a, exec);
             b.execSettings(exec.build());
         } catch (IllegalArgumentException e) {

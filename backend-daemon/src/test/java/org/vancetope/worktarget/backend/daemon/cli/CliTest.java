@@ -765,6 +765,29 @@ class CliTest {
     }
 
     @Test
+    void serveMaxJobsCapsTheRunningJobsOfAProjectOverAllItsProcesses() throws Exception {
+        ServeCommand.Running serve = ServeCommand.start(List.of("--workspace", workspace().toString(), "--tokens",
+                goodTokens().toString(), "--port", "0", "--admin-port", "0", "--admin-token", ADMIN_TOKEN,
+                "--max-jobs", "2", "--kill-grace-ms", "100"), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            String admin = "http://127.0.0.1:" + serve.adminPort();
+            for (String process : List.of("one", "two")) {
+                assertThat(run("call", "--server", admin, "--admin-token", ADMIN_TOKEN, "--target", "WORK", "--tenant",
+                        "acme", "--project", "proj", "--process", process, "exec_run",
+                        "{\"command\":\"sleep 60\",\"waitMs\":0}")).as(stderr()).isEqualTo(Main.OK);
+            }
+            err.reset();
+            assertThat(run("call", "--server", admin, "--admin-token", ADMIN_TOKEN, "--target", "WORK", "--tenant",
+                    "acme", "--project", "proj", "--process", "three", "exec_run", "{\"command\":\"true\"}"))
+                    .isEqualTo(Main.FAILED);
+            assertThat(stderr()).startsWith("error size_limit: Project acme/proj already has 2 running jobs");
+        } finally {
+            serve.close();
+        }
+    }
+
+    @Test
     void serveProjectMaxMibRefusesAWriteThatWouldTakeTheProjectOverItsBudget() throws Exception {
         ServeCommand.Running serve = ServeCommand.start(List.of("--workspace", workspace().toString(), "--tokens",
                 goodTokens().toString(), "--port", "0", "--admin-port", "0", "--admin-token", ADMIN_TOKEN,

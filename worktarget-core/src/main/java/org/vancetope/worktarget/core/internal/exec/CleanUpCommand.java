@@ -11,7 +11,10 @@ import java.util.Set;
  * {@code rmdir}, {@code du}, {@code ls}, {@code find} without its actions that run or write, {@code df},
  * {@code sort} without {@code -o}, {@code head}, {@code tail}, {@code cat}, {@code wc}, {@code stat},
  * {@code echo}, {@code printf}, {@code cd}, {@code pwd}, {@code true}, {@code test}), with no command
- * substitution, subshell or redirection into a file ({@code 2>/dev/null} and {@code 2>&1} are fine).
+ * substitution, subshell or redirection into a file ({@code 2>/dev/null} and {@code 2>&1} are fine). Each
+ * program is named bare, as the job's PATH finds it ({@code ./bin/ls} could be any program the caller
+ * wrote); the caller's {@code env} (which could set {@code PATH} or {@code LD_PRELOAD}) is judged by
+ * {@link ExecResolvers}: a job with one is no clean-up job.
  */
 final class CleanUpCommand {
     private static final Set<String> PROGRAMS = Set.of("rm", "rmdir", "du", "ls", "find", "df", "sort", "head",
@@ -37,7 +40,7 @@ final class CleanUpCommand {
         }
         for (List<String> words : line.commands()) {
             String program = words.get(0);
-            program = program.substring(program.lastIndexOf('/') + 1);
+            // a bare name only, found on the job's PATH: ./bin/ls or /any/ls could be anything the caller wrote
             if (!PROGRAMS.contains(program)) {
                 return false;
             }

@@ -117,7 +117,7 @@ public final class ExecEngine implements AutoCloseable {
         ProcessTree.killJobsOfEndedJvmsOnce();     // jobs a killed JVM left: nothing else could ever end them
         long outputRetentionMs = s.outputRetention().toMillis();
         long scopeIdleMs = s.scopeIdle().toMillis();
-        this.jobs = new JobTable(b.clock, b.random, s.maxJobsPerScope(), scopeIdleMs);
+        this.jobs = new JobTable(b.clock, b.random, s.maxJobsPerScope(), s.maxRunningJobsPerProject(), scopeIdleMs);
         this.outputs = new JobOutputs(s.outputFileMaxBytes(), inlineOutputCharCap, b.clock);
         this.launcher = new JobLauncher(outputs, isolation, b.shell, setsid, b.random, b.clock, tree, threads.spawner,
                 threads.io, groups);

@@ -100,7 +100,9 @@ public final class ExecResolvers {
         return (params, ctx) -> {
             ConfinedRoot root = roots.root(params, ctx);
             // a job that only looks at files and removes them starts over a budget too: the way back under it
-            boolean cleanUp = params.get("command") instanceof String c && CleanUpCommand.isCleanUp(c);
+            // (with the caller's own env it could be anything: PATH=./bin, LD_PRELOAD=...)
+            boolean cleanUp = params.get("command") instanceof String c && CleanUpCommand.isCleanUp(c)
+                    && (params.get("env") == null || params.get("env") instanceof Map<?, ?> m && m.isEmpty());
             space.check(ctx, cleanUp);
             Home home = homes.prepare(ctx.tenant(), ctx.project(), ctx.user(), cleanUp);
             return new ExecTarget(root, policy.environment(home.dir(), Map.of()), home.dir());

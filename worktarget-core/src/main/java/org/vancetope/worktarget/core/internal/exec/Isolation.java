@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.core.internal.exec;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -8,6 +9,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.ExecSettings.IsolationMode;
 import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
 
@@ -32,6 +35,7 @@ import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
  * never falls back to no isolation. This class does not check that the wrapper actually isolates.
  */
 public final class Isolation {
+    private static final Logger LOG = LoggerFactory.getLogger(Isolation.class);
     /** The environment variable that overrides the configured mode. */
     public static final String MODE_ENV = "VANCE_EXEC_ISOLATION_MODE";
     /** The placeholder for the working directory. */
@@ -140,14 +144,41 @@ public final class Isolation {
         }
         // where the jobs find their programs: the host's PATH, or the default a job gets when the host has none
         String path = envLookup.apply("PATH");
-        return custom(wrapper).withResolvedProgram(path == null ? ExecEnvPolicy.DEFAULT_PATH : path);
+        Isolation iso = custom(wrapper).withResolvedProgram(path == null ? ExecEnvPolicy.DEFAULT_PATH : path);
+        if (keepsCapabilitiesOfRoot(iso.template) && runsAsRoot()) {
+            LOG.warn("The isolation wrapper '{}' runs bubblewrap without --cap-drop ALL while this server runs as root:"
+                    + " every job keeps all capabilities (it can mount file systems and open any file of the host)."
+                    + " Add --cap-drop ALL to the template, or run the server as another user.", iso.source);
+        }
+        return iso;
+    }
+
+    /** Whether a template runs bubblewrap and leaves root's capabilities to the job. */
+    static boolean keepsCapabilitiesOfRoot(List<String> words) {
+        return !words.isEmpty() && Path.of(words.get(0)).getFileName().toString().equals("bwrap")
+                && !words.contains("--cap-drop") && !words.contains("--unshare-user");
+    }
+
+    private static boolean runsAsRoot() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("Uid:")) {
+                    String[] ids = line.substring(4).trim().split("\\s+");
+                    return ids.length > 1 && ids[1].equals("0");
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux: no bubblewrap either
+        }
+        return false;
     }
 
     /**
      * The shipped bubblewrap template: read-only {@code /usr}, {@code /bin}, {@code /lib} (and
      * {@code /lib64}, {@code /etc/ssl} where present), a private {@code /dev}, {@code /proc} and
      * {@code /tmp}, the job's HOME and working directory read-write, no network, a new session and PID
-     * namespace, death with the parent, and a cleared environment with only the sealed one set.
+     * namespace, death with the parent, no capabilities (also when the server runs as root), and a cleared
+     * environment with only the sealed one set.
      *
      * @return the template
      */
@@ -156,7 +187,10 @@ public final class Isolation {
     }
 
     static String defaultBubblewrapTemplate(Predicate<String> exists) {
-        StringBuilder sb = new StringBuilder("bwrap --die-with-parent --new-session --unshare-pid --unshare-net");
+        // --cap-drop ALL: a server that runs as root would otherwise hand every job all capabilities
+        // (mount, open_by_handle_at: the host's whole file system, other tenants' files, leaving the job's group)
+        StringBuilder sb = new StringBuilder("bwrap --die-with-parent --new-session --unshare-pid --unshare-net"
+                + " --cap-drop ALL");
         for (String dir : List.of("/usr", "/bin", "/lib", "/lib64", "/etc/ssl")) {
             if (dir.equals("/usr") || dir.equals("/bin") || dir.equals("/lib") || exists.test(dir)) {
                 sb.append(" --ro-bind ").append(dir).append(' ').append(dir);

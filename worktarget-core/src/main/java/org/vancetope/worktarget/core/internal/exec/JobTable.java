@@ -38,6 +38,10 @@ final class JobTable {
     private final Clock clock;
     private final Random random;
     private final int maxJobsPerScope;
+    /** The most running jobs of one project, over its scopes; 0 for no cap. */
+    private final int maxRunningPerProject;
+    /** Held while a reservation counts a project's running jobs, so that two starts cannot both pass. */
+    private final Object projectCount = new Object();
     private final long scopeIdleMs;
 
     /**
@@ -76,9 +80,14 @@ final class JobTable {
     }
 
     JobTable(Clock clock, Random random, int maxJobsPerScope, long scopeIdleMs) {
+        this(clock, random, maxJobsPerScope, 0, scopeIdleMs);
+    }
+
+    JobTable(Clock clock, Random random, int maxJobsPerScope, int maxRunningPerProject, long scopeIdleMs) {
         this.clock = clock;
         this.random = random;
         this.maxJobsPerScope = maxJobsPerScope;
+        this.maxRunningPerProject = maxRunningPerProject;
         this.scopeIdleMs = scopeIdleMs;
     }
 
@@ -90,6 +99,45 @@ final class JobTable {
      * @throws ToolException {@code size_limit} when the scope holds {@code maxJobsPerScope} running jobs
      */
     Reservation reserve(String scope) throws ToolException {
+        if (maxRunningPerProject <= 0) {
+            return reserveInScope(scope);
+        }
+        synchronized (projectCount) {
+            String project = projectOf(scope);
+            int running = 0;
+            for (Map.Entry<String, Scope> e : scopes.entrySet()) {
+                if (!projectOf(e.getKey()).equals(project)) {
+                    continue;
+                }
+                Scope t = e.getValue();
+                synchronized (t) {
+                    running += t.pending;
+                    for (Job j : t.jobs.values()) {
+                        if (!j.status().finished()) {
+                            running++;
+                        }
+                    }
+                }
+            }
+            if (running >= maxRunningPerProject) {
+                throw new ToolException(ErrorCode.SIZE_LIMIT, "Project " + project + " already has " + running
+                        + " running jobs, the most one project may run at once (maxRunningJobsPerProject "
+                        + maxRunningPerProject + ", over all its sessions and processes). End one with exec_kill or "
+                        + "wait for one to finish (exec_status lists this session's), then run again.");
+            }
+            return reserveInScope(scope);
+        }
+    }
+
+    /** The project of a scope: {@code tenant/project} of {@code tenant/project/session:…}; else the whole key. */
+    static String projectOf(String scope) {
+        // tenant and project are path segments without '/'; a session or process id may hold one
+        int first = scope.indexOf('/');
+        int second = first < 0 ? -1 : scope.indexOf('/', first + 1);
+        return second > 0 ? scope.substring(0, second) : scope;
+    }
+
+    private Reservation reserveInScope(String scope) throws ToolException {
         while (true) {
             Scope table = scopes.computeIfAbsent(scope, s -> new Scope(clock.instant()));
             Job evicted = null;

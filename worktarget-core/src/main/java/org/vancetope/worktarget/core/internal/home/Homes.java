@@ -187,8 +187,8 @@ public final class Homes implements HomeMaintenance {
             throw new ToolException(ErrorCode.BUDGET_EXCEEDED, "The HOME of this " + home.scope().wire() + " scope ('"
                     + home.key() + "') holds " + SizeBudget.human(held) + ", over its budget of " + SizeBudget.human(maxBytes)
                     + ", so the job was not started. While it is over, only jobs that look at files and remove them "
-                    + "start (rm, rmdir, du, ls, find without -exec, df, sort, head, tail, cat, wc, stat, echo, cd; no "
-                    + "redirection into a file). Options: (1) clean up HOME: see what is big with 'du -sh ~/.[!.]* ~/* "
+                    + "start (rm, rmdir, du, ls, find without -exec, df, sort, head, tail, cat, wc, stat, echo, cd, each named "
+                    + "without a path; no redirection into a file, no env parameter). Options: (1) clean up HOME: see what is big with 'du -sh ~/.[!.]* ~/* "
                     + "2>/dev/null | sort -h', then remove caches, e.g. 'rm -rf ~/.cache/pip ~/.npm/_cacache "
                     + "~/.cache/go-build'; (2) ask the operator to raise the homes budget (max-bytes), or (3) to set it "
                     + "to 0 to turn the check off. The size is measured again within " + OVER_BUDGET_INTERVAL.toSeconds()

@@ -52,8 +52,13 @@ public final class SafeDirectory implements Closeable {
     private static final Set<OpenOption> READ_NOFOLLOW = Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
     private static final Set<OpenOption> CREATE_NOFOLLOW = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
             LinkOption.NOFOLLOW_LINKS);
-    /** The deepest tree {@link #deleteTree} descends into (one open handle per level). */
-    static final int MAX_DELETE_DEPTH = 4096;
+    /**
+     * The most levels {@link #deleteTree} descends in one pass (one open handle per level); deeper parts are
+     * moved up and deleted by later passes. Small, since the JDK's work per level grows with its path's length.
+     */
+    static final int MAX_DELETE_DEPTH = 512;
+    /** The most directories {@link #treeSize} holds open while it walks. */
+    static final int MAX_WALK_OPEN = 4096;
     /** What the owner of a directory needs to empty it. */
     private static final Set<PosixFilePermission> OWNER_RWX = EnumSet.of(PosixFilePermission.OWNER_READ,
             PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
@@ -359,10 +364,31 @@ public final class SafeDirectory implements Closeable {
      * @throws IOException on failure
      */
     SeekableByteChannel openUnwatched(Path name, Set<? extends OpenOption> opts) throws IOException {
-        if (sds != null) {
-            return sds.newByteChannel(name, opts);
+        try {
+            if (sds != null) {
+                return sds.newByteChannel(name, opts);
+            }
+            return Files.newByteChannel(path.resolve(name), opts);
+        } catch (FileSystemException e) {
+            throw e;
+        } catch (IOException e) {
+            // the JDK reports O_NOFOLLOW's ELOOP (the entry is a link) as a plain IOException: say what it is
+            if (opts.contains(LinkOption.NOFOLLOW_LINKS) && isLink(name)) {
+                throw new FileSystemException(path.resolve(name).toString(), null, "a symbolic link, not followed");
+            }
+            throw e;
         }
-        return Files.newByteChannel(path.resolve(name), opts);
+    }
+
+    private boolean isLink(Path name) {
+        try {
+            BasicFileAttributeView v = sds != null
+                    ? sds.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                    : Files.getFileAttributeView(path.resolve(name), BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+            return v != null && v.readAttributes().isSymbolicLink();
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /**
@@ -602,8 +628,8 @@ public final class SafeDirectory implements Closeable {
     /**
      * Deletes an entry and, when it is a directory, everything below it, one open directory handle per
      * level: links are deleted themselves, and a directory swapped for a link meanwhile is not entered
-     * (its removal then fails instead). Iterative, so a deep tree cannot overflow the stack; trees deeper
-     * than {@value #MAX_DELETE_DEPTH} levels are refused.
+     * (its removal then fails instead). Iterative, so a deep tree cannot overflow the stack; a tree deeper
+     * than {@value #MAX_DELETE_DEPTH} levels is deleted in passes (what lies deeper is moved up into its top).
      *
      * @param name the entry name
      * @return true when something was deleted, false when it was missing
@@ -620,58 +646,15 @@ public final class SafeDirectory implements Closeable {
             deleteFile(name);
             return true;
         }
-        record Level(SafeDirectory dir, Iterator<String> names) {
-        }
         Deque<Level> stack = new ArrayDeque<>();
         try {
             letOwnerEmpty(this, name, a);
-            SafeDirectory top = openChild(name);
-            stack.push(new Level(top, top.allNames().iterator()));
-            while (!stack.isEmpty()) {
-                Level level = stack.peek();
-                if (!level.names().hasNext()) {
-                    stack.pop();
-                    level.dir().close();
-                    SafeDirectory parent = stack.isEmpty() ? this : stack.peek().dir();
-                    try {
-                        parent.deleteDirectory(level.dir().path().getFileName().toString());
-                    } catch (NoSuchFileException gone) {
-                        // removed meanwhile
-                    }
-                    continue;
-                }
-                String child = level.names().next();
-                BasicFileAttributes ca;
-                try {
-                    ca = entryAttributes(level.dir(), child);
-                } catch (NoSuchFileException gone) {
-                    continue;
-                }
-                if (ca.isDirectory()) {
-                    if (stack.size() >= MAX_DELETE_DEPTH) {
-                        throw new FileSystemException(child, null, "the tree is deeper than " + MAX_DELETE_DEPTH
-                                + " levels");
-                    }
-                    SafeDirectory sub;
-                    try {
-                        letOwnerEmpty(level.dir(), child, ca);
-                        sub = level.dir().openChild(child);
-                    } catch (NoSuchFileException gone) {
-                        continue;
-                    }
-                    try {
-                        stack.push(new Level(sub, sub.allNames().iterator()));
-                    } catch (IOException | RuntimeException e) {
-                        sub.close();
-                        throw e;
-                    }
-                } else {
-                    try {
-                        level.dir().deleteFile(child);
-                    } catch (NoSuchFileException gone) {
-                        // removed meanwhile
-                    }
-                }
+            boolean again = true;
+            while (again) {
+                again = false;
+                SafeDirectory top = openChild(name);
+                stack.push(new Level(top, top.allNames().iterator()));
+                again = deletePass(stack);
             }
         } finally {
             for (Level l : stack) {
@@ -679,6 +662,73 @@ public final class SafeDirectory implements Closeable {
             }
         }
         return true;
+    }
+
+    /** One level of {@link #deleteTree}'s walk: an open directory and the names of it still to delete. */
+    private record Level(SafeDirectory dir, Iterator<String> names) {
+    }
+
+    /**
+     * One pass of {@link #deleteTree} over the tree whose top is the only level on the stack. A directory
+     * at {@value #MAX_DELETE_DEPTH} levels (as deep as handles are held open) is moved up into the top under
+     * a reserved name instead; then the top stays and the pass says so, for another pass to delete it.
+     *
+     * @return true when the top stays for another pass
+     */
+    private boolean deletePass(Deque<Level> stack) throws IOException {
+        boolean movedUp = false;
+        while (!stack.isEmpty()) {
+            Level level = stack.peek();
+            if (!level.names().hasNext()) {
+                stack.pop();
+                level.dir().close();
+                if (stack.isEmpty() && movedUp) {
+                    return true;    // the top holds what was moved up into it
+                }
+                SafeDirectory parent = stack.isEmpty() ? this : stack.peek().dir();
+                try {
+                    parent.deleteDirectory(level.dir().path().getFileName().toString());
+                } catch (NoSuchFileException gone) {
+                    // removed meanwhile
+                }
+                continue;
+            }
+            String child = level.names().next();
+            BasicFileAttributes ca;
+            try {
+                ca = entryAttributes(level.dir(), child);
+            } catch (NoSuchFileException gone) {
+                continue;
+            }
+            if (ca.isDirectory()) {
+                if (stack.size() >= MAX_DELETE_DEPTH) {
+                    // deeper than handles are held open: up into the top, where the next pass takes it
+                    level.dir().moveTo(child, stack.peekLast().dir(), Reserved.newName(Reserved.DIR));
+                    movedUp = true;
+                    continue;
+                }
+                SafeDirectory sub;
+                try {
+                    letOwnerEmpty(level.dir(), child, ca);
+                    sub = level.dir().openChild(child);
+                } catch (NoSuchFileException gone) {
+                    continue;
+                }
+                try {
+                    stack.push(new Level(sub, sub.allNames().iterator()));
+                } catch (IOException | RuntimeException e) {
+                    sub.close();
+                    throw e;
+                }
+            } else {
+                try {
+                    level.dir().deleteFile(child);
+                } catch (NoSuchFileException gone) {
+                    // removed meanwhile
+                }
+            }
+        }
+        return false;
     }
 
     /**
@@ -730,7 +780,7 @@ public final class SafeDirectory implements Closeable {
                             continue;
                         }
                         if (a.isDirectory()) {
-                            if (todo.size() < MAX_DELETE_DEPTH) {
+                            if (todo.size() < MAX_WALK_OPEN) {
                                 try {
                                     todo.push(d.openChild(n));
                                 } catch (IOException e) {

@@ -148,6 +148,21 @@ class BubblewrapIsolationTest {
     }
 
     @Test
+    void jobHasNoCapabilitiesEvenWhenTheServerRunsAsRoot() throws Exception {
+        ExecResult r = run("grep -E '^Cap(Inh|Prm|Eff|Amb):' /proc/self/status");
+        assertThat(r.stdout().lines().toList()).hasSize(4)
+                .allSatisfy(l -> assertThat(l).as("no capability in the sandbox").endsWith("0000000000000000"));
+    }
+
+    @Test
+    void jobCannotMountAFileSystem() throws Exception {
+        // with capabilities a job could mount a cgroup hierarchy (and leave its group) or sysfs, proc, ...
+        ExecResult r = run("mkdir -p /tmp/m && mount -t tmpfs none /tmp/m && echo MOUNTED");
+        assertThat(r.stdout()).doesNotContain("MOUNTED");
+        assertThat(r.status()).isEqualTo(JobStatus.FAILED);
+    }
+
+    @Test
     void jobCannotOpenANetworkConnection() throws Exception {
         try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             String connect = "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + server.getLocalPort() + "' && echo CONNECTED";

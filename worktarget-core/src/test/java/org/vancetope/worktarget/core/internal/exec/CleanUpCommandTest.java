@@ -18,7 +18,6 @@ class CleanUpCommandTest {
             "cd ~/.m2 && ls -la; du -s repository",
             "find ~ -name '*.tmp' -delete",
             "find ~/.cache -type f -size +10M -print | head -n 20",
-            "/bin/rm -r ~/.gradle/caches; echo done",
             "df -h ~ && du -sh ~/.cache 2>&1 | tail -n 5",
             "ls ~ >/dev/null && rmdir ~/empty",
             "rm -rf ${HOME}/.cache/go-build &>/dev/null"}) {
@@ -45,6 +44,10 @@ class CleanUpCommandTest {
             "cat <<EOF > x",
             "rm 'open quote",
             "env rm -rf ~",
+            "./bin/ls",
+            "bin/ls -la",
+            "/bin/rm -r ~/.gradle/caches; echo done",
+            "ls && ./ls",
             "",
             "   "}) {
             assertThat(CleanUpCommand.isCleanUp(line)).as(line).isFalse();

@@ -219,6 +219,17 @@ class ExecEngineTest {
     }
 
     @Test
+    void tailOfAJobThatPutALinkInPlaceOfItsOutputFileAnswersFromMemoryAndDoesNotFollowIt() throws Exception {
+        ExecResult r = run("echo before; echo DECOY > decoy.txt; for f in .worktarget/exec/*/*.stdout; do rm -f \"$f\"; "
+                + "ln -s \"$PWD/decoy.txt\" \"$f\"; done; echo after");
+        assertThat(Files.isSymbolicLink(dir.resolve(r.stdoutPath()))).isTrue();
+
+        ExecTailResult tail = engine.tail("s1", r.id(), 5, false);
+
+        assertThat(tail.lines()).containsExactly("before", "after");
+    }
+
+    @Test
     void tailOutsideItsBoundsIsRefused() throws ToolException {
         ExecResult r = run("true");
         assertThatThrownBy(() -> engine.tail("s1", r.id(), 501, false))
@@ -371,6 +382,41 @@ class ExecEngineTest {
             assertThat(two.run(new ExecRequest("s2", "true", root(dir), ENV, 30_000L, null, null)).status())
                     .isEqualTo(JobStatus.EXITED);
         }
+    }
+
+    @Test
+    void aProjectRunsAtMostMaxRunningJobsPerProjectOverAllItsSessionsAndOthersAreNotHeldBack() throws Exception {
+        try (ExecEngine two = ExecEngine.builder().settings(ExecSettings.builder().maxRunningJobsPerProject(2)
+                .killGrace(Duration.ofMillis(100)).build()).build()) {
+            ExecResult a = two.run(new ExecRequest("acme/shop/session:s1", "sleep 1000", root(dir), ENV, 0L, null, null));
+            two.run(new ExecRequest("acme/shop/process:p/x", "sleep 1000", root(dir), ENV, 0L, null, null));
+
+            assertThatThrownBy(() -> two.run(new ExecRequest("acme/shop/session:s3", "true", root(dir), ENV, 0L, null,
+                    null))).isInstanceOfSatisfying(ToolException.class, e -> {
+                        assertThat(e.code()).isEqualTo(ErrorCode.SIZE_LIMIT);
+                        assertThat(e.getMessage()).contains("Project acme/shop already has 2 running jobs",
+                                "maxRunningJobsPerProject 2", "exec_kill");
+                    });
+            assertThat(two.run(new ExecRequest("acme/other/session:s1", "true", root(dir), ENV, 30_000L, null, null))
+                    .status()).as("another project").isEqualTo(JobStatus.EXITED);
+            assertThat(two.kill("acme/shop/session:s1", a.id())).isTrue();
+            Await.until("the killed job ended", () -> {
+                try {
+                    return two.status("acme/shop/session:s1", a.id()).status().finished();
+                } catch (ToolException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat(two.run(new ExecRequest("acme/shop/session:s3", "true", root(dir), ENV, 30_000L, null, null))
+                    .status()).as("room again once one ended").isEqualTo(JobStatus.EXITED);
+        }
+    }
+
+    @Test
+    void theProjectOfAScopeIsItsTenantAndProjectWhateverTheRestHolds() {
+        assertThat(JobTable.projectOf("acme/shop/session:s1")).isEqualTo("acme/shop");
+        assertThat(JobTable.projectOf("acme/shop/process:a/b/c")).isEqualTo("acme/shop");
+        assertThat(JobTable.projectOf("s1")).isEqualTo("s1");
     }
 
     @Test

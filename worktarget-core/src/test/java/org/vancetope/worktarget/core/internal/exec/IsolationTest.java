@@ -154,9 +154,21 @@ class IsolationTest {
         String t = Isolation.defaultBubblewrapTemplate(p -> true);
         assertThat(t).startsWith("bwrap ").contains("--ro-bind /usr /usr", "--ro-bind /bin /bin", "--ro-bind /lib /lib",
                 "--ro-bind /lib64 /lib64", "--ro-bind /etc/ssl /etc/ssl", "--bind {workdir} {workdir}", "--chdir {workdir}",
-                "--unshare-net", "--new-session", "--unshare-pid", "--die-with-parent", "--clearenv {env}")
+                "--unshare-net", "--new-session", "--unshare-pid", "--die-with-parent", "--cap-drop ALL",
+                "--clearenv {env}")
                 .endsWith("/bin/sh -c {cmd}");
         Isolation.custom(t);
+    }
+
+    @Test
+    void aBubblewrapTemplateWithoutCapDropOrAUserNamespaceKeepsRootsCapabilities() {
+        assertThat(Isolation.keepsCapabilitiesOfRoot(Isolation.tokenize("bwrap --unshare-pid /bin/sh -c {cmd}"))).isTrue();
+        assertThat(Isolation.keepsCapabilitiesOfRoot(Isolation.tokenize("/usr/bin/bwrap --ro-bind / / sh {cmd}"))).isTrue();
+        assertThat(Isolation.keepsCapabilitiesOfRoot(Isolation.tokenize(Isolation.defaultBubblewrapTemplate(p -> true))))
+                .isFalse();
+        assertThat(Isolation.keepsCapabilitiesOfRoot(Isolation.tokenize("bwrap --unshare-user --uid 1000 sh {cmd}")))
+                .isFalse();
+        assertThat(Isolation.keepsCapabilitiesOfRoot(Isolation.tokenize("firejail sh {cmd}"))).isFalse();
     }
 
     @Test

@@ -400,6 +400,26 @@ class ConfinedRootHandlesTest {
     }
 
     @Test
+    void deleteTreeRemovesATreeDeeperThanTheHandlesItHoldsOpen() throws Exception {
+        int depth = SafeDirectory.MAX_DELETE_DEPTH * 3 + 10;     // four passes
+        SafeDirectory d = root.openRoot();
+        try {
+            for (int i = 0; i < depth; i++) {
+                SafeDirectory next = d.mkdir("a");
+                d.close();
+                d = next;
+            }
+            d.createFile("bottom.txt").close();
+        } finally {
+            d.close();
+        }
+
+        assertThat(root.deleteTree(root.resolveEntry("a"))).isTrue();
+
+        assertThat(tree(ws)).containsExactly("");
+    }
+
+    @Test
     void deleteTreeOfALinkDeletesOnlyTheLink() throws Exception {
         Files.createSymbolicLink(ws.resolve("out"), outside);
         assertThat(root.deleteTree(ws.resolve("out"))).isTrue();
