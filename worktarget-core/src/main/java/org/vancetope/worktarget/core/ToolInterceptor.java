@@ -37,8 +37,11 @@ public interface ToolInterceptor {
         ToolInvocation invocation();
 
         /**
-         * Passes the (possibly changed) invocation to the next link. The tool, target and backend tool
-         * cannot be changed; only the parameters.
+         * Passes the (possibly changed) invocation to the next link. The parameters may be changed
+         * ({@link ToolInvocation#withParams}), and a user interceptor may route the call by another target
+         * ({@link ToolInvocation#withTarget}, e.g. to WORK when the daemon is offline; the backend tool follows
+         * from it). The tool and the calling process cannot be changed, nor the target by an interceptor that
+         * runs after routing; trying throws {@link IllegalStateException}.
          *
          * @param invocation the invocation to pass on
          * @return the result

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.internal.Discovery;
 import org.vancetope.worktarget.core.internal.InProcessEndpoint;
+import org.vancetope.worktarget.core.internal.JsonValues;
 import org.vancetope.worktarget.core.internal.ParameterGuard;
 import org.vancetope.worktarget.core.internal.Params;
 import org.vancetope.worktarget.core.internal.Segments;
@@ -117,8 +119,23 @@ public final class WorkTargetDispatcher {
         Map<String, BackendTool> tools = new HashMap<>();
         Map<String, String> owner = new HashMap<>();
         for (BackendToolProvider p : b.providers) {
-            for (BackendTool t : p.tools()) {
+            Discovery.checkVersion(p);
+            List<BackendTool> offered = p.tools();
+            if (offered == null) {
+                throw new IllegalStateException("BackendToolProvider '" + p.name() + "' (" + p.getClass().getName()
+                        + ") returned null from tools(); return its tools, or an empty list.");
+            }
+            Set<String> own = new HashSet<>();
+            for (BackendTool t : offered) {
+                if (t == null) {
+                    throw new IllegalStateException("BackendToolProvider '" + p.name() + "' returned a null tool from "
+                            + "tools(); leave it out.");
+                }
                 String name = t.spec().name();
+                if (!own.add(name)) {
+                    throw new IllegalStateException("BackendToolProvider '" + p.name() + "' offers the tool '" + name
+                            + "' twice; its tools() must name each tool once.");
+                }
                 String previous = owner.putIfAbsent(name, p.name());
                 if (previous != null) {
                     throw new IllegalStateException("Two backends offer the tool '" + name + "': '" + previous + "' and '"
@@ -266,6 +283,10 @@ public final class WorkTargetDispatcher {
     }
 
     private Map<String, Object> call(String processId, String tool, Map<String, Object> params) throws ToolException {
+        if (tool == null) {
+            throw new ToolException(ErrorCode.UNKNOWN_TOOL, "The call names no tool (null). Available: "
+                    + availableTools() + ".");
+        }
         long start = System.nanoTime();
         Map<String, Object> p = params == null ? Map.of() : params;
         ProcessInfo process = processStore.find(processId).orElse(null);
@@ -293,7 +314,8 @@ public final class WorkTargetDispatcher {
             Map<String, Object> result = new InterceptorChain(interceptors, 0, invocation, true,
                     inv -> route(process, inv, current.client()))
                     .proceed(invocation);
-            Map<String, Object> r = result == null ? Map.of() : result;
+            // a host's backend may answer any Number: handed out in one shape (Integer when it fits), as JSON gives
+            Map<String, Object> r = result == null ? Map.of() : JsonValues.normalized(result);
             safeListener(() -> listener.callFinished(invocation, Duration.ofNanos(System.nanoTime() - start), r));
             return r;
         } catch (ToolException e) {
@@ -519,7 +541,15 @@ public final class WorkTargetDispatcher {
                     + "stays as it was. Call work_target_set with kind CLIENT or DAEMON (work_target_get lists what "
                     + "is available).");
         }
-        WorkTarget previous = targets.set(process.id(), target);
+        WorkTarget previous;
+        try {
+            previous = targets.set(process.id(), target);
+        } catch (java.util.NoSuchElementException e) {
+            // the ProcessStore contract: the host removed the process while this call ran
+            throw new ToolException(ErrorCode.NOT_FOUND, "Process '" + process.id() + "' was removed from the host's "
+                    + "ProcessStore while work_target_set ran, so its target was not stored. Register the process "
+                    + "again to go on.");
+        }
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("previous", previous.toMap());
         r.put("current", target.toMap());

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.core.internal.JsonValues;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolContext;
@@ -31,8 +32,15 @@ import org.vancetope.worktarget.spi.ToolException;
  *
  * <pre>{@code
  * class MyExecToolsTest extends ExecToolsContract {
+ *     private MyBackend backend;
+ *
  *     protected List<BackendTool> createExecTools(Path workDir) {
- *         return ExecTools.create(engine, "client_", ExecResolvers.client(workDir, policy));
+ *         backend = MyBackend.open(workDir);
+ *         return backend.tools();     // its four exec tools are tested, any other tool is left aside
+ *     }
+ *
+ *     protected void closeBackend() {
+ *         backend.close();
  *     }
  * }
  * }</pre>
@@ -43,6 +51,7 @@ import org.vancetope.worktarget.spi.ToolException;
  */
 public abstract class ExecToolsContract {
     private static final Duration LIMIT = Duration.ofSeconds(30);
+    private static final List<String> EXEC_TOOLS = List.of("exec_run", "exec_status", "exec_tail", "exec_kill");
     private static final Pattern SENTINEL = Pattern.compile("\n…\\[truncated, (\\d+) chars omitted]\n");
 
     /** For subclasses: a backend's test extends this class. */
@@ -60,7 +69,7 @@ public abstract class ExecToolsContract {
      * Creates the backend's exec tools, running jobs in {@code workDir}.
      *
      * @param workDir the directory jobs must run in
-     * @return the four tools (any prefix)
+     * @return the four tools (any prefix); other tools in the list are left aside
      * @throws Exception when the backend cannot be set up
      */
     protected abstract List<BackendTool> createExecTools(Path workDir) throws Exception;
@@ -97,11 +106,19 @@ public abstract class ExecToolsContract {
     @BeforeEach
     final void createTools() throws Exception {
         tools = new HashMap<>();
+        List<String> names = new ArrayList<>();
         for (BackendTool t : createExecTools(workDir)) {
             String name = t.spec().name();
-            tools.put(name.substring(name.indexOf("exec_")), t);
+            names.add(name);
+            int at = name.indexOf("exec_");
+            if (at >= 0 && EXEC_TOOLS.contains(name.substring(at))
+                    && tools.put(name.substring(at), t) != null) {
+                throw new IllegalStateException("createExecTools returned two tools for " + name.substring(at)
+                        + ": return one backend's four exec tools");
+            }
         }
-        assertThat(tools).containsOnlyKeys("exec_run", "exec_status", "exec_tail", "exec_kill");
+        assertThat(tools.keySet()).as("the exec tools among those createExecTools returned: %s (a tool is found "
+                + "by its name's exec_xxx suffix, e.g. client_exec_run)", names).containsExactlyInAnyOrderElementsOf(EXEC_TOOLS);
     }
 
     @AfterEach
@@ -133,7 +150,8 @@ public abstract class ExecToolsContract {
      * @throws ToolException as the tool throws
      */
     protected final Map<String, Object> call(String tool, Map<String, Object> params) throws ToolException {
-        return tools.get(tool).invoke(params, context());
+        // any Number is a valid result value; compared in the shape the dispatcher hands out (Integer when it fits)
+        return JsonValues.normalized(tools.get(tool).invoke(params, context()));
     }
 
     private Map<String, Object> run(String command, Map<String, Object> more) throws ToolException {
@@ -468,7 +486,7 @@ public abstract class ExecToolsContract {
     @Test
     void statusWithoutIdDoesNotListAnotherSessionsJobs() throws Exception {
         run("true");
-        Map<String, Object> r = tools.get("exec_status").invoke(Map.of(), otherSession());
+        Map<String, Object> r = JsonValues.normalized(tools.get("exec_status").invoke(Map.of(), otherSession()));
         assertThat(jobsOf(r)).isEmpty();
     }
 

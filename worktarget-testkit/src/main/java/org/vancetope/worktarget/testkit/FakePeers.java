@@ -3,6 +3,7 @@ package org.vancetope.worktarget.testkit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -60,7 +61,7 @@ public final class FakePeers implements Peers, AutoCloseable {
      *
      * @param peer the peer it ran on
      * @param tool the backend tool name
-     * @param params the parameters as received
+     * @param params the parameters as received (unmodifiable; a parameter sent as null is there with null)
      * @param timeout the timeout the caller passed
      */
     public record RecordedCall(PeerKey peer, String tool, Map<String, Object> params, Duration timeout) {
@@ -237,7 +238,9 @@ public final class FakePeers implements Peers, AutoCloseable {
         @Override
         public Map<String, Object> invoke(String tool, Map<String, Object> params, ToolContext context,
                                           Duration timeout) throws ToolException {
-            calls.add(new RecordedCall(key, tool, Map.copyOf(params), timeout));
+            // a copy that keeps null values: an optional parameter may be sent as null (the strict exports do)
+            calls.add(new RecordedCall(key, tool, Collections.unmodifiableMap(new LinkedHashMap<>(params)),
+                    timeout));
             if (peers.get(key) != this) {
                 throw new ToolException(ErrorCode.OFFLINE, key.describe() + " disconnected.");
             }

@@ -9,11 +9,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.vancetope.worktarget.core.ToolCatalog;
+import org.vancetope.worktarget.core.internal.JsonValues;
 import org.vancetope.worktarget.core.internal.ParameterGuard;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolContext;
 import org.vancetope.worktarget.spi.ToolException;
+import org.vancetope.worktarget.spi.ToolSpec;
 
 /**
  * A backend's file tools under test, plus direct access to the directory they work in, for
@@ -53,6 +55,13 @@ public final class FileToolsFixture {
             if (i >= 0) {
                 byOp.put(n.substring(i), t);
             }
+        }
+        List<String> missing = ToolCatalog.wrappers().stream().map(ToolSpec::name)
+                .filter(n -> n.startsWith("file_") && !byOp.containsKey(n)).toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException("The backend under test has no tool for " + missing + " (a tool is "
+                    + "found by its name's file_xxx suffix, e.g. client_file_read); FileToolsContract checks every "
+                    + "file tool of the catalog. Return all of them from createTools.");
         }
         return new FileToolsFixture(byOp, Objects.requireNonNull(workDir, "workDir"),
                 Objects.requireNonNull(context, "context"));
@@ -98,7 +107,8 @@ public final class FileToolsFixture {
             throw new ToolException(ErrorCode.UNKNOWN_TOOL, "the backend under test has no tool for " + op);
         }
         ParameterGuard.check(ToolCatalog.wrapper(op).orElse(t.spec()), t.spec(), params, "the backend under test");
-        return t.invoke(params, context);
+        // any Number is a valid result value; compared in the shape the dispatcher hands out (Integer when it fits)
+        return JsonValues.normalized(t.invoke(params, context));
     }
 
     /**

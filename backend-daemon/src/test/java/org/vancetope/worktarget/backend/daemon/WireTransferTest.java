@@ -104,7 +104,7 @@ class WireTransferTest {
         dispatcher.invoke("p-1", "work_target_set", Map.of("kind", "DAEMON", "targetName", "box"));
         Map<String, Object> r = dispatcher.invoke("p-1", "client_file_download",
                 Map.of("dirName", dirName, "remotePath", "report.bin", "localPath", "in/report.bin"));
-        assertThat(r).containsEntry("ok", true).containsEntry("bytesWritten", 300_000L)
+        assertThat(r).containsEntry("ok", true).containsEntry("bytesWritten", 300_000)
                 .containsEntry("hash", sha256(content));
         assertThat(Files.readAllBytes(footRoot.resolve("acme/proj/in/report.bin"))).isEqualTo(content);
     }

@@ -42,14 +42,24 @@ public final class Discovery {
                 LOG.error("Skipping a BackendToolProvider that could not be loaded: {}", e.getMessage(), e);
                 continue;
             }
-            if (p.spiVersion() != BackendToolProvider.SPI_VERSION) {
-                throw new IllegalStateException("BackendToolProvider " + p.getClass().getName() + " ('" + p.name()
-                        + "') was built for SPI version " + p.spiVersion() + ", this WorkTarget speaks version "
-                        + BackendToolProvider.SPI_VERSION + ". Use a matching version of the provider's jar.");
-            }
+            checkVersion(p);
             LOG.info("Discovered backend tool provider '{}' ({})", p.name(), p.getClass().getName());
             out.add(p);
         }
         return out;
+    }
+
+    /**
+     * Refuses a provider built for another SPI version.
+     *
+     * @param p the provider, discovered or given to the dispatcher's builder
+     * @throws IllegalStateException when its {@link BackendToolProvider#spiVersion()} is not this one's
+     */
+    public static void checkVersion(BackendToolProvider p) {
+        if (p.spiVersion() != BackendToolProvider.SPI_VERSION) {
+            throw new IllegalStateException("BackendToolProvider " + p.getClass().getName() + " ('" + p.name()
+                    + "') was built for SPI version " + p.spiVersion() + ", this WorkTarget speaks version "
+                    + BackendToolProvider.SPI_VERSION + ". Use a matching version of the provider's jar.");
+        }
     }
 }

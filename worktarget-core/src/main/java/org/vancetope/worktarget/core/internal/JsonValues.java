@@ -25,6 +25,43 @@ public final class JsonValues {
         return (Map<String, Object>) value(result);
     }
 
+    /**
+     * The result in normal shape: the map itself when it is so already (checked without copying), else
+     * {@link #normalize} of it. For results from tools that may not normalise their own (a host's backend).
+     *
+     * @param result the result
+     * @return the result, normalised
+     */
+    public static Map<String, Object> normalized(Map<String, Object> result) {
+        return isNormal(result) ? result : normalize(result);
+    }
+
+    private static boolean isNormal(Object v) {
+        if (v instanceof Long l) {
+            return l < Integer.MIN_VALUE || l > Integer.MAX_VALUE;
+        }
+        if (v instanceof Short || v instanceof Byte) {
+            return false;
+        }
+        if (v instanceof Map<?, ?> m) {
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                if (!(e.getKey() instanceof String) || !isNormal(e.getValue())) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (v instanceof List<?> l) {
+            for (Object x : l) {
+                if (!isNormal(x)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return true;
+    }
+
     private static Object value(Object v) {
         if (v instanceof Long l) {
             // Not a conditional expression: that would promote the Integer back to a long.
