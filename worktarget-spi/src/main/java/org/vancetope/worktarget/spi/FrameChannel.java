@@ -29,7 +29,9 @@ public interface FrameChannel<F> {
      * Sends a frame.
      *
      * @param frame the frame
-     * @return completes when the frame was written, exceptionally when the channel closed first
+     * @return completes when the frame was written; exceptionally when the channel closed first, or with a
+     *         {@link ToolException} of code {@link ErrorCode#SIZE_LIMIT} when the frame is larger than the
+     *         channel carries (then nothing was sent and the channel stays open)
      */
     CompletionStage<Void> send(F frame);
 

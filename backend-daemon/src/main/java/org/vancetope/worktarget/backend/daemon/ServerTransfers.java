@@ -77,7 +77,10 @@ public final class ServerTransfers implements AutoCloseable {
     }
 
     /**
-     * Creates the server side of transfers.
+     * Creates the server side of transfers. When the resolver lists every RootDir
+     * ({@link RootDirTargetResolver#all()}, as {@code WorkspaceBackend.transferRoots()} does), a background
+     * thread deletes at once what earlier runs kept of cut-off uploads past their
+     * {@link TransferSettings#resumeRetention()}, and the RootDirs that still keep some are swept again later.
      *
      * @param roots the RootDirs transfers read from and write into
      * @param settings limits, timeouts and masks

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -24,7 +25,9 @@ import org.vancetope.worktarget.core.transfer.TransferFrame;
 import org.vancetope.worktarget.core.transfer.TransferScope;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.core.transfer.TransferSide;
+import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.FrameChannel;
+import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.transfer.FrameDecodeException;
 import org.vancetope.worktarget.transfer.TransferCodec;
 
@@ -261,7 +264,15 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
             if (frame instanceof TransferChunk chunk) {     // ~87 KiB: straight into the network buffer
                 return text.sendUtf8(codec.encodedLength(chunk), dst -> codec.encodeChunk(chunk, dst));
             }
-            return text.sendUtf8(codec.encode(frame));
+            byte[] utf8 = codec.encode(frame);
+            int limit = text.maxFrameBytes();
+            if (utf8.length > limit) {
+                // a control frame over the limit would close the connection at the peer, every call with it
+                return CompletableFuture.failedFuture(new ToolException(ErrorCode.SIZE_LIMIT, "the " + frame.type()
+                        + " frame is " + utf8.length + " bytes, over this connection's frame limit of " + limit
+                        + " bytes; nothing was sent"));
+            }
+            return text.sendUtf8(utf8);
         }
     }
 }

@@ -308,7 +308,8 @@ public final class WorkTargetClient implements AutoCloseable {
         }
 
         /**
-         * How many calls may run at once (default 16); more wait in a queue.
+         * How many calls may run at once (default 16); more wait in a queue of four per thread, and a call
+         * beyond that is answered {@code size_limit} without running (a server cannot fill the heap with calls).
          *
          * @param threads at least 1
          * @return this

@@ -118,7 +118,7 @@ class WelcomeLimitsTransferTest {
     void aClientWithALargerChunkSizeUploadsInJsonChunksOfTheServersMaximum() throws Exception {
         start(settings(16 * KIB, v1()), settings(256 * KIB, v1()), false, 2 * KIB * KIB);
         Map<String, Object> r = upload(bytes(200_000));
-        assertThat(r).containsEntry("ok", true).containsEntry("bytesWritten", 200_000L);
+        assertThat(r).containsEntry("ok", true).containsEntry("bytesWritten", 200_000);
         assertThat(largestChunkReceivedBy("server")).isEqualTo(16 * KIB);
     }
 
@@ -126,7 +126,7 @@ class WelcomeLimitsTransferTest {
     void aClientWithALargerChunkSizeUploadsInBinaryChunksOfTheServersMaximum() throws Exception {
         start(settings(16 * KIB, binary()), settings(256 * KIB, binary()), false, 2 * KIB * KIB);
         Map<String, Object> r = upload(bytes(200_000));
-        assertThat(r).containsEntry("ok", true).containsEntry("bytesWritten", 200_000L);
+        assertThat(r).containsEntry("ok", true).containsEntry("bytesWritten", 200_000);
         assertThat(largestChunkReceivedBy("server")).isEqualTo(16 * KIB);
     }
 
@@ -180,8 +180,45 @@ class WelcomeLimitsTransferTest {
         Files.write(server.work.findRoot("acme", "proj", dirName).orElseThrow().resolve("down.bin"), content);
         Map<String, Object> r = server.dispatcher.invoke("p-1", "client_file_download",
                 Map.of("dirName", dirName, "remotePath", "down.bin", "localPath", "down.bin"));
-        assertThat(r).containsEntry("ok", true).containsEntry("bytesWritten", 200_000L);
+        assertThat(r).containsEntry("ok", true).containsEntry("bytesWritten", 200_000);
         assertThat(Files.readAllBytes(footRoot.resolve("acme/proj/down.bin"))).isEqualTo(content);
         assertThat(largestChunkReceivedBy("client")).isEqualTo(TransferCodec.maxChunkBytes(64 * KIB, false));
+    }
+
+    /** A tree whose listing is far over 64 KiB: 400 files with names of 200 characters. */
+    private static void longNamedTree(Path dir) throws Exception {
+        Files.createDirectories(dir);
+        for (int i = 0; i < 400; i++) {
+            Files.writeString(dir.resolve(String.format("%0200d", i)), "x");
+        }
+    }
+
+    @Test
+    void aDirectoryUploadWhoseListingIsOverTheFrameLimitFailsSizeLimitAndTheConnectionServesOn() throws Exception {
+        start(TransferSettings.defaults(), TransferSettings.defaults(), false, 64 * KIB);
+        longNamedTree(footRoot.resolve("acme/proj/tree"));
+        String dirName = (String) server.dispatcher.invoke("p-1", "workspace_create_ephemeral_dir", Map.of()).get("dirName");
+
+        Map<String, Object> r = server.dispatcher.invoke("p-1", "client_dir_upload",
+                Map.of("localPath", "tree", "dirName", dirName, "remotePath", "up"));
+
+        assertThat(r).as(r.toString()).containsEntry("ok", false).containsEntry("code", "size_limit");
+        assertThat(r.get("error").toString()).contains("400 entries", "frame limit of " + 64 * KIB, "smaller part");
+        assertThat(upload(bytes(1000))).as("the connection serves on").containsEntry("ok", true);
+    }
+
+    @Test
+    void aDirectoryDownloadWhoseListingIsOverTheFrameLimitFailsSizeLimitAndTheConnectionServesOn() throws Exception {
+        start(TransferSettings.defaults(), TransferSettings.defaults(), false, 64 * KIB);
+        String dirName = (String) server.dispatcher.invoke("p-1", "workspace_create_ephemeral_dir", Map.of()).get("dirName");
+        longNamedTree(server.work.findRoot("acme", "proj", dirName).orElseThrow().resolve("tree"));
+
+        Map<String, Object> r = server.dispatcher.invoke("p-1", "client_dir_download",
+                Map.of("dirName", dirName, "remotePath", "tree", "localPath", "down"));
+
+        assertThat(r).as(r.toString()).containsEntry("ok", false).containsEntry("code", "size_limit");
+        assertThat(r.get("error").toString()).contains("frame limit of " + 64 * KIB, "smaller part");
+        assertThat(footRoot.resolve("acme/proj/down")).doesNotExist();
+        assertThat(upload(bytes(1000))).as("the connection serves on").containsEntry("ok", true);
     }
 }

@@ -284,6 +284,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         }
         sessions.forEach(this::end);
         if (group != null) {
+            ClosingWaits.drain(group, "the MCP HTTP server");   // the answers and stream ends written just now
             ClosingWaits.await(group.shutdownGracefully(0, 2, TimeUnit.SECONDS), "the MCP HTTP event loops");
         }
         callThreads.shutdownNow();

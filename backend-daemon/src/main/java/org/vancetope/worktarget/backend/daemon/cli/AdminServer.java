@@ -357,6 +357,7 @@ final class AdminServer implements AutoCloseable {
         if (!ended.isEmpty()) {
             LOG.info("Ended the {} named admin process(es) as the admin API closed: {}", ended.size(), ended);
         }
+        ClosingWaits.drain(group, "the admin API");     // the answers the calls wrote go out before the loop closes
         ClosingWaits.await(group.shutdownGracefully(0, 2, TimeUnit.SECONDS), "the admin API's event loop");
     }
 

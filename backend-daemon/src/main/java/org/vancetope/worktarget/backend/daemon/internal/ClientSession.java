@@ -65,6 +65,8 @@ public final class ClientSession {
 
     /** The source of correlation ids of the calls a client sends; today the server sends them all. */
     private static final Ids IDS = new Ids();
+    /** How many calls may wait for a worker, per worker thread, before one more is refused. */
+    static final int QUEUED_CALLS_PER_WORKER = 4;
 
     private final ClientSettings settings;
     private volatile Map<String, BackendTool> tools;
@@ -106,8 +108,11 @@ public final class ClientSession {
         NettyVersionCheck.require("WorkTargetClient");
         this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("worktarget-client-io", true),
                 NioIoHandler.newFactory());
+        // the calls that wait for a worker are bounded: each holds its parameters (up to a frame), so a server
+        // that sends calls faster than they run cannot fill the heap; one more is refused size_limit
         this.workers = new ThreadPoolExecutor(settings.workerThreads(), settings.workerThreads(), 30, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), new DefaultThreadFactory("worktarget-client-worker", true));
+                new LinkedBlockingQueue<>(QUEUED_CALLS_PER_WORKER * settings.workerThreads()),
+                new DefaultThreadFactory("worktarget-client-worker", true));
         this.workers.allowCoreThreadTimeOut(true);
     }
 
@@ -441,7 +446,8 @@ public final class ClientSession {
                 attempts.set(0);
                 current = this;
                 welcomedOnce = true;
-                LOG.info("Connected to {} as {} (connection {})", settings.uri(), describe(), w.connectionId());
+                LOG.info("Connected to {} as {} (connection {})", settings.uri(), describe(),
+                        Wire.printable(w.connectionId()));
                 signalConnected();
             } else if (m instanceof Message.Invoke inv && calls != null) {
                 onInvoke(inv);
@@ -451,7 +457,7 @@ public final class ClientSession {
                 onProcessEnd(e.context());
             } else if (m instanceof Message.ErrorFrame e) {
                 lastError = e;
-                LOG.warn("The server reported {}: {}", e.code(), e.message());
+                LOG.warn("The server reported {}: {}", Wire.printable(e.code()), Wire.printable(e.message()));
             } else if (!(m instanceof Message.Other o && handOff(ctx, settings.extension(), o))) {
                 badFrame(ctx, "Unexpected frame type '" + m.type() + "' for a client.");
             }
@@ -533,7 +539,9 @@ public final class ClientSession {
             }
             signalConnected();
             if (refusal == null && FINAL_CLOSE_CODES.contains(closeCode)) {
-                String said = lastError != null ? lastError.code() + ": " + lastError.message() : closeReason;
+                // the server's words, as text that cannot forge log lines or drive the terminal
+                String said = Wire.printable(lastError != null ? lastError.code() + ": " + lastError.message()
+                        : closeReason);
                 refusal = new ServerRefusedException(closeCode, "The server closed the connection with " + closeCode
                         + " (" + said + ").");
             }

@@ -51,4 +51,28 @@ public final class ClosingWaits {
                 + "before replacing its jar)", what, max.toMillis());
         return false;
     }
+
+    /**
+     * Lets each event loop of a group run what was handed to it before now (the answers that call threads
+     * wrote), before the group shuts down: a shutting-down Netty loop closes its channels first and runs its
+     * queued tasks after, so an answer written just before the shutdown was otherwise lost with its
+     * connection. Waits at most {@link #STEP} in all.
+     *
+     * @param group the group about to shut down
+     * @param what what the group serves, for the WARN
+     */
+    public static void drain(io.netty.channel.EventLoopGroup group, String what) {
+        long deadline = System.nanoTime() + STEP.toNanos();
+        for (io.netty.util.concurrent.EventExecutor loop : group) {
+            if (loop.isShuttingDown()) {
+                continue;
+            }
+            Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+            try {
+                await(loop.submit(() -> { }), left, "the queued writes of " + what);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // shutting down already
+            }
+        }
+    }
 }

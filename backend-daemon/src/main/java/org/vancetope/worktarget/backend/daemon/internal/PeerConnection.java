@@ -416,14 +416,25 @@ public final class PeerConnection {
      */
     public void answer(Message.Invoke invoke, BackendTool tool, ToolContext context, Executor workers) {
         Running r = new Running(invoke, context);
-        running.put(invoke.correlationId(), r);
+        if (running.putIfAbsent(invoke.correlationId(), r) != null) {
+            // the running call keeps its entry: its cancel and the connection's end still reach it
+            refuse(invoke, ErrorCode.INVALID_PARAMS, "A call with correlationId '" + invoke.correlationId()
+                    + "' is still running on this connection; every invocation needs an id of its own.");
+            return;
+        }
         FutureTask<Void> task = new FutureTask<>(() -> run(r, tool), null);
         r.future = task;
         try {
             workers.execute(task);
         } catch (RejectedExecutionException e) {
             running.remove(invoke.correlationId());
-            refuse(invoke, ErrorCode.OFFLINE, "The " + names.self() + " is shutting down; retry when it is back.");
+            if (workers instanceof java.util.concurrent.ThreadPoolExecutor pool && !pool.isShutdown()) {
+                refuse(invoke, ErrorCode.SIZE_LIMIT, "The " + names.self() + " runs " + pool.getActiveCount()
+                        + " calls and has " + pool.getQueue().size() + " more waiting for a worker, as many as it "
+                        + "queues; this one was not run. Retry when calls have ended (or cancel some).");
+            } else {
+                refuse(invoke, ErrorCode.OFFLINE, "The " + names.self() + " is shutting down; retry when it is back.");
+            }
         }
     }
 
@@ -465,6 +476,31 @@ public final class PeerConnection {
         sendResult(inv, result);
     }
 
+    /**
+     * Holds the worker (never the heap) while the peer does not read what was sent: a result can be a
+     * thousand times its invocation, so answering regardless would let a peer that stops reading fill this
+     * end's memory. The calls behind wait in the bounded queue of the workers. Gives up waiting after
+     * {@value #WRITABLE_WAIT_SECONDS} s, when the connection closes, or when the worker is interrupted.
+     */
+    private void awaitWritable(Message.Invoke inv) {
+        if (frames.isWritable() || !frames.isOpen()) {
+            return;
+        }
+        java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(1);
+        frames.whenWritable(ready::countDown);
+        try {
+            if (!ready.await(WRITABLE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
+                LOG.warn("The {} has not read what this end sent for {} s; sending the result of call {} anyway",
+                        names.peer(), WRITABLE_WAIT_SECONDS, inv.correlationId());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** How long a result waits for the connection to take more. */
+    static final int WRITABLE_WAIT_SECONDS = 60;
+
     private Message.Result internal(Message.Invoke inv, String what) {
         return new Message.Result(inv.correlationId(), false, null, ErrorCode.INTERNAL.wire(), "The tool "
                 + inv.name() + " " + what + ". See the " + names.self() + "'s log; retrying may not help.");
@@ -476,6 +512,7 @@ public final class PeerConnection {
      * every other call on it carry on.
      */
     private void sendResult(Message.Invoke inv, Message.Result result) {
+        awaitWritable(inv);
         Channel channel = frames.channel();
         int limit = maxOutboundBytes;
         ByteBuf frame;

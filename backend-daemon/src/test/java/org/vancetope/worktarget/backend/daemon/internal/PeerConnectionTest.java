@@ -115,4 +115,81 @@ class PeerConnectionTest {
         assertThat(calls.runningCalls()).isZero();
         assertThat(calls.pendingCalls()).isZero();
     }
+
+    @Test
+    void aSecondCallWithTheIdOfARunningOneIsRefusedAndTheFirstStillEndsWithItsCancel() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        calls.answer(invoke("dt-5"), blockingUntilInterrupted(started), CONTEXT, workers);
+        assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+
+        calls.answer(invoke("dt-5"), blockingUntilInterrupted(new CountDownLatch(1)), CONTEXT, workers);
+
+        assertThat(sent()).singleElement().asString().contains("\"dt-5\"", "\"invalid_params\"",
+                "is still running on this connection");
+        assertThat(calls.runningCalls()).isEqualTo(1);
+        calls.cancelled("dt-5");
+        awaitWorkers();
+        assertThat(hooked).singleElement().satisfies(c -> assertThat(c.correlationId()).isEqualTo("dt-5"));
+        assertThat(calls.runningCalls()).isZero();
+    }
+
+    @Test
+    void aCallBeyondTheQueueOfTheWorkersIsAnsweredSizeLimitWithoutRunning() throws Exception {
+        java.util.concurrent.ThreadPoolExecutor one = new java.util.concurrent.ThreadPoolExecutor(1, 1, 30,
+                TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(1));
+        try {
+            CountDownLatch started = new CountDownLatch(1);
+            calls.answer(invoke("dt-6"), blockingUntilInterrupted(started), CONTEXT, one);
+            assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+            calls.answer(invoke("dt-7"), blockingUntilInterrupted(new CountDownLatch(1)), CONTEXT, one);
+
+            calls.answer(invoke("dt-8"), blockingUntilInterrupted(new CountDownLatch(1)), CONTEXT, one);
+
+            assertThat(sent()).singleElement().asString().contains("\"dt-8\"", "\"size_limit\"", "runs 1 calls",
+                    "1 more waiting for a worker", "Retry when calls have ended");
+            assertThat(calls.runningCalls()).isEqualTo(2);
+        } finally {
+            one.shutdownNow();
+            assertThat(one.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
+    void aResultWaitsWhileThePeerDoesNotReadAndGoesOnceItDoes() throws Exception {
+        NettyFrameChannel frames = new NettyFrameChannel(channel, "c-2");
+        PeerConnection slowReader = new PeerConnection(frames, new PeerConnection.Names("the server", "daemon", "st-"),
+                new Ids(), true, 1 << 20, hooked::add);
+        BackendTool quick = BackendTool.of(ToolCatalog.backend("client_file_read").orElseThrow(),
+                (p, c) -> Map.of("content", "x"));
+        CountDownLatch warm = new CountDownLatch(1);
+        workers.execute(() -> {
+            try {
+                // one answered call first, so the held one below does not spend its time loading classes
+                slowReader.answer(invoke("dt-warm"), quick, CONTEXT, Runnable::run);
+            } finally {
+                warm.countDown();
+            }
+        });
+        assertThat(warm.await(30, TimeUnit.SECONDS)).isTrue();
+        channel.runPendingTasks();
+        assertThat(sent()).singleElement().asString().contains("\"dt-warm\"");
+        channel.unsafe().outboundBuffer().setUserDefinedWritability(1, false);     // the peer stopped reading
+        assertThat(frames.isWritable()).isFalse();
+        CountDownLatch ran = new CountDownLatch(1);
+
+        slowReader.answer(invoke("dt-9"), BackendTool.of(ToolCatalog.backend("client_file_read").orElseThrow(),
+                (p, c) -> {
+                    ran.countDown();
+                    return Map.of("content", "x".repeat(1000));
+                }), CONTEXT, workers);
+
+        assertThat(ran.await(30, TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(500);      // time for a result that did not wait to be written
+        channel.runPendingTasks();
+        assertThat(sent()).as("held while the peer does not read").isEmpty();
+        channel.unsafe().outboundBuffer().setUserDefinedWritability(1, true);
+        frames.writabilityChanged();
+        awaitWorkers();
+        assertThat(sent()).singleElement().asString().contains("\"dt-9\"", "\"ok\":true");
+    }
 }

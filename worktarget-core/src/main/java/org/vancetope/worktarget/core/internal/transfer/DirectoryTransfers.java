@@ -271,10 +271,28 @@ public final class DirectoryTransfers {
                 LOG.error("Listing directory {} for {} failed", r.localPath(), r.transferId(), e);
                 error = new ToolException(ErrorCode.INTERNAL, "internal error on the client");
             }
+            int listed = entries.size();
             channel.send(new DirectoryManifest(r.transferId(), r.remotePath(), r.dirName(), r.overwrite(),
                     error == null ? entries : List.of(), error == null ? null : error.getMessage(),
-                    error == null ? null : error.code()));
+                    error == null ? null : error.code())).whenComplete((v, err) -> {
+                        ToolException tooLarge = sizeLimit(err);
+                        if (tooLarge != null && channel.isOpen()) {
+                            // the listing does not fit one frame: the Brain learns why now, not at its timeout
+                            channel.send(new DirectoryManifest(r.transferId(), r.remotePath(), r.dirName(),
+                                    r.overwrite(), List.of(), "the listing of " + r.localPath() + " (" + listed
+                                    + " entries) does not fit one frame: " + tooLarge.getMessage() + ". Transfer a "
+                                    + "smaller part of the tree at once (fewer entries, shorter paths).",
+                                    ErrorCode.SIZE_LIMIT));
+                        }
+                    });
         });
+    }
+
+    /** The size refusal a failed send carries ({@code FrameChannel#send}), or null for any other failure. */
+    static ToolException sizeLimit(Throwable err) {
+        Throwable t = err instanceof java.util.concurrent.CompletionException && err.getCause() != null
+                ? err.getCause() : err;
+        return t instanceof ToolException te && te.code() == ErrorCode.SIZE_LIMIT ? te : null;
     }
 
     /** A manifest: the answer to this side's upload request (Brain), or a download to check (client). */
@@ -723,7 +741,11 @@ public final class DirectoryTransfers {
                         + "did not answer " + first.type() + " within " + timeout.toSeconds() + " s (phaseTimeout)"));
             }
             channel.send(first).whenComplete((v, err) -> {
-                if (err != null && channel.isOpen()) {
+                ToolException tooLarge = sizeLimit(err);
+                if (tooLarge != null && channel.isOpen()) {
+                    fail(ErrorCode.SIZE_LIMIT, "the " + first.type() + " frame does not fit: " + tooLarge.getMessage()
+                            + ". Transfer a smaller part of the tree at once (fewer entries, shorter paths).");
+                } else if (err != null && channel.isOpen()) {
                     fail(ErrorCode.INTERNAL, "the " + first.type() + " frame could not be sent (" + err.getMessage()
                             + "); transfer a smaller part of the tree at once");
                 } else if (err != null) {
