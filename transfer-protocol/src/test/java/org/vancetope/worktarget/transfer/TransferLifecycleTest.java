@@ -54,6 +54,26 @@ class TransferLifecycleTest {
     }
 
     @Test
+    void aClientReceivesAtMostSoManyFilesAtOnceOnAConnectionAndRefusesOneMoreSizeLimit() throws Exception {
+        int max = org.vancetope.worktarget.core.internal.transfer.TransferEngine.MAX_RECEIVES_PER_CONNECTION;
+        String hash = "sha256:" + "0".repeat(64);
+        for (int i = 0; i <= max; i++) {       // a server that starts transfers and never sends their chunks
+            fx.footConn.onFrame(new org.vancetope.worktarget.core.transfer.TransferInit("t-" + i, "s", "f" + i + ".bin",
+                    null, 1000, hash, null));
+        }
+
+        fx.deliverAll();
+
+        assertThat(fx.foot.pendingReceives()).isEqualTo(max);
+        assertThat(fx.framesOf(fx.sentByFoot, org.vancetope.worktarget.core.transfer.TransferInitResponse.class))
+                .filteredOn(r -> !r.ok()).singleElement().satisfies(r -> {
+                    assertThat(r.transferId()).isEqualTo("t-" + max);
+                    assertThat(r.code()).isEqualTo(org.vancetope.worktarget.spi.ErrorCode.SIZE_LIMIT);
+                    assertThat(r.error()).contains("at most " + max + " files at once");
+                });
+    }
+
+    @Test
     void downloadWithoutSyncBeforeCommitStillWritesOnlyTheVerifiedFile() throws Exception {
         fx.close();
         fx = new TransferFixture(org.vancetope.worktarget.core.transfer.TransferSettings.builder()

@@ -57,7 +57,7 @@ public final class SafeDirectory implements Closeable {
      * moved up and deleted by later passes. Small, since the JDK's work per level grows with its path's length.
      */
     static final int MAX_DELETE_DEPTH = 512;
-    /** The most directories {@link #treeSize} holds open while it walks. */
+    /** The deepest level {@link #treeSize} counts (one open handle per level). */
     static final int MAX_WALK_OPEN = 4096;
     /** What the owner of a directory needs to empty it. */
     private static final Set<PosixFilePermission> OWNER_RWX = EnumSet.of(PosixFilePermission.OWNER_READ,
@@ -759,7 +759,9 @@ public final class SafeDirectory implements Closeable {
     }
 
     /**
-     * The bytes of the regular files in a subtree, walked by handle without following links.
+     * The bytes of the regular files in a subtree, walked by handle without following links, depth first
+     * with one open handle per level (so any number of directories side by side is counted); what lies
+     * deeper than {@value #MAX_WALK_OPEN} levels is not.
      *
      * @param name the entry name of a directory
      * @return the total size; unreadable parts are skipped
@@ -767,35 +769,47 @@ public final class SafeDirectory implements Closeable {
      */
     public long treeSize(String name) throws IOException {
         long total = 0;
-        Deque<SafeDirectory> todo = new ArrayDeque<>();
-        todo.push(openChild(name));
+        Deque<Level> stack = new ArrayDeque<>();
+        SafeDirectory top = openChild(name);
         try {
-            while (!todo.isEmpty()) {
-                try (SafeDirectory d = todo.pop()) {
-                    for (String n : d.allNames()) {
-                        BasicFileAttributes a;
+            stack.push(new Level(top, top.allNames().iterator()));
+        } catch (IOException | RuntimeException e) {
+            ConfinedRoot.closeQuietly(top);
+            throw e;
+        }
+        try {
+            while (!stack.isEmpty()) {
+                Level level = stack.peek();
+                if (!level.names().hasNext()) {
+                    stack.pop().dir().close();
+                    continue;
+                }
+                String n = level.names().next();
+                BasicFileAttributes a;
+                try {
+                    a = level.dir().attributes(n);
+                } catch (IOException e) {
+                    continue;
+                }
+                if (a.isDirectory()) {
+                    if (stack.size() < MAX_WALK_OPEN) {
+                        SafeDirectory sub = null;
                         try {
-                            a = d.attributes(n);
+                            sub = level.dir().openChild(n);
+                            stack.push(new Level(sub, sub.allNames().iterator()));
                         } catch (IOException e) {
-                            continue;
-                        }
-                        if (a.isDirectory()) {
-                            if (todo.size() < MAX_WALK_OPEN) {
-                                try {
-                                    todo.push(d.openChild(n));
-                                } catch (IOException e) {
-                                    // swapped or unreadable: not counted
-                                }
+                            if (sub != null) {
+                                ConfinedRoot.closeQuietly(sub);     // swapped or unreadable: not counted
                             }
-                        } else if (a.isRegularFile()) {
-                            total += a.size();
                         }
                     }
+                } else if (a.isRegularFile()) {
+                    total += a.size();
                 }
             }
         } finally {
-            for (SafeDirectory d : todo) {
-                ConfinedRoot.closeQuietly(d);
+            for (Level l : stack) {
+                ConfinedRoot.closeQuietly(l.dir());
             }
         }
         return total;

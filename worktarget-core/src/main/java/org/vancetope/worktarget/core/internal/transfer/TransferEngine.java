@@ -239,6 +239,9 @@ public final class TransferEngine {
         return s;
     }
 
+    /** The most files a client receives at once on one connection (unrequested {@code transfer_init}s). */
+    public static final int MAX_RECEIVES_PER_CONNECTION = 64;
+
     private void onInit(FrameChannel<TransferFrame> channel, TransferScope scope, Set<TransferCapability> capabilities,
                         TransferInit init) {
         boolean trailer = capabilities.contains(TransferCapability.HASH_TRAILER);
@@ -268,6 +271,15 @@ public final class TransferEngine {
             channel.send(new TransferInitResponse(init.transferId(), false,
                     "no upload was requested with this transferId; uploads start with client_file_upload",
                     ErrorCode.INVALID_PARAMS));
+            return;
+        }
+        long atOnce = receivers.values().stream().filter(x -> x.channel.id().equals(channel.id())).count();
+        if (atOnce >= MAX_RECEIVES_PER_CONNECTION) {
+            // each holds a staging file open: a server that starts transfers without end would run this end
+            // out of file descriptors (and every tool with it)
+            channel.send(new TransferInitResponse(init.transferId(), false, "this client receives at most "
+                    + MAX_RECEIVES_PER_CONNECTION + " files at once on one connection, and " + atOnce + " are under "
+                    + "way; start this one when one of them has ended", ErrorCode.SIZE_LIMIT));
             return;
         }
         IncomingTransfer r = new IncomingTransfer(this, channel, scope, init.transferId(), null, ReceiverState.NEW);

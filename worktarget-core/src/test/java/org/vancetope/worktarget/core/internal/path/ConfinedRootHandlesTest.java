@@ -420,6 +420,20 @@ class ConfinedRootHandlesTest {
     }
 
     @Test
+    void treeSizeCountsEveryFileHoweverManyDirectoriesStandSideBySide() throws Exception {
+        int dirs = SafeDirectory.MAX_WALK_OPEN + 100;       // more than the walk may hold open at once
+        for (int i = 0; i < dirs; i++) {
+            Path d = Files.createDirectories(ws.resolve("t/d" + i));
+            Files.write(d.resolve("f"), new byte[] {1, 2, 3});
+        }
+        Files.createSymbolicLink(ws.resolve("t/out"), outside);
+
+        try (SafeDirectory top = root.openRoot()) {
+            assertThat(top.treeSize("t")).isEqualTo(3L * dirs);
+        }
+    }
+
+    @Test
     void deleteTreeOfALinkDeletesOnlyTheLink() throws Exception {
         Files.createSymbolicLink(ws.resolve("out"), outside);
         assertThat(root.deleteTree(ws.resolve("out"))).isTrue();
