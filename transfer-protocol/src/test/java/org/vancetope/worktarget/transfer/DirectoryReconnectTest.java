@@ -31,6 +31,7 @@ import org.vancetope.worktarget.core.transfer.TransferFrame;
 import org.vancetope.worktarget.core.transfer.TransferInit;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
 import org.vancetope.worktarget.spi.ToolContext;
+import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 import org.vancetope.worktarget.testfixtures.FileTrees;
 
@@ -344,6 +345,22 @@ class DirectoryReconnectTest {
             s.assertTheRestFailed(s.call.get(30, TimeUnit.SECONDS));
             assertThat(s.landed()).isEqualTo(s.listingOf(List.of("a.bin", "b.bin")));
             s.assertNothingLeft();
+        }
+    }
+
+    @Test
+    void anUploadWhoseEndpointClosesWhileItWaitsForTheFootSaysWhatLandedNotThatItIsUnknown() throws Exception {
+        try (Setup s = new Setup(CAPS, Duration.ofSeconds(30))) {
+            s.upload().cutWhen(() -> s.h.brainBytes.get() >= CUT);
+            pump(s.first, () -> s.h.brain.pendingDirectories() == 1);     // the run waits for the Foot
+
+            s.h.brain.close();          // the server shuts down: its transfers close first
+            s.caller.interrupt();       // then the calls still waiting are interrupted
+
+            DirectoryTransferResult r = s.call.get(30, TimeUnit.SECONDS);
+            assertThat(r.code()).as(r.toString()).isNotEqualTo(ErrorCode.NOT_FOUND);
+            s.assertTheRestFailed(r);
+            assertThat(s.landed()).isEqualTo(s.listingOf(List.of("a.bin", "b.bin")));
         }
     }
 

@@ -74,6 +74,42 @@ class TransferLifecycleTest {
     }
 
     @Test
+    void aDownloadWhoseFutureIsCancelledStopsAndTheReceiverKeepsNothing() throws Exception {
+        byte[] data = TransferFixture.randomBytes(4_000_000, 21);     // more chunks than the channel holds at once
+        Path src = fx.brainFile("reports", "cancel.bin", data);
+        CompletableFuture<TransferResult> f = fx.send(src, "cancel.bin", null, null);
+        fx.pair.deliverNext(fx.pair.left());        // transfer_init
+        fx.pair.deliverNext(fx.pair.right());       // its response: the chunks start
+        fx.pair.deliverNext(fx.pair.left());        // the first chunk is written
+
+        f.cancel(true);                             // the tool call waiting on it was cancelled
+        fx.deliverAll();
+
+        assertThat(fx.footProject.resolve("cancel.bin")).doesNotExist();
+        assertThat(fx.framesOf(fx.sentByBrain, TransferFinish.class)).singleElement()
+                .satisfies(fin -> assertThat(fin.ok()).isFalse());
+        fx.assertClean();
+    }
+
+    @Test
+    void anUploadWhoseFutureIsCancelledStopsTheSenderAndWritesNothing() throws Exception {
+        byte[] data = TransferFixture.randomBytes(4_000_000, 22);
+        fx.footFile("big/cancel.bin", data);
+        CompletableFuture<TransferResult> f = fx.brainConn.requestUpload(TransferFixture.SCOPE, "big/cancel.bin",
+                "uploads", "in/cancel.bin", null);
+        fx.pair.deliverNext(fx.pair.left());        // the request
+        fx.pair.deliverNext(fx.pair.right());       // transfer_init
+        fx.pair.deliverNext(fx.pair.left());        // its response: the chunks start
+        fx.pair.deliverNext(fx.pair.right());       // the first chunk is written
+
+        f.cancel(true);
+        fx.deliverAll();
+
+        assertThat(fx.rootDirs.get("uploads").resolve("in/cancel.bin")).doesNotExist();
+        fx.assertClean();
+    }
+
+    @Test
     void downloadWithoutSyncBeforeCommitStillWritesOnlyTheVerifiedFile() throws Exception {
         fx.close();
         fx = new TransferFixture(org.vancetope.worktarget.core.transfer.TransferSettings.builder()

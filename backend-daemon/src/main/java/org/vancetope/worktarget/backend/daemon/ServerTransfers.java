@@ -132,6 +132,13 @@ public final class ServerTransfers implements AutoCloseable {
      * by a reconnect resumes on it ({@code transfer.resume}).
      */
     private Optional<TransferConnection> connectionOf(ToolContext ctx) {
+        if (ctx.peer().filter(ServerConnection.class::isInstance).map(p -> !((ServerConnection) p).mayServe(ctx))
+                .orElse(false)) {
+            // a foot is found by its session alone: one whose token does not grant this project moves no file
+            LOG.warn("Refused a transfer of process {} of {}/{}: the peer of its session may not serve that project",
+                    ctx.processId(), ctx.tenant(), ctx.project());
+            return Optional.empty();
+        }
         Optional<TransferConnection> c = ctx.peer().flatMap(Endpoint::transferChannel).flatMap(bridge::connection);
         PeerRegistry registry = peers;
         if (c.isPresent() || registry == null) {

@@ -42,6 +42,24 @@ class DispatcherRoutingTest {
     }
 
     @Test
+    void aFootWhoseTokenDoesNotGrantTheProjectIsNotReachedByAProcessOfItsSession() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger served = new java.util.concurrent.atomic.AtomicInteger();
+        // a token for project 'other' only, connected for the session of p-1, a process of 'proj'
+        t.started(WorkTargetClient.builder().uri(t.uri()).token(TestServer.OTHER_TOKEN).foot("acme", "other", "s-1")
+                .tools(List.of(TestServer.tool("client_file_read", (p, c) -> {
+                    served.incrementAndGet();
+                    return Map.of("content", "forged");
+                }))));
+
+        assertThatThrownBy(() -> dispatcher.invoke("p-1", "file_read", Map.of("path", "README.md")))
+                .isInstanceOfSatisfying(ToolException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.FORBIDDEN);
+                    assertThat(e.getMessage()).contains("may not serve project 'proj'", "[other]");
+                });
+        assertThat(served).as("nothing reached the foot").hasValue(0);
+    }
+
+    @Test
     void daemonTargetRoutesToTheNamedDaemonOfTheProject() throws Exception {
         t.daemon("build-box-01", List.of(TestServer.echoRead("box1")));
         t.daemon("build-box-02", List.of(TestServer.echoRead("box2")));

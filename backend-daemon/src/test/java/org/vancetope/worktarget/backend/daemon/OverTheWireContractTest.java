@@ -36,8 +36,11 @@ class OverTheWireContractTest {
 
         List<BackendTool> proxies(String prefix) {
             return local.tools().stream().filter(t -> t.spec().name().startsWith(prefix))
-                    .map(t -> BackendTool.of(t.spec(), (params, ctx) ->
-                            TestServer.invoke(server.server, BOX, t.spec().name(), params, ctx, Duration.ofSeconds(60))))
+                    // the contracts call as a process of their own project; the daemon serves BOX's (a peer serves
+                    // only the projects its token grants), so the calls come from that project here
+                    .map(t -> BackendTool.of(t.spec(), (params, ctx) -> TestServer.invoke(server.server, BOX,
+                            t.spec().name(), params, new org.vancetope.worktarget.spi.ToolContext(ctx.processId(),
+                                    ctx.sessionId(), ctx.tenant(), BOX.project(), ctx.user()), Duration.ofSeconds(60))))
                     .toList();
         }
 

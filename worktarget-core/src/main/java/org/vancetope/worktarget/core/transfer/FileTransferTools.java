@@ -527,8 +527,11 @@ public final class FileTransferTools {
             return future.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ToolException(ErrorCode.CANCELLED, "Interrupted while the file was being transferred; the "
-                    + "transfer ends on its own (timeouts). Call the tool again to retry.");
+            // the call was cancelled: a single file's transfer ends now, and what arrived of it is deleted
+            future.cancel(true);
+            throw new ToolException(ErrorCode.CANCELLED, "Cancelled while the transfer ran: a single file's "
+                    + "transfer was stopped and what arrived of it deleted (a file already there is unchanged); a "
+                    + "directory transfer goes on to its end. Call the tool again to transfer it.");
         } catch (ExecutionException e) {
             throw new ToolException(ErrorCode.INTERNAL, "The transfer failed unexpectedly: " + e.getCause(), e.getCause());
         }

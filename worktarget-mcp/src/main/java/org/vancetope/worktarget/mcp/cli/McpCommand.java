@@ -51,7 +51,7 @@ final class McpCommand {
             "",
             "stdio (the form an MCP client's config file launches): reads JSON-RPC on stdin, writes it on",
             "stdout; the tools run on this machine in DIR (the CLIENT target). With --workspace, WORK is a",
-            "target too (work_target_set). Stops when the client closes stdin; running jobs are killed.",
+            "target too (work_target_set). Stops when the client closes stdin or on SIGTERM; running jobs are killed.",
             "  --workdir DIR     the directory the CLIENT tools work in (default .)",
             "  --workspace DIR   also offer the WORK target, with its RootDirs under DIR",
             "  --tenant T        the tenant of the session's process (default local)",
@@ -161,13 +161,27 @@ final class McpCommand {
         McpWorkTargetServer mcp = McpWorkTargetServer.builder().dispatcher(dispatcher).warmUp(warmUp.equals("on"))
                 .processes(McpProcessMapping.perSession(store, dispatcher, tenant, project)).build();
         LOG.info("MCP server on stdio; CLIENT tools in {}{}", workdir, work == null ? "" : ", WORK in " + workspace);
+        // SIGTERM is how clients stop a server that did not exit when its input closed: the jobs end with it
+        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable closeOnce = () -> {
+            if (closed.compareAndSet(false, true)) {
+                close(mcp, local, work);
+            }
+        };
+        Thread hook = new Thread(closeOnce, "worktarget-mcp-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
         try {
             mcp.serveStdio(in, out);
             mcp.awaitStdioEnd();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            close(mcp, local, work);
+            closeOnce.run();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs (or ran) already
+            }
         }
         err.flush();
         return Main.OK;

@@ -391,7 +391,8 @@ public final class PeerConnection {
     public void complete(Message.Result result) {
         Pending call = pending.remove(result.correlationId());
         if (call == null) {
-            LOG.info("Dropped a late or unknown client_tool_result {} on connection {}", result.correlationId(), id());
+            LOG.info("Dropped a late or unknown client_tool_result {} on connection {}",
+                    Wire.printable(result.correlationId()), id());
             return;
         }
         if (result.ok()) {

@@ -125,7 +125,9 @@ public final class PeerRegistry implements Peers {
 
     /** "Daemon acme/proj/box" or "Foot of session acme/s-1", as the log names a peer. */
     private static String logName(PeerKey key) {
-        return key instanceof SessionKey s ? "Foot of session " + s.tenant() + "/" + s.sessionId() : "Daemon " + key;
+        // a peer's own words (its session id): printed so that they cannot forge log lines
+        return Wire.printable(key instanceof SessionKey s ? "Foot of session " + s.tenant() + "/" + s.sessionId()
+                : "Daemon " + key);
     }
 
     @Override

@@ -184,7 +184,32 @@ public final class ServerConnection implements Endpoint {
     @Override
     public Map<String, Object> invoke(String tool, Map<String, Object> params, ToolContext context, Duration timeout)
             throws ToolException {
+        checkGranted(context);
         return calls.call(tool, params, context, timeout);
+    }
+
+    /**
+     * A peer serves only the projects its token grants: a foot is found by its session alone, and a process
+     * of another project in that session must not reach it (nor see what it answers).
+     */
+    /**
+     * Whether this peer's token grants the project of a calling process.
+     *
+     * @param context the calling process
+     * @return true when the peer may serve it
+     */
+    public boolean mayServe(ToolContext context) {
+        return principal.mayServe(context.tenant(), context.project());
+    }
+
+    private void checkGranted(ToolContext context) throws ToolException {
+        if (!mayServe(context)) {
+            throw new ToolException(ErrorCode.FORBIDDEN, "The " + (key instanceof DaemonKey ? "daemon" : "client")
+                    + " connected for this session may not serve project '" + context.project() + "': its token "
+                    + "grants " + new java.util.TreeSet<>(principal.projects()) + " of tenant '" + principal.tenant()
+                    + "'. Connect a client whose token grants that project, or call from a process of a granted "
+                    + "project; nothing was sent to the client.");
+        }
     }
 
     /**
@@ -199,6 +224,11 @@ public final class ServerConnection implements Endpoint {
      */
     public CompletableFuture<Map<String, Object>> invokeAsync(String tool, Map<String, Object> params,
                                                              ToolContext context, Duration timeout) {
+        try {
+            checkGranted(context);
+        } catch (ToolException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         return calls.callAsync(tool, params, context, timeout);
     }
 

@@ -118,7 +118,8 @@ public final class ServerConnectionHandler extends FrameHandler {
             core.peers().manifestChanged(connection);
             LOG.info("Connection {} replaced its manifest ({} tools)", connection.id(), t.tools().size());
         } else if (m instanceof Message.ErrorFrame e) {
-            LOG.info("Connection {} reported an error: {} {}", connection.id(), e.code(), e.message());
+            LOG.info("Connection {} reported an error: {} {}", connection.id(), Wire.printable(e.code()),
+                    Wire.printable(e.message()));
         } else if (m instanceof Message.Other o) {
             if (!handOff(ctx, settings.extension(), o)) {
                 badFrame(ctx, "Unknown frame type '" + o.type() + "'.");
@@ -204,7 +205,7 @@ public final class ServerConnectionHandler extends FrameHandler {
         ctx.writeAndFlush(new TextWebSocketFrame(Wire.encode(new Message.Welcome(Wire.PROTOCOL_VERSION, id, caps,
                 settings.limits()), ctx.alloc())));
         LOG.info("Accepted {} {} of {} (subject {}) as connection {}", profile,
-                connection.key(), ctx.channel().remoteAddress(),
+                Wire.printable(String.valueOf(connection.key())), ctx.channel().remoteAddress(),
                 principal.subject(), id);
     }
 

@@ -65,6 +65,8 @@ public final class DirectoryTransfers {
     private final Map<String, Run> files = new ConcurrentHashMap<>();
     /** Runs whose connection was lost while their files were sent, waiting to be resumed or given up. */
     private final Map<String, Run> interrupted = new ConcurrentHashMap<>();
+    /** The outcomes of the interrupted runs {@link #close} gave up, for the calls that still wait for them. */
+    private final Map<String, CompletableFuture<DirectoryTransferResult>> settledAtClose = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     DirectoryTransfers(TransferEngine engine) {
@@ -221,6 +223,10 @@ public final class DirectoryTransfers {
                                              Set<TransferCapability> capabilities) {
         Run run = interrupted.remove(runId);
         if (run == null) {
+            CompletableFuture<DirectoryTransferResult> settled = settledAtClose.remove(runId);
+            if (settled != null) {
+                return settled.thenApply(Outcome::done);
+            }
             return CompletableFuture.completedFuture(Outcome.done(DirectoryTransferResult.failed(runId,
                     ErrorCode.NOT_FOUND, "no interrupted directory transfer " + runId + " (it ended meanwhile)")));
         }
@@ -238,6 +244,10 @@ public final class DirectoryTransfers {
     public CompletableFuture<DirectoryTransferResult> giveUp(String runId) {
         Run run = interrupted.remove(runId);
         if (run == null) {
+            CompletableFuture<DirectoryTransferResult> settled = settledAtClose.remove(runId);
+            if (settled != null) {
+                return settled;     // the endpoint closed meanwhile and gave it up: what landed, what failed
+            }
             return CompletableFuture.completedFuture(DirectoryTransferResult.failed(runId, ErrorCode.NOT_FOUND,
                     "no interrupted directory transfer " + runId + " (it ended meanwhile)"));
         }
@@ -362,7 +372,8 @@ public final class DirectoryTransfers {
     void close() {
         closed = true;
         List.copyOf(runs.values()).forEach(r -> r.fail(ErrorCode.OFFLINE, "transfer endpoint closed"));
-        List.copyOf(interrupted.keySet()).forEach(this::giveUp);
+        // the calls waiting for these runs' peers to come back ask for this outcome when they give up
+        List.copyOf(interrupted.keySet()).forEach(id -> settledAtClose.put(id, giveUp(id)));
     }
 
     /** The directory transfers awaiting their peer's manifest or answer, or interrupted by a lost connection. */

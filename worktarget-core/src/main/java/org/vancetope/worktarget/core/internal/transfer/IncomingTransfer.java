@@ -712,6 +712,23 @@ final class IncomingTransfer {
         decided();
     }
 
+    /**
+     * The caller cancelled the upload's future (its tool call was cancelled): a file on its way ends now, its
+     * staging file is deleted and the sender told; a requested upload that did not start yet is given up (its
+     * late init is then refused). Nothing happens once the file is verified or the transfer ended.
+     */
+    synchronized void cancelledByCaller() {
+        if (state == ReceiverState.RECEIVING) {
+            fail(ErrorCode.CANCELLED, "the upload was cancelled by its caller; nothing was written", null);
+        } else if (state == ReceiverState.AWAITING_INIT || state == ReceiverState.NEW) {
+            outcome = new TransferResult(id, false, received, hash, "the upload was cancelled by its caller",
+                    ErrorCode.CANCELLED);
+            move(ReceiverState.CLOSED);
+            engine.receivers.remove(id, this);
+            close();
+        }
+    }
+
     private void fail(ToolException failure, String hashCheck) {
         fail(failure.code(), failure.getMessage(), hashCheck);
     }

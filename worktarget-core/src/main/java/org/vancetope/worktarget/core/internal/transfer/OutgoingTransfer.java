@@ -472,6 +472,17 @@ final class OutgoingTransfer {
         engine.notifyFinished(TransferListener.Role.SENDER, r);
     }
 
+    /**
+     * The caller cancelled the transfer's future (its tool call was cancelled): the transfer ends now, and the
+     * receiver is told so and deletes what arrived. Nothing happens once it finished.
+     */
+    synchronized void cancelledByCaller() {
+        if (state == SenderState.FINISHED) {
+            return;
+        }
+        finish(false, ErrorCode.CANCELLED, "the call was cancelled", sent, false, true);
+    }
+
     private void closeSource() {
         if (compressor != null) {
             compressor.close();

@@ -628,6 +628,12 @@ public final class TransferEngine {
             return CompletableFuture.completedFuture(failed);
         }
         s.start();
+        // cancelling the future (a cancelled tool call) ends the transfer instead of leaving it to run on
+        s.result.whenComplete((v, err) -> {
+            if (err instanceof java.util.concurrent.CancellationException) {
+                s.cancelledByCaller();
+            }
+        });
         return s.result;
     }
 
@@ -676,7 +682,13 @@ public final class TransferEngine {
                 r.abort(ErrorCode.OFFLINE, "connection closed");
             }
         });
-        return r.result;
+        CompletableFuture<TransferResult> result = r.result;
+        result.whenComplete((v, err) -> {
+            if (err instanceof java.util.concurrent.CancellationException) {
+                r.cancelledByCaller();
+            }
+        });
+        return result;
     }
 
     /**
