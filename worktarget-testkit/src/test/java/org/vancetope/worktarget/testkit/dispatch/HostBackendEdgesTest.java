@@ -30,17 +30,7 @@ class HostBackendEdgesTest {
     }
 
     private static BackendToolProvider provider(String name, List<BackendTool> tools) {
-        return new BackendToolProvider() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public List<BackendTool> tools() {
-                return tools;
-            }
-        };
+        return WorkTargetDispatcherTest.provider(name, tools);
     }
 
     private static BackendTool workRead(BackendTool.Body body) {

@@ -82,7 +82,8 @@ class WorkTargetDispatcherTest {
         return provider("workspace", tools);
     }
 
-    private static BackendToolProvider provider(String name, List<BackendTool> tools) {
+    /** A provider of these tools under this name (shared with the other dispatcher tests of this package). */
+    static BackendToolProvider provider(String name, List<BackendTool> tools) {
         return new BackendToolProvider() {
             @Override
             public String name() {

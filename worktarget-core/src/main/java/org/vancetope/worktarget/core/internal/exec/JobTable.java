@@ -79,10 +79,6 @@ final class JobTable {
     record Expired(List<Job> closedJobs, List<Job> expiring, int scopesClosed) {
     }
 
-    JobTable(Clock clock, Random random, int maxJobsPerScope, long scopeIdleMs) {
-        this(clock, random, maxJobsPerScope, 0, scopeIdleMs);
-    }
-
     JobTable(Clock clock, Random random, int maxJobsPerScope, int maxRunningPerProject, long scopeIdleMs) {
         this.clock = clock;
         this.random = random;
