@@ -206,6 +206,45 @@ class DirectoryTransferTest {
     // ---------------------------------------------------------------- hostile sender
 
     @Test
+    void anUndecodableManifestFailsTheDirectoryUploadAtOnceAndWritesNothing() throws Exception {
+        fixture();
+        fx.footFile("evil/ok.txt", "fine".getBytes(StandardCharsets.UTF_8));
+        fx.brainSilent = true;
+        CompletableFuture<DirectoryTransferResult> f = fx.brainConn.requestDirectoryUpload(TransferFixture.SCOPE,
+                "evil", "uploads", "in", false);
+        fx.deliverAll();
+        String id = fx.framesOf(fx.sentByBrain, DirectoryUploadRequest.class).get(0).transferId();
+        fx.brainSilent = false;
+
+        fx.brainConn.onUndecodable(id, DirectoryManifest.TYPE, "The field 'entries' must be an array.");
+        fx.deliverAll();
+
+        assertThat(f).as("failed at once, not at the phase timeout").isDone();
+        DirectoryTransferResult r = done(f);
+        assertThat(r.ok()).isFalse();
+        assertThat(r.code()).isEqualTo(ErrorCode.BAD_FRAME);
+        assertThat(r.error()).contains("transfer_dir_manifest could not be decoded", "'entries' must be an array",
+                "nothing was written");
+        assertThat(fx.rootDirs.get("uploads").resolve("in")).doesNotExist();
+        fx.assertClean();
+    }
+
+    @Test
+    void anUndecodableManifestOfAnotherTransferChangesNothing() throws Exception {
+        fixture();
+        fx.footFile("evil/ok.txt", "fine".getBytes(StandardCharsets.UTF_8));
+        fx.brainSilent = true;
+        CompletableFuture<DirectoryTransferResult> f = fx.brainConn.requestDirectoryUpload(TransferFixture.SCOPE,
+                "evil", "uploads", "in", false);
+        fx.deliverAll();
+
+        fx.brainConn.onUndecodable("someone-else", DirectoryManifest.TYPE, "The field 'entries' must be an array.");
+        fx.deliverAll();
+
+        assertThat(f).isNotDone();
+    }
+
+    @Test
     void aHostileClientsManifestIsRefusedEntryByEntryAndTheRestLands() throws Exception {
         fixture();
         fx.footFile("evil/ok.txt", "fine".getBytes(StandardCharsets.UTF_8));

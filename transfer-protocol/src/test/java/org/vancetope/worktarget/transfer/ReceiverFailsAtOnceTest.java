@@ -73,7 +73,7 @@ class ReceiverFailsAtOnceTest {
     @Test
     void anUndecodableChunkFailsItsTransferAtOnceAndDeletesTheStagingFile() throws Exception {
         footReceiving();
-        fx.footConn.onUndecodableChunk("c", BAD_BASE64);
+        fx.footConn.onUndecodable("c", TransferChunk.TYPE, BAD_BASE64);
         fx.deliverAll();
         assertThat(fx.framesOf(fx.sentByFoot, TransferComplete.class)).singleElement().satisfies(c -> {
             assertThat(c.ok()).isFalse();
@@ -90,7 +90,7 @@ class ReceiverFailsAtOnceTest {
     @Test
     void chunksAfterAnUndecodableOneAreDropped() throws Exception {
         footReceiving();
-        fx.footConn.onUndecodableChunk("c", BAD_BASE64);
+        fx.footConn.onUndecodable("c", TransferChunk.TYPE, BAD_BASE64);
         fx.pair.left().send(new TransferChunk("c", 2, new byte[8], true));
         fx.deliverAll();
         assertThat(fx.framesOf(fx.sentByFoot, TransferComplete.class)).hasSize(1);
@@ -102,7 +102,7 @@ class ReceiverFailsAtOnceTest {
     @Test
     void anUndecodableChunkOfAnUnknownTransferChangesNothing() throws Exception {
         footReceiving();
-        fx.footConn.onUndecodableChunk("ghost", BAD_BASE64);
+        fx.footConn.onUndecodable("ghost", TransferChunk.TYPE, BAD_BASE64);
         fx.deliverAll();
         assertThat(fx.framesOf(fx.sentByFoot, TransferComplete.class)).isEmpty();
         assertThat(fx.foot.pendingReceives()).isEqualTo(1);
@@ -114,7 +114,7 @@ class ReceiverFailsAtOnceTest {
         footReceiving();
         var other = org.vancetope.worktarget.testkit.InMemoryFramePair.<org.vancetope.worktarget.core.transfer.TransferFrame>
                 builder().name("other").build();
-        fx.foot.attach(other.right(), TransferFixture.SCOPE).onUndecodableChunk("c", BAD_BASE64);
+        fx.foot.attach(other.right(), TransferFixture.SCOPE).onUndecodable("c", TransferChunk.TYPE, BAD_BASE64);
         fx.deliverAll();
         assertThat(fx.framesOf(fx.sentByFoot, TransferComplete.class)).isEmpty();
         assertThat(fx.stagingFiles()).hasSize(1);
@@ -127,7 +127,7 @@ class ReceiverFailsAtOnceTest {
         CompletableFuture<TransferResult> f = fx.brainConn.requestUpload(TransferFixture.SCOPE, "a.bin", "uploads",
                 "a.bin", null);
         fx.deliverAll();
-        fx.brainConn.onUndecodableChunk(uploadId(), BAD_BASE64);
+        fx.brainConn.onUndecodable(uploadId(), TransferChunk.TYPE, BAD_BASE64);
         fx.deliverAll();
         assertThat(f).isNotDone();
         assertThat(fx.framesOf(fx.sentByBrain, TransferComplete.class)).isEmpty();
@@ -135,10 +135,76 @@ class ReceiverFailsAtOnceTest {
     }
 
     @Test
+    void anUndecodableInitOfARequestedUploadFailsTheCallAtOnceAndTellsTheSender() throws Exception {
+        fx.footSilent = true;
+        CompletableFuture<TransferResult> f = fx.brainConn.requestUpload(TransferFixture.SCOPE, "a.bin", "uploads",
+                "a.bin", null);
+        fx.deliverAll();
+
+        fx.brainConn.onUndecodable(uploadId(), TransferInit.TYPE, "The field 'totalSize' must be an integer.");
+        fx.deliverAll();
+
+        assertThat(f).as("failed at once, not at the init timeout").isDone();
+        TransferResult r = TransferFixture.done(f);
+        assertThat(r.code()).isEqualTo(org.vancetope.worktarget.spi.ErrorCode.BAD_FRAME);
+        assertThat(r.error()).contains("transfer_init could not be decoded", "'totalSize' must be an integer");
+        assertThat(fx.framesOf(fx.sentByBrain, TransferInitResponse.class)).singleElement().satisfies(a -> {
+            assertThat(a.ok()).isFalse();
+            assertThat(a.code()).isEqualTo(org.vancetope.worktarget.spi.ErrorCode.BAD_FRAME);
+        });
+        assertThat(fx.brain.pendingReceives()).isZero();
+        assertThat(fx.stagingFiles()).isEmpty();
+    }
+
+    @Test
+    void anUndecodableInitOfAnUnaskedUploadChangesNothingOnTheBrain() throws Exception {
+        fx.brainConn.onUndecodable("ghost", TransferInit.TYPE, "The field 'totalSize' must be an integer.");
+        fx.deliverAll();
+        assertThat(fx.sentByBrain).isEmpty();
+        fx.assertClean();
+    }
+
+    @Test
+    void anUndecodableInitOfADownloadIsRefusedToItsSenderByTheClientAtOnce() throws Exception {
+        fx.brainSilent = true;
+        fx.footConn.onUndecodable("d-1", TransferInit.TYPE, "The field 'totalSize' must be an integer.");
+        fx.deliverAll();
+        assertThat(fx.framesOf(fx.sentByFoot, TransferInitResponse.class)).singleElement().satisfies(a -> {
+            assertThat(a.transferId()).isEqualTo("d-1");
+            assertThat(a.ok()).isFalse();
+            assertThat(a.error()).contains("could not be decoded", "send the file again");
+        });
+        fx.assertClean();
+    }
+
+    @Test
+    void aSenderThatAbortsAnUploadUnderWaySaysSoInsteadOfNotStarted() throws Exception {
+        CompletableFuture<TransferResult> f = brainReceivingAnUpload(true);
+        String id = uploadId();
+        fx.pair.right().send(new TransferChunk(id, 0, new byte[4], false));
+        fx.pair.right().send(new TransferFinish(id, false, null));
+        fx.deliverAll();
+        TransferResult r = TransferFixture.done(f);
+        assertThat(r.error()).isEqualTo("the sender aborted the transfer after 4 of 12 bytes; nothing was kept");
+        assertThat(fx.stagingFiles()).isEmpty();
+    }
+
+    @Test
+    void aSenderThatAbortsBeforeItsInitSaysTheClientDidNotStartTheUpload() throws Exception {
+        fx.footSilent = true;
+        CompletableFuture<TransferResult> f = fx.brainConn.requestUpload(TransferFixture.SCOPE, "a.bin", "uploads",
+                "a.bin", null);
+        fx.deliverAll();
+        fx.pair.right().send(new TransferFinish(uploadId(), false, null));
+        fx.deliverAll();
+        assertThat(TransferFixture.done(f).error()).isEqualTo("the client did not start the upload");
+    }
+
+    @Test
     void anUploadReturnsItsFailureWhenTheBrainFailsItWithoutWaitingForTransferFinish() throws Exception {
         CompletableFuture<TransferResult> f = brainReceivingAnUpload(true);
         String id = uploadId();
-        fx.brainConn.onUndecodableChunk(id, BAD_BASE64);
+        fx.brainConn.onUndecodable(id, TransferChunk.TYPE, BAD_BASE64);
         fx.deliverAll();
         assertThat(fx.framesOf(fx.sentByBrain, TransferComplete.class)).singleElement()
                 .satisfies(c -> assertThat(c.ok()).isFalse());
@@ -181,7 +247,7 @@ class ReceiverFailsAtOnceTest {
     @Test
     void aFailedUploadIsForgottenAtTheTimeoutWhenTransferFinishNeverComes() throws Exception {
         CompletableFuture<TransferResult> f = brainReceivingAnUpload(true);
-        fx.brainConn.onUndecodableChunk(uploadId(), BAD_BASE64);
+        fx.brainConn.onUndecodable(uploadId(), TransferChunk.TYPE, BAD_BASE64);
         fx.deliverAll();
         assertThat(f).isDone();
         assertThat(fx.brain.pendingReceives()).isEqualTo(1);

@@ -63,6 +63,8 @@ final class ResumeHarness implements AutoCloseable {
     /** Endpoints of processes that "crashed": dropped without close, closed with the harness. */
     private final List<TransferEndpoint> crashed = new ArrayList<>();
     private final List<Link> links = new ArrayList<>();
+    /** The Brain's check of a project's disk room for what it receives (default: every file fits). */
+    volatile RootDirTargetResolver.Room brainRoom = RootDirTargetResolver.Room.ANY;
     private int connections;
 
     ResumeHarness(Set<TransferCapability> capabilities) throws IOException {
@@ -81,7 +83,8 @@ final class ResumeHarness implements AutoCloseable {
 
     private TransferEndpoint newBrain() {
         return TransferEndpoint.builder(TransferSide.BRAIN).settings(settings)
-                .resolver(new RootDirTargetResolver((scope, dir) -> Optional.of(brainDir)))
+                .resolver(new RootDirTargetResolver((scope, dir) -> Optional.of(brainDir),
+                        (scope, bytes) -> brainRoom.take(scope, bytes)))
                 .clock(time.clock()).scheduler(ManualTransferScheduler.on(time)).listener(receiverBytes(brainBytes))
                 .build();
     }

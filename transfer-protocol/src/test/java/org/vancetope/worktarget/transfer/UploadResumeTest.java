@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.vancetope.worktarget.core.transfer.RootDirTargetResolver;
 import org.vancetope.worktarget.core.transfer.TransferCapability;
 import org.vancetope.worktarget.core.transfer.TransferChunk;
 import org.vancetope.worktarget.core.transfer.TransferComplete;
@@ -109,6 +110,59 @@ class UploadResumeTest {
             assertThat(r.ok()).as(r.toString()).isTrue();
             assertThat(Files.readAllBytes(target(h))).isEqualTo(content);
             assertThat(second.sentByBrain(TransferResumeResponse.class).get(0).offset()).isGreaterThan(0);
+            assertNothingLeft(h);
+        }
+    }
+
+    @Test
+    void aResumeTakesRoomFromTheProjectForTheRestOfTheFile() throws Exception {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
+            byte[] content = TransferFixture.randomBytes(SIZE, 21);
+            h.footFile("f.bin", content);
+            TransferResult cut = uploadAndCut(h, 300_000);
+            long kept = h.brainBytes.get();
+            List<Long> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+            h.brainRoom = (scope, bytes) -> {
+                asked.add(bytes);
+                return null;
+            };
+
+            ResumeHarness.Link second = h.connect();
+            CompletableFuture<TransferResult> resumed = second.resumeUpload(cut.resumeId(), "f.bin", "in/f.bin");
+            second.deliverAll();
+
+            assertThat(done(resumed).ok()).isTrue();
+            assertThat(asked).as("room for what was still to come").containsExactly(SIZE - kept);
+            assertNothingLeft(h);
+        }
+    }
+
+    @Test
+    void aResumeOfAProjectWithoutRoomFailsBudgetExceededAndKeepsWhatArrivedForALaterResume() throws Exception {
+        try (ResumeHarness h = new ResumeHarness(ResumeHarness.caps(false))) {
+            byte[] content = TransferFixture.randomBytes(SIZE, 22);
+            h.footFile("f.bin", content);
+            TransferResult cut = uploadAndCut(h, 300_000);
+            h.brainRoom = (scope, bytes) -> "The RootDirs of project 'proj' are over the project's disk budget.";
+
+            ResumeHarness.Link second = h.connect();
+            CompletableFuture<TransferResult> refused = second.resumeUpload(cut.resumeId(), "f.bin", "in/f.bin");
+            second.deliverAll();
+
+            TransferResult r = done(refused);
+            assertThat(r.ok()).isFalse();
+            assertThat(r.code()).isEqualTo(ErrorCode.BUDGET_EXCEEDED);
+            assertThat(r.error()).contains("disk budget", "stays kept for resumeId " + cut.resumeId());
+            assertThat(second.sentByBrain(UploadRequest.class)).as("the client is not asked").isEmpty();
+            assertThat(h.brain.keptReceives()).isEqualTo(1);
+            assertThat(Files.exists(target(h))).isFalse();
+
+            h.brainRoom = RootDirTargetResolver.Room.ANY;
+            ResumeHarness.Link third = h.connect();
+            CompletableFuture<TransferResult> resumed = third.resumeUpload(cut.resumeId(), "f.bin", "in/f.bin");
+            third.deliverAll();
+            assertThat(done(resumed).ok()).isTrue();
+            assertThat(Files.readAllBytes(target(h))).isEqualTo(content);
             assertNothingLeft(h);
         }
     }

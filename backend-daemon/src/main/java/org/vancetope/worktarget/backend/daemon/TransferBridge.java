@@ -139,10 +139,11 @@ public final class TransferBridge implements FrameExtension, AutoCloseable {
         } catch (FrameDecodeException e) {
             String id = e.transferId().orElse(null);
             Attached a = attached.get(channel.id());
-            if (a != null && id != null && TransferChunk.TYPE.equals(e.frameType().orElse(type))) {
-                // the chunk's bytes are lost: its transfer fails now, behind the chunks already queued
+            if (a != null && id != null) {
+                // what waits for the frame fails now (a chunk's bytes are lost), behind the frames already queued
                 String problem = e.getMessage();
-                deliver(a, () -> a.connection.onUndecodableChunk(id, problem));
+                String frameType = e.frameType().orElse(type);
+                deliver(a, () -> a.connection.onUndecodable(id, frameType, problem));
             }
             throw new IllegalArgumentException("undecodable " + type + " frame: " + e.getMessage(), e);
         }

@@ -103,7 +103,7 @@ public final class WorkTargetServer implements AutoCloseable {
         this.core = new ServerCore(new ServerSettings(b.path, b.maxFrameBytes, b.maxHandshakeBytes, b.pingInterval,
                 b.silentIntervalsBeforeClose, b.helloTimeout, b.protocolErrorLimit, b.protocolErrorWindow,
                 offered(b.capabilities, b.extension), limits, b.authenticator, b.extension, System::nanoTime,
-                b.upgradeTimeout));
+                b.upgradeTimeout, Math.min(b.maxManifestBytes, b.maxFrameBytes), b.manifestBudgetBytes));
         if (b.transfers != null) {
             b.transfers.bindPeers(core.peers());
         }
@@ -297,6 +297,8 @@ public final class WorkTargetServer implements AutoCloseable {
         private FleetLink fleet;
         private int maxConnections = DEFAULT_MAX_CONNECTIONS;
         private int maxUnauthenticatedPerAddress = DEFAULT_MAX_UNAUTHENTICATED_PER_ADDRESS;
+        private int maxManifestBytes = ServerSettings.DEFAULT_MAX_MANIFEST_BYTES;
+        private long manifestBudgetBytes = ServerSettings.defaultManifestBudgetBytes();
 
         private Builder() {
         }
@@ -329,6 +331,37 @@ public final class WorkTargetServer implements AutoCloseable {
          */
         public Builder maxUnauthenticatedPerAddress(int max) {
             this.maxUnauthenticatedPerAddress = max;
+            return this;
+        }
+
+        /**
+         * The largest tool manifest one peer may send, measured as its whole {@code hello} or
+         * {@code tool_manifest} frame (default 512 KiB; the manifest of every CLIENT tool of this library is
+         * about 30 KiB). A {@code hello} over it is refused with {@code size_limit} and close 4400 (the client stops: its
+         * manifest must shrink); a {@code tool_manifest} over it is answered {@code bad_frame} and the
+         * connection keeps the manifest it had. A value over {@link #maxFrameBytes} acts as that.
+         *
+         * @param bytes at least 4096
+         * @return this
+         */
+        public Builder maxManifestBytes(int bytes) {
+            this.maxManifestBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The most bytes of tool manifests all connections may hold together (default: an eighth of the
+         * heap this JVM may grow to, at least 16 MiB; a manifest held in memory takes about three times its
+         * size on the wire). A {@code hello} whose manifest does not fit is refused with {@code size_limit}
+         * and close 1013 (try again later: the client reconnects with back-off); a {@code tool_manifest} that
+         * does not fit is answered {@code size_limit} and the old manifest stays. It keeps many connections
+         * with large manifests from exhausting the heap that every other connection and call needs.
+         *
+         * @param bytes at least {@link #maxManifestBytes}
+         * @return this
+         */
+        public Builder manifestBudgetBytes(long bytes) {
+            this.manifestBudgetBytes = bytes;
             return this;
         }
 
@@ -577,6 +610,9 @@ public final class WorkTargetServer implements AutoCloseable {
                     + "within a positive window");
             require(lowWaterMark > 0 && highWaterMark >= lowWaterMark, "writeBufferWaterMark needs 0 < low <= high");
             require(ioThreads >= 0, "ioThreads must be >= 0");
+            require(maxManifestBytes >= 4096, "maxManifestBytes must be at least 4096, got " + maxManifestBytes);
+            require(manifestBudgetBytes >= maxManifestBytes, "manifestBudgetBytes must be at least maxManifestBytes ("
+                    + maxManifestBytes + "), got " + manifestBudgetBytes);
             require(maxConnections >= 1, "maxConnections must be at least 1, got " + maxConnections);
             require(maxUnauthenticatedPerAddress >= 0, "maxUnauthenticatedPerAddress must be 0 (no cap) or more, got "
                     + maxUnauthenticatedPerAddress);

@@ -132,6 +132,21 @@ class TransferErrorCodesTest {
     }
 
     @Test
+    void anUndecodableTransferInitFailsTheUploadAtOnceWithBadFrame() throws Exception {
+        start("[]");
+        var upload = uploadAsync();
+        Map<String, Object> request = next();
+        String id = (String) request.get("transferId");
+        peer.sendText("{\"type\":\"transfer_init\",\"transferId\":\"" + id + "\",\"target\":\"up.bin\",\"dirName\":\""
+                + dirName + "\",\"totalSize\":\"twelve\"}");
+
+        Map<String, Object> r = result(upload);
+        assertThat(r).containsEntry("ok", false).containsEntry("code", "bad_frame");
+        assertThat((String) r.get("error")).contains("transfer_init could not be decoded", "totalSize");
+        assertNothingLanded();
+    }
+
+    @Test
     void aFileThatWouldTakeTheProjectOverItsDiskBudgetIsBudgetExceededBeforeAnythingIsWritten() throws Exception {
         start("[]", 1024 * 1024);
         var upload = uploadAsync();

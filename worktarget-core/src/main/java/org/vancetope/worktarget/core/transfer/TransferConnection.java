@@ -73,27 +73,37 @@ public final class TransferConnection {
     }
 
     /**
-     * A {@code transfer_chunk} frame of a transfer arrived but could not be decoded (its bytes are not
-     * valid base64, a field is missing or mistyped): a receiving transfer of that id on this channel
-     * fails at once, as for a chunk out of order ({@code transfer_complete {ok:false}} to the sender,
-     * staging deleted), instead of waiting for its chunk timeout. An unknown id, a transfer of another
-     * channel or one that is not receiving chunks is left alone. Never throws.
+     * A transfer frame naming a transfer arrived but could not be decoded (a chunk's bytes are not valid
+     * base64, a field is missing or mistyped): what waits for that frame on this channel fails at once
+     * instead of at its timeout.
+     * <ul>
+     *   <li>{@code transfer_chunk}: the receiving transfer of that id fails as for a chunk out of order
+     *       ({@code transfer_complete {ok:false}} to the sender, staging deleted);</li>
+     *   <li>{@code transfer_init} or {@code transfer_resume}: the upload this side asked for fails
+     *       ({@code bad_frame}, {@code transfer_init_response {ok:false}} to the sender); on a client, which
+     *       receives downloads without asking, an unknown id is refused to its sender the same way;</li>
+     *   <li>{@code transfer_dir_manifest}: the directory upload this side asked for fails, nothing
+     *       written.</li>
+     * </ul>
+     * An unknown id, a transfer of another channel, one not waiting for that frame, and any other type
+     * are left alone. Never throws.
      *
      * <pre>{@code
      * try {
      *     frame = codec.decode(text);
      * } catch (FrameDecodeException e) {
-     *     if (e.frameType().orElse("").equals(TransferChunk.TYPE) && e.transferId().isPresent()) {
-     *         conn.onUndecodableChunk(e.transferId().get(), e.getMessage());
+     *     if (e.frameType().isPresent() && e.transferId().isPresent()) {
+     *         conn.onUndecodable(e.transferId().get(), e.frameType().get(), e.getMessage());
      *     }
      * }
      * }</pre>
      *
      * @param transferId the transfer the frame named
+     * @param type the frame's type
      * @param problem why it could not be decoded, for the sender's error
      */
-    public void onUndecodableChunk(String transferId, String problem) {
-        engine.onUndecodableChunk(channel, transferId, problem);
+    public void onUndecodable(String transferId, String type, String problem) {
+        engine.onUndecodable(channel, transferId, type, problem);
     }
 
     /** The channel closed: every transfer on it is aborted at once (staging deleted, results failed). */

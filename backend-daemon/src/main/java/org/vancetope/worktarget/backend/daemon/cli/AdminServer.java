@@ -52,7 +52,7 @@ import org.vancetope.worktarget.backend.daemon.internal.ClosingWaits;
 import org.vancetope.worktarget.backend.daemon.internal.FleetRouter;
 import org.vancetope.worktarget.backend.daemon.internal.HttpGuards;
 import org.vancetope.worktarget.backend.daemon.internal.Ids;
-import org.vancetope.worktarget.backend.daemon.internal.LogLimiter;
+import org.vancetope.worktarget.core.internal.LogLimiter;
 import org.vancetope.worktarget.backend.daemon.internal.NettyVersionCheck;
 import org.vancetope.worktarget.backend.daemon.internal.PeerFailures;
 import org.vancetope.worktarget.backend.daemon.internal.Utf8;

@@ -47,6 +47,7 @@ import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.ServerRefusedException;
+import org.vancetope.worktarget.core.internal.LogLimiter;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolContext;
@@ -447,7 +448,7 @@ public final class ClientSession {
                 current = this;
                 welcomedOnce = true;
                 LOG.info("Connected to {} as {} (connection {})", settings.uri(), describe(),
-                        Wire.printable(w.connectionId()));
+                        LogLimiter.printable(w.connectionId()));
                 signalConnected();
             } else if (m instanceof Message.Invoke inv && calls != null) {
                 onInvoke(inv);
@@ -457,7 +458,7 @@ public final class ClientSession {
                 onProcessEnd(e.context());
             } else if (m instanceof Message.ErrorFrame e) {
                 lastError = e;
-                LOG.warn("The server reported {}: {}", Wire.printable(e.code()), Wire.printable(e.message()));
+                LOG.warn("The server reported {}: {}", LogLimiter.printable(e.code()), LogLimiter.printable(e.message()));
             } else if (!(m instanceof Message.Other o && handOff(ctx, settings.extension(), o))) {
                 badFrame(ctx, "Unexpected frame type '" + m.type() + "' for a client.");
             }
@@ -540,7 +541,7 @@ public final class ClientSession {
             signalConnected();
             if (refusal == null && FINAL_CLOSE_CODES.contains(closeCode)) {
                 // the server's words, as text that cannot forge log lines or drive the terminal
-                String said = Wire.printable(lastError != null ? lastError.code() + ": " + lastError.message()
+                String said = LogLimiter.printable(lastError != null ? lastError.code() + ": " + lastError.message()
                         : closeReason);
                 refusal = new ServerRefusedException(closeCode, "The server closed the connection with " + closeCode
                         + " (" + said + ").");

@@ -168,14 +168,19 @@ public abstract class FrameHandler extends ChannelInboundHandlerAdapter {
         }
         try {
             extension.onBinaryFrame(frames, binary.content().nioBuffer().asReadOnlyBuffer());
+        } catch (IllegalArgumentException e) {
+            LOG.debug("The frame extension refused a binary frame of connection {}: {}", frames.id(), e.getMessage());
+            badFrame(ctx, "The binary frame could not be handled: " + e.getMessage());
         } catch (RuntimeException e) {
             LOG.warn("The frame extension failed on a binary frame of connection {}", frames.id(), e);
-            badFrame(ctx, "The binary frame could not be handled"
-                    + (e instanceof IllegalArgumentException ? ": " + e.getMessage() : "."));
+            badFrame(ctx, "The binary frame could not be handled.");
         }
     }
 
     private void onText(ChannelHandlerContext ctx, TextWebSocketFrame text) {
+        if (!admitText(ctx, text.content().readableBytes())) {
+            return;
+        }
         if (!Utf8.isValid(text.content())) {
             LOG.info("Closing {}: a text frame is not valid UTF-8", ctx.channel());
             close(ctx, Utf8.CLOSE_INVALID_PAYLOAD, "invalid UTF-8");
@@ -189,6 +194,17 @@ public abstract class FrameHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         onMessage(ctx, m);
+    }
+
+    /**
+     * Sees the size of every text frame before it is checked and decoded. Default: every frame is admitted.
+     *
+     * @param ctx the context
+     * @param bytes the frame's payload size
+     * @return false when the side refused the frame (it answered or closed); it is then not decoded
+     */
+    protected boolean admitText(ChannelHandlerContext ctx, int bytes) {
+        return true;
     }
 
     /**
@@ -236,11 +252,14 @@ public abstract class FrameHandler extends ChannelInboundHandlerAdapter {
         }
         try {
             frame.handTo(extension, frames);
+        } catch (IllegalArgumentException e) {
+            // the extension refused the frame: the peer's doing, answered below, not a failure of this side
+            LOG.debug("The frame extension refused a '{}' frame of connection {}: {}", frame.type(), frames.id(),
+                    e.getMessage());
+            badFrame(ctx, "The '" + frame.type() + "' frame could not be handled: " + e.getMessage());
         } catch (RuntimeException e) {
             LOG.warn("The frame extension failed on a '{}' frame of connection {}", frame.type(), frames.id(), e);
-            // an extension refuses a frame with IllegalArgumentException, whose message is for the peer
-            badFrame(ctx, "The '" + frame.type() + "' frame could not be handled"
-                    + (e instanceof IllegalArgumentException ? ": " + e.getMessage() : "."));
+            badFrame(ctx, "The '" + frame.type() + "' frame could not be handled.");
         }
         return true;
     }

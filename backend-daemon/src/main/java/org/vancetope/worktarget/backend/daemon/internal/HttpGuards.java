@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.internal.LogLimiter;
 
 /**
  * The guards of our HTTP/1.1 servers (serve's admin API, the MCP server's Streamable HTTP) against clients

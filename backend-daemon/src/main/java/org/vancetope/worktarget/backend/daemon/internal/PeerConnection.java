@@ -21,6 +21,7 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.CancelledCall;
+import org.vancetope.worktarget.core.internal.LogLimiter;
 import org.vancetope.worktarget.spi.BackendTool;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolContext;
@@ -392,7 +393,7 @@ public final class PeerConnection {
         Pending call = pending.remove(result.correlationId());
         if (call == null) {
             LOG.info("Dropped a late or unknown client_tool_result {} on connection {}",
-                    Wire.printable(result.correlationId()), id());
+                    LogLimiter.printable(result.correlationId()), id());
             return;
         }
         if (result.ok()) {

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.internal.LogLimiter;
 import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.Endpoint;
 import org.vancetope.worktarget.spi.PeerKey;
@@ -38,16 +39,31 @@ public final class PeerRegistry implements Peers {
     }
 
     /**
-     * Registers a connection under its key; an older one with the same key is superseded.
+     * Registers a connection under its key; an older one with the same key is superseded. A foot does
+     * not supersede the open foot of another subject: its session id is all it would need to take over
+     * the calls of another user's session.
      *
      * @param connection the new connection
+     * @return null when it was registered; otherwise the foot of another subject that holds the session
+     *         (the new connection was not registered)
      */
-    public void register(ServerConnection connection) {
+    public ServerConnection register(ServerConnection connection) {
         PeerKey key = connection.key();
-        ServerConnection previous = peers.put(key, connection);
-        if (previous != null && previous != connection) {
-            LOG.info("{} reconnected: connection {} supersedes {}", logName(key), connection.id(), previous.id());
-            previous.supersede(key.describe());
+        ServerConnection[] found = new ServerConnection[1];
+        boolean[] refused = new boolean[1];
+        peers.compute(key, (k, held) -> {
+            found[0] = held;
+            refused[0] = held != null && k instanceof SessionKey && !held.isClosed()
+                    && !held.principal().subject().equals(connection.principal().subject());
+            return refused[0] ? held : connection;
+        });
+        if (refused[0]) {
+            return found[0];
+        }
+        ServerConnection replaced = found[0];
+        if (replaced != null && replaced != connection) {
+            LOG.info("{} reconnected: connection {} supersedes {}", logName(key), connection.id(), replaced.id());
+            replaced.supersede(key.describe());
         } else {
             LOG.info("{} online on connection {}", logName(key), connection.id());
         }
@@ -55,6 +71,7 @@ public final class PeerRegistry implements Peers {
         if (f != null) {
             f.connected(connection);
         }
+        return null;
     }
 
     /**
@@ -126,7 +143,7 @@ public final class PeerRegistry implements Peers {
     /** "Daemon acme/proj/box" or "Foot of session acme/s-1", as the log names a peer. */
     private static String logName(PeerKey key) {
         // a peer's own words (its session id): printed so that they cannot forge log lines
-        return Wire.printable(key instanceof SessionKey s ? "Foot of session " + s.tenant() + "/" + s.sessionId()
+        return LogLimiter.printable(key instanceof SessionKey s ? "Foot of session " + s.tenant() + "/" + s.sessionId()
                 : "Daemon " + key);
     }
 

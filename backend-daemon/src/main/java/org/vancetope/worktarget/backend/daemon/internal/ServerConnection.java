@@ -95,6 +95,15 @@ public final class ServerConnection implements Endpoint {
         return key;
     }
 
+    /**
+     * The principal the connection authenticated as.
+     *
+     * @return the principal
+     */
+    public AuthPrincipal principal() {
+        return principal;
+    }
+
     @Override
     public String describe() {
         return key.describe();

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.backend.daemon.FrameExtension;
+import org.vancetope.worktarget.core.internal.LogLimiter;
 import org.vancetope.worktarget.core.internal.Segments;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.DaemonKey;
@@ -27,6 +28,8 @@ import org.vancetope.worktarget.spi.ErrorCode;
  */
 public final class ServerConnectionHandler extends FrameHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ServerConnectionHandler.class);
+    /** Refused hellos: a client may retry without end; one line per 10 s at its level, the others at DEBUG. */
+    private static final LogLimiter REFUSALS = new LogLimiter(TimeUnit.SECONDS.toNanos(10), System::nanoTime);
 
     private enum State { HANDSHAKE, AWAITING_HELLO, OPEN, CLOSING }
 
@@ -36,6 +39,12 @@ public final class ServerConnectionHandler extends FrameHandler {
     private ScheduledFuture<?> helloTimer;
     private ServerConnection connection;
     private boolean detached;
+    /** The size of the text frame being handled. */
+    private int textBytes;
+    /** The manifest bytes this connection took from the server's budget. */
+    private long manifestBytes;
+    /** Lines this connection's peer causes as often as it likes: one per 10 s at their level, the others at DEBUG. */
+    private final LogLimiter peerLines = new LogLimiter(TimeUnit.SECONDS.toNanos(10), System::nanoTime);
 
     /**
      * Creates the handler of one connection.
@@ -101,6 +110,23 @@ public final class ServerConnectionHandler extends FrameHandler {
     }
 
     @Override
+    protected boolean admitText(ChannelHandlerContext ctx, int bytes) {
+        textBytes = bytes;
+        if (state == State.AWAITING_HELLO && bytes > settings.maxManifestBytes()) {
+            // refused before it is parsed: the one frame allowed now is hello, and a hello is mostly its manifest
+            refuse(ctx, ErrorCode.SIZE_LIMIT, manifestTooLarge("hello", bytes), Wire.CLOSE_BAD_FRAME);
+            return false;
+        }
+        return true;
+    }
+
+    private String manifestTooLarge(String frame, int bytes) {
+        return "The " + frame + " frame is " + bytes + " bytes; this server takes a tool manifest of at most "
+                + settings.maxManifestBytes() + " bytes (the whole frame). Serve fewer tools or shorter schemas and "
+                + "descriptions, or ask the operator to raise maxManifestBytes.";
+    }
+
+    @Override
     protected void onMessage(ChannelHandlerContext ctx, Message m) {
         if (state == State.AWAITING_HELLO) {
             if (m instanceof Message.Hello h) {
@@ -114,12 +140,10 @@ public final class ServerConnectionHandler extends FrameHandler {
         if (m instanceof Message.Result r) {
             connection.complete(r);
         } else if (m instanceof Message.ToolManifest t) {
-            connection.replaceManifest(t.tools());
-            core.peers().manifestChanged(connection);
-            LOG.info("Connection {} replaced its manifest ({} tools)", connection.id(), t.tools().size());
+            replaceManifest(ctx, t);
         } else if (m instanceof Message.ErrorFrame e) {
-            LOG.info("Connection {} reported an error: {} {}", connection.id(), Wire.printable(e.code()),
-                    Wire.printable(e.message()));
+            peerLines.info(LOG, "Connection {} reported an error: {} {}", connection.id(), LogLimiter.printable(e.code()),
+                    LogLimiter.printable(e.message()));
         } else if (m instanceof Message.Other o) {
             if (!handOff(ctx, settings.extension(), o)) {
                 badFrame(ctx, "Unknown frame type '" + o.type() + "'.");
@@ -128,6 +152,35 @@ public final class ServerConnectionHandler extends FrameHandler {
             badFrame(ctx, "A client must not send '" + m.type() + "' frames"
                     + (m instanceof Message.Hello ? " after welcome." : "."));
         }
+    }
+
+    private void replaceManifest(ChannelHandlerContext ctx, Message.ToolManifest t) {
+        int bytes = textBytes;
+        if (bytes > settings.maxManifestBytes()) {
+            badFrame(ctx, manifestTooLarge("tool_manifest", bytes) + " The connection keeps its manifest.");
+            return;
+        }
+        if (bytes > manifestBytes && !core.takeManifestBytes(bytes - manifestBytes)) {
+            peerLines.warn(LOG, "Connection {} keeps its manifest: the new one ({} bytes) does not fit the server's manifest "
+                    + "budget ({} bytes for every connection, {} held)", connection.id(), bytes,
+                    settings.manifestBudgetBytes(), core.manifestBytesHeld());
+            ctx.writeAndFlush(new TextWebSocketFrame(Wire.encode(new Message.ErrorFrame(ErrorCode.SIZE_LIMIT.wire(),
+                    budgetFull(bytes) + " The connection keeps its manifest."), ctx.alloc())));
+            return;
+        }
+        if (bytes < manifestBytes) {
+            core.releaseManifestBytes(manifestBytes - bytes);
+        }
+        manifestBytes = bytes;
+        connection.replaceManifest(t.tools());
+        core.peers().manifestChanged(connection);
+        peerLines.info(LOG, "Connection {} replaced its manifest ({} tools)", connection.id(), t.tools().size());
+    }
+
+    private String budgetFull(int bytes) {
+        return "The server holds as many tool manifests as its memory allows (manifestBudgetBytes "
+                + settings.manifestBudgetBytes() + ", " + core.manifestBytesHeld() + " held); this one of " + bytes
+                + " bytes does not fit. Try again later, or ask the operator to raise manifestBudgetBytes.";
     }
 
     private void onHello(ChannelHandlerContext ctx, Message.Hello h) {
@@ -169,7 +222,7 @@ public final class ServerConnectionHandler extends FrameHandler {
             return;
         }
         if (!principal.mayServe(h.tenant(), h.project())) {
-            LOG.warn("Refusing the {} from {} with {} (forbidden): the token of '{}' grants tenant '{}' and projects {}, "
+            REFUSALS.warn(LOG, "Refusing the {} from {} with {} (forbidden): the token of '{}' grants tenant '{}' and projects {}, "
                     + "it asked for {}. Give the token that project (or \"*\") in the tokens file, or connect with a "
                     + "project it grants", daemon ? "daemon '" + h.daemonName() + "'" : "foot", ctx.channel().remoteAddress(),
                     Wire.CLOSE_FORBIDDEN, principal.subject(), principal.tenant(), principal.projects(),
@@ -191,6 +244,14 @@ public final class ServerConnectionHandler extends FrameHandler {
             }
             outbound = (int) Math.min(outbound, n.longValue());
         }
+        if (!core.takeManifestBytes(textBytes)) {
+            REFUSALS.warn(LOG, "Refusing the {} from {}: its manifest ({} bytes) does not fit the server's manifest budget ({} "
+                    + "bytes for every connection, {} held)", profile, ctx.channel().remoteAddress(), textBytes,
+                    settings.manifestBudgetBytes(), core.manifestBytesHeld());
+            refuse(ctx, ErrorCode.SIZE_LIMIT, budgetFull(textBytes), Wire.CLOSE_TRY_AGAIN_LATER);
+            return;
+        }
+        manifestBytes = textBytes;
         Set<String> caps = new LinkedHashSet<>(h.capabilities());
         caps.retainAll(settings.capabilities());
         String id = core.ids().next("c-");
@@ -200,12 +261,22 @@ public final class ServerConnectionHandler extends FrameHandler {
         state = State.OPEN;
         // register first: invokes from other threads are queued behind this task, so welcome still goes first,
         // and a client that saw welcome always finds itself registered
-        core.peers().register(connection);
+        ServerConnection holder = core.peers().register(connection);
+        if (holder != null) {
+            connection = null;
+            REFUSALS.warn(LOG, "Refusing the foot of session '{}' of tenant '{}' from {} (subject {}): the session is served by "
+                    + "connection {} of subject {}", LogLimiter.printable(h.sessionId()), h.tenant(),
+                    ctx.channel().remoteAddress(), principal.subject(), holder.id(), holder.principal().subject());
+            refuse(ctx, ErrorCode.FORBIDDEN, "The session '" + h.sessionId() + "' is served by a connection of "
+                    + "another token's subject; a foot may only replace a connection of its own subject. Connect with "
+                    + "the session id your host gave this user.", Wire.CLOSE_FORBIDDEN);
+            return;
+        }
         opened(settings.extension());
         ctx.writeAndFlush(new TextWebSocketFrame(Wire.encode(new Message.Welcome(Wire.PROTOCOL_VERSION, id, caps,
                 settings.limits()), ctx.alloc())));
         LOG.info("Accepted {} {} of {} (subject {}) as connection {}", profile,
-                Wire.printable(String.valueOf(connection.key())), ctx.channel().remoteAddress(),
+                LogLimiter.printable(String.valueOf(connection.key())), ctx.channel().remoteAddress(),
                 principal.subject(), id);
     }
 
@@ -217,7 +288,7 @@ public final class ServerConnectionHandler extends FrameHandler {
     }
 
     private void refuse(ChannelHandlerContext ctx, ErrorCode code, String message, int closeCode) {
-        LOG.info("Refusing {}: {} {}", ctx.channel(), code.wire(), message);
+        REFUSALS.info(LOG, "Refusing {}: {} {}", ctx.channel(), code.wire(), LogLimiter.printable(message));
         ctx.write(new TextWebSocketFrame(Wire.encode(new Message.ErrorFrame(code.wire(), message), ctx.alloc())));
         close(ctx, closeCode, code.wire());
     }
@@ -231,6 +302,8 @@ public final class ServerConnectionHandler extends FrameHandler {
 
     /** Takes the connection out of service once: fails its pending calls, unregisters it, tells the extension. */
     private void detach() {
+        core.releaseManifestBytes(manifestBytes);
+        manifestBytes = 0;
         ServerConnection c = connection;
         if (c == null || detached) {
             return;

@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The server's shared state (settings, the peer registry, the id source) and the one pipeline
@@ -20,6 +21,7 @@ public final class ServerCore {
     private final ServerSettings settings;
     private final PeerRegistry peers = new PeerRegistry();
     private final Ids ids = new Ids();
+    private final AtomicLong manifestBytes = new AtomicLong();
 
     /**
      * Creates the core.
@@ -55,6 +57,44 @@ public final class ServerCore {
      */
     public Ids ids() {
         return ids;
+    }
+
+    /**
+     * Takes room for manifest bytes from the budget all connections share
+     * ({@link ServerSettings#manifestBudgetBytes}), if it has that much left.
+     *
+     * @param bytes 0 or more
+     * @return false when the budget has not that much room (nothing is taken)
+     */
+    boolean takeManifestBytes(long bytes) {
+        long budget = settings.manifestBudgetBytes();
+        while (true) {
+            long held = manifestBytes.get();
+            if (held + bytes > budget) {
+                return false;
+            }
+            if (manifestBytes.compareAndSet(held, held + bytes)) {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Gives manifest bytes back to the budget.
+     *
+     * @param bytes what {@link #takeManifestBytes} took
+     */
+    void releaseManifestBytes(long bytes) {
+        manifestBytes.addAndGet(-bytes);
+    }
+
+    /**
+     * The manifest bytes all connections hold now.
+     *
+     * @return bytes
+     */
+    long manifestBytesHeld() {
+        return manifestBytes.get();
     }
 
     /**

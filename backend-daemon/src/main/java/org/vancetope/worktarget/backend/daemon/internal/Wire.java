@@ -79,6 +79,8 @@ public final class Wire {
     public static final int CLOSE_POLICY = 1008;
     /** Close: frame too big. */
     public static final int CLOSE_TOO_BIG = 1009;
+    /** Close: try again later (the server is at a capacity limit; the client reconnects with back-off). */
+    public static final int CLOSE_TRY_AGAIN_LATER = 1013;
     /** Close: going away (liveness lost, shutdown). */
     public static final int CLOSE_GOING_AWAY = 1001;
     /** Close: a bad hello or a frame before welcome. */
@@ -718,40 +720,5 @@ public final class Wire {
         m.put("title", spec.title());
         m.put("outputSchema", spec.outputSchema());
         return m;
-    }
-
-    /** The longest text of a peer's that {@link #printable} passes on. */
-    static final int MAX_PRINTABLE = 1000;
-
-    /**
-     * A peer's text as a log line or a message may show it: control characters (line breaks, escape
-     * sequences that drive a terminal, C1 controls, line and paragraph separators) written as a backslash,
-     * u and four hex digits, and at most {@value #MAX_PRINTABLE} characters, so a peer cannot forge log lines.
-     *
-     * @param text the text, or null
-     * @return the printable text; {@code "null"} for null
-     */
-    public static String printable(String text) {
-        if (text == null) {
-            return "null";
-        }
-        StringBuilder out = null;
-        int n = Math.min(text.length(), MAX_PRINTABLE);
-        for (int i = 0; i < n; i++) {
-            char c = text.charAt(i);
-            boolean control = c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029;
-            if (control && out == null) {
-                out = new StringBuilder(n + 16).append(text, 0, i);
-            }
-            if (out != null) {
-                if (control) {
-                    out.append(String.format("\\u%04x", (int) c));
-                } else {
-                    out.append(c);
-                }
-            }
-        }
-        String shown = out != null ? out.toString() : text.substring(0, n);
-        return text.length() > n ? shown + "…" : shown;
     }
 }

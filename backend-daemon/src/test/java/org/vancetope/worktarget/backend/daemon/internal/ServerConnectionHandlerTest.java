@@ -37,6 +37,11 @@ class ServerConnectionHandlerTest {
             + "\"project\":\"proj\",\"daemonName\":\"box-1\",\"capabilities\":[\"invoke.context\",\"x.unknown\"],"
             + "\"tools\":[{\"name\":\"client_file_read\",\"paramsSchema\":{\"type\":\"object\"}}]}";
 
+    private static final int MAX_MANIFEST = 8192;
+    private static final int MANIFEST_BUDGET = 16384;
+    private static final AuthPrincipal ALICE = new AuthPrincipal("alice", "acme", Set.of("proj"), null);
+    private static final AuthPrincipal MALLORY = new AuthPrincipal("mallory", "acme", Set.of("other"), null);
+
     private final AtomicLong now = new AtomicLong();
     private final List<String> extensionFrames = new ArrayList<>();
     private final List<String> extensionClosed = new ArrayList<>();
@@ -58,7 +63,7 @@ class ServerConnectionHandlerTest {
                 public void onClose(WireChannel channel) {
                     extensionClosed.add(channel.id());
                 }
-            }, now::get));
+            }, now::get, MAX_MANIFEST, MANIFEST_BUDGET));
     private final List<EmbeddedChannel> channels = new ArrayList<>();
 
     private EmbeddedChannel connect(AuthPrincipal principal, String profile) {
@@ -428,5 +433,183 @@ class ServerConnectionHandlerTest {
         assertThat(closeCode(first)).isEqualTo(4409);
         assertThat(second.isOpen()).isTrue();
         assertThat(state(new DaemonKey("acme", "proj", "box-1"))).isEqualTo("ONLINE");
+    }
+
+    private static String footHello(String sessionId) {
+        return "{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"foot\",\"tenant\":\"acme\",\"sessionId\":\""
+                + sessionId + "\"}";
+    }
+
+    /** A daemon hello of exactly {@code bytes} bytes: one tool whose description pads it. */
+    private static String daemonHelloOf(String name, int bytes) {
+        String head = "{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"daemon\",\"tenant\":\"acme\","
+                + "\"project\":\"proj\",\"daemonName\":\"" + name + "\",\"tools\":[{\"name\":\"client_file_read\","
+                + "\"paramsSchema\":{\"type\":\"object\"},\"description\":\"";
+        String tail = "\"}]}";
+        return head + "d".repeat(bytes - head.length() - tail.length()) + tail;
+    }
+
+    private static String manifestOf(int bytes) {
+        String head = "{\"type\":\"tool_manifest\",\"tools\":[{\"name\":\"client_exec_run\","
+                + "\"paramsSchema\":{\"type\":\"object\"},\"description\":\"";
+        String tail = "\"}]}";
+        return head + "d".repeat(bytes - head.length() - tail.length()) + tail;
+    }
+
+    private List<String> manifestNames(String daemon) {
+        return core.peers().connection(new DaemonKey("acme", "proj", daemon)).orElseThrow().manifest().stream()
+                .map(t -> t.name()).toList();
+    }
+
+    @Test
+    void footOfTheSameSubjectSupersedesItsOlderConnection() {
+        EmbeddedChannel first = connect(ALICE, "foot");
+        first.writeInbound(new TextWebSocketFrame(footHello("s-1")));
+        assertThat(nextText(first)).contains("welcome");
+        EmbeddedChannel second = connect(ALICE, "foot");
+        second.writeInbound(new TextWebSocketFrame(footHello("s-1")));
+        assertThat(nextText(second)).contains("welcome");
+        assertThat(nextText(first)).contains("\"code\":\"superseded\"");
+        assertThat(closeCode(first)).isEqualTo(4409);
+    }
+
+    @Test
+    void footOfAnotherSubjectCannotTakeOverAnOpenSession() {
+        EmbeddedChannel victim = connect(ALICE, "foot");
+        victim.writeInbound(new TextWebSocketFrame(footHello("s-1")));
+        assertThat(nextText(victim)).contains("welcome");
+        String victimId = core.peers().connection(new SessionKey("acme", "s-1")).orElseThrow().id();
+
+        EmbeddedChannel intruder = connect(MALLORY, "foot");
+        intruder.writeInbound(new TextWebSocketFrame(footHello("s-1")));
+
+        assertThat(nextText(intruder)).contains("\"code\":\"forbidden\"", "another token's subject");
+        assertThat(closeCode(intruder)).isEqualTo(4403);
+        assertThat(victim.isOpen()).isTrue();
+        assertThat(outbound(victim)).isNull();
+        assertThat(core.peers().connection(new SessionKey("acme", "s-1")).orElseThrow().id()).isEqualTo(victimId);
+    }
+
+    @Test
+    void footOfAnotherSubjectMayServeASessionWhoseConnectionClosed() {
+        EmbeddedChannel earlier = connect(ALICE, "foot");
+        earlier.writeInbound(new TextWebSocketFrame(footHello("s-1")));
+        assertThat(nextText(earlier)).contains("welcome");
+        earlier.close();
+
+        EmbeddedChannel later = connect(MALLORY, "foot");
+        later.writeInbound(new TextWebSocketFrame(footHello("s-1")));
+
+        assertThat(nextText(later)).contains("welcome");
+        assertThat(core.peers().connection(new SessionKey("acme", "s-1")).orElseThrow().principal().subject())
+                .isEqualTo("mallory");
+    }
+
+    @Test
+    void helloOverTheManifestLimitIsRefusedWithSizeLimitAndAFinalClose() {
+        EmbeddedChannel ch = connect(BOX, "daemon");
+        ch.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-1", MAX_MANIFEST + 1)));
+        assertThat(nextText(ch)).contains("\"code\":\"size_limit\"", (MAX_MANIFEST + 1) + " bytes",
+                "at most " + MAX_MANIFEST + " bytes", "maxManifestBytes");
+        assertThat(closeCode(ch)).isEqualTo(4400);
+        assertThat(state(new DaemonKey("acme", "proj", "box-1"))).isEqualTo("OFFLINE");
+    }
+
+    @Test
+    void helloAtTheManifestLimitIsWelcomed() {
+        EmbeddedChannel ch = connect(BOX, "daemon");
+        ch.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-1", MAX_MANIFEST)));
+        assertThat(nextText(ch)).contains("welcome");
+        assertThat(core.manifestBytesHeld()).isEqualTo(MAX_MANIFEST);
+    }
+
+    @Test
+    void helloWhoseManifestDoesNotFitTheBudgetIsToldToTryAgainLater() {
+        EmbeddedChannel a = connect(BOX, "daemon");
+        a.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-a", MAX_MANIFEST)));
+        assertThat(nextText(a)).contains("welcome");
+        EmbeddedChannel b = connect(BOX, "daemon");
+        b.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-b", MAX_MANIFEST)));
+        assertThat(nextText(b)).contains("welcome");
+
+        EmbeddedChannel c = connect(BOX, "daemon");
+        c.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-c", 100 + HELLO.length())));
+
+        assertThat(nextText(c)).contains("\"code\":\"size_limit\"", "manifestBudgetBytes", "Try again later");
+        assertThat(closeCode(c)).isEqualTo(1013);
+        assertThat(state(new DaemonKey("acme", "proj", "box-c"))).isEqualTo("OFFLINE");
+        assertThat(core.manifestBytesHeld()).isEqualTo(2 * MAX_MANIFEST);
+    }
+
+    @Test
+    void aClosedConnectionGivesItsManifestBytesBack() {
+        EmbeddedChannel a = connect(BOX, "daemon");
+        a.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-a", MAX_MANIFEST)));
+        assertThat(nextText(a)).contains("welcome");
+        EmbeddedChannel b = connect(BOX, "daemon");
+        b.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-b", MAX_MANIFEST)));
+        assertThat(nextText(b)).contains("welcome");
+        a.close();
+        assertThat(core.manifestBytesHeld()).isEqualTo(MAX_MANIFEST);
+
+        EmbeddedChannel c = connect(BOX, "daemon");
+        c.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-c", MAX_MANIFEST)));
+        assertThat(nextText(c)).contains("welcome");
+        b.close();
+        c.close();
+        assertThat(core.manifestBytesHeld()).isZero();
+    }
+
+    @Test
+    void refusedHellosHoldNoManifestBytes() {
+        EmbeddedChannel victim = connect(ALICE, "foot");
+        victim.writeInbound(new TextWebSocketFrame(footHello("s-1")));
+        assertThat(nextText(victim)).contains("welcome");
+        long held = core.manifestBytesHeld();
+        for (int i = 0; i < 100; i++) {
+            EmbeddedChannel intruder = connect(MALLORY, "foot");
+            intruder.writeInbound(new TextWebSocketFrame(footHello("s-1")));
+            assertThat(nextText(intruder)).contains("forbidden");
+        }
+        assertThat(core.manifestBytesHeld()).isEqualTo(held);
+    }
+
+    @Test
+    void toolManifestOverTheLimitIsABadFrameAndTheOldManifestStays() {
+        EmbeddedChannel ch = welcomed();
+        ch.writeInbound(new TextWebSocketFrame(manifestOf(MAX_MANIFEST + 1)));
+        assertThat(nextText(ch)).contains("\"code\":\"bad_frame\"", "keeps its manifest");
+        assertThat(ch.isOpen()).isTrue();
+        assertThat(manifestNames("box-1")).containsExactly("client_file_read");
+        assertThat(core.manifestBytesHeld()).isEqualTo(HELLO.length());
+    }
+
+    @Test
+    void toolManifestThatDoesNotFitTheBudgetIsRefusedAndTheOldManifestStays() {
+        EmbeddedChannel a = connect(BOX, "daemon");
+        a.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-a", MAX_MANIFEST)));
+        assertThat(nextText(a)).contains("welcome");
+        EmbeddedChannel b = connect(BOX, "daemon");
+        b.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-b", 1000)));
+        assertThat(nextText(b)).contains("welcome");
+        EmbeddedChannel ch = welcomed();
+
+        ch.writeInbound(new TextWebSocketFrame(manifestOf(MAX_MANIFEST)));
+
+        assertThat(nextText(ch)).contains("\"code\":\"size_limit\"", "keeps its manifest");
+        assertThat(ch.isOpen()).isTrue();
+        assertThat(manifestNames("box-1")).containsExactly("client_file_read");
+        assertThat(core.manifestBytesHeld()).isEqualTo(MAX_MANIFEST + 1000 + HELLO.length());
+    }
+
+    @Test
+    void smallerToolManifestGivesBytesBackToTheBudget() {
+        EmbeddedChannel ch = connect(BOX, "daemon");
+        ch.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-1", MAX_MANIFEST)));
+        assertThat(nextText(ch)).contains("welcome");
+        String small = manifestOf(300);
+        ch.writeInbound(new TextWebSocketFrame(small));
+        assertThat(manifestNames("box-1")).containsExactly("client_exec_run");
+        assertThat(core.manifestBytesHeld()).isEqualTo(300);
     }
 }

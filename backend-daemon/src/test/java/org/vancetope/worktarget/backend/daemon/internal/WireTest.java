@@ -315,15 +315,4 @@ class WireTest {
         assertThat(a).matches("dt-[0-9a-f]{32}");
         assertThat(ids.next("dt-")).isNotEqualTo(a);
     }
-
-    @Test
-    void aPeersTextIsPrintedWithoutLineBreaksOrTerminalControls() {
-        String forged = "c-abc\n19:00:00.000 [main] INFO DaemonCommand - FAKE \u001b]0;title\u0007 \u009b \u2028";
-        String shown = Wire.printable(forged);
-        assertThat(shown).doesNotContain("\n", "\u001b", "\u0007", "\u009b", "\u2028")
-                .contains("c-abc\\u000a19:00", "\\u001b]0;title\\u0007");
-        assertThat(Wire.printable("plain text")).isEqualTo("plain text");
-        assertThat(Wire.printable(null)).isEqualTo("null");
-        assertThat(Wire.printable("x".repeat(5000))).hasSize(Wire.MAX_PRINTABLE + 1).endsWith("…");
-    }
 }

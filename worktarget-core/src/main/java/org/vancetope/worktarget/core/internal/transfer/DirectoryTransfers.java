@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.internal.LogLimiter;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.internal.path.SafeDirectory;
 import org.vancetope.worktarget.core.transfer.DirectoryEntry;
@@ -260,7 +261,8 @@ public final class DirectoryTransfers {
     void onUploadRequest(FrameChannel<TransferFrame> channel, TransferScope scope, Set<TransferCapability> capabilities,
                          DirectoryUploadRequest r) {
         if (!capabilities.contains(TransferCapability.DIRECTORY)) {
-            LOG.warn("Dropped {} {}: the connection did not negotiate transfer.directory", r.type(), r.transferId());
+            TransferEngine.PEER_NOISE.warn(LOG, "Dropped {} {}: the connection did not negotiate transfer.directory",
+                    r.type(), LogLimiter.printable(r.transferId()));
             return;
         }
         engine.executor.execute(() -> {
@@ -311,7 +313,8 @@ public final class DirectoryTransfers {
         Run run = runs.get(m.transferId());
         if (run != null) {
             if (!run.channel.id().equals(channel.id()) || run.role != TransferListener.Role.RECEIVER) {
-                LOG.warn("Ignored {} {} from channel {}", m.type(), m.transferId(), channel.id());
+                TransferEngine.PEER_NOISE.warn(LOG, "Ignored {} {} from channel {}", m.type(),
+                        LogLimiter.printable(m.transferId()), channel.id());
                 return;
             }
             run.onManifest(m);
@@ -319,7 +322,8 @@ public final class DirectoryTransfers {
         }
         if (!capabilities.contains(TransferCapability.DIRECTORY) || engine.side != org.vancetope.worktarget.core.transfer
                 .TransferSide.FOOT) {
-            LOG.warn("Dropped unsolicited {} {} on channel {}", m.type(), m.transferId(), channel.id());
+            TransferEngine.PEER_NOISE.warn(LOG, "Dropped unsolicited {} {} on channel {}", m.type(),
+                    LogLimiter.printable(m.transferId()), channel.id());
             return;
         }
         DirectoryManifestResponse answer;
@@ -339,6 +343,19 @@ public final class DirectoryTransfers {
                     ErrorCode.INTERNAL);
         }
         channel.send(answer);
+    }
+
+    /**
+     * The manifest a directory upload of this side waits for could not be decoded: the upload fails now
+     * (nothing of it was written), not at its phase timeout.
+     */
+    void onUndecodableManifest(FrameChannel<TransferFrame> channel, String transferId, String problem) {
+        Run run = runs.get(transferId);
+        if (run != null && run.channel.id().equals(channel.id()) && run.role == TransferListener.Role.RECEIVER) {
+            run.fail(ErrorCode.BAD_FRAME, "the client's transfer_dir_manifest could not be decoded (" + problem
+                    + "); nothing was written. Upload the directory again (a smaller part of the tree at once if "
+                    + "the manifest is very large)");
+        }
     }
 
     /** The client's answer to this side's manifest (Brain, download). */

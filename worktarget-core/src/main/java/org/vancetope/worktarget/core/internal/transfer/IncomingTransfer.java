@@ -371,6 +371,12 @@ final class IncomingTransfer {
         if (!target.equals(resumeRequest.remotePath()) || !java.util.Objects.equals(dirName, resumeRequest.dirName())) {
             return null;
         }
+        // the rest of the file takes room from the project now: what was kept counts on the disk already
+        TargetResolution room = engine.resolver.rootToReceive(scope, dirName, totalSize - received);
+        if (!room.ok()) {
+            return CompletableFuture.completedFuture(TransferResult.failed(id, room.code(), room.error()
+                    + " What arrived stays kept for resumeId " + id + " within its resumeRetention."));
+        }
         if (engine.receivers.putIfAbsent(id, this) != null) {
             return CompletableFuture.completedFuture(TransferResult.failed(id, ErrorCode.INVALID_PARAMS,
                     "a transfer with this id is running; upload the file again without resumeId"));
@@ -493,6 +499,15 @@ final class IncomingTransfer {
             code = ErrorCode.SOURCE_CHANGED;
             refusal = "the source changed since the transfer started (its hash differs); send the file again, without "
                     + "resumeId";
+        }
+        if (refusal == null && !requested) {
+            // the rest of the file takes room from the project now (a requested resume took it when asked)
+            TargetResolution room = engine.resolver.rootToReceive(scope, dirName, totalSize - received);
+            if (!room.ok()) {
+                on.send(new org.vancetope.worktarget.core.transfer.TransferResumeResponse(id, false, 0, 0, room.error()
+                        + " What arrived stays kept: resume again within the resume retention.", room.code()));
+                return false;
+            }
         }
         if (refusal == null) {
             try {
@@ -652,6 +667,27 @@ final class IncomingTransfer {
         }
     }
 
+    /**
+     * The {@code transfer_init} or {@code transfer_resume} this requested upload waits for could not be
+     * decoded: the upload fails now (as at its init timeout, without the wait), and the sender is told.
+     *
+     * @param type the frame's type
+     * @param problem why it could not be decoded
+     */
+    synchronized void onUndecodableStart(String type, String problem) {
+        if (state != ReceiverState.AWAITING_INIT) {
+            throw new org.vancetope.worktarget.core.transfer.IllegalTransitionException(state, ReceiverState.CLOSED);
+        }
+        String error = "the client's " + type + " could not be decoded (" + problem + "); upload the file again";
+        if (awaitsResume()) {
+            KeptTransfers.delete(root, id);
+        }
+        outcome = new TransferResult(id, false, received, hash, error, ErrorCode.BAD_FRAME);
+        move(ReceiverState.CLOSED);
+        channel.send(new TransferInitResponse(id, false, error, ErrorCode.BAD_FRAME));
+        close();
+    }
+
     /** A chunk of this transfer could not be decoded: its bytes are lost, so the transfer fails now. */
     synchronized void onUndecodableChunk(String problem) {
         if (state != ReceiverState.RECEIVING) {
@@ -756,13 +792,16 @@ final class IncomingTransfer {
         if (resumable && root != null) {
             KeptTransfers.delete(root, id);     // the sender knows the outcome: nothing to resume
         }
+        boolean started = state != ReceiverState.NEW && state != ReceiverState.AWAITING_INIT;
         move(ReceiverState.CLOSED);
         if (outcome == null) {
             // the sender's own failure comes with its code; a peer that names none is internal
             outcome = f.error() != null
                     ? new TransferResult(id, false, received, hash, f.error(), f.code() == null ? ErrorCode.INTERNAL : f.code())
-                    : new TransferResult(id, false, received, hash, request != null && hash == null
-                    ? "the client did not start the upload" : "sender aborted the transfer", ErrorCode.CANCELLED);
+                    : new TransferResult(id, false, received, hash, !started
+                    ? (request != null ? "the client did not start the upload" : "the sender did not start the transfer")
+                    : "the sender aborted the transfer after " + received + " of " + totalSize + " bytes; nothing was "
+                    + "kept", ErrorCode.CANCELLED);
         }
         deleteStaging();
         close();

@@ -18,6 +18,7 @@ import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vancetope.worktarget.core.internal.LogLimiter;
 import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 import org.vancetope.worktarget.core.transfer.DirectoryManifest;
 import org.vancetope.worktarget.core.transfer.DirectoryManifestResponse;
@@ -53,6 +54,9 @@ import org.vancetope.worktarget.spi.ToolException;
  */
 public final class TransferEngine {
     private static final Logger LOG = LoggerFactory.getLogger(TransferEngine.class);
+    /** Lines a peer causes with frames it should not send: one WARN per 10 s, the others at DEBUG. */
+    static final LogLimiter PEER_NOISE = new LogLimiter(java.util.concurrent.TimeUnit.SECONDS.toNanos(10),
+            System::nanoTime);
     private static final int MAX_SWEPT_ROOTS = 256;
 
     final TransferSide side;
@@ -186,23 +190,44 @@ public final class TransferEngine {
     }
 
     /**
-     * A chunk frame naming a transfer could not be decoded: the receiver of that transfer on this
-     * channel fails it at once. Never throws.
+     * A transfer frame naming a transfer could not be decoded: what waits for it on this channel fails at
+     * once instead of at its timeout. A chunk fails its receiver; a {@code transfer_init} or
+     * {@code transfer_resume} fails the upload that asked for it, or (a client, which receives downloads
+     * unasked) is refused to its sender; a {@code transfer_dir_manifest} fails the directory upload that
+     * asked for it. Other types change nothing. Never throws.
      *
      * @param channel the channel it arrived on
      * @param transferId the id the frame named
+     * @param type the frame's type
      * @param problem why it could not be decoded
      */
-    public void onUndecodableChunk(FrameChannel<TransferFrame> channel, String transferId, String problem) {
+    public void onUndecodable(FrameChannel<TransferFrame> channel, String transferId, String type, String problem) {
         try {
-            IncomingTransfer r = receiver(channel, transferId, TransferChunk.TYPE);
-            if (r != null) {
-                r.onUndecodableChunk(problem);
+            switch (type) {
+                case TransferChunk.TYPE -> {
+                    IncomingTransfer r = receiver(channel, transferId, TransferChunk.TYPE);
+                    if (r != null) {
+                        r.onUndecodableChunk(problem);
+                    }
+                }
+                case TransferInit.TYPE, TransferResume.TYPE -> {
+                    IncomingTransfer r = receivers.get(transferId);
+                    if (r != null && r.channel.id().equals(channel.id())) {
+                        r.onUndecodableStart(type, problem);
+                    } else if (r == null && side == TransferSide.FOOT && TransferInit.TYPE.equals(type)) {
+                        channel.send(new TransferInitResponse(transferId, false, "the transfer_init could not be "
+                                + "decoded (" + problem + "); send the file again", ErrorCode.BAD_FRAME));
+                    }
+                }
+                case DirectoryManifest.TYPE -> directories.onUndecodableManifest(channel, transferId, problem);
+                default -> {
+                    // a response or finish that cannot be read: the transfer waiting for it ends at its timeout
+                }
             }
         } catch (IllegalTransitionException e) {
-            LOG.debug("Dropped an undecodable chunk for transfer {}: not expected in state {}", transferId, e.from());
+            LOG.debug("Dropped an undecodable {} for transfer {}: not expected in state {}", type, transferId, e.from());
         } catch (RuntimeException e) {
-            LOG.error("Transfer {} failed on an undecodable chunk; aborting it", transferId, e);
+            LOG.error("Transfer {} failed on an undecodable {}; aborting it", transferId, type, e);
             abortById(transferId, channel, "internal error: " + e.getClass().getSimpleName());
         }
     }
@@ -218,8 +243,8 @@ public final class TransferEngine {
             return null;
         }
         if (!r.channel.id().equals(channel.id())) {
-            LOG.warn("Ignored {} for transfer {} from channel {}: it belongs to channel {}", type, transferId,
-                    channel.id(), r.channel.id());
+            PEER_NOISE.warn(LOG, "Ignored {} for transfer {} from channel {}: it belongs to channel {}", type,
+                    LogLimiter.printable(transferId), channel.id(), r.channel.id());
             return null;
         }
         return r;
@@ -232,8 +257,8 @@ public final class TransferEngine {
             return null;
         }
         if (!s.channel.id().equals(channel.id())) {
-            LOG.warn("Ignored {} for transfer {} from channel {}: it belongs to channel {}", f.type(), f.transferId(),
-                    channel.id(), s.channel.id());
+            PEER_NOISE.warn(LOG, "Ignored {} for transfer {} from channel {}: it belongs to channel {}", f.type(),
+                    LogLimiter.printable(f.transferId()), channel.id(), s.channel.id());
             return null;
         }
         return s;
@@ -250,8 +275,8 @@ public final class TransferEngine {
         IncomingTransfer existing = receivers.get(init.transferId());
         if (existing != null) {
             if (!existing.channel.id().equals(channel.id())) {
-                LOG.warn("Ignored transfer_init for transfer {} from channel {}: it belongs to channel {}",
-                        init.transferId(), channel.id(), existing.channel.id());
+                PEER_NOISE.warn(LOG, "Ignored transfer_init for transfer {} from channel {}: it belongs to channel {}",
+                        LogLimiter.printable(init.transferId()), channel.id(), existing.channel.id());
                 return;
             }
             existing.onInit(init, trailer, zstd, resume);
@@ -267,7 +292,8 @@ public final class TransferEngine {
             return;
         }
         if (side == TransferSide.BRAIN) {
-            LOG.warn("Refused unsolicited transfer_init {} on channel {}", init.transferId(), channel.id());
+            PEER_NOISE.warn(LOG, "Refused unsolicited transfer_init {} on channel {}",
+                    LogLimiter.printable(init.transferId()), channel.id());
             channel.send(new TransferInitResponse(init.transferId(), false,
                     "no upload was requested with this transferId; uploads start with client_file_upload",
                     ErrorCode.INVALID_PARAMS));
@@ -509,7 +535,8 @@ public final class TransferEngine {
     private void onUploadRequest(FrameChannel<TransferFrame> channel, TransferScope scope,
                                  Set<TransferCapability> capabilities, UploadRequest u) {
         if (side != TransferSide.FOOT) {
-            LOG.warn("Dropped client.file.upload.request {}: only a client sends files on request", u.transferId());
+            PEER_NOISE.warn(LOG, "Dropped client.file.upload.request {}: only a client sends files on request",
+                    LogLimiter.printable(u.transferId()));
             return;
         }
         OutgoingTransfer old = senders.get(u.transferId());
@@ -766,6 +793,9 @@ public final class TransferEngine {
         if (outcome == null) {
             return CompletableFuture.completedFuture(TransferResult.failed(resumeId,
                     org.vancetope.worktarget.spi.ErrorCode.INVALID_PARAMS, UPLOAD_MISMATCH));
+        }
+        if (outcome.isDone()) {
+            return outcome;     // refused as it stands (no room, taken up meanwhile): the client is not asked
         }
         IncomingTransfer asked = k;
         channel.send(request).whenComplete((v, err) -> {
