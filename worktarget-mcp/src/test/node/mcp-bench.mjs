@@ -5,7 +5,7 @@
 // BENCH_REPS, BENCH_IDLE_MS, BENCH_RUNS (how many times both servers are started afresh and measured: every run
 // meets new processes, so the calls right after a start, which vary most, are sampled more than once).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -22,7 +22,9 @@ const abs = (p) => path.join(dir, p);
 async function connect(name, cmd) {
   const t0 = performance.now();
   const client = new Client({ name: 'mcp-bench', version: '1.0.0' });
-  const transport = new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), stderr: 'ignore' });
+  // the environment of the documented client config: the SDK's default one plus LC_ALL (docs/mcp.md)
+  const transport = new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), stderr: 'ignore',
+    env: { ...getDefaultEnvironment(), LC_ALL: 'C.UTF-8' } });
   await client.connect(transport);
   await client.listTools();
   return { name, client, pid: transport.pid, connectMs: performance.now() - t0 };

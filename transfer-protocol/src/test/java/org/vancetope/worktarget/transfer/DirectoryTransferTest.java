@@ -205,6 +205,83 @@ class DirectoryTransferTest {
 
     // ---------------------------------------------------------------- hostile sender
 
+    /** Delivers frames of either side one at a time until the condition holds (at most 100,000 frames). */
+    private void deliverUntil(java.util.function.BooleanSupplier condition) {
+        for (int i = 0; i < 100_000 && !condition.getAsBoolean(); i++) {
+            if (!fx.pair.deliverNext(fx.pair.left()) && !fx.pair.deliverNext(fx.pair.right())) {
+                break;
+            }
+        }
+        assertThat(condition.getAsBoolean()).as("reached while delivering").isTrue();
+    }
+
+    private boolean staging() {
+        try {
+            return !fx.stagingFiles().isEmpty();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void aCancelledDirectoryDownloadStopsAfterTheFileUnderWayAndKeepsWhatLanded() throws Exception {
+        fixture();
+        Path site = Files.createDirectories(fx.rootDirs.get("reports").resolve("c"));
+        Files.writeString(site.resolve("1.txt"), "one");
+        Files.write(site.resolve("2.bin"), TransferFixture.randomBytes(4_000_000, 31));
+        Files.writeString(site.resolve("3.txt"), "three");
+        CompletableFuture<DirectoryTransferResult> f = fx.brainConn.sendDirectory(fx.rootDirs.get("reports"), "c",
+                "got", false);
+        deliverUntil(() -> Files.exists(fx.footProject.resolve("got/1.txt")) && staging());
+
+        f.cancel(true);             // the tool call waiting on it was cancelled
+        fx.deliverAll();
+
+        assertThat(fx.footProject.resolve("got/1.txt")).hasContent("one");
+        assertThat(fx.footProject.resolve("got/2.bin")).doesNotExist();
+        assertThat(fx.footProject.resolve("got/3.txt")).doesNotExist();
+        assertThat(fx.framesOf(fx.sentByBrain, org.vancetope.worktarget.core.transfer.TransferInit.class))
+                .extracting(i -> i.target()).noneMatch(t -> t.endsWith("3.txt"));
+        fx.assertClean();
+    }
+
+    @Test
+    void aCancelledDirectoryUploadStopsAfterTheFileUnderWayAndKeepsWhatLanded() throws Exception {
+        fixture();
+        fx.footFile("c/1.txt", "one".getBytes(StandardCharsets.UTF_8));
+        fx.footFile("c/2.bin", TransferFixture.randomBytes(4_000_000, 32));
+        fx.footFile("c/3.txt", "three".getBytes(StandardCharsets.UTF_8));
+        Path in = fx.rootDirs.get("uploads").resolve("in");
+        CompletableFuture<DirectoryTransferResult> f = fx.brainConn.requestDirectoryUpload(TransferFixture.SCOPE, "c",
+                "uploads", "in", false);
+        deliverUntil(() -> Files.exists(in.resolve("1.txt")) && staging());
+
+        f.cancel(true);
+        fx.deliverAll();
+
+        assertThat(in.resolve("1.txt")).hasContent("one");
+        assertThat(in.resolve("2.bin")).doesNotExist();
+        assertThat(in.resolve("3.txt")).doesNotExist();
+        assertThat(fx.framesOf(fx.sentByBrain, org.vancetope.worktarget.core.transfer.UploadRequest.class))
+                .extracting(u -> u.remotePath()).noneMatch(t -> t.endsWith("3.txt"));
+        fx.assertClean();
+    }
+
+    @Test
+    void aDirectoryUploadCancelledBeforeTheManifestWritesNothing() throws Exception {
+        fixture();
+        fx.footFile("c/1.txt", "one".getBytes(StandardCharsets.UTF_8));
+        CompletableFuture<DirectoryTransferResult> f = fx.brainConn.requestDirectoryUpload(TransferFixture.SCOPE, "c",
+                "uploads", "in", false);
+
+        f.cancel(true);
+        fx.deliverAll();
+
+        assertThat(fx.rootDirs.get("uploads").resolve("in/1.txt")).doesNotExist();
+        assertThat(fx.framesOf(fx.sentByBrain, org.vancetope.worktarget.core.transfer.UploadRequest.class)).isEmpty();
+        fx.assertClean();
+    }
+
     @Test
     void anUndecodableManifestFailsTheDirectoryUploadAtOnceAndWritesNothing() throws Exception {
         fixture();

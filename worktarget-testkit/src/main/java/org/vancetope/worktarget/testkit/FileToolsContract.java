@@ -1046,6 +1046,20 @@ public abstract class FileToolsContract {
     }
 
     @Test
+    void aNestedRepositoryIsNotIgnoredByTheRulesAboveIt() throws Exception {
+        f.write(".gitignore", "*.log\n");
+        f.mkdir("nr/.git");
+        f.write("nr/a.log", "hit\n");
+        f.write("nr/b.txt", "hit\n");
+        f.write("sm/.git", "gitdir: ../.git/modules/sm\n");
+        f.write("sm/c.log", "hit\n");
+        f.write("d.log", "hit\n");
+        assertThat(paths(f.call("file_find", "pathGlob", "*.log").get("files"))).containsExactly("nr/a.log", "sm/c.log");
+        assertThat(paths(f.call("file_grep", "pattern", "hit", "path", "nr").get("matches")))
+                .containsExactly("nr/a.log", "nr/b.txt");
+    }
+
+    @Test
     void gitInfoExcludeIsRead() throws Exception {
         f.write(".git/info/exclude", "secret.txt\n");
         f.write("secret.txt", "x");
@@ -1096,6 +1110,33 @@ public abstract class FileToolsContract {
         f.mkdir("node_modules");
         assertThat(f.call("file_list", "exclude", List.of("*.log", "node_modules")).get("entries"))
                 .isEqualTo(List.of("b.txt"));
+    }
+
+    @Test
+    void excludeWithATrailingSlashSkipsTheDirectoryAsGitignoreDoes() throws Exception {
+        f.write("sub/a.txt", "x");
+        f.write("b/sub/c.txt", "x");
+        f.write("d.txt", "x");
+        f.mkdir("node_modules");
+        assertThat(paths(f.call("file_find", "exclude", List.of("sub/")).get("files"))).containsExactly("d.txt");
+        assertThat(f.call("file_list", "exclude", List.of("node_modules/", "sub/")).get("entries"))
+                .isEqualTo(List.of("b/", "d.txt"));
+    }
+
+    @Test
+    void excludeWithALeadingSlashIsAnchoredAtTheSearchedDirectory() throws Exception {
+        f.write("docs/a.txt", "hit\n");
+        f.write("src/docs/b.txt", "hit\n");
+        f.write("src/c.txt", "hit\n");
+        assertThat(paths(f.call("file_find", "exclude", List.of("/docs")).get("files")))
+                .containsExactlyInAnyOrder("src/docs/b.txt", "src/c.txt");
+        assertThat(paths(f.call("file_grep", "pattern", "hit", "path", "src", "exclude", List.of("/docs/"))
+                .get("matches"))).containsExactly("src/c.txt");
+    }
+
+    @Test
+    void excludeOfOnlySlashesIsInvalidParams() {
+        assertThat(f.failure("file_find", "exclude", List.of("/")).code()).isEqualTo(ErrorCode.INVALID_PARAMS);
     }
 
     @Test

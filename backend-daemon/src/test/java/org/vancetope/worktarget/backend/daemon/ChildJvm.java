@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
@@ -55,12 +56,39 @@ public final class ChildJvm implements AutoCloseable {
      * @throws IOException when it cannot be started
      */
     public static ChildJvm start(String name, Path log, List<String> jvmOptions, List<String> args) throws IOException {
+        return start(name, log, jvmOptions, args, Map.of());
+    }
+
+    /**
+     * Starts {@code Main} with extra JVM options and changes to its environment. Every child runs under
+     * {@code LC_ALL=C.UTF-8} unless {@code env} says otherwise, so that it is the process the test starts
+     * (a JVM without a UTF-8 locale relaunches itself, and a SIGKILL would then hit the launcher).
+     *
+     * @param name a name for messages
+     * @param log the log file (created or replaced)
+     * @param jvmOptions options before the class name
+     * @param args the command line after the class name
+     * @param env variables to set; an empty value removes the variable
+     * @return the running child
+     * @throws IOException when it cannot be started
+     */
+    public static ChildJvm start(String name, Path log, List<String> jvmOptions, List<String> args,
+                                 Map<String, String> env) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.vancetope.worktarget.backend.daemon.cli.Main"));
         cmd.addAll(args);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("LC_ALL", "C.UTF-8");
+        env.forEach((k, v) -> {
+            if (v.isEmpty()) {
+                pb.environment().remove(k);
+            } else {
+                pb.environment().put(k, v);
+            }
+        });
+        Process p = pb.start();
         return new ChildJvm(name, p, log);
     }
 

@@ -27,6 +27,8 @@ import org.vancetope.worktarget.spi.ToolException;
 final class Fleet implements AutoCloseable {
     static final String DAEMON_TOKEN = "daemon-token-acme-proj";
     static final String FOOT_TOKEN = "foot-token-acme-alice";
+    /** A foot token of another subject of the same tenant. */
+    static final String OTHER_FOOT_TOKEN = "foot-token-acme-mallory";
     static final Duration TTL = Duration.ofSeconds(3);
     static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -57,6 +59,7 @@ final class Fleet implements AutoCloseable {
         TokenAuthenticator auth = TokenAuthenticator.builder()
                 .token(DAEMON_TOKEN, new AuthPrincipal("box", "acme", Set.of("proj"), null))
                 .token(FOOT_TOKEN, new AuthPrincipal("alice", "acme", Set.of("*"), "alice"))
+                .token(OTHER_FOOT_TOKEN, new AuthPrincipal("mallory", "acme", Set.of("*"), "mallory"))
                 .build();
         return WorkTargetServer.builder().authenticator(auth).fleet(link);
     }
@@ -91,6 +94,14 @@ final class Fleet implements AutoCloseable {
         return started(WorkTargetClient.builder().uri(uri(n)).token(FOOT_TOKEN).foot("acme", "proj", sessionId)
                 .tools(tools).reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
                 .processEndHook(processEnded));
+    }
+
+    /** A foot of a session on node n with a token of the test's choice, built but not started (nor awaited). */
+    WorkTargetClient unstartedFoot(int n, String token, String sessionId, List<BackendTool> tools) {
+        WorkTargetClient c = WorkTargetClient.builder().uri(uri(n)).token(token).foot("acme", "proj", sessionId)
+                .tools(tools).reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200)).build();
+        clients.add(c);
+        return c;
     }
 
     private WorkTargetClient started(WorkTargetClient.Builder b) throws InterruptedException {

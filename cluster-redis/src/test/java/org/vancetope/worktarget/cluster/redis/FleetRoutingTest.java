@@ -252,6 +252,41 @@ class FleetRoutingTest {
         }
     }
 
+    /** What client_file_read of "x" on a peer answers from a node, or null when the call failed. */
+    private Object contentOrNull(int node, PeerKey key) {
+        try {
+            return fleet.call(node, key, "client_file_read", Map.of("path", "x"), Duration.ofSeconds(10)).get("content");
+        } catch (ToolException e) {
+            return null;
+        }
+    }
+
+    @Test
+    void aFootOfAnotherSubjectOnAnotherNodeIsRefusedAndTheSessionKeepsItsFoot() throws Exception {
+        WorkTargetClient alice = fleet.foot(2, "s-1", List.of(Fleet.echoRead("alice")));
+        SessionKey session = new SessionKey("acme", "s-1");
+        for (int n = 1; n <= 3; n++) {
+            int node = n;
+            Await.until("node" + n + " sees the foot", () -> fleet.sees(node, session));
+        }
+
+        WorkTargetClient intruder = fleet.unstartedFoot(3, Fleet.OTHER_FOOT_TOKEN, "s-1",
+                List.of(Fleet.echoRead("mallory")));
+        intruder.start();
+
+        assertThatThrownBy(() -> intruder.terminated().get(Await.LIMIT.toSeconds(), TimeUnit.SECONDS)).cause()
+                .isInstanceOf(ServerRefusedException.class)
+                .satisfies(e -> assertThat(((ServerRefusedException) e).status()).isEqualTo(4403))
+                .hasMessageContaining("another token's subject");
+        assertThat(alice.terminated()).isNotDone();
+        for (int n = 1; n <= 3; n++) {
+            int node = n;
+            Await.until("node" + n + " routes the session to its own foot",
+                    () -> "alice:x".equals(contentOrNull(node, session)));
+        }
+        assertThat(alice.terminated()).isNotDone();
+    }
+
     @Test
     void aCallRightAfterTheDaemonMovedToAnotherNodeLandsOnTheNewNodeThoughTheCallerCachedTheOldOne()
             throws Exception {

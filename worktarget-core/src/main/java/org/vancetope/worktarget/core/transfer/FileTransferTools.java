@@ -527,11 +527,12 @@ public final class FileTransferTools {
             return future.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            // the call was cancelled: a single file's transfer ends now, and what arrived of it is deleted
+            // the call was cancelled: the transfer ends now, and what arrived of the file under way is deleted
             future.cancel(true);
-            throw new ToolException(ErrorCode.CANCELLED, "Cancelled while the transfer ran: a single file's "
-                    + "transfer was stopped and what arrived of it deleted (a file already there is unchanged); a "
-                    + "directory transfer goes on to its end. Call the tool again to transfer it.");
+            throw new ToolException(ErrorCode.CANCELLED, "Cancelled while the transfer ran: the file under way was "
+                    + "stopped and what arrived of it deleted (a file already there is unchanged); of a directory, "
+                    + "the files that landed before stay and no further file is transferred. Call the tool again to "
+                    + "transfer it.");
         } catch (ExecutionException e) {
             throw new ToolException(ErrorCode.INTERNAL, "The transfer failed unexpectedly: " + e.getCause(), e.getCause());
         }

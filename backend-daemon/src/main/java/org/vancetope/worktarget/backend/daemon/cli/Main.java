@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Properties;
 import org.vancetope.worktarget.backend.daemon.internal.Args;
 
@@ -60,8 +61,17 @@ public final class Main {
      * Prepares this JVM to run a command as the {@code worktarget.jar} process: the log format, and a
      * shutdown that exits {@link #OK} after a long-running command's cleanup
      * ({@link #exitFromShutdownHook()}). Every {@code main} of a runnable jar calls it first.
+     *
+     * <p>A JVM whose locale cannot encode file names outside ASCII (no {@code LANG} or {@code LC_ALL} in its
+     * environment, as MCP clients start their servers) runs the same command line again under
+     * {@code LC_ALL=C.UTF-8} and exits here with that process's code, once it ended.
      */
     public static void standalone() {
+        OptionalInt relaunched = Utf8Relaunch.ifNeeded();
+        if (relaunched.isPresent()) {
+            System.exit(relaunched.getAsInt());
+        }
+        Utf8Relaunch.watchParent();
         setDefault("org.slf4j.simpleLogger.defaultLogLevel", "info");
         setDefault("org.slf4j.simpleLogger.showDateTime", "true");
         setDefault("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");

@@ -59,6 +59,8 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
     private static final String RESULT = "result";
     private static final String CANCEL = "cancel";
     private static final String SUPERSEDE = "supersede";
+    /** The holder of a foot refused a supersede by another subject's connection: that connection is closed. */
+    private static final String REFUSE = "refuse";
     private static final String ENDED = "ended";
 
     private final FleetLink link;
@@ -174,11 +176,31 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
             try {
                 Optional<FleetLink.Presence> previous = link.claim(c.key(), c.id(), manifest);
                 if (previous.isPresent() && !previous.get().node().equals(self)) {
-                    send(previous.get().node(), header(SUPERSEDE, c.key(), previous.get().connectionId()), "");
+                    // the holder refuses to give up a foot to another subject's connection: it needs both
+                    ObjectNode h = headerNode(SUPERSEDE, c.key(), previous.get().connectionId());
+                    h.put("subject", c.principal().subject()).put("by", c.id());
+                    send(previous.get().node(), h.toString(), "");
                 }
             } catch (IOException e) {
                 LOG.warn("Could not announce {} to the fleet ({}); the link retries when its store is back",
                         c.key(), e.getMessage());
+            }
+        });
+    }
+
+    /**
+     * A foot here kept its session against another subject's connection on another node: the claim is
+     * taken back, and that node closes its connection.
+     */
+    private void reclaim(ServerConnection c, String node, String intruder) {
+        String manifest = Wire.encodeToString(new Message.ToolManifest(c.manifest()));
+        submitPresence(() -> {
+            try {
+                link.claim(c.key(), c.id(), manifest);
+                send(node, header(REFUSE, c.key(), intruder), "");
+            } catch (IOException e) {
+                LOG.warn("Could not take {} back from another subject's connection on node '{}' ({}); the link "
+                        + "retries when its store is back", c.key(), node, e.getMessage());
             }
         });
     }
@@ -206,7 +228,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
     @Override
     public void onLost(PeerKey key, String connectionId) {
         located.remove(key);
-        registry.supersedeRemotely(key, connectionId);
+        registry.supersedeRemotely(key, connectionId, null);     // the store says who holds it, not whose it is
     }
 
     /**
@@ -685,8 +707,12 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
                 case ENDED -> registry.processEndedHere(((Message.ProcessEnd) Wire.decode(body)).context());
                 case SUPERSEDE -> {
                     located.remove(h.key());
-                    registry.supersedeRemotely(h.key(), h.conn());
+                    ServerConnection kept = registry.supersedeRemotely(h.key(), h.conn(), h.subject());
+                    if (kept != null) {
+                        reclaim(kept, from, h.by());
+                    }
                 }
+                case REFUSE -> registry.refuseRemotely(h.key(), h.conn());
                 default -> LOG.warn("Dropped a fleet message of unknown op '{}' from node '{}'", op, from);
             }
         } catch (BadFrameException | ClassCastException | IllegalArgumentException | NullPointerException e) {
@@ -827,10 +853,10 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
      * connection id and the "absent" flag; a missing text field reads as {@code ""}.
      */
     private record Header(String op, String from, String tenant, String project, String daemon, String session,
-                          String conn, boolean absent, long sentAt) {
+                          String conn, boolean absent, long sentAt, String subject, String by) {
 
         static Header parse(String json) throws IOException {
-            String[] f = {"", "", "", "", null, null, ""};
+            String[] f = {"", "", "", "", null, null, "", "", ""};
             boolean absent = false;
             long sentAt = 0;
             try (JsonParser p = Wire.mapper().getFactory().createParser(json)) {
@@ -854,6 +880,8 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
                         case "daemon" -> f[4] = text;
                         case "session" -> f[5] = text;
                         case "conn" -> f[6] = text;
+                        case "subject" -> f[7] = text;
+                        case "by" -> f[8] = text;
                         case "absent" -> absent = v == JsonToken.VALUE_TRUE;
                         case "sentAt" -> sentAt = v == JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : 0;
                         default -> {
@@ -865,7 +893,7 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
                     throw new IOException("a fleet message header must be one JSON object");
                 }
             }
-            return new Header(f[0], f[1], f[2], f[3], f[4], f[5], f[6], absent, sentAt);
+            return new Header(f[0], f[1], f[2], f[3], f[4], f[5], f[6], absent, sentAt, f[7], f[8]);
         }
 
         PeerKey key() {

@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.core.internal.LogLimiter;
 import org.vancetope.worktarget.spi.DaemonKey;
 import org.vancetope.worktarget.spi.Endpoint;
+import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.PeerKey;
 import org.vancetope.worktarget.spi.Peers;
 import org.vancetope.worktarget.spi.SessionKey;
@@ -88,16 +89,47 @@ public final class PeerRegistry implements Peers {
 
     /**
      * A peer reconnected to another node of the fleet: its connection here is superseded, if it is
-     * still the one named.
+     * still the one named, unless it is a foot and the new connection belongs to another subject (as on
+     * one node, a foot only gives way to its own subject).
      *
      * @param key the peer
      * @param connectionId the connection the other node replaced
+     * @param subject the subject of the new connection, or null or empty when the other node did not say
+     * @return the foot that keeps its session against another subject; null when nothing was kept
      */
-    void supersedeRemotely(PeerKey key, String connectionId) {
+    ServerConnection supersedeRemotely(PeerKey key, String connectionId, String subject) {
         ServerConnection c = peers.get(key);
-        if (c != null && c.id().equals(connectionId) && peers.remove(key, c)) {
+        if (c == null || !c.id().equals(connectionId)) {
+            return null;
+        }
+        if (key instanceof SessionKey && subject != null && !subject.isEmpty() && !c.isClosed()
+                && !subject.equals(c.principal().subject())) {
+            LOG.warn("{} keeps connection {}: a connection of another subject ('{}') on another server node asked "
+                    + "for the session", logName(key), c.id(), LogLimiter.printable(subject));
+            return c;
+        }
+        if (peers.remove(key, c)) {
             LOG.info("{} reconnected to another server node: connection {} is superseded", logName(key), c.id());
             c.supersede(key.describe());
+        }
+        return null;
+    }
+
+    /**
+     * The node holding a foot refused to give its session to this node's connection, which belongs to
+     * another subject: that connection is closed with {@code forbidden} (4403).
+     *
+     * @param key the session
+     * @param connectionId the connection here that asked for it
+     */
+    void refuseRemotely(PeerKey key, String connectionId) {
+        ServerConnection c = peers.get(key);
+        if (c != null && c.id().equals(connectionId) && peers.remove(key, c)) {
+            LOG.warn("{}: connection {} is closed, the session is served by a connection of another subject on "
+                    + "another server node", logName(key), c.id());
+            c.refuse(ErrorCode.FORBIDDEN, "The session is served by a connection of another token's subject; a foot "
+                    + "may only replace a connection of its own subject. Connect with the session id your host gave "
+                    + "this user.", Wire.CLOSE_FORBIDDEN);
         }
     }
 

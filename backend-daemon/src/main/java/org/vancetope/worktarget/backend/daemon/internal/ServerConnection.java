@@ -292,6 +292,20 @@ public final class ServerConnection implements Endpoint {
     }
 
     /**
+     * Tells the peer why it may not stay and closes it with a final code; pending calls fail at once.
+     *
+     * @param code the error code, for the calls and the peer
+     * @param message what the peer is told, and what to do
+     * @param closeCode the close code
+     */
+    public void refuse(ErrorCode code, String message, int closeCode) {
+        failAll(code, message);
+        Channel ch = frames.channel();
+        ch.write(new TextWebSocketFrame(Wire.encode(new Message.ErrorFrame(code.wire(), message), ch.alloc())));
+        ch.writeAndFlush(new CloseWebSocketFrame(closeCode, code.wire())).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /**
      * Closes the connection because the server shuts down: pending calls fail {@code offline} at once,
      * the peer gets close 1001 and may reconnect to another server.
      *

@@ -449,6 +449,14 @@ class ServerConnectionHandlerTest {
         return head + "d".repeat(bytes - head.length() - tail.length()) + tail;
     }
 
+    /** A daemon whose hello of {@code bytes} bytes was welcomed. */
+    private EmbeddedChannel welcomedDaemon(String name, int bytes) {
+        EmbeddedChannel ch = connect(BOX, "daemon");
+        ch.writeInbound(new TextWebSocketFrame(daemonHelloOf(name, bytes)));
+        assertThat(nextText(ch)).contains("welcome");
+        return ch;
+    }
+
     private static String manifestOf(int bytes) {
         String head = "{\"type\":\"tool_manifest\",\"tools\":[{\"name\":\"client_exec_run\","
                 + "\"paramsSchema\":{\"type\":\"object\"},\"description\":\"";
@@ -517,20 +525,14 @@ class ServerConnectionHandlerTest {
 
     @Test
     void helloAtTheManifestLimitIsWelcomed() {
-        EmbeddedChannel ch = connect(BOX, "daemon");
-        ch.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-1", MAX_MANIFEST)));
-        assertThat(nextText(ch)).contains("welcome");
+        EmbeddedChannel ch = welcomedDaemon("box-1", MAX_MANIFEST);
         assertThat(core.manifestBytesHeld()).isEqualTo(MAX_MANIFEST);
     }
 
     @Test
     void helloWhoseManifestDoesNotFitTheBudgetIsToldToTryAgainLater() {
-        EmbeddedChannel a = connect(BOX, "daemon");
-        a.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-a", MAX_MANIFEST)));
-        assertThat(nextText(a)).contains("welcome");
-        EmbeddedChannel b = connect(BOX, "daemon");
-        b.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-b", MAX_MANIFEST)));
-        assertThat(nextText(b)).contains("welcome");
+        EmbeddedChannel a = welcomedDaemon("box-a", MAX_MANIFEST);
+        EmbeddedChannel b = welcomedDaemon("box-b", MAX_MANIFEST);
 
         EmbeddedChannel c = connect(BOX, "daemon");
         c.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-c", 100 + HELLO.length())));
@@ -543,18 +545,12 @@ class ServerConnectionHandlerTest {
 
     @Test
     void aClosedConnectionGivesItsManifestBytesBack() {
-        EmbeddedChannel a = connect(BOX, "daemon");
-        a.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-a", MAX_MANIFEST)));
-        assertThat(nextText(a)).contains("welcome");
-        EmbeddedChannel b = connect(BOX, "daemon");
-        b.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-b", MAX_MANIFEST)));
-        assertThat(nextText(b)).contains("welcome");
+        EmbeddedChannel a = welcomedDaemon("box-a", MAX_MANIFEST);
+        EmbeddedChannel b = welcomedDaemon("box-b", MAX_MANIFEST);
         a.close();
         assertThat(core.manifestBytesHeld()).isEqualTo(MAX_MANIFEST);
 
-        EmbeddedChannel c = connect(BOX, "daemon");
-        c.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-c", MAX_MANIFEST)));
-        assertThat(nextText(c)).contains("welcome");
+        EmbeddedChannel c = welcomedDaemon("box-c", MAX_MANIFEST);
         b.close();
         c.close();
         assertThat(core.manifestBytesHeld()).isZero();
@@ -586,12 +582,8 @@ class ServerConnectionHandlerTest {
 
     @Test
     void toolManifestThatDoesNotFitTheBudgetIsRefusedAndTheOldManifestStays() {
-        EmbeddedChannel a = connect(BOX, "daemon");
-        a.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-a", MAX_MANIFEST)));
-        assertThat(nextText(a)).contains("welcome");
-        EmbeddedChannel b = connect(BOX, "daemon");
-        b.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-b", 1000)));
-        assertThat(nextText(b)).contains("welcome");
+        EmbeddedChannel a = welcomedDaemon("box-a", MAX_MANIFEST);
+        EmbeddedChannel b = welcomedDaemon("box-b", 1000);
         EmbeddedChannel ch = welcomed();
 
         ch.writeInbound(new TextWebSocketFrame(manifestOf(MAX_MANIFEST)));
@@ -604,9 +596,7 @@ class ServerConnectionHandlerTest {
 
     @Test
     void smallerToolManifestGivesBytesBackToTheBudget() {
-        EmbeddedChannel ch = connect(BOX, "daemon");
-        ch.writeInbound(new TextWebSocketFrame(daemonHelloOf("box-1", MAX_MANIFEST)));
-        assertThat(nextText(ch)).contains("welcome");
+        EmbeddedChannel ch = welcomedDaemon("box-1", MAX_MANIFEST);
         String small = manifestOf(300);
         ch.writeInbound(new TextWebSocketFrame(small));
         assertThat(manifestNames("box-1")).containsExactly("client_exec_run");

@@ -10,7 +10,9 @@ import org.vancetope.worktarget.spi.ToolException;
  * The {@code exclude} parameter of {@code file_find}, {@code file_grep} and {@code file_list}: globs
  * (see {@link Glob}) on paths relative to the searched directory. A file or directory that matches one
  * is skipped; a directory that matches is not entered. A glob without {@code '/'} matches names at any
- * depth ({@code *.min.js}, {@code fixtures}).
+ * depth ({@code *.min.js}, {@code fixtures}). As in {@code .gitignore}, a leading {@code '/'} anchors a
+ * glob at the searched directory ({@code /build} is {@code build} there, not deeper) and trailing
+ * {@code '/'}s are dropped ({@code node_modules/} is {@code node_modules}).
  */
 final class Excludes {
     /** The most globs one call may give. */
@@ -49,7 +51,17 @@ final class Excludes {
             if (!(o instanceof String g) || g.isBlank()) {
                 throw Params.invalid("Parameter 'exclude' must hold non-empty glob strings, got " + o + ".");
             }
-            Glob glob = Glob.compile(g, "exclude");
+            // as in .gitignore: a trailing '/' marks a directory (the glob then names it), a leading '/' anchors
+            String glob0 = g;
+            boolean anchored = glob0.startsWith("/");
+            while (glob0.startsWith("/")) {
+                glob0 = glob0.substring(1);
+            }
+            while (glob0.endsWith("/")) {
+                glob0 = glob0.substring(0, glob0.length() - 1);
+            }
+            Glob glob = glob0.isEmpty() ? null : anchored ? Glob.compileAnchored(glob0, "exclude")
+                    : Glob.compile(glob0, "exclude");
             if (glob == null) {
                 throw Params.invalid("exclude '" + g + "' would exclude everything; leave it out or narrow it.");
             }

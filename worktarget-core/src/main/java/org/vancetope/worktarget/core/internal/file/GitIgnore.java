@@ -21,7 +21,9 @@ import org.vancetope.worktarget.core.internal.path.SafeDirectory;
  * {@code .git/info/exclude} of a directory that holds a {@code .git} directory, below that directory's
  * {@code .gitignore} in precedence. Ignore files are read through the walk's open directories without
  * following links (a {@code .gitignore} that is a link is not read), never above the gate's root, and
- * only up to {@value #MAX_FILE_BYTES} bytes (a larger one is not read at all).
+ * only up to {@value #MAX_FILE_BYTES} bytes (a larger one is not read at all). A directory that holds a
+ * {@code .git} (a directory, or the file of a submodule or worktree) starts a repository of its own: the
+ * ignore files above it do not apply inside it, as for git and ripgrep.
  *
  * <p>Supported, as git does: blank lines and {@code #} comments; {@code \#}, {@code \!} and
  * {@code \ } (a kept trailing space) escapes; {@code !} negation (the last matching rule of the deepest
@@ -124,6 +126,11 @@ final class GitIgnore {
         GitIgnore chain = this;
         try {
             BasicFileAttributes git = dir.attributes(".git");
+            if (git.isDirectory() || git.isRegularFile()) {
+                // a repository of its own (a nested clone, a submodule's .git file): as for git and ripgrep,
+                // the ignore files of the directories above it are another repository's and do not apply
+                chain = new GitIgnore(null, List.of(), lead, strip);
+            }
             if (git.isDirectory()) {
                 try (SafeDirectory g = dir.openChild(".git"); SafeDirectory info = g.openChild("info")) {
                     List<Rule> r = parse(readSmall(info, "exclude"));

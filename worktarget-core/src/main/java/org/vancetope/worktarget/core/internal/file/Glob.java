@@ -95,6 +95,25 @@ final class Glob {
     }
 
     /**
+     * Compiles a glob that matches relative paths from the walk root only, even without {@code '/'}
+     * ({@code build} then matches {@code build} at the root, not {@code src/build}).
+     *
+     * @param glob the glob, not empty
+     * @param param the parameter it came from, for error messages
+     * @return the glob, or null when everything matches
+     * @throws ToolException {@code invalid_params} for a malformed glob
+     */
+    static Glob compileAnchored(String glob, String param) throws ToolException {
+        if (glob.equals("**") || glob.equals("**/*")) {
+            return null;
+        }
+        if (glob.indexOf('\\') >= 0) {
+            throw Params.invalid(param + " '" + glob + "' contains a backslash; use '/' as the separator.");
+        }
+        return new Glob(new Nfa.Builder(glob, glob, param).build(), false);
+    }
+
+    /**
      * Whether a relative path matches.
      *
      * @param relative the path relative to the walk root, {@code '/'}-separated

@@ -126,8 +126,21 @@ public final class ConfinedRoot {
         if (!Files.isDirectory(real)) {
             throw new NotDirectoryException(root.toString());
         }
+        if (real.getFileSystem() == java.nio.file.FileSystems.getDefault() && !FILE_NAMES_UTF8 && !warnedEncoding) {
+            warnedEncoding = true;
+            LOG.warn("File names outside ASCII cannot be read or written, and are listed garbled: this JVM encodes "
+                    + "file names as {} (from its locale, fixed when Java starts). Start Java with a UTF-8 locale, "
+                    + "e.g. LC_ALL=C.UTF-8 in its environment", FILE_NAME_ENCODING);
+        }
         return new ConfinedRoot(real, maxPathLength, maxComponentLength);
     }
+
+    /** How this JVM encodes file names on the default file system (its locale's charset, fixed at start). */
+    private static final String FILE_NAME_ENCODING = System.getProperty("sun.jnu.encoding", "UTF-8");
+    /** Whether every name a caller can give can be a file name on the default file system. */
+    private static final boolean FILE_NAMES_UTF8 = FILE_NAME_ENCODING.equalsIgnoreCase("UTF-8")
+            || FILE_NAME_ENCODING.equalsIgnoreCase("UTF8");
+    private static volatile boolean warnedEncoding;
 
     /**
      * The canonical root, for what needs a path of the root itself: a job's working directory, an
@@ -1085,6 +1098,12 @@ public final class ConfinedRoot {
                 p = p.resolve(name);
             }
         } catch (java.nio.file.InvalidPathException e) {
+            if (root.getFileSystem() == java.nio.file.FileSystems.getDefault() && !FILE_NAMES_UTF8) {
+                throw new ToolException(ErrorCode.PATH_ESCAPE, "Path " + quote(userPath) + " contains characters "
+                        + "this server cannot put in file names: its Java process encodes file names as "
+                        + FILE_NAME_ENCODING + " (its locale). Only ASCII names work until it is started with a UTF-8 "
+                        + "locale (LC_ALL=C.UTF-8 in its environment); tell the user or operator.");
+            }
             throw syntax(userPath, "contains characters this file system does not accept in names");
         }
         // Component-wise containment; also catches a name the file system itself interprets specially.

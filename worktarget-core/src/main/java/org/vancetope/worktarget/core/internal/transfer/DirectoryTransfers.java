@@ -97,7 +97,7 @@ public final class DirectoryTransfers {
     public CompletableFuture<DirectoryTransferResult> send(FrameChannel<TransferFrame> channel,
                                                            Set<TransferCapability> capabilities, Path root,
                                                            String source, String target, boolean overwrite) {
-        return send(channel, capabilities, null, root, source, target, overwrite, false).thenApply(Outcome::result);
+        return resultOf(send(channel, capabilities, null, root, source, target, overwrite, false));
     }
 
     /**
@@ -166,8 +166,7 @@ public final class DirectoryTransfers {
                                                                     TransferScope scope, String localPath,
                                                                     String dirName, String remotePath,
                                                                     boolean overwrite) {
-        return requestUpload(channel, capabilities, scope, localPath, dirName, remotePath, overwrite, false)
-                .thenApply(Outcome::result);
+        return resultOf(requestUpload(channel, capabilities, scope, localPath, dirName, remotePath, overwrite, false));
     }
 
     /**
@@ -298,6 +297,17 @@ public final class DirectoryTransfers {
                         }
                     });
         });
+    }
+
+    /** The result of a run that is not bridged; cancelling it cancels the run. */
+    private static CompletableFuture<DirectoryTransferResult> resultOf(CompletableFuture<Outcome> phase) {
+        CompletableFuture<DirectoryTransferResult> out = phase.thenApply(Outcome::result);
+        out.whenComplete((r, err) -> {
+            if (err instanceof java.util.concurrent.CancellationException) {
+                phase.cancel(true);
+            }
+        });
+        return out;
     }
 
     /** The size refusal a failed send carries ({@code FrameChannel#send}), or null for any other failure. */
@@ -704,6 +714,10 @@ public final class DirectoryTransfers {
     private record FileSteps(FileStep start, FileStep resume, java.util.function.Consumer<FileJob> discard) {
     }
 
+    /** The outcome of the file that was under way when its directory transfer was cancelled. */
+    private static final String CANCELLED_UNDER_WAY = "the directory transfer was cancelled by its caller while this "
+            + "file was on its way; nothing of it was written";
+
     /** One directory transfer this side runs. Synchronized on the instance. */
     private final class Run {
         final String id;
@@ -737,6 +751,10 @@ public final class DirectoryTransfers {
         /** The bytes the files committed so far, as their receivers counted them (not as the manifest said). */
         private long landed;
         private TransferScheduler.Cancellable timer;
+        /** Whether its caller cancelled it: no further file starts. */
+        private boolean cancelled;
+        /** The file under way, to cancel with the run. */
+        private CompletableFuture<TransferResult> inFlight;
 
         Run(String id, FrameChannel<TransferFrame> channel, Set<TransferCapability> capabilities,
             TransferListener.Role role, List<DirectoryEntry> entries, boolean overwrite, FileSteps steps,
@@ -752,12 +770,55 @@ public final class DirectoryTransfers {
             result.thenAccept(r -> currentPhase().complete(Outcome.done(r)));
         }
 
+        /** A phase future the caller cancels (its tool call was cancelled) cancels the run. */
+        private CompletableFuture<Outcome> cancellable(CompletableFuture<Outcome> phaseFuture) {
+            phaseFuture.whenComplete((o, err) -> {
+                if (err instanceof java.util.concurrent.CancellationException) {
+                    cancelledByCaller();
+                }
+            });
+            return phaseFuture;
+        }
+
+        /**
+         * The caller cancelled the run: before its files, it fails {@code cancelled} with nothing written; the
+         * file under way is stopped (what arrived of it deleted) and no further file starts; files that landed
+         * stay, and the result lists every entry. An interrupted run is given up the same way.
+         */
+        void cancelledByCaller() {
+            CompletableFuture<TransferResult> current;
+            FileJob cutJob;
+            synchronized (this) {
+                if (cancelled || result.isDone()) {
+                    return;
+                }
+                cancelled = true;
+                current = inFlight;
+                cutJob = cut;
+                cut = null;
+                bridged = false;
+            }
+            if (runs.containsKey(id)) {
+                fail(ErrorCode.CANCELLED, "the directory transfer was cancelled by its caller before any file was "
+                        + "transferred; nothing was written");
+                return;
+            }
+            if (cutJob != null) {
+                interrupted.remove(id, this);
+                steps.discard().accept(cutJob);
+                record(cutJob, TransferResult.failed(cutJob.fileId, ErrorCode.CANCELLED, CANCELLED_UNDER_WAY));
+                nextFile();
+            } else if (current != null) {
+                current.cancel(true);       // its end records it and goes on to nextFile, which starts nothing more
+            }
+        }
+
         private synchronized CompletableFuture<Outcome> currentPhase() {
             return phase;
         }
 
         CompletableFuture<Outcome> start(TransferFrame first) {
-            CompletableFuture<Outcome> started = currentPhase();
+            CompletableFuture<Outcome> started = cancellable(currentPhase());
             if (!channel.isOpen()) {
                 result.complete(DirectoryTransferResult.failed(id, ErrorCode.OFFLINE, "connection closed"));
                 return started;
@@ -884,14 +945,25 @@ public final class DirectoryTransfers {
         private void nextFile() {
             while (true) {
                 FileJob job;
+                boolean stop;
                 synchronized (this) {
                     job = next < jobs.size() ? jobs.get(next++) : null;
+                    stop = cancelled;
+                    inFlight = null;
                 }
                 if (job == null) {
                     result.complete(DirectoryTransferResult.of(id, List.of(outcomes)));
                     return;
                 }
+                if (stop) {
+                    record(job, TransferResult.failed(job.fileId, ErrorCode.CANCELLED, "not transferred: the directory "
+                            + "transfer was cancelled by its caller"));
+                    continue;
+                }
                 CompletableFuture<TransferResult> f = startFile(job, false);
+                synchronized (this) {
+                    inFlight = f;
+                }
                 if (!f.isDone()) {
                     f.whenComplete((r, err) -> {
                         if (ended(job, r, err)) {
@@ -909,6 +981,8 @@ public final class DirectoryTransfers {
         /** A file ended: records it (true), or the lost connection interrupts the run (false). */
         private boolean ended(FileJob job, TransferResult r, Throwable err) {
             TransferResult res = r != null ? r
+                    : err instanceof java.util.concurrent.CancellationException
+                    ? TransferResult.failed(job.fileId, ErrorCode.CANCELLED, CANCELLED_UNDER_WAY)
                     : TransferResult.failed(job.fileId, ErrorCode.INTERNAL, "internal error: " + err);
             if (interrupt(job, res)) {
                 return false;
@@ -949,7 +1023,7 @@ public final class DirectoryTransfers {
 
         /** The peer is back: resumes the interrupted file on its new connection, then the rest follow there. */
         CompletableFuture<Outcome> continueOn(FrameChannel<TransferFrame> on, Set<TransferCapability> caps) {
-            CompletableFuture<Outcome> waiting = new CompletableFuture<>();
+            CompletableFuture<Outcome> waiting = cancellable(new CompletableFuture<>());
             FileJob job;
             boolean kept;
             synchronized (this) {
@@ -966,7 +1040,11 @@ public final class DirectoryTransfers {
 
         /** Resumes a file (sent again from its start when its receiver kept nothing of it), then goes on. */
         private void carryOn(FileJob job, boolean resume) {
-            startFile(job, resume).whenComplete((r, err) -> {
+            CompletableFuture<TransferResult> f = startFile(job, resume);
+            synchronized (this) {
+                inFlight = f;
+            }
+            f.whenComplete((r, err) -> {
                 if (resume && r != null && !r.ok() && r.code() == ErrorCode.NOT_FOUND) {
                     carryOn(job, false);        // nothing was kept of it (cut before it got going): send it whole
                 } else if (ended(job, r, err)) {
