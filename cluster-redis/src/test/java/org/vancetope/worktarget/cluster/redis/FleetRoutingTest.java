@@ -435,9 +435,17 @@ class FleetRoutingTest {
         return told;
     }
 
+    /** A call of a process from node 1 to a peer on another node: the end of such a process concerns the fleet. */
+    private void callAs(ToolContext process, PeerKey peer) throws ToolException {
+        fleet.node(1).peers().find(peer).orElseThrow().invoke("client_file_read", Map.of("path", "x"), process, LONG);
+    }
+
     @Test
     void processEndReachesThePeersOfTheProcessOnEveryNodeAndNoOtherFoot() throws Exception {
         Map<String, ConcurrentLinkedQueue<String>> told = peersHearingProcessEnds();
+        callAs(Fleet.ctx(), daemon("box-2"));
+        ToolContext proc2 = new ToolContext("proc-2", "s-2", "acme", "proj", "alice");
+        callAs(proc2, new SessionKey("acme", "s-2"));
 
         fleet.node(1).peers().processEnded(Fleet.ctx());       // proc-1 of session s-1, as the dispatcher ends it
         for (String who : List.of("box-1", "box-2", "box-3", "foot s-1")) {
@@ -445,7 +453,7 @@ class FleetRoutingTest {
                     .contains("proc-1"));
         }
         // then a process of session s-2: its foot hears of that one only (node2's messages arrive in order)
-        fleet.node(1).peers().processEnded(new ToolContext("proc-2", "s-2", "acme", "proj", "alice"));
+        fleet.node(1).peers().processEnded(proc2);
         Await.until("the foot of s-2 is told proc-2 ended", () -> told.containsKey("foot s-2")
                 && told.get("foot s-2").contains("proc-2"));
         assertThat(told.get("foot s-2")).containsExactly("proc-2");
@@ -453,8 +461,26 @@ class FleetRoutingTest {
     }
 
     @Test
+    void theEndOfAProcessThatCalledNoPeerOnAnotherNodeIsNotSentToTheFleet() throws Exception {
+        Map<String, ConcurrentLinkedQueue<String>> told = peersHearingProcessEnds();
+        ToolContext local = new ToolContext("proc-9", "s-1", "acme", "proj", "alice");
+        callAs(local, daemon("box-1"));         // a peer of its own node only
+        callAs(Fleet.ctx(), daemon("box-2"));
+
+        fleet.node(1).peers().processEnded(local);
+        fleet.node(1).peers().processEnded(Fleet.ctx());     // sent after proc-9's end would have been
+
+        for (String who : List.of("box-2", "box-3", "foot s-1")) {
+            Await.until(who + " is told proc-1 ended", () -> told.containsKey(who) && told.get(who).contains("proc-1"));
+            assertThat(told.get(who)).as(who).doesNotContain("proc-9");
+        }
+        assertThat(told.get("box-1")).as("node 1 tells its own peers of every end").contains("proc-9", "proc-1");
+    }
+
+    @Test
     void aProcessEndDuringARedisOutageReachesThePeersOnTheOtherNodesOnceRedisIsBack() throws Exception {
         Map<String, ConcurrentLinkedQueue<String>> told = peersHearingProcessEnds();
+        callAs(Fleet.ctx(), daemon("box-2"));
         redis.stop();
         try {
             fleet.node(1).peers().processEnded(Fleet.ctx());      // proc-1 of session s-1, with Redis gone

@@ -146,6 +146,13 @@ final class CallCommand {
                     + "the server: look at serve's log, or call again with a larger --timeout.");
             return Main.TIMEOUT;
         } catch (ConnectException e) {
+            for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+                if (c instanceof java.nio.channels.UnresolvedAddressException || c instanceof java.net.UnknownHostException) {
+                    err.println("Cannot reach " + uri + ": the host '" + uri.getHost() + "' does not resolve. Check the "
+                            + "host name in --server (DNS, /etc/hosts).");
+                    return Main.UNREACHABLE;
+                }
+            }
             err.println("Cannot reach " + uri + ": nothing accepts connections there. Is 'serve' running, and is "
                     + uri.getPort() + " its admin port (--admin-port, default --port + 1)?");
             return Main.UNREACHABLE;

@@ -374,6 +374,12 @@ final class ServeCommand {
                 }
             }
         }
+        String scheme = uri.indexOf(':') > 0 ? uri.substring(0, uri.indexOf(':')).toLowerCase(java.util.Locale.ROOT)
+                : "";
+        if (!scheme.equals("redis") && !scheme.equals("rediss")) {
+            throw new Args.UsageException("--redis-uri " + uri + ": the URI must start with redis:// (or rediss:// "
+                    + "for TLS), e.g. redis://127.0.0.1:6379/0.");
+        }
         throw new Args.UsageException("--redis-uri " + uri + " needs a fleet link for it on the class path: the "
                 + "cluster-redis module (and Lettuce) for redis:// and rediss://, see docs/cluster.md. Add them to "
                 + "the class path, or leave out --redis-uri and --node-id for a single node.");

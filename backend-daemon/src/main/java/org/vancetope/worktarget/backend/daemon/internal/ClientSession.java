@@ -370,6 +370,14 @@ public final class ClientSession {
                         ctx.close();
                     }
                 }, settings.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            } else if (evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_TIMEOUT) {
+                // the server took the connection and said nothing: not a close of the server's (a stopped or
+                // overloaded server, or a port of something that waits for the client to speak first)
+                lastFailure = new java.util.concurrent.TimeoutException("the server accepted the connection but did "
+                        + "not answer the WebSocket upgrade within " + settings.handshakeTimeout().toMillis() + " ms: it "
+                        + "is stopped or overloaded, or the port is not a WorkTarget server's");
+                failureRecorded = true;
+                super.userEventTriggered(ctx, evt);
             } else {
                 super.userEventTriggered(ctx, evt);
             }

@@ -84,6 +84,15 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
     static final Duration MAX_CLOCK_SKEW = Duration.ofSeconds(5);
     /** The most process ends kept while the store is unreachable. */
     static final int MAX_OWED_ENDS = 10_000;
+    /** The most processes remembered as having called a peer on another node. */
+    static final int MAX_FORWARDING_PROCESSES = 100_000;
+    /**
+     * The processes of this node that called a peer on another node, by process id: only their ends concern
+     * the other nodes (a peer there holds jobs of a process only if the process called it, and every such call
+     * went out through this router). Past {@link #MAX_FORWARDING_PROCESSES}, every end is told.
+     */
+    private final Set<String> forwarding = ConcurrentHashMap.newKeySet();
+    private volatile boolean forwardingOverflow;
 
     private record Forwarded(String node, String tool, CompletableFuture<Map<String, Object>> future) {
     }
@@ -277,8 +286,9 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
     }
 
     /**
-     * A process ended: the other nodes that hold peers of the process (the daemons of its project, the
-     * foot of its session) are told, and tell those peers as their own. Sent from the presence thread,
+     * A process ended: when it called a peer on another node, the other nodes that hold peers of the
+     * process (the daemons of its project, the foot of its session) are told, and tell those peers as
+     * their own; a process that called none concerns no other node and costs the store nothing. Sent from the presence thread,
      * so the dispatcher never waits for the store. When the store is unreachable (or a message to a node
      * cannot be published) the end is owed: it is tried again every check period, and once the store
      * answers, for one presence time to live more, so that the nodes that write their presence again
@@ -287,6 +297,10 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
      * @param process the process
      */
     void processEnded(ToolContext process) {
+        boolean calledOut = forwarding.remove(process.processId()) || forwardingOverflow;
+        if (!calledOut) {
+            return;     // no peer on another node ran a call of it: nothing there to end
+        }
         submitPresence(() -> {
             OwedEnd end = new OwedEnd(process);
             if (!tellEnded(end)) {
@@ -538,6 +552,13 @@ public final class FleetRouter implements FleetLink.Listener, AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         String id = ids.next("fw-");
         String frame = encode(new Message.Invoke(id, tool, params, Math.max(1, timeout.toMillis()), context), key, tool);
+        if (context != null && context.processId() != null && !forwarding.contains(context.processId())) {
+            if (forwarding.size() >= MAX_FORWARDING_PROCESSES) {
+                forwardingOverflow = true;
+            } else {
+                forwarding.add(context.processId());
+            }
+        }
         Forwarded call = new Forwarded(node, tool, new CompletableFuture<>());
         pending.put(id, call);
         // The caller waits once, for the result: the store's answer to the send only fails the call.

@@ -298,6 +298,13 @@ class CliTest {
     }
 
     @Test
+    void serveWithARedisUriOfAnotherSchemeSaysWhichSchemesWork() throws Exception {
+        assertThat(run("serve", "--workspace", ".", "--tokens", tokens(ONE_TOKEN).toString(), "--redis-uri",
+                "http://127.0.0.1:6379", "--node-id", "node-1")).isEqualTo(Main.USAGE);
+        assertThat(stderr()).contains("must start with redis:// (or rediss://").doesNotContain("class path");
+    }
+
+    @Test
     void callRunsTheToolOnTheDaemonAndPrintsTheJsonResult() throws Exception {
         connectDaemon();
         assertThat(run("call", "--server", adminUrl(), "--admin-token", ADMIN_TOKEN, "--target", "DAEMON:build-box-01",
@@ -512,12 +519,30 @@ class CliTest {
     }
 
     @Test
+    void theUnreachableMessageOfAnUnansweredUpgradeSaysTheServerDidNotAnswerAndNotThatItClosed() {
+        String m = DaemonCommand.unreachable(URI.create("ws://h:7070/worktarget/v1"), 12,
+                new java.util.concurrent.TimeoutException("the server accepted the connection but did not answer the "
+                        + "WebSocket upgrade within 10000 ms: it is stopped or overloaded, or the port is not a "
+                        + "WorkTarget server's"));
+        assertThat(m).contains("did not answer the WebSocket upgrade within 10000 ms", "stopped or overloaded")
+                .doesNotContain("--max-connections", "closed");
+    }
+
+    @Test
     void theUnreachableMessageOfAResetConnectionNamesTheConnectionCap() {
         assertThat(DaemonCommand.unreachable(URI.create("ws://h:7070/worktarget/v1"), 5,
                 new java.net.SocketException("Connection reset"))).isEqualTo("Not connected to ws://h:7070/worktarget/v1 "
                 + "within 5 s (--connect-timeout): the last attempt failed: SocketException: Connection reset. Check "
                 + "--connect, and serve's log. A serve that already holds --max-connections connections closes new ones "
                 + "this way, and logs a WARN that says so; then retry later, or raise its --max-connections.");
+    }
+
+    @Test
+    void callToAnUnresolvableHostExitsUnreachableNamingTheHost() {
+        assertThat(run("call", "--server", "http://no-such-host.invalid:7071", "--admin-token", ADMIN_TOKEN,
+                "--target", "WORK", "--tenant", "acme", "--project", "proj", "file_list", "{}"))
+                .isEqualTo(Main.UNREACHABLE);
+        assertThat(stderr()).contains("the host 'no-such-host.invalid' does not resolve");
     }
 
     @Test

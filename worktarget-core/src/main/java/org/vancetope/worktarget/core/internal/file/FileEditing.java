@@ -20,7 +20,8 @@ import org.vancetope.worktarget.spi.ToolException;
 /**
  * {@code file_edit}: replaces texts in a file, one edit or a list applied in order, working on the
  * file's bytes in memory; writes the result with {@link FileWriting#replaceAtomically} only when every
- * edit matched (all or nothing), and renders the short diff of the lines around each replacement.
+ * edit matched (all or nothing), and renders the diff of the file as it was against the file as the
+ * edits left it ({@link EditDiff}).
  */
 final class FileEditing {
     private final FileToolSettings settings;
@@ -121,8 +122,8 @@ final class FileEditing {
         int firstLine = 0;
         int replacements = 0;
         boolean changed = false;
-        List<String> diffLines = new ArrayList<>();
-        int hiddenReplacements = 0;
+        byte[] original = data;     // the edits make new arrays: the diff compares with this
+        int originalLength = n;
         // each edit reads and copies the whole text: many edits of a big file are bounded by the search deadline,
         // so that one call cannot hold a worker for minutes (10,000 edits of a 1.6 MB file took 40 s)
         CallDeadline deadline = CallDeadline.start("file_edit", settings.searchTimeout().toMillis());
@@ -160,11 +161,6 @@ final class FileEditing {
                 if (firstLine == 0) {
                     firstLine = line;
                 }
-                if (diffLines.size() <= settings.editDiffMaxLines()) {
-                    diffLines.addAll(diff(data, n, idx, old.length, edit.oldText(), edit.newText(), line));
-                } else {
-                    hiddenReplacements++;
-                }
             }
             replacements += at.size();
             if (!edit.oldText().equals(edit.newText())) {
@@ -195,7 +191,7 @@ final class FileEditing {
             }
         }
         return new EditResult(gate.relative(file), firstLine, changed, replacements, dryRun,
-                render(diffLines, hiddenReplacements));
+                EditDiff.of(original, originalLength, data, n, settings.editDiffMaxLines(), settings.grepLineClipChars()));
     }
 
     /**
@@ -352,36 +348,6 @@ final class FileEditing {
 
     private static final byte[] CRLF = {'\r', '\n'};
 
-    /** The diff lines of one replacement, from the lines around it only (decoded from the bytes). */
-    private List<String> diff(byte[] data, int n, int idx, int oldLen, String oldText, String newText, int line) {
-        int ls = lastNewline(data, idx - 1) + 1;
-        int end = idx + oldLen;
-        int le = indexOf(data, n, NEWLINE, Math.max(end - (oldText.endsWith("\n") ? 1 : 0), idx));
-        if (le < 0) {
-            le = n;
-        }
-        int from = ls > 0 ? lastNewline(data, ls - 2) + 1 : 0;
-        int to = n;
-        if (le < n) {
-            // the line after, with its own newline: the string diff tells an empty last line from none by it
-            int nle = indexOf(data, n, NEWLINE, le + 1);
-            to = nle < 0 ? n : nle + 1;
-        }
-        String local = new String(data, from, to - from, StandardCharsets.UTF_8);
-        return diff(local, (int) TextScan.utf16Chars(data, from, idx), oldText, newText, line);
-    }
-
-    private static final byte[] NEWLINE = {'\n'};
-
-    private static int lastNewline(byte[] data, int fromIndex) {
-        for (int i = Math.min(fromIndex, data.length - 1); i >= 0; i--) {
-            if (data[i] == '\n') {
-                return i;
-            }
-        }
-        return -1;
-    }
-
     /** The first occurrence of {@code needle} in {@code data[0, n)} at or after {@code from}, or -1. */
     static int indexOf(byte[] data, int n, byte[] needle, int from) {
         int m = needle.length;
@@ -511,72 +477,6 @@ final class FileEditing {
             }
             out.clear();
         }
-    }
-
-    private static List<String> diff(String text, int idx, String oldText, String newText, int line) {
-        int ls = text.lastIndexOf('\n', idx - 1) + 1;
-        int end = idx + oldText.length();
-        int le = text.indexOf('\n', Math.max(end - (oldText.endsWith("\n") ? 1 : 0), idx));
-        if (le < 0) {
-            le = text.length();
-        }
-        String prefix = text.substring(ls, idx);
-        String suffix = text.substring(end, Math.max(end, le));
-        String before = prefix + oldText + suffix;
-        String after = prefix + newText + suffix;
-        List<String> out = new ArrayList<>();
-        out.add("@@ line " + line + " @@");
-        if (ls > 0) {
-            int pls = text.lastIndexOf('\n', ls - 2) + 1;
-            out.add(" " + stripCr(text.substring(pls, ls - 1)));
-        }
-        for (String l : splitLines(before)) {
-            out.add("-" + l);
-        }
-        for (String l : splitLines(after)) {
-            out.add("+" + l);
-        }
-        if (le + 1 < text.length()) {     // a line after the edited ones, not the end after a final newline
-            int nle = text.indexOf('\n', le + 1);
-            out.add(" " + stripCr(text.substring(le + 1, nle < 0 ? text.length() : nle)));
-        }
-        return out;
-    }
-
-    /**
-     * The diff text: at most {@link FileToolSettings#editDiffMaxLines()} lines, each clipped; what is left
-     * out is counted in a last line.
-     */
-    private String render(List<String> lines, int hiddenReplacements) {
-        int max = settings.editDiffMaxLines();
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < lines.size() && i < max; i++) {
-            sb.append(TextScan.clip(lines.get(i), settings.grepLineClipChars())).append('\n');
-        }
-        if (lines.size() > max) {
-            sb.append("… (").append(lines.size() - max).append(" more diff lines");
-            if (hiddenReplacements > 0) {
-                sb.append(", and ").append(hiddenReplacements).append(" more replacements not shown");
-            }
-            sb.append(")\n");
-        }
-        return sb.toString();
-    }
-
-    private static List<String> splitLines(String s) {
-        List<String> out = new ArrayList<>();
-        String body = s.endsWith("\n") ? s.substring(0, s.length() - 1) : s;
-        if (s.isEmpty()) {
-            return out;
-        }
-        for (String l : body.split("\n", -1)) {
-            out.add(stripCr(l));
-        }
-        return out;
-    }
-
-    private static String stripCr(String s) {
-        return s.endsWith("\r") ? s.substring(0, s.length() - 1) : s;
     }
 
     private static String joinInts(List<Integer> l) {

@@ -432,8 +432,13 @@ final class FileGrep {
         List<GrepCollector.Hit> out = new ArrayList<>(hits.size());
         long used = 2;
         for (Searcher.Span h : hits) {
-            GrepResult.Match m = new GrepResult.Match(rel, h.line(),
-                    TextScan.clip(text.substring(h.start(), h.end()), settings.grepLineClipChars()),
+            int clipAt = settings.grepLineClipChars();
+            // a long line is shown around its match, not from its start (where a minified file's match is not)
+            String shown = h.end() - h.start() <= clipAt || mode.multiline()
+                    ? TextScan.clip(text.substring(h.start(), h.end()), clipAt)
+                    : TextScan.clipAround(text.substring(h.start(), h.end()),
+                            searcher.firstMatchIn(text, h.start(), h.end()), clipAt);
+            GrepResult.Match m = new GrepResult.Match(rel, h.line(), shown,
                     mode.before() > 0 ? contextBefore(text, h.start(), mode.before()) : null,
                     mode.after() > 0 ? contextAfter(text, h.end(), mode.after()) : null,
                     mode.multiline() ? h.endLine() : null);

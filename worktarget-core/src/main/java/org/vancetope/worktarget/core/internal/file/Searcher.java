@@ -188,6 +188,19 @@ final class Searcher {
     }
 
     /**
+     * Where the pattern first matches in a line of the text (for showing a long line around its match).
+     *
+     * @param text the text
+     * @param from the line's start
+     * @param to the line's end
+     * @return the match's offset from the line's start, or -1
+     */
+    int firstMatchIn(String text, int from, int to) {
+        java.util.regex.Matcher m = linePattern.matcher(text).region(from, to);
+        return m.find() ? m.start() - from : -1;
+    }
+
+    /**
      * The matches of the pattern over the whole text, which may span lines ({@code multiline: true}).
      * {@code ^} and {@code $} match at line boundaries; {@code .} does not match a newline unless the
      * pattern says {@code (?s)}. A match may span at most {@code windowLines} lines: a longer one is

@@ -329,4 +329,31 @@ final class TextScan {
         }
         return s.substring(0, cut) + String.format(CLIP_MARKER, s.length() - cut);
     }
+
+    /**
+     * A line cut to about {@code max} chars around a position in it: the line as {@link #clip} cuts it
+     * when the position is within its first {@code max} chars, otherwise a window of {@code max} chars that
+     * starts a little before the position, with a marker before and after it saying how many chars were
+     * cut there (a match far into a minified or generated line stays visible).
+     *
+     * @param s the line
+     * @param at a position in the line (the start of a match)
+     * @param max the most chars kept
+     * @return the clipped line
+     */
+    static String clipAround(String s, int at, int max) {
+        if (s.length() <= max || at < 0 || at + Math.min(max / 4, 80) <= max) {
+            return clip(s, max);
+        }
+        int from = Math.max(0, at - max / 4);
+        if (from > 0 && Character.isLowSurrogate(s.charAt(from))) {
+            from--;
+        }
+        int to = Math.min(s.length(), from + max);
+        if (to < s.length() && Character.isHighSurrogate(s.charAt(to - 1))) {
+            to--;
+        }
+        return String.format(CLIP_MARKER, from) + s.substring(from, to)
+                + (to < s.length() ? String.format(CLIP_MARKER, s.length() - to) : "");
+    }
 }

@@ -204,7 +204,96 @@ class FileEngineTest {
         assertThat(Files.readString(root.resolve("a.txt"))).isEqualTo("z\ny\nz z\n\nz\n");
     }
 
-    /** Runs an edit while {@code change} writes the file each time after the edit read it. */
+    @Test
+    void theDiffOfReplacementsOnOneLineShowsTheLineAsItWillBe() throws Exception {
+        file("a.txt", "aaaa\n");
+        Map<String, Object> r = run("file_edit", "path", "a.txt", "oldText", "aa", "newText", "b", "replaceAll", true);
+        assertThat(r.get("diff")).isEqualTo("@@ line 1 @@\n-aaaa\n+bb\n");
+        assertThat(Files.readString(root.resolve("a.txt"))).isEqualTo("bb\n");
+    }
+
+    @Test
+    void theDiffOfADryRunReplaceAllShowsEveryChangedPlaceOnceWithItsFinalText() throws Exception {
+        file("a.txt", "k1\nfoo\nfoo\nk2\nfoo foo\n");
+        Map<String, Object> r = run("file_edit", "path", "a.txt", "oldText", "foo", "newText", "bar", "replaceAll", true,
+                "dryRun", true);
+        assertThat(r.get("diff")).isEqualTo("@@ line 2 @@\n k1\n-foo\n-foo\n+bar\n+bar\n k2\n"
+                + "@@ line 5 @@\n k2\n-foo foo\n+bar bar\n");
+        assertThat(r.get("replacements")).isEqualTo(4);
+        assertThat(Files.readString(root.resolve("a.txt"))).isEqualTo("k1\nfoo\nfoo\nk2\nfoo foo\n");
+    }
+
+    @Test
+    void theDiffOfSeveralEditsShowsWhatTheyLeftTogether() throws Exception {
+        file("a.txt", "say again and again\nend\n");
+        Map<String, Object> r = run("file_edit", "path", "a.txt", "edits", List.of(
+                Map.of("oldText", "again", "newText", "x", "replaceAll", true),
+                Map.of("oldText", "say", "newText", "shout")), "dryRun", true);
+        assertThat(r.get("diff")).isEqualTo("@@ line 1 @@\n-say again and again\n+shout x and x\n end\n");
+    }
+
+    @Test
+    void anEditThatChangesNothingShowsNoDiff() throws Exception {
+        file("a.txt", "x\ny = 2\n");
+        Map<String, Object> r = run("file_edit", "path", "a.txt", "oldText", "y = 2", "newText", "y = 2");
+        assertThat(r.get("changed")).isEqualTo(false);
+        assertThat(r.get("diff")).isEqualTo("");
+    }
+
+    @Test
+    void theDiffMarksANewlineAddedOrRemovedAtTheEndOfTheFile() throws Exception {
+        file("a.txt", "a\nc");
+        Map<String, Object> r = run("file_edit", "path", "a.txt", "oldText", "c", "newText", "c\n");
+        assertThat(r.get("diff")).isEqualTo("@@ line 2 @@\n a\n-c\n" + EditDiff.NO_NEWLINE + "\n+c\n");
+
+        file("b.txt", "a\nc\n");
+        r = run("file_edit", "path", "b.txt", "oldText", "c\n", "newText", "c");
+        assertThat(r.get("diff")).isEqualTo("@@ line 2 @@\n a\n-c\n+c\n" + EditDiff.NO_NEWLINE + "\n");
+    }
+
+    @Test
+    void theDiffOfInsertedLinesShowsTheirPlaceAndTheLinesAround() throws Exception {
+        file("a.txt", "one\ntwo\nthree\n");
+        Map<String, Object> r = run("file_edit", "path", "a.txt", "oldText", "two\n", "newText", "two\n2.5\n");
+        assertThat(r.get("diff")).isEqualTo("@@ line 3 @@\n two\n+2.5\n three\n");
+    }
+
+    @Test
+    void aLongDiffIsCutAtTheMostLinesAndSaysSo() throws Exception {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 500; i++) {
+            sb.append("x").append(i).append("\nkeep\n");
+        }
+        file("a.txt", sb.toString());
+        Map<String, Object> r = run("file_edit", "path", "a.txt", "oldText", "x", "newText", "y", "replaceAll", true);
+        String diff = (String) r.get("diff");
+        assertThat(diff.lines().count()).isLessThanOrEqualTo(FileToolSettings.defaults().editDiffMaxLines() + 1L);
+        assertThat(diff).endsWith("more changed lines follow)\n").startsWith("@@ line 1 @@\n-x0\n+y0\n keep\n");
+    }
+
+    @Test
+    void aMatchFarIntoALongLineIsShownWithTheTextAroundIt() throws Exception {
+        file("bundle.txt", "x".repeat(300_000) + "foo(1)" + "y".repeat(10) + "\n");
+        Map<String, Object> r = run(new FileEngine(FileToolSettings.builder().grepMaxFileBytes(1 << 20).build()),
+                "file_grep", "pattern", "fo+\\(");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> matches = (List<Map<String, Object>>) r.get("matches");
+        String text = (String) matches.get(0).get("text");
+        assertThat(text).contains("foo(1)yyyyyyyyyy").startsWith("…[clipped ").doesNotEndWith("chars]");
+        assertThat(text.length()).isLessThan(FileToolSettings.defaults().grepLineClipChars() + 60);
+    }
+
+    @Test
+    void aMatchNearTheStartOfALongLineIsShownFromTheStart() throws Exception {
+        file("bundle.txt", "foo" + "x".repeat(300_000) + "\n");
+        Map<String, Object> r = run(new FileEngine(FileToolSettings.builder().grepMaxFileBytes(1 << 20).build()),
+                "file_grep", "pattern", "foo", "literal", true);
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> matches = (List<Map<String, Object>>) r.get("matches");
+        assertThat((String) matches.get(0).get("text")).startsWith("fooxxx").endsWith("chars]");
+    }
+
+    /** Runs an edit while {@code change} writes the file each time after the edit read it. */    /** Runs an edit while {@code change} writes the file each time after the edit read it. */
     private Object editWhileChanging(Runnable change, Object... kv) throws Exception {
         FileEditing.afterReadForTests = change;
         try {
