@@ -597,7 +597,8 @@ final class AdminServer implements AutoCloseable {
             }
         }
         if (tenant == null || project == null) {
-            return bad("'tenant' and 'project' are required unless the target names exactly one connected peer.");
+            return bad("'tenant' and 'project' are required unless the target names exactly one peer connected to "
+                    + "this server node (in a fleet, give them for a peer connected to another node).");
         }
         String unsafe = Segments.problem(tenant);
         if (unsafe != null) {

@@ -119,6 +119,12 @@ final class FileEditing {
             throw Params.invalid("File " + ConfinedRoot.quote(userPath) + " is not UTF-8 text; file_edit only edits "
                     + "text files.");
         }
+        if ((TextScan.classify(data, 0, Math.min(n, TextScan.SNIFF)) & TextScan.BINARY) != 0) {
+            // what file_read, file_grep and file_count call binary (a NUL in the first 8 KiB) is not edited as text
+            throw Params.invalid("File " + ConfinedRoot.quote(userPath) + " looks binary (it contains NUL bytes); "
+                    + "file_edit only edits text files, and the file is unchanged. Change it with exec_run if you "
+                    + "must (e.g. a script that writes the bytes).");
+        }
         int firstLine = 0;
         int replacements = 0;
         boolean changed = false;

@@ -233,13 +233,20 @@ final class FileGrep {
             parts.add(files(col.nonUtf8.get()) + " that " + (col.nonUtf8.get() == 1 ? "is" : "are")
                     + " not UTF-8 text " + named(col.nonUtf8Names.list(), col.nonUtf8.get(), prefix));
         }
+        if (col.lateNul.get() > 0) {
+            parts.add(files(col.lateNul.get()) + " that " + (col.lateNul.get() == 1 ? "starts" : "start") + " as text "
+                    + "but " + (col.lateNul.get() == 1 ? "holds" : "hold") + " a NUL byte further on, so "
+                    + (col.lateNul.get() == 1 ? "it counts" : "they count") + " as binary "
+                    + named(col.lateNulNames.list(), col.lateNul.get(), prefix));
+        }
         if (parts.isEmpty()) {
             return null;
         }
+        int n = col.large.get() + col.nonUtf8.get() + col.lateNul.get();
         return "Not searched, so matches there are not shown: " + String.join("; ", parts) + ". Search "
-                + (col.large.get() + col.nonUtf8.get() == 1 ? "it" : "them") + " with exec_run, for example "
+                + (n == 1 ? "it" : "them") + " with exec_run, for example "
                 + "grep -n -F -e TEXT -- FILE for a fixed string or grep -n -P -e PATTERN -- FILE for a regular "
-                + "expression.";
+                + "expression" + (col.lateNul.get() > 0 ? " (with -a for a file that counts as binary)" : "") + ".";
     }
 
     /** The files that could not be read and the directories that could not be listed, or null for none. */
@@ -367,6 +374,11 @@ final class FileGrep {
         }
         if (bytes.indexOf(0) >= 0) {
             stats.binary.incrementAndGet();
+            if (n > TextScan.SNIFF && bytes.substring(0, TextScan.SNIFF).indexOf(0) < 0) {
+                // text, as far as its start tells (a log with a stray NUL after a crash): say it was skipped
+                stats.lateNul.incrementAndGet();
+                stats.lateNulNames.add(e.rel());
+            }
             return null;
         }
         // a byte order mark is no part of the first line's text: '^first' matches it, as in ripgrep

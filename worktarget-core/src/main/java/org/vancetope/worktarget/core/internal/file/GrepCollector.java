@@ -50,6 +50,9 @@ final class GrepCollector {
     final AtomicInteger large = new AtomicInteger();
     final FewNames largeNames = new FewNames();
     final AtomicInteger binary = new AtomicInteger();
+    /** Of {@link #binary}: files whose first 8 KiB look like text, with a NUL later, that hold the pattern's bytes. */
+    final AtomicInteger lateNul = new AtomicInteger();
+    final FewNames lateNulNames = new FewNames();
     final AtomicInteger nonUtf8 = new AtomicInteger();
     final FewNames nonUtf8Names = new FewNames();
     final AtomicInteger unreadable = new AtomicInteger();

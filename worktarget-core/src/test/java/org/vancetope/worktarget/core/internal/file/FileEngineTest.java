@@ -293,6 +293,35 @@ class FileEngineTest {
         assertThat((String) matches.get(0).get("text")).startsWith("fooxxx").endsWith("chars]");
     }
 
+    @Test
+    void aTextFileWithANulFarIntoItIsSkippedAsBinaryAndTheHintSaysSo() throws Exception {
+        file("late.log", "foo line\n".repeat(2000) + "x\u0000y\nfoo after\n");
+        Map<String, Object> r = run(new FileEngine(FileToolSettings.builder().grepMaxFileBytes(1 << 20).build()),
+                "file_grep", "pattern", "foo");
+        assertThat(r.get("matches")).isEqualTo(List.of());
+        assertThat(r.get("skippedBinary")).isEqualTo(1);
+        assertThat((String) r.get("hint")).contains("1 file that starts as text but holds a NUL byte further on",
+                "'late.log'", "with -a");
+    }
+
+    @Test
+    void aBinaryFileFromItsStartGetsNoHint() throws Exception {
+        file("blob.bin", "\u0000foo" + "z".repeat(10_000) + "\n");
+        Map<String, Object> r = run(new FileEngine(FileToolSettings.builder().grepMaxFileBytes(1 << 20).build()),
+                "file_grep", "pattern", "foo");
+        assertThat(r.get("skippedBinary")).isEqualTo(1);
+        assertThat(r.get("hint")).isNull();
+    }
+
+    @Test
+    void aFileThatLooksBinaryIsNotEditedAsText() throws Exception {
+        file("nul.bin", "foo\u0000bar\nfoo\n");
+        ToolException e = fails("file_edit", "path", "nul.bin", "oldText", "foo", "newText", "FOO", "replaceAll", true);
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("looks binary", "unchanged");
+        assertThat(Files.readString(root.resolve("nul.bin"))).isEqualTo("foo\u0000bar\nfoo\n");
+    }
+
     /** Runs an edit while {@code change} writes the file each time after the edit read it. */    /** Runs an edit while {@code change} writes the file each time after the edit read it. */
     private Object editWhileChanging(Runnable change, Object... kv) throws Exception {
         FileEditing.afterReadForTests = change;
