@@ -1060,6 +1060,17 @@ public abstract class FileToolsContract {
     }
 
     @Test
+    void gitignoreCharacterClassesByNameWorkAsInGit() throws Exception {
+        f.write(".gitignore", "[[:digit:]]*.num\n[![:upper:]]*.cap\n");
+        f.write("1.num", "x");
+        f.write("a.num", "x");
+        f.write("Big.cap", "x");
+        f.write("small.cap", "x");
+        assertThat(paths(f.call("file_find", "pathGlob", "*.{num,cap}").get("files")))
+                .containsExactlyInAnyOrder("a.num", "Big.cap");
+    }
+
+    @Test
     void gitInfoExcludeIsRead() throws Exception {
         f.write(".git/info/exclude", "secret.txt\n");
         f.write("secret.txt", "x");

@@ -30,7 +30,8 @@ import org.vancetope.worktarget.core.internal.path.SafeDirectory;
  * file wins; a file in an ignored directory cannot be re-included, since that directory is not
  * entered); a trailing {@code /} matches directories only; a pattern with a {@code /} at its start or
  * in its middle is anchored to its file's directory, one without matches a name at any depth;
- * {@code *}, {@code ?} and {@code [...]} (with {@code !} or {@code ^} negation) never match {@code /};
+ * {@code *}, {@code ?} and {@code [...]} (with {@code !} or {@code ^} negation, and the classes
+ * {@code [:alnum:]}, {@code [:digit:]} and the others of git, in ASCII) never match {@code /};
  * a leading {@code **}{@code /}, a trailing {@code /**} and an inner {@code /**}{@code /} match any
  * number of directories; other runs of {@code *} act as one {@code *}.
  *
@@ -322,9 +323,20 @@ final class GitIgnore {
             k++;
         }
         List<int[]> items = new ArrayList<>();     // {character, escaped}
+        List<Integer> named = new ArrayList<>();   // the ranges of [:name:] classes
         while (k < close) {
             int cp = p.codePointAt(k);
-            if (cp == '\\' && k + 1 < close) {
+            int nameEnd = cp == '[' && k + 1 < close && p.charAt(k + 1) == ':' ? p.indexOf(":]", k + 2) : -1;
+            if (nameEnd > 0 && nameEnd < close) {
+                int[] posix = POSIX_CLASSES.get(p.substring(k + 2, nameEnd));
+                if (posix == null) {
+                    return null;        // git matches nothing with an unknown class
+                }
+                for (int v : posix) {
+                    named.add(v);
+                }
+                k = nameEnd + 2;
+            } else if (cp == '\\' && k + 1 < close) {
                 int next = p.codePointAt(k + 1);
                 items.add(new int[] {next, 1});
                 k += 1 + Character.charCount(next);
@@ -348,8 +360,27 @@ final class GitIgnore {
             ranges[r++] = first;
             ranges[r++] = last;
         }
-        return Glob.Nfa.charClass(java.util.Arrays.copyOf(ranges, r), negated);
+        int[] all = java.util.Arrays.copyOf(ranges, r + named.size());
+        for (int v : named) {
+            all[r++] = v;
+        }
+        return Glob.Nfa.charClass(all, negated);
     }
+
+    /** The character classes git accepts in brackets ({@code [[:digit:]]}), as ASCII ranges. */
+    private static final java.util.Map<String, int[]> POSIX_CLASSES = java.util.Map.ofEntries(
+            java.util.Map.entry("alnum", new int[] {'0', '9', 'A', 'Z', 'a', 'z'}),
+            java.util.Map.entry("alpha", new int[] {'A', 'Z', 'a', 'z'}),
+            java.util.Map.entry("blank", new int[] {' ', ' ', '\t', '\t'}),
+            java.util.Map.entry("cntrl", new int[] {0, 31, 127, 127}),
+            java.util.Map.entry("digit", new int[] {'0', '9'}),
+            java.util.Map.entry("graph", new int[] {'!', '~'}),
+            java.util.Map.entry("lower", new int[] {'a', 'z'}),
+            java.util.Map.entry("print", new int[] {' ', '~'}),
+            java.util.Map.entry("punct", new int[] {'!', '/', ':', '@', '[', '`', '{', '~'}),
+            java.util.Map.entry("space", new int[] {'\t', '\r', ' ', ' '}),
+            java.util.Map.entry("upper", new int[] {'A', 'Z'}),
+            java.util.Map.entry("xdigit", new int[] {'0', '9', 'A', 'F', 'a', 'f'}));
 
     /** The index of the {@code ']'} closing a class opened at {@code open}, or -1. */
     private static int classEnd(String p, int open) {
@@ -364,6 +395,8 @@ final class GitIgnore {
             char c = p.charAt(k);
             if (c == '\\') {
                 k++;
+            } else if (c == '[' && k + 1 < p.length() && p.charAt(k + 1) == ':' && p.indexOf(":]", k + 2) > 0) {
+                k = p.indexOf(":]", k + 2) + 1;     // a [:name:] inside the class: its ']' does not close it
             } else if (c == ']') {
                 return k;
             }
