@@ -61,8 +61,9 @@ public final class ToolCatalog {
         String dirDesc = "WORK target only: the RootDir to work in. Normally omitted: the current work target decides.";
         String pathDesc = "Path relative to the work directory, with '/' separators.";
         String excludeDesc = "Globs of paths to leave out, e.g. [\"*.min.js\", \"fixtures\", \"docs/old/**\"]. A glob without '/' "
-                + "matches a name at any depth; a matching directory is not entered. As in .gitignore, a leading '/' "
-                + "anchors a glob at the searched directory and a trailing '/' may mark a directory. At most 64.";
+                + "matches a name at any depth; a matching directory is not entered. A leading '/' anchors a glob at "
+                + "the searched directory; a trailing '/' is allowed and ignored (the glob then also matches files of "
+                + "that name). At most 64.";
         String ignoredDesc = "Also search files and directories that .gitignore files ignore (default false: they are "
                 + "skipped, as git and ripgrep do).";
         w.add(wrapper("file_read", "Read file",

@@ -1151,6 +1151,14 @@ public abstract class FileToolsContract {
     }
 
     @Test
+    void excludeOfEveryNameIsInvalidParams() {
+        for (String g : List.of("*", "/*", "*/")) {
+            assertThat(f.failure("file_grep", "pattern", "x", "exclude", List.of(g)).code()).as(g)
+                    .isEqualTo(ErrorCode.INVALID_PARAMS);
+        }
+    }
+
+    @Test
     void excludeWithAnInvalidGlobIsInvalidParamsNamingExclude() {
         ToolException e = f.failure("file_find", "exclude", List.of("[abc"));
         assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);

@@ -186,6 +186,9 @@ final class DaemonCommand {
                     .tools(tools)
                     .processEndHook(local::processEnded)
                     .frameExtension(transfers.extension())
+                    // an upgrade the server never answers is given up within --connect-timeout, not after it
+                    .handshakeTimeout(connectTimeout > 0 && connectTimeout < ATTEMPT_TIMEOUT.toSeconds()
+                            ? Duration.ofSeconds(connectTimeout) : ATTEMPT_TIMEOUT)
                     .build();
         } catch (IllegalArgumentException e) {
             transfers.close();

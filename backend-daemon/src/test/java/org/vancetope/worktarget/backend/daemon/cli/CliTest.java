@@ -529,6 +529,33 @@ class CliTest {
     }
 
     @Test
+    void daemonAtAServerThatNeverAnswersTheUpgradeSaysSoWithinItsConnectTimeout() throws Exception {
+        List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                while (!silent.isClosed()) {
+                    try {
+                        held.add(silent.accept());      // held open, never answered
+                    } catch (java.io.IOException e) {
+                        return;
+                    }
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+
+            assertThat(run("daemon", "--connect", wsUrl(silent.getLocalPort()), "--token", DAEMON_TOKEN, "--tenant",
+                    "acme", "--project", "proj", "--name", "box", "--connect-timeout", "1")).isEqualTo(Main.UNREACHABLE);
+        } finally {
+            for (java.net.Socket s : held) {
+                s.close();
+            }
+        }
+        assertThat(stderr()).contains("did not answer the WebSocket upgrade within 1000 ms")
+                .doesNotContain("--max-connections");
+    }
+
+    @Test
     void theUnreachableMessageOfAResetConnectionNamesTheConnectionCap() {
         assertThat(DaemonCommand.unreachable(URI.create("ws://h:7070/worktarget/v1"), 5,
                 new java.net.SocketException("Connection reset"))).isEqualTo("Not connected to ws://h:7070/worktarget/v1 "

@@ -232,14 +232,26 @@ final class EditDiff {
         }
         boolean aNoNewline = an > 0 && a[an - 1] != '\n';
         boolean bNoNewline = bn > 0 && b[bn - 1] != '\n';
+        // a long line is shown around where the old and the new text first differ (a change far into a
+        // minified line would otherwise be clipped away on both sides)
+        int at = -1;
+        if (i1 > i0 && j1 > j0) {
+            String o = line(a, as.start(i0), as.start(i0 + 1));
+            String w = line(b, bs.start(j0), bs.start(j0 + 1));
+            int k = 0;
+            while (k < o.length() && k < w.length() && o.charAt(k) == w.charAt(k)) {
+                k++;
+            }
+            at = k;
+        }
         for (int i = i0; i < i1; i++) {
-            out.add("-" + TextScan.clip(line(a, as.start(i), as.start(i + 1)), clipChars));
+            out.add("-" + shown(line(a, as.start(i), as.start(i + 1)), i == i0 ? at : -1, clipChars));
             if (as.start(i + 1) == an && aNoNewline && !bNoNewline) {
                 out.add(NO_NEWLINE);
             }
         }
         for (int j = j0; j < j1; j++) {
-            out.add("+" + TextScan.clip(line(b, bs.start(j), bs.start(j + 1)), clipChars));
+            out.add("+" + shown(line(b, bs.start(j), bs.start(j + 1)), j == j0 ? at : -1, clipChars));
             if (bs.start(j + 1) == bn && bNoNewline && !aNoNewline) {
                 out.add(NO_NEWLINE);
             }
@@ -249,6 +261,10 @@ final class EditDiff {
         if (after != null) {
             out.add(" " + TextScan.clip(after, clipChars));
         }
+    }
+
+    private static String shown(String line, int at, int clipChars) {
+        return at < 0 ? TextScan.clip(line, clipChars) : TextScan.clipAround(line, at, clipChars);
     }
 
     private int lineStartBefore(int lineStart) {

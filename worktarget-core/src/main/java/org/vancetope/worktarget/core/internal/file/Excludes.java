@@ -12,7 +12,8 @@ import org.vancetope.worktarget.spi.ToolException;
  * is skipped; a directory that matches is not entered. A glob without {@code '/'} matches names at any
  * depth ({@code *.min.js}, {@code fixtures}). As in {@code .gitignore}, a leading {@code '/'} anchors a
  * glob at the searched directory ({@code /build} is {@code build} there, not deeper) and trailing
- * {@code '/'}s are dropped ({@code node_modules/} is {@code node_modules}).
+ * {@code '/'}s are dropped ({@code node_modules/} is {@code node_modules}, and so also matches a file of
+ * that name: the walk does not look up an entry's type to exclude it).
  */
 final class Excludes {
     /** The most globs one call may give. */
@@ -60,7 +61,7 @@ final class Excludes {
             while (glob0.endsWith("/")) {
                 glob0 = glob0.substring(0, glob0.length() - 1);
             }
-            Glob glob = glob0.isEmpty() ? null : anchored ? Glob.compileAnchored(glob0, "exclude")
+            Glob glob = glob0.isEmpty() || glob0.equals("*") ? null : anchored ? Glob.compileAnchored(glob0, "exclude")
                     : Glob.compile(glob0, "exclude");
             if (glob == null) {
                 throw Params.invalid("exclude '" + g + "' would exclude everything; leave it out or narrow it.");

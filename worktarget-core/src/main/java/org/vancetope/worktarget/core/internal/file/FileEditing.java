@@ -186,6 +186,8 @@ final class FileEditing {
                 n = next.length;
             }
         }
+        // edits that undo each other leave the file as it was: nothing to write, nothing changed
+        changed = changed && !java.util.Arrays.equals(original, 0, originalLength, data, 0, n);
         if (changed && !dryRun) {
             byte[] body = data;
             int len = n;

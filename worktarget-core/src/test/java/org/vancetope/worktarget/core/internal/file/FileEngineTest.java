@@ -322,6 +322,28 @@ class FileEngineTest {
         assertThat(Files.readString(root.resolve("nul.bin"))).isEqualTo("foo\u0000bar\nfoo\n");
     }
 
+    @Test
+    void editsThatUndoEachOtherChangeAndWriteNothing() throws Exception {
+        file("a.txt", "aaa\nbbb\n");
+        Files.setLastModifiedTime(root.resolve("a.txt"), java.nio.file.attribute.FileTime.fromMillis(0));
+        Map<String, Object> r = run("file_edit", "path", "a.txt", "edits", List.of(
+                Map.of("oldText", "aaa", "newText", "zzz"), Map.of("oldText", "zzz", "newText", "aaa")));
+        assertThat(r.get("changed")).isEqualTo(false);
+        assertThat(r.get("replacements")).isEqualTo(2);
+        assertThat(r.get("diff")).isEqualTo("");
+        assertThat(Files.getLastModifiedTime(root.resolve("a.txt")).toMillis()).as("not rewritten").isZero();
+    }
+
+    @Test
+    void theDiffOfAChangeFarIntoALongLineShowsTheChange() throws Exception {
+        String line = "{\"a\":1,".repeat(500) + "\"version\":\"1.2.3\"," + "\"b\":2,".repeat(300) + "}\n";
+        file("min.json", line);
+        Map<String, Object> r = run("file_edit", "path", "min.json", "oldText", "\"1.2.3\"", "newText", "\"9.9.9\"",
+                "dryRun", true);
+        String diff = (String) r.get("diff");
+        assertThat(diff).contains("\"version\":\"1.2.3\"", "\"version\":\"9.9.9\"", "…[clipped ");
+    }
+
     /** Runs an edit while {@code change} writes the file each time after the edit read it. */    /** Runs an edit while {@code change} writes the file each time after the edit read it. */
     private Object editWhileChanging(Runnable change, Object... kv) throws Exception {
         FileEditing.afterReadForTests = change;
