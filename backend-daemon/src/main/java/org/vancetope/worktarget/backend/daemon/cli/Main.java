@@ -67,16 +67,17 @@ public final class Main {
      * {@code LC_ALL=C.UTF-8} and exits here with that process's code, once it ended.
      */
     public static void standalone() {
-        OptionalInt relaunched = Utf8Relaunch.ifNeeded();
-        if (relaunched.isPresent()) {
-            System.exit(relaunched.getAsInt());
-        }
-        Utf8Relaunch.watchParent();
+        // the log settings first: the relaunch check loads classes whose loggers would fix the format without them
         setDefault("org.slf4j.simpleLogger.defaultLogLevel", "info");
         setDefault("org.slf4j.simpleLogger.showDateTime", "true");
         setDefault("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
         setDefault("org.slf4j.simpleLogger.showShortLogName", "true");
         setDefault("org.slf4j.simpleLogger.log.io.netty", "warn");
+        OptionalInt relaunched = Utf8Relaunch.ifNeeded();
+        if (relaunched.isPresent()) {
+            System.exit(relaunched.getAsInt());
+        }
+        Utf8Relaunch.watchParent();
         standalone = true;
     }
 

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
+import org.vancetope.worktarget.core.internal.path.ConfinedRoot;
 
 /**
  * Runs the {@code worktarget.jar} process again under a UTF-8 locale when this JVM cannot put names
@@ -40,9 +41,7 @@ final class Utf8Relaunch {
      * @return true when names outside ASCII would fail and this is not the relaunched process already
      */
     static boolean needed(String fileNameEncoding, char separator, Map<String, String> env) {
-        boolean utf8 = fileNameEncoding == null || fileNameEncoding.equalsIgnoreCase("UTF-8")
-                || fileNameEncoding.equalsIgnoreCase("UTF8");
-        return !utf8 && separator == '/' && !env.containsKey(RELAUNCHED);
+        return !ConfinedRoot.isUtf8(fileNameEncoding) && separator == '/' && !env.containsKey(RELAUNCHED);
     }
 
     /**

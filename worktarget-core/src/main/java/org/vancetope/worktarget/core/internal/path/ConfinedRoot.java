@@ -138,8 +138,18 @@ public final class ConfinedRoot {
     /** How this JVM encodes file names on the default file system (its locale's charset, fixed at start). */
     private static final String FILE_NAME_ENCODING = System.getProperty("sun.jnu.encoding", "UTF-8");
     /** Whether every name a caller can give can be a file name on the default file system. */
-    private static final boolean FILE_NAMES_UTF8 = FILE_NAME_ENCODING.equalsIgnoreCase("UTF-8")
-            || FILE_NAME_ENCODING.equalsIgnoreCase("UTF8");
+    private static final boolean FILE_NAMES_UTF8 = isUtf8(FILE_NAME_ENCODING);
+
+    /**
+     * Whether a JVM's file name encoding ({@code sun.jnu.encoding}) can name every file a caller may give.
+     *
+     * @param fileNameEncoding the encoding's name, or null (not set: UTF-8 is assumed)
+     * @return true for UTF-8
+     */
+    public static boolean isUtf8(String fileNameEncoding) {
+        return fileNameEncoding == null || fileNameEncoding.equalsIgnoreCase("UTF-8")
+                || fileNameEncoding.equalsIgnoreCase("UTF8");
+    }
     private static volatile boolean warnedEncoding;
 
     /**

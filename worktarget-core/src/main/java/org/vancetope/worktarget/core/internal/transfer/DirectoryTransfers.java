@@ -301,13 +301,7 @@ public final class DirectoryTransfers {
 
     /** The result of a run that is not bridged; cancelling it cancels the run. */
     private static CompletableFuture<DirectoryTransferResult> resultOf(CompletableFuture<Outcome> phase) {
-        CompletableFuture<DirectoryTransferResult> out = phase.thenApply(Outcome::result);
-        out.whenComplete((r, err) -> {
-            if (err instanceof java.util.concurrent.CancellationException) {
-                phase.cancel(true);
-            }
-        });
-        return out;
+        return TransferEngine.onCancel(phase.thenApply(Outcome::result), () -> phase.cancel(true));
     }
 
     /** The size refusal a failed send carries ({@code FrameChannel#send}), or null for any other failure. */
@@ -772,12 +766,7 @@ public final class DirectoryTransfers {
 
         /** A phase future the caller cancels (its tool call was cancelled) cancels the run. */
         private CompletableFuture<Outcome> cancellable(CompletableFuture<Outcome> phaseFuture) {
-            phaseFuture.whenComplete((o, err) -> {
-                if (err instanceof java.util.concurrent.CancellationException) {
-                    cancelledByCaller();
-                }
-            });
-            return phaseFuture;
+            return TransferEngine.onCancel(phaseFuture, this::cancelledByCaller);
         }
 
         /**

@@ -656,12 +656,24 @@ public final class TransferEngine {
         }
         s.start();
         // cancelling the future (a cancelled tool call) ends the transfer instead of leaving it to run on
-        s.result.whenComplete((v, err) -> {
+        return onCancel(s.result, s::cancelledByCaller);
+    }
+
+    /**
+     * Runs {@code then} when the caller cancels the future (its tool call was cancelled), so that the work
+     * behind it stops instead of running on unobserved.
+     *
+     * @param future the future the caller holds
+     * @param then what stops the work
+     * @return the same future
+     */
+    static <T> CompletableFuture<T> onCancel(CompletableFuture<T> future, Runnable then) {
+        future.whenComplete((v, err) -> {
             if (err instanceof java.util.concurrent.CancellationException) {
-                s.cancelledByCaller();
+                then.run();
             }
         });
-        return s.result;
+        return future;
     }
 
     private static void closeQuietly(ConfinedRoot.OpenFile file) {
@@ -709,13 +721,7 @@ public final class TransferEngine {
                 r.abort(ErrorCode.OFFLINE, "connection closed");
             }
         });
-        CompletableFuture<TransferResult> result = r.result;
-        result.whenComplete((v, err) -> {
-            if (err instanceof java.util.concurrent.CancellationException) {
-                r.cancelledByCaller();
-            }
-        });
-        return result;
+        return onCancel(r.result, r::cancelledByCaller);
     }
 
     /**
