@@ -18,6 +18,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -2056,7 +2057,17 @@ public abstract class FileToolsContract {
         assertThat(r).containsEntry("path", "a.txt").containsEntry("type", "file").containsEntry("size", 12)
                 .containsKey("mode").doesNotContainKey("lines");
         assertThat(java.time.Instant.parse((String) r.get("modified")))
-                .isEqualTo(Files.getLastModifiedTime(p).toInstant());
+                .isEqualTo(Instant.ofEpochMilli(Files.getLastModifiedTime(p).toMillis()));
+    }
+
+    @Test
+    void statAndFindGiveTheSameModificationTimeInMilliseconds() throws Exception {
+        Path p = f.write("a.txt", "x");
+        Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.from(Instant.parse("2026-01-02T03:04:05.123456789Z")));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> found = (List<Map<String, Object>>) f.call("file_find").get("files");
+        assertThat(found).singleElement().satisfies(e -> assertThat(e).containsEntry("modified", "2026-01-02T03:04:05.123Z"));
+        assertThat(f.call("file_stat", "path", "a.txt")).containsEntry("modified", "2026-01-02T03:04:05.123Z");
     }
 
     @Test

@@ -161,14 +161,25 @@ final class McpCommand {
         McpWorkTargetServer mcp = McpWorkTargetServer.builder().dispatcher(dispatcher).warmUp(warmUp.equals("on"))
                 .processes(McpProcessMapping.perSession(store, dispatcher, tenant, project)).build();
         LOG.info("MCP server on stdio; CLIENT tools in {}{}", workdir, work == null ? "" : ", WORK in " + workspace);
-        // SIGTERM is how clients stop a server that did not exit when its input closed: the jobs end with it
-        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+        // SIGTERM is how clients stop a server that did not exit when its input closed: the jobs end with it,
+        // and the process exits 0 as the help says. Whoever closes second waits for the first one's close, so
+        // the hook never halts while the main thread is still ending the jobs.
+        boolean[] closed = new boolean[1];
         Runnable closeOnce = () -> {
-            if (closed.compareAndSet(false, true)) {
-                close(mcp, local, work);
+            synchronized (closed) {
+                if (!closed[0]) {
+                    closed[0] = true;
+                    close(mcp, local, work);
+                }
             }
         };
-        Thread hook = new Thread(closeOnce, "worktarget-mcp-shutdown");
+        Thread hook = new Thread(() -> {
+            try {
+                closeOnce.run();
+            } finally {
+                Main.exitFromShutdownHook();
+            }
+        }, "worktarget-mcp-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             mcp.serveStdio(in, out);

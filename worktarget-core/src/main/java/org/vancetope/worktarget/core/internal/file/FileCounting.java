@@ -146,11 +146,13 @@ final class FileCounting {
             char[] cbuf = new char[TextScan.CHUNK];
             StringBuilder line = new StringBuilder();
             long matching = 0;
+            boolean nul = false;
             int k;
             try {
                 while ((k = reader.read(cbuf)) >= 0) {
                     deadline.check(rel);
                     matching += feed(cbuf, k, line, searcher, deadline, rel);
+                    nul = nul || !single && hasNul(cbuf, k);
                 }
             } catch (CharacterCodingException e) {
                 return new Tally(CountStatus.NON_UTF8, 0, 0, 0);
@@ -161,6 +163,11 @@ final class FileCounting {
             }
             if (line.length() > 0 && searcher.matchesLine(line, deadline, rel)) {
                 matching++;
+            }
+            if (nul && matching > 0) {
+                // a NUL after the first 8 KiB: file_grep skips such a file as binary when it holds the
+                // pattern, so its lines are not counted as matches here either
+                return new Tally(CountStatus.BINARY, 0, 0, 0);
             }
             return new Tally(CountStatus.OK, matching, 0, ch.size());
         }
@@ -188,6 +195,15 @@ final class FileCounting {
             // fill
         }
         return bb.position();
+    }
+
+    private static boolean hasNul(char[] cbuf, int len) {
+        for (int i = 0; i < len; i++) {
+            if (cbuf[i] == 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static long feed(char[] cbuf, int len, StringBuilder line, Searcher searcher, CallDeadline deadline,

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import org.vancetope.worktarget.core.internal.Params;
@@ -285,7 +286,8 @@ final class FileEntries {
             }
         }
         return new StatResult(gate.relative(p), type(a), a.size(), mode(perms),
-                a.lastModifiedTime().toInstant().toString(), countLines, lines, hint);
+                // in milliseconds, as file_find gives it: the same file's two times compare equal
+                Instant.ofEpochMilli(a.lastModifiedTime().toMillis()).toString(), countLines, lines, hint);
     }
 
     static String type(BasicFileAttributes a) {

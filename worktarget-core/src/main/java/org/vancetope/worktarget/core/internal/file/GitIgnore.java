@@ -204,7 +204,9 @@ final class GitIgnore {
      */
     static List<Rule> parse(String text) {
         List<Rule> out = new ArrayList<>();
-        for (String raw : text.split("\n", -1)) {
+        // git skips a UTF-8 byte order mark at the start of the file (editors on Windows write one)
+        String body = text.startsWith("\uFEFF") ? text.substring(1) : text;
+        for (String raw : body.split("\n", -1)) {
             Rule r = rule(raw);
             if (r != null) {
                 out.add(r);

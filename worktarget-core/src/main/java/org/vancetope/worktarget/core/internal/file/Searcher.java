@@ -30,7 +30,21 @@ final class Searcher {
     record Hit(int line, int start, int end) {
     }
 
+    /**
+     * The pattern within one line (a region that ends before the line's {@code \n} or {@code \r\n}): only
+     * {@code \n} ends a line, so {@code ^} and {@code $} match at the line's bounds and nowhere inside it
+     * (not at a lone {@code \r}, U+0085 or U+2028), and {@code .} matches every character but {@code \n},
+     * as in ripgrep.
+     */
     private final Pattern linePattern;
+    /**
+     * The pattern over the whole text of a file with a {@code \r}: {@code $} matches before a {@code \r\n}
+     * too, so that candidates for {@code foo$} are found in CRLF files, and multiline searches see CRLF line
+     * ends. (Its {@code .} does not match a lone {@code \r}, U+0085 or U+2028, so in such a file a pattern
+     * without a required literal misses a line that needs it to.) A file without {@code \r} is scanned with
+     * {@link #linePattern}, which is exact there.
+     */
+    private final Pattern textPattern;
     private final List<Finder> literals;
     private final boolean plain;
     private final Finder byteNeedle;
@@ -61,7 +75,8 @@ final class Searcher {
                 : literal != null ? (literal.isEmpty() ? List.of() : List.of(literal))
                 : TextScan.requiredLiterals(pattern.pattern());
         this.literals = lits.stream().map(Finder::new).toList();
-        this.linePattern = Pattern.compile(pattern.pattern(), pattern.flags() | Pattern.MULTILINE);
+        this.textPattern = Pattern.compile(pattern.pattern(), pattern.flags() | Pattern.MULTILINE);
+        this.linePattern = Pattern.compile(pattern.pattern(), pattern.flags() | Pattern.MULTILINE | Pattern.UNIX_LINES);
         byte[] longest = null;
         for (String l : lits) {
             byte[] b = l.getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -153,7 +168,8 @@ final class Searcher {
         int len = text.length();
         int lineNo = 1;
         int counted = 0;
-        Matcher m = linePattern.matcher(guarded);
+        Matcher m = wholeText(text).matcher(guarded);
+        Matcher line = linePattern.matcher(guarded);
         int pos = 0;
         while (pos <= len && hits.size() < max && m.find(pos)) {
             int s = m.start();
@@ -163,9 +179,8 @@ final class Searcher {
             }
             int le = lineEnd(text, s);
             int contentEnd = trimCr(text, ls, le);
-            m.region(ls, contentEnd);
-            boolean confirmed = m.find();
-            m.reset();
+            line.region(ls, contentEnd);
+            boolean confirmed = line.find();
             lineNo += countNewlines(text, counted, ls);
             counted = ls;
             if (confirmed) {
@@ -225,7 +240,7 @@ final class Searcher {
             }
         }
         int len = text.length();
-        Matcher m = linePattern.matcher(new GuardedText(text, deadline, rel));
+        Matcher m = wholeText(text).matcher(new GuardedText(text, deadline, rel));
         m.useTransparentBounds(true);
         m.useAnchoringBounds(false);
         int pos = 0;
@@ -265,6 +280,10 @@ final class Searcher {
             pos = e > s ? e : s + 1;
         }
         return out;
+    }
+
+    private Pattern wholeText(String text) {
+        return text.indexOf('\r') < 0 ? linePattern : textPattern;
     }
 
     /** The end offset of the {@code lines}-th line starting at {@code ls} (before its terminator). */

@@ -305,6 +305,19 @@ class FileEngineTest {
     }
 
     @Test
+    void fileCountSkipsTheFileWithALateNulThatFileGrepSkips() throws Exception {
+        file("late.log", "foo line\n".repeat(2000) + "x\u0000y\nfoo after\n");
+        file("plain.txt", "foo\n");
+        file("late-no-match.log", "bar line\n".repeat(2000) + "x\u0000y\n");
+        Map<String, Object> r = run("file_count", "pattern", "foo");
+        assertThat(r.get("matchingLines")).as("as many as file_grep lists").isEqualTo(1L);
+        assertThat(r.get("filesWithMatches")).isEqualTo(1);
+        assertThat(r.get("skippedBinary")).isEqualTo(1);
+        assertThat(run("file_count", "path", "late.log", "pattern", "foo").get("matchingLines"))
+                .as("one file named: counted, as file_count counts a named binary file").isEqualTo(2001L);
+    }
+
+    @Test
     void aBinaryFileFromItsStartGetsNoHint() throws Exception {
         file("blob.bin", "\u0000foo" + "z".repeat(10_000) + "\n");
         Map<String, Object> r = run(new FileEngine(FileToolSettings.builder().grepMaxFileBytes(1 << 20).build()),
@@ -623,6 +636,36 @@ class FileEngineTest {
         assertThat(((List<?>) r.get("matches"))).hasSize(2);
         r = run("file_grep", "pattern", "^foo");
         assertThat(((List<?>) r.get("matches"))).hasSize(2);
+    }
+
+    @Test
+    void grepAnchorsMatchAtTheEndsOfACrlfLine() throws Exception {
+        file("a.txt", "foo\r\nbar foo\r\nfoo bar\r\n");
+        assertThat(run("file_grep", "pattern", "foo$").get("matches")).isEqualTo(List.of(
+                Map.of("path", "a.txt", "line", 1, "text", "foo"), Map.of("path", "a.txt", "line", 2, "text", "bar foo")));
+        assertThat(run("file_grep", "pattern", "^f\\w+$").get("matches"))
+                .isEqualTo(List.of(Map.of("path", "a.txt", "line", 1, "text", "foo")));
+    }
+
+    @Test
+    void grepAnchorsDoNotMatchAtALoneCarriageReturnOrUnicodeLineSeparatorInsideALine() throws Exception {
+        // only \n ends a line, as in ripgrep and GNU grep: these lines are "a\rfoo", "b\u0085foo", "c\u2028foo"
+        file("a.txt", "a\rfoo\nb\u0085foo\nc\u2028foo x\n");
+        assertThat(run("file_grep", "pattern", "^foo").get("matches")).isEqualTo(List.of());
+        assertThat(run("file_grep", "pattern", "[abc]$").get("matches")).isEqualTo(List.of());
+        assertThat(run("file_grep", "pattern", "^c.foo x$").get("matches")).as("'.' matches U+2028 inside a line")
+                .isEqualTo(List.of(Map.of("path", "a.txt", "line", 3, "text", "c\u2028foo x")));
+        assertThat(run("file_grep", "pattern", "^foo", "countOnly", true).get("count")).isEqualTo(0);
+    }
+
+    @Test
+    void grepWithoutALiteralToGuideItMatchesDotAtAUnicodeLineSeparatorInsideALine() throws Exception {
+        file("u.txt", "b\u0085foo\nc\u2028foo\nd\n");
+        assertThat(run("file_grep", "pattern", "^\\w.\\w+$").get("matches")).isEqualTo(List.of(
+                Map.of("path", "u.txt", "line", 1, "text", "b\u0085foo"),
+                Map.of("path", "u.txt", "line", 2, "text", "c\u2028foo")));
+        assertThat((List<?>) run("file_grep", "pattern", "^\\w.\\w+$", "multiline", true).get("matches")).hasSize(2);
+        assertThat(run("file_grep", "pattern", "[bc]$", "multiline", true).get("matches")).isEqualTo(List.of());
     }
 
     @Test

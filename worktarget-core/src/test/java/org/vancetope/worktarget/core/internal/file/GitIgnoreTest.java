@@ -2,6 +2,7 @@ package org.vancetope.worktarget.core.internal.file;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class GitIgnoreTest {
@@ -104,6 +105,14 @@ class GitIgnoreTest {
     void aCarriageReturnAtTheEndIsDropped() {
         assertThat(GitIgnore.parse("a.txt\r\nb.txt\r\n")).hasSize(2);
         assertThat(file("a.txt\r", "a.txt")).isTrue();
+    }
+
+    @Test
+    void aUtf8ByteOrderMarkBeforeTheFirstRuleIsSkippedAsGitSkipsIt() {
+        List<GitIgnore.Rule> rules = GitIgnore.parse("\uFEFF*.log\nbuild/\n\uFEFFb.txt\n");
+        assertThat(rules).hasSize(3);
+        assertThat(rules.get(0).matches("x.log", "x.log", false)).isTrue();
+        assertThat(rules.get(2).matches("b.txt", "b.txt", false)).as("only at the start of the file").isFalse();
     }
 
     @Test
