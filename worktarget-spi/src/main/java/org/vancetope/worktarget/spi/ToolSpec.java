@@ -1,5 +1,6 @@
 package org.vancetope.worktarget.spi;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +17,10 @@ import java.util.Set;
  * module stays free of any JSON library. Both must be object schemas; the {@code properties} of
  * {@code paramsSchema} are the parameters the tool accepts, those of {@code outputSchema} the fields
  * of its result.
+ *
+ * <p>The schemas are copied deeply and cannot be changed, neither through the maps given nor through
+ * the ones returned: adapt a copy (e.g. {@code new LinkedHashMap<>(spec.paramsSchema())}, copying each level
+ * you change).
  *
  * <p>The labels are the one source of the MCP hints: {@link #annotations()} derives them, so a spec
  * cannot say "read-only" in its labels and "destructive" in its hints.
@@ -61,12 +66,12 @@ public record ToolSpec(String name, String description, boolean primary, Set<Too
         }
         description = Objects.requireNonNullElse(description, "");
         labels = Set.copyOf(labels);
-        paramsSchema = Collections.unmodifiableMap(new LinkedHashMap<>(paramsSchema));
+        paramsSchema = frozen(paramsSchema, name, "paramsSchema");
         if (!"object".equals(paramsSchema.get("type"))) {
             throw new IllegalArgumentException("paramsSchema of " + name + " must be a JSON-Schema object (type=object)");
         }
         title = title == null || title.isBlank() ? titleOf(name) : title.strip();
-        outputSchema = outputSchema == null ? ANY_OBJECT : Collections.unmodifiableMap(new LinkedHashMap<>(outputSchema));
+        outputSchema = outputSchema == null ? ANY_OBJECT : frozen(outputSchema, name, "outputSchema");
         if (!"object".equals(outputSchema.get("type"))) {
             throw new IllegalArgumentException("outputSchema of " + name + " must be a JSON-Schema object (type=object): "
                     + "a tool result is a JSON object");
@@ -103,6 +108,42 @@ public record ToolSpec(String name, String description, boolean primary, Set<Too
                 !readOnly && !labels.contains(ToolLabel.NON_DESTRUCTIVE),
                 readOnly || labels.contains(ToolLabel.IDEMPOTENT),
                 !labels.contains(ToolLabel.CLOSED_WORLD));
+    }
+
+    /** The deepest nesting of maps and lists a schema may have. */
+    private static final int MAX_SCHEMA_DEPTH = 128;
+
+    /**
+     * A copy of a schema that no one can change, all the way down: its maps and lists are copied and
+     * wrapped unmodifiable at every level, so that neither the caller who built it nor a host that adapts
+     * a spec's schema for a model API (in place, as frameworks do) changes the spec every dispatcher of the
+     * JVM routes and checks parameters with.
+     */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> frozen(Map<String, Object> schema, String name, String what) {
+        return (Map<String, Object>) frozen(schema, 0, name, what);
+    }
+
+    private static Object frozen(Object value, int depth, String name, String what) {
+        if (depth > MAX_SCHEMA_DEPTH) {
+            throw new IllegalArgumentException(what + " of " + name + " nests maps and lists deeper than "
+                    + MAX_SCHEMA_DEPTH + " levels (or contains itself)");
+        }
+        if (value instanceof Map<?, ?> m) {
+            Map<Object, Object> copy = new LinkedHashMap<>(m.size() * 2);
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                copy.put(e.getKey(), frozen(e.getValue(), depth + 1, name, what));
+            }
+            return Collections.unmodifiableMap(copy);
+        }
+        if (value instanceof List<?> l) {
+            List<Object> copy = new ArrayList<>(l.size());
+            for (Object o : l) {
+                copy.add(frozen(o, depth + 1, name, what));
+            }
+            return Collections.unmodifiableList(copy);
+        }
+        return value;
     }
 
     private static String titleOf(String name) {

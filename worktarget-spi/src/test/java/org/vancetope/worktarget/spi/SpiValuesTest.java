@@ -41,6 +41,39 @@ class SpiValuesTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void aToolSpecsSchemasCannotBeChangedAtAnyLevelNorThroughTheMapsItWasBuiltFrom() {
+        Map<String, Object> limit = new java.util.LinkedHashMap<>(Map.of("type", "integer"));
+        Map<String, Object> props = new java.util.LinkedHashMap<>(Map.of("limit", limit));
+        List<Object> required = new ArrayList<>(List.of("limit"));
+        Map<String, Object> schema = new java.util.LinkedHashMap<>(Map.of("type", "object", "properties", props,
+                "required", required));
+        ToolSpec s = new ToolSpec("t", "d", true, Set.of(), schema, null, schema);
+
+        props.put("q", Map.of("type", "string"));
+        limit.put("maximum", 5);
+        required.add("q");
+        assertThat(s.parameterNames()).containsExactly("limit");
+        assertThat((Map<String, Object>) ((Map<String, Object>) s.paramsSchema().get("properties")).get("limit"))
+                .doesNotContainKey("maximum");
+
+        Map<String, Object> theirs = (Map<String, Object>) s.paramsSchema().get("properties");
+        assertThatThrownBy(() -> theirs.remove("limit")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ((List<Object>) s.paramsSchema().get("required")).clear())
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ((Map<String, Object>) s.outputSchema().get("properties")).clear())
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void aToolSpecWhoseSchemaContainsItselfIsRefused() {
+        Map<String, Object> schema = new java.util.LinkedHashMap<>(Map.of("type", "object"));
+        schema.put("self", schema);
+        assertThatThrownBy(() -> new ToolSpec("t", "d", true, Set.of(), schema))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("deeper than 128 levels");
+    }
+
+    @Test
     void aToolSpecNeedsANonBlankName() {
         assertThatThrownBy(() -> new ToolSpec(" ", "d", true, Set.of(), Map.of("type", "object")))
                 .isInstanceOf(IllegalArgumentException.class);

@@ -103,7 +103,8 @@ public final class WorkTargetServer implements AutoCloseable {
         this.core = new ServerCore(new ServerSettings(b.path, b.maxFrameBytes, b.maxHandshakeBytes, b.pingInterval,
                 b.silentIntervalsBeforeClose, b.helloTimeout, b.protocolErrorLimit, b.protocolErrorWindow,
                 offered(b.capabilities, b.extension), limits, b.authenticator, b.extension, System::nanoTime,
-                b.upgradeTimeout, Math.min(b.maxManifestBytes, b.maxFrameBytes), b.manifestBudgetBytes));
+                b.upgradeTimeout, Math.min(b.maxManifestBytes, b.maxFrameBytes), b.manifestBudgetBytes,
+                b.maxConnectionsPerSubject));
         if (b.transfers != null) {
             b.transfers.bindPeers(core.peers());
         }
@@ -299,6 +300,7 @@ public final class WorkTargetServer implements AutoCloseable {
         private int maxUnauthenticatedPerAddress = DEFAULT_MAX_UNAUTHENTICATED_PER_ADDRESS;
         private int maxManifestBytes = ServerSettings.DEFAULT_MAX_MANIFEST_BYTES;
         private long manifestBudgetBytes = ServerSettings.defaultManifestBudgetBytes();
+        private int maxConnectionsPerSubject;
 
         private Builder() {
         }
@@ -331,6 +333,22 @@ public final class WorkTargetServer implements AutoCloseable {
          */
         public Builder maxUnauthenticatedPerAddress(int max) {
             this.maxUnauthenticatedPerAddress = max;
+            return this;
+        }
+
+        /**
+         * The most open connections (daemons and foots, past their {@code hello}) one token subject may
+         * hold at once (default 0: no cap). One more is refused with {@code size_limit} and close 1013 (try
+         * again later: the client reconnects with back-off), except a daemon or foot that replaces its own
+         * open connection (a reconnect after a network cut), which supersedes it as always. With several
+         * tenants on one server it keeps one token from taking the {@link #maxConnections} and the manifest
+         * budget that the others need; a token shared by many daemons needs a cap above their number.
+         *
+         * @param max 0 (no cap) or more
+         * @return this
+         */
+        public Builder maxConnectionsPerSubject(int max) {
+            this.maxConnectionsPerSubject = max;
             return this;
         }
 
@@ -614,6 +632,8 @@ public final class WorkTargetServer implements AutoCloseable {
             require(manifestBudgetBytes >= maxManifestBytes, "manifestBudgetBytes must be at least maxManifestBytes ("
                     + maxManifestBytes + "), got " + manifestBudgetBytes);
             require(maxConnections >= 1, "maxConnections must be at least 1, got " + maxConnections);
+            require(maxConnectionsPerSubject >= 0, "maxConnectionsPerSubject must be 0 (no cap) or more, got "
+                    + maxConnectionsPerSubject);
             require(maxUnauthenticatedPerAddress >= 0, "maxUnauthenticatedPerAddress must be 0 (no cap) or more, got "
                     + maxUnauthenticatedPerAddress);
             return new WorkTargetServer(this);

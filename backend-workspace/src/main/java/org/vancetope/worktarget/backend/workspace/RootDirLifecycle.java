@@ -152,7 +152,8 @@ final class RootDirLifecycle {
                     creator.processId(), clock.instant(), delete, metadata, dir);
             String projectPath = creator.tenant() + "/" + creator.project();
             try {
-                workspace.openOrCreate(workspace.resolve(projectPath)).close();
+                // the tenant's and the project's directories: no other user of the machine enters them
+                workspace.openOrCreatePrivate(workspace.resolve(projectPath)).close();
                 Descriptors.write(workspace, info, delete && run != null ? run.run() : null);
                 types.handler(type).init(info.handle());
             } catch (IOException | RuntimeException e) {

@@ -51,7 +51,8 @@ final class ServeCommand {
             "             [--max-jobs N] " + ExecOptions.USAGE_TIME,
             "             " + ExecOptions.USAGE,
             "             [--result-max-kib N] [--process-idle-minutes N] [--max-processes N]",
-            "             [--max-unauthenticated-per-address N] [--max-rootdirs N] [--project-max-mib N]",
+            "             [--max-unauthenticated-per-address N] [--max-connections-per-subject N]",
+            "             [--max-rootdirs N] [--project-max-mib N]",
             "             [--redis-uri URI --node-id ID]",
             "",
             "Runs a WorkTarget server: foots and daemons connect to ws://BIND:PORT/worktarget/v1 with a token",
@@ -85,6 +86,10 @@ final class ServeCommand {
             "                      their token is accepted (default "
                     + WorkTargetServer.DEFAULT_MAX_UNAUTHENTICATED_PER_ADDRESS + "; 0 no cap); more clients behind one",
             "                      NAT address that connect all at once may need more",
+            "  --max-connections-per-subject N  the most open daemon and foot connections of one token's",
+            "                      subject; one more is told to retry later (close 1013), a reconnect of its own",
+            "                      daemon still replaces the old connection (default 0: no cap). With several",
+            "                      tenants, it keeps one token from taking the connections the others need",
             "  --no-sync           rename an uploaded, verified file without forcing it to the disk first",
             "                      (faster for big files; after a power loss the file may be empty or short)",
             "  --max-transfer-mib N  the largest file one transfer moves, either way (default "
@@ -245,6 +250,7 @@ final class ServeCommand {
                 "admin-token-file", "tls-cert", "tls-key", "request-timeout", "max-transfer-mib", "home-scope", "homes",
                 "home-max-mib", "isolation", "isolation-wrapper", "kill-grace-ms", "max-jobs", "result-max-kib", "redis-uri",
                 "node-id", "process-idle-minutes", "max-processes", "max-connections", "max-unauthenticated-per-address",
+                "max-connections-per-subject",
                 "max-rootdirs", "project-max-mib"),
                 Set.of("help", "no-sync"));
         if (a.flag("help")) {
@@ -265,6 +271,7 @@ final class ServeCommand {
         int maxConnections = a.intOption("max-connections", WorkTargetServer.DEFAULT_MAX_CONNECTIONS, 1, 1_000_000);
         int maxUnauthenticated = a.intOption("max-unauthenticated-per-address",
                 WorkTargetServer.DEFAULT_MAX_UNAUTHENTICATED_PER_ADDRESS, 0, 1_000_000);
+        int maxPerSubject = a.intOption("max-connections-per-subject", 0, 0, 1_000_000);
         String adminToken = a.get("admin-token", System.getenv("WORKTARGET_ADMIN_TOKEN"));
         boolean generated = adminToken == null || adminToken.isBlank();
         if (generated) {
@@ -293,7 +300,7 @@ final class ServeCommand {
         try {
             WorkTargetServer.Builder sb = WorkTargetServer.builder().host(bind).port(port).authenticator(auth)
                     .sslContext(ssl).transfers(transfers).upgradeTimeout(requestTimeout).maxConnections(maxConnections)
-                    .maxUnauthenticatedPerAddress(maxUnauthenticated);
+                    .maxUnauthenticatedPerAddress(maxUnauthenticated).maxConnectionsPerSubject(maxPerSubject);
             if (fleet != null) {
                 sb.fleet(fleet);
             }

@@ -43,6 +43,8 @@ public final class ServerConnectionHandler extends FrameHandler {
     private int textBytes;
     /** The manifest bytes this connection took from the server's budget. */
     private long manifestBytes;
+    /** The subject whose connection count this connection holds ({@link ServerCore#takeSubjectConnection}), or null. */
+    private String subjectHeld;
     /** Lines this connection's peer causes as often as it likes: one per 10 s at their level, the others at DEBUG. */
     private final LogLimiter peerLines = new LogLimiter(TimeUnit.SECONDS.toNanos(10), System::nanoTime);
 
@@ -258,6 +260,20 @@ public final class ServerConnectionHandler extends FrameHandler {
         // invocations are held to the smallest of our limit, the protocol's and the one the client announced
         connection = new ServerConnection(new NettyFrameChannel(ctx.channel(), id, caps, outbound, h.limits()), h, principal,
                 caps, core.ids(), outbound);
+        ServerConnection open = core.peers().connection(connection.key()).orElse(null);
+        boolean replacing = open != null && !open.isClosed() && open.principal().subject().equals(principal.subject());
+        if (!core.takeSubjectConnection(principal.subject(), replacing)) {
+            connection = null;
+            REFUSALS.warn(LOG, "Refusing the {} from {}: subject {} holds {} connections, as many as it may "
+                    + "(maxConnectionsPerSubject)", profile, ctx.channel().remoteAddress(), principal.subject(),
+                    core.subjectConnections(principal.subject()));
+            refuse(ctx, ErrorCode.SIZE_LIMIT, "The token of '" + principal.subject() + "' holds as many connections "
+                    + "to this server as it may (" + settings.maxConnectionsPerSubject() + ", maxConnectionsPerSubject). "
+                    + "Close one, or ask the operator to raise the cap; this client retries later.",
+                    Wire.CLOSE_TRY_AGAIN_LATER);
+            return;
+        }
+        subjectHeld = principal.subject();
         state = State.OPEN;
         // register first: invokes from other threads are queued behind this task, so welcome still goes first,
         // and a client that saw welcome always finds itself registered
@@ -304,6 +320,10 @@ public final class ServerConnectionHandler extends FrameHandler {
     private void detach() {
         core.releaseManifestBytes(manifestBytes);
         manifestBytes = 0;
+        if (subjectHeld != null) {
+            core.releaseSubjectConnection(subjectHeld);
+            subjectHeld = null;
+        }
         ServerConnection c = connection;
         if (c == null || detached) {
             return;

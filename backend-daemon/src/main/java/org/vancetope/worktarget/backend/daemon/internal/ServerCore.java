@@ -22,6 +22,9 @@ public final class ServerCore {
     private final PeerRegistry peers = new PeerRegistry();
     private final Ids ids = new Ids();
     private final AtomicLong manifestBytes = new AtomicLong();
+    /** The connections each subject holds, under {@link ServerSettings#maxConnectionsPerSubject}. */
+    private final java.util.concurrent.ConcurrentHashMap<String, Integer> perSubject =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * Creates the core.
@@ -77,6 +80,53 @@ public final class ServerCore {
                 return true;
             }
         }
+    }
+
+    /**
+     * Takes one of the connections a token's subject may hold at once
+     * ({@link ServerSettings#maxConnectionsPerSubject}; 0: no cap, nothing is counted).
+     *
+     * @param subject the connection's subject
+     * @param replacing whether the connection replaces an open one of the same subject and key (a daemon
+     *        reconnecting): it is admitted over the cap, as the one it replaces is about to leave
+     * @return false when the subject holds as many as it may (nothing is taken)
+     */
+    boolean takeSubjectConnection(String subject, boolean replacing) {
+        int max = settings.maxConnectionsPerSubject();
+        if (max == 0) {
+            return true;
+        }
+        boolean[] taken = new boolean[1];
+        perSubject.compute(subject, (k, held) -> {
+            int n = held == null ? 0 : held;
+            if (n >= max && !replacing) {
+                return held;
+            }
+            taken[0] = true;
+            return n + 1;
+        });
+        return taken[0];
+    }
+
+    /**
+     * Gives back what {@link #takeSubjectConnection} took.
+     *
+     * @param subject the subject
+     */
+    void releaseSubjectConnection(String subject) {
+        if (settings.maxConnectionsPerSubject() != 0) {
+            perSubject.computeIfPresent(subject, (k, held) -> held <= 1 ? null : held - 1);
+        }
+    }
+
+    /**
+     * How many connections a subject holds now (counted only under a cap).
+     *
+     * @param subject the subject
+     * @return the count
+     */
+    int subjectConnections(String subject) {
+        return perSubject.getOrDefault(subject, 0);
     }
 
     /**

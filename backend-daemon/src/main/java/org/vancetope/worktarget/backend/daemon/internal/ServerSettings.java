@@ -26,12 +26,14 @@ import org.vancetope.worktarget.spi.Authenticator;
  * @param upgradeTimeout how long a new connection may take to send its whole upgrade request
  * @param maxManifestBytes largest {@code hello} or {@code tool_manifest} frame (the peer's tool manifest)
  * @param manifestBudgetBytes the most bytes of manifests all connections hold together
+ * @param maxConnectionsPerSubject the most open connections of one token subject (0: no cap)
  */
 public record ServerSettings(String path, int maxFrameBytes, int maxHandshakeBytes, Duration pingInterval,
                              int silentIntervalsBeforeClose, Duration helloTimeout, int protocolErrorLimit,
                              Duration protocolErrorWindow, Set<String> capabilities, Map<String, Object> limits,
                              Authenticator authenticator, FrameExtension extension, LongSupplier nanoClock,
-                             Duration upgradeTimeout, int maxManifestBytes, long manifestBudgetBytes) {
+                             Duration upgradeTimeout, int maxManifestBytes, long manifestBudgetBytes,
+                             int maxConnectionsPerSubject) {
     /** The default of {@link #maxManifestBytes}: 512 KiB, sixteen times the manifest of every CLIENT tool here. */
     public static final int DEFAULT_MAX_MANIFEST_BYTES = 512 * 1024;
 
@@ -52,7 +54,8 @@ public record ServerSettings(String path, int maxFrameBytes, int maxHandshakeByt
     }
 
     /**
-     * The settings with the default upgrade timeout ({@link HandshakeAuthHandler.DEFAULT_UPGRADE_TIMEOUT}).
+     * The settings with the default upgrade timeout ({@link HandshakeAuthHandler.DEFAULT_UPGRADE_TIMEOUT}) and no
+     * cap of connections per subject.
      *
      * @param path the WebSocket path
      * @param maxFrameBytes largest frame payload
@@ -77,6 +80,6 @@ public record ServerSettings(String path, int maxFrameBytes, int maxHandshakeByt
                           int maxManifestBytes, long manifestBudgetBytes) {
         this(path, maxFrameBytes, maxHandshakeBytes, pingInterval, silentIntervalsBeforeClose, helloTimeout,
                 protocolErrorLimit, protocolErrorWindow, capabilities, limits, authenticator, extension, nanoClock,
-                HandshakeAuthHandler.DEFAULT_UPGRADE_TIMEOUT, maxManifestBytes, manifestBudgetBytes);
+                HandshakeAuthHandler.DEFAULT_UPGRADE_TIMEOUT, maxManifestBytes, manifestBudgetBytes, 0);
     }
 }

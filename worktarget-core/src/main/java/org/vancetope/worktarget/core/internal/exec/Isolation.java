@@ -24,7 +24,9 @@ import org.vancetope.worktarget.core.internal.home.ExecEnvPolicy;
  * HOME, or the working directory when it has none), {@code {cmd}} (the command, exactly one whole
  * argv element, required) and {@code {env}} (optional, a whole element: expands to
  * {@code --setenv KEY VALUE} for every variable of the sealed environment, for wrappers that clear
- * the environment). Tokens are separated by blanks; single or double quotes group a token
+ * the environment; the values are then on the wrapper's command line, which every local user sees in
+ * {@code ps}, so prefer a wrapper that passes its own environment on, as the shipped template does: the
+ * wrapper process gets the sealed environment). Tokens are separated by blanks; single or double quotes group a token
  * literally (no escapes, no expansions).
  *
  * <pre>{@code
@@ -176,9 +178,10 @@ public final class Isolation {
     /**
      * The shipped bubblewrap template: read-only {@code /usr}, {@code /bin}, {@code /lib} (and
      * {@code /lib64}, {@code /etc/ssl} where present), a private {@code /dev}, {@code /proc} and
-     * {@code /tmp}, the job's HOME and working directory read-write, no network, a new session and PID
-     * namespace, death with the parent, no capabilities (also when the server runs as root), and a cleared
-     * environment with only the sealed one set.
+     * {@code /tmp}, the job's HOME and working directory read-write, no network, a new session and PID, IPC
+     * and UTS namespace, death with the parent, no capabilities (also when the server runs as root), the
+     * kernel's settings ({@code /proc/sys}) read-only and {@code /proc/sysrq-trigger} masked, and the sealed
+     * environment as bubblewrap's own (never on its command line).
      *
      * @return the template
      */
@@ -189,18 +192,28 @@ public final class Isolation {
     static String defaultBubblewrapTemplate(Predicate<String> exists) {
         // --cap-drop ALL: a server that runs as root would otherwise hand every job all capabilities
         // (mount, open_by_handle_at: the host's whole file system, other tenants' files, leaving the job's group)
+        // --unshare-ipc, --unshare-uts: no shared memory or semaphores of the host's processes, and a host and
+        // domain name of the job's own
         StringBuilder sb = new StringBuilder("bwrap --die-with-parent --new-session --unshare-pid --unshare-net"
-                + " --cap-drop ALL");
+                + " --unshare-ipc --unshare-uts --cap-drop ALL");
         for (String dir : List.of("/usr", "/bin", "/lib", "/lib64", "/etc/ssl")) {
             if (dir.equals("/usr") || dir.equals("/bin") || dir.equals("/lib") || exists.test(dir)) {
                 sb.append(" --ro-bind ").append(dir).append(' ').append(dir);
             }
         }
-        sb.append(" --dev /dev --proc /proc --tmpfs /tmp");
+        // /proc/sys read-only: the kernel lets user id 0 write the host's settings there without any capability
+        // (kernel.core_pattern runs a program of the job's choosing as root on the host at the next crash)
+        sb.append(" --dev /dev --proc /proc --ro-bind /proc/sys /proc/sys");
+        if (exists.test("/proc/sysrq-trigger")) {
+            sb.append(" --ro-bind /dev/null /proc/sysrq-trigger");     // root could reboot or freeze the host
+        }
+        sb.append(" --tmpfs /tmp");
         sb.append(" --bind ").append(HOME).append(' ').append(HOME);
         sb.append(" --bind ").append(WORKDIR).append(' ').append(WORKDIR);
         sb.append(" --chdir ").append(WORKDIR);
-        sb.append(" --clearenv ").append(ENV);
+        // no --clearenv {env}: the job gets bubblewrap's own environment, which the engine seals; as --setenv
+        // arguments its values (tokens a caller passed in exec_run.env) would be on a command line that
+        // every user of the machine sees in ps
         sb.append(" /bin/sh -c ").append(CMD);
         return sb.toString();
     }

@@ -13,7 +13,9 @@ import java.util.List;
  * <p>Each changed place is a hunk {@code @@ line N @@} (N: its first line in the file as it was), with
  * the line before it as context ({@code ' '}), its old lines ({@code '-'}), its new lines ({@code '+'})
  * and the line after it as context. A line whose newline the edit added or removed at the end of the file
- * is followed by {@code \ No newline at end of file}. Lines keep no {@code \r} of a CRLF file.
+ * is followed by {@code \ No newline at end of file}. Lines keep no {@code \r} of a CRLF file; a hunk
+ * where a {@code \r} alone was added or removed before a newline says so in a line
+ * {@code \ Line endings only: ...}.
  *
  * <p>Works on the bytes (UTF-8; a line is decoded only when it is shown): the common start and end of
  * both texts are skipped first, then the lines in between are compared from the front, and after a
@@ -256,11 +258,52 @@ final class EditDiff {
                 out.add(NO_NEWLINE);
             }
         }
+        String endings = endingsNote(i0, i1, j0, j1);
+        if (endings != null) {
+            out.add(endings);
+        }
         String after = as.exists(i1) ? line(a, as.start(i1), as.start(i1 + 1))
                 : aEnd < an ? line(a, aEnd, lineEndAfter(aEnd)) : null;
         if (after != null) {
             out.add(" " + TextScan.clip(after, clipChars));
         }
+    }
+
+    /**
+     * A note under a hunk whose old and new lines, paired in order, read the same where only a {@code \r}
+     * before the newline was added or removed (lines are shown without it, so the pair alone would show no
+     * change), or null.
+     */
+    private String endingsNote(int i0, int i1, int j0, int j1) {
+        int toLf = 0;
+        int toCrlf = 0;
+        for (int k = 0; i0 + k < i1 && j0 + k < j1; k++) {
+            int af = as.start(i0 + k);
+            int at = as.start(i0 + k + 1);
+            int bf = bs.start(j0 + k);
+            int bt = bs.start(j0 + k + 1);
+            boolean aCr = endsWithCr(a, af, at);
+            boolean bCr = endsWithCr(b, bf, bt);
+            boolean bothEnd = at > af && a[at - 1] == '\n' && bt > bf && b[bt - 1] == '\n';
+            if (bothEnd && aCr != bCr && line(a, af, at).equals(line(b, bf, bt))) {
+                if (aCr) {
+                    toLf++;
+                } else {
+                    toCrlf++;
+                }
+            }
+        }
+        if (toLf + toCrlf == 0) {
+            return null;
+        }
+        String change = toCrlf == 0 ? "CRLF (\\r\\n) became LF (\\n)" : toLf == 0 ? "LF (\\n) became CRLF (\\r\\n)"
+                : "CRLF (\\r\\n) and LF (\\n) were swapped";
+        return "\\ Line endings only: where a '-' and a '+' line read the same, " + change;
+    }
+
+    private static boolean endsWithCr(byte[] t, int from, int to) {
+        int end = to > from && t[to - 1] == '\n' ? to - 1 : to;
+        return end > from && t[end - 1] == '\r';
     }
 
     private static String shown(String line, int at, int clipChars) {

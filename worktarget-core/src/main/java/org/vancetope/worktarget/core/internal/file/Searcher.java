@@ -30,6 +30,9 @@ final class Searcher {
     record Hit(int line, int start, int end) {
     }
 
+    /** The longest pattern of {@code file_grep} and {@code file_count}, in UTF-16 characters. */
+    static final int MAX_PATTERN_CHARS = 10_000;
+
     /**
      * The pattern within one line (a region that ends before the line's {@code \n} or {@code \r\n}): only
      * {@code \n} ends a line, so {@code ^} and {@code $} match at the line's bounds and nowhere inside it
@@ -343,6 +346,7 @@ final class Searcher {
         return compile(regex, ci, false);
     }
 
+
     /**
      * Compiles the caller's pattern, or quotes it when it is plain text.
      *
@@ -353,6 +357,12 @@ final class Searcher {
      * @throws ToolException {@code invalid_params} for a pattern that does not compile, saying where
      */
     static Pattern compile(String regex, boolean ci, boolean literal) throws ToolException {
+        // compiling takes time that grows with the square of a plain text's length (100,000 characters: seconds;
+        // millions: hours), before the call's deadline runs and without heeding a cancel
+        if (regex.length() > MAX_PATTERN_CHARS) {
+            throw Params.invalid("pattern has " + regex.length() + " characters; at most " + MAX_PATTERN_CHARS
+                    + " are searched for. Search for a shorter part that identifies the text (a line or two of it).");
+        }
         if (literal) {
             return Pattern.compile(Pattern.quote(regex), ci ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
         }

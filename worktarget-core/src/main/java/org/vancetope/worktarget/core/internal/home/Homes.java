@@ -160,7 +160,8 @@ public final class Homes implements HomeMaintenance {
         Home home = resolve(tenant, project, user);
         try {
             ConfinedRoot g = gate();
-            try (SafeDirectory d = g.openOrCreate(g.resolve(home.tenant() + "/" + home.key()))) {
+            // no other user of the machine may enter a HOME (its credentials, or a set-user-id program of a job)
+            try (SafeDirectory d = g.openOrCreatePrivate(g.resolve(home.tenant() + "/" + home.key()))) {
                 LOG.trace("HOME {} ready", d.path().getFileName());
             }
         } catch (IOException e) {

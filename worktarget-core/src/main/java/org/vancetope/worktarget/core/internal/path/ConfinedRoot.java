@@ -314,6 +314,20 @@ public final class ConfinedRoot {
     }
 
     /**
+     * Opens a validated directory like {@link #openOrCreate}, creating each missing component with mode 0700
+     * (where the file system has POSIX permissions): for the directories that hold one tenant's data (its
+     * HOMEs, its projects' RootDirs), which no other user of the machine may enter, so that neither their
+     * files nor a set-user-id program a job planted there can be reached. Existing components keep their mode.
+     *
+     * @param dir a directory inside the root (a path from this root)
+     * @return the open directory; close it
+     * @throws IOException when a component is a file or link, or cannot be created
+     */
+    public SafeDirectory openOrCreatePrivate(Path dir) throws IOException {
+        return SafeDirectory.openOrCreatePrivate(this, dir);
+    }
+
+    /**
      * Opens the root itself.
      *
      * @return the open root directory; close it
@@ -484,8 +498,16 @@ public final class ConfinedRoot {
         if (a.isOther()) {
             throw special(userPath);
         }
-        Set<PosixFilePermission> mode = dir.posixPermissions(name);
+        Set<PosixFilePermission> mode;
+        try {
+            mode = dir.posixPermissions(name);
+        } catch (NoSuchFileException e) {
+            return new TargetState(false, null);     // removed or renamed meanwhile: the write makes a new file
+        }
         if (!Files.isWritable(dir.path().resolve(name))) {
+            if (!exists(dir.path().resolve(name))) {
+                return new TargetState(false, null);     // not read-only: gone meanwhile
+            }
             // the new file is renamed over the old one, which the directory allows: refused as a write would be
             throw new ToolException(ErrorCode.INVALID_PARAMS, "File " + quote(userPath) + " is read-only for this user"
                     + (mode == null ? "" : " (mode " + PosixFilePermissions.toString(mode) + ")") + "; nothing was "
@@ -1125,23 +1147,34 @@ public final class ConfinedRoot {
     }
 
     private Path checkLinks(String userPath, Path lexical) throws ToolException {
-        Path existing = lexical;
-        while (!existing.equals(root) && !exists(existing)) {
-            existing = existing.getParent();
-            if (existing == null || !existing.startsWith(root)) {
+        for (int attempt = 1; ; attempt++) {
+            Path existing = lexical;
+            while (!existing.equals(root) && !exists(existing)) {
+                existing = existing.getParent();
+                if (existing == null || !existing.startsWith(root)) {
+                    throw escape(userPath);
+                }
+            }
+            Path real;
+            try {
+                real = existing.toRealPath();
+            } catch (IOException | SecurityException e) {
+                if (existing.equals(root) && !exists(root)) {
+                    throw rootMissing(userPath);
+                }
+                if (e instanceof NoSuchFileException && !isLink(existing) && attempt < 100) {
+                    // not a dangling link: something on the way was removed or renamed between the two looks
+                    // (and maybe put back); look again at what is there now
+                    continue;
+                }
+                // a dangling link, a loop, or a link into a place we may not look at: refused like an escape
                 throw escape(userPath);
             }
+            return resolvedBelow(userPath, lexical, existing, real);
         }
-        Path real;
-        try {
-            real = existing.toRealPath();
-        } catch (IOException | SecurityException e) {
-            if (existing.equals(root) && !exists(root)) {
-                throw rootMissing(userPath);
-            }
-            // a dangling link, a loop, or a link into a place we may not look at: refused like an escape
-            throw escape(userPath);
-        }
+    }
+
+    private Path resolvedBelow(String userPath, Path lexical, Path existing, Path real) throws ToolException {
         if (!real.startsWith(root)) {
             throw escape(userPath);
         }
@@ -1154,6 +1187,14 @@ public final class ConfinedRoot {
             out = out.resolve(rest.getName(i).toString());
         }
         return out;
+    }
+
+    private static boolean isLink(Path p) {
+        try {
+            return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isSymbolicLink();
+        } catch (IOException | SecurityException e) {
+            return false;
+        }
     }
 
     private static boolean exists(Path p) {

@@ -20,10 +20,12 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -62,6 +64,9 @@ public final class SafeDirectory implements Closeable {
     /** What the owner of a directory needs to empty it. */
     private static final Set<PosixFilePermission> OWNER_RWX = EnumSet.of(PosixFilePermission.OWNER_READ,
             PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
+    /** Mode 0700, for directories no other user of the machine may enter (tenants' HOMEs and RootDirs). */
+    private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
     /** Serialises "is the name free? then rename into it" between threads of this JVM (renameat replaces an empty directory). */
     private static final Object[] NAME_LOCKS = new Object[64];
 
@@ -89,11 +94,23 @@ public final class SafeDirectory implements Closeable {
     }
 
     static SafeDirectory openOrCreate(ConfinedRoot owner, Path dir) throws IOException {
-        return walk(owner, dir, true);
+        return walk(owner, dir, true, false);
     }
 
-    /** Reaches {@code dir} from the root one component at a time, never following a link; creates missing ones when asked. */
+    static SafeDirectory openOrCreatePrivate(ConfinedRoot owner, Path dir) throws IOException {
+        return walk(owner, dir, true, true);
+    }
+
     private static SafeDirectory walk(ConfinedRoot owner, Path dir, boolean create) throws IOException {
+        return walk(owner, dir, create, false);
+    }
+
+    /**
+     * Reaches {@code dir} from the root one component at a time, never following a link; creates missing ones
+     * when asked (with {@code ownerOnly}, readable, writable and searchable by this user alone).
+     */
+    private static SafeDirectory walk(ConfinedRoot owner, Path dir, boolean create, boolean ownerOnly)
+            throws IOException {
         Path root = owner.root();
         if (!dir.startsWith(root)) {
             throw new IllegalArgumentException("not inside the root");
@@ -111,7 +128,7 @@ public final class SafeDirectory implements Closeable {
                         if (!create) {
                             throw e;
                         }
-                        next = current.mkdir(name);
+                        next = current.mkdir(name, ownerOnly);
                     }
                     current.close();
                     current = next;
@@ -180,10 +197,25 @@ public final class SafeDirectory implements Closeable {
      * @throws IOException when an entry of that name is not a directory, or it cannot be created
      */
     public SafeDirectory mkdir(String name) throws IOException {
+        return mkdir(name, false);
+    }
+
+    /**
+     * Creates a subdirectory as {@link #mkdir(String)} does; with {@code ownerOnly} a new one gets mode 0700
+     * where the file system has POSIX permissions (an existing one is opened as it is).
+     *
+     * @param name the new directory's name
+     * @param ownerOnly whether only this user may enter and read it
+     * @return the open directory; close it
+     * @throws IOException when an entry of that name is not a directory, or it cannot be created
+     */
+    public SafeDirectory mkdir(String name, boolean ownerOnly) throws IOException {
+        FileAttribute<?>[] attrs = ownerOnly && path.getFileSystem().supportedFileAttributeViews().contains("posix")
+                ? new FileAttribute<?>[] {OWNER_ONLY} : new FileAttribute<?>[0];
         if (sds == null || isRoot) {
             // At the top of the root (trusted path, only the last component is new) a path mkdir is race-free.
             try {
-                Files.createDirectory(path.resolve(name));
+                Files.createDirectory(path.resolve(name), attrs);
             } catch (FileAlreadyExistsException e) {
                 // made meanwhile: open what is there (not following a link)
             }
@@ -191,11 +223,11 @@ public final class SafeDirectory implements Closeable {
         }
         String made = Reserved.newName(Reserved.DIR);
         try {
-            Files.createDirectory(owner.root().resolve(made));
+            Files.createDirectory(owner.root().resolve(made), attrs);
         } catch (AccessDeniedException readOnlyTop) {
             // The top of the root is not writable: create it by path here (the weaker fallback, as across a mount).
             try {
-                Files.createDirectory(path.resolve(name));
+                Files.createDirectory(path.resolve(name), attrs);
             } catch (FileAlreadyExistsException e) {
                 // made meanwhile
             }
@@ -211,7 +243,7 @@ public final class SafeDirectory implements Closeable {
                         try {
                             top.sds.move(name(made), sds, name(name));
                         } catch (AtomicMoveNotSupportedException crossDevice) {
-                            Files.createDirectory(path.resolve(name));
+                            Files.createDirectory(path.resolve(name), attrs);
                         } catch (FileAlreadyExistsException lost) {
                             // made meanwhile by someone else: open theirs
                         }

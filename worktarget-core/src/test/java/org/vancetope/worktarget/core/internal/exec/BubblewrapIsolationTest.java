@@ -155,6 +155,15 @@ class BubblewrapIsolationTest {
     }
 
     @Test
+    void jobCannotWriteTheKernelsSettings() throws Exception {
+        // as root without capabilities a job could set kernel.core_pattern and run a program of its choosing as
+        // root on the host; writing the value it has back changes nothing where the write is let through
+        ExecResult r = run("cat /proc/sys/kernel/core_pattern > /proc/sys/kernel/core_pattern && echo WRITTEN");
+        assertThat(r.stdout()).doesNotContain("WRITTEN");
+        assertThat(r.stderr()).contains("Read-only file system");
+    }
+
+    @Test
     void jobCannotMountAFileSystem() throws Exception {
         // with capabilities a job could mount a cgroup hierarchy (and leave its group) or sysfs, proc, ...
         ExecResult r = run("mkdir -p /tmp/m && mount -t tmpfs none /tmp/m && echo MOUNTED");

@@ -154,10 +154,25 @@ class IsolationTest {
         String t = Isolation.defaultBubblewrapTemplate(p -> true);
         assertThat(t).startsWith("bwrap ").contains("--ro-bind /usr /usr", "--ro-bind /bin /bin", "--ro-bind /lib /lib",
                 "--ro-bind /lib64 /lib64", "--ro-bind /etc/ssl /etc/ssl", "--bind {workdir} {workdir}", "--chdir {workdir}",
-                "--unshare-net", "--new-session", "--unshare-pid", "--die-with-parent", "--cap-drop ALL",
-                "--clearenv {env}")
+                "--unshare-net", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent",
+                "--cap-drop ALL", "--proc /proc --ro-bind /proc/sys /proc/sys", "--ro-bind /dev/null /proc/sysrq-trigger")
+                .doesNotContain("{env}")
                 .endsWith("/bin/sh -c {cmd}");
         Isolation.custom(t);
+    }
+
+    @Test
+    void theDefaultTemplatePutsNoValueOfTheEnvironmentOnTheCommandLine() {
+        Map<String, String> env = Map.of("HOME", "/h", "GITHUB_TOKEN", "ghp_secret", "PATH", "/usr/bin");
+        List<String> argv = Isolation.custom(Isolation.defaultBubblewrapTemplate(p -> true)).argv("/bin/sh", "x", WD, null,
+                env);
+        assertThat(argv).doesNotContain("ghp_secret", "GITHUB_TOKEN", "--setenv", "--clearenv");
+    }
+
+    @Test
+    void theDefaultTemplateMasksTheSysrqTriggerOnlyWhereTheKernelHasOne() {
+        assertThat(Isolation.defaultBubblewrapTemplate(p -> !p.equals("/proc/sysrq-trigger"))).doesNotContain("sysrq")
+                .contains("--ro-bind /proc/sys /proc/sys");
     }
 
     @Test

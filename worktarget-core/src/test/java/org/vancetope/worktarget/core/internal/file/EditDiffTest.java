@@ -68,6 +68,28 @@ class EditDiffTest {
         assertThat(diff.isEmpty()).isEqualTo(before.equals(after));
     }
 
+    private static String diff(String before, String after) {
+        byte[] a = before.getBytes(StandardCharsets.UTF_8);
+        byte[] b = after.getBytes(StandardCharsets.UTF_8);
+        return EditDiff.of(a, a.length, b, b.length, 100, 200);
+    }
+
+    @Test
+    void aChangeOfTheLineEndingAloneIsNamedUnderLinesThatReadTheSame() {
+        assertThat(diff("one\r\ntwo\r\nthree\r\n", "one\r\ntwo\nthree\r\n")).isEqualTo(
+                "@@ line 2 @@\n one\n-two\n+two\n\\ Line endings only: where a '-' and a '+' line read the same, "
+                        + "CRLF (\\r\\n) became LF (\\n)\n three\n");
+        assertThat(diff("one\ntwo\n", "one\r\ntwo\r\n")).endsWith(
+                "\\ Line endings only: where a '-' and a '+' line read the same, LF (\\n) became CRLF (\\r\\n)\n");
+    }
+
+    @Test
+    void aChangedTextGetsNoLineEndingNote() {
+        assertThat(diff("one\r\ntwo\r\n", "one\r\nTWO\n")).isEqualTo("@@ line 2 @@\n one\n-two\n+TWO\n");
+        assertThat(diff("one\r\ntwo", "one\r\ntwo\r\n")).doesNotContain("Line endings only")
+                .contains(EditDiff.NO_NEWLINE);
+    }
+
     @Test
     void onlyTheLinesOfTheChangedPlaceAreShownInALargeText() {
         StringBuilder sb = new StringBuilder();

@@ -630,6 +630,20 @@ class FileEngineTest {
     }
 
     @Test
+    void aPatternLongerThanTheLimitIsRefusedBeforeItIsCompiled() throws Exception {
+        file("a.txt", "a".repeat(Searcher.MAX_PATTERN_CHARS) + "\n");
+        String longest = "a".repeat(Searcher.MAX_PATTERN_CHARS);
+        FileEngine big = new FileEngine(FileToolSettings.builder().grepMaxFileBytes(1 << 20).build());
+        assertThat((List<?>) run(big, "file_grep", "pattern", longest, "literal", true).get("matches")).hasSize(1);
+        String over = longest + "a";
+        for (String tool : List.of("file_grep", "file_count")) {
+            ToolException e = fails(tool, "pattern", over);
+            assertThat(e.code()).isEqualTo(ErrorCode.INVALID_PARAMS);
+            assertThat(e.getMessage()).contains("pattern has 10001 characters; at most 10000", "shorter part");
+        }
+    }
+
+    @Test
     void grepAnchorsApplyPerLine() throws Exception {
         file("a.txt", "foo\nbar foo\nfoo bar\n");
         Map<String, Object> r = run("file_grep", "pattern", "foo$");

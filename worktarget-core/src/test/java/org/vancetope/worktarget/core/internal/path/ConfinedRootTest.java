@@ -393,6 +393,44 @@ class ConfinedRootTest {
     // ------------------------------------------------------------------ real file system
 
     @Test
+    @EnabledOnOs(OS.LINUX)
+    void aFileRenamedWhileItIsResolvedIsNeverTakenForAnEscape(@TempDir Path tmp) throws Exception {
+        Path root = Files.createDirectory(tmp.resolve("root"));
+        Path f = Files.writeString(root.resolve("f.txt"), "x");
+        Path g = root.resolve("g.txt");
+        ConfinedRoot r = ConfinedRoot.of(root);
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread mover = new Thread(() -> {
+            try {
+                while (!stop.get()) {
+                    Files.move(f, g);
+                    Files.move(g, f);
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        mover.start();
+        int escapes = 0;
+        try {
+            for (int i = 0; i < 20_000; i++) {
+                try {
+                    r.resolveForRead("f.txt");
+                    r.resolveEntry("f.txt");
+                } catch (ToolException e) {
+                    if (e.code() == ErrorCode.PATH_ESCAPE) {
+                        escapes++;
+                    }
+                }
+            }
+        } finally {
+            stop.set(true);
+            mover.join();
+        }
+        assertThat(escapes).as("resolutions of a plain name refused as escapes").isZero();
+    }
+
+    @Test
     @EnabledOnOs({OS.LINUX, OS.MAC})
     void jailbreakRealLinkPointingOutIsRefused(@TempDir Path tmp) throws IOException {
         Path root = Files.createDirectories(tmp.resolve("ws"));
