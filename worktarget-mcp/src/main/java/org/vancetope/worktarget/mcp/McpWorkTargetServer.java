@@ -491,9 +491,10 @@ public final class McpWorkTargetServer implements AutoCloseable {
 
         /**
          * How many HTTP connections one remote address may hold before it sent a request with an accepted token
-         * (default {@link #DEFAULT_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS}; 0 for no such cap). A connection over it
-         * is closed at once, so that one host that opens sockets and sends nothing cannot take every place of
-         * {@link #httpMaxConnections}; a connection whose request carried an accepted token no longer counts.
+         * (default {@link #DEFAULT_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS}; 0 for no such cap). One more closes the
+         * oldest of them, so that sockets which send nothing can neither take every place of
+         * {@link #httpMaxConnections} nor keep out a client that sends its token at once, of another host or of
+         * the same one; a connection whose request carried an accepted token no longer counts.
          * Many clients behind one NAT address that all connect at once may need more.
          *
          * @param value 0 (no cap) or more
@@ -527,7 +528,9 @@ public final class McpWorkTargetServer implements AutoCloseable {
          * sessions together. Each runs on a thread of its own, so a call that waits long ({@code exec_run} with
          * a long {@code waitMs}) holds up no other; a request beyond the limit is answered at once with a
          * JSON-RPC error (code -32000) that says to send it again later, so that a client that floods the
-         * server costs it no more than this many threads.
+         * server costs it no more than this many threads. Over HTTP one principal (a token's subject) may have
+         * at most a quarter of them running (at least one), over all its sessions, so that one token cannot
+         * take every slot from the others.
          *
          * @param value the limit, at least 1
          * @return this

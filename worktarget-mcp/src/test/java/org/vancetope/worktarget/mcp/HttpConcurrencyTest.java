@@ -23,7 +23,7 @@ import org.vancetope.worktarget.testfixtures.Await;
  * that wait until the test lets their commands end) do not hold up a quick call, however many there are;
  * the SDK's default ran them on ten threads per core, so the eleventh call per core waited for one of them.
  * Beyond the server's limit of concurrent calls a request gets an error at once, and once calls have ended
- * requests run again.
+ * requests run again; one principal's calls take at most a quarter of that limit, so another is still served.
  */
 class HttpConcurrencyTest {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
@@ -85,14 +85,16 @@ class HttpConcurrencyTest {
 
     @Test
     void aCallBeyondTheLimitIsRefusedAtOnceAndRequestsRunAgainOnceCallsEnded(@TempDir Path tmp) throws Exception {
-        start(tmp, b -> b.maxConcurrentCalls(2));
+        start(tmp, b -> b.maxConcurrentCalls(2));     // one per principal (a quarter, at least one)
         String session = session();
+        String second = server.session(http, LocalHttpServer.SECOND_TOKEN);
         List<CompletableFuture<HttpResponse<String>>> calls = List.of(waitingCall(session, 100),
-                waitingCall(session, 101));
+                server.waitingCall(http, second, 101, LocalHttpServer.SECOND_TOKEN));
         Await.until("both waiting commands run", () -> commands.started() >= 2);
 
-        HttpResponse<String> refused = http.send(request(session, call(3, "work_target_get", "{}")),
-                HttpResponse.BodyHandlers.ofString());
+        String third = server.session(http, LocalHttpServer.THIRD_TOKEN);
+        HttpResponse<String> refused = http.send(server.request(third, call(3, "work_target_get", "{}"),
+                LocalHttpServer.THIRD_TOKEN), HttpResponse.BodyHandlers.ofString());
 
         assertThat(refused.statusCode()).isEqualTo(200);
         assertThat(refused.body()).contains("\"id\":3", "\"code\":-32000", "answers 2 requests at a time",
@@ -102,6 +104,30 @@ class HttpConcurrencyTest {
             assertThat(c.get().body()).contains("released");
         }
         Await.until("a call runs again", () -> quickCallAnswered(session, 4));
+    }
+
+    @Test
+    void onePrincipalsCallsTakeAtMostAQuarterOfTheSlotsSoAnotherIsStillServed(@TempDir Path tmp) throws Exception {
+        start(tmp, b -> b.maxConcurrentCalls(8));
+        List<String> sessions = List.of(session(), session());
+        List<CompletableFuture<HttpResponse<String>>> calls = List.of(waitingCall(sessions.get(0), 100),
+                waitingCall(sessions.get(1), 101));
+        Await.until("both waiting commands run", () -> commands.started() >= 2);
+
+        HttpResponse<String> refused = http.send(request(session(), call(3, "work_target_get", "{}")),
+                HttpResponse.BodyHandlers.ofString());
+        String second = server.session(http, LocalHttpServer.SECOND_TOKEN);
+        HttpResponse<String> served = http.send(server.request(second, call(4, "work_target_get", "{}"),
+                LocalHttpServer.SECOND_TOKEN), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(refused.body()).contains("\"id\":3", "\"code\":-32000", "'agent' has 2 requests running",
+                "a quarter of its 8", "send this one again");
+        assertThat(served.body()).contains("\"id\":4", "\"isError\":false");
+        commands.release();
+        for (CompletableFuture<HttpResponse<String>> c : calls) {
+            assertThat(c.get().body()).contains("released");
+        }
+        Await.until("the agent's calls run again", () -> quickCallAnswered(sessions.get(0), 5));
     }
 
     private boolean quickCallAnswered(String session, int id) {

@@ -24,6 +24,9 @@ import org.vancetope.worktarget.spi.BackendTool;
  */
 final class LocalHttpServer implements AutoCloseable {
     static final String TOKEN = "agent-token-0123456789";
+    /** The tokens of two more principals of the same tenant and project, {@code second} and {@code third}. */
+    static final String SECOND_TOKEN = "second-token-0123456789";
+    static final String THIRD_TOKEN = "third-token-0123456789";
     /** {@code initialize} with id 1, as a request body. */
     static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
             + "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
@@ -63,7 +66,9 @@ final class LocalHttpServer implements AutoCloseable {
         mcp = settings.apply(McpWorkTargetServer.builder().dispatcher(dispatcher).hostTools(hostTools)
                 .processes(mapping.apply(McpProcessMapping.perSession(store, dispatcher, "acme", "shop")))).build();
         TokenAuthenticator auth = TokenAuthenticator.builder()
-                .token(TOKEN, new AuthPrincipal("agent", "acme", Set.of("shop"), "alice")).build();
+                .token(TOKEN, new AuthPrincipal("agent", "acme", Set.of("shop"), "alice"))
+                .token(SECOND_TOKEN, new AuthPrincipal("second", "acme", Set.of("shop"), "bob"))
+                .token(THIRD_TOKEN, new AuthPrincipal("third", "acme", Set.of("shop"), "carol")).build();
         try {
             url = "http://127.0.0.1:" + mcp.startHttp("127.0.0.1", 0, auth).getPort() + McpWorkTargetServer.HTTP_PATH;
         } catch (IOException | RuntimeException e) {
@@ -74,9 +79,14 @@ final class LocalHttpServer implements AutoCloseable {
 
     /** A POST of this body to the endpoint with the token, in the session named (null: none). */
     HttpRequest request(String sessionId, String body) {
+        return request(sessionId, body, TOKEN);
+    }
+
+    /** A POST of this body to the endpoint with a token, in the session named (null: none). */
+    HttpRequest request(String sessionId, String body, String token) {
         HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(120))
                 .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .header("Authorization", "Bearer " + TOKEN).POST(HttpRequest.BodyPublishers.ofString(body));
+                .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.ofString(body));
         if (sessionId != null) {
             r.header("Mcp-Session-Id", sessionId);
         }
@@ -85,16 +95,26 @@ final class LocalHttpServer implements AutoCloseable {
 
     /** Initializes a session on this client and returns its id. */
     String session(HttpClient http) throws IOException, InterruptedException {
-        String id = http.send(request(null, INITIALIZE), HttpResponse.BodyHandlers.ofString())
+        return session(http, TOKEN);
+    }
+
+    /** Initializes a session of the token's principal and returns its id. */
+    String session(HttpClient http, String token) throws IOException, InterruptedException {
+        String id = http.send(request(null, INITIALIZE, token), HttpResponse.BodyHandlers.ofString())
                 .headers().firstValue("Mcp-Session-Id").orElseThrow();
-        http.send(request(id, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
+        http.send(request(id, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", token),
                 HttpResponse.BodyHandlers.ofString());
         return id;
     }
 
     /** Sends {@code exec_run} of a {@link WaitingCommands} command in a session; it answers once the command ends. */
     CompletableFuture<HttpResponse<String>> waitingCall(HttpClient http, String sessionId, int id) {
-        return http.sendAsync(request(sessionId, call(id, "exec_run", WaitingCommands.ARGUMENTS)),
+        return waitingCall(http, sessionId, id, TOKEN);
+    }
+
+    /** {@link #waitingCall(HttpClient, String, int)} in a session of the token's principal. */
+    CompletableFuture<HttpResponse<String>> waitingCall(HttpClient http, String sessionId, int id, String token) {
+        return http.sendAsync(request(sessionId, call(id, "exec_run", WaitingCommands.ARGUMENTS), token),
                 HttpResponse.BodyHandlers.ofString());
     }
 

@@ -322,11 +322,12 @@ public final class WorkTargetServer implements AutoCloseable {
 
         /**
          * The most connections one remote address may hold that have not authenticated yet (default
-         * {@link #DEFAULT_MAX_UNAUTHENTICATED_PER_ADDRESS}); 0 for no such cap. One more from that address is
-         * closed at once. A connection stops counting once its upgrade request carried an accepted token, so
-         * this bounds what one host without a token can take of {@link #maxConnections}, and a flood from one
-         * host cannot keep the daemons of every other host out. Clients that connect through one NAT address
-         * all at once may need more.
+         * {@link #DEFAULT_MAX_UNAUTHENTICATED_PER_ADDRESS}); 0 for no such cap. One more from that address
+         * closes the oldest of them. A connection stops counting once its upgrade request carried an accepted
+         * token, so this bounds what one host without a token can take of {@link #maxConnections}, and sockets
+         * that send nothing cannot keep out a daemon that authenticates at once, of another host or of the same
+         * one (on a loopback bind, or behind a proxy, every client has one address). Clients that connect
+         * through one NAT address all at once may need more.
          *
          * @param max 0 or more
          * @return this

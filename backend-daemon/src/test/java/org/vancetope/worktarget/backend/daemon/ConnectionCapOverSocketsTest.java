@@ -73,9 +73,8 @@ class ConnectionCapOverSocketsTest {
             try {
                 flood.add(RawHttp.connectFrom(t.server.port(), "127.0.0.2", READ_BOUND_MS));
                 flood.add(RawHttp.connectFrom(t.server.port(), "127.0.0.2", READ_BOUND_MS));
-                try (Socket over = RawHttp.connectFrom(t.server.port(), "127.0.0.2", READ_BOUND_MS)) {
-                    assertThat(RawHttp.readUntilClosed(over)).as("one more from the flooding host").isEmpty();
-                }
+                flood.add(RawHttp.connectFrom(t.server.port(), "127.0.0.2", READ_BOUND_MS));
+                assertThat(RawHttp.readUntilClosed(flood.get(0))).as("the oldest of the flooding host's").isEmpty();
 
                 WorkTargetClient daemon = t.started(t.daemonBuilder("box-1", List.of(READ)));
 
@@ -89,20 +88,39 @@ class ConnectionCapOverSocketsTest {
     }
 
     @Test
-    void anAuthenticatedConnectionNoLongerCountsAgainstItsHost() throws Exception {
+    void socketsThatSendNothingFromTheDaemonsOwnAddressCannotKeepItOut() throws Exception {
+        // on a loopback bind (the default), or behind a proxy, every client has the same address
         try (TestServer t = new TestServer(b -> b.maxConnections(100).maxUnauthenticatedPerAddress(2))) {
-            t.started(t.daemonBuilder("box-1", List.of(READ)));
             List<Socket> idle = new ArrayList<>();
             try {
                 idle.add(open(t));
                 idle.add(open(t));
-                try (Socket over = open(t)) {
-                    assertThat(RawHttp.readUntilClosed(over)).as("a third unauthenticated one from the daemon's host").isEmpty();
+
+                WorkTargetClient daemon = t.started(t.daemonBuilder("box-1", List.of(READ)));
+
+                assertThat(daemon.isConnected()).isTrue();
+                assertThat(RawHttp.readUntilClosed(idle.get(0))).as("the oldest idle one made room").isEmpty();
+            } finally {
+                for (Socket s : idle) {
+                    s.close();
                 }
+            }
+        }
+    }
+
+    @Test
+    void anAuthenticatedConnectionNoLongerCountsAgainstItsHost() throws Exception {
+        try (TestServer t = new TestServer(b -> b.maxConnections(100).maxUnauthenticatedPerAddress(2))) {
+            WorkTargetClient daemon = t.started(t.daemonBuilder("box-1", List.of(READ)));
+            List<Socket> idle = new ArrayList<>();
+            try {
+                idle.add(open(t));
+                idle.add(open(t));
                 Socket second = idle.get(1);
                 second.getOutputStream().write("GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n"
                         .getBytes(StandardCharsets.US_ASCII));
                 assertThat(RawHttp.readUntilClosed(second)).as("the second one is served").startsWith("HTTP/1.1 404");
+                assertThat(daemon.isConnected()).as("the daemon's connection was not taken for an idle one").isTrue();
             } finally {
                 for (Socket s : idle) {
                     s.close();

@@ -262,6 +262,24 @@ class ProviderArgumentsTest {
     }
 
     @Test
+    void argumentsNestedDeeperThanAnyToolTakesAreRefusedNotAStackOverflow() {
+        Object deep = "x";
+        for (int i = 0; i < 5_000; i++) {
+            deep = List.of(deep);
+        }
+        Object edits = deep;
+        assertThatThrownBy(() -> dispatcher.invoke("p", "file_edit", map("path", "a.txt", "edits", edits)))
+                .isInstanceOf(ToolException.class)
+                .hasMessageContaining("Parameter 'edits' of file_edit nests objects and lists deeper than 64 levels")
+                .satisfies(e -> assertThat(((ToolException) e).code()).isEqualTo(ErrorCode.INVALID_PARAMS));
+        Map<String, Object> self = new java.util.HashMap<>();
+        self.put("newText", "A");
+        self.put("oldText", self);
+        assertThatThrownBy(() -> dispatcher.invoke("p", "file_edit", map("path", "a.txt", "edits", List.of(self))))
+                .isInstanceOf(ToolException.class).hasMessageContaining("deeper than 64 levels");
+    }
+
+    @Test
     void anEnvListEntryWithAnExtraFieldIsRefused() {
         assertThatThrownBy(() -> dispatcher.invoke("p", "exec_run", map("command", "true", "env",
                 List.of(map("name", "A", "value", "1", "export", true)))))

@@ -62,12 +62,23 @@ public final class ParameterGuard {
             }
         }
         for (Map.Entry<String, Object> e : params.entrySet()) {
-            requireText(wrapper.name(), e.getKey(), e.getValue());
+            requireText(wrapper.name(), e.getKey(), e.getValue(), 0);
         }
     }
 
+    /** The deepest nesting of objects and lists in a parameter (no tool takes more than three levels). */
+    static final int MAX_DEPTH = 64;
+
     /** Refuses a string anywhere in a value (and the keys of its objects) that holds an unpaired surrogate. */
-    private static void requireText(String tool, String where, Object value) throws ToolException {
+    private static void requireText(String tool, String where, Object value, int depth) throws ToolException {
+        if (depth > MAX_DEPTH) {
+            // a host's own parser may allow any depth (or a map that holds itself): refused here, not in a
+            // StackOverflowError of whatever walks the value next
+            String param = where.split("[.\\[]", 2)[0];
+            throw new ToolException(ErrorCode.INVALID_PARAMS, "Parameter '" + param + "' of " + tool + " nests objects "
+                    + "and lists deeper than " + MAX_DEPTH + " levels; no tool takes that. Nothing was done. Send the "
+                    + "value in the shape the tool's description gives.");
+        }
         if (value instanceof String s) {
             int at = unpairedSurrogate(s);
             if (at >= 0) {
@@ -80,11 +91,11 @@ public final class ParameterGuard {
                 if (at >= 0) {
                     throw notText(tool, "A key of parameter '" + where + "'", key.charAt(at), at);
                 }
-                requireText(tool, where + "." + key, e.getValue());
+                requireText(tool, where + "." + key, e.getValue(), depth + 1);
             }
         } else if (value instanceof List<?> l) {
             for (int i = 0; i < l.size(); i++) {
-                requireText(tool, where + "[" + i + "]", l.get(i));
+                requireText(tool, where + "[" + i + "]", l.get(i), depth + 1);
             }
         }
     }

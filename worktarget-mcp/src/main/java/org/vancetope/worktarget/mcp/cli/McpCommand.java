@@ -18,6 +18,7 @@ import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.cli.Main;
 import org.vancetope.worktarget.backend.daemon.internal.Args;
 import org.vancetope.worktarget.backend.daemon.internal.ExecOptions;
+import org.vancetope.worktarget.backend.daemon.internal.WorkspaceOptions;
 import org.vancetope.worktarget.backend.local.LocalBackend;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.ExecSettings;
@@ -44,7 +45,10 @@ final class McpCommand {
             "           " + ExecOptions.USAGE,
             "       mcp --http PORT --workspace DIR --tokens FILE [--bind 127.0.0.1] [--daemon-port 7070]",
             "           [--project P] [--allowed-origins LIST] [--max-connections N]",
-            "           [--max-unauthenticated-per-address N] [--project-max-mib N] " + ExecOptions.USAGE_TIME,
+            "           [--max-unauthenticated-per-address N] [--max-connections-per-subject N]",
+            "           " + WorkspaceOptions.USAGE.get(0),
+            "           " + WorkspaceOptions.USAGE.get(1),
+            "           " + WorkspaceOptions.USAGE.get(2) + " " + ExecOptions.USAGE_TIME,
             "           " + ExecOptions.USAGE,
             "",
             "Serves the WorkTarget tools (file_*, exec_*, work_target_get/set) to an MCP client.",
@@ -81,27 +85,25 @@ final class McpCommand {
             "  --max-unauthenticated-per-address N  the most connections one remote address may hold on each",
             "                    port before a request or upgrade with an accepted token (default "
                     + McpWorkTargetServer.DEFAULT_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS + "; 0 no cap)",
-            "  --project-max-mib N  the disk budget of one project's RootDirs together (default 0: none; else at",
-            "                    least 1); over it file_write, file_edit and file_mkdir are refused and only jobs",
-            "                    that look at files and remove them start (also for --workspace of stdio)",
+            "  --max-connections-per-subject N  the most open daemon connections of one token's subject on",
+            "                    the daemon port; one more is told to retry later (default 0: no cap)",
+            "The WORK backend (with --workspace, in either form; use --isolation custom for callers of several",
+            "tenants: without it their jobs run as this user and read what it can):",
+            String.join("\n", WorkspaceOptions.help(20)),
             "",
             "Both forms:",
             String.join("\n", ExecOptions.help(20, "job", "server")),
             "",
             "Logs go to stderr. Exit codes: 0 stopped, 2 usage, 4 cannot bind.");
 
-    private static final Set<String> OPTIONS = ExecOptions.withOwn("workdir", "workspace", "tenant", "project", "http", "tokens",
+    private static final Set<String> OPTIONS = ExecOptions.withOwn(WorkspaceOptions.NAMES, "workdir", "workspace", "tenant", "project", "http", "tokens",
             "bind", "daemon-port", "allowed-origins", "warm-up", "max-connections", "max-unauthenticated-per-address",
-            "project-max-mib");
+            "max-connections-per-subject");
 
     private McpCommand() {
     }
 
     /** {@code --project-max-mib} in bytes; 0 when absent. */
-    private static long projectMaxBytes(Args a) throws Args.UsageException {
-        return (long) a.intOption("project-max-mib", 0, 0, Integer.MAX_VALUE) << 20;
-    }
-
     static int run(List<String> argv, InputStream in, PrintStream out, PrintStream err) {
         try {
             Args a = Args.parse(argv, OPTIONS, Set.of("help"));
@@ -124,16 +126,18 @@ final class McpCommand {
     private static int stdio(Args a, InputStream in, PrintStream out, PrintStream err)
             throws Args.UsageException {
         for (String httpOnly : List.of("tokens", "bind", "daemon-port", "allowed-origins", "max-connections",
-                "max-unauthenticated-per-address")) {
+                "max-unauthenticated-per-address", "max-connections-per-subject")) {
             if (a.has(httpOnly)) {
                 throw new Args.UsageException("--" + httpOnly + " needs --http PORT (it is an option of the HTTP form).");
             }
         }
         Path workdir = a.directory("workdir", ".");
         Path workspace = a.has("workspace") ? a.directory("workspace", null) : null;
-        if (workspace == null && a.has("project-max-mib")) {
-            throw new Args.UsageException("--project-max-mib needs --workspace DIR (it is the budget of the WORK "
-                    + "target's RootDirs).");
+        for (String option : WorkspaceOptions.NAMES) {
+            if (workspace == null && a.has(option)) {
+                throw new Args.UsageException("--" + option + " needs --workspace DIR (it is an option of the WORK "
+                        + "target; the CLIENT tools of stdio run as you, in --workdir).");
+            }
         }
         String tenant = a.get("tenant", "local");
         String project = a.get("project", "local");
@@ -143,11 +147,11 @@ final class McpCommand {
         }
         ExecSettings exec = ExecOptions.settings(a);
         LocalBackend local = ExecOptions.build(() -> LocalBackend.builder().workDirectory(workdir).execSettings(exec).build());
-        long projectMax = projectMaxBytes(a);
+        WorkspaceBackend.Builder wb = workspace == null ? null : WorkspaceOptions.builder(a, workspace);
         WorkspaceBackend work;
         try {
-            work = workspace == null ? null : ExecOptions.build(() -> WorkspaceBackend.builder().workspaceRoot(workspace)
-                    .execSettings(exec).projectMaxBytes(projectMax).processesEndWithJvm(Duration.ZERO).build());   // a session's process never comes back
+            // a session's process never comes back
+            work = wb == null ? null : ExecOptions.build(() -> wb.processesEndWithJvm(Duration.ZERO).build());
         } catch (Args.UsageException e) {
             local.close();
             throw e;
@@ -219,6 +223,7 @@ final class McpCommand {
         Integer maxConnections = a.has("max-connections") ? a.intOption("max-connections", 0, 1, 1_000_000) : null;
         Integer maxUnauthenticated = a.has("max-unauthenticated-per-address")
                 ? a.intOption("max-unauthenticated-per-address", 0, 0, 1_000_000) : null;
+        int maxPerSubject = a.intOption("max-connections-per-subject", 0, 0, 1_000_000);
         if (a.has("workdir") || a.has("tenant") || a.has("warm-up")) {
             throw new Args.UsageException("--workdir, --tenant and --warm-up are options of the stdio form; over HTTP the "
                     + "tokens give the tenant and calls run in --workspace or on daemons.");
@@ -243,10 +248,8 @@ final class McpCommand {
         } catch (IOException | IllegalArgumentException e) {
             throw new Args.UsageException("Cannot read --tokens: " + e.getMessage());
         }
-        ExecSettings exec = ExecOptions.settings(a);
-        long projectMax = projectMaxBytes(a);
-        WorkspaceBackend work = ExecOptions.build(() -> WorkspaceBackend.builder().workspaceRoot(workspace).execSettings(exec)
-                .projectMaxBytes(projectMax).processesEndWithJvm(LEFTOVERS_KEPT).build());
+        WorkspaceBackend.Builder wb = WorkspaceOptions.builder(a, workspace);
+        WorkspaceBackend work = ExecOptions.build(() -> wb.processesEndWithJvm(LEFTOVERS_KEPT).build());
         ServerTransfers transfers = ServerTransfers.create(
                 work.transferRoots(),
                 TransferSettings.defaults(), TransferListener.NONE);
@@ -260,6 +263,7 @@ final class McpCommand {
             if (maxUnauthenticated != null) {
                 sb.maxUnauthenticatedPerAddress(maxUnauthenticated);
             }
+            sb.maxConnectionsPerSubject(maxPerSubject);
             server = sb.build().start();
         } catch (IOException e) {
             transfers.close();

@@ -173,6 +173,23 @@ public final class Inbound {
     }
 
     /**
+     * The answer to a request of a principal that has its share of the requests running already: a JSON-RPC
+     * error (code -32000) that says to send it again once one of them has been answered.
+     *
+     * @param id the request's id
+     * @param subject the principal's subject
+     * @param share how many requests one principal may have running
+     * @param limit how many requests all sessions together may have running
+     * @return the error response
+     */
+    public static McpSchema.JSONRPCResponse busyPrincipal(Object id, String subject, int share, int limit) {
+        return McpSchema.JSONRPCResponse.error(id, new McpSchema.JSONRPCResponse.JSONRPCError(BUSY,
+                "'" + subject + "' has " + share + " requests running over all its sessions, the most one token may "
+                + "have at once on this server (a quarter of its " + limit + "): send this one again when one of "
+                + "them has been answered."));
+    }
+
+    /**
      * The answer to a request that came while {@code limit} requests were running already: a JSON-RPC error
      * (code -32000) that says to send it again once one of them has been answered.
      *

@@ -128,6 +128,9 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
     private final Duration requestTimeout;
     private final int maxCalls;
     private final Semaphore callSlots;
+    /** The calls each principal (by subject) has running; at most {@link #maxCallsPerPrincipal} each. */
+    private final Map<String, Integer> callsBySubject = new ConcurrentHashMap<>();
+    private final int maxCallsPerPrincipal;
     private final int maxSessions;
     private final HttpGuards.ConnectionCap cap;
     private final Object sessionsOpening = new Object();
@@ -169,6 +172,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         this.requestTimeout = requestTimeout;
         this.maxCalls = maxCalls;
         this.callSlots = new Semaphore(maxCalls);
+        this.maxCallsPerPrincipal = perPrincipal(maxCalls);
         this.origins = origins;
         this.json = json;
         this.authenticator = authenticator;
@@ -455,7 +459,13 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
         } else if (message instanceof McpSchema.JSONRPCRequest r) {
             McpSchema.JSONRPCRequest tagged = new McpSchema.JSONRPCRequest(r.jsonrpc(), r.method(), r.id(),
                     Inbound.tag(r.method(), r.id(), r.params(), sessionId));
+            String subject = principal.subject();
+            if (!takeCall(subject)) {
+                answer(ctx, req, Inbound.busyPrincipal(r.id(), subject, maxCallsPerPrincipal, maxCalls), sessionId);
+                return;
+            }
             if (!callSlots.tryAcquire()) {
+                releaseCall(subject);
                 answer(ctx, req, Inbound.busy(r.id(), maxCalls), sessionId);
                 return;
             }
@@ -470,14 +480,44 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
                         LOG.debug("The response stream of {} failed: {}", r.method(), e.toString());
                     } finally {
                         callSlots.release();
+                        releaseCall(subject);
                         stream.end();
                     }
                 });
             } catch (RejectedExecutionException e) {
                 callSlots.release();
+                releaseCall(subject);
                 stream.end();   // closing
             }
         }
+    }
+
+    /**
+     * The requests one principal may have running at once over HTTP: a quarter of all (at least one), so that
+     * one token's calls, however many sessions it opens, leave the others room.
+     *
+     * @param maxCalls the requests of all sessions together
+     * @return the share of one principal
+     */
+    public static int perPrincipal(int maxCalls) {
+        return Math.max(1, maxCalls / 4);
+    }
+
+    private boolean takeCall(String subject) {
+        boolean[] taken = new boolean[1];
+        callsBySubject.compute(subject, (k, held) -> {
+            int n = held == null ? 0 : held;
+            if (n >= maxCallsPerPrincipal) {
+                return held;
+            }
+            taken[0] = true;
+            return n + 1;
+        });
+        return taken[0];
+    }
+
+    private void releaseCall(String subject) {
+        callsBySubject.computeIfPresent(subject, (k, held) -> held <= 1 ? null : held - 1);
     }
 
     private void initialize(ChannelHandlerContext ctx, FullHttpRequest req, McpSchema.JSONRPCRequest r,

@@ -44,6 +44,28 @@ class McpMainTest {
     }
 
     @Test
+    void theHttpFormTakesTheWorkBackendsOptionsOfServe(@TempDir Path tmp) throws Exception {
+        Path tokens = Files.writeString(tmp.resolve("tokens.json"), "{\"tokens\":[{\"token\":\"tok-12345678\","
+                + "\"subject\":\"a\",\"tenant\":\"acme\",\"projects\":[\"*\"]}]}");
+        assertThat(run("mcp", "--http", "0", "--workspace", tmp.toString(), "--tokens", tokens.toString(),
+                "--isolation", "sideways")).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--isolation").contains("sideways")
+                .doesNotContain("Unknown option");
+        assertThat(run("mcp", "--http", "0", "--workspace", tmp.toString(), "--tokens", tokens.toString(),
+                "--home-scope", "galaxy")).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--home-scope must be project, tenant or user");
+        assertThat(run("mcp", "--help")).isEqualTo(Main.OK);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--isolation MODE", "--homes DIR", "--max-jobs N",
+                "--max-connections-per-subject N");
+    }
+
+    @Test
+    void theWorkBackendsOptionsOverStdioNeedAWorkspace() {
+        assertThat(run("mcp", "--isolation", "custom")).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--isolation needs --workspace DIR");
+    }
+
+    @Test
     void noCommandPrintsTheSameUsageWithMcpOnStderr() {
         assertThat(run()).isEqualTo(Main.USAGE);
         assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();

@@ -26,33 +26,27 @@ import org.vancetope.worktarget.backend.daemon.WorkTargetServer;
 import org.vancetope.worktarget.backend.daemon.internal.Args;
 import org.vancetope.worktarget.backend.daemon.internal.ExecOptions;
 import org.vancetope.worktarget.backend.daemon.internal.Ids;
+import org.vancetope.worktarget.backend.daemon.internal.WorkspaceOptions;
 import org.vancetope.worktarget.backend.workspace.WorkspaceBackend;
 import org.vancetope.worktarget.core.ExecSettings;
-import org.vancetope.worktarget.core.FileToolSettings;
 import org.vancetope.worktarget.core.InMemoryProcessStore;
 import org.vancetope.worktarget.core.WorkTargetDispatcher;
-import org.vancetope.worktarget.core.internal.home.HomeScope;
 import org.vancetope.worktarget.core.transfer.TransferListener;
 import org.vancetope.worktarget.core.transfer.TransferSettings;
-import org.vancetope.worktarget.spi.SettingLevel;
-import org.vancetope.worktarget.spi.SettingsCascade;
 
 /** {@code serve}: a standalone server with a WORK backend and the loopback admin API. */
 final class ServeCommand {
     private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
-    /** The jobs one project may have running at once unless --max-jobs says otherwise. */
-    static final int DEFAULT_MAX_JOBS = 32;
     static final String HELP = String.join("\n",
             "Usage: serve --workspace DIR --tokens FILE [--port 7070] [--bind 127.0.0.1]",
             "             [--admin-port PORT+1] [--admin-token-file FILE] [--tls-cert PEM --tls-key PEM]",
             "             [--request-timeout SECONDS] [--max-connections N] [--no-sync] [--max-transfer-mib N]",
-            "             [--home-scope project|tenant|user] [--homes DIR] [--home-max-mib N]",
-            "             [--isolation none|custom] [--isolation-wrapper TEMPLATE] [--kill-grace-ms N]",
-            "             [--max-jobs N] " + ExecOptions.USAGE_TIME,
+            "             " + WorkspaceOptions.USAGE.get(0),
+            "             " + WorkspaceOptions.USAGE.get(1),
+            "             " + WorkspaceOptions.USAGE.get(2) + " " + ExecOptions.USAGE_TIME,
             "             " + ExecOptions.USAGE,
-            "             [--result-max-kib N] [--process-idle-minutes N] [--max-processes N]",
+            "             [--process-idle-minutes N] [--max-processes N]",
             "             [--max-unauthenticated-per-address N] [--max-connections-per-subject N]",
-            "             [--max-rootdirs N] [--project-max-mib N]",
             "             [--redis-uri URI --node-id ID]",
             "",
             "Runs a WorkTarget server: foots and daemons connect to ws://BIND:PORT/worktarget/v1 with a token",
@@ -94,27 +88,8 @@ final class ServeCommand {
             "                      (faster for big files; after a power loss the file may be empty or short)",
             "  --max-transfer-mib N  the largest file one transfer moves, either way (default "
                     + (TransferSettings.defaults().maxUploadSize() >> 20) + ")",
-            "  --home-scope S      whose HOME a WORK job gets: project (default, each project its own),",
-            "                      tenant (shared by the tenant's projects) or user (shared by a user's projects)",
-            "  --homes DIR         where the HOMEs live (default DIR/../homes)",
-            "  --home-max-mib N    the size budget of one HOME; over it only jobs that look at files and remove",
-            "                      them start (rm, du, ls, find; default 2048; 0 off)",
-            "  --isolation MODE    none (default: WORK jobs run as this user, and can read what it can) or custom",
-            "                      (each job runs inside --isolation-wrapper); $VANCE_EXEC_ISOLATION_MODE overrides",
-            "  --isolation-wrapper TEMPLATE  the wrapper of custom isolation, split on blanks, with {cmd} as one",
-            "                      word (default: a bubblewrap sandbox of the job's directories)",
-            "  --kill-grace-ms N   how long a job's processes get between SIGTERM and SIGKILL (default "
-                    + ExecSettings.defaults().killGrace().toMillis() + ")",
-            "  --max-jobs N        the jobs one project may have running at once, over all its sessions and",
-            "                      processes (default " + DEFAULT_MAX_JOBS + ")",
+            String.join("\n", WorkspaceOptions.help(22)),
             String.join("\n", ExecOptions.help(22, "WORK job", "server")),
-            "  --max-rootdirs N    the RootDirs one project may hold; one more (workspace_create_ephemeral_dir)",
-            "                      fails size_limit (default " + WorkspaceBackend.DEFAULT_MAX_ROOT_DIRS_PER_PROJECT + ")",
-            "  --project-max-mib N the disk budget of one project's RootDirs together (default 0: none); over it",
-            "                      file_write, file_edit and file_mkdir are refused and only jobs that look at",
-            "                      files and remove them start; measured at most every minute",
-            "  --result-max-kib N  the largest result of a file tool (default "
-                    + (FileToolSettings.DEFAULT_RESULT_MAX_BYTES >> 10) + "; at least 1)",
             "  --process-idle-minutes N  end a named process after N minutes without a call (default "
                     + AdminServer.Limits.DEFAULT_PROCESS_IDLE.toMinutes() + "; 0 never); the temp RootDirs",
             "                      of processes of a killed serve wait as long for them after the next start",
@@ -246,9 +221,9 @@ final class ServeCommand {
      * @throws Args.UsageException for a bad command line or configuration
      */
     static Running start(List<String> argv, PrintStream out, PrintStream err) throws Args.UsageException {
-        Args a = Args.parse(argv, ExecOptions.withOwn("workspace", "tokens", "port", "bind", "admin-port", "admin-token",
-                "admin-token-file", "tls-cert", "tls-key", "request-timeout", "max-transfer-mib", "home-scope", "homes",
-                "home-max-mib", "isolation", "isolation-wrapper", "kill-grace-ms", "max-jobs", "result-max-kib", "redis-uri",
+        Args a = Args.parse(argv, ExecOptions.withOwn(WorkspaceOptions.NAMES, "workspace", "tokens", "port", "bind",
+                "admin-port", "admin-token", "admin-token-file", "tls-cert", "tls-key", "request-timeout",
+                "max-transfer-mib", "redis-uri",
                 "node-id", "process-idle-minutes", "max-processes", "max-connections", "max-unauthenticated-per-address",
                 "max-connections-per-subject",
                 "max-rootdirs", "project-max-mib"),
@@ -280,7 +255,7 @@ final class ServeCommand {
         SslContext ssl = tls(a);
         FleetLink fleet = fleet(a);
         TransferSettings transferSettings = transferSettings(a);
-        WorkspaceBackend.Builder wb = workspace(a, workspace);
+        WorkspaceBackend.Builder wb = WorkspaceOptions.builder(a, workspace);
         if (!processIdle.isZero()) {
             // the processes live in memory: what a killed run's processes left waits as long as an idle process
             // would (a named process may come back, an upload be resumed), then goes
@@ -444,57 +419,6 @@ final class ServeCommand {
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException("--max-transfer-mib: " + e.getMessage() + ".");
         }
-    }
-
-    private static WorkspaceBackend.Builder workspace(Args a, Path workspace) throws Args.UsageException {
-        WorkspaceBackend.Builder b = Backends.workspaceBuilder(workspace);
-        HomeScope scope = HomeScope.parse(a.get("home-scope", "project")).orElseThrow(() -> new Args.UsageException(
-                "--home-scope must be project, tenant or user, got '" + a.get("home-scope", "") + "'."));
-        if (scope != HomeScope.PROJECT) {
-            b.settings(homeScope(scope));
-        }
-        Path homes = a.directoryOrAbsent("homes");
-        if (homes != null) {
-            b.homesRoot(homes);
-        }
-        if (a.has("home-max-mib")) {
-            b.homeMaxBytes((long) a.intOption("home-max-mib", 0, 0, Integer.MAX_VALUE) << 20);
-        }
-        b.maxRootDirsPerProject(a.intOption("max-rootdirs", WorkspaceBackend.DEFAULT_MAX_ROOT_DIRS_PER_PROJECT, 1,
-                1_000_000));
-        b.projectMaxBytes((long) a.intOption("project-max-mib", 0, 0, Integer.MAX_VALUE) << 20);
-        ExecSettings.Builder exec = ExecSettings.defaults().toBuilder();
-        try {
-            if (a.has("isolation")) {
-                exec.isolationMode(ExecSettings.IsolationMode.parse(a.get("isolation", "")));
-            }
-            if (a.has("isolation-wrapper")) {
-                exec.isolationWrapper(a.get("isolation-wrapper", ""));
-            }
-            exec.killGrace(Duration.ofMillis(a.intOption("kill-grace-ms",
-                    (int) ExecSettings.defaults().killGrace().toMillis(), 0, Integer.MAX_VALUE)));
-            exec.maxRunningJobsPerProject(a.intOption("max-jobs", DEFAULT_MAX_JOBS, 1, Integer.MAX_VALUE));
-            ExecOptions.apply(a, exec);
-            b.execSettings(exec.build());
-        } catch (IllegalArgumentException e) {
-            throw new Args.UsageException("The exec settings (--isolation, --isolation-wrapper, --"
-                    + String.join(", --", ExecOptions.NAMES) + "): " + e.getMessage() + ".");
-        }
-        if (a.has("result-max-kib")) {
-            int kib = a.intOption("result-max-kib", 0, 1, 1 << 20);
-            try {
-                b.fileSettings(FileToolSettings.defaults().toBuilder().resultMaxBytes(kib << 10).build());
-            } catch (IllegalArgumentException e) {
-                throw new Args.UsageException("--result-max-kib: " + e.getMessage() + ".");
-            }
-        }
-        return b;
-    }
-
-    /** A cascade whose every tenant has the given HOME scope. */
-    private static SettingsCascade homeScope(HomeScope scope) {
-        return (level, tenant, id, key) -> level == SettingLevel.TENANT && HomeScope.SETTING.equals(key)
-                ? Optional.of(scope.wire()) : Optional.empty();
     }
 
     /** Writes a secret to a new file that only this user may read (0600), in a directory only it may enter. */

@@ -46,7 +46,19 @@ public final class ExecOptions {
      * @return all of them
      */
     public static Set<String> withOwn(String... own) {
+        return withOwn(List.of(), own);
+    }
+
+    /**
+     * A command's known options: its own, those of a group of shared options and these.
+     *
+     * @param shared shared options, e.g. {@link WorkspaceOptions#NAMES}
+     * @param own the command's own option names
+     * @return all of them
+     */
+    public static Set<String> withOwn(List<String> shared, String... own) {
         Set<String> all = new HashSet<>(List.of(own));
+        all.addAll(shared);
         all.addAll(NAMES);
         return Set.copyOf(all);
     }

@@ -70,7 +70,9 @@ public final class HttpGuards {
         private final int max;
         private final int maxUntrustedPerAddress;
         private final AtomicInteger open = new AtomicInteger();
-        private final Map<InetAddress, Integer> untrusted = new HashMap<>();
+        /** Each address's connections that are not trusted yet, oldest first. */
+        private final Map<InetAddress, ArrayDeque<Channel>> untrusted = new HashMap<>();
+        private final LogLimiter evictions = new LogLimiter(Duration.ofSeconds(10).toNanos(), System::nanoTime);
         private final LogLimiter refusals = new LogLimiter(Duration.ofSeconds(10).toNanos(), System::nanoTime);
 
         /**
@@ -90,7 +92,9 @@ public final class HttpGuards {
          * @param max the most connections at once, at least 1
          * @param maxUntrustedPerAddress the most connections of one remote address that were not yet
          *                               {@link #trusted} (for a WebSocket server: not yet authenticated), so that
-         *                               one host cannot take every place; 0 for no such cap
+         *                               one host cannot take every place; one more closes the oldest of them,
+         *                               so that sockets which send nothing cannot keep a client that
+         *                               authenticates at once out; 0 for no such cap
          */
         public ConnectionCap(String server, int max, int maxUntrustedPerAddress) {
             if (max < 1) {
@@ -169,32 +173,49 @@ public final class HttpGuards {
             }
             InetAddress address = child.remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
             boolean perAddress = maxUntrustedPerAddress > 0 && address != null;
-            if (perAddress && !enterUntrusted(address)) {
-                open.decrementAndGet();
-                refuse(child, address.getHostAddress() + " has " + maxUntrustedPerAddress + " connections that have "
-                        + "not authenticated yet, the most one address may have");
-                return;
-            }
             child.closeFuture().addListener(f -> open.decrementAndGet());
+            Channel evicted = null;
             if (perAddress) {
                 // trusted() takes the release off the channel atomically, so it runs once: on trust or on close
-                child.attr(UNTRUSTED).set(() -> leaveUntrusted(address));
+                child.attr(UNTRUSTED).set(() -> leaveUntrusted(address, child));
                 child.closeFuture().addListener(f -> trusted(child));
+                evicted = enterUntrusted(address, child);
             }
             ctx.fireChannelRead(child);
-        }
-
-        private synchronized boolean enterUntrusted(InetAddress address) {
-            int n = untrusted.getOrDefault(address, 0);
-            if (n >= maxUntrustedPerAddress) {
-                return false;
+            if (evicted != null) {
+                // the address holds as many unauthenticated connections as it may: the one that has waited
+                // longest goes, not the new one. A client that authenticates at once (every real one) thus gets
+                // in even when sockets that send nothing fill its address's places: on a loopback bind, or
+                // behind a proxy, every client has the same address.
+                long folded = evictions.tryLoud();
+                if (folded >= 0) {
+                    LOG.warn("Closed the oldest of the {} connections to {} from {} that have not authenticated yet, to let "
+                            + "a new one in (the most one address may have){}", maxUntrustedPerAddress, server,
+                            address.getHostAddress(), folded > 0 ? " (and " + folded + " more since the last report, at "
+                            + "DEBUG)" : "");
+                } else {
+                    LOG.debug("Closed the oldest unauthenticated connection to {} from {}", server, address.getHostAddress());
+                }
+                evicted.close();
             }
-            untrusted.put(address, n + 1);
-            return true;
         }
 
-        private synchronized void leaveUntrusted(InetAddress address) {
-            untrusted.computeIfPresent(address, (a, n) -> n > 1 ? n - 1 : null);
+        /** Counts a connection among its address's untrusted ones; returns the oldest one to close, when over. */
+        private synchronized Channel enterUntrusted(InetAddress address, Channel child) {
+            ArrayDeque<Channel> waiting = untrusted.computeIfAbsent(address, a -> new ArrayDeque<>());
+            Channel oldest = waiting.size() >= maxUntrustedPerAddress ? waiting.pollFirst() : null;
+            waiting.addLast(child);
+            return oldest;
+        }
+
+        private synchronized void leaveUntrusted(InetAddress address, Channel child) {
+            ArrayDeque<Channel> waiting = untrusted.get(address);
+            if (waiting != null) {
+                waiting.remove(child);
+                if (waiting.isEmpty()) {
+                    untrusted.remove(address);
+                }
+            }
         }
 
         /**
@@ -204,7 +225,8 @@ public final class HttpGuards {
          * @return the count
          */
         public synchronized int untrusted(InetAddress address) {
-            return untrusted.getOrDefault(address, 0);
+            ArrayDeque<Channel> waiting = untrusted.get(address);
+            return waiting == null ? 0 : waiting.size();
         }
 
         private void refuse(Channel child, String why) {

@@ -101,7 +101,7 @@ class ConnectionCapTest {
     }
 
     @Test
-    void oneAddressMayHoldOnlySoManyUntrustedConnectionsAndOthersStillGetIn() throws Exception {
+    void oneMoreUntrustedConnectionOfAnAddressClosesItsOldestAndOthersStillGetIn() throws Exception {
         HttpGuards.ConnectionCap cap = new HttpGuards.ConnectionCap("test server", 100, 2);
         Listener server = new Listener(cap);
         EmbeddedChannel a1 = accept(server, "10.0.0.1");
@@ -110,25 +110,26 @@ class ConnectionCapTest {
         EmbeddedChannel a3 = accept(server, "10.0.0.1");
         EmbeddedChannel b1 = accept(server, "10.0.0.2");
 
-        assertThat(List.of(a1.isOpen(), a2.isOpen(), a3.isOpen(), b1.isOpen())).containsExactly(true, true, false, true);
-        assertThat(server.accepted).containsExactly(a1, a2, b1);
-        assertThat(cap.open()).as("the refused one is not counted").isEqualTo(3);
+        assertThat(List.of(a1.isOpen(), a2.isOpen(), a3.isOpen(), b1.isOpen())).containsExactly(false, true, true, true);
+        assertThat(server.accepted).containsExactly(a1, a2, a3, b1);
+        assertThat(cap.open()).as("the closed one is not counted").isEqualTo(3);
         assertThat(cap.untrusted(InetAddress.getByName("10.0.0.1"))).isEqualTo(2);
     }
 
     @Test
-    void aTrustedConnectionNoLongerCountsAgainstItsAddress() throws Exception {
+    void aTrustedConnectionNoLongerCountsAgainstItsAddressNorIsClosedForANewOne() throws Exception {
         HttpGuards.ConnectionCap cap = new HttpGuards.ConnectionCap("test server", 100, 2);
         Listener server = new Listener(cap);
         EmbeddedChannel a1 = accept(server, "10.0.0.1");
-        accept(server, "10.0.0.1");
+        EmbeddedChannel a2 = accept(server, "10.0.0.1");
 
         HttpGuards.ConnectionCap.trusted(a1);
         HttpGuards.ConnectionCap.trusted(a1);
 
         assertThat(cap.untrusted(InetAddress.getByName("10.0.0.1"))).isEqualTo(1);
-        assertThat(accept(server, "10.0.0.1").isOpen()).isTrue();
-        assertThat(accept(server, "10.0.0.1").isOpen()).isFalse();
+        EmbeddedChannel a3 = accept(server, "10.0.0.1");
+        EmbeddedChannel a4 = accept(server, "10.0.0.1");
+        assertThat(List.of(a1.isOpen(), a2.isOpen(), a3.isOpen(), a4.isOpen())).containsExactly(true, false, true, true);
         a1.close();
         assertThat(cap.untrusted(InetAddress.getByName("10.0.0.1"))).as("closing a trusted one gives nothing back")
                 .isEqualTo(2);
@@ -137,15 +138,16 @@ class ConnectionCapTest {
 
     @Test
     void aClosedUntrustedConnectionGivesItsPlaceBack() throws Exception {
-        HttpGuards.ConnectionCap cap = new HttpGuards.ConnectionCap("test server", 100, 1);
+        HttpGuards.ConnectionCap cap = new HttpGuards.ConnectionCap("test server", 100, 2);
         Listener server = new Listener(cap);
         EmbeddedChannel a1 = accept(server, "10.0.0.1");
-        assertThat(accept(server, "10.0.0.1").isOpen()).isFalse();
+        EmbeddedChannel a2 = accept(server, "10.0.0.1");
 
         a1.close();
 
-        assertThat(cap.untrusted(InetAddress.getByName("10.0.0.1"))).isZero();
-        assertThat(accept(server, "10.0.0.1").isOpen()).isTrue();
+        assertThat(cap.untrusted(InetAddress.getByName("10.0.0.1"))).isEqualTo(1);
+        EmbeddedChannel a3 = accept(server, "10.0.0.1");
+        assertThat(List.of(a2.isOpen(), a3.isOpen())).as("no one closed for it").containsExactly(true, true);
     }
 
     @Test
