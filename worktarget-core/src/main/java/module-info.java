@@ -13,7 +13,8 @@ module org.vancetope.worktarget.core {
     exports org.vancetope.worktarget.core.transfer;
 
     exports org.vancetope.worktarget.core.internal to
-            org.vancetope.worktarget.testkit, org.vancetope.worktarget.backend.local, org.vancetope.worktarget.backend.workspace, org.vancetope.worktarget.transfer, org.vancetope.worktarget.backend.daemon;
+            org.vancetope.worktarget.testkit, org.vancetope.worktarget.backend.local, org.vancetope.worktarget.backend.workspace, org.vancetope.worktarget.transfer, org.vancetope.worktarget.backend.daemon,
+            org.vancetope.worktarget.mcp;
     exports org.vancetope.worktarget.core.internal.exec to
             org.vancetope.worktarget.testkit, org.vancetope.worktarget.backend.local, org.vancetope.worktarget.backend.workspace, org.vancetope.worktarget.backend.daemon;
     exports org.vancetope.worktarget.core.internal.file to

@@ -3,8 +3,6 @@ package org.vancetope.worktarget.core;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.vancetope.worktarget.spi.ErrorCode;
 import org.vancetope.worktarget.spi.ToolException;
 
@@ -16,7 +14,6 @@ import org.vancetope.worktarget.spi.ToolException;
  * {@code internal} for that call alone.
  */
 final class InterceptorChain implements ToolInterceptor.Chain {
-    private static final Logger LOG = LoggerFactory.getLogger(WorkTargetDispatcher.class);
 
     /** The link after the interceptors. */
     @FunctionalInterface
@@ -71,9 +68,8 @@ final class InterceptorChain implements ToolInterceptor.Chain {
         } catch (ToolException e) {
             throw e;
         } catch (Throwable e) {
-            // Errors too (StackOverflowError, OutOfMemoryError): the call gets an answer, the host carries on
-            LOG.error("Backend tool {} failed unexpectedly (process {})", next.backendTool(),
-                    next.context().processId(), e);
+            // Errors too (StackOverflowError, OutOfMemoryError): the call gets an answer, the host carries on.
+            // Not logged here: the dispatcher logs every internal failure once, with its cause
             throw new ToolException(ErrorCode.INTERNAL, next.tool() + " failed unexpectedly in " + next.backendTool()
                     + " (" + e.getClass().getSimpleName() + "). This is a bug on the host; retrying may not help.", e);
         }

@@ -130,6 +130,20 @@ class HttpConcurrencyTest {
         Await.until("the agent's calls run again", () -> quickCallAnswered(sessions.get(0), 5));
     }
 
+    @Test
+    void theEventsOfAStreamCarryNoIdAsTheyCannotBeReplayed(@TempDir Path tmp) throws Exception {
+        start(tmp, UnaryOperator.identity());
+        String session = session();
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"exec_run\","
+                + "\"arguments\":{\"command\":\"sleep 2.5; echo done\",\"waitMs\":60000},\"_meta\":{\"progressToken\":\"p-7\"}}}";
+
+        HttpResponse<String> r = http.send(request(session, body), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(r.body()).contains("notifications/progress", "\"p-7\"", "done");
+        assertThat(r.body().lines()).as("an event id would invite a resume with Last-Event-ID that replays nothing")
+                .noneMatch(l -> l.startsWith("id:"));
+    }
+
     private boolean quickCallAnswered(String session, int id) {
         try {
             return http.send(request(session, call(id, "work_target_get", "{}")), HttpResponse.BodyHandlers.ofString())

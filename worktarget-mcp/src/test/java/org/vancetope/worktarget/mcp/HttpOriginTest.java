@@ -69,6 +69,24 @@ class HttpOriginTest {
     }
 
     @Test
+    void manyRefusedOriginsLogOneWarningNotOneEach(@TempDir Path tmp) throws Exception {
+        start(tmp, null);
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream err = System.err;
+        System.setErr(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));  // slf4j-simple
+        try {
+            for (int i = 0; i < 20; i++) {
+                assertThat(initialize("http://evil" + i + ".example", null).statusCode()).isEqualTo(403);
+            }
+        } finally {
+            System.setErr(err);
+        }
+        long warnings = log.toString(java.nio.charset.StandardCharsets.UTF_8).lines()
+                .filter(l -> l.contains("WARN") && l.contains("Refused an MCP HTTP request from the origin")).count();
+        assertThat(warnings).as("a client without a token cannot fill the log").isBetween(1L, 2L);
+    }
+
+    @Test
     void aForeignOriginIsRefusedBeforeTheTokenIsLookedAt(@TempDir Path tmp) throws Exception {
         start(tmp, null);
         assertThat(initialize("http://evil.example", null).statusCode()).isEqualTo(403);

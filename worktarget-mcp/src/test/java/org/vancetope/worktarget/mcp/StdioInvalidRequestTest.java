@@ -163,6 +163,21 @@ class StdioInvalidRequestTest {
 
     @SuppressWarnings("unchecked")
     @Test
+    void aMethodThatIsANumberOrABooleanGetsAnInvalidRequestNotMethodNotFound() throws IOException {
+        stdio.send("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":5}\n{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":true}\n");
+        for (int id : new int[] {6, 7}) {
+            Map<String, Object> error = (Map<String, Object>) answerTo(id).get("error");
+            assertThat(error).containsEntry("code", -32600);
+            assertThat((String) error.get("message")).contains("\"method\" of a request or notification must be a string");
+        }
+        stdio.send("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"5\"}\n");
+        assertThat((Map<String, Object>) answerTo(8).get("error")).as("a string that looks like a number is a method")
+                .containsEntry("code", -32601);
+        theNextCallIsServed();
+    }
+
+    @SuppressWarnings("unchecked")
+    @Test
     void anIdThatIsNoStringOrIntegerIsAnsweredWithIdNull() throws IOException {
         stdio.send("{\"jsonrpc\":\"2.0\",\"id\":{\"n\":1}}\n");
         Map<String, Object> answer = answerTo(null);

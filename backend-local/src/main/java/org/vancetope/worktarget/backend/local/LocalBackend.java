@@ -48,6 +48,7 @@ import org.vancetope.worktarget.spi.ToolException;
  * the jobs it started (whole process trees).
  */
 public final class LocalBackend implements BackendToolProvider, Peers, AutoCloseable {
+    private final FileEngine files;
     private final ConfinedRoot gate;
     private final ExecEngine exec;
     private final List<BackendTool> tools;
@@ -59,6 +60,7 @@ public final class LocalBackend implements BackendToolProvider, Peers, AutoClose
         this.gate = gate;
         gate.sweep(); // staged files a crashed process left behind go at start
         FileEngine engine = new FileEngine(b.settings);
+        this.files = engine;
         this.exec = ExecSetup.engine(b.execSettings, b.hostEnv, false);
         List<BackendTool> all = new java.util.ArrayList<>(
                 FileTools.create(ToolCatalog.CLIENT_PREFIX, engine, (params, ctx) -> openGate()));
@@ -107,7 +109,11 @@ public final class LocalBackend implements BackendToolProvider, Peers, AutoClose
     @Override
     public void close() {
         closed = true;
-        exec.close();
+        try {
+            exec.close();
+        } finally {
+            files.close();    // the searches' idle threads
+        }
     }
 
     /**

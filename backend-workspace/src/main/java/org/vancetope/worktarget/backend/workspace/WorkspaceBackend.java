@@ -88,6 +88,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
     private final RootDirUse use = new RootDirUse();
     /** The disk budget of each project's RootDirs; off unless {@link Builder#projectMaxBytes} is set. */
     private final ProjectBudget budget;
+    private final FileEngine files;
 
     /** The default of {@link Builder#maxRootDirsPerProject}. */
     public static final int DEFAULT_MAX_ROOT_DIRS_PER_PROJECT = 1000;
@@ -96,6 +97,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         Path root = Files.createDirectories(b.root.toAbsolutePath()).toRealPath();
         this.index = new RootDirIndex(root);
         FileEngine engine = new FileEngine(b.settings);
+        this.files = engine;
         this.gates = new RootDirGates(index, types, engine.settings(), use);
         this.homes = Homes.builder().workspaceRoot(root).homesRoot(b.homesRoot).settings(b.settingsCascade)
                 .maxBytes(b.homeMaxBytes).clock(b.clock).build();
@@ -148,6 +150,7 @@ public final class WorkspaceBackend implements BackendToolProvider, RootDirCatal
         try {
             exec.close();
         } finally {
+            files.close();    // the searches' idle threads
             if (leftovers != null) {
                 leftovers.close();
             }

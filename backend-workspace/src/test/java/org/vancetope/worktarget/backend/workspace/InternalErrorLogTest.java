@@ -50,4 +50,29 @@ class InternalErrorLogTest {
         assertThat(log.toString(StandardCharsets.UTF_8)).contains("file_list", "for process p failed",
                 "could not be created", ".rootdirs");
     }
+
+    @Test
+    void aToolThatThrowsIsLoggedOnceWithItsStackTrace() throws Exception {
+        InMemoryProcessStore store = new InMemoryProcessStore();
+        store.process("p").tenant("acme").project("proj").add();
+        org.vancetope.worktarget.spi.BackendTool broken = org.vancetope.worktarget.spi.BackendTool.of(
+                new org.vancetope.worktarget.spi.ToolSpec("broken_tool", "Throws.", true, java.util.Set.of(),
+                        Map.of("type", "object", "properties", Map.of())), (params, ctx) -> {
+                    throw new IllegalStateException("boom in a host's tool");
+                });
+        WorkTargetDispatcher dispatcher = WorkTargetDispatcher.builder().processStore(store).hostTool(broken).build();
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream err = System.err;
+        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+        try {
+            assertThatThrownBy(() -> dispatcher.invoke("p", "broken_tool", Map.of()))
+                    .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL));
+        } finally {
+            System.setErr(err);
+        }
+        String text = log.toString(StandardCharsets.UTF_8);
+        assertThat(text.lines().filter(l -> l.contains("IllegalStateException: boom in a host's tool")).count())
+                .as("one stack trace:%n%s", text).isEqualTo(1);
+        assertThat(text).contains("broken_tool", "for process p failed");
+    }
 }

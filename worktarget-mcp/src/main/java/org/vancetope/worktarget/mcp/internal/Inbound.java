@@ -23,6 +23,10 @@ public final class Inbound {
     private static final List<String> LEVELS = List.of("debug", "info", "notice", "warning", "error", "critical",
             "alert", "emergency");
 
+    /** What a number or a boolean becomes when the parser reads it as a method name. */
+    private static final java.util.regex.Pattern SCALAR = java.util.regex.Pattern.compile(
+            "-?[0-9][0-9.eE+-]*|true|false");
+
     private Inbound() {
     }
 
@@ -38,7 +42,16 @@ public final class Inbound {
      */
     public static McpSchema.JSONRPCMessage message(McpJsonMapper json, String text) throws IOException {
         try {
-            return McpSchema.deserializeJsonRpcMessage(json, text);
+            McpSchema.JSONRPCMessage m = McpSchema.deserializeJsonRpcMessage(json, text);
+            String method = m instanceof McpSchema.JSONRPCRequest r ? r.method()
+                    : m instanceof McpSchema.JSONRPCNotification n ? n.method() : null;
+            if (method != null && SCALAR.matcher(method).matches() && !(json.readValue(text, Map.class)
+                    .get("method") instanceof String)) {
+                // the parser turned a number or a boolean into a method name: no such message is valid
+                throw new IllegalArgumentException("the \"method\" of a request or notification must be a string, "
+                        + "such as \"tools/call\"; it is " + method);
+            }
+            return m;
         } catch (IOException | IllegalArgumentException e) {
             throw e;
         } catch (RuntimeException e) {

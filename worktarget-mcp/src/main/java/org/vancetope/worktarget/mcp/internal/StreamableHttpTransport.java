@@ -59,6 +59,7 @@ import org.vancetope.worktarget.backend.daemon.internal.ClosingWaits;
 import org.vancetope.worktarget.backend.daemon.internal.HttpGuards;
 import org.vancetope.worktarget.backend.daemon.internal.NettyVersionCheck;
 import org.vancetope.worktarget.backend.daemon.internal.PlainTextExposure;
+import org.vancetope.worktarget.core.internal.LogLimiter;
 import org.vancetope.worktarget.spi.AuthPrincipal;
 import org.vancetope.worktarget.spi.Authenticator;
 import reactor.core.publisher.Mono;
@@ -130,6 +131,7 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
     private final Semaphore callSlots;
     /** The calls each principal (by subject) has running; at most {@link #maxCallsPerPrincipal} each. */
     private final Map<String, Integer> callsBySubject = new ConcurrentHashMap<>();
+    private final LogLimiter originRefusals = new LogLimiter(Duration.ofSeconds(10).toNanos(), System::nanoTime);
     private final int maxCallsPerPrincipal;
     private final int maxSessions;
     private final HttpGuards.ConnectionCap cap;
@@ -324,7 +326,9 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
             String origin = req.headers().get(HttpHeaderNames.ORIGIN);
             if (origin != null && !origins.allows(origin)) {
                 // before the token: a page another site rebound to this address learns nothing
-                LOG.warn("Refused an MCP HTTP request from the origin '{}' (not an allowed origin)", origin);
+                // one line per 10 s at WARN (the rest at DEBUG): a client without a token must not fill the log
+                originRefusals.warn(LOG, "Refused an MCP HTTP request from the origin '{}' (not an allowed origin)",
+                        LogLimiter.printable(origin));
                 return originRefused(origin);
             }
             Optional<AuthPrincipal> principal = authenticate(req);
@@ -748,11 +752,9 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
                 } catch (IOException e) {
                     throw new IllegalStateException("Cannot write an MCP message for session " + sessionId, e);
                 }
-                StringBuilder event = new StringBuilder();
-                if (messageId != null) {
-                    event.append("id: ").append(messageId).append('\n');
-                }
-                event.append("event: message\ndata: ").append(data).append("\n\n");
+                // no "id:" line: this server keeps no events to replay, and an event id tells a client it may
+                // resume a lost stream with Last-Event-ID (it would wait for an answer that never comes)
+                StringBuilder event = new StringBuilder("event: message\ndata: ").append(data).append("\n\n");
                 ctx.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(event, StandardCharsets.UTF_8)));
             });
         }

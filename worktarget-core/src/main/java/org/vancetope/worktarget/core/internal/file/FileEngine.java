@@ -47,6 +47,7 @@ public final class FileEngine {
     private final FileGrep grep;
     private final FileEntries entries;
     private final FileTree tree;
+    private final SearchLanes lanes;
 
     /**
      * An engine with the given limits.
@@ -55,7 +56,7 @@ public final class FileEngine {
      */
     public FileEngine(FileToolSettings settings) {
         this.settings = settings;
-        SearchLanes lanes = new SearchLanes(settings.parallelism());
+        this.lanes = new SearchLanes(settings.parallelism());
         this.reading = new FileReading(settings);
         this.counting = new FileCounting(settings, lanes);
         this.writing = new FileWriting(settings);
@@ -64,6 +65,14 @@ public final class FileEngine {
         this.grep = new FileGrep(settings, lanes);
         this.entries = new FileEntries(counting);
         this.tree = new FileTree(settings);
+    }
+
+    /**
+     * Ends the threads its searches keep for the next call (named {@code worktarget-search-N}; unused, they
+     * would end after a minute). Calls made afterwards still work, on threads that end with each call.
+     */
+    public void close() {
+        lanes.close();
     }
 
     /**

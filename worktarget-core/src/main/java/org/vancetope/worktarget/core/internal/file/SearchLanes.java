@@ -3,7 +3,9 @@ package org.vancetope.worktarget.core.internal.file;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The threads of walks and searches: every call gets a fork/join pool of its own (a "lane") of
@@ -22,8 +24,18 @@ final class SearchLanes {
     /** How long a finished call waits for its last tasks to notice the end before the lane is dropped. */
     private static final long QUIESCE_SECONDS = 30;
 
+    private static final AtomicInteger THREADS = new AtomicInteger();
+    /** Threads named for what they do (a thread dump or a leak check of a host names this library). */
+    private static final ForkJoinPool.ForkJoinWorkerThreadFactory NAMED = pool -> {
+        ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+        t.setName("worktarget-search-" + THREADS.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+    };
+
     private final int parallelism;
     private final ConcurrentLinkedDeque<ForkJoinPool> idle = new ConcurrentLinkedDeque<>();
+    private volatile boolean closed;
 
     /**
      * Lanes of {@code parallelism} threads each.
@@ -44,7 +56,7 @@ final class SearchLanes {
     void run(CallDeadline deadline, ForkJoinTask<?> root) {
         ForkJoinPool pool = idle.pollFirst();
         if (pool == null) {
-            pool = new ForkJoinPool(parallelism);
+            pool = new ForkJoinPool(parallelism, NAMED, null, false);
         }
         try {
             pool.execute(root);
@@ -62,11 +74,36 @@ final class SearchLanes {
             pool.shutdownNow(); // a task that does not stop (stuck I/O): never hand this lane to another call
             return;
         }
-        if (idle.size() < MAX_IDLE) {
+        if (!closed && idle.size() < MAX_IDLE) {
             idle.addFirst(pool);
+            if (closed && idle.remove(pool)) {
+                pool.shutdown();    // closed meanwhile: close() may have drained the lanes before this one came
+            }
         } else {
             pool.shutdown();
         }
+    }
+
+    /**
+     * Ends the idle lanes' threads now (they would otherwise end after the pool's keep-alive, a minute), and
+     * those of lanes in use once their call is over. Calls may still run afterwards, each on a lane that
+     * ends with it.
+     */
+    void close() {
+        closed = true;
+        ForkJoinPool pool;
+        while ((pool = idle.pollFirst()) != null) {
+            pool.shutdown();
+        }
+    }
+
+    /**
+     * How many lanes wait for a call.
+     *
+     * @return the count
+     */
+    int idle() {
+        return idle.size();
     }
 
     /**
