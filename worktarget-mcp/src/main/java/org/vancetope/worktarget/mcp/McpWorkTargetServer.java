@@ -479,7 +479,10 @@ public final class McpWorkTargetServer implements AutoCloseable {
          * How many connections the HTTP server holds at once (default {@link #DEFAULT_HTTP_MAX_CONNECTIONS}:
          * 1,024, or a quarter of this process's limit of open files when that is lower). A connection over it is
          * closed at once, before anything is read, so that a client that opens sockets without end cannot use
-         * up the file descriptors the tools and jobs of every session need.
+         * up the file descriptors the tools and jobs of every session need. One principal (a token's subject)
+         * may hold at most a quarter of them (at least one), counted from a connection's first request with its
+         * token; its request on one more is answered 429 and the connection closed, so that one token's slow
+         * bodies or idle keep-alives leave the other tokens room.
          *
          * @param value the limit, at least 1
          * @return this

@@ -264,6 +264,48 @@ class HttpConnectionGuardsTest {
     }
 
     @Test
+    void oneTokensConnectionsTakeAtMostAQuarterOfTheCapAndOtherTokensStillGetIn(@TempDir Path tmp) throws Exception {
+        try (LocalHttpServer capped = new LocalHttpServer(tmp, UnaryOperator.identity(),
+                b -> b.httpMaxConnections(8).httpRequestTimeout(Duration.ofSeconds(60)))) {
+            int port = URI.create(capped.url).getPort();
+            String slowHead = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n";
+            java.util.List<Socket> slow = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < 2; i++) {     // a quarter of 8: head accepted, body trickling
+                    Socket s = RawHttp.connectFrom(port, "127.0.0.1", 60_000);
+                    RawHttp.send(s, slowHead + token() + "\r\n{");
+                    slow.add(s);
+                }
+                try (Socket third = RawHttp.connectFrom(port, "127.0.0.1", 60_000)) {
+                    RawHttp.send(third, slowHead + token() + "\r\n{");
+                    assertThat(RawHttp.readUntilClosed(third)).startsWith("HTTP/1.1 429")
+                            .contains("'agent' holds 2 connections", "a quarter of its 8", "keep-alive");
+                }
+                try (Socket other = RawHttp.connectFrom(port, "127.0.0.1", 60_000)) {
+                    RawHttp.send(other, "DELETE /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                            + LocalHttpServer.SECOND_TOKEN + "\r\n\r\n");
+                    assertThat(RawHttp.readOne(other)).as("another token is served").startsWith("HTTP/1.1 4")
+                            .doesNotStartWith("HTTP/1.1 429").doesNotStartWith("HTTP/1.1 401");
+                }
+                slow.remove(0).close();
+                org.vancetope.worktarget.testfixtures.Await.until("a closed connection gives its place back", () -> {
+                    try (Socket again = RawHttp.connectFrom(port, "127.0.0.1", 60_000)) {
+                        RawHttp.send(again, "DELETE /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n" + token() + "\r\n");
+                        return !RawHttp.readOne(again).startsWith("HTTP/1.1 429");
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+            } finally {
+                for (Socket s : slow) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    @Test
     void theCapPerAddressMayBeOffButNotNegative() {
         assertThat(McpWorkTargetServer.DEFAULT_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS).isEqualTo(128);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> McpWorkTargetServer.builder()

@@ -136,14 +136,28 @@ public record ToolSpec(String name, String description, boolean primary, Set<Too
             }
             return Collections.unmodifiableMap(copy);
         }
-        if (value instanceof List<?> l) {
-            List<Object> copy = new ArrayList<>(l.size());
-            for (Object o : l) {
+        if (value instanceof Set<?> set) {
+            Set<Object> copy = new java.util.LinkedHashSet<>();
+            for (Object o : set) {
                 copy.add(frozen(o, depth + 1, name, what));
             }
-            return Collections.unmodifiableList(copy);
+            return Collections.unmodifiableSet(copy);
+        }
+        if (value instanceof java.util.Collection<?> c) {
+            return frozenList(c, depth, name, what);
+        }
+        if (value instanceof Object[] array) {
+            return frozenList(java.util.Arrays.asList(array), depth, name, what);     // a JSON array
         }
         return value;
+    }
+
+    private static List<Object> frozenList(java.util.Collection<?> values, int depth, String name, String what) {
+        List<Object> copy = new ArrayList<>(values.size());
+        for (Object o : values) {
+            copy.add(frozen(o, depth + 1, name, what));
+        }
+        return Collections.unmodifiableList(copy);
     }
 
     private static String titleOf(String name) {

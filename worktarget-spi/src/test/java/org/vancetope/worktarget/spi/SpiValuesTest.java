@@ -66,6 +66,25 @@ class SpiValuesTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void setsAndArraysInAToolSpecsSchemaAreCopiedToo() {
+        Set<Object> values = new java.util.HashSet<>(Set.of("a", "b"));
+        Object[] examples = {"x"};
+        Map<String, Object> mode = new java.util.LinkedHashMap<>(Map.of("type", "string", "enum", values,
+                "examples", examples));
+        ToolSpec s = new ToolSpec("t", "d", true, Set.of(), Map.of("type", "object", "properties", Map.of("mode", mode)));
+
+        values.add("c");
+        examples[0] = "changed";
+        Map<String, Object> theirs = (Map<String, Object>) ((Map<String, Object>) s.paramsSchema().get("properties"))
+                .get("mode");
+        assertThat((java.util.Collection<Object>) theirs.get("enum")).containsExactlyInAnyOrder("a", "b");
+        assertThat((List<Object>) theirs.get("examples")).containsExactly("x");
+        assertThatThrownBy(() -> ((java.util.Collection<Object>) theirs.get("enum")).add("d"))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
     void aToolSpecWhoseSchemaContainsItselfIsRefused() {
         Map<String, Object> schema = new java.util.LinkedHashMap<>(Map.of("type", "object"));
         schema.put("self", schema);

@@ -341,7 +341,9 @@ public final class WorkTargetServer implements AutoCloseable {
          * The most open connections (daemons and foots, past their {@code hello}) one token subject may
          * hold at once (default 0: no cap). One more is refused with {@code size_limit} and close 1013 (try
          * again later: the client reconnects with back-off), except a daemon or foot that replaces its own
-         * open connection (a reconnect after a network cut), which supersedes it as always. With several
+         * open connection (a reconnect after a network cut), which supersedes it as always. The subject may
+         * hold as many upgraded connections that have not sent {@code hello} yet (one more gets the same
+         * answer), so that upgrades that never say hello cannot take the places either. With several
          * tenants on one server it keeps one token from taking the {@link #maxConnections} and the manifest
          * budget that the others need; a token shared by many daemons needs a cap above their number.
          *

@@ -81,7 +81,8 @@ public final class FootTargetResolver implements TargetResolver {
                 // the tenant or project directory is a link (even one that stays inside): refused
                 return TargetResolution.refused(ConfinedRoot.escape(scope.tenant() + "/" + scope.project()));
             }
-            try (SafeDirectory d = top.openOrCreate(project)) {
+            // the tenant's and the project's directories: no other user of the machine enters them
+            try (SafeDirectory d = top.openOrCreatePrivate(project)) {
                 return TargetResolution.resolved(d.path());
             }
         } catch (ToolException e) {

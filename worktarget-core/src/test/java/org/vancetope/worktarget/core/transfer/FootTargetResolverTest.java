@@ -41,6 +41,18 @@ class FootTargetResolverTest {
     }
 
     @Test
+    @org.junit.jupiter.api.condition.EnabledOnOs(org.junit.jupiter.api.condition.OS.LINUX)
+    void theTenantAndProjectDirectoriesAreForThisUserAlone(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        FootTargetResolver onDisk = FootTargetResolver.at(tmp.resolve("transfers"));
+        onDisk.root(SCOPE, null);
+        for (String dir : new String[] {"transfers/acme", "transfers/acme/proj-research"}) {
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                    java.nio.file.Files.getPosixFilePermissions(tmp.resolve(dir)))).as(dir).isEqualTo("rwx------");
+        }
+    }
+
+    @Test
     void dirNameIsIgnoredOnTheClient() {
         assertThat(foot.root(SCOPE, "anything").root()).isEqualTo(foot.root(SCOPE, null).root());
     }

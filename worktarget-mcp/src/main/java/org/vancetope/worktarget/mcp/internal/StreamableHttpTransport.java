@@ -80,6 +80,8 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
     /** The JSON-RPC error code of a request refused because the server runs as many as it may (a server error). */
     /** The principal the {@link Gate} found for the request the {@link Handler} gets next on the channel. */
     private static final AttributeKey<AuthPrincipal> PRINCIPAL = AttributeKey.valueOf("worktarget-mcp-principal");
+    /** The subject a connection is counted for among its principal's connections. */
+    private static final AttributeKey<String> SUBJECT_HELD = AttributeKey.valueOf("worktarget-mcp-subject-held");
     private static final String PATH = "/mcp";
 
     /** What the server learns of sessions. */
@@ -132,6 +134,10 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
     /** The calls each principal (by subject) has running; at most {@link #maxCallsPerPrincipal} each. */
     private final Map<String, Integer> callsBySubject = new ConcurrentHashMap<>();
     private final LogLimiter originRefusals = new LogLimiter(Duration.ofSeconds(10).toNanos(), System::nanoTime);
+    /** The connections each principal (by subject) holds, counted from its first request with a token. */
+    private final Map<String, Integer> connectionsBySubject = new ConcurrentHashMap<>();
+    private final int maxConnections;
+    private final int maxConnectionsPerPrincipal;
     private final int maxCallsPerPrincipal;
     private final int maxSessions;
     private final HttpGuards.ConnectionCap cap;
@@ -167,6 +173,8 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
                                    Sessions listener, Duration idle, Duration requestTimeout, int maxCalls,
                                    int maxSessions, AllowedOrigins origins, int maxConnections,
                                    int maxUnauthenticatedPerAddress) {
+        this.maxConnections = maxConnections;
+        this.maxConnectionsPerPrincipal = Math.max(1, maxConnections / 4);
         this.cap = new HttpGuards.ConnectionCap("the MCP HTTP server (httpMaxConnections, "
                 + "httpMaxUnauthenticatedPerAddress)", maxConnections, maxUnauthenticatedPerAddress);
         this.maxSessions = maxSessions;
@@ -338,6 +346,12 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
                 r.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
                 return r;
             }
+            String subject = principal.get().subject();
+            if (!holdConnection(ctx.channel(), subject)) {
+                return text(HttpResponseStatus.TOO_MANY_REQUESTS, "'" + subject + "' holds " + maxConnectionsPerPrincipal
+                        + " connections to this MCP server, the most one token may (a quarter of its "
+                        + maxConnections + "): send requests on the connections it has (keep-alive), or close one.");
+            }
             ctx.channel().attr(PRINCIPAL).set(principal.get());
             HttpGuards.ConnectionCap.trusted(ctx.channel());     // no longer counts against its address
             return null;
@@ -505,6 +519,34 @@ public final class StreamableHttpTransport implements McpStreamableServerTranspo
      */
     public static int perPrincipal(int maxCalls) {
         return Math.max(1, maxCalls / 4);
+    }
+
+    /**
+     * Counts a connection for the principal of its first request with a token, at most
+     * {@link #maxConnectionsPerPrincipal} per principal, so that one token's connections (slow bodies, idle
+     * keep-alives) leave the others room among {@code httpMaxConnections}.
+     *
+     * @return false when the principal holds as many as it may (this connection is not counted)
+     */
+    private boolean holdConnection(Channel channel, String subject) {
+        if (channel.attr(SUBJECT_HELD).get() != null) {
+            return true;     // counted at its first request
+        }
+        boolean[] taken = new boolean[1];
+        connectionsBySubject.compute(subject, (k, held) -> {
+            int n = held == null ? 0 : held;
+            if (n >= maxConnectionsPerPrincipal) {
+                return held;
+            }
+            taken[0] = true;
+            return n + 1;
+        });
+        if (taken[0]) {
+            channel.attr(SUBJECT_HELD).set(subject);
+            channel.closeFuture().addListener(f -> connectionsBySubject.computeIfPresent(subject,
+                    (k, held) -> held <= 1 ? null : held - 1));
+        }
+        return taken[0];
     }
 
     private boolean takeCall(String subject) {

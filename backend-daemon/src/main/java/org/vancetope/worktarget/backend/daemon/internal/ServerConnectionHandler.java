@@ -45,6 +45,8 @@ public final class ServerConnectionHandler extends FrameHandler {
     private long manifestBytes;
     /** The subject whose connection count this connection holds ({@link ServerCore#takeSubjectConnection}), or null. */
     private String subjectHeld;
+    /** The subject whose count of connections before hello this one holds ({@link ServerCore#takePendingSubject}). */
+    private String pendingHeld;
     /** Lines this connection's peer causes as often as it likes: one per 10 s at their level, the others at DEBUG. */
     private final LogLimiter peerLines = new LogLimiter(TimeUnit.SECONDS.toNanos(10), System::nanoTime);
 
@@ -65,6 +67,20 @@ public final class ServerConnectionHandler extends FrameHandler {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof WebSocketServerProtocolHandler.HandshakeComplete) {
             state = State.AWAITING_HELLO;
+            AuthPrincipal principal = ctx.channel().attr(HandshakeAuthHandler.PRINCIPAL).get();
+            if (principal != null) {
+                if (!core.takePendingSubject(principal.subject())) {
+                    REFUSALS.warn(LOG, "Refusing a connection from {}: subject {} holds {} connections that have not "
+                            + "sent hello yet, as many as it may (maxConnectionsPerSubject)", ctx.channel().remoteAddress(),
+                            principal.subject(), settings.maxConnectionsPerSubject());
+                    refuse(ctx, ErrorCode.SIZE_LIMIT, "The token of '" + principal.subject() + "' holds as many "
+                            + "connections waiting to send hello as it may (" + settings.maxConnectionsPerSubject()
+                            + ", maxConnectionsPerSubject). Send hello on those, or close them; this client retries "
+                            + "later.", Wire.CLOSE_TRY_AGAIN_LATER);
+                    return;
+                }
+                pendingHeld = principal.subject();
+            }
             helloTimer = ctx.executor().schedule(() -> helloTimedOut(ctx), settings.helloTimeout().toNanos(),
                     TimeUnit.NANOSECONDS);
         } else {
@@ -189,6 +205,7 @@ public final class ServerConnectionHandler extends FrameHandler {
         if (helloTimer != null) {
             helloTimer.cancel(false);
         }
+        releasePending();
         AuthPrincipal principal = ctx.channel().attr(HandshakeAuthHandler.PRINCIPAL).get();
         String profile = ctx.channel().attr(HandshakeAuthHandler.PROFILE).get();
         if (h.protocolVersion() != Wire.PROTOCOL_VERSION) {
@@ -317,7 +334,15 @@ public final class ServerConnectionHandler extends FrameHandler {
     }
 
     /** Takes the connection out of service once: fails its pending calls, unregisters it, tells the extension. */
+    private void releasePending() {
+        if (pendingHeld != null) {
+            core.releasePendingSubject(pendingHeld);
+            pendingHeld = null;
+        }
+    }
+
     private void detach() {
+        releasePending();
         core.releaseManifestBytes(manifestBytes);
         manifestBytes = 0;
         if (subjectHeld != null) {

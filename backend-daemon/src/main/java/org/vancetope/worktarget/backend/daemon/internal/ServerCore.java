@@ -25,6 +25,9 @@ public final class ServerCore {
     /** The connections each subject holds, under {@link ServerSettings#maxConnectionsPerSubject}. */
     private final java.util.concurrent.ConcurrentHashMap<String, Integer> perSubject =
             new java.util.concurrent.ConcurrentHashMap<>();
+    /** The upgraded connections each subject holds that have not sent {@code hello} yet. */
+    private final java.util.concurrent.ConcurrentHashMap<String, Integer> pendingBySubject =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * Creates the core.
@@ -92,20 +95,7 @@ public final class ServerCore {
      * @return false when the subject holds as many as it may (nothing is taken)
      */
     boolean takeSubjectConnection(String subject, boolean replacing) {
-        int max = settings.maxConnectionsPerSubject();
-        if (max == 0) {
-            return true;
-        }
-        boolean[] taken = new boolean[1];
-        perSubject.compute(subject, (k, held) -> {
-            int n = held == null ? 0 : held;
-            if (n >= max && !replacing) {
-                return held;
-            }
-            taken[0] = true;
-            return n + 1;
-        });
-        return taken[0];
+        return take(perSubject, subject, replacing);
     }
 
     /**
@@ -114,8 +104,50 @@ public final class ServerCore {
      * @param subject the subject
      */
     void releaseSubjectConnection(String subject) {
+        release(perSubject, subject);
+    }
+
+    /**
+     * Takes one of the upgraded connections that have not sent {@code hello} yet a token's subject may hold
+     * (as many as {@link ServerSettings#maxConnectionsPerSubject}; 0: no cap): without it a token could hold
+     * every place of {@code maxConnections} with upgrades that never say hello, until the hello timeout.
+     *
+     * @param subject the connection's subject
+     * @return false when the subject holds as many as it may (nothing is taken)
+     */
+    boolean takePendingSubject(String subject) {
+        return take(pendingBySubject, subject, false);
+    }
+
+    /**
+     * Gives back what {@link #takePendingSubject} took (at {@code hello}, or when the connection closes).
+     *
+     * @param subject the subject
+     */
+    void releasePendingSubject(String subject) {
+        release(pendingBySubject, subject);
+    }
+
+    private boolean take(java.util.concurrent.ConcurrentHashMap<String, Integer> counts, String subject, boolean over) {
+        int max = settings.maxConnectionsPerSubject();
+        if (max == 0) {
+            return true;
+        }
+        boolean[] taken = new boolean[1];
+        counts.compute(subject, (k, held) -> {
+            int n = held == null ? 0 : held;
+            if (n >= max && !over) {
+                return held;
+            }
+            taken[0] = true;
+            return n + 1;
+        });
+        return taken[0];
+    }
+
+    private void release(java.util.concurrent.ConcurrentHashMap<String, Integer> counts, String subject) {
         if (settings.maxConnectionsPerSubject() != 0) {
-            perSubject.computeIfPresent(subject, (k, held) -> held <= 1 ? null : held - 1);
+            counts.computeIfPresent(subject, (k, held) -> held <= 1 ? null : held - 1);
         }
     }
 

@@ -37,7 +37,7 @@ class SubjectConnectionCapTest {
         channels.forEach(EmbeddedChannel::finishAndReleaseAll);
     }
 
-    private EmbeddedChannel hello(AuthPrincipal principal, String daemonName) {
+    private EmbeddedChannel upgraded(AuthPrincipal principal) {
         EmbeddedChannel ch = new EmbeddedChannel();
         ch.attr(HandshakeAuthHandler.PRINCIPAL).set(principal);
         ch.attr(HandshakeAuthHandler.PROFILE).set("daemon");
@@ -45,6 +45,14 @@ class SubjectConnectionCapTest {
         ch.pipeline().fireUserEventTriggered(
                 new WebSocketServerProtocolHandler.HandshakeComplete("/worktarget/v1", new DefaultHttpHeaders(), null));
         channels.add(ch);
+        return ch;
+    }
+
+    private EmbeddedChannel hello(AuthPrincipal principal, String daemonName) {
+        return hello(upgraded(principal), daemonName);
+    }
+
+    private static EmbeddedChannel hello(EmbeddedChannel ch, String daemonName) {
         ch.writeInbound(new TextWebSocketFrame("{\"type\":\"hello\",\"protocolVersion\":1,\"profile\":\"daemon\","
                 + "\"tenant\":\"acme\",\"project\":\"proj\",\"daemonName\":\"" + daemonName + "\",\"capabilities\":[],"
                 + "\"tools\":[]}"));
@@ -120,6 +128,32 @@ class SubjectConnectionCapTest {
         assertThat(text(old)).contains("\"code\":\"superseded\"");
         assertThat(closeCode(old)).isEqualTo(4409);
         assertThat(core.subjectConnections("box")).as("the superseded one gave its place back").isEqualTo(CAP);
+    }
+
+    @Test
+    void upgradesThatNeverSendHelloAreCappedPerSubjectToo() {
+        upgraded(BOX);
+        upgraded(BOX);
+
+        EmbeddedChannel third = upgraded(BOX);
+
+        assertThat(text(third)).contains("\"code\":\"size_limit\"", "waiting to send hello", "maxConnectionsPerSubject");
+        assertThat(closeCode(third)).isEqualTo(1013);
+        assertThat(text(hello(OTHER, "other-1"))).as("another subject").contains("\"type\":\"welcome\"");
+    }
+
+    @Test
+    void aHelloMovesTheConnectionFromWaitingToOpenAndACloseGivesBothBack() {
+        EmbeddedChannel first = upgraded(BOX);
+        EmbeddedChannel second = upgraded(BOX);
+        assertThat(text(hello(first, "box-1"))).contains("\"type\":\"welcome\"");
+
+        assertThat(text(hello(BOX, "box-2"))).as("the hello gave its waiting place back")
+                .contains("\"type\":\"welcome\"");
+        second.close();
+        first.close();
+        assertThat(text(hello(BOX, "box-3"))).contains("\"type\":\"welcome\"");
+        assertThat(core.subjectConnections("box")).isEqualTo(2);
     }
 
     @Test

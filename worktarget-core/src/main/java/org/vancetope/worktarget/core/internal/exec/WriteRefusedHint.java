@@ -108,6 +108,9 @@ final class WriteRefusedHint {
             if (path.length() < 2) {
                 continue;
             }
+            if (line.strip().startsWith(path + ":")) {
+                continue;     // the program that reports ("/bin/sh: 1: cannot create X: ..."), not what it wrote
+            }
             if (under(path, workDirectory.toString()) || home != null && !home.isEmpty() && under(path, home)
                     || under(path, "/tmp") || under(path, "/dev") || under(path, "/proc")) {
                 return null;

@@ -326,7 +326,10 @@ final class EditDiff {
         return Math.min(an, k + 1);
     }
 
-    /** A line as shown: decoded, without its newline and a CR before it. */
+    /**
+     * A line as shown: decoded, without its newline and a CR before it; a CR left inside it is shown as
+     * {@code \r} (else an added one would be invisible, and the line would read as unchanged).
+     */
     private static String line(byte[] t, int from, int to) {
         int end = to;
         if (end > from && t[end - 1] == '\n') {
@@ -335,6 +338,7 @@ final class EditDiff {
         if (end > from && t[end - 1] == '\r') {
             end--;
         }
-        return new String(t, from, end - from, StandardCharsets.UTF_8);
+        String text = new String(t, from, end - from, StandardCharsets.UTF_8);
+        return text.indexOf('\r') < 0 ? text : text.replace("\r", "\\r");
     }
 }

@@ -34,18 +34,21 @@ final class Searcher {
     static final int MAX_PATTERN_CHARS = 10_000;
 
     /**
-     * The pattern within one line (a region that ends before the line's {@code \n} or {@code \r\n}): only
-     * {@code \n} ends a line, so {@code ^} and {@code $} match at the line's bounds and nowhere inside it
-     * (not at a lone {@code \r}, U+0085 or U+2028), and {@code .} matches every character but {@code \n},
-     * as in ripgrep.
+     * The pattern within one line, matched against the line alone (a region that ends before the line's
+     * {@code \n} or {@code \r\n}, with anchoring bounds): not in multiline mode, so {@code ^} and {@code $}
+     * match at the line's bounds only, also on an empty line ({@code ^$}; Java's multiline {@code ^} never
+     * matches at the end of the input, which an empty line is); only {@code \n} ends a line, so not at a
+     * lone {@code \r}, U+0085 or U+2028 inside it either, and {@code .} matches every character but
+     * {@code \n}, as in ripgrep.
      */
     private final Pattern linePattern;
+    /** The pattern over the whole text of a file without {@code \r}: line ends are {@code \n} alone. */
+    private final Pattern unixTextPattern;
     /**
      * The pattern over the whole text of a file with a {@code \r}: {@code $} matches before a {@code \r\n}
      * too, so that candidates for {@code foo$} are found in CRLF files, and multiline searches see CRLF line
      * ends. (Its {@code .} does not match a lone {@code \r}, U+0085 or U+2028, so in such a file a pattern
-     * without a required literal misses a line that needs it to.) A file without {@code \r} is scanned with
-     * {@link #linePattern}, which is exact there.
+     * without a required literal misses a line that needs it to.)
      */
     private final Pattern textPattern;
     private final List<Finder> literals;
@@ -79,7 +82,10 @@ final class Searcher {
                 : TextScan.requiredLiterals(pattern.pattern());
         this.literals = lits.stream().map(Finder::new).toList();
         this.textPattern = Pattern.compile(pattern.pattern(), pattern.flags() | Pattern.MULTILINE);
-        this.linePattern = Pattern.compile(pattern.pattern(), pattern.flags() | Pattern.MULTILINE | Pattern.UNIX_LINES);
+        this.unixTextPattern = Pattern.compile(pattern.pattern(), pattern.flags() | Pattern.MULTILINE
+                | Pattern.UNIX_LINES);
+        this.linePattern = Pattern.compile(pattern.pattern(), (pattern.flags() & ~Pattern.MULTILINE)
+                | Pattern.UNIX_LINES);
         byte[] longest = null;
         for (String l : lits) {
             byte[] b = l.getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -286,7 +292,7 @@ final class Searcher {
     }
 
     private Pattern wholeText(String text) {
-        return text.indexOf('\r') < 0 ? linePattern : textPattern;
+        return text.indexOf('\r') < 0 ? unixTextPattern : textPattern;
     }
 
     /** The end offset of the {@code lines}-th line starting at {@code ls} (before its terminator). */

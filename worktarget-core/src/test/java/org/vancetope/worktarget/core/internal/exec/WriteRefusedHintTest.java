@@ -72,6 +72,14 @@ class WriteRefusedHintTest extends JobHintTestBase {
     }
 
     @Test
+    void theShellThatReportsARefusedWriteIsNotTakenForWhatItWrote() {
+        assertThat(hint("/bin/sh: 1: cannot create /etc/motd: Read-only file system\n", true))
+                .startsWith("The command could not write '/etc/motd': this server's sandbox keeps it read-only.");
+        assertThat(hint("/bin/sh: 1: cannot create /proc/sys/kernel/core_pattern: Read-only file system\n", true))
+                .as("/proc is the job's own").isNull();
+    }
+
+    @Test
     void debiansRefusalOfASystemWidePipInstallPointsToAVirtualEnvironment() {
         assertThat(hint("error: externally-managed-environment\n\n× This environment is externally managed\n"
                 + "╰─> To install Python packages system-wide, try apt install\n", false))

@@ -84,6 +84,11 @@ class EditDiffTest {
     }
 
     @Test
+    void aCarriageReturnInsideALineIsShownAsBackslashR() {
+        assertThat(diff("one\r\nthree\r\n", "one\r\nthree\r\r\n")).isEqualTo("@@ line 2 @@\n one\n-three\n+three\\r\n");
+    }
+
+    @Test
     void aChangedTextGetsNoLineEndingNote() {
         assertThat(diff("one\r\ntwo\r\n", "one\r\nTWO\n")).isEqualTo("@@ line 2 @@\n one\n-two\n+TWO\n");
         assertThat(diff("one\r\ntwo", "one\r\ntwo\r\n")).doesNotContain("Line endings only")

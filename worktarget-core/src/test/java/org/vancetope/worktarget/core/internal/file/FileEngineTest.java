@@ -653,6 +653,19 @@ class FileEngineTest {
     }
 
     @Test
+    void anEmptyLineMatchesAnchorsAsInGrep() throws Exception {
+        file("a.txt", "a\n\nb\n\n");
+        file("c.txt", "a\r\n\r\nb\r\n");
+        assertThat(run("file_grep", "pattern", "^$").get("matches")).isEqualTo(List.of(
+                Map.of("path", "a.txt", "line", 2, "text", ""), Map.of("path", "a.txt", "line", 4, "text", ""),
+                Map.of("path", "c.txt", "line", 2, "text", "")));
+        assertThat(run("file_grep", "pattern", "^\\s*$", "countOnly", true).get("totalMatches")).isEqualTo(3L);
+        assertThat(run("file_grep", "pattern", "^", "path", "a.txt", "countOnly", true).get("totalMatches"))
+                .as("every line, as grep -c '^'").isEqualTo(4L);
+        assertThat(run("file_count", "pattern", "^$").get("matchingLines")).isEqualTo(3L);
+    }
+
+    @Test
     void grepAnchorsMatchAtTheEndsOfACrlfLine() throws Exception {
         file("a.txt", "foo\r\nbar foo\r\nfoo bar\r\n");
         assertThat(run("file_grep", "pattern", "foo$").get("matches")).isEqualTo(List.of(
